@@ -1,0 +1,57 @@
+# kinelab: `make run` opens the app, `make test` runs everything CI runs.
+# Both first make sure the system packages are installed (.ci/deps).
+
+GO          ?= go
+# raylib is built for X11 only (no Wayland headers needed).
+export GOFLAGS := -tags=x11
+TOOLS       := $(CURDIR)/.tools
+STATICCHECK := $(TOOLS)/staticcheck
+# staticcheck 2026.1, the first release that reads Go 1.26.
+STATICCHECK_VERSION := v0.7.0
+XVFB        := xvfb-run -a -s "-screen 0 1280x720x24"
+ARGS        ?=
+
+.PHONY: run test build deps vet lint fmt-check gotest bench verify screenshots clean
+
+run: build
+	./bin/kinelab $(ARGS)
+
+build: deps
+	$(GO) build -o bin/kinelab .
+
+deps:
+	@./.ci/deps
+
+$(STATICCHECK):
+	GOBIN=$(TOOLS) GOFLAGS= $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+test: deps $(STATICCHECK) fmt-check vet lint gotest
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+lint: $(STATICCHECK)
+	$(STATICCHECK) -tags x11 ./...
+
+# Every Go test, with an X server so the render tests really render:
+# KINELAB_REQUIRE_DISPLAY turns their "no display" skip into a failure.
+gotest:
+	KINELAB_REQUIRE_DISPLAY=1 $(XVFB) $(GO) test -count=1 ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./animsys/...
+	./bin/kinelab bench
+
+verify: build
+	./bin/kinelab verify
+
+# Regenerate the README's screenshots with the app's own headless mode.
+screenshots: build
+	$(XVFB) ./bin/kinelab --lab velocities --frames 150 --screenshot docs/velocities.png
+
+clean:
+	rm -rf bin $(TOOLS)

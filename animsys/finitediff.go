@@ -1,0 +1,53 @@
+package animsys
+
+import (
+	"kinelab/animsys/mathx"
+)
+
+// Finite differences (propagating-velocities, "Forward & Backward
+// Kinematics" and "Finite Difference").
+
+// FiniteDiff writes into out the pose curr with velocities estimated by the
+// backward finite difference against prev, dt seconds earlier
+// (op_finite_diff): vel = (pos - prev.pos)/dt in m/s, ang =
+// quat_to_scaled_angle_axis(quat_abs(rot prev.rot^-1))/dt in rad/s (world
+// side), svl = log(scl / prev.scl)/dt per second. Unlike the article's
+// listing it also copies curr's positions, rotations and scales, so out is
+// a complete pose (ready for BK). out may be curr; it must not be prev.
+func FiniteDiff(out, curr, prev *Pose, dt float32) {
+	n := len(curr.Pos)
+	if out != curr {
+		out.CopyFrom(curr)
+	}
+	inv := 1 / dt
+	cp, cr, cs := curr.Pos[:n], curr.Rot[:n], curr.Scl[:n]
+	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
+	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
+	for i := 0; i < n; i++ {
+		vel[i] = cp[i].Sub(pp[i]).Mul(inv)
+		ang[i] = rotDelta(pr[i], cr[i]).Mul(inv)
+		svl[i] = sclDelta(ps[i], cs[i]).Mul(inv)
+	}
+}
+
+// FiniteDiffInPlace replaces the velocities of curr by the finite
+// difference against prev, dt seconds earlier (op_finite_diff_inplace).
+func FiniteDiffInPlace(curr, prev *Pose, dt float32) { FiniteDiff(curr, curr, prev, dt) }
+
+// ExtrapolatePrev writes into out the pose in moved delta seconds back in
+// time along its own velocities (op_extrapolate_prev): pos - vel delta,
+// from_scaled_angle_axis(-ang delta) rot, scl exp(-svl delta). Velocities
+// are copied unchanged. out may be in.
+func ExtrapolatePrev(out, in *Pose, delta float32) {
+	n := len(in.Pos)
+	ip, ir, is := in.Pos[:n], in.Rot[:n], in.Scl[:n]
+	iv, ia, isv := in.Vel[:n], in.Ang[:n], in.Svl[:n]
+	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
+	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
+	for i := 0; i < n; i++ {
+		op[i] = ip[i].Sub(iv[i].Mul(delta))
+		or[i] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(ia[i].Mul(-delta)), ir[i])
+		os[i] = mathx.Vec3Mul(is[i], mathx.Vec3Exp(isv[i].Mul(-delta)))
+		ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
+	}
+}

@@ -1,0 +1,82 @@
+package animsys
+
+import (
+	"kinelab/animsys/mathx"
+)
+
+// Offset inertialization (propagating-velocities, "Inertialization").
+//
+// At a transition from pose src to pose dst the offset between them is
+// recorded once (InertializeOffset); every tick after, the offset decays to
+// zero and is added to the live pose. Each channel decays as x(t) = w0 x0 +
+// w1 v0 with rate v(t) = w2 x0 + w3 v0, where x0 is the offset (position,
+// scaled angle-axis of the rotation, log of the scale) and v0 its rate; the
+// weights come from the decay curve (cubic, or a critical spring).
+
+// InertializeOffset records the offset that takes dst to src at a transition
+// (the state op_inertialize decays): pos and vel differences; rotation
+// quat_abs(src.rot dst.rot^-1) with angular velocity src.ang - offset.rot
+// dst.ang; scale ratio src.scl / dst.scl with svl difference. Applying the
+// undecayed offset to dst gives back src, velocities included.
+func InertializeOffset(offset, src, dst *Pose) {
+	n := len(src.Pos)
+	for i := 0; i < n; i++ {
+		offset.Pos[i] = src.Pos[i].Sub(dst.Pos[i])
+		offset.Vel[i] = src.Vel[i].Sub(dst.Vel[i])
+		r := mathx.QuatAbs(mathx.QuatMulInv(src.Rot[i], dst.Rot[i]))
+		offset.Rot[i] = r
+		offset.Ang[i] = mathx.QuatToScaledAngleAxisDx(mathx.QuatToScaledAngleAxis(r),
+			src.Ang[i].Sub(mathx.QuatMulVec3(r, dst.Ang[i])))
+		offset.Scl[i] = mathx.Vec3Div(src.Scl[i], dst.Scl[i])
+		offset.Svl[i] = src.Svl[i].Sub(dst.Svl[i])
+	}
+}
+
+// CubicDecayWeights are the weights of the cubic inertializer at blendTime
+// into a blend of blendDuration seconds (the coefficients of op_inertialize):
+// with t = clamp(blendTime / duration, 0, 1), w0 = 2t^3 - 3t^2 + 1, w1 =
+// (t^3 - 2t^2 + t) duration (s), w2 = (6t^2 - 6t) / duration (1/s), w3 =
+// 3t^2 - 4t + 1; w2 and w3 are the time derivatives of w0 and w1.
+func CubicDecayWeights(blendTime, blendDuration float32) (w0, w1, w2, w3 float32) {
+	d := blendDuration + mathx.Eps
+	t := mathx.Clamp(blendTime/d, 0, 1)
+	t2 := t * t
+	t3 := t2 * t
+	return 2*t3 - 3*t2 + 1, (t3 - 2*t2 + t) * blendDuration, (6*t2 - 6*t) / d, 3*t2 - 4*t + 1
+}
+
+// Inertialize applies the offset decayed by the cubic inertializer at
+// blendTime of blendDuration seconds onto input (op_inertialize).
+func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
+	w0, w1, w2, w3 := CubicDecayWeights(blendTime, blendDuration)
+	InertializeWeights(out, offset, input, w0, w1, w2, w3)
+}
+
+// InertializeWeights applies the offset decayed with weights w0..w3 onto
+// input: x = w0 x0 + w1 v0, v = w2 x0 + w3 v0 for each channel, then
+// pos = input.pos + x, rot = exp(x) input.rot (ang turned by it), scl =
+// input.scl exp(x). out may be input.
+func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
+	n := len(input.Pos)
+	fp, fr, fs := offset.Pos[:n], offset.Rot[:n], offset.Scl[:n]
+	fv, fa, fsv := offset.Vel[:n], offset.Ang[:n], offset.Svl[:n]
+	ip, ir, is := input.Pos[:n], input.Rot[:n], input.Scl[:n]
+	iv, ia, isv := input.Vel[:n], input.Ang[:n], input.Svl[:n]
+	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
+	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
+	for i := 0; i < n; i++ {
+		op[i] = ip[i].Add(fp[i].Mul(w0)).Add(fv[i].Mul(w1))
+		ov[i] = iv[i].Add(fp[i].Mul(w2)).Add(fv[i].Mul(w3))
+
+		r := mathx.QuatToScaledAngleAxis(fr[i])
+		u := r.Mul(w0).Add(fa[i].Mul(w1))
+		offRot := mathx.QuatFromScaledAngleAxis(u)
+		offAng := mathx.QuatFromScaledAngleAxisDx(u, r.Mul(w2).Add(fa[i].Mul(w3)))
+		or[i] = mathx.QuatMul(offRot, ir[i])
+		oa[i] = mathx.QuatMulVec3(offRot, ia[i]).Add(offAng)
+
+		ls := mathx.Vec3Log(fs[i])
+		os[i] = mathx.Vec3Mul(is[i], mathx.Vec3Exp(ls.Mul(w0).Add(fsv[i].Mul(w1))))
+		osv[i] = isv[i].Add(ls.Mul(w2)).Add(fsv[i].Mul(w3))
+	}
+}

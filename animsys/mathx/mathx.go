@@ -1,0 +1,191 @@
+// Package mathx holds the small float32 scalar, vector and quaternion helpers
+// that the articles in kinelab lean on (quat_to_scaled_angle_axis, eerp,
+// quat_slerp_shortest, ...), written on mathgl's mgl32 types.
+//
+// Conventions: quaternions are mgl32.Quat{W, V} with unit length; rotations
+// act on column vectors (q.Rotate(v)); a "scaled angle-axis" vector is
+// axis*angle in radians, so an angular velocity in rad/s is a scaled
+// angle-axis divided by a time in seconds. Every function is pure and
+// allocation-free.
+package mathx
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Eps guards divisions by lengths, half-lives and durations.
+const Eps = 1e-8
+
+// Ln2 is ln(2) as float32; half-lives convert to decay rates through it.
+const Ln2 = float32(math.Ln2)
+
+// Clamp limits x to [lo, hi].
+func Clamp(x, lo, hi float32) float32 {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// Lerp is lerp(a, b, t) = a + (b - a) t.
+func Lerp(a, b, t float32) float32 { return a + (b-a)*t }
+
+// Eerp is the exponential interpolation a^(1-t) b^t of two positive
+// values (scalar-velocity article: eerp). a and b must be > 0.
+func Eerp(a, b, t float32) float32 {
+	return float32(math.Pow(float64(a), float64(1-t)) * math.Pow(float64(b), float64(t)))
+}
+
+// Exp is float32 e^x.
+func Exp(x float32) float32 { return float32(math.Exp(float64(x))) }
+
+// Log is float32 ln(x).
+func Log(x float32) float32 { return float32(math.Log(float64(x))) }
+
+// Sqrt is float32 sqrt(x).
+func Sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }
+
+// Smoothstep is 3x^2 - 2x^3 (propagating-velocities: smoothstep).
+func Smoothstep(x float32) float32 { return x * x * (3 - 2*x) }
+
+// SmoothstepDx is d smoothstep / dx = 6x - 6x^2 (smoothstep_dx).
+func SmoothstepDx(x float32) float32 { return 6*x - 6*x*x }
+
+// Vec3Mul is the component-wise product a*b (the articles' vec3 * vec3).
+func Vec3Mul(a, b mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{a[0] * b[0], a[1] * b[1], a[2] * b[2]}
+}
+
+// Vec3Div is the component-wise quotient a/b.
+func Vec3Div(a, b mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{a[0] / b[0], a[1] / b[1], a[2] / b[2]}
+}
+
+// Vec3Log is the component-wise natural log (scales -> log-scales).
+func Vec3Log(v mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{Log(v[0]), Log(v[1]), Log(v[2])}
+}
+
+// Vec3Exp is the component-wise exp (log-scales -> scales).
+func Vec3Exp(v mgl32.Vec3) mgl32.Vec3 {
+	return mgl32.Vec3{Exp(v[0]), Exp(v[1]), Exp(v[2])}
+}
+
+// Vec3Lerp is lerp(a, b, t) per component.
+func Vec3Lerp(a, b mgl32.Vec3, t float32) mgl32.Vec3 {
+	return mgl32.Vec3{Lerp(a[0], b[0], t), Lerp(a[1], b[1], t), Lerp(a[2], b[2], t)}
+}
+
+// Vec3Eerp is eerp(a, b, t) per component, for positive scales.
+func Vec3Eerp(a, b mgl32.Vec3, t float32) mgl32.Vec3 {
+	return mgl32.Vec3{Eerp(a[0], b[0], t), Eerp(a[1], b[1], t), Eerp(a[2], b[2], t)}
+}
+
+// Vec3Finite reports whether every component is neither NaN nor Inf.
+func Vec3Finite(v mgl32.Vec3) bool {
+	return Finite(v[0]) && Finite(v[1]) && Finite(v[2])
+}
+
+// Finite reports whether x is neither NaN nor Inf.
+func Finite(x float32) bool {
+	return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0)
+}
+
+// QuatIdentity is the rotation that does nothing.
+func QuatIdentity() mgl32.Quat { return mgl32.Quat{W: 1} }
+
+// QuatAbs returns q or -q, whichever has W >= 0: the same rotation, on the
+// hemisphere where its log is the shortest rotation (quat_abs).
+func QuatAbs(q mgl32.Quat) mgl32.Quat {
+	if q.W < 0 {
+		return mgl32.Quat{W: -q.W, V: q.V.Mul(-1)}
+	}
+	return q
+}
+
+// QuatMul is the rotation b then a: a*b (quat_mul).
+func QuatMul(a, b mgl32.Quat) mgl32.Quat { return a.Mul(b) }
+
+// QuatInv is the inverse of a unit quaternion, its conjugate (quat_inv).
+func QuatInv(q mgl32.Quat) mgl32.Quat { return mgl32.Quat{W: q.W, V: q.V.Mul(-1)} }
+
+// QuatMulInv is a * inv(b) (quat_mul_inv).
+func QuatMulInv(a, b mgl32.Quat) mgl32.Quat { return a.Mul(QuatInv(b)) }
+
+// QuatInvMul is inv(a) * b (quat_inv_mul).
+func QuatInvMul(a, b mgl32.Quat) mgl32.Quat { return QuatInv(a).Mul(b) }
+
+// QuatMulVec3 rotates v by q (quat_mul_vec3).
+func QuatMulVec3(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
+	// v + 2w(u x v) + 2 u x (u x v), for unit q = (w, u).
+	t := q.V.Cross(v).Mul(2)
+	return v.Add(t.Mul(q.W)).Add(q.V.Cross(t))
+}
+
+// QuatInvMulVec3 rotates v by inv(q) (quat_inv_mul_vec3).
+func QuatInvMulVec3(q mgl32.Quat, v mgl32.Vec3) mgl32.Vec3 {
+	return QuatMulVec3(QuatInv(q), v)
+}
+
+// QuatNormalize returns q / |q|; the zero quaternion maps to identity.
+func QuatNormalize(q mgl32.Quat) mgl32.Quat {
+	l := Sqrt(q.W*q.W + q.V.Dot(q.V))
+	if l < Eps {
+		return QuatIdentity()
+	}
+	return mgl32.Quat{W: q.W / l, V: q.V.Mul(1 / l)}
+}
+
+// QuatExp maps a half-angle vector (axis * angle/2) to a unit quaternion.
+func QuatExp(v mgl32.Vec3) mgl32.Quat {
+	h := float64(v.Len())
+	if h < 1e-6 {
+		// exp(v) = (cos h, v sin h / h) with sin h / h ~ 1 - h^2/6.
+		return QuatNormalize(mgl32.Quat{W: 1, V: v})
+	}
+	s, c := math.Sincos(h)
+	return mgl32.Quat{W: float32(c), V: v.Mul(float32(s / h))}
+}
+
+// QuatLog maps a unit quaternion to its half-angle vector (inverse of QuatExp).
+func QuatLog(q mgl32.Quat) mgl32.Vec3 {
+	l := float64(q.V.Len())
+	if l < 1e-6 {
+		// atan2(l, w)/l ~ 1/w for tiny l.
+		return q.V.Mul(1 / q.W)
+	}
+	h := math.Atan2(l, float64(q.W))
+	return q.V.Mul(float32(h / l))
+}
+
+// QuatFromScaledAngleAxis turns axis*angle (radians) into a rotation
+// (quat_from_scaled_angle_axis).
+func QuatFromScaledAngleAxis(v mgl32.Vec3) mgl32.Quat { return QuatExp(v.Mul(0.5)) }
+
+// QuatToScaledAngleAxis turns a rotation into axis*angle in radians
+// (quat_to_scaled_angle_axis). Pass QuatAbs(q) for the shortest angle.
+func QuatToScaledAngleAxis(q mgl32.Quat) mgl32.Vec3 { return QuatLog(q).Mul(2) }
+
+// QuatSlerpShortest interpolates a (t = 0) to b (t = 1) along the shortest
+// arc (quat_slerp_shortest), written through the same log/exp the angular
+// velocities use so the two stay consistent.
+func QuatSlerpShortest(a, b mgl32.Quat, t float32) mgl32.Quat {
+	d := QuatToScaledAngleAxis(QuatAbs(QuatMulInv(b, a)))
+	return QuatMul(QuatFromScaledAngleAxis(d.Mul(t)), a)
+}
+
+// QuatBetween is the shortest rotation taking direction p to direction q
+// (quat_between); p and q need not be unit length.
+func QuatBetween(p, q mgl32.Vec3) mgl32.Quat {
+	c := p.Cross(q)
+	a := Sqrt(p.Dot(p)*q.Dot(q)) + p.Dot(q)
+	return QuatNormalize(mgl32.Quat{W: a, V: c})
+}
+
+// QuatFinite reports whether no component is NaN or Inf.
+func QuatFinite(q mgl32.Quat) bool { return Finite(q.W) && Vec3Finite(q.V) }

@@ -1,0 +1,139 @@
+package animsys
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
+)
+
+// Kform is a kineform (propagating-velocities, "Kineforms"): a position (m),
+// rotation, scale, and their velocities — linear (m/s), angular (rad/s, in
+// the same frame as Rot) and scalar (natural-log scale per second).
+type Kform struct {
+	Pos mgl32.Vec3
+	Rot mgl32.Quat
+	Scl mgl32.Vec3
+	Vel mgl32.Vec3
+	Ang mgl32.Vec3
+	Svl mgl32.Vec3
+}
+
+// KformIdentity is the kineform that does nothing and does not move.
+func KformIdentity() Kform {
+	return Kform{Rot: mathx.QuatIdentity(), Scl: mgl32.Vec3{1, 1, 1}}
+}
+
+// Pose is the article's pose: parallel per-joint slices of position (m),
+// rotation, scale, linear velocity (m/s), angular velocity (rad/s) and
+// scalar velocity (1/s, natural log). Local poses hold values relative to
+// each joint's parent; global poses hold world values.
+type Pose struct {
+	Pos []mgl32.Vec3
+	Rot []mgl32.Quat
+	Scl []mgl32.Vec3
+	Vel []mgl32.Vec3
+	Ang []mgl32.Vec3
+	Svl []mgl32.Vec3
+}
+
+// NewPose allocates a pose of n joints at identity, at rest.
+func NewPose(n int) Pose {
+	p := Pose{
+		Pos: make([]mgl32.Vec3, n),
+		Rot: make([]mgl32.Quat, n),
+		Scl: make([]mgl32.Vec3, n),
+		Vel: make([]mgl32.Vec3, n),
+		Ang: make([]mgl32.Vec3, n),
+		Svl: make([]mgl32.Vec3, n),
+	}
+	for i := 0; i < n; i++ {
+		p.Rot[i] = mathx.QuatIdentity()
+		p.Scl[i] = mgl32.Vec3{1, 1, 1}
+	}
+	return p
+}
+
+// Len is the number of joints.
+func (p *Pose) Len() int { return len(p.Pos) }
+
+// Kform returns joint i as a kineform.
+func (p *Pose) Kform(i int) Kform {
+	return Kform{p.Pos[i], p.Rot[i], p.Scl[i], p.Vel[i], p.Ang[i], p.Svl[i]}
+}
+
+// SetKform writes kineform k to joint i.
+func (p *Pose) SetKform(i int, k Kform) {
+	p.Pos[i], p.Rot[i], p.Scl[i] = k.Pos, k.Rot, k.Scl
+	p.Vel[i], p.Ang[i], p.Svl[i] = k.Vel, k.Ang, k.Svl
+}
+
+// CopyFrom copies src into p; both must have the same length.
+func (p *Pose) CopyFrom(src *Pose) {
+	copy(p.Pos, src.Pos)
+	copy(p.Rot, src.Rot)
+	copy(p.Scl, src.Scl)
+	copy(p.Vel, src.Vel)
+	copy(p.Ang, src.Ang)
+	copy(p.Svl, src.Svl)
+}
+
+// Skeleton is a joint hierarchy: names, parent indices (-1 for a root, and
+// always parent < child so one forward loop computes FK), and rest offsets
+// (m) of each joint from its parent.
+type Skeleton struct {
+	Names   []string
+	Parents []int
+	Offsets []mgl32.Vec3
+}
+
+// Len is the number of joints.
+func (s *Skeleton) Len() int { return len(s.Parents) }
+
+// Validate checks that the slices agree in length and parents precede children.
+func (s *Skeleton) Validate() error {
+	n := len(s.Parents)
+	if len(s.Names) != n || len(s.Offsets) != n {
+		return fmt.Errorf("skeleton: %d parents, %d names, %d offsets", n, len(s.Names), len(s.Offsets))
+	}
+	for i, p := range s.Parents {
+		if p >= i || p < -1 {
+			return fmt.Errorf("skeleton: joint %d (%s) has parent %d; want -1 <= parent < %d", i, s.Names[i], p, i)
+		}
+	}
+	return nil
+}
+
+// Clip is sampled animation: Frames x Joints local positions (m), rotations
+// and scales stored row-major (frame f, joint j at f*Joints+j), one frame
+// every FrameTime seconds.
+type Clip struct {
+	Name      string
+	FrameTime float32
+	Frames    int
+	Joints    int
+	Pos       []mgl32.Vec3
+	Rot       []mgl32.Quat
+	Scl       []mgl32.Vec3
+}
+
+// NewClip allocates a clip of frames x joints at identity.
+func NewClip(name string, frames, joints int, frameTime float32) Clip {
+	c := Clip{Name: name, FrameTime: frameTime, Frames: frames, Joints: joints,
+		Pos: make([]mgl32.Vec3, frames*joints),
+		Rot: make([]mgl32.Quat, frames*joints),
+		Scl: make([]mgl32.Vec3, frames*joints),
+	}
+	for i := range c.Rot {
+		c.Rot[i] = mathx.QuatIdentity()
+		c.Scl[i] = mgl32.Vec3{1, 1, 1}
+	}
+	return c
+}
+
+// Duration is the time (s) from the first to the last frame.
+func (c *Clip) Duration() float32 { return float32(c.Frames-1) * c.FrameTime }
+
+// At returns the index of frame f, joint j in Pos/Rot/Scl.
+func (c *Clip) At(f, j int) int { return f*c.Joints + j }

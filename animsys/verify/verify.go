@@ -1,0 +1,216 @@
+// Package verify checks that the velocities animsys propagates are right.
+//
+// For every velocity-propagating operation it evaluates the operation as a
+// function of time, with all its inputs moving consistently (clips sampled
+// at the time, additive poses and targets moving along their own
+// velocities), at t-h and t+h, and compares the central finite difference
+//
+//	vel ~ (pos(t+h) - pos(t-h)) / 2h
+//	ang ~ quat_to_scaled_angle_axis(quat_abs(rot(t+h) rot(t-h)^-1)) / 2h
+//	svl ~ log(scl(t+h) / scl(t-h)) / 2h
+//
+// with the velocities the operation propagated at t. It reports, per
+// operation and quantity, the max and mean error over joints, times and
+// clips, in m/s, rad/s and natural-log scale per second, against a stated
+// tolerance. `kinelab verify` prints the report; the animsys tests assert it.
+package verify
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+)
+
+// H is the half step (s) of the central difference: 1/16 of a 60 fps
+// frame, small enough that the O(h^2) truncation error of the reference is
+// ~1e-5 of the velocities here, large enough that float32 rounding of the
+// poses (~6e-8 of a value) divided by 2h stays near 1e-4 per unit of value.
+const H = 1e-3
+
+// Quantity is a velocity kind of a pose.
+type Quantity int
+
+// The three velocities of a pose.
+const (
+	Linear  Quantity = iota // m/s
+	Angular                 // rad/s
+	Scalar                  // natural-log scale per second
+)
+
+var quantityNames = [3]string{"linear", "angular", "scalar"}
+var quantityUnits = [3]string{"m/s", "rad/s", "1/s"}
+
+func (q Quantity) String() string { return quantityNames[q] }
+
+// Unit is the unit of the velocity.
+func (q Quantity) Unit() string { return quantityUnits[q] }
+
+// Tolerance is the largest error accepted per quantity, in its unit; a
+// negative value means the quantity is not checked (reported only).
+type Tolerance [3]float64
+
+// Case is one operation under test: Eval writes the operation's output pose
+// at time t (s) for the given clips. Eval must give every input its own
+// consistent motion in t.
+type Case struct {
+	Name    string // Go name, e.g. "SampleCubic"
+	Article string // the article's function, e.g. "op_sample_cubic"
+	Space   string // "local" or "world": which pose Eval outputs
+	Tol     Tolerance
+	Why     string // why the tolerance is what it is
+	// Times returns the times (s) to check on clip a; nil means
+	// MidFrameTimes(a, 24).
+	Times func(a *animsys.Clip) []float32
+	// New prepares the case for a clip pair and returns its evaluator.
+	New func(a, b *animsys.Clip) func(out *animsys.Pose, t float32)
+}
+
+// Stat is the error of one operation and quantity.
+type Stat struct {
+	Op       string  `json:"op"`
+	Article  string  `json:"article"`
+	Space    string  `json:"space"`
+	Quantity string  `json:"quantity"`
+	Unit     string  `json:"unit"`
+	Max      float64 `json:"max"`
+	Mean     float64 `json:"mean"`
+	Scale    float64 `json:"scale"` // max |velocity| seen, for context
+	Tol      float64 `json:"tolerance"`
+	Checked  bool    `json:"checked"`
+	Pass     bool    `json:"pass"`
+	Samples  int     `json:"samples"`
+}
+
+// Report is the result of a verification run.
+type Report struct {
+	Clips []string `json:"clips"`
+	H     float64  `json:"h"`
+	Stats []Stat   `json:"stats"`
+	Pass  bool     `json:"pass"`
+}
+
+// Run checks every case over the clips (each clip paired with the next one
+// for two-input operations) and returns the report. clips must share one
+// skeleton and have at least 5 frames.
+func Run(cases []Case, clips []*animsys.Clip) Report {
+	rep := Report{H: H, Pass: true}
+	for _, c := range clips {
+		rep.Clips = append(rep.Clips, c.Name)
+	}
+	for _, cs := range cases {
+		var acc [3]accum
+		for i, a := range clips {
+			b := clips[(i+1)%len(clips)]
+			eval := cs.New(a, b)
+			times := MidFrameTimes(a, 24)
+			if cs.Times != nil {
+				times = cs.Times(a)
+			}
+			checkCase(&acc, eval, a.Joints, times)
+		}
+		for q := Quantity(0); q < 3; q++ {
+			st := acc[q].stat(cs, q)
+			if st.Checked && !st.Pass {
+				rep.Pass = false
+			}
+			rep.Stats = append(rep.Stats, st)
+		}
+	}
+	return rep
+}
+
+type accum struct {
+	max, sum, scale float64
+	n               int
+	nan             bool
+}
+
+func (a *accum) add(prop, ref mgl32.Vec3) {
+	if !mathx.Vec3Finite(prop) || !mathx.Vec3Finite(ref) {
+		a.nan = true
+		return
+	}
+	var e, s float64
+	for k := 0; k < 3; k++ {
+		d := float64(prop[k]) - float64(ref[k])
+		e += d * d
+		s += float64(ref[k]) * float64(ref[k])
+	}
+	e, s = math.Sqrt(e), math.Sqrt(s)
+	a.max = math.Max(a.max, e)
+	a.scale = math.Max(a.scale, s)
+	a.sum += e
+	a.n++
+}
+
+func (a *accum) stat(cs Case, q Quantity) Stat {
+	st := Stat{Op: cs.Name, Article: cs.Article, Space: cs.Space, Quantity: q.String(),
+		Unit: q.Unit(), Max: a.max, Scale: a.scale, Tol: cs.Tol[q], Samples: a.n}
+	if a.n > 0 {
+		st.Mean = a.sum / float64(a.n)
+	}
+	if a.nan {
+		st.Max, st.Mean = math.Inf(1), math.Inf(1)
+	}
+	st.Checked = cs.Tol[q] >= 0
+	st.Pass = !st.Checked || (!a.nan && st.Max <= cs.Tol[q])
+	return st
+}
+
+// checkCase compares propagated velocities with the central difference at
+// each time. The difference divides by the float32 times actually used:
+// (t+h) - (t-h) is exact in float32, 2h after rounding is not.
+func checkCase(acc *[3]accum, eval func(*animsys.Pose, float32), joints int, times []float32) {
+	p, p0, p1 := animsys.NewPose(joints), animsys.NewPose(joints), animsys.NewPose(joints)
+	for _, t := range times {
+		t0, t1 := t-H, t+H
+		eval(&p0, t0)
+		eval(&p1, t1)
+		eval(&p, t)
+		inv := 1 / (t1 - t0)
+		for j := 0; j < joints; j++ {
+			acc[Linear].add(p.Vel[j], p1.Pos[j].Sub(p0.Pos[j]).Mul(inv))
+			acc[Angular].add(p.Ang[j], mathx.QuatToScaledAngleAxis(
+				mathx.QuatAbs(mathx.QuatMulInv(p1.Rot[j], p0.Rot[j]))).Mul(inv))
+			acc[Scalar].add(p.Svl[j], mathx.Vec3Log(mathx.Vec3Div(p1.Scl[j], p0.Scl[j])).Mul(inv))
+		}
+	}
+}
+
+// String formats a stat as one line of the text report.
+func (s Stat) String() string {
+	verdict := "ok"
+	switch {
+	case !s.Checked:
+		verdict = "info"
+	case !s.Pass:
+		verdict = "FAIL"
+	}
+	tol := "-"
+	if s.Checked {
+		tol = fmt.Sprintf("%.1e", s.Tol)
+	}
+	return fmt.Sprintf("%-24s %-6s %-8s max %.2e mean %.2e tol %-7s %-5s (|v| <= %.2f %s)",
+		s.Op, s.Space, s.Quantity, s.Max, s.Mean, tol, verdict, s.Scale, s.Unit)
+}
+
+// MidFrameTimes returns n times spread over the clip, half a second in from
+// each end, each 0.37 of the way between two frames so that t-h and t+h
+// fall in the same frame interval (linear sampling has a velocity kink at
+// every frame).
+func MidFrameTimes(c *animsys.Clip, n int) []float32 {
+	first, last := int(0.5/c.FrameTime), c.Frames-1-int(0.5/c.FrameTime)
+	if last <= first {
+		first, last = 0, c.Frames-2
+	}
+	times := make([]float32, n)
+	for i := range times {
+		f := first + (last-first)*i/max(n-1, 1)
+		times[i] = (float32(f) + 0.37) * c.FrameTime
+	}
+	return times
+}

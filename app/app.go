@@ -1,0 +1,336 @@
+// Package app is kinelab's application: the window and render loop, the
+// lab framework (playback clock, orbit camera, panels, help overlay,
+// screenshots, headless runs) and the labs themselves. Data flows one way:
+// input and UI state -> animsys (through a lab's Update) -> render.
+package app
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	gui "github.com/gen2brain/raylib-go/raygui"
+	rl "github.com/gen2brain/raylib-go/raylib"
+
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// App is one running kinelab window.
+type App struct {
+	cfg    Config
+	labs   []Lab // created on first use, in LabNames order
+	cur    int
+	clock  Clock
+	cam    OrbitCamera
+	ground *render.Ground
+
+	playPanel, labPanel ui.Panel
+	showUI, showHelp    bool
+	toast               string
+	toastFrames         int
+	frames              int
+	keys                []Key // global keys, for input and the help overlay
+	dragging            bool  // a camera drag started outside the UI
+	screenshotAtEnd     bool  // F12 was pressed: save this frame
+	captureErr          error // the --screenshot write failed
+}
+
+// Run opens the window and runs the render loop until the window closes or
+// cfg.Frames frames have been drawn. It returns the process exit code.
+func Run(cfg Config) int {
+	a := newApp(cfg)
+	if err := a.open(); err != nil {
+		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
+		return 1
+	}
+	defer a.close()
+	for !rl.WindowShouldClose() {
+		last := cfg.Frames > 0 && a.frames == cfg.Frames-1
+		var onDrawn func()
+		if last && cfg.Screenshot != "" {
+			onDrawn = func() { a.captureErr = a.writeScreenshot(cfg.Screenshot) }
+		}
+		a.frame(onDrawn)
+		if last {
+			break
+		}
+	}
+	if cfg.Screenshot != "" && a.captureErr != nil {
+		return 1
+	}
+	return 0
+}
+
+func newApp(cfg Config) *App {
+	a := &App{cfg: cfg, clock: NewClock(), cam: DefaultCamera(), showUI: true}
+	for i, n := range LabNames() {
+		a.labs = append(a.labs, nil)
+		if n == cfg.Lab {
+			a.cur = i
+		}
+	}
+	a.playPanel = ui.Panel{X: 10, Y: 44, W: 300, Title: "Playback"}
+	a.labPanel = ui.Panel{X: 10, W: 300}
+	a.keys = []Key{
+		{rl.KeyF1, "F1", "show / hide this help", func() { a.showHelp = !a.showHelp }},
+		{rl.KeyH, "H", "hide / show the UI", func() { a.showUI = !a.showUI }},
+		{rl.KeySpace, "Space", "pause / play", func() { a.clock.Paused = !a.clock.Paused }},
+		{rl.KeyPeriod, ".", "single step (pauses)", func() { a.clock.Paused = true; a.clock.Step() }},
+		{rl.KeyLeftBracket, "[", "halve the time scale", func() { a.clock.TimeScale = max(1.0/16, a.clock.TimeScale/2) }},
+		{rl.KeyRightBracket, "]", "double the time scale", func() { a.clock.TimeScale = min(4, a.clock.TimeScale*2) }},
+		{rl.KeyT, "T", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }},
+		{rl.KeyC, "C", "reset the camera", func() { a.cam = DefaultCamera(); a.cam.Target = a.lab().Focus() }},
+		{rl.KeyF, "F", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }},
+		{rl.KeyF12, "F12", "save a screenshot (PNG, current folder)", func() { a.screenshotAtEnd = true }},
+		{rl.KeyTab, "Tab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }},
+	}
+	for i := range a.labs {
+		a.keys = append(a.keys, Key{int32(rl.KeyOne) + int32(i), fmt.Sprint(i + 1), "lab: " + LabNames()[i], nil})
+	}
+	return a
+}
+
+// lab returns the current lab, creating it on first use.
+func (a *App) lab() Lab {
+	if a.labs[a.cur] == nil {
+		a.labs[a.cur] = labFactories[a.cur].make()
+	}
+	return a.labs[a.cur]
+}
+
+func (a *App) switchLab(i int) {
+	if i < 0 || i >= len(a.labs) || i == a.cur {
+		return
+	}
+	a.cur = i
+	a.cam.Target = a.lab().Focus()
+	rl.SetWindowTitle(a.title())
+}
+
+func (a *App) title() string { return "kinelab - " + a.lab().Title() }
+
+// open creates the window and the GPU resources.
+func (a *App) open() error {
+	if os.Getenv("DISPLAY") == "" {
+		return fmt.Errorf("no display: DISPLAY is not set. To run without a screen, use a virtual one:\n  xvfb-run -a -s \"-screen 0 1280x720x24\" kinelab --frames 120 --screenshot out.png")
+	}
+	rl.SetTraceLogLevel(rl.LogWarning)
+	flags := uint32(rl.FlagWindowResizable)
+	if a.cfg.MSAA {
+		flags |= rl.FlagMsaa4xHint
+	}
+	rl.SetConfigFlags(flags)
+	rl.InitWindow(int32(a.cfg.Width), int32(a.cfg.Height), a.title())
+	if !rl.IsWindowReady() {
+		return fmt.Errorf("could not open a window on display %q. To run without a screen, use:\n  xvfb-run -a -s \"-screen 0 1280x720x24\" kinelab --frames 120 --screenshot out.png", os.Getenv("DISPLAY"))
+	}
+	rl.SetExitKey(rl.KeyEscape)
+	if a.cfg.Headless() {
+		rl.SetTargetFPS(0)
+	} else {
+		rl.SetTargetFPS(60)
+	}
+	ui.SetStyle()
+	a.ground = render.NewGround()
+	a.cam.Target = a.lab().Focus()
+	return nil
+}
+
+func (a *App) close() {
+	a.ground.Unload()
+	rl.CloseWindow()
+}
+
+// frameDt is the real time of the last frame (s); headless runs pretend
+// every frame took 1/60 s so their output does not depend on machine speed.
+func (a *App) frameDt() float32 {
+	if a.cfg.Headless() {
+		return 1.0 / 60
+	}
+	return rl.GetFrameTime()
+}
+
+// view describes the current frame for drawing code.
+func (a *App) view() View {
+	w, h := int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())
+	pw := min(560, float32(w)*0.42)
+	ph := min(280, float32(h)*0.38)
+	return View{Camera: a.cam.Raylib(), Width: w, Height: h,
+		Plot: rl.Rectangle{X: float32(w) - pw - 10, Y: float32(h) - ph - 10, Width: pw, Height: ph}}
+}
+
+// frame runs one update and draw. onDrawn, if not nil, runs when the frame
+// is drawn but not yet shown (to read its pixels).
+func (a *App) frame(onDrawn func()) {
+	a.input()
+	lab := a.lab()
+	dt := a.clock.Tick(a.frameDt())
+	lab.Update(dt)
+	a.cam.Track(lab.Focus(), a.frameDt())
+
+	v := a.view()
+	rl.BeginDrawing()
+	rl.ClearBackground(render.Background)
+	rl.BeginMode3D(v.Camera)
+	a.ground.Draw(a.cam.Target)
+	lab.Draw3D(&v)
+	rl.EndMode3D()
+	lab.Draw2D(&v)
+	if a.showUI {
+		a.drawUI(lab, &v)
+	}
+	if a.showHelp {
+		a.drawHelp(lab)
+	}
+	if onDrawn != nil {
+		onDrawn()
+	}
+	if a.screenshotAtEnd {
+		a.screenshotAtEnd = false
+		a.writeScreenshot(fmt.Sprintf("kinelab-%s.png", time.Now().Format("20060102-150405.000")))
+	}
+	a.drawToast(&v)
+	rl.EndDrawing()
+	a.frames++
+}
+
+// input runs key actions and the mouse camera. Mouse drags that start over
+// a panel belong to the UI, not the camera.
+func (a *App) input() {
+	for _, k := range a.allKeys() {
+		if rl.IsKeyPressed(k.Code) {
+			if k.Action != nil {
+				k.Action()
+			} else if k.Code >= rl.KeyOne && k.Code <= rl.KeyNine {
+				a.switchLab(int(k.Code - rl.KeyOne))
+			}
+		}
+	}
+	m := rl.GetMousePosition()
+	overUI := a.showUI && (rl.CheckCollisionPointRec(m, a.playPanel.Bounds()) ||
+		rl.CheckCollisionPointRec(m, a.labPanel.Bounds()) || m.Y < 36)
+	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) || rl.IsMouseButtonPressed(rl.MouseButtonRight) {
+		a.dragging = !overUI
+	}
+	if a.dragging {
+		d := rl.GetMouseDelta()
+		if rl.IsMouseButtonDown(rl.MouseButtonLeft) {
+			a.cam.Orbit(d.X, d.Y)
+		} else if rl.IsMouseButtonDown(rl.MouseButtonRight) {
+			a.cam.Pan(d.X, d.Y)
+		}
+	}
+	if w := rl.GetMouseWheelMove(); w != 0 && !overUI {
+		a.cam.Zoom(w)
+	}
+}
+
+func (a *App) allKeys() []Key { return append(a.keys[:len(a.keys):len(a.keys)], a.lab().Keys()...) }
+
+// drawUI draws the tab bar, the playback panel and the lab's panel.
+func (a *App) drawUI(lab Lab, v *View) {
+	rl.DrawRectangle(0, 0, v.Width, 36, color.RGBA{22, 24, 29, 235})
+	tab := int32(a.cur)
+	gui.SetStyle(gui.TOGGLE, gui.GROUP_PADDING, 4)
+	names := LabNames()
+	for i := range names {
+		names[i] = fmt.Sprintf("%d %s", i+1, strings.ToUpper(names[i][:1])+names[i][1:])
+	}
+	gui.ToggleGroup(rl.Rectangle{X: 10, Y: 5, Width: 150, Height: 26}, strings.Join(names, ";"), &tab)
+	if int(tab) != a.cur {
+		a.switchLab(int(tab))
+	}
+	stats := fmt.Sprintf("%d fps   F1 help", rl.GetFPS())
+	rl.DrawText(stats, v.Width-rl.MeasureText(stats, ui.TextSize)-12, 9, ui.TextSize, render.DimText)
+
+	p := &a.playPanel
+	p.Begin()
+	label := "Pause"
+	if a.clock.Paused {
+		label = "Play"
+	}
+	switch p.Buttons(label, "Step") {
+	case 0:
+		a.clock.Paused = !a.clock.Paused
+	case 1:
+		a.clock.Paused = true
+		a.clock.Step()
+	}
+	p.Slider("Time scale", &a.clock.TimeScale, 0, 4, "%.2fx")
+	p.Check("Fixed dt (1/60 s)", &a.clock.Fixed)
+	p.Slider("dt jitter", &a.clock.Jitter, 0, 1, "+-%.0f%%")
+	p.Text(fmt.Sprintf("t %.2f s   frame %d", a.clock.Time, a.clock.Frame))
+	p.End()
+
+	lp := &a.labPanel
+	lp.Y = p.Bounds().Y + p.Bounds().Height + 8
+	lp.Title = lab.Title()
+	lp.Begin()
+	lab.Panel(lp)
+	lp.End()
+}
+
+// drawHelp lists every key and mouse control over the scene.
+func (a *App) drawHelp(lab Lab) {
+	keys := a.allKeys()
+	lines := []string{"Mouse: left-drag orbit, right-drag pan, wheel zoom", "Esc: quit", ""}
+	for _, k := range keys {
+		lines = append(lines, fmt.Sprintf("%-6s %s", k.Label, k.Help))
+	}
+	w := int32(620)
+	h := int32(len(lines)*24 + 50)
+	x := (int32(rl.GetScreenWidth()) - w) / 2
+	y := (int32(rl.GetScreenHeight()) - h) / 2
+	rl.DrawRectangle(x, y, w, h, color.RGBA{16, 18, 22, 240})
+	rl.DrawRectangleLines(x, y, w, h, color.RGBA{110, 120, 140, 255})
+	rl.DrawText("kinelab keys - "+lab.Title(), x+16, y+12, ui.TextSize, color.RGBA{255, 214, 120, 255})
+	for i, l := range lines {
+		rl.DrawText(l, x+16, y+42+int32(i)*24, ui.TextSize, render.TextColor)
+	}
+}
+
+func (a *App) drawToast(v *View) {
+	if a.toastFrames <= 0 {
+		return
+	}
+	a.toastFrames--
+	tw := rl.MeasureText(a.toast, ui.TextSize)
+	x := (v.Width - tw) / 2
+	rl.DrawRectangle(x-10, v.Height-46, tw+20, 32, color.RGBA{16, 18, 22, 230})
+	rl.DrawText(a.toast, x, v.Height-40, ui.TextSize, render.TextColor)
+}
+
+// writeScreenshot saves the frame drawn so far as a PNG and says where.
+func (a *App) writeScreenshot(path string) error {
+	img := a.readPixels()
+	abs, _ := filepath.Abs(path)
+	if err := savePNG(path, img); err != nil {
+		a.say(fmt.Sprintf("could not save screenshot: %v", err))
+		fmt.Fprintln(os.Stderr, "kinelab:", a.toast)
+		return err
+	}
+	a.say("screenshot saved to " + abs)
+	fmt.Println("kinelab:", a.toast)
+	return nil
+}
+
+func (a *App) say(msg string) { a.toast, a.toastFrames = msg, 180 }
+
+// readPixels returns what has been drawn this frame.
+func (a *App) readPixels() *image.RGBA {
+	rl.DrawRenderBatchActive()
+	img := rl.LoadImageFromScreen()
+	defer rl.UnloadImage(img)
+	cols := rl.LoadImageColors(img)
+	defer rl.UnloadImageColors(cols)
+	out := image.NewRGBA(image.Rect(0, 0, int(img.Width), int(img.Height)))
+	for i, c := range cols {
+		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = c.R, c.G, c.B, 255
+	}
+	return out
+}

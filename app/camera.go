@@ -1,0 +1,78 @@
+package app
+
+import (
+	"math"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// OrbitCamera circles a target point: yaw and pitch in radians, distance in
+// metres. Dragging changes the angles, the wheel the distance; with Follow
+// the target eases toward the lab's focus each frame.
+type OrbitCamera struct {
+	Yaw, Pitch, Distance float32
+	Target               mgl32.Vec3
+	Follow               bool
+	FovY                 float32 // degrees
+}
+
+// DefaultCamera looks at a standing character from its front-left.
+func DefaultCamera() OrbitCamera {
+	return OrbitCamera{Yaw: 0.6, Pitch: 0.25, Distance: 4.2, Target: mgl32.Vec3{0, 0.9, 0}, Follow: true, FovY: 45}
+}
+
+// Orbit turns the camera by a mouse drag of (dx, dy) pixels.
+func (c *OrbitCamera) Orbit(dx, dy float32) {
+	c.Yaw -= dx * 0.008
+	c.Pitch += dy * 0.008
+	c.Pitch = max(-1.45, min(1.45, c.Pitch))
+}
+
+// Zoom scales the distance by a wheel movement (notches), within 0.5-60 m.
+func (c *OrbitCamera) Zoom(wheel float32) {
+	c.Distance *= float32(math.Pow(0.88, float64(wheel)))
+	c.Distance = max(0.5, min(60, c.Distance))
+}
+
+// Track eases the target toward focus (m) over dt seconds (damper with a
+// 0.1 s half-life: exact for any dt, so the frame rate does not change it).
+func (c *OrbitCamera) Track(focus mgl32.Vec3, dt float32) {
+	if !c.Follow || !(dt > 0) {
+		return
+	}
+	a := 1 - float32(math.Exp(-math.Ln2*float64(dt)/0.1))
+	c.Target = c.Target.Add(focus.Sub(c.Target).Mul(a))
+}
+
+// Eye is the camera position (m).
+func (c *OrbitCamera) Eye() mgl32.Vec3 {
+	cp, sp := math.Cos(float64(c.Pitch)), math.Sin(float64(c.Pitch))
+	cy, sy := math.Cos(float64(c.Yaw)), math.Sin(float64(c.Yaw))
+	d := mgl32.Vec3{float32(cp * sy), float32(sp), float32(cp * cy)}
+	return c.Target.Add(d.Mul(c.Distance))
+}
+
+// Raylib returns the raylib camera.
+func (c *OrbitCamera) Raylib() rl.Camera3D {
+	e := c.Eye()
+	return rl.Camera3D{
+		Position:   rl.Vector3{X: e[0], Y: e[1], Z: e[2]},
+		Target:     rl.Vector3{X: c.Target[0], Y: c.Target[1], Z: c.Target[2]},
+		Up:         rl.Vector3{Y: 1},
+		Fovy:       c.FovY,
+		Projection: rl.CameraPerspective,
+	}
+}
+
+// Pan slides the target across the view by a mouse drag of (dx, dy)
+// pixels, scaled with distance; it stops following the lab's focus.
+func (c *OrbitCamera) Pan(dx, dy float32) {
+	c.Follow = false
+	e := c.Eye()
+	fwd := c.Target.Sub(e).Normalize()
+	right := fwd.Cross(mgl32.Vec3{0, 1, 0}).Normalize()
+	up := right.Cross(fwd)
+	s := c.Distance * 0.0015
+	c.Target = c.Target.Add(right.Mul(-dx * s)).Add(up.Mul(dy * s))
+}

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Config is what the command line sets.
+type Config struct {
+	Lab        string // lab to open (see LabNames)
+	Frames     int    // quit after this many frames; 0 runs until closed
+	Screenshot string // write the last frame to this PNG file
+	Width      int    // initial window size (px)
+	Height     int
+	MSAA       bool // 4x multisampling (slow under software GL)
+}
+
+// Headless reports whether this is a scripted run (--frames): it then
+// renders as fast as it can with a fixed 1/60 s frame time, so results do
+// not depend on the machine's speed.
+func (c Config) Headless() bool { return c.Frames > 0 }
+
+// ParseFlags reads the command line. It returns flag.ErrHelp after -h, and
+// otherwise an error that names the bad flag or value.
+func ParseFlags(args []string, stderr io.Writer) (Config, error) {
+	var c Config
+	fs := flag.NewFlagSet("kinelab", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.Lab, "lab", LabNames()[0], "lab to open: "+strings.Join(LabNames(), ", "))
+	fs.IntVar(&c.Frames, "frames", 0, "quit after `N` frames (0: run until the window is closed)")
+	fs.StringVar(&c.Screenshot, "screenshot", "", "write the last frame to `FILE` (.png)")
+	fs.IntVar(&c.Width, "width", 1280, "window width in pixels")
+	fs.IntVar(&c.Height, "height", 720, "window height in pixels")
+	msaa := fs.String("msaa", "auto", "4x multisampling: on, off, or auto (on unless --frames is set)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: kinelab [flags]\n       kinelab verify [--json]\n       kinelab bench [--characters N] [--threads K] [--json]\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q (flags start with --; see kinelab -h)", fs.Arg(0))
+	}
+	if !slices.Contains(LabNames(), c.Lab) {
+		return c, fmt.Errorf("--lab %q: no such lab; choose one of %s", c.Lab, strings.Join(LabNames(), ", "))
+	}
+	if c.Frames < 0 {
+		return c, fmt.Errorf("--frames %d: want 0 or more", c.Frames)
+	}
+	if c.Width < 320 || c.Width > 7680 || c.Height < 240 || c.Height > 4320 {
+		return c, fmt.Errorf("--width %d --height %d: want 320-7680 x 240-4320", c.Width, c.Height)
+	}
+	if c.Screenshot != "" && !strings.HasSuffix(strings.ToLower(c.Screenshot), ".png") {
+		return c, fmt.Errorf("--screenshot %q: the file name must end in .png", c.Screenshot)
+	}
+	switch *msaa {
+	case "on":
+		c.MSAA = true
+	case "off":
+		c.MSAA = false
+	case "auto":
+		c.MSAA = !c.Headless()
+	default:
+		return c, fmt.Errorf("--msaa %q: want on, off or auto", *msaa)
+	}
+	return c, nil
+}
+
+// IsHelp reports whether err is the -h request (exit 0, not an error).
+func IsHelp(err error) bool { return errors.Is(err, flag.ErrHelp) }

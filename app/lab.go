@@ -1,0 +1,77 @@
+package app
+
+import (
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/ui"
+)
+
+// A Lab is one screen of kinelab: one idea with its own state, update,
+// panel and drawing. The framework (App) owns everything labs share — the
+// clock, camera, ground, panels, help overlay, screenshots and headless
+// runs — so a lab holds only its own idea.
+//
+// Per frame the App calls, in order: key actions, Update(dt), then Draw3D
+// inside the camera, Draw2D in screen space, and Panel for the widgets.
+// Update must not draw; Draw3D and Draw2D must not change state; Panel is
+// the input stage, its changes act from the next Update.
+type Lab interface {
+	// Name is the short id used by --lab and the tabs (e.g. "velocities").
+	Name() string
+	// Title names the lab and what it is showing, for the window title.
+	Title() string
+	// Update advances the lab by dt seconds; dt may be 0 (paused) and the
+	// lab must stay finite for any dt >= 0.
+	Update(dt float32)
+	// Draw3D draws the lab's world inside BeginMode3D.
+	Draw3D(v *View)
+	// Draw2D draws screen-space overlays (labels, plots) after the 3D pass.
+	Draw2D(v *View)
+	// Panel lays out the lab's widgets.
+	Panel(p *ui.Panel)
+	// Keys lists the lab's own keyboard actions (shown in the help overlay).
+	Keys() []Key
+	// Focus is the point (m) the camera follows.
+	Focus() mgl32.Vec3
+}
+
+// Key is a keyboard action: the raylib key code, its label in the help
+// overlay, and what it does.
+type Key struct {
+	Code   int32
+	Label  string
+	Help   string
+	Action func()
+}
+
+// View is what drawing code needs to know about the frame: the camera and
+// the screen, and the screen areas the UI covers.
+type View struct {
+	Camera        rl.Camera3D
+	Width, Height int32
+	// Plot is the screen rectangle a lab may use for its plots.
+	Plot rl.Rectangle
+}
+
+// Project returns the screen position (px) of world point p (m).
+func (v *View) Project(p mgl32.Vec3) rl.Vector2 {
+	return rl.GetWorldToScreenEx(rl.Vector3{X: p[0], Y: p[1], Z: p[2]}, v.Camera, v.Width, v.Height)
+}
+
+// labFactories lists every lab in tab order; --lab and the number keys use it.
+var labFactories = []struct {
+	name string
+	make func() Lab
+}{
+	{"velocities", func() Lab { return NewVelocitiesLab() }},
+}
+
+// LabNames lists the labs in tab order.
+func LabNames() []string {
+	names := make([]string, len(labFactories))
+	for i, f := range labFactories {
+		names[i] = f.name
+	}
+	return names
+}

@@ -1,0 +1,21 @@
+package app
+
+import (
+	"image"
+	"image/png"
+	"os"
+)
+
+// savePNG writes img to path, reporting any error (raylib's exporter only
+// says false).
+func savePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

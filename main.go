@@ -1,0 +1,35 @@
+// Command kinelab is an interactive playground for the mathematics of
+// real-time character animation: velocities propagated through animation
+// systems, tracking springs, scalar velocity and inertialization transition
+// cost. See README.md.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"kinelab/app"
+	"kinelab/app/cli"
+)
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+func run(args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "verify":
+			return cli.Verify(args[1:], os.Stdout, os.Stderr)
+		case "bench":
+			return cli.Bench(args[1:], os.Stdout, os.Stderr)
+		}
+	}
+	cfg, err := app.ParseFlags(args, os.Stderr)
+	if app.IsHelp(err) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
+		return 2
+	}
+	return app.Run(cfg)
+}

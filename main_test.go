@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// buildKinelab builds the command once per test binary.
+func buildKinelab(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "kinelab")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func runKinelab(t *testing.T, bin string, env []string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.String()
+	}
+	if err != nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return 0, out.String()
+}
+
+// The README's promises about the command line: honest exit codes and
+// messages, and a headless screenshot of the requested size.
+func TestCommandLine(t *testing.T) {
+	bin := buildKinelab(t)
+
+	for _, args := range [][]string{{"--lab", "nope"}, {"--frames", "x"}, {"--bogus"}, {"--width", "5"}} {
+		code, out := runKinelab(t, bin, nil, args...)
+		if code != 2 || !strings.Contains(out, "kinelab") {
+			t.Errorf("kinelab %v: exit %d, output %q; want exit 2 and a message", args, code, out)
+		}
+	}
+	if code, out := runKinelab(t, bin, nil, "-h"); code != 0 || !strings.Contains(out, "--frames") {
+		t.Errorf("kinelab -h: exit %d, output %q", code, out)
+	}
+
+	code, out := runKinelab(t, bin, []string{"DISPLAY="}, "--frames", "2")
+	if code != 1 || !strings.Contains(out, "xvfb-run") {
+		t.Errorf("without a display: exit %d, output %q; want exit 1 suggesting xvfb-run", code, out)
+	}
+
+	if os.Getenv("DISPLAY") == "" {
+		if os.Getenv("KINELAB_REQUIRE_DISPLAY") != "" {
+			t.Fatal("no DISPLAY although KINELAB_REQUIRE_DISPLAY is set")
+		}
+		t.Skip("SKIPPED the headless screenshot check: no X display (run under xvfb-run)")
+	}
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	code, out = runKinelab(t, bin, nil, "--frames", "20", "--screenshot", shot, "--width", "800", "--height", "450")
+	if code != 0 || !strings.Contains(out, "screenshot saved") {
+		t.Fatalf("headless screenshot run: exit %d, output %q", code, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot is not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 800 || b.Dy() != 450 {
+		t.Errorf("screenshot is %dx%d, want 800x450", b.Dx(), b.Dy())
+	}
+}

@@ -1,0 +1,183 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// Plot is a scrolling history of several signals against time, with a
+// legend, axis units, an automatic y range that can be held, and a readout
+// of the values under the mouse. Labs Push samples in their update; Draw
+// only reads them. Non-finite samples are stored but never drawn.
+type Plot struct {
+	Title string
+	YUnit string // unit of the values, shown on the axis ("m/s", "rad")
+	Hold  bool   // keep the current y range instead of following the data
+
+	names  []string
+	colors []color.RGBA
+	t      []float64   // sample times (s), a ring of cap samples
+	v      [][]float32 // per series, parallel to t
+	head   int         // next write index
+	n      int         // samples stored
+	lo, hi float32     // y range in use
+}
+
+// NewPlot makes a plot keeping the last capacity samples.
+func NewPlot(title, yUnit string, capacity int) *Plot {
+	return &Plot{Title: title, YUnit: yUnit, t: make([]float64, capacity), lo: -1, hi: 1}
+}
+
+// AddSeries adds a signal drawn in colour c; call before the first Push.
+func (p *Plot) AddSeries(name string, c color.RGBA) {
+	p.names = append(p.names, name)
+	p.colors = append(p.colors, c)
+	p.v = append(p.v, make([]float32, len(p.t)))
+}
+
+// Push records one sample of every series at time t (s); vals[i] belongs
+// to series i. It does not allocate.
+func (p *Plot) Push(t float64, vals ...float32) {
+	p.t[p.head] = t
+	for i := range p.v {
+		var x float32
+		if i < len(vals) {
+			x = vals[i]
+		}
+		p.v[i][p.head] = x
+	}
+	p.head = (p.head + 1) % len(p.t)
+	if p.n < len(p.t) {
+		p.n++
+	}
+}
+
+// Clear forgets all samples (after a reset of the signal's time).
+func (p *Plot) Clear() { p.head, p.n = 0, 0 }
+
+// Len is the number of samples stored.
+func (p *Plot) Len() int { return p.n }
+
+// index of the k-th oldest stored sample.
+func (p *Plot) at(k int) int { return (p.head - p.n + k + len(p.t)) % len(p.t) }
+
+func finite(x float32) bool { return !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) }
+
+// niceRange widens [lo, hi] to round values so the axis does not jitter.
+func niceRange(lo, hi float32) (float32, float32) {
+	if !(hi > lo) {
+		lo, hi = lo-1, hi+1
+	}
+	span := float64(hi - lo)
+	step := math.Pow(10, math.Floor(math.Log10(span)))
+	for span/step > 8 {
+		step *= 2
+	}
+	return float32(math.Floor(float64(lo)/step) * step), float32(math.Ceil(float64(hi)/step) * step)
+}
+
+// yRange is the range Draw uses: the held one, or the data's rounded out.
+func (p *Plot) yRange() (float32, float32) {
+	if p.Hold || p.n == 0 {
+		return p.lo, p.hi
+	}
+	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+	for s := range p.v {
+		for k := 0; k < p.n; k++ {
+			x := p.v[s][p.at(k)]
+			if finite(x) {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+	}
+	if lo > hi {
+		return p.lo, p.hi
+	}
+	return niceRange(lo, hi)
+}
+
+// Draw draws the plot in rectangle r (px); mouse is the cursor position,
+// used for the value readout when it is inside r.
+func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
+	const fs = 20
+	rl.DrawRectangleRec(r, color.RGBA{18, 20, 25, 225})
+	rl.DrawRectangleLinesEx(r, 1, color.RGBA{70, 76, 88, 255})
+	rl.DrawText(p.Title, int32(r.X+8), int32(r.Y+6), fs, TextColor)
+
+	// Legend on the title row, right-aligned, colours matching the lines.
+	x := r.X + r.Width - 8
+	for i := len(p.names) - 1; i >= 0; i-- {
+		w := float32(rl.MeasureText(p.names[i], fs))
+		x -= w
+		rl.DrawText(p.names[i], int32(x), int32(r.Y+6), fs, p.colors[i])
+		x -= 18
+		rl.DrawRectangle(int32(x), int32(r.Y+12), 12, 8, p.colors[i])
+		x -= 14
+	}
+
+	lo, hi := p.yRange()
+	p.lo, p.hi = lo, hi
+	area := rl.Rectangle{X: r.X + 70, Y: r.Y + 32, Width: r.Width - 80, Height: r.Height - 62}
+	rl.DrawRectangleLinesEx(area, 1, color.RGBA{60, 64, 74, 255})
+	// Axis labels with units: y at top, middle and bottom; zero line.
+	for _, f := range []float32{0, 0.5, 1} {
+		yv := lo + (hi-lo)*f
+		yy := area.Y + area.Height*(1-f)
+		rl.DrawText(fmt.Sprintf("%.3g", yv), int32(r.X+6), int32(yy-8), fs-4, DimText)
+	}
+	rl.DrawText(p.YUnit, int32(r.X+6), int32(r.Y+r.Height-24), fs-4, DimText)
+	if lo < 0 && hi > 0 {
+		yy := area.Y + area.Height*(1-(0-lo)/(hi-lo))
+		rl.DrawLine(int32(area.X), int32(yy), int32(area.X+area.Width), int32(yy), color.RGBA{70, 74, 84, 255})
+	}
+	hold := ""
+	if p.Hold {
+		hold = "  (range held)"
+	}
+	if p.n < 2 {
+		rl.DrawText("no samples yet"+hold, int32(area.X+8), int32(area.Y+8), fs-4, DimText)
+		return
+	}
+	t0, t1 := p.t[p.at(0)], p.t[p.at(p.n-1)]
+	if !(t1 > t0) {
+		t1 = t0 + 1
+	}
+	rl.DrawText(fmt.Sprintf("t %.2f s .. %.2f s%s", t0, t1, hold), int32(area.X), int32(r.Y+r.Height-24), fs-4, DimText)
+
+	px := func(k int) float32 { return area.X + area.Width*float32((p.t[p.at(k)]-t0)/(t1-t0)) }
+	py := func(y float32) float32 {
+		y = max(lo, min(hi, y))
+		return area.Y + area.Height*(1-(y-lo)/(hi-lo))
+	}
+	for s := range p.v {
+		for k := 1; k < p.n; k++ {
+			a, b := p.v[s][p.at(k-1)], p.v[s][p.at(k)]
+			if !finite(a) || !finite(b) {
+				continue
+			}
+			rl.DrawLineEx(rl.Vector2{X: px(k - 1), Y: py(a)}, rl.Vector2{X: px(k), Y: py(b)}, 2, p.colors[s])
+		}
+	}
+
+	// Readout of every series at the sample under the mouse.
+	if !rl.CheckCollisionPointRec(mouse, area) {
+		return
+	}
+	k := int(float32(p.n-1)*(mouse.X-area.X)/area.Width + 0.5)
+	k = max(0, min(p.n-1, k))
+	mx := px(k)
+	rl.DrawLine(int32(mx), int32(area.Y), int32(mx), int32(area.Y+area.Height), DimText)
+	ty := area.Y + 4
+	tx := mx + 6
+	if mx > area.X+area.Width/2 {
+		tx = mx - 200
+	}
+	rl.DrawText(fmt.Sprintf("t %.3f s", p.t[p.at(k)]), int32(tx), int32(ty), fs-4, TextColor)
+	for s := range p.v {
+		ty += 18
+		rl.DrawText(fmt.Sprintf("%.4g %s", p.v[s][p.at(k)], p.YUnit), int32(tx), int32(ty), fs-4, p.colors[s])
+	}
+}

@@ -1,0 +1,29 @@
+// Package render draws kinelab's scenes with raylib: the ground, skeletons,
+// velocity lines and plots. It reads animsys poses and never changes them;
+// every function here must be called on the main (window) thread between
+// raylib's BeginDrawing and EndDrawing.
+package render
+
+import (
+	"image/color"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The palette, shared by the 3D view, the plots and the render tests.
+var (
+	Background = color.RGBA{R: 32, G: 34, B: 40, A: 255}
+	GroundA    = color.RGBA{R: 86, G: 90, B: 98, A: 255}
+	GroundB    = color.RGBA{R: 66, G: 69, B: 76, A: 255}
+	BoneColor  = color.RGBA{R: 235, G: 196, B: 92, A: 255}
+	JointColor = color.RGBA{R: 250, G: 245, B: 230, A: 255}
+	// Propagated velocities are red, finite-difference ones blue, in every lab.
+	Propagated = color.RGBA{R: 230, G: 50, B: 50, A: 255}
+	FiniteDiff = color.RGBA{R: 60, G: 120, B: 240, A: 255}
+	TextColor  = color.RGBA{R: 230, G: 232, B: 236, A: 255}
+	DimText    = color.RGBA{R: 160, G: 164, B: 172, A: 255}
+)
+
+// V3 converts an mgl32 vector to raylib's.
+func V3(v mgl32.Vec3) rl.Vector3 { return rl.Vector3{X: v[0], Y: v[1], Z: v[2]} }

@@ -1,0 +1,164 @@
+// Package ui wraps raygui in the few widgets kinelab's panels use — labelled
+// sliders, check boxes, buttons, choices — laid out top to bottom in a panel,
+// with one dark style for the whole app. Widgets are immediate mode: they
+// draw and return the user's input in the same call, so a panel is the input
+// stage of a frame; labs apply the values at their next update.
+package ui
+
+import (
+	"fmt"
+	"image/color"
+
+	gui "github.com/gen2brain/raylib-go/raygui"
+	rl "github.com/gen2brain/raylib-go/raylib"
+)
+
+// TextSize is the UI text height in pixels (raylib's default font is drawn
+// at twice its 10 px base size so glyphs stay crisp).
+const TextSize = 20
+
+// Row is the height of one widget row in pixels.
+const Row = 26
+
+func packed(c color.RGBA) gui.PropertyValue {
+	return gui.PropertyValue(int64(uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A)))
+}
+
+// SetStyle installs kinelab's dark raygui style; call once after InitWindow.
+func SetStyle() {
+	gui.LoadStyleDefault()
+	set := func(p gui.PropertyID, c color.RGBA) { gui.SetStyle(gui.DEFAULT, p, packed(c)) }
+	set(gui.BORDER_COLOR_NORMAL, color.RGBA{90, 96, 108, 255})
+	set(gui.BASE_COLOR_NORMAL, color.RGBA{44, 47, 55, 255})
+	set(gui.TEXT_COLOR_NORMAL, color.RGBA{220, 223, 228, 255})
+	set(gui.BORDER_COLOR_FOCUSED, color.RGBA{130, 170, 220, 255})
+	set(gui.BASE_COLOR_FOCUSED, color.RGBA{56, 62, 74, 255})
+	set(gui.TEXT_COLOR_FOCUSED, color.RGBA{240, 242, 246, 255})
+	set(gui.BORDER_COLOR_PRESSED, color.RGBA{170, 200, 240, 255})
+	set(gui.BASE_COLOR_PRESSED, color.RGBA{70, 100, 150, 255})
+	set(gui.TEXT_COLOR_PRESSED, color.RGBA{250, 250, 252, 255})
+	set(gui.BORDER_COLOR_DISABLED, color.RGBA{70, 72, 78, 255})
+	set(gui.BASE_COLOR_DISABLED, color.RGBA{40, 42, 48, 255})
+	set(gui.TEXT_COLOR_DISABLED, color.RGBA{110, 112, 118, 255})
+	set(gui.LINE_COLOR, color.RGBA{90, 96, 108, 255})
+	set(gui.BACKGROUND_COLOR, color.RGBA{26, 28, 33, 235})
+	gui.SetStyle(gui.DEFAULT, gui.TEXT_SIZE, TextSize)
+	gui.SetStyle(gui.DEFAULT, gui.TEXT_SPACING, 2)
+}
+
+// Panel is a column of widgets in a translucent box. Keep one per screen
+// region across frames: it remembers last frame's height to draw its
+// background before the widgets of this frame are known.
+type Panel struct {
+	X, Y, W float32 // top-left corner and width (px)
+	Title   string
+	height  float32
+	y       float32
+}
+
+// Bounds is the screen rectangle the panel covered last frame, used to keep
+// mouse drags over the UI from orbiting the camera.
+func (p *Panel) Bounds() rl.Rectangle {
+	return rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: p.height}
+}
+
+// Begin draws the background and title and starts the column.
+func (p *Panel) Begin() {
+	h := p.height
+	if h == 0 {
+		h = 2 * Row
+	}
+	rl.DrawRectangleRec(rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: h}, color.RGBA{22, 24, 29, 215})
+	rl.DrawRectangleLinesEx(rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: h}, 1, color.RGBA{70, 76, 88, 255})
+	p.y = p.Y + 6
+	if p.Title != "" {
+		p.Header(p.Title)
+	}
+}
+
+// End closes the column and records its height for the next frame.
+func (p *Panel) End() { p.height = p.y - p.Y + 4 }
+
+func (p *Panel) row(h float32) rl.Rectangle {
+	r := rl.Rectangle{X: p.X + 8, Y: p.y, Width: p.W - 16, Height: h}
+	p.y += h + 4
+	return r
+}
+
+// Header is a bold line of text that starts a group of widgets.
+func (p *Panel) Header(text string) {
+	r := p.row(Row - 4)
+	rl.DrawText(text, int32(r.X), int32(r.Y+2), TextSize, color.RGBA{255, 214, 120, 255})
+}
+
+// Text is a plain line of text.
+func (p *Panel) Text(text string) {
+	r := p.row(Row - 6)
+	rl.DrawText(text, int32(r.X), int32(r.Y+1), TextSize, color.RGBA{200, 204, 212, 255})
+}
+
+// Gap adds vertical space (px).
+func (p *Panel) Gap(h float32) { p.y += h }
+
+// Button is a full-width push button; it reports a click.
+func (p *Panel) Button(text string) bool { return gui.Button(p.row(Row), text) }
+
+// Buttons lays out n equal buttons on one row and returns the index of the
+// one clicked, or -1.
+func (p *Panel) Buttons(texts ...string) int {
+	r := p.row(Row)
+	w := (r.Width - float32(len(texts)-1)*4) / float32(len(texts))
+	hit := -1
+	for i, t := range texts {
+		b := rl.Rectangle{X: r.X + float32(i)*(w+4), Y: r.Y, Width: w, Height: r.Height}
+		if gui.Button(b, t) {
+			hit = i
+		}
+	}
+	return hit
+}
+
+// Check is a check box with its label; it reports a change.
+func (p *Panel) Check(text string, v *bool) bool {
+	r := p.row(Row - 4)
+	old := *v
+	gui.CheckBox(rl.Rectangle{X: r.X, Y: r.Y + 1, Width: r.Height - 2, Height: r.Height - 2}, text, v)
+	return *v != old
+}
+
+// Slider is a labelled slider over [lo, hi] with its value printed with
+// format (e.g. "%.2f s"); the value is clamped to the range. It reports a
+// change.
+func (p *Panel) Slider(label string, v *float32, lo, hi float32, format string) bool {
+	r := p.row(Row - 6)
+	rl.DrawText(label, int32(r.X), int32(r.Y+1), TextSize, color.RGBA{200, 204, 212, 255})
+	val := fmt.Sprintf(format, *v)
+	tw := float32(rl.MeasureText(val, TextSize))
+	rl.DrawText(val, int32(r.X+r.Width-tw), int32(r.Y+1), TextSize, color.RGBA{240, 240, 240, 255})
+	s := p.row(Row - 10)
+	old := *v
+	gui.SliderBar(s, "", "", v, lo, hi)
+	if *v < lo {
+		*v = lo
+	}
+	if *v > hi {
+		*v = hi
+	}
+	return *v != old
+}
+
+// Choice is a row of mutually exclusive toggles; it reports a change.
+func (p *Panel) Choice(options string, v *int32) bool {
+	r := p.row(Row)
+	n := int32(1)
+	for _, c := range options {
+		if c == ';' {
+			n++
+		}
+	}
+	old := *v
+	w := (r.Width - float32(n-1)*2) / float32(n)
+	gui.SetStyle(gui.TOGGLE, gui.GROUP_PADDING, 2)
+	gui.ToggleGroup(rl.Rectangle{X: r.X, Y: r.Y, Width: w, Height: r.Height}, options, v)
+	return *v != old
+}
