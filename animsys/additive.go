@@ -1,11 +1,5 @@
 package animsys
 
-import (
-	"github.com/go-gl/mathgl/mgl32"
-
-	"kinelab/animsys/mathx"
-)
-
 // Additive animation (propagating-velocities, "Additive Animations").
 //
 // Each variant adds alpha of the additive pose add onto out in place:
@@ -32,17 +26,17 @@ func Additive(out, add *Pose, alpha, alphaVel float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		op[i] = op[i].Add(ap[i].Mul(alpha))
-		ov[i] = ov[i].Add(av[i].Mul(alpha)).Add(ap[i].Mul(alphaVel))
+		p := ld(ap[i])
+		op[i] = ld(op[i]).add(p.scale(alpha)).vec()
+		ov[i] = ld(ov[i]).add(ld(av[i]).scale(alpha)).add(p.scale(alphaVel)).vec()
 
-		r := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(ar[i]))
-		addRot := mathx.QuatFromScaledAngleAxis(r.Mul(alpha))
-		or[i] = mathx.QuatMul(addRot, or[i])
-		oa[i] = mathx.QuatMulVec3(addRot, oa[i]).Add(additiveAng(r, aa[i], alpha, alphaVel))
+		addRot, addAng := additiveRot(ldq(ar[i]), ld(aa[i]), alpha, alphaVel)
+		or[i] = qmul(addRot, ldq(or[i])).quat()
+		oa[i] = qrot(addRot, ld(oa[i])).add(addAng).vec()
 
-		ls := mathx.Vec3Log(as[i])
-		os[i] = mathx.Vec3Mul(mathx.Vec3Exp(ls.Mul(alpha)), os[i])
-		osv[i] = osv[i].Add(asv[i].Mul(alpha)).Add(ls.Mul(alphaVel))
+		ls := log3(ld(as[i]))
+		os[i] = exp3(ls.scale(alpha)).mul(ld(os[i])).vec()
+		osv[i] = ld(osv[i]).add(ld(asv[i]).scale(alpha)).add(ls.scale(alphaVel)).vec()
 	}
 }
 
@@ -63,27 +57,30 @@ func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		op[i] = op[i].Add(ap[i].Mul(alpha))
-		ov[i] = ov[i].Add(av[i].Mul(alpha)).Add(ap[i].Mul(alphaVel))
+		p := ld(ap[i])
+		op[i] = ld(op[i]).add(p.scale(alpha)).vec()
+		ov[i] = ld(ov[i]).add(ld(av[i]).scale(alpha)).add(p.scale(alphaVel)).vec()
 
-		r := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(ar[i]))
-		addRot := mathx.QuatFromScaledAngleAxis(r.Mul(alpha))
-		cur := or[i]
-		or[i] = mathx.QuatMul(cur, addRot)
-		oa[i] = oa[i].Add(mathx.QuatMulVec3(cur, additiveAng(r, aa[i], alpha, alphaVel)))
+		addRot, addAng := additiveRot(ldq(ar[i]), ld(aa[i]), alpha, alphaVel)
+		cur := ldq(or[i])
+		or[i] = qmul(cur, addRot).quat()
+		oa[i] = ld(oa[i]).add(qrot(cur, addAng)).vec()
 
-		ls := mathx.Vec3Log(as[i])
-		os[i] = mathx.Vec3Mul(mathx.Vec3Exp(ls.Mul(alpha)), os[i])
-		osv[i] = osv[i].Add(asv[i].Mul(alpha)).Add(ls.Mul(alphaVel))
+		ls := log3(ld(as[i]))
+		os[i] = exp3(ls.scale(alpha)).mul(ld(os[i])).vec()
+		osv[i] = ld(osv[i]).add(ld(asv[i]).scale(alpha)).add(ls.scale(alphaVel)).vec()
 	}
 }
 
-// additiveAng is the angular velocity (rad/s) of the weighted additive
-// rotation from_scaled_angle_axis(alpha r), r the scaled angle-axis of an
-// additive rotation turning at ang: alphaVel r + J(alpha r) alpha r', with
-// r' = J(r)^-1 ang the rate of r. For small rotations this is the article's
+// additiveRot is the weighted additive rotation from_scaled_angle_axis(alpha
+// r), r the scaled angle-axis of the additive rotation q turning at ang, and
+// its angular velocity (rad/s): alphaVel r + J(alpha r) alpha r', with r' =
+// J(r)^-1 ang the rate of r. For small rotations this is the article's
 // alpha ang + r alphaVel.
-func additiveAng(r, ang mgl32.Vec3, alpha, alphaVel float32) mgl32.Vec3 {
-	dr := mathx.QuatToScaledAngleAxisDx(r, ang)
-	return r.Mul(alphaVel).Add(mathx.QuatFromScaledAngleAxisDx(r.Mul(alpha), dr.Mul(alpha)))
+func additiveRot(q q4, ang v3, alpha, alphaVel float32) (q4, v3) {
+	q = qabs(q)
+	r := qlog(q)
+	dr := qlogRate(q, r, ang)
+	rot, w := qexpVel(r.scale(alpha), dr.scale(alpha))
+	return rot, w.add(r.scale(alphaVel))
 }

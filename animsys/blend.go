@@ -45,24 +45,25 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		dp := rp[i].Sub(lp[i])
-		op[i] = lp[i].Add(dp.Mul(alpha))
-		ov[i] = mathx.Vec3Lerp(lv[i], rv[i], alpha).Add(dp.Mul(alphaVel))
+		p0 := ld(lp[i])
+		dp := ld(rp[i]).sub(p0)
+		op[i] = p0.add(dp.scale(alpha)).vec()
+		ov[i] = lerp3(ld(lv[i]), ld(rv[i]), alpha).add(dp.scale(alphaVel)).vec()
 
 		// rot = exp(alpha d) lhs.rot with d = log(rhs.rot lhs.rot^-1), so
 		// ang = alphaVel d + J(alpha d) alpha d' + exp(alpha d) lhs.ang,
 		// d' = J(d)^-1 (rhs.ang - D lhs.ang), D = rhs.rot lhs.rot^-1.
-		l := lr[i]
-		dq := mathx.QuatAbs(mathx.QuatMulInv(rr[i], l))
-		d := mathx.QuatToScaledAngleAxis(dq)
-		dd := mathx.QuatToScaledAngleAxisDx(d, ra[i].Sub(mathx.QuatMulVec3(dq, la[i])))
-		e := mathx.QuatFromScaledAngleAxis(d.Mul(alpha))
-		or[i] = mathx.QuatMul(e, l)
-		oa[i] = d.Mul(alphaVel).Add(mathx.QuatFromScaledAngleAxisDx(d.Mul(alpha), dd.Mul(alpha))).
-			Add(mathx.QuatMulVec3(e, la[i]))
+		l, w := ldq(lr[i]), ld(la[i])
+		dq := qabs(qmulInv(ldq(rr[i]), l))
+		d := qlog(dq)
+		dd := qlogRate(dq, d, ld(ra[i]).sub(qrot(dq, w)))
+		e, de := qexpVel(d.scale(alpha), dd.scale(alpha))
+		or[i] = qmul(e, l).quat()
+		oa[i] = d.scale(alphaVel).add(de).add(qrot(e, w)).vec()
 
-		ds := sclDelta(ls[i], rs[i])
-		os[i] = mathx.Vec3Mul(ls[i], mathx.Vec3Exp(ds.Mul(alpha)))
-		osv[i] = mathx.Vec3Lerp(lsv[i], rsv[i], alpha).Add(ds.Mul(alphaVel))
+		s0 := ld(ls[i])
+		ds := sclDelta(s0, ld(rs[i]))
+		os[i] = s0.mul(exp3(ds.scale(alpha))).vec()
+		osv[i] = lerp3(ld(lsv[i]), ld(rsv[i]), alpha).add(ds.scale(alphaVel)).vec()
 	}
 }

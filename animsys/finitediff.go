@@ -1,9 +1,5 @@
 package animsys
 
-import (
-	"kinelab/animsys/mathx"
-)
-
 // Finite differences (propagating-velocities, "Forward & Backward
 // Kinematics" and "Finite Difference").
 
@@ -24,9 +20,9 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		vel[i] = cp[i].Sub(pp[i]).Mul(inv)
-		ang[i] = rotDelta(pr[i], cr[i]).Mul(inv)
-		svl[i] = sclDelta(ps[i], cs[i]).Mul(inv)
+		vel[i] = ld(cp[i]).sub(ld(pp[i])).scale(inv).vec()
+		ang[i] = rotDelta(ldq(pr[i]), ldq(cr[i])).scale(inv).vec()
+		svl[i] = sclDelta(ld(ps[i]), ld(cs[i])).scale(inv).vec()
 	}
 }
 
@@ -45,9 +41,9 @@ func ExtrapolatePrev(out, in *Pose, delta float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		op[i] = ip[i].Sub(iv[i].Mul(delta))
-		or[i] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(ia[i].Mul(-delta)), ir[i])
-		os[i] = mathx.Vec3Mul(is[i], mathx.Vec3Exp(isv[i].Mul(-delta)))
+		op[i] = ld(ip[i]).sub(ld(iv[i]).scale(delta)).vec()
+		or[i] = qmul(qexp(ld(ia[i]).scale(-delta)), ldq(ir[i])).quat()
+		os[i] = ld(is[i]).mul(exp3(ld(isv[i]).scale(-delta))).vec()
 		ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
 	}
 }

@@ -1,7 +1,5 @@
 package animsys
 
-import "kinelab/animsys/mathx"
-
 // Forward and backward kinematics (propagating-velocities, "Forward &
 // Backward Kinematics"). parents[i] < i for every joint (-1 for roots), as
 // Skeleton.Validate checks, so one forward loop visits parents first. The
@@ -24,19 +22,20 @@ func FK(global, local *Pose, parents []int) {
 			gv[i], ga[i], gsv[i] = lv[i], la[i], lsv[i]
 			continue
 		}
-		pr, ps, pa, psv := gr[p], gs[p], ga[p], gsv[p]
+		pr, ps, pa, psv := ldq(gr[p]), ld(gs[p]), ld(ga[p]), ld(gsv[p])
+		pos := ld(lp[i])
 		// Position: quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
-		arm := mathx.QuatMulVec3(pr, mathx.Vec3Mul(lp[i], ps))
-		gp[i] = arm.Add(gp[p])
-		gr[i] = mathx.QuatMul(pr, lr[i])
-		gs[i] = mathx.Vec3Mul(ls[i], ps)
+		arm := qrot(pr, pos.mul(ps))
+		gp[i] = arm.add(ld(gp[p])).vec()
+		gr[i] = qmul(pr, ldq(lr[i])).quat()
+		gs[i] = ld(ls[i]).mul(ps).vec()
 		// Linear velocity: rotated local velocity + parent velocity +
 		// leverage cross(par_ang, arm) + expansion (local.pos * par_scl *
 		// par_svl, rotated). The two rotated terms share one rotation.
-		lvs := mathx.Vec3Mul(lv[i].Add(mathx.Vec3Mul(lp[i], psv)), ps)
-		gv[i] = mathx.QuatMulVec3(pr, lvs).Add(gv[p]).Add(pa.Cross(arm))
-		ga[i] = mathx.QuatMulVec3(pr, la[i]).Add(pa)
-		gsv[i] = lsv[i].Add(psv)
+		lvs := ld(lv[i]).add(pos.mul(psv)).mul(ps)
+		gv[i] = qrot(pr, lvs).add(ld(gv[p])).add(pa.cross(arm)).vec()
+		ga[i] = qrot(pr, ld(la[i])).add(pa).vec()
+		gsv[i] = ld(lsv[i]).add(psv).vec()
 	}
 }
 
@@ -51,9 +50,10 @@ func FKStatic(global, local *Pose, parents []int) {
 			gp[i], gr[i], gs[i] = lp[i], lr[i], ls[i]
 			continue
 		}
-		gp[i] = mathx.QuatMulVec3(gr[p], mathx.Vec3Mul(lp[i], gs[p])).Add(gp[p])
-		gr[i] = mathx.QuatMul(gr[p], lr[i])
-		gs[i] = mathx.Vec3Mul(ls[i], gs[p])
+		pr, ps := ldq(gr[p]), ld(gs[p])
+		gp[i] = qrot(pr, ld(lp[i]).mul(ps)).add(ld(gp[p])).vec()
+		gr[i] = qmul(pr, ldq(lr[i])).quat()
+		gs[i] = ld(ls[i]).mul(ps).vec()
 	}
 }
 
@@ -80,14 +80,15 @@ func BK(local, global *Pose, parents []int) {
 			lv[i], la[i], lsv[i] = gv[i], ga[i], gsv[i]
 			continue
 		}
-		pr, ps := gr[p], gs[p]
-		arm := gp[i].Sub(gp[p])
-		lp[i] = mathx.Vec3Div(mathx.QuatInvMulVec3(pr, arm), ps)
-		lr[i] = mathx.QuatInvMul(pr, gr[i])
-		ls[i] = mathx.Vec3Div(gs[i], ps)
-		rel := gv[i].Sub(gv[p]).Sub(ga[p].Cross(arm))
-		lv[i] = mathx.Vec3Div(mathx.QuatInvMulVec3(pr, rel), ps).Sub(mathx.Vec3Mul(lp[i], gsv[p]))
-		la[i] = mathx.QuatInvMulVec3(pr, ga[i].Sub(ga[p]))
-		lsv[i] = gsv[i].Sub(gsv[p])
+		pr, ps, pa := ldq(gr[p]), ld(gs[p]), ld(ga[p])
+		arm := ld(gp[i]).sub(ld(gp[p]))
+		pos := qinvRot(pr, arm).div(ps)
+		lp[i] = pos.vec()
+		lr[i] = qinvMul(pr, ldq(gr[i])).quat()
+		ls[i] = ld(gs[i]).div(ps).vec()
+		rel := ld(gv[i]).sub(ld(gv[p])).sub(pa.cross(arm))
+		lv[i] = qinvRot(pr, rel).div(ps).sub(pos.mul(ld(gsv[p]))).vec()
+		la[i] = qinvRot(pr, ld(ga[i]).sub(pa)).vec()
+		lsv[i] = ld(gsv[i]).sub(ld(gsv[p])).vec()
 	}
 }

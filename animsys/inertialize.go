@@ -2,6 +2,7 @@ package animsys
 
 import (
 	"kinelab/animsys/mathx"
+	"kinelab/animsys/spring"
 )
 
 // Offset inertialization (propagating-velocities, "Inertialization").
@@ -52,6 +53,17 @@ func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
 	InertializeWeights(out, offset, input, w0, w1, w2, w3)
 }
 
+// InertializeCritical applies the offset decayed by a critical spring with
+// the given half-life (s) at blendTime seconds after the transition onto
+// input: the inertializer the article mentions beside the cubic one ("such
+// as a spring, or cubic function"), with the weights of
+// spring.CriticalDecayWeights (w2, w3 their time derivatives). Unlike the
+// cubic it never reaches zero exactly, so it needs no duration.
+func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) {
+	w0, w1, w2, w3 := spring.CriticalDecayWeights(halflife, blendTime)
+	InertializeWeights(out, offset, input, w0, w1, w2, w3)
+}
+
 // InertializeWeights applies the offset decayed with weights w0..w3 onto
 // input: x = w0 x0 + w1 v0, v = w2 x0 + w3 v0 for each channel, then
 // pos = input.pos + x, rot = exp(x) input.rot (ang turned by it), scl =
@@ -65,18 +77,17 @@ func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		op[i] = ip[i].Add(fp[i].Mul(w0)).Add(fv[i].Mul(w1))
-		ov[i] = iv[i].Add(fp[i].Mul(w2)).Add(fv[i].Mul(w3))
+		p, v := ld(fp[i]), ld(fv[i])
+		op[i] = ld(ip[i]).add(p.scale(w0)).add(v.scale(w1)).vec()
+		ov[i] = ld(iv[i]).add(p.scale(w2)).add(v.scale(w3)).vec()
 
-		r := mathx.QuatToScaledAngleAxis(fr[i])
-		u := r.Mul(w0).Add(fa[i].Mul(w1))
-		offRot := mathx.QuatFromScaledAngleAxis(u)
-		offAng := mathx.QuatFromScaledAngleAxisDx(u, r.Mul(w2).Add(fa[i].Mul(w3)))
-		or[i] = mathx.QuatMul(offRot, ir[i])
-		oa[i] = mathx.QuatMulVec3(offRot, ia[i]).Add(offAng)
+		r, a := qlog(ldq(fr[i])), ld(fa[i])
+		offRot, offAng := qexpVel(r.scale(w0).add(a.scale(w1)), r.scale(w2).add(a.scale(w3)))
+		or[i] = qmul(offRot, ldq(ir[i])).quat()
+		oa[i] = qrot(offRot, ld(ia[i])).add(offAng).vec()
 
-		ls := mathx.Vec3Log(fs[i])
-		os[i] = mathx.Vec3Mul(is[i], mathx.Vec3Exp(ls.Mul(w0).Add(fsv[i].Mul(w1))))
-		osv[i] = isv[i].Add(ls.Mul(w2)).Add(fsv[i].Mul(w3))
+		ls, sv := log3(ld(fs[i])), ld(fsv[i])
+		os[i] = ld(is[i]).mul(exp3(ls.scale(w0).add(sv.scale(w1)))).vec()
+		osv[i] = ld(isv[i]).add(ls.scale(w2)).add(sv.scale(w3)).vec()
 	}
 }

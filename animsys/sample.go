@@ -1,11 +1,5 @@
 package animsys
 
-import (
-	"github.com/go-gl/mathgl/mgl32"
-
-	"kinelab/animsys/mathx"
-)
-
 // Animation sampling (propagating-velocities, "Animation Sampling").
 
 // frameAt splits a time (s) into a frame index and the fraction in [0, 1)
@@ -32,12 +26,10 @@ func clampFrame(f, frames int) int {
 
 // rotDelta is the rotation taking a to b as a scaled angle-axis (rad),
 // shortest way round: quat_to_scaled_angle_axis(quat_abs(quat_mul_inv(b, a))).
-func rotDelta(a, b mgl32.Quat) mgl32.Vec3 {
-	return mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(b, a)))
-}
+func rotDelta(a, b q4) v3 { return qlog(qabs(qmulInv(b, a))) }
 
 // sclDelta is the log-ratio log(b / a) of two scales, per axis.
-func sclDelta(a, b mgl32.Vec3) mgl32.Vec3 { return mathx.Vec3Log(mathx.Vec3Div(b, a)) }
+func sclDelta(a, b v3) v3 { return log3(b.div(a)) }
 
 // SampleLinear samples clip c at time (s) by linear interpolation between
 // the two frames around it (op_sample_linear): positions lerp, rotations
@@ -55,18 +47,23 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 	pos, vel := out.Pos[:n], out.Vel[:n]
 	rot, ang := out.Rot[:n], out.Ang[:n]
 	scl, svl := out.Scl[:n], out.Svl[:n]
+	pos0, pos1 := c.Pos[s0:s0+n], c.Pos[s1:s1+n]
+	rot0, rot1 := c.Rot[s0:s0+n], c.Rot[s1:s1+n]
+	scl0, scl1 := c.Scl[s0:s0+n], c.Scl[s1:s1+n]
 	for j := 0; j < n; j++ {
-		p0, p1 := c.Pos[s0+j], c.Pos[s1+j]
-		pos[j] = mathx.Vec3Lerp(p0, p1, alpha)
-		vel[j] = p1.Sub(p0).Mul(inv)
+		p0, p1 := ld(pos0[j]), ld(pos1[j])
+		pos[j] = lerp3(p0, p1, alpha).vec()
+		vel[j] = p1.sub(p0).scale(inv).vec()
 
-		d := rotDelta(c.Rot[s0+j], c.Rot[s1+j])
-		rot[j] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(d.Mul(alpha)), c.Rot[s0+j])
-		ang[j] = d.Mul(inv)
+		r0 := ldq(rot0[j])
+		d := rotDelta(r0, ldq(rot1[j]))
+		rot[j] = qmul(qexp(d.scale(alpha)), r0).quat()
+		ang[j] = d.scale(inv).vec()
 
-		l := sclDelta(c.Scl[s0+j], c.Scl[s1+j])
-		scl[j] = mathx.Vec3Mul(c.Scl[s0+j], mathx.Vec3Exp(l.Mul(alpha)))
-		svl[j] = l.Mul(inv)
+		sc0 := ld(scl0[j])
+		l := sclDelta(sc0, ld(scl1[j]))
+		scl[j] = sc0.mul(exp3(l.scale(alpha))).vec()
+		svl[j] = l.scale(inv).vec()
 	}
 }
 
@@ -87,11 +84,9 @@ func hermiteAt(t float32) hermite {
 // offset returns the Hermite offset from x1 and its rate per frame, for
 // consecutive deltas d01 = x1 - x0, d12 = x2 - x1, d23 = x3 - x2 and
 // Catmull-Rom tangents m1 = (d01 + d12)/2, m2 = (d12 + d23)/2.
-func (h *hermite) offset(m1, d12, m2 mgl32.Vec3) (o, do mgl32.Vec3) {
-	for k := 0; k < 3; k++ {
-		o[k] = h.h10*m1[k] + h.h01*d12[k] + h.h11*m2[k]
-		do[k] = h.d10*m1[k] + h.d01*d12[k] + h.d11*m2[k]
-	}
+func (h *hermite) offset(m1, d12, m2 v3) (o, do v3) {
+	o = m1.scale(h.h10).add(d12.scale(h.h01)).add(m2.scale(h.h11))
+	do = m1.scale(h.d10).add(d12.scale(h.d01)).add(m2.scale(h.d11))
 	return o, do
 }
 
@@ -120,32 +115,34 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 	scl, svl := out.Scl[:n], out.Svl[:n]
 	for j := 0; j < n; j++ {
 		// Positions: the offset from frame 1 is the curve itself.
-		p1, p2 := c.Pos[f1+j], c.Pos[f2+j]
-		d01, d12, d23 := p1.Sub(c.Pos[f0+j]), p2.Sub(p1), c.Pos[f3+j].Sub(p2)
-		o, do := h.offset(d01.Add(d12).Mul(.5), d12, d12.Add(d23).Mul(.5))
-		pos[j] = p1.Add(o)
-		vel[j] = do.Mul(inv)
+		p1, p2 := ld(c.Pos[f1+j]), ld(c.Pos[f2+j])
+		d01, d12, d23 := p1.sub(ld(c.Pos[f0+j])), p2.sub(p1), ld(c.Pos[f3+j]).sub(p2)
+		o, do := h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
+		pos[j] = p1.add(o).vec()
+		vel[j] = do.scale(inv).vec()
 
 		// Rotations: rot = exp(o) r1 with o the offset from r1. The
 		// tangent at r2 is an angular velocity there; the curve's end tangent
 		// is the rate of o = log(r r1^-1) at o = d12, so map it by J(d12)^-1.
-		r1, r2 := c.Rot[f1+j], c.Rot[f2+j]
-		d01 = rotDelta(c.Rot[f0+j], r1)
-		d12 = rotDelta(r1, r2)
-		d23 = rotDelta(r2, c.Rot[f3+j])
-		m2 := mathx.QuatToScaledAngleAxisDx(d12, d12.Add(d23).Mul(.5))
-		o, do = h.offset(d01.Add(d12).Mul(.5), d12, m2)
-		rot[j] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(o), r1)
-		ang[j] = mathx.QuatFromScaledAngleAxisDx(o, do.Mul(inv))
+		r1, r2 := ldq(c.Rot[f1+j]), ldq(c.Rot[f2+j])
+		q12 := qabs(qmulInv(r2, r1))
+		d01 = rotDelta(ldq(c.Rot[f0+j]), r1)
+		d12 = qlog(q12)
+		d23 = rotDelta(r2, ldq(c.Rot[f3+j]))
+		m2 := qlogRate(q12, d12, d12.add(d23).scale(.5))
+		o, do = h.offset(d01.add(d12).scale(.5), d12, m2)
+		e, w := qexpVel(o, do.scale(inv))
+		rot[j] = qmul(e, r1).quat()
+		ang[j] = w.vec()
 
 		// Scales: scl = s1 exp(o) in log space.
-		s1, s2 := c.Scl[f1+j], c.Scl[f2+j]
-		d01 = sclDelta(c.Scl[f0+j], s1)
+		s1, s2 := ld(c.Scl[f1+j]), ld(c.Scl[f2+j])
+		d01 = sclDelta(ld(c.Scl[f0+j]), s1)
 		d12 = sclDelta(s1, s2)
-		d23 = sclDelta(s2, c.Scl[f3+j])
-		o, do = h.offset(d01.Add(d12).Mul(.5), d12, d12.Add(d23).Mul(.5))
-		scl[j] = mathx.Vec3Mul(s1, mathx.Vec3Exp(o))
-		svl[j] = do.Mul(inv)
+		d23 = sclDelta(s2, ld(c.Scl[f3+j]))
+		o, do = h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
+		scl[j] = s1.mul(exp3(o)).vec()
+		svl[j] = do.scale(inv).vec()
 	}
 }
 

@@ -16,6 +16,9 @@ import (
 	gui "github.com/gen2brain/raylib-go/raygui"
 	rl "github.com/gen2brain/raylib-go/raylib"
 
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -38,6 +41,10 @@ type App struct {
 	dragging            bool  // a camera drag started outside the UI
 	screenshotAtEnd     bool  // F12 was pressed: save this frame
 	captureErr          error // the --screenshot write failed
+	pointer             Pointer
+	dtOpen              bool // the playback panel's time-step section is open
+	csv                 *csvOut
+	bodies              map[*animsys.Skeleton]BodyDrawer
 }
 
 // Run opens the window and runs the render loop until the window closes or
@@ -49,6 +56,12 @@ func Run(cfg Config) int {
 		return 1
 	}
 	defer a.close()
+	if cfg.CSV != "" {
+		if err := a.openCSV(cfg.CSV); err != nil {
+			fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
+			return 1
+		}
+	}
 	for !rl.WindowShouldClose() {
 		last := cfg.Frames > 0 && a.frames == cfg.Frames-1
 		var onDrawn func()
@@ -60,6 +73,10 @@ func Run(cfg Config) int {
 			break
 		}
 	}
+	if err := a.closeCSV(); err != nil {
+		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
+		return 1
+	}
 	if cfg.Screenshot != "" && a.captureErr != nil {
 		return 1
 	}
@@ -68,6 +85,10 @@ func Run(cfg Config) int {
 
 func newApp(cfg Config) *App {
 	a := &App{cfg: cfg, clock: NewClock(), cam: DefaultCamera(), showUI: true}
+	if cfg.DT > 0 {
+		a.clock.FixedDt = cfg.DT
+	}
+	a.clock.Jitter = cfg.Jitter
 	for i, n := range LabNames() {
 		a.labs = append(a.labs, nil)
 		if n == cfg.Lab {
@@ -77,20 +98,20 @@ func newApp(cfg Config) *App {
 	a.playPanel = ui.Panel{X: 10, Y: 44, W: 300, Title: "Playback"}
 	a.labPanel = ui.Panel{X: 10, W: 300}
 	a.keys = []Key{
-		{rl.KeyF1, "F1", "show / hide this help", func() { a.showHelp = !a.showHelp }},
-		{rl.KeyH, "H", "hide / show the UI", func() { a.showUI = !a.showUI }},
-		{rl.KeySpace, "Space", "pause / play", func() { a.clock.Paused = !a.clock.Paused }},
-		{rl.KeyPeriod, ".", "single step (pauses)", func() { a.clock.Paused = true; a.clock.Step() }},
-		{rl.KeyLeftBracket, "[", "halve the time scale", func() { a.clock.TimeScale = max(1.0/16, a.clock.TimeScale/2) }},
-		{rl.KeyRightBracket, "]", "double the time scale", func() { a.clock.TimeScale = min(4, a.clock.TimeScale*2) }},
-		{rl.KeyT, "T", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }},
-		{rl.KeyC, "C", "reset the camera", func() { a.cam = DefaultCamera(); a.cam.Target = a.lab().Focus() }},
-		{rl.KeyF, "F", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }},
-		{rl.KeyF12, "F12", "save a screenshot (PNG, current folder)", func() { a.screenshotAtEnd = true }},
-		{rl.KeyTab, "Tab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }},
+		{rl.KeyF1, "F1", "help", "show / hide this help", func() { a.showHelp = !a.showHelp }},
+		{rl.KeyH, "H", "hide-ui", "hide / show the UI", func() { a.showUI = !a.showUI }},
+		{rl.KeySpace, "Space", "pause", "pause / play", func() { a.clock.Paused = !a.clock.Paused }},
+		{rl.KeyPeriod, ".", "step", "single step (pauses)", func() { a.clock.Paused = true; a.clock.Step() }},
+		{rl.KeyLeftBracket, "[", "slower", "halve the time scale", func() { a.clock.TimeScale = max(1.0/16, a.clock.TimeScale/2) }},
+		{rl.KeyRightBracket, "]", "faster", "double the time scale", func() { a.clock.TimeScale = min(4, a.clock.TimeScale*2) }},
+		{rl.KeyD, "D", "fixed-dt", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }},
+		{rl.KeyC, "C", "camera-reset", "reset the camera", func() { a.cam = DefaultCamera(); a.cam.Target = a.lab().Focus() }},
+		{rl.KeyF, "F", "follow", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }},
+		{rl.KeyF12, "F12", "screenshot", "save a screenshot (PNG, current folder)", func() { a.screenshotAtEnd = true }},
+		{rl.KeyTab, "Tab", "next-lab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }},
 	}
 	for i := range a.labs {
-		a.keys = append(a.keys, Key{int32(rl.KeyOne) + int32(i), fmt.Sprint(i + 1), "lab: " + LabNames()[i], nil})
+		a.keys = append(a.keys, Key{int32(rl.KeyOne) + int32(i), fmt.Sprint(i + 1), "lab-" + LabNames()[i], "lab: " + LabNames()[i], func() { a.switchLab(i) }})
 	}
 	return a
 }
@@ -98,7 +119,11 @@ func newApp(cfg Config) *App {
 // lab returns the current lab, creating it on first use.
 func (a *App) lab() Lab {
 	if a.labs[a.cur] == nil {
-		a.labs[a.cur] = labFactories[a.cur].make()
+		l := labFactories[a.cur].make()
+		if s, ok := l.(configLab); ok {
+			s.Configure(a.cfg)
+		}
+		a.labs[a.cur] = l
 	}
 	return a.labs[a.cur]
 }
@@ -160,17 +185,32 @@ func (a *App) view() View {
 	w, h := int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())
 	pw := min(560, float32(w)*0.42)
 	ph := min(280, float32(h)*0.38)
-	return View{Camera: a.cam.Raylib(), Width: w, Height: h,
-		Plot: rl.Rectangle{X: float32(w) - pw - 10, Y: float32(h) - ph - 10, Width: pw, Height: ph}}
+	v := View{Camera: a.cam.Raylib(), Width: w, Height: h,
+		Plot:    rl.Rectangle{X: float32(w) - pw - 10, Y: float32(h) - ph - 10, Width: pw, Height: ph},
+		BodyFor: a.bodyFor, Mouse: rl.Vector2{X: -1, Y: -1}}
+	if !a.cfg.Headless() {
+		v.Mouse = rl.GetMousePosition()
+	}
+	return v
 }
 
 // frame runs one update and draw. onDrawn, if not nil, runs when the frame
 // is drawn but not yet shown (to read its pixels).
 func (a *App) frame(onDrawn func()) {
 	a.input()
+	for _, act := range a.cfg.Do {
+		if act.Frame == a.frames {
+			a.run(act.Name)
+		}
+	}
 	lab := a.lab()
-	dt := a.clock.Tick(a.frameDt())
-	lab.Update(dt)
+	if pl, ok := lab.(pointerLab); ok {
+		pl.Point(a.pointer)
+	}
+	for _, dt := range a.clock.Advance(a.frameDt()) {
+		lab.Update(dt)
+		a.writeCSVRow(lab)
+	}
 	a.cam.Track(lab.Focus(), a.frameDt())
 
 	v := a.view()
@@ -204,11 +244,7 @@ func (a *App) frame(onDrawn func()) {
 func (a *App) input() {
 	for _, k := range a.allKeys() {
 		if rl.IsKeyPressed(k.Code) {
-			if k.Action != nil {
-				k.Action()
-			} else if k.Code >= rl.KeyOne && k.Code <= rl.KeyNine {
-				a.switchLab(int(k.Code - rl.KeyOne))
-			}
+			k.Action()
 		}
 	}
 	m := rl.GetMousePosition()
@@ -217,7 +253,14 @@ func (a *App) input() {
 	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) || rl.IsMouseButtonPressed(rl.MouseButtonRight) {
 		a.dragging = !overUI
 	}
-	if a.dragging {
+	ctrl := rl.IsKeyDown(rl.KeyLeftControl) || rl.IsKeyDown(rl.KeyRightControl)
+	a.pointer = Pointer{}
+	if ctrl && !overUI {
+		ray := rl.GetScreenToWorldRay(m, a.cam.Raylib())
+		a.pointer = Pointer{Origin: mgl32.Vec3{ray.Position.X, ray.Position.Y, ray.Position.Z},
+			Dir: mgl32.Vec3{ray.Direction.X, ray.Direction.Y, ray.Direction.Z}, Down: rl.IsMouseButtonDown(rl.MouseButtonLeft)}
+	}
+	if a.dragging && !ctrl {
 		d := rl.GetMouseDelta()
 		if rl.IsMouseButtonDown(rl.MouseButtonLeft) {
 			a.cam.Orbit(d.X, d.Y)
@@ -245,7 +288,7 @@ func (a *App) drawUI(lab Lab, v *View) {
 	if int(tab) != a.cur {
 		a.switchLab(int(tab))
 	}
-	stats := fmt.Sprintf("%d fps   F1 help", rl.GetFPS())
+	stats := fmt.Sprintf("t %.2f s   frame %d   %d fps   F1 help", a.clock.Time, a.clock.Frame, rl.GetFPS())
 	rl.DrawText(stats, v.Width-rl.MeasureText(stats, ui.TextSize)-12, 9, ui.TextSize, render.DimText)
 
 	p := &a.playPanel
@@ -262,9 +305,16 @@ func (a *App) drawUI(lab Lab, v *View) {
 		a.clock.Step()
 	}
 	p.Slider("Time scale", &a.clock.TimeScale, 0, 4, "%.2fx")
-	p.Check("Fixed dt (1/60 s)", &a.clock.Fixed)
-	p.Slider("dt jitter", &a.clock.Jitter, 0, 1, "+-%.0f%%")
-	p.Text(fmt.Sprintf("t %.2f s   frame %d", a.clock.Time, a.clock.Frame))
+	if p.Section("Time step", &a.dtOpen) {
+		p.Check("Fixed dt (else frame time)", &a.clock.Fixed)
+		hz := 1 / a.clock.FixedDt
+		if p.Slider("Tick rate", &hz, 10, 240, "%.0f Hz") {
+			a.clock.FixedDt = 1 / hz
+		}
+		j := a.clock.Jitter * 100
+		p.Slider("dt jitter", &j, 0, 100, "+-%.0f%%")
+		a.clock.Jitter = j / 100
+	}
 	p.End()
 
 	lp := &a.labPanel
@@ -333,4 +383,27 @@ func (a *App) readPixels() *image.RGBA {
 		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = c.R, c.G, c.B, 255
 	}
 	return out
+}
+
+// bodyFor returns the skinned body for sk, built and uploaded on first use.
+func (a *App) bodyFor(sk *animsys.Skeleton) BodyDrawer {
+	if b, ok := a.bodies[sk]; ok {
+		return b
+	}
+	if a.bodies == nil {
+		a.bodies = map[*animsys.Skeleton]BodyDrawer{}
+	}
+	b := newBody(sk)
+	a.bodies[sk] = b
+	return b
+}
+
+// run performs the key action called name (a --do script step).
+func (a *App) run(name string) {
+	for _, k := range a.allKeys() {
+		if k.Name == name {
+			k.Action()
+			return
+		}
+	}
 }

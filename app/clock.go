@@ -1,67 +1,98 @@
 package app
 
-// Clock is the playback clock every lab shares: it turns the real frame
-// time into the simulation step dt (s) a lab's update receives.
+// Clock is the playback clock every lab shares. It turns the real time of
+// each rendered frame into the simulation steps labs run that frame.
 //
-//   - Fixed: dt is FixedDt each frame (the articles' 1/60 s), whatever the
-//     real frame time; otherwise dt is the real frame time, capped at MaxDt
-//     so a stalled window (a drag, a breakpoint) does not jump the
-//     simulation by seconds.
-//   - TimeScale multiplies dt (slow motion < 1 < fast forward).
-//   - Jitter in [0, 1] scales each dt by a seeded random factor in
-//     [1-Jitter, 1+Jitter], to show what a technique does with an uneven dt.
-//   - Paused gives dt = 0 except on a frame after Step(), which advances
-//     one frame's worth (FixedDt or the capped frame time, times TimeScale).
+//   - Fixed: the simulation ticks FixedDt steps at a rate of 1/FixedDt per
+//     real second, with an accumulator: at 1/30 s some frames run no tick,
+//     at 1/240 s a 60 Hz frame runs four. So a dt slider really changes the
+//     tick rate. Otherwise one step per frame of the real frame time.
+//   - Real frame times are capped at MaxDt, so a stalled window (a drag, a
+//     breakpoint) does not jump the simulation by seconds, and at most
+//     MaxSteps ticks run per frame.
+//   - TimeScale multiplies each step's dt (smooth slow motion: the tick
+//     rate stays, each tick advances less time).
+//   - Jitter in [0, 1] scales each step by a seeded random factor in
+//     [1-Jitter, 1+Jitter], to show what a technique does with uneven dt.
+//   - Paused runs no step, except one after Step().
 type Clock struct {
 	Paused    bool
 	Fixed     bool
 	FixedDt   float32 // s
 	TimeScale float32
 	Jitter    float32
-	MaxDt     float32 // s, cap on the real frame time
+	MaxDt     float32 // s, cap on one frame's real time
+	MaxSteps  int
 
-	Time  float64 // simulation time (s) accumulated by Tick
-	Frame int64   // number of ticks that advanced time
+	Time  float64 // simulation time (s) advanced so far
+	Frame int64   // number of steps run
 
-	step bool
-	rng  uint32
+	acc   float32 // real time (s) not yet ticked, in fixed mode
+	step  bool
+	rng   uint32
+	steps []float32
 }
 
-// NewClock returns a running clock with a fixed 1/60 s step.
+// NewClock returns a running clock ticking a fixed 1/60 s step.
 func NewClock() Clock {
-	return Clock{Fixed: true, FixedDt: 1.0 / 60, TimeScale: 1, MaxDt: 0.1, rng: 0x9e3779b9}
+	return Clock{Fixed: true, FixedDt: 1.0 / 60, TimeScale: 1, MaxDt: 0.1, MaxSteps: 16, rng: 0x9e3779b9}
 }
 
-// Step asks for a single step on the next Tick while paused.
+// Step asks for a single step on the next Advance while paused.
 func (c *Clock) Step() { c.step = true }
 
-// Tick consumes one rendered frame of realDt seconds and returns the
-// simulation dt (s) to advance by; 0 means "do not advance".
-func (c *Clock) Tick(realDt float32) float32 {
-	if c.Paused && !c.step {
-		return 0
+// Advance consumes one rendered frame of realDt seconds and returns the dt
+// (s) of each simulation step to run this frame, in order. The slice is
+// reused by the next call.
+func (c *Clock) Advance(realDt float32) []float32 {
+	c.steps = c.steps[:0]
+	if !(realDt > 0) { // also rejects NaN
+		realDt = 0
+	}
+	realDt = min(realDt, c.MaxDt)
+	if c.Paused {
+		if c.step {
+			dt := c.FixedDt
+			if !c.Fixed {
+				dt = realDt
+			}
+			c.emit(dt)
+		}
+		c.step = false
+		return c.steps
 	}
 	c.step = false
-	dt := c.FixedDt
 	if !c.Fixed {
-		dt = realDt
-		if !(dt > 0) { // also rejects NaN
-			dt = 0
-		}
-		if dt > c.MaxDt {
-			dt = c.MaxDt
-		}
+		c.emit(realDt)
+		return c.steps
 	}
+	if !(c.FixedDt > 0) {
+		return c.steps
+	}
+	c.acc += realDt
+	for c.acc >= c.FixedDt*0.999 && len(c.steps) < c.MaxSteps {
+		c.acc -= c.FixedDt
+		c.emit(c.FixedDt)
+	}
+	if len(c.steps) == c.MaxSteps {
+		c.acc = 0 // too slow to keep up: drop the backlog
+	}
+	c.acc = max(c.acc, 0)
+	return c.steps
+}
+
+// emit appends one step of dt seconds, scaled and jittered.
+func (c *Clock) emit(dt float32) {
 	dt *= c.TimeScale
 	if c.Jitter > 0 {
 		dt *= 1 + c.Jitter*(2*c.uniform()-1)
 	}
 	if !(dt > 0) {
-		return 0
+		return
 	}
 	c.Time += float64(dt)
 	c.Frame++
-	return dt
+	c.steps = append(c.steps, dt)
 }
 
 // uniform draws from [0, 1) with xorshift32, deterministic per clock.

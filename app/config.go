@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -16,7 +17,18 @@ type Config struct {
 	Screenshot string // write the last frame to this PNG file
 	Width      int    // initial window size (px)
 	Height     int
-	MSAA       bool // 4x multisampling (slow under software GL)
+	MSAA       bool     // 4x multisampling (slow under software GL)
+	CSV        string   // write the lab's signals, one row per update, here
+	Do         []Action // scripted key actions of a headless run
+	DT         float32  // s, the fixed time step
+	Jitter     float32  // dt jitter fraction in [0, 1]
+	Seed       uint32   // seed of the lab's random choices
+}
+
+// Action is a key action (Key.Name) to run at the start of a frame.
+type Action struct {
+	Frame int
+	Name  string
 }
 
 // Headless reports whether this is a scripted run (--frames): it then
@@ -36,6 +48,11 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 	fs.IntVar(&c.Width, "width", 1280, "window width in pixels")
 	fs.IntVar(&c.Height, "height", 720, "window height in pixels")
 	msaa := fs.String("msaa", "auto", "4x multisampling: on, off, or auto (on unless --frames is set)")
+	fs.StringVar(&c.CSV, "csv", "", "write the lab's plotted signals to `FILE` (CSV, one row per update; needs --frames)")
+	do := fs.String("do", "", "run key actions at frames, e.g. `60:teleport,120:reset` (names in the help overlay)")
+	dt := fs.Float64("dt", 1.0/60, "fixed time step in `seconds` (0 < dt <= 1)")
+	jitter := fs.Float64("jitter", 0, "dt jitter: each step is scaled by a random factor in [1-J, 1+J], 0 <= `J` <= 1")
+	seed := fs.Uint("seed", 1, "seed of the lab's random choices")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: kinelab [flags]\n       kinelab verify [--json]\n       kinelab bench [--characters N] [--threads K] [--json]\n\nflags:\n")
 		fs.PrintDefaults()
@@ -58,6 +75,23 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 	if c.Screenshot != "" && !strings.HasSuffix(strings.ToLower(c.Screenshot), ".png") {
 		return c, fmt.Errorf("--screenshot %q: the file name must end in .png", c.Screenshot)
 	}
+	if !(*dt > 0 && *dt <= 1) {
+		return c, fmt.Errorf("--dt %v: want 0 < dt <= 1 (seconds)", *dt)
+	}
+	if !(*jitter >= 0 && *jitter <= 1) {
+		return c, fmt.Errorf("--jitter %v: want 0 <= J <= 1", *jitter)
+	}
+	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
+	if c.CSV != "" && c.Frames == 0 {
+		return c, fmt.Errorf("--csv %q needs --frames N (a headless run)", c.CSV)
+	}
+	if *do != "" {
+		acts, err := parseActions(*do, c)
+		if err != nil {
+			return c, err
+		}
+		c.Do = acts
+	}
 	switch *msaa {
 	case "on":
 		c.MSAA = true
@@ -73,3 +107,31 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 
 // IsHelp reports whether err is the -h request (exit 0, not an error).
 func IsHelp(err error) bool { return errors.Is(err, flag.ErrHelp) }
+
+// parseActions reads --do: comma-separated FRAME:NAME pairs, NAME one of the
+// key actions of the app or of lab c.Lab.
+func parseActions(spec string, c Config) ([]Action, error) {
+	known := map[string]bool{}
+	a := newApp(c)
+	for _, k := range a.allKeys() {
+		known[k.Name] = true
+	}
+	var out []Action
+	for _, item := range strings.Split(spec, ",") {
+		f, name, ok := strings.Cut(strings.TrimSpace(item), ":")
+		n, err := strconv.Atoi(f)
+		if !ok || err != nil || n < 0 {
+			return nil, fmt.Errorf("--do %q: want FRAME:NAME pairs separated by commas, e.g. 60:teleport", item)
+		}
+		if !known[name] {
+			names := make([]string, 0, len(known))
+			for k := range known {
+				names = append(names, k)
+			}
+			slices.Sort(names)
+			return nil, fmt.Errorf("--do %q: no action %q in lab %s; choose one of %s", item, name, c.Lab, strings.Join(names, ", "))
+		}
+		out = append(out, Action{Frame: n, Name: name})
+	}
+	return out, nil
+}

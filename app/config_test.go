@@ -2,6 +2,7 @@ package app
 
 import (
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -11,13 +12,13 @@ func TestParseFlags(t *testing.T) {
 		args []string
 		want Config
 	}{
-		{nil, Config{Lab: "velocities", Width: 1280, Height: 720, MSAA: true}},
-		{[]string{"--frames", "10", "--screenshot", "a.png"}, Config{Lab: "velocities", Frames: 10, Screenshot: "a.png", Width: 1280, Height: 720}},
-		{[]string{"--width=800", "--height=600", "--msaa=off"}, Config{Lab: "velocities", Width: 800, Height: 600}},
+		{nil, Config{Lab: "velocities", Width: 1280, Height: 720, MSAA: true, DT: 1.0 / 60, Seed: 1}},
+		{[]string{"--frames", "10", "--screenshot", "a.png"}, Config{Lab: "velocities", Frames: 10, Screenshot: "a.png", Width: 1280, Height: 720, DT: 1.0 / 60, Seed: 1}},
+		{[]string{"--width=800", "--height=600", "--msaa=off", "--dt", "0.5", "--jitter", "0.25", "--seed", "7"}, Config{Lab: "velocities", Width: 800, Height: 600, DT: 0.5, Jitter: 0.25, Seed: 7}},
 	}
 	for _, g := range good {
 		got, err := ParseFlags(g.args, io.Discard)
-		if err != nil || got != g.want {
+		if err != nil || !reflect.DeepEqual(got, g.want) {
 			t.Errorf("ParseFlags(%q) = %+v, %v; want %+v", g.args, got, err, g.want)
 		}
 	}
@@ -33,12 +34,21 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--msaa", "maybe"}, "on, off or auto"},
 		{[]string{"--bogus"}, "not defined"},
 		{[]string{"stray"}, "unexpected argument"},
+		{[]string{"--dt", "0"}, "0 < dt"},
+		{[]string{"--jitter", "2"}, "0 <= J"},
+		{[]string{"--csv", "a.csv"}, "needs --frames"},
+		{[]string{"--do", "x:teleport"}, "FRAME:NAME"},
+		{[]string{"--do", "10:fly"}, "no action \"fly\""},
 	}
 	for _, b := range bad {
 		_, err := ParseFlags(b.args, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), b.msg) {
 			t.Errorf("ParseFlags(%q) error %v; want one containing %q", b.args, err, b.msg)
 		}
+	}
+	c, err := ParseFlags([]string{"--frames", "9", "--do", "3:teleport, 5:pause"}, io.Discard)
+	if err != nil || !reflect.DeepEqual(c.Do, []Action{{3, "teleport"}, {5, "pause"}}) {
+		t.Errorf("--do parsed as %+v, %v", c.Do, err)
 	}
 	if _, err := ParseFlags([]string{"-h"}, io.Discard); !IsHelp(err) {
 		t.Errorf("-h gave %v, want flag.ErrHelp", err)

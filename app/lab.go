@@ -1,9 +1,12 @@
 package app
 
 import (
+	"image/color"
+
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys"
 	"kinelab/ui"
 )
 
@@ -37,10 +40,11 @@ type Lab interface {
 }
 
 // Key is a keyboard action: the raylib key code, its label in the help
-// overlay, and what it does.
+// overlay, the name --do scripts use, its help text, and what it does.
 type Key struct {
 	Code   int32
 	Label  string
+	Name   string
 	Help   string
 	Action func()
 }
@@ -52,6 +56,17 @@ type View struct {
 	Width, Height int32
 	// Plot is the screen rectangle a lab may use for its plots.
 	Plot rl.Rectangle
+	// Mouse is the cursor (px); off screen in headless runs so hover
+	// readouts never show in scripted screenshots.
+	Mouse rl.Vector2
+	// BodyFor returns the skinned body of a skeleton, made on first use
+	// and kept by the App; nil if it cannot be drawn.
+	BodyFor func(sk *animsys.Skeleton) BodyDrawer
+}
+
+// BodyDrawer draws a skinned body in a global pose (m, rotations, scales).
+type BodyDrawer interface {
+	Draw(pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3, tint color.RGBA)
 }
 
 // Project returns the screen position (px) of world point p (m).
@@ -74,4 +89,18 @@ func LabNames() []string {
 		names[i] = f.name
 	}
 	return names
+}
+
+// configLab is a lab that reads the command line when it is made (--seed
+// for its random choices, and any lab-specific use of --dt or --jitter).
+type configLab interface {
+	Configure(c Config)
+}
+
+// csvLab is a lab whose plotted signals --csv writes, one row per update.
+// The header names every column with its unit, e.g. "t_s".
+type csvLab interface {
+	CSVHeader() []string
+	// CSVRow appends the current values to row and returns it.
+	CSVRow(row []string) []string
 }

@@ -1,36 +1,139 @@
 package app
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/animsys/spring"
 	"kinelab/assets"
 	"kinelab/render"
-	"kinelab/ui"
 )
 
-// VelocitiesLab plays the default character's clips through the velocity
-// chain of the propagating-velocities article and draws the result.
-type VelocitiesLab struct {
-	skel          animsys.Skeleton
-	clips         []animsys.Clip
-	clip          int
-	time          float32 // s into the current clip
-	local, global animsys.Pose
+// The Velocities lab (propagating-velocities article): the default
+// character's clips go through the whole chain — sampling, a transition
+// (cut, two-way blend, cubic or spring inertialization, dead blending), an
+// additive, the character's root, look-at and two-bone IK — and forward
+// kinematics with velocities. Each joint shows its propagated velocity (red)
+// beside the finite difference against the previous frame (blue).
 
-	ShowSkeleton bool
+// Transition modes, in the order of the panel's choice.
+const (
+	TransCut = iota
+	TransBlend
+	TransInertCubic
+	TransInertSpring
+	TransDeadBlend
+)
+
+// Quantities the lines can show, in the order of the panel's choice.
+const (
+	QWorldLinear = iota
+	QWorldAngular
+	QWorldScalar
+	QLocalAngular
+	QBKAngular
+	QBKScalar
+)
+
+var quantityNames = []string{"world linear", "world angular", "world scalar", "local angular", "BK local angular", "BK local scalar"}
+var quantityUnits = []string{"m/s", "rad/s", "1/s", "rad/s", "rad/s", "1/s"}
+
+// VelSettings are the lab's sliders and switches.
+type VelSettings struct {
+	Cubic           bool    // cubic (else linear) sampling
+	Transition      int32   // Trans* mode used when a clip is chosen
+	BlendDuration   float32 // s, two-way blend and dead-blend duration
+	InertDuration   float32 // s, cubic inertialization duration
+	InertHalflife   float32 // s, spring inertialization half-life
+	DeadHalflife    float32 // s, dead-blending extrapolation half-life
+	IgnoreWeightVel bool    // drop the velocity a changing blend weight adds
+	Additive        bool    // fade the wave additive in (else out)
+	AddWeight       float32 // additive weight when fully in
+	AddDuration     float32 // s, fade time of the additive
+	AddLocal        bool    // apply the additive on the local (right) side
+	LookAt          bool
+	IK              bool
+	IKChain         int32   // 0 left leg, 1 right hand
+	TurnRate        float32 // rad/s the character turns while moving
+	Quantity        int32   // Q* shown by the lines
+	LineScale       float32 // m of line per unit of velocity
+	Joint           int32   // joint whose lines are drawn, -1 for all
+	ShowMesh        bool
+	ShowSkeleton    bool
+	ShowAxes        bool
+	SkipFrames      float32 // k updates the Skip button misses
+	TeleportDist    float32 // m the Teleport button moves the character
+}
+
+// DefaultVelSettings is the lab as it opens.
+func DefaultVelSettings() VelSettings {
+	return VelSettings{Cubic: true, Transition: TransInertCubic, BlendDuration: 0.4,
+		InertDuration: 0.4, InertHalflife: 0.1, DeadHalflife: 0.2, AddWeight: 1,
+		AddDuration: 0.5, IKChain: 1, TurnRate: 0.25, LineScale: 0.15, Joint: -1,
+		ShowMesh: true, ShowSkeleton: true, SkipFrames: 4, TeleportDist: 3}
+}
+
+// VelocitiesLab is the lab's state. Update drives it; drawing only reads it.
+type VelocitiesLab struct {
+	S     VelSettings
+	skel  animsys.Skeleton
+	clips []animsys.Clip
+	wave  animsys.Clip
+
+	cur, prev      int     // playing clip, and the one a blend comes from
+	tCur, tPrev    float32 // s into each
+	trans          int32   // mode of the running transition
+	transTime      float32 // s since the transition began
+	addX           float32 // additive fade progress in [0, 1]
+	entPos         mgl32.Vec3
+	entYaw         float32
+	lookPos        mgl32.Vec3 // smoothed look-at target (m) and its velocity
+	lookVel        mgl32.Vec3
+	ikPos, ikVel   mgl32.Vec3 // IK target (m, m/s)
+	DragLook       *mgl32.Vec3
+	DragIK         *mgl32.Vec3
+	time           float64 // s of simulated time
+	skip           int     // updates to miss on the next Update
+	hasPrev        bool
+	Teleported     bool // the last Update teleported, reset or skipped
+	pendingTele    bool
+	pendingReset   bool
+	resetRNG       uint32
+	pendingSwitch  int
+	Mean, Max      float32 // |red - blue| over joints, in the quantity's unit
+	ignoreInBlend  bool
+	plot           *render.Plot
+	lastQuantity   int32
+	lastWeightMove bool
+	sec            velPanels
+
+	// Poses of the chain, allocated once.
+	sampA, sampB, mix, tmp, offset, transPose, extrap animsys.Pose
+	addPose, local, global, prevGlobal, fd            animsys.Pose
+	prevLocal, fdLocal, bk, ikTemp, ikGlobalA         animsys.Pose
+	ikGlobalB                                         animsys.Pose
 }
 
 // NewVelocitiesLab builds the lab on the embedded default character.
 func NewVelocitiesLab() *VelocitiesLab {
-	l := &VelocitiesLab{skel: assets.Humanoid(), ShowSkeleton: true}
-	l.clips = []animsys.Clip{assets.Clip("walk", assets.Walk)}
+	l := &VelocitiesLab{S: DefaultVelSettings(), skel: assets.Humanoid(), clips: assets.Clips(),
+		wave: assets.Additives()[0], cur: 1, prev: 1, pendingSwitch: -1, resetRNG: 12345,
+		sec: velPanels{clip: true, events: true, lines: true}}
 	n := l.skel.Len()
-	l.local, l.global = animsys.NewPose(n), animsys.NewPose(n)
-	l.evaluate()
+	for _, p := range []*animsys.Pose{&l.sampA, &l.sampB, &l.mix, &l.tmp, &l.offset, &l.transPose,
+		&l.extrap, &l.addPose, &l.local, &l.global, &l.prevGlobal, &l.fd, &l.prevLocal,
+		&l.fdLocal, &l.bk, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB} {
+		*p = animsys.NewPose(n)
+	}
+	l.plot = render.NewPlot("|red - blue| over joints", quantityUnits[0], 600)
+	l.plot.AddSeries("mean", render.PlotMean)
+	l.plot.AddSeries("max", render.PlotMax)
+	l.lookPos = mgl32.Vec3{0, 1.6, 1.5}
+	l.evaluate(0)
 	return l
 }
 
@@ -38,44 +141,346 @@ func NewVelocitiesLab() *VelocitiesLab {
 func (l *VelocitiesLab) Name() string { return "velocities" }
 
 // Title implements Lab.
-func (l *VelocitiesLab) Title() string { return "Velocities - " + l.clips[l.clip].Name }
+func (l *VelocitiesLab) Title() string { return "Velocities - " + l.clips[l.cur].Name }
 
-// Update implements Lab: advance the clip time, wrapping over the loop.
-func (l *VelocitiesLab) Update(dt float32) {
-	d := l.clips[l.clip].Duration()
-	l.time = float32(math.Mod(float64(l.time+dt), float64(d)))
-	l.evaluate()
-}
-
-func (l *VelocitiesLab) evaluate() {
-	animsys.SampleCubic(&l.local, &l.clips[l.clip], l.time)
-	animsys.FK(&l.global, &l.local, l.skel.Parents)
-}
-
-// Draw3D implements Lab.
-func (l *VelocitiesLab) Draw3D(v *View) {
-	if l.ShowSkeleton {
-		render.Skeleton(l.global.Pos, l.skel.Parents, render.BoneColor, render.JointColor, 0.022)
-	}
-	root := l.global.Pos[0]
-	render.Root(root, l.global.Rot[0].Rotate(mgl32.Vec3{0, 0, 1}), render.DimText)
-}
-
-// Draw2D implements Lab.
-func (l *VelocitiesLab) Draw2D(v *View) {}
-
-// Panel implements Lab.
-func (l *VelocitiesLab) Panel(p *ui.Panel) {
-	p.Check("Skeleton", &l.ShowSkeleton)
-	p.Text(fmt.Sprintf("clip %s  %.2f / %.2f s", l.clips[l.clip].Name, l.time, l.clips[l.clip].Duration()))
-}
-
-// Keys implements Lab.
-func (l *VelocitiesLab) Keys() []Key { return nil }
-
-// Focus implements Lab: the hips, at a fixed height so walking bob does
-// not shake the camera.
+// Focus implements Lab: the character's hips at a fixed height.
 func (l *VelocitiesLab) Focus() mgl32.Vec3 {
 	h := l.global.Pos[assets.Hips]
 	return mgl32.Vec3{h[0], 0.9, h[2]}
+}
+
+// Teleport moves the character S.TeleportDist metres sideways at once.
+func (l *VelocitiesLab) Teleport() { l.pendingTele = true }
+
+// Reset jumps to another clip at another time with no transition.
+func (l *VelocitiesLab) Reset() { l.pendingReset = true }
+
+// Skip makes the next update miss S.SkipFrames updates, as a character
+// that is not updated every frame (LOD, off screen).
+func (l *VelocitiesLab) Skip() { l.skip = int(l.S.SkipFrames + 0.5) }
+
+// Play starts a transition to clip i with the chosen mode.
+func (l *VelocitiesLab) Play(i int) {
+	if i >= 0 && i < len(l.clips) {
+		l.pendingSwitch = i
+	}
+}
+
+// Update implements Lab. dt = 0 changes nothing.
+func (l *VelocitiesLab) Update(dt float32) {
+	if !(dt > 0) {
+		return
+	}
+	// A skipped character is updated once for k+1 frames of time while
+	// the finite difference still divides by one frame's dt.
+	simDt := dt * float32(1+l.skip)
+	l.Teleported = l.skip > 0 || l.pendingTele || l.pendingReset
+	l.skip = 0
+	l.prevGlobal.CopyFrom(&l.global)
+	l.prevLocal.CopyFrom(&l.local)
+
+	if l.pendingTele {
+		l.pendingTele = false
+		side := mathx.QuatMulVec3(l.yawQuat(), mgl32.Vec3{1, 0, 0})
+		l.entPos = l.entPos.Add(side.Mul(l.S.TeleportDist))
+	}
+	if l.pendingReset {
+		l.pendingReset = false
+		l.cur = (l.cur + 1 + int(l.rand()*float32(len(l.clips)-1))) % len(l.clips)
+		l.tCur = l.rand() * l.clips[l.cur].Duration()
+		l.trans, l.transTime = TransCut, 0
+		l.entYaw += l.rand()*2 - 1
+	}
+	if l.pendingSwitch >= 0 {
+		l.startTransition(l.pendingSwitch)
+		l.pendingSwitch = -1
+	}
+
+	l.tCur = wrap(l.tCur+simDt, l.clips[l.cur].Duration())
+	l.tPrev = wrap(l.tPrev+simDt, l.clips[l.prev].Duration())
+	l.transTime += simDt
+	l.time += float64(simDt)
+	l.updateAdditive(simDt)
+	l.updateTargets(simDt)
+	l.evaluate(simDt)
+
+	l.measure(dt)
+	l.hasPrev = true
+}
+
+func wrap(t, d float32) float32 {
+	if !(d > 0) {
+		return 0
+	}
+	t = float32(math.Mod(float64(t), float64(d)))
+	if t < 0 || !mathx.Finite(t) {
+		t = 0
+	}
+	return t
+}
+
+// rand draws from [0, 1) (xorshift32), so resets are reproducible.
+func (l *VelocitiesLab) rand() float32 {
+	l.resetRNG ^= l.resetRNG << 13
+	l.resetRNG ^= l.resetRNG >> 17
+	l.resetRNG ^= l.resetRNG << 5
+	return float32(l.resetRNG>>8) / (1 << 24)
+}
+
+func (l *VelocitiesLab) yawQuat() mgl32.Quat {
+	return mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, l.entYaw, 0})
+}
+
+// startTransition begins the chosen transition from what plays now to clip
+// i. Inertialization records the offset from the last output to the new
+// clip; dead blending keeps the last output to extrapolate.
+func (l *VelocitiesLab) startTransition(i int) {
+	mode := l.S.Transition
+	switch mode {
+	case TransBlend:
+		l.prev, l.tPrev = l.cur, l.tCur
+	case TransInertCubic, TransInertSpring:
+		l.sample(&l.sampB, i, 0)
+		animsys.InertializeOffset(&l.offset, &l.mix, &l.sampB)
+	case TransDeadBlend:
+		l.transPose.CopyFrom(&l.mix)
+	}
+	l.cur, l.tCur = i, 0
+	l.trans, l.transTime = mode, 0
+}
+
+// sample writes clip i at time t into p, in place: the root joint keeps
+// its root-motion velocities (clip frame) but sits at the origin, so
+// transitions between clips never blend root positions.
+func (l *VelocitiesLab) sample(p *animsys.Pose, i int, t float32) {
+	if l.S.Cubic {
+		animsys.SampleCubic(p, &l.clips[i], t)
+	} else {
+		animsys.SampleLinear(p, &l.clips[i], t)
+	}
+	p.Pos[0] = mgl32.Vec3{}
+	p.Rot[0] = mathx.QuatIdentity()
+}
+
+// updateAdditive moves the additive's fade toward in or out at 1/duration
+// per second.
+func (l *VelocitiesLab) updateAdditive(dt float32) {
+	rate := 1 / max(l.S.AddDuration, 1e-3)
+	was := l.addX
+	if l.S.Additive {
+		l.addX = min(1, l.addX+rate*dt)
+	} else {
+		l.addX = max(0, l.addX-rate*dt)
+	}
+	l.lastWeightMove = l.addX != was
+}
+
+// additiveWeight is the additive's weight and its rate (1/s): a smoothstep
+// of the fade progress, moving at +-1/duration while fading.
+func (l *VelocitiesLab) additiveWeight() (a, aVel float32) {
+	a = l.S.AddWeight * mathx.Smoothstep(l.addX)
+	if l.lastWeightMove {
+		dir := float32(-1)
+		if l.S.Additive {
+			dir = 1
+		}
+		aVel = l.S.AddWeight * mathx.SmoothstepDx(l.addX) * dir / max(l.S.AddDuration, 1e-3)
+	}
+	return a, aVel
+}
+
+// updateTargets moves the look-at target (a critical spring, half-life
+// 0.15 s, smoothing a scripted path or the dragged point) and the IK
+// target (a path relative to the character, or the dragged point).
+func (l *VelocitiesLab) updateTargets(dt float32) {
+	t := float32(l.time)
+	ent := l.entityKform(mgl32.Vec3{}, mgl32.Vec3{})
+	goal := animsys.KformMulPos(ent, mgl32.Vec3{0.8 * float32(math.Sin(float64(0.7*t))), 1.5 + 0.3*float32(math.Sin(float64(1.3*t))), 1.6})
+	if l.DragLook != nil {
+		goal = *l.DragLook
+	}
+	for k := 0; k < 3; k++ {
+		l.lookPos[k], l.lookVel[k] = spring.SimpleSpringDamperExact(l.lookPos[k], l.lookVel[k], goal[k], 0.15, dt)
+	}
+
+	// IK target path in the character's frame (m) and its rate (m/s).
+	var p, v mgl32.Vec3
+	w := float64(2.0)
+	s, c := float32(math.Sin(w*float64(t))), float32(math.Cos(w*float64(t)))
+	if l.S.IKChain == 0 {
+		p = mgl32.Vec3{0.1, 0.15 + 0.1*s, 0.25 + 0.15*c}
+		v = mgl32.Vec3{0, 0.1 * c * float32(w), -0.15 * s * float32(w)}
+	} else {
+		p = mgl32.Vec3{-0.3 + 0.15*c, 1.25 + 0.15*s, 0.35}
+		v = mgl32.Vec3{-0.15 * s * float32(w), 0.15 * c * float32(w), 0}
+	}
+	k := animsys.KformMul(ent, animsys.KformFromPosVel(p, v))
+	l.ikPos, l.ikVel = k.Pos, k.Vel
+	if l.DragIK != nil {
+		l.ikPos, l.ikVel = *l.DragIK, mgl32.Vec3{}
+	}
+}
+
+// entityKform is the character's root in the world: position and yaw, with
+// the clip's root-motion velocity vel (m/s, character frame) and angular
+// velocity ang (rad/s) turned into the world, plus the turn rate.
+func (l *VelocitiesLab) entityKform(vel, ang mgl32.Vec3) animsys.Kform {
+	q := l.yawQuat()
+	k := animsys.KformIdentity()
+	k.Pos, k.Rot = l.entPos, q
+	k.Vel = mathx.QuatMulVec3(q, vel)
+	k.Ang = mathx.QuatMulVec3(q, ang).Add(mgl32.Vec3{0, l.turnRate(vel), 0})
+	return k
+}
+
+// turnRate turns the character only while it moves, so idles stay put.
+func (l *VelocitiesLab) turnRate(vel mgl32.Vec3) float32 {
+	return l.S.TurnRate * min(1, vel.Len())
+}
+
+// evaluate runs the chain for the current times; dt (s) moves the root.
+func (l *VelocitiesLab) evaluate(dt float32) {
+	weightVel := float32(1)
+	if l.S.IgnoreWeightVel {
+		weightVel = 0
+	}
+	// Sampling and the transition stage -> mix (local, in place).
+	l.sample(&l.sampA, l.cur, l.tCur)
+	switch l.trans {
+	case TransBlend:
+		l.sample(&l.sampB, l.prev, l.tPrev)
+		a := animsys.SmoothstepBlendAlpha(l.transTime, l.S.BlendDuration)
+		av := animsys.SmoothstepBlendAlphaVel(l.transTime, l.S.BlendDuration)
+		animsys.Blend(&l.mix, &l.sampB, &l.sampA, a, av*weightVel)
+	case TransInertCubic:
+		animsys.Inertialize(&l.mix, &l.offset, &l.sampA, l.transTime, l.S.InertDuration)
+	case TransInertSpring:
+		animsys.InertializeCritical(&l.mix, &l.offset, &l.sampA, l.transTime, l.S.InertHalflife)
+	case TransDeadBlend:
+		animsys.ExtrapolateDecayed(&l.extrap, &l.transPose, l.transTime, l.S.DeadHalflife)
+		a := animsys.SmoothstepBlendAlpha(l.transTime, l.S.BlendDuration)
+		av := animsys.SmoothstepBlendAlphaVel(l.transTime, l.S.BlendDuration)
+		animsys.Blend(&l.mix, &l.extrap, &l.sampA, a, av*weightVel)
+	default:
+		l.mix.CopyFrom(&l.sampA)
+	}
+	l.local.CopyFrom(&l.mix)
+
+	// Additive (the waving arm), world or local side, with weight velocity.
+	if a, av := l.additiveWeight(); a > 0 || av != 0 {
+		animsys.SampleCubic(&l.addPose, &l.wave, wrap(float32(l.time), l.wave.Duration()))
+		if l.S.AddLocal {
+			animsys.AdditiveLocal(&l.local, &l.addPose, a, av*weightVel)
+		} else {
+			animsys.Additive(&l.local, &l.addPose, a, av*weightVel)
+		}
+	}
+
+	// The root: integrate the clip's root motion into the world entity.
+	rootVel, rootAng := l.mix.Vel[0], l.mix.Ang[0]
+	q := l.yawQuat()
+	l.entPos = l.entPos.Add(mathx.QuatMulVec3(q, rootVel).Mul(dt))
+	l.entYaw += (rootAng[1] + l.turnRate(rootVel)) * dt
+	l.entYaw = float32(math.Remainder(float64(l.entYaw), 2*math.Pi))
+	l.local.SetKform(0, l.entityKform(rootVel, rootAng))
+
+	animsys.FK(&l.global, &l.local, l.skel.Parents)
+	if l.S.LookAt {
+		animsys.LookAt(&l.local, &l.global, assets.Head, l.lookPos, l.lookVel, mgl32.Vec3{0, 0, 1})
+		animsys.FK(&l.global, &l.local, l.skel.Parents)
+	}
+	if l.S.IK {
+		j := animsys.TwoBoneJoints{Root: assets.LeftUpLeg, Mid: assets.LeftLeg, End: assets.LeftFoot}
+		if l.S.IKChain == 1 {
+			j = animsys.TwoBoneJoints{Root: assets.RightArm, Mid: assets.RightForeArm, End: assets.RightHand}
+		}
+		animsys.TwoBoneIK(&l.local, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, l.skel.Parents, j, l.ikPos, l.ikVel, 0.01)
+		animsys.FK(&l.global, &l.local, l.skel.Parents)
+	}
+}
+
+// measure compares propagated (red) and finite-difference (blue)
+// velocities of the chosen quantity. dt is one frame's time (s).
+func (l *VelocitiesLab) measure(dt float32) {
+	if !l.hasPrev {
+		return
+	}
+	animsys.FiniteDiff(&l.fd, &l.global, &l.prevGlobal, dt)
+	animsys.FiniteDiff(&l.fdLocal, &l.local, &l.prevLocal, dt)
+	// BK of the finite-differenced global pose: its positions and
+	// rotations are the current ones, its velocities the blue ones.
+	copy(l.fd.Pos, l.global.Pos)
+	copy(l.fd.Rot, l.global.Rot)
+	copy(l.fd.Scl, l.global.Scl)
+	animsys.BK(&l.bk, &l.fd, l.skel.Parents)
+
+	if l.S.Quantity != l.lastQuantity {
+		l.lastQuantity = l.S.Quantity
+		l.plot.YUnit = quantityUnits[l.S.Quantity]
+		l.plot.Clear()
+	}
+	var sum, mx float32
+	n := 0
+	for i := 1; i < l.skel.Len(); i++ {
+		red, blue := l.Lines(i)
+		d := red.Sub(blue).Len()
+		if !mathx.Finite(d) {
+			continue
+		}
+		sum += d
+		mx = max(mx, d)
+		n++
+	}
+	l.Mean, l.Max = sum/float32(max(n, 1)), mx
+	l.plot.Push(l.time, l.Mean, l.Max)
+}
+
+// Lines returns joint i's propagated (red) and finite-difference (blue)
+// vectors of the chosen quantity.
+func (l *VelocitiesLab) Lines(i int) (red, blue mgl32.Vec3) {
+	switch l.S.Quantity {
+	case QWorldAngular:
+		return l.global.Ang[i], l.fd.Ang[i]
+	case QWorldScalar:
+		return l.global.Svl[i], l.fd.Svl[i]
+	case QLocalAngular:
+		return l.local.Ang[i], l.fdLocal.Ang[i]
+	case QBKAngular:
+		return l.local.Ang[i], l.bk.Ang[i]
+	case QBKScalar:
+		return l.local.Svl[i], l.bk.Svl[i]
+	default:
+		return l.global.Vel[i], l.fd.Vel[i]
+	}
+}
+
+// Configure implements configLab: --seed seeds the random choices of Reset.
+func (l *VelocitiesLab) Configure(c Config) { l.resetRNG = c.Seed*2654435761 + 12345 }
+
+// CSVHeader implements csvLab.
+func (l *VelocitiesLab) CSVHeader() []string {
+	u := quantityUnits[l.S.Quantity]
+	return []string{"t_s", "clip", "cubic", "transition", "transition_time_s", "additive_weight",
+		"look_at", "ik", "ignore_weight_vel", "event", "quantity",
+		"mean_diff_" + u, "max_diff_" + u, "joint",
+		"red_x_" + u, "red_y_" + u, "red_z_" + u, "blue_x_" + u, "blue_y_" + u, "blue_z_" + u}
+}
+
+// CSVRow implements csvLab: the stage flags, the difference over joints
+// and the picked joint's red and blue vectors (joint 1, the hips, when
+// all joints are shown).
+func (l *VelocitiesLab) CSVRow(row []string) []string {
+	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', 7, 32) }
+	b := func(x bool) string { return strconv.FormatBool(x) }
+	a, _ := l.additiveWeight()
+	j := int(l.S.Joint)
+	if j < 0 {
+		j = assets.Hips
+	}
+	red, blue := l.Lines(j)
+	transitions := []string{"cut", "blend", "inertialize_cubic", "inertialize_spring", "dead_blend"}
+	return append(row, strconv.FormatFloat(l.time, 'f', 6, 64), l.clips[l.cur].Name, b(l.S.Cubic),
+		transitions[l.trans], f(l.transTime), f(a), b(l.S.LookAt), b(l.S.IK), b(l.S.IgnoreWeightVel),
+		b(l.Teleported), quantityNames[l.S.Quantity], f(l.Mean), f(l.Max), l.skel.Names[j],
+		f(red[0]), f(red[1]), f(red[2]), f(blue[0]), f(blue[1]), f(blue[2]))
 }

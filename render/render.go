@@ -21,8 +21,13 @@ var (
 	// Propagated velocities are red, finite-difference ones blue, in every lab.
 	Propagated = color.RGBA{R: 230, G: 50, B: 50, A: 255}
 	FiniteDiff = color.RGBA{R: 60, G: 120, B: 240, A: 255}
-	TextColor  = color.RGBA{R: 230, G: 232, B: 236, A: 255}
-	DimText    = color.RGBA{R: 160, G: 164, B: 172, A: 255}
+	// Plot series that are neither propagated nor finite difference.
+	PlotMean    = color.RGBA{R: 240, G: 170, B: 60, A: 255}
+	PlotMax     = color.RGBA{R: 190, G: 110, B: 230, A: 255}
+	TargetColor = color.RGBA{R: 80, G: 220, B: 140, A: 255}
+	SkinColor   = color.RGBA{R: 176, G: 184, B: 198, A: 255}
+	TextColor   = color.RGBA{R: 230, G: 232, B: 236, A: 255}
+	DimText     = color.RGBA{R: 160, G: 164, B: 172, A: 255}
 )
 
 // V3 converts an mgl32 vector to raylib's.

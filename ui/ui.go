@@ -126,39 +126,78 @@ func (p *Panel) Check(text string, v *bool) bool {
 	return *v != old
 }
 
-// Slider is a labelled slider over [lo, hi] with its value printed with
-// format (e.g. "%.2f s"); the value is clamped to the range. It reports a
-// change.
+// Slider is a labelled slider over [lo, hi] on one row, its value printed
+// with format (e.g. "%.2f s") over the bar; the value is clamped to the
+// range. It reports a change.
 func (p *Panel) Slider(label string, v *float32, lo, hi float32, format string) bool {
-	r := p.row(Row - 6)
-	rl.DrawText(label, int32(r.X), int32(r.Y+1), TextSize, color.RGBA{200, 204, 212, 255})
-	val := fmt.Sprintf(format, *v)
-	tw := float32(rl.MeasureText(val, TextSize))
-	rl.DrawText(val, int32(r.X+r.Width-tw), int32(r.Y+1), TextSize, color.RGBA{240, 240, 240, 255})
-	s := p.row(Row - 10)
+	return p.slider(label, v, lo, hi, func() string { return fmt.Sprintf(format, *v) })
+}
+
+// SliderText is Slider with a caption of the caller's instead of the value.
+func (p *Panel) SliderText(label string, v *float32, lo, hi float32, text string) bool {
+	return p.slider(label, v, lo, hi, func() string { return text })
+}
+
+func (p *Panel) slider(label string, v *float32, lo, hi float32, text func() string) bool {
+	r := p.row(Row - 4)
+	lw := r.Width * 0.42
+	rl.DrawText(label, int32(r.X), int32(r.Y+2), TextSize, color.RGBA{200, 204, 212, 255})
+	s := rl.Rectangle{X: r.X + lw, Y: r.Y, Width: r.Width - lw, Height: r.Height}
 	old := *v
 	gui.SliderBar(s, "", "", v, lo, hi)
-	if *v < lo {
-		*v = lo
+	*v = max(lo, min(hi, *v))
+	val := text()
+	tw := float32(rl.MeasureText(val, TextSize))
+	rl.DrawText(val, int32(s.X+s.Width-tw-4), int32(r.Y+2), TextSize, color.RGBA{250, 250, 250, 255})
+	return *v != old
+}
+
+// Section is a header that opens and closes the group of widgets under it;
+// it returns whether the group is open (the caller lays it out only then).
+func (p *Panel) Section(title string, open *bool) bool {
+	r := p.row(Row - 4)
+	mark := "+ "
+	if *open {
+		mark = "- "
 	}
-	if *v > hi {
-		*v = hi
+	hover := rl.CheckCollisionPointRec(rl.GetMousePosition(), r)
+	col := color.RGBA{255, 214, 120, 255}
+	if hover {
+		col = color.RGBA{255, 236, 180, 255}
+		if rl.IsMouseButtonPressed(rl.MouseButtonLeft) {
+			*open = !*open
+		}
+	}
+	rl.DrawText(mark+title, int32(r.X), int32(r.Y+2), TextSize, col)
+	return *open
+}
+
+// Choice is a set of mutually exclusive toggles, perRow to a row; it
+// reports a change.
+func (p *Panel) Choice(options []string, perRow int, v *int32) bool {
+	old := *v
+	var r rl.Rectangle
+	w := float32(0)
+	for i, o := range options {
+		if i%perRow == 0 {
+			r = p.row(Row)
+			n := min(perRow, len(options)-i)
+			w = (r.Width - float32(n-1)*3) / float32(n)
+		}
+		b := rl.Rectangle{X: r.X + float32(i%perRow)*(w+3), Y: r.Y, Width: w, Height: r.Height}
+		on := *v == int32(i)
+		gui.Toggle(b, o, &on)
+		if on && *v != int32(i) {
+			*v = int32(i)
+		}
 	}
 	return *v != old
 }
 
-// Choice is a row of mutually exclusive toggles; it reports a change.
-func (p *Panel) Choice(options string, v *int32) bool {
-	r := p.row(Row)
-	n := int32(1)
-	for _, c := range options {
-		if c == ';' {
-			n++
-		}
-	}
+// Combo is a one-row choice that cycles through options (";"-separated) on
+// each click; it reports a change.
+func (p *Panel) Combo(options string, v *int32) bool {
 	old := *v
-	w := (r.Width - float32(n-1)*2) / float32(n)
-	gui.SetStyle(gui.TOGGLE, gui.GROUP_PADDING, 2)
-	gui.ToggleGroup(rl.Rectangle{X: r.X, Y: r.Y, Width: w, Height: r.Height}, options, v)
+	gui.ComboBox(p.row(Row), options, v)
 	return *v != old
 }

@@ -22,10 +22,15 @@ func CriticalDecayWeights(halflife, t float32) (w0, w1, w2, w3 float32) {
 	if halflife < mathx.Eps {
 		return 0, 0, 0, 0
 	}
-	y := halflifeToY(halflife)
-	tt := math.Max(float64(t), 0)
-	e := math.Exp(-y * tt)
-	return f32(e * (1 + y*tt)), f32(e * tt), f32(-e * y * y * tt), f32(e * (1 - y*tt))
+	a, b, c, d := criticalWeights64(halflifeToY(halflife), math.Max(float64(t), 0))
+	return f32(a), f32(b), f32(c), f32(d)
+}
+
+// criticalWeights64 is CriticalDecayWeights for decay rate y and t >= 0 in
+// float64: e^(-yt)·(1 + yt), e^(-yt)·t, -e^(-yt)·y²t, e^(-yt)·(1 - yt).
+func criticalWeights64(y, t float64) (w0, w1, w2, w3 float64) {
+	e := math.Exp(-y * t)
+	return e * (1 + y*t), e * t, -e * y * y * t, e * (1 - y*t)
 }
 
 // DecaySpringDamperExact is the article's decay_spring_damper_exact: the

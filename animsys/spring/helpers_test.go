@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// rk4 integrates the second-order ODE x'' = acc(x, v) from (x, v) over t
+// rk4 integrates the second-order ODE d²x/dt² = acc(x, v) from (x, v) over t
 // seconds in float64 with steps of at most h. It is the reference the closed
 // forms are checked against.
 func rk4(x, v, t, h float64, acc func(x, v float64) float64) (float64, float64) {

@@ -101,10 +101,15 @@ func HalflifeToScalarVelocity(halflife float32) float32 {
 
 // EerpPow is the article's eerpf: x^(1-a)·y^a, the interpolation for scales
 // (lerp with + turned into ·, - into / and · into pow). x and y must be
-// positive.
+// positive. For extreme a, where one power overflows while the other
+// underflows, it falls back to the log form (EerpLog) instead of Inf·0.
 func EerpPow(x, y, a float32) float32 {
 	fa := float64(a)
-	return f32(math.Pow(positive(x), 1-fa) * math.Pow(positive(y), fa))
+	r := math.Pow(positive(x), 1-fa) * math.Pow(positive(y), fa)
+	if math.IsNaN(r) {
+		return EerpLog(x, y, a)
+	}
+	return f32(r)
 }
 
 // EerpRatio is the article's eerpf_alt: x·(y/x)^a, the same value as

@@ -25,12 +25,11 @@ func ScaleSpringDamperExact(x, v, g mgl32.Vec3, halflife, dt float32) (x1, v1 mg
 	if dt <= 0 {
 		return x, v
 	}
-	y, t := halflifeToY(halflife), float64(dt)
+	w0, w1, w2, w3 := criticalWeights64(halflifeToY(halflife), float64(dt))
 	for i := range 3 {
 		gi := positive(g[i])
-		j0 := math.Log2(positive(x[i]) / gi)
-		j, vi := critical64(j0, float64(v[i]), y, t)
-		x1[i], v1[i] = f32(math.Exp2(j)*gi), f32(vi)
+		j0, vi := math.Log2(positive(x[i])/gi), float64(v[i])
+		x1[i], v1[i] = f32(math.Exp2(w0*j0+w1*vi)*gi), f32(w2*j0+w3*vi)
 	}
 	return x1, v1
 }

@@ -33,7 +33,7 @@ var springRegimes = []struct {
 }
 
 // Every regime of the general spring-damper against RK4 of
-// x” = s(g - x) + d(q - v).
+// d²x/dt² = s(g - x) + d(q - v).
 func TestSpringDamperExactMatchesRK4(t *testing.T) {
 	for _, rg := range springRegimes {
 		worst := 0.0
@@ -125,7 +125,7 @@ func TestCriticalDecayWeightsDerivatives(t *testing.T) {
 			_, _, w2, w3 := CriticalDecayWeights(h, tt)
 			d0 := (float64(b0) - float64(a0)) / (2 * dh)
 			d1 := (float64(b1) - float64(a1)) / (2 * dh)
-			// Central difference: O(dh²·w''') error plus float32 rounding
+			// Central difference: O(dh²) truncation plus float32 rounding
 			// of the weights amplified by 1/(2dh): ~1e-3 of the scale y².
 			y := 2 * math.Ln2 / float64(h)
 			if math.Abs(d0-float64(w2)) > 1e-3*y*y || math.Abs(d1-float64(w3)) > 1e-3*(1+y) {
@@ -141,6 +141,14 @@ func TestCriticalDecayWeightsDerivatives(t *testing.T) {
 // float32 ulp at a time through critical shows no step.
 func TestSpringDamperContinuousAcrossCritical(t *testing.T) {
 	const s, d0 = 25, 10 // s = d²/4: exactly critical
+	moved := map[float64]float64{}
+	walk := 0.0
+	defer func() {
+		for _, eps := range []float64{1e-2, 1e-3, 1e-4, 1e-5, 1e-6} {
+			t.Logf("critical ± %-6g relative damping: result moves by at most %.3g", eps, moved[eps])
+		}
+		t.Logf("largest step between float32-adjacent dampings through critical: %.3g", walk)
+	}()
 	for _, st := range springStates {
 		x, v, g, q := st[0], st[1], st[2], st[3]
 		for _, dt := range checkTimes {
@@ -151,6 +159,7 @@ func TestSpringDamperContinuousAcrossCritical(t *testing.T) {
 					gx, gv := SpringDamperExact(x, v, g, q, s, d, dt)
 					dd := math.Abs(float64(d) - d0) // the perturbation actually applied
 					diff := math.Max(math.Abs(float64(gx-cx)), math.Abs(float64(gv-cv)))
+					moved[eps] = math.Max(moved[eps], diff)
 					// Lipschitz in d with a constant of the state's size
 					// (|∂(x,v)/∂d| <= ~10·(|x|+|v|+|g|+|q|) here), plus two
 					// float32 roundings of outputs up to ~10.
@@ -169,6 +178,7 @@ func TestSpringDamperContinuousAcrossCritical(t *testing.T) {
 			for k := 0; k < 40; k++ {
 				d = math.Nextafter32(d, 20)
 				nx, nv := SpringDamperExact(x, v, g, q, s, d, dt)
+				walk = math.Max(walk, math.Max(math.Abs(float64(nx-px)), math.Abs(float64(nv-pv))))
 				// One ulp of damping (1e-6) moves the result by ~1e-5 at most;
 				// a seam would be a larger step.
 				if math.Abs(float64(nx-px)) > 2e-5 || math.Abs(float64(nv-pv)) > 2e-5 {

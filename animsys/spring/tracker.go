@@ -13,6 +13,13 @@ type TrackingFilter interface {
 	UpdateNoVelocityAcceleration(xGoal, dt float32)
 }
 
+// The three trackers are TrackingFilters.
+var (
+	_ TrackingFilter = (*Tracker)(nil)
+	_ TrackingFilter = (*HalflifeTracker)(nil)
+	_ TrackingFilter = (*ExactTracker)(nil)
+)
+
 // Tracker is the lerp-gain tracking spring (tracking_spring_update) with its
 // state. The gains are per tick: the article's 0.01, 0.2, 1 are tuned for
 // 60 Hz and behave differently at other rates.

@@ -12,10 +12,14 @@ import "kinelab/animsys/mathx"
 // NoAcceleration and NoVelocityAcceleration variants are for the steps whose
 // finite differences straddle a known discontinuity.
 //
-// The lerp-gain updates are not dt-invariant: the gains are per tick. The
+// The lerp-gain updates are not dt-invariant: the gains are per tick, and a
+// discontinuity is smoothed over a number of ticks, not of seconds. The
 // Exact updates emulate ticking the gains at gainDt with the exact
-// spring-damper and are nearly dt-invariant. Every update returns (x, v)
-// unchanged for dt <= 0.
+// spring-damper and respond to a discontinuity the same way at any dt, but
+// they no longer reproduce a clean signal exactly: xGoal leads the spring by
+// one step, which the gains compensate only at dt = gainDt, leaving a lag
+// that grows with |dt - gainDt| and the signal's velocity. Every update
+// returns (x, v) unchanged for dt <= 0.
 
 // TrackingTargetVelocity is the article's tracking_target_velocity: the
 // forward finite difference (xNext - xCurr)/dt in units/s. dt <= 0 gives 0.

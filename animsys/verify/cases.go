@@ -3,27 +3,47 @@ package verify
 import (
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"kinelab/animsys"
+	"kinelab/animsys/mathx"
 )
 
-// Tolerances, in m/s, rad/s and 1/s. The reference is a float32 central
-// difference with h = 1 ms, so its own error is: truncation h^2/6 |x'''|
-// (< 1e-4 for these clips: |x'''| <= ~300 /s^3 on the fastest rotation
-// channels) plus float32 rounding of the evaluated poses, ~2 ulp / 2h:
-// ~1e-4 per metre of position (world positions reach 12 m on the bench
-// clips' root walk, so up to ~2e-3 m/s there), ~1e-4 rad/s for rotations.
-// Operations whose propagated velocities are exact derivatives are held to
-// tolExact, a few times that noise; the others state their own.
-var (
-	tolExact = Tolerance{5e-3, 2e-3, 2e-3}
-)
+// Tolerances. A check passes when |propagated - reference| <= Abs + Rel |v|
+// for every joint and time, Abs in m/s, rad/s or 1/s.
+//
+// The reference is a float32 central difference over 2h = 2 ms, whose own
+// error is: truncation h^2/6 times the third time derivative, below 1e-4
+// for these clips (third derivatives up to ~300 /s^3 on the fastest world
+// channels); float32 rounding of the evaluated pose, ~2 ulp / 2h, which is
+// ~1e-4 m/s per metre of position (world positions reach 12 m on the bench
+// clips' walk) and ~1e-4 rad/s for rotations; and the float32 resolution of
+// time itself: an operation sees t through t/frameTime, resolved to ~6e-5
+// of a frame (1e-6 s) near frame 600, which over 2 ms is up to 5e-4 of the
+// velocity.
+//
+// tolExact is for operations whose propagated velocities are the exact
+// time derivative of what they output: Abs a few times the rounding noise,
+// Rel twice the time resolution. A wrong or missing term (leverage,
+// expansion, a weight rate, an exp-map derivative) shows as errors of 1e-2
+// to 1 of the velocity, far above it.
+var tolExact = Tolerance{Abs: [3]float64{5e-3, 2e-3, 2e-3}, Rel: 1e-3}
+
+// tolIK is for TwoBoneIK, whose velocities are a first-order (backward)
+// finite difference over delta = 0.01 s: its error is ~delta/2 |accel| of
+// the IK'd joints, measured up to ~0.6 rad/s for angular accelerations of
+// ~100 rad/s^2 on the bench clips (and 10 times less at delta = 0.001, as
+// first order predicts — see the animsys tests). Joints the IK does not
+// move keep exact velocities (finite differences of a constant-velocity
+// extrapolation).
+var tolIK = Tolerance{Abs: [3]float64{5e-3, 1, 2e-3}, Rel: 1e-3}
 
 // Cases returns the checks of every velocity-propagating operation on
 // clips of skeleton skel.
 func Cases(skel *animsys.Skeleton) []Case {
 	parents := skel.Parents
 	n := skel.Len()
-	return []Case{
+	cases := []Case{
 		{
 			Name: "SampleLinear", Article: "op_sample_linear", Space: "local", Tol: tolExact,
 			Why: "exact derivative of the lerp/slerp/eerp within a frame interval",
@@ -105,6 +125,158 @@ func Cases(skel *animsys.Skeleton) []Case {
 				}
 			},
 		},
+		{
+			Name: "InertializeCritical", Article: "op_inertialize (critical spring)", Space: "local", Tol: tolExact,
+			Why: "exact: offset decayed by spring.CriticalDecayWeights, rates its derivatives",
+			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
+				src, off := animsys.NewPose(n), animsys.NewPose(n)
+				return func(out *animsys.Pose, t float32) {
+					t0 := anchor(t, 0.5)
+					animsys.SampleCubic(&src, a, t0)
+					animsys.SampleCubic(out, b, t0)
+					animsys.InertializeOffset(&off, &src, out)
+					animsys.SampleCubic(out, b, t)
+					animsys.InertializeCritical(out, &off, out, t-t0, 0.15)
+				}
+			},
+		},
+		{
+			Name: "TimeScale", Article: "(playback rate)", Space: "local", Tol: tolExact,
+			Why: "exact: sampling at rate*t scales every velocity by rate",
+			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
+				return func(out *animsys.Pose, t float32) {
+					animsys.SampleCubic(out, a, 0.8*t)
+					animsys.TimeScale(out, 0.8)
+				}
+			},
+		},
+		{
+			Name: "RemoveGlobalRoot+FK", Article: "(in-place pose)", Space: "world", Tol: tolExact,
+			Why: "exact: the root is fixed at rest",
+			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
+				local := animsys.NewPose(n)
+				return func(out *animsys.Pose, t float32) {
+					animsys.SampleCubic(&local, a, t)
+					animsys.RemoveGlobalRoot(&local)
+					animsys.FK(out, &local, parents)
+				}
+			},
+		},
+		{
+			Name: "FiniteDiff", Article: "op_finite_diff", Space: "world", Tol: Tolerance{Abs: [3]float64{-1, -1, -1}},
+			Why: "reference only: a backward difference over one 1/60 s frame is first-order, off by ~dt/2 x acceleration",
+			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
+				local, prev := animsys.NewPose(n), animsys.NewPose(n)
+				return func(out *animsys.Pose, t float32) {
+					animsys.SampleCubic(&local, a, t-a.FrameTime)
+					animsys.FK(&prev, &local, parents)
+					animsys.SampleCubic(&local, a, t)
+					animsys.FK(out, &local, parents)
+					animsys.FiniteDiffInPlace(out, &prev, a.FrameTime)
+				}
+			},
+		},
+		{
+			Name: "ExtrapolateDecayed", Article: "op_extrapolate_decayed", Space: "local", Tol: tolExact,
+			Why: "exact: velocities are the derivative of the decayed extrapolation",
+			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
+				tr := animsys.NewPose(n)
+				return func(out *animsys.Pose, t float32) {
+					t0 := anchor(t, 0.5)
+					animsys.SampleCubic(&tr, a, t0)
+					animsys.RemoveGlobalRoot(&tr) // the root is not extrapolated
+					animsys.ExtrapolateDecayed(out, &tr, t-t0, 0.2)
+				}
+			},
+		},
+		{
+			Name: "DeadBlend", Article: "op_dead_blending", Space: "local", Tol: tolExact,
+			Why: "exact: extrapolation and blend are both exact",
+			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
+				tr, ex := animsys.NewPose(n), animsys.NewPose(n)
+				return func(out *animsys.Pose, t float32) {
+					t0 := anchor(t, 0.5)
+					animsys.SampleCubic(&tr, a, t0)
+					animsys.RemoveGlobalRoot(&tr)
+					animsys.SampleCubic(out, b, t)
+					animsys.RemoveGlobalRoot(out)
+					animsys.DeadBlend(out, &ex, &tr, out, 0.2, t-t0, 0.5)
+				}
+			},
+		},
+		kformCase("KformMul", "kform_mul", n, func(v, w animsys.Kform) animsys.Kform { return animsys.KformMul(v, w) }),
+		kformCase("KformDiv", "kform_div", n, func(v, w animsys.Kform) animsys.Kform { return animsys.KformDiv(v, w) }),
+		kformCase("KformInv", "kform_inv", n, func(v, _ animsys.Kform) animsys.Kform { return animsys.KformInv(v) }),
+		kformCase("KformMulInv", "kform_mul_inv", n, func(v, w animsys.Kform) animsys.Kform { return animsys.KformMulInv(v, w) }),
+	}
+	if head := jointIndex(skel, "Head"); head >= 0 {
+		cases = append(cases, lookAtCase(parents, head))
+	}
+	leg := animsys.TwoBoneJoints{Root: jointIndex(skel, "LeftUpLeg"),
+		Mid: jointIndex(skel, "LeftLeg"), End: jointIndex(skel, "LeftFoot")}
+	if leg.Root >= 0 && leg.Mid >= 0 && leg.End >= 0 {
+		cases = append(cases, twoBoneIKCase(parents, leg))
+	}
+	return cases
+}
+
+// jointIndex is the index of the named joint, or -1.
+func jointIndex(skel *animsys.Skeleton, name string) int {
+	for i, s := range skel.Names {
+		if s == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// lookAtCase turns the head towards a target circling the character.
+func lookAtCase(parents []int, head int) Case {
+	n := len(parents)
+	return Case{
+		Name: "LookAt", Article: "op_lookat", Space: "local", Tol: tolExact,
+		Why: "exact: kineform algebra and the derivatives of normalize and quat_between",
+		New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
+			global := animsys.NewPose(n)
+			return func(out *animsys.Pose, t float32) {
+				animsys.SampleCubic(out, a, t)
+				animsys.FK(&global, out, parents)
+				// A target walking 1.5 m ahead of the character, swaying.
+				s, c := math.Sincos(0.5 * float64(t))
+				pos := mgl32.Vec3{0.5 * float32(s), 1.7 + 0.2*float32(c), 1.2*t + 1.5}
+				vel := mgl32.Vec3{0.25 * float32(c), -0.1 * float32(s), 1.2}
+				animsys.LookAt(out, &global, head, pos, vel, mgl32.Vec3{0, 0, 1})
+			}
+		},
+	}
+}
+
+// twoBoneIKCase lifts the foot 10 cm above where the clip puts it and
+// sways it sideways, through the single-frame finite-difference IK.
+func twoBoneIKCase(parents []int, leg animsys.TwoBoneJoints) Case {
+	n := len(parents)
+	return Case{
+		Name: "TwoBoneIK", Article: "op_two_bone_ik", Space: "local", Tol: tolIK,
+		Why: "first order: a backward difference over delta = 0.01 s of the IK'd pose, " +
+			"off by ~delta/2 x angular acceleration of the IK joints",
+		New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
+			temp, gc, gt, global := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n)
+			// Keep the knee well bent: a straight chain has no bend plane,
+			// and IK output jumps as the clip's knee passes through straight.
+			bend := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0.9, 0, 0})
+			return func(out *animsys.Pose, t float32) {
+				animsys.SampleCubic(out, a, t)
+				out.Rot[leg.Mid] = mathx.QuatMul(bend, out.Rot[leg.Mid])
+				out.Ang[leg.Mid] = mathx.QuatMulVec3(bend, out.Ang[leg.Mid])
+				animsys.FK(&global, out, parents)
+				s, c := math.Sincos(2 * float64(t))
+				off := mgl32.Vec3{0.05 * float32(s), 0.1, 0}
+				offVel := mgl32.Vec3{0.1 * float32(c), 0, 0}
+				pos := global.Pos[leg.End].Add(off)
+				vel := global.Vel[leg.End].Add(offVel)
+				animsys.TwoBoneIK(out, &temp, &gc, &gt, parents, leg, pos, vel, 0.01)
+			}
+		},
 	}
 }
 
@@ -122,11 +294,10 @@ func anchor(t, step float32) float32 {
 	return float32(math.Floor(float64(t/step))) * step
 }
 
-// movingAdditive writes the bench-style additive pose (see
-// animsys.RandomAdditive) moved along its own velocities from its anchor
-// time to t.
-func movingAdditive(out, add0 *animsys.Pose, t float32) {
-	animsys.ExtrapolatePrev(out, add0, -(t - anchor(t, 0.25)))
+// movingPose writes pose p0 moved along its own (constant) velocities from
+// its anchor time to t: pos + vel dt, exp(ang dt) rot, scl exp(svl dt).
+func movingPose(out, p0 *animsys.Pose, t float32) {
+	animsys.ExtrapolatePrev(out, p0, -(t - anchor(t, 0.25)))
 }
 
 func additiveCase(name, article string, n int, moving, local bool) Case {
@@ -138,7 +309,7 @@ func additiveCase(name, article string, n int, moving, local bool) Case {
 			animsys.RandomAdditive(&add0, 7)
 			return func(out *animsys.Pose, t float32) {
 				animsys.SampleCubic(out, a, t)
-				movingAdditive(&add, &add0, t)
+				movingPose(&add, &add0, t)
 				w, dw := cosineWeight(t, 3)
 				switch {
 				case moving && local:
@@ -149,6 +320,43 @@ func additiveCase(name, article string, n int, moving, local bool) Case {
 					animsys.AdditiveLocalStatic(out, &add, 0.6)
 				default:
 					animsys.AdditiveStatic(out, &add, 0.6)
+				}
+			}
+		},
+	}
+}
+
+// randomMovingPose fills out with large random kineforms (positions +-1 m,
+// rotations +-1.5 rad per axis, non-uniform scales exp(+-.5), velocities
+// +-1 m/s, +-2 rad/s, +-.5 /s).
+func randomMovingPose(out *animsys.Pose, seed uint32) {
+	r := animsys.NewXorshift32(seed)
+	rv := func(s float32) mgl32.Vec3 { return mgl32.Vec3{r.Range(s), r.Range(s), r.Range(s)} }
+	for j := range out.Pos {
+		out.Pos[j] = rv(1)
+		out.Rot[j] = mathx.QuatFromScaledAngleAxis(rv(1.5))
+		out.Scl[j] = mathx.Vec3Exp(rv(.5))
+		out.Vel[j] = rv(1)
+		out.Ang[j] = rv(2)
+		out.Svl[j] = rv(.5)
+	}
+}
+
+// kformCase checks a kineform operation on pairs of random kineforms, each
+// moving along its own velocities.
+func kformCase(name, article string, n int, op func(v, w animsys.Kform) animsys.Kform) Case {
+	return Case{
+		Name: name, Article: article, Space: "kform", Tol: tolExact,
+		Why: "exact: the velocity rows are the derivatives of the transform rows",
+		New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
+			v0, w0, v, w := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n)
+			randomMovingPose(&v0, 11+uint32(a.Frames))
+			randomMovingPose(&w0, 12+uint32(a.Joints))
+			return func(out *animsys.Pose, t float32) {
+				movingPose(&v, &v0, t)
+				movingPose(&w, &w0, t)
+				for j := 0; j < n; j++ {
+					out.SetKform(j, op(v.Kform(j), w.Kform(j)))
 				}
 			}
 		},

@@ -49,9 +49,13 @@ func (q Quantity) String() string { return quantityNames[q] }
 // Unit is the unit of the velocity.
 func (q Quantity) Unit() string { return quantityUnits[q] }
 
-// Tolerance is the largest error accepted per quantity, in its unit; a
-// negative value means the quantity is not checked (reported only).
-type Tolerance [3]float64
+// Tolerance is the largest error accepted for a velocity v of each
+// quantity: Abs[q] + Rel |v|, in the quantity's unit. A negative Abs means
+// the quantity is not checked (reported only).
+type Tolerance struct {
+	Abs [3]float64
+	Rel float64
+}
 
 // Case is one operation under test: Eval writes the operation's output pose
 // at time t (s) for the given clips. Eval must give every input its own
@@ -78,8 +82,10 @@ type Stat struct {
 	Unit     string  `json:"unit"`
 	Max      float64 `json:"max"`
 	Mean     float64 `json:"mean"`
-	Scale    float64 `json:"scale"` // max |velocity| seen, for context
-	Tol      float64 `json:"tolerance"`
+	Scale    float64 `json:"scale"`     // max |velocity| seen, for context
+	Tol      float64 `json:"tolerance"` // absolute part of the tolerance
+	TolRel   float64 `json:"tolerance_rel"`
+	Worst    float64 `json:"worst"` // max error / tolerance; pass when <= 1
 	Checked  bool    `json:"checked"`
 	Pass     bool    `json:"pass"`
 	Samples  int     `json:"samples"`
@@ -110,7 +116,7 @@ func Run(cases []Case, clips []*animsys.Clip) Report {
 			if cs.Times != nil {
 				times = cs.Times(a)
 			}
-			checkCase(&acc, eval, a.Joints, times)
+			checkCase(&acc, eval, a.Joints, times, cs.Tol)
 		}
 		for q := Quantity(0); q < 3; q++ {
 			st := acc[q].stat(cs, q)
@@ -124,12 +130,12 @@ func Run(cases []Case, clips []*animsys.Clip) Report {
 }
 
 type accum struct {
-	max, sum, scale float64
-	n               int
-	nan             bool
+	max, sum, scale, worst float64
+	n                      int
+	nan                    bool
 }
 
-func (a *accum) add(prop, ref mgl32.Vec3) {
+func (a *accum) add(prop, ref mgl32.Vec3, abs, rel float64) {
 	if !mathx.Vec3Finite(prop) || !mathx.Vec3Finite(ref) {
 		a.nan = true
 		return
@@ -145,26 +151,30 @@ func (a *accum) add(prop, ref mgl32.Vec3) {
 	a.scale = math.Max(a.scale, s)
 	a.sum += e
 	a.n++
+	if abs >= 0 {
+		a.worst = math.Max(a.worst, e/(abs+rel*s))
+	}
 }
 
 func (a *accum) stat(cs Case, q Quantity) Stat {
 	st := Stat{Op: cs.Name, Article: cs.Article, Space: cs.Space, Quantity: q.String(),
-		Unit: q.Unit(), Max: a.max, Scale: a.scale, Tol: cs.Tol[q], Samples: a.n}
+		Unit: q.Unit(), Max: a.max, Scale: a.scale, Tol: cs.Tol.Abs[q], TolRel: cs.Tol.Rel,
+		Worst: a.worst, Samples: a.n}
 	if a.n > 0 {
 		st.Mean = a.sum / float64(a.n)
 	}
 	if a.nan {
-		st.Max, st.Mean = math.Inf(1), math.Inf(1)
+		st.Max, st.Mean, st.Worst = math.Inf(1), math.Inf(1), math.Inf(1)
 	}
-	st.Checked = cs.Tol[q] >= 0
-	st.Pass = !st.Checked || (!a.nan && st.Max <= cs.Tol[q])
+	st.Checked = cs.Tol.Abs[q] >= 0
+	st.Pass = !st.Checked || (!a.nan && st.Worst <= 1)
 	return st
 }
 
 // checkCase compares propagated velocities with the central difference at
 // each time. The difference divides by the float32 times actually used:
 // (t+h) - (t-h) is exact in float32, 2h after rounding is not.
-func checkCase(acc *[3]accum, eval func(*animsys.Pose, float32), joints int, times []float32) {
+func checkCase(acc *[3]accum, eval func(*animsys.Pose, float32), joints int, times []float32, tol Tolerance) {
 	p, p0, p1 := animsys.NewPose(joints), animsys.NewPose(joints), animsys.NewPose(joints)
 	for _, t := range times {
 		t0, t1 := t-H, t+H
@@ -173,10 +183,11 @@ func checkCase(acc *[3]accum, eval func(*animsys.Pose, float32), joints int, tim
 		eval(&p, t)
 		inv := 1 / (t1 - t0)
 		for j := 0; j < joints; j++ {
-			acc[Linear].add(p.Vel[j], p1.Pos[j].Sub(p0.Pos[j]).Mul(inv))
+			acc[Linear].add(p.Vel[j], p1.Pos[j].Sub(p0.Pos[j]).Mul(inv), tol.Abs[Linear], tol.Rel)
 			acc[Angular].add(p.Ang[j], mathx.QuatToScaledAngleAxis(
-				mathx.QuatAbs(mathx.QuatMulInv(p1.Rot[j], p0.Rot[j]))).Mul(inv))
-			acc[Scalar].add(p.Svl[j], mathx.Vec3Log(mathx.Vec3Div(p1.Scl[j], p0.Scl[j])).Mul(inv))
+				mathx.QuatAbs(mathx.QuatMulInv(p1.Rot[j], p0.Rot[j]))).Mul(inv), tol.Abs[Angular], tol.Rel)
+			acc[Scalar].add(p.Svl[j], mathx.Vec3Log(mathx.Vec3Div(p1.Scl[j], p0.Scl[j])).Mul(inv),
+				tol.Abs[Scalar], tol.Rel)
 		}
 	}
 }
@@ -192,10 +203,10 @@ func (s Stat) String() string {
 	}
 	tol := "-"
 	if s.Checked {
-		tol = fmt.Sprintf("%.1e", s.Tol)
+		tol = fmt.Sprintf("%.0e+%.0e|v|", s.Tol, s.TolRel)
 	}
-	return fmt.Sprintf("%-24s %-6s %-8s max %.2e mean %.2e tol %-7s %-5s (|v| <= %.2f %s)",
-		s.Op, s.Space, s.Quantity, s.Max, s.Mean, tol, verdict, s.Scale, s.Unit)
+	return fmt.Sprintf("%-20s %-6s %-8s %-6s max %.2e mean %.2e  tol %-14s %-5s |v|<=%.2f",
+		s.Op, s.Space, s.Quantity, s.Unit, s.Max, s.Mean, tol, verdict, s.Scale)
 }
 
 // MidFrameTimes returns n times spread over the clip, half a second in from

@@ -1,0 +1,51 @@
+package animsys
+
+import (
+	"kinelab/animsys/mathx"
+)
+
+// Dead blending (propagating-velocities, "Dead Blending").
+
+// ExtrapolateDecayed writes into out the pose in extrapolated time seconds
+// forward along velocities that decay with the given half-life (s)
+// (op_extrapolate_decayed): with y = ln2 / halflife, each joint moves by its
+// velocity times alpha = (1 - e^(-y time)) / y (the integral of the decay),
+// and its velocities are scaled by e^(-y time), so they are the exact time
+// derivatives of the extrapolated pose. The root (joint 0) is copied, not
+// extrapolated. out may be in.
+func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
+	y := mathx.Ln2 / (halflife + mathx.Eps)
+	decay := mathx.Exp(-y * time)
+	alpha := (1 - decay) / (y + mathx.Eps)
+	n := len(in.Pos)
+	ip, ir, is := in.Pos[:n], in.Rot[:n], in.Scl[:n]
+	iv, ia, isv := in.Vel[:n], in.Ang[:n], in.Svl[:n]
+	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
+	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
+	for i := 0; i < n; i++ {
+		if i == 0 {
+			op[i], or[i], os[i] = ip[i], ir[i], is[i]
+			ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
+			continue
+		}
+		v, w, sv := ld(iv[i]), ld(ia[i]), ld(isv[i])
+		op[i] = ld(ip[i]).add(v.scale(alpha)).vec()
+		or[i] = qmul(qexp(w.scale(alpha)), ldq(ir[i])).quat()
+		os[i] = ld(is[i]).mul(exp3(sv.scale(alpha))).vec()
+		ov[i] = v.scale(decay).vec()
+		oa[i] = w.scale(decay).vec()
+		osv[i] = sv.scale(decay).vec()
+	}
+}
+
+// DeadBlend blends from the transition pose, extrapolated blendTime seconds
+// with decaying velocities (ExtrapolateDecayed into extrapolated), to the
+// live input pose with a smoothstep weight over blendDuration seconds and
+// the weight's rate (op_dead_blending). out may be input; extrapolated is
+// scratch space of the same size.
+func DeadBlend(out, extrapolated, transition, input *Pose, halflife, blendTime, blendDuration float32) {
+	ExtrapolateDecayed(extrapolated, transition, blendTime, halflife)
+	alpha := SmoothstepBlendAlpha(blendTime, blendDuration)
+	alphaVel := SmoothstepBlendAlphaVel(blendTime, blendDuration)
+	Blend(out, extrapolated, input, alpha, alphaVel)
+}

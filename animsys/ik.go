@@ -1,0 +1,84 @@
+package animsys
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
+)
+
+// Two-bone IK (propagating-velocities, "Finite Difference").
+
+// TwoBoneJoints names the three joints of a two-bone chain, e.g. hip, knee
+// and heel: Mid's parent must be Root and End's parent Mid.
+type TwoBoneJoints struct{ Root, Mid, End int }
+
+// TwoBoneIKStatic bends and turns the chain j of the local pose so that its
+// end joint reaches target (world, m), given the global pose from FK of
+// local (op_two_bone_ik_static). Only the local rotations of j.Root and
+// j.Mid change; velocities are untouched (see TwoBoneIK). Targets out of
+// reach are clamped to the reachable distance.
+//
+// The mid joint turns about the chain's bend axis until the law of cosines
+// gives the root-to-target distance, then the root turns the end onto the
+// target along the shortest arc.
+func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target mgl32.Vec3) {
+	a, b, c := global.Pos[j.Root], global.Pos[j.Mid], global.Pos[j.End]
+	ab, cb := a.Sub(b), c.Sub(b)
+	lab, lcb := ab.Len(), cb.Len()
+	lat := mathx.Clamp(target.Sub(a).Len(), abs32(lab-lcb)*1.0001+1e-6, (lab+lcb)*0.9999)
+
+	// Bend: the interior angle at the mid joint, now and wanted.
+	now := acos32(ab.Dot(cb) / (lab*lcb + mathx.Eps))
+	want := acos32((lab*lab + lcb*lcb - lat*lat) / (2*lab*lcb + mathx.Eps))
+	axis := cb.Cross(ab)
+	if axis.Len() < 1e-6*lab*lcb {
+		// Straight chain: bend about the mid joint's own x axis.
+		axis = mathx.QuatMulVec3(global.Rot[j.Mid], mgl32.Vec3{1, 0, 0})
+	}
+	bend := mathx.QuatFromScaledAngleAxis(mathx.Vec3Normalize(axis).Mul(now - want))
+	cNew := b.Add(mathx.QuatMulVec3(bend, cb))
+
+	// Swing: the root turns the bent chain's end onto the target.
+	swing := mathx.QuatBetween(cNew.Sub(a), target.Sub(a))
+
+	rootRot := mathx.QuatMul(swing, global.Rot[j.Root])
+	if p := parents[j.Root]; p >= 0 {
+		local.Rot[j.Root] = mathx.QuatInvMul(global.Rot[p], rootRot)
+	} else {
+		local.Rot[j.Root] = rootRot
+	}
+	local.Rot[j.Mid] = mathx.QuatInvMul(global.Rot[j.Root], mathx.QuatMul(bend, global.Rot[j.Mid]))
+}
+
+// TwoBoneIK is TwoBoneIKStatic with velocities by a single-frame finite
+// difference (op_two_bone_ik): the local pose is extrapolated delta seconds
+// back along its velocities (ExtrapolatePrev into localTemp), both poses go
+// through FKStatic and the IK — the earlier one towards the target moved
+// back by delta heelVel — and the velocities of localCurr become the finite
+// difference of the two over delta (s; the article uses 0.01). No pose from
+// the previous frame is needed. localTemp, globalCurr and globalTemp are
+// scratch poses of the same size; globalCurr is left holding FK of the pose
+// before the IK.
+func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int,
+	j TwoBoneJoints, heelPos, heelVel mgl32.Vec3, delta float32) {
+	ExtrapolatePrev(localTemp, localCurr, delta)
+	FKStatic(globalCurr, localCurr, parents)
+	FKStatic(globalTemp, localTemp, parents)
+	TwoBoneIKStatic(localCurr, globalCurr, parents, j, heelPos)
+	TwoBoneIKStatic(localTemp, globalTemp, parents, j, heelPos.Sub(heelVel.Mul(delta)))
+	FiniteDiffInPlace(localCurr, localTemp, delta)
+}
+
+func abs32(x float32) float32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// acos32 is acos with its argument clamped to [-1, 1].
+func acos32(x float32) float32 {
+	return float32(math.Acos(float64(mathx.Clamp(x, -1, 1))))
+}

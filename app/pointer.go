@@ -1,0 +1,36 @@
+package app
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Pointer is the mouse as a world ray, given to labs that let the user
+// drag things (Ctrl + left button, so plain drags still orbit).
+type Pointer struct {
+	Origin, Dir mgl32.Vec3 // ray (m), Dir unit length
+	Down        bool       // Ctrl + left button held outside the UI
+}
+
+// pointerLab is a lab that takes the pointer each frame before Update.
+type pointerLab interface {
+	Point(p Pointer)
+}
+
+// OnPlaneThrough intersects the ray with the vertical plane through p that
+// faces the ray; false when the ray is parallel to it or points away.
+func (ptr Pointer) OnPlaneThrough(p mgl32.Vec3) (mgl32.Vec3, bool) {
+	n := mgl32.Vec3{ptr.Dir[0], 0, ptr.Dir[2]}
+	if n.Len() < 1e-4 {
+		return p, false
+	}
+	n = n.Normalize()
+	den := ptr.Dir.Dot(n)
+	if den < 1e-4 {
+		return p, false
+	}
+	t := p.Sub(ptr.Origin).Dot(n) / den
+	if !(t > 0) {
+		return p, false
+	}
+	return ptr.Origin.Add(ptr.Dir.Mul(t)), true
+}
