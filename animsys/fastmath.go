@@ -84,37 +84,54 @@ func qinvRot(q q4, v v3) v3 { return qrot(qconj(q), v) }
 // scaled angle-axis is v = a n and the quaternion (cos h, sin h n), h = a/2.
 
 // qlog is quat_to_scaled_angle_axis: 2 atan2(|u|, w) u/|u| for q = (w, u).
-// Pass qabs(q) for the shortest rotation.
+// Pass qabs(q) for the shortest rotation. Rotations up to 45 degrees (all
+// frame-to-frame deltas) take a path without square root: atan(t)/t is a
+// polynomial in t^2 = |u|^2 / w^2.
 func qlog(q q4) v3 {
-	s := sqrt32(q.x*q.x + q.y*q.y + q.z*q.z)
-	k := 2 * atan2OverS(s, q.w)
+	s2 := q.x*q.x + q.y*q.y + q.z*q.z
+	if q.w > 0 && s2 <= tan2Pi8*q.w*q.w {
+		iw := 1 / q.w
+		k := 2 * atanPoly(s2*iw*iw) * iw
+		return v3{q.x * k, q.y * k, q.z * k}
+	}
+	k := 2 * atan2OverS(sqrt32(s2), q.w)
 	return v3{q.x * k, q.y * k, q.z * k}
 }
 
 // qexp is quat_from_scaled_angle_axis: (cos h, sin(h)/h v/2), h = |v|/2.
 func qexp(v v3) q4 {
-	h := 0.5 * v.length()
-	s, c := sinc32(h)
+	s, c := sincHalf(v.dot(v))
 	k := 0.5 * s
 	return q4{c, v.x * k, v.y * k, v.z * k}
+}
+
+// sincHalf is sin(h)/h and cos(h) for h = |v|/2, given a2 = |v|^2: for
+// h <= pi/4 polynomials in h^2, without square root or division.
+func sincHalf(a2 float32) (sinc, cos float32) {
+	h2 := 0.25 * a2
+	if h2 <= (math.Pi/4)*(math.Pi/4) {
+		return sinPoly(h2), cosPoly(h2)
+	}
+	return sinc32(sqrt32(h2))
 }
 
 // qexpVel is qexp(v) and its angular velocity (rad/s, world side) while v
 // changes at dv: J(v) dv = dv + (1 - cos a)/a^2 (v x dv) + (a - sin a)/a^3
 // (v x (v x dv)), a = |v| (see mathx.QuatFromScaledAngleAxisDx).
 func qexpVel(v, dv v3) (q4, v3) {
-	a := v.length()
-	h := 0.5 * a
-	sc, c := sinc32(h)
-	q := q4{c, v.x * 0.5 * sc, v.y * 0.5 * sc, v.z * 0.5 * sc}
+	a2 := v.dot(v)
+	sc, c := sincHalf(a2)
+	k := 0.5 * sc
+	q := q4{c, v.x * k, v.y * k, v.z * k}
 	// (1 - cos a)/a^2 = 2 sin^2 h / a^2 = sinc(h)^2 / 2, without cancellation.
 	c1 := 0.5 * sc * sc
 	var c2 float32
-	if a < 1 {
-		a2 := a * a
+	if a2 < 1 {
+		// (a - sin a)/a^3 by its Taylor series (truncation < 3e-8).
 		c2 = 1.0/6 + a2*(-1.0/120+a2*(1.0/5040+a2*(-1.0/362880)))
 	} else {
-		c2 = (a - 2*h*sc*c) / (a * a * a) // sin a = 2 sin h cos h
+		a := sqrt32(a2)
+		c2 = (a - a*sc*c) / (a2 * a) // sin a = 2 sin h cos h = a sinc(h) cos h
 	}
 	vxd := v.cross(dv)
 	return q, dv.add(vxd.scale(c1)).add(v.cross(vxd).scale(c2))
@@ -125,21 +142,24 @@ func qexpVel(v, dv v3) (q4, v3) {
 // with c = (1 - h cot h) / (4 h^2), h = |v|/2, cot h = q.w / |q.u| (see
 // mathx.QuatToScaledAngleAxisDx).
 func qlogRate(q q4, v, w v3) v3 {
-	h := 0.5 * v.length()
+	h2 := 0.25 * v.dot(v)
 	var c float32
-	if h < 0.5 {
-		h2 := h * h
+	if h2 < 0.25 {
+		// The series of (1 - h cot h)/(4 h^2) (truncation < 1e-9).
 		c = 1.0/12 + h2*(1.0/180+h2*(1.0/1890+h2*(1.0/18900+h2*(1.0/187110))))
 	} else {
+		h := sqrt32(h2)
 		s := sqrt32(q.x*q.x + q.y*q.y + q.z*q.z)
-		c = (1 - h*q.w/s) / (4 * h * h)
+		c = (1 - h*q.w/s) / (4 * h2)
 	}
 	vxw := v.cross(w)
 	return w.sub(vxw.scale(0.5)).add(v.cross(vxw).scale(c))
 }
 
 // Float32 transcendental functions: polynomial approximations with range
-// reduction, accurate to a few float32 ulp over the ranges poses use.
+// reduction, accurate to a few float32 ulp over the ranges poses use. The
+// polynomials are interpolants at Chebyshev nodes of the reduced range
+// (near-minimax), fitted in float64; each states its truncation error.
 
 const (
 	ln2hi  = 0.693359375 // ln 2 in 9 bits, so k ln2hi is exact
@@ -149,6 +169,8 @@ const (
 	pio2hi = 1.5703125 // pi/2 in 9 bits
 	pio2lo = 4.83826794897e-4
 	pi32   = float32(math.Pi)
+	// tan2Pi8 is tan^2(pi/8): atanPoly's range.
+	tan2Pi8 = 0.17157287525381
 )
 
 // log32 is the natural log of a positive, normal float32. log32(1) == 0
@@ -185,7 +207,7 @@ func exp32(x float32) float32 {
 	} else if x < -87 {
 		x = -87
 	}
-	// x = k ln2 + r, |r| <= ln2/2; e^r by Taylor to r^7 (truncation < 6e-9).
+	// x = k ln2 + r, |r| <= ln2/2; e^r by a degree-6 fit (error < 3e-9).
 	kf := x * log2e
 	if kf < 0 {
 		kf -= 0.5
@@ -194,18 +216,20 @@ func exp32(x float32) float32 {
 	}
 	k := int32(kf)
 	r := x - float32(k)*ln2hi - float32(k)*ln2lo
-	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720+r*(1.0/5040)))))))
+	p := 1 + r*(1.0000000377162137+r*(0.5000000047117756+r*(0.16666415514653268+
+		r*(0.04166635289675798+r*(0.008375126398156+r*0.0013941108435501846)))))
 	return p * math.Float32frombits(uint32(k+127)<<23)
 }
 
-// sinPoly is sin(r)/r and cosPoly cos(r) for |r| <= pi/4, Taylor series
-// to r^10 (truncation < 3e-9).
+// sinPoly is sin(r)/r and cosPoly cos(r) for |r| <= pi/4, as polynomials
+// in r^2 of degree 3 (error < 4e-9) and 4 (error < 5e-11).
 func sinPoly(r2 float32) float32 {
-	return 1 + r2*(-1.0/6+r2*(1.0/120+r2*(-1.0/5040+r2*(1.0/362880+r2*(-1.0/39916800)))))
+	return 0.9999999969177036 + r2*(-0.16666650673996886+r2*(0.008332035785601707+r2*-0.00019503904251287976))
 }
 
 func cosPoly(r2 float32) float32 {
-	return 1 + r2*(-1.0/2+r2*(1.0/24+r2*(-1.0/720+r2*(1.0/40320+r2*(-1.0/3628800)))))
+	return 0.9999999999524894 + r2*(-0.49999999614857515+r2*(0.0416666166925251+
+		r2*(-0.0013886617999425682+r2*2.437983123082832e-05)))
 }
 
 // sincos32 is sin and cos of x, reduced by multiples of pi/2 (accurate for
@@ -245,8 +269,7 @@ func sinc32(h float32) (sinc, cos float32) {
 
 // atanOverX is atan(t)/t for 0 <= t <= 1.
 func atanOverX(t float32) float32 {
-	const tanPi8 = 0.41421356237
-	if t <= tanPi8 {
+	if t*t <= tan2Pi8 {
 		return atanPoly(t * t)
 	}
 	// atan t = pi/4 + atan u, u = (t - 1)/(t + 1), |u| <= tan(pi/8).
@@ -254,11 +277,11 @@ func atanOverX(t float32) float32 {
 	return (math.Pi/4 + u*atanPoly(u*u)) / t
 }
 
-// atanPoly is atan(u)/u for |u| <= tan(pi/8): the Taylor series to u^16
-// (truncation < 5e-8 relative).
+// atanPoly is atan(u)/u for |u| <= tan(pi/8), a polynomial in u^2 of
+// degree 4 (relative error < 2e-8).
 func atanPoly(u2 float32) float32 {
-	return 1 + u2*(-1.0/3+u2*(1.0/5+u2*(-1.0/7+u2*(1.0/9+u2*(-1.0/11+
-		u2*(1.0/13+u2*(-1.0/15+u2*(1.0/17))))))))
+	return 0.9999999812646112 + u2*(-0.33332785771926443+u2*(0.19974082415541466+
+		u2*(-0.13848490212505918+u2*0.07976291807322261)))
 }
 
 // atan2OverS is atan2(s, w)/s for s >= 0: the half-angle of a unit
@@ -277,8 +300,18 @@ func atan2OverS(s, w float32) float32 {
 	}
 }
 
-// log3 is the natural log per axis.
-func log3(v v3) v3 { return v3{log32(v.x), log32(v.y), log32(v.z)} }
+// log3 is the natural log per axis; unit scales (most joints) return at once.
+func log3(v v3) v3 {
+	if v == (v3{1, 1, 1}) {
+		return v3{}
+	}
+	return v3{log32(v.x), log32(v.y), log32(v.z)}
+}
 
-// exp3 is exp per axis.
-func exp3(v v3) v3 { return v3{exp32(v.x), exp32(v.y), exp32(v.z)} }
+// exp3 is exp per axis; zero returns at once.
+func exp3(v v3) v3 {
+	if v == (v3{}) {
+		return v3{1, 1, 1}
+	}
+	return v3{exp32(v.x), exp32(v.y), exp32(v.z)}
+}

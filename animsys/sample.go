@@ -28,8 +28,14 @@ func clampFrame(f, frames int) int {
 // shortest way round: quat_to_scaled_angle_axis(quat_abs(quat_mul_inv(b, a))).
 func rotDelta(a, b q4) v3 { return qlog(qabs(qmulInv(b, a))) }
 
-// sclDelta is the log-ratio log(b / a) of two scales, per axis.
-func sclDelta(a, b v3) v3 { return log3(b.div(a)) }
+// sclDelta is the log-ratio log(b / a) of two scales, per axis; exactly
+// zero, at once, for equal scales.
+func sclDelta(a, b v3) v3 {
+	if a == b {
+		return v3{}
+	}
+	return log3(b.div(a))
+}
 
 // SampleLinear samples clip c at time (s) by linear interpolation between
 // the two frames around it (op_sample_linear): positions lerp, rotations
@@ -81,13 +87,51 @@ func hermiteAt(t float32) hermite {
 	}
 }
 
-// offset returns the Hermite offset from x1 and its rate per frame, for
-// consecutive deltas d01 = x1 - x0, d12 = x2 - x1, d23 = x3 - x2 and
-// Catmull-Rom tangents m1 = (d01 + d12)/2, m2 = (d12 + d23)/2.
+// offset returns the Hermite offset from x1 and its rate per frame for the
+// segment delta d12 = x2 - x1 and tangents m1, m2.
 func (h *hermite) offset(m1, d12, m2 v3) (o, do v3) {
 	o = m1.scale(h.h10).add(d12.scale(h.h01)).add(m2.scale(h.h11))
 	do = m1.scale(h.d10).add(d12.scale(h.d01)).add(m2.scale(h.d11))
 	return o, do
+}
+
+// cubicPos is the Catmull-Rom position between p1 and p2 and its rate per
+// frame, with tangents (p2 - p0)/2 and (p3 - p1)/2.
+func (h *hermite) cubicPos(p0, p1, p2, p3 v3) (pos, vel v3) {
+	d01, d12, d23 := p1.sub(p0), p2.sub(p1), p3.sub(p2)
+	o, do := h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
+	return p1.add(o), do
+}
+
+// cubicRot is the cubic rotation between r1 and r2 and its angular velocity
+// per frame (world side): rot = exp(o) r1 with o the Hermite offset in
+// scaled angle-axis built from the deltas d01, d12, d23 between consecutive
+// frames. The tangent at r2, (d12 + d23)/2, is an angular velocity there;
+// the curve's end tangent is the rate of o = log(rot r1^-1) at o = d12, so
+// it is mapped by J(d12)^-1 (qlogRate). The angular velocity of exp(o) is
+// J(o) o' (qexpVel).
+func (h *hermite) cubicRot(r0, r1, r2, r3 q4) (rot q4, ang v3) {
+	q12 := qabs(qmulInv(r2, r1))
+	d12 := qlog(q12)
+	d01 := rotDelta(r0, r1)
+	d23 := rotDelta(r2, r3)
+	m2 := qlogRate(q12, d12, d12.add(d23).scale(.5))
+	o, do := h.offset(d01.add(d12).scale(.5), d12, m2)
+	e, w := qexpVel(o, do)
+	return qmul(e, r1), w
+}
+
+// cubicScl is the cubic scale between s1 and s2 and its scalar velocity per
+// frame: scl = s1 exp(o) with o the Hermite offset of the log-ratios. A
+// joint whose four scales are equal (most joints) skips the logs: its
+// offset is exactly zero.
+func (h *hermite) cubicScl(s0, s1, s2, s3 v3) (scl, svl v3) {
+	if s0 == s1 && s1 == s2 && s2 == s3 {
+		return s1, v3{}
+	}
+	d01, d12, d23 := sclDelta(s0, s1), sclDelta(s1, s2), sclDelta(s2, s3)
+	o, do := h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
+	return s1.mul(exp3(o)), do
 }
 
 // SampleCubic samples clip c at time (s) by cubic (Catmull-Rom) interpolation
@@ -110,39 +154,19 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 	f3 := clampFrame(st+2, c.Frames) * n
 	h := hermiteAt(alpha)
 	inv := 1 / dt
+	pos0, pos1, pos2, pos3 := c.Pos[f0:f0+n], c.Pos[f1:f1+n], c.Pos[f2:f2+n], c.Pos[f3:f3+n]
+	rot0, rot1, rot2, rot3 := c.Rot[f0:f0+n], c.Rot[f1:f1+n], c.Rot[f2:f2+n], c.Rot[f3:f3+n]
+	scl0, scl1, scl2, scl3 := c.Scl[f0:f0+n], c.Scl[f1:f1+n], c.Scl[f2:f2+n], c.Scl[f3:f3+n]
 	pos, vel := out.Pos[:n], out.Vel[:n]
 	rot, ang := out.Rot[:n], out.Ang[:n]
 	scl, svl := out.Scl[:n], out.Svl[:n]
 	for j := 0; j < n; j++ {
-		// Positions: the offset from frame 1 is the curve itself.
-		p1, p2 := ld(c.Pos[f1+j]), ld(c.Pos[f2+j])
-		d01, d12, d23 := p1.sub(ld(c.Pos[f0+j])), p2.sub(p1), ld(c.Pos[f3+j]).sub(p2)
-		o, do := h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
-		pos[j] = p1.add(o).vec()
-		vel[j] = do.scale(inv).vec()
-
-		// Rotations: rot = exp(o) r1 with o the offset from r1. The
-		// tangent at r2 is an angular velocity there; the curve's end tangent
-		// is the rate of o = log(r r1^-1) at o = d12, so map it by J(d12)^-1.
-		r1, r2 := ldq(c.Rot[f1+j]), ldq(c.Rot[f2+j])
-		q12 := qabs(qmulInv(r2, r1))
-		d01 = rotDelta(ldq(c.Rot[f0+j]), r1)
-		d12 = qlog(q12)
-		d23 = rotDelta(r2, ldq(c.Rot[f3+j]))
-		m2 := qlogRate(q12, d12, d12.add(d23).scale(.5))
-		o, do = h.offset(d01.add(d12).scale(.5), d12, m2)
-		e, w := qexpVel(o, do.scale(inv))
-		rot[j] = qmul(e, r1).quat()
-		ang[j] = w.vec()
-
-		// Scales: scl = s1 exp(o) in log space.
-		s1, s2 := ld(c.Scl[f1+j]), ld(c.Scl[f2+j])
-		d01 = sclDelta(ld(c.Scl[f0+j]), s1)
-		d12 = sclDelta(s1, s2)
-		d23 = sclDelta(s2, ld(c.Scl[f3+j]))
-		o, do = h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
-		scl[j] = s1.mul(exp3(o)).vec()
-		svl[j] = do.scale(inv).vec()
+		p, v := h.cubicPos(ld(pos0[j]), ld(pos1[j]), ld(pos2[j]), ld(pos3[j]))
+		pos[j], vel[j] = p.vec(), v.scale(inv).vec()
+		r, w := h.cubicRot(ldq(rot0[j]), ldq(rot1[j]), ldq(rot2[j]), ldq(rot3[j]))
+		rot[j], ang[j] = r.quat(), w.scale(inv).vec()
+		s, sv := h.cubicScl(ld(scl0[j]), ld(scl1[j]), ld(scl2[j]), ld(scl3[j]))
+		scl[j], svl[j] = s.vec(), sv.scale(inv).vec()
 	}
 }
 

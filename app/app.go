@@ -99,7 +99,7 @@ func newApp(cfg Config) *App {
 	a.labPanel = ui.Panel{X: 10, W: 300}
 	a.keys = []Key{
 		{rl.KeyF1, "F1", "help", "show / hide this help", func() { a.showHelp = !a.showHelp }},
-		{rl.KeyH, "H", "hide-ui", "hide / show the UI", func() { a.showUI = !a.showUI }},
+		{rl.KeyH, "H", "hide-ui", "hide / show panels and plots", func() { a.showUI = !a.showUI }},
 		{rl.KeySpace, "Space", "pause", "pause / play", func() { a.clock.Paused = !a.clock.Paused }},
 		{rl.KeyPeriod, ".", "step", "single step (pauses)", func() { a.clock.Paused = true; a.clock.Step() }},
 		{rl.KeyLeftBracket, "[", "slower", "halve the time scale", func() { a.clock.TimeScale = max(1.0/16, a.clock.TimeScale/2) }},
@@ -220,8 +220,8 @@ func (a *App) frame(onDrawn func()) {
 	a.ground.Draw(a.cam.Target)
 	lab.Draw3D(&v)
 	rl.EndMode3D()
-	lab.Draw2D(&v)
 	if a.showUI {
+		lab.Draw2D(&v)
 		a.drawUI(lab, &v)
 	}
 	if a.showHelp {

@@ -201,7 +201,6 @@ func (l *VelocitiesLab) Update(dt float32) {
 	l.transTime += simDt
 	l.time += float64(simDt)
 	l.updateAdditive(simDt)
-	l.updateTargets(simDt)
 	l.evaluate(simDt)
 
 	l.measure(dt)
@@ -291,10 +290,10 @@ func (l *VelocitiesLab) additiveWeight() (a, aVel float32) {
 
 // updateTargets moves the look-at target (a critical spring, half-life
 // 0.15 s, smoothing a scripted path or the dragged point) and the IK
-// target (a path relative to the character, or the dragged point).
-func (l *VelocitiesLab) updateTargets(dt float32) {
+// target (a path carried by the character's root ent, with the root's
+// velocities, or the dragged point).
+func (l *VelocitiesLab) updateTargets(dt float32, ent animsys.Kform) {
 	t := float32(l.time)
-	ent := l.entityKform(mgl32.Vec3{}, mgl32.Vec3{})
 	goal := animsys.KformMulPos(ent, mgl32.Vec3{0.8 * float32(math.Sin(float64(0.7*t))), 1.5 + 0.3*float32(math.Sin(float64(1.3*t))), 1.6})
 	if l.DragLook != nil {
 		goal = *l.DragLook
@@ -307,12 +306,14 @@ func (l *VelocitiesLab) updateTargets(dt float32) {
 	var p, v mgl32.Vec3
 	w := float64(2.0)
 	s, c := float32(math.Sin(w*float64(t))), float32(math.Cos(w*float64(t)))
+	// Both paths stay within about 85% of the chain's reach: near full
+	// extension two-bone IK is singular (the bend angle's rate is unbounded).
 	if l.S.IKChain == 0 {
-		p = mgl32.Vec3{0.1, 0.15 + 0.1*s, 0.25 + 0.15*c}
+		p = mgl32.Vec3{0.1, 0.32 + 0.1*s, 0.22 + 0.15*c}
 		v = mgl32.Vec3{0, 0.1 * c * float32(w), -0.15 * s * float32(w)}
 	} else {
-		p = mgl32.Vec3{-0.3 + 0.15*c, 1.25 + 0.15*s, 0.35}
-		v = mgl32.Vec3{-0.15 * s * float32(w), 0.15 * c * float32(w), 0}
+		p = mgl32.Vec3{-0.27 + 0.1*c, 1.25 + 0.1*s, 0.25}
+		v = mgl32.Vec3{-0.1 * s * float32(w), 0.1 * c * float32(w), 0}
 	}
 	k := animsys.KformMul(ent, animsys.KformFromPosVel(p, v))
 	l.ikPos, l.ikVel = k.Pos, k.Vel
@@ -382,7 +383,9 @@ func (l *VelocitiesLab) evaluate(dt float32) {
 	l.entPos = l.entPos.Add(mathx.QuatMulVec3(q, rootVel).Mul(dt))
 	l.entYaw += (rootAng[1] + l.turnRate(rootVel)) * dt
 	l.entYaw = float32(math.Remainder(float64(l.entYaw), 2*math.Pi))
-	l.local.SetKform(0, l.entityKform(rootVel, rootAng))
+	ent := l.entityKform(rootVel, rootAng)
+	l.local.SetKform(0, ent)
+	l.updateTargets(dt, ent)
 
 	animsys.FK(&l.global, &l.local, l.skel.Parents)
 	if l.S.LookAt {

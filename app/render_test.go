@@ -124,6 +124,32 @@ func checkVelocitiesFrame(t *testing.T, a *App) {
 	if cells < 10 || right*10 < cells*9 || len(seen) != 2 {
 		t.Errorf("ground: %d of %d visible cell centres have their checker colour (both parities seen: %v)", right, cells, len(seen) == 2)
 	}
+
+	// Velocity lines: red (propagated) and blue (finite difference)
+	// pixels appear around the character's projected joints.
+	lo, hi := v.Project(lab.global.Pos[1]), v.Project(lab.global.Pos[1])
+	for _, p := range lab.global.Pos[1:] {
+		s := v.Project(p)
+		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, s.X), min(lo.Y, s.Y), max(hi.X, s.X), max(hi.Y, s.Y)
+	}
+	var reds, blues int
+	for y := int(lo.Y) - 40; y <= int(hi.Y)+40; y++ {
+		for x := int(lo.X) - 40; x <= int(hi.X)+40; x++ {
+			if !(image.Point{x, y}.In(img.Rect)) {
+				continue
+			}
+			c := img.RGBAAt(x, y)
+			if near(c, render.Propagated, 10) {
+				reds++
+			}
+			if near(c, render.FiniteDiff, 10) {
+				blues++
+			}
+		}
+	}
+	if reds < 40 || blues < 40 {
+		t.Errorf("velocity lines: %d red and %d blue pixels around the character, want >= 40 each", reds, blues)
+	}
 }
 
 // keepOnFailure saves what the test saw when it fails, for a person to look at.

@@ -11,3 +11,13 @@ var (
 	//go:embed ground.fs
 	GroundFS string
 )
+
+// SkinVS and SkinFS draw a skinned mesh: linear blend skinning with up to
+// four bones per vertex (boneMatrices, at most 128), lit by a key, fill and
+// rim light over a hemisphere ambient, darkened near the floor.
+var (
+	//go:embed skin.vs
+	SkinVS string
+	//go:embed skin.fs
+	SkinFS string
+)

@@ -1,0 +1,983 @@
+package render
+
+import (
+	"math"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// A stylised body for any skeleton. GenerateBody reads the rest pose, finds
+// a torso, head, arms and legs (names are hints, geometry decides when they
+// are missing), and places a solid on every bone: tapered round cones for
+// limbs, flattened ones for the torso, hands and feet, an ellipsoid head.
+// The solids are joined by a smooth union into one implicit surface, which
+// is meshed with surface nets on a grid scaled to the skeleton, so the mesh
+// is closed and smooth where shapes meet. Each vertex is skinned to the
+// joints whose solids are near it, up to four, blended over a few
+// centimetres.
+
+// BodyMesh is a skinned triangle mesh in the bind (rest) pose, world space.
+type BodyMesh struct {
+	Positions   []float32    // xyz per vertex
+	Normals     []float32    // xyz per vertex, unit length
+	Indices     []uint16     // three per triangle, counter-clockwise seen from outside
+	BoneIDs     []float32    // four joint indices per vertex (floats for a vec4 attribute)
+	BoneWeights []float32    // four weights per vertex in [0, 1], summing to 1
+	BindInv     []mgl32.Mat4 // inverse rest (bind) matrix of every joint
+}
+
+// VertexCount is the number of vertices.
+func (b *BodyMesh) VertexCount() int { return len(b.Positions) / 3 }
+
+// TriangleCount is the number of triangles.
+func (b *BodyMesh) TriangleCount() int { return len(b.Indices) / 3 }
+
+// Body proportions, in metres for a skeleton whose joints span 1.5 m from
+// the lowest to the highest (a person of about 1.75 m). GenerateBody
+// multiplies every length by the skeleton's size relative to that.
+const (
+	refHeight   = 1.5
+	cellSize    = 0.0125 // grid cell of the implicit surface
+	smoothUnion = 0.03   // width over which touching solids melt together
+	weightFade  = 0.05   // how far from its solid a joint's weight fades to 0
+	maxVerts    = 65535  // 16-bit indices
+)
+
+// Radii of the stylised figure (m, at refHeight).
+const (
+	legTop, ankle     = 0.085, 0.042
+	armTop, wrist     = 0.05, 0.032
+	neckRadius        = 0.048
+	torsoFlat         = 0.7 // depth / width of the torso
+	pelvisR, waistR   = 0.135, 0.112
+	chestR, ribR      = 0.15, 0.14
+	headUp, headFront = 0.112, 0.102
+	headSide          = 0.092
+)
+
+// GenerateBody builds a skinned body for a skeleton from its rest pose:
+// parents (-1 for roots, parents before children), restPos and restRot the
+// global (world) rest transforms of each joint, in any length unit (the
+// shapes scale with the skeleton's height), and names (may be nil) used
+// only as hints. A root far below its only children, like an "Entity" root
+// on the floor, gets no body.
+func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, names []string) BodyMesh {
+	n := len(parents)
+	var body BodyMesh
+	body.BindInv = make([]mgl32.Mat4, n)
+	for j := 0; j < n; j++ {
+		body.BindInv[j] = restRot[j].Inverse().Mat4().Mul4(mgl32.Translate3D(-restPos[j][0], -restPos[j][1], -restPos[j][2]))
+	}
+	b := newBodyBuilder(parents, restPos, names)
+	b.classify()
+	b.buildShapes()
+	if len(b.shapes) == 0 {
+		return body
+	}
+	h := cellSize * b.s
+	if est := float32(math.Sqrt(float64(b.area() * 1.2 / maxVerts))); est > h {
+		h = est
+	}
+	for try := 0; try < 8; try++ {
+		f := newField(b.shapes, h, smoothUnion*b.s)
+		if m, ok := f.mesh(); ok {
+			f.skin(&m, weightFade*b.s)
+			m.BindInv = body.BindInv
+			return m
+		}
+		h *= 1.3
+	}
+	return body
+}
+
+// part is what a joint's own solids represent.
+type part uint8
+
+const (
+	partNone  part = iota // no solid (ground root, fingers inside a hand)
+	partTorso             // pelvis to chest
+	partNeck
+	partHead
+	partArm
+	partLeg
+	partOther // anything else: tails, extra limbs
+)
+
+// limb is a chain hanging from a torso joint (or from another limb).
+type limb struct {
+	kind part
+	base int   // joint the limb hangs from
+	path []int // main path, first limb joint to its end
+	end  int   // index in path of the hand or foot; -1 if none
+	r0   float32
+	r1   float32 // radius at path[0] and at the end
+}
+
+type bodyBuilder struct {
+	parents []int
+	pos     []mgl32.Vec3
+	names   []string // lower case
+	kids    [][]int
+	ground  []bool    // ground-level roots
+	subTop  []float32 // highest y in each joint's subtree
+	subLen  []float32 // longest path from the joint to a leaf below it
+	s       float32   // size: skeleton height / refHeight
+	up, fwd mgl32.Vec3
+
+	chains [][]int // torso chains: pelvis .. chest, then neck, head
+	chest  []int   // index in each chain of the chest (last torso joint)
+	head   []int   // index in each chain of the head, -1 if none
+	limbs  []limb
+	shapes []shape
+}
+
+func newBodyBuilder(parents []int, pos []mgl32.Vec3, names []string) *bodyBuilder {
+	n := len(parents)
+	b := &bodyBuilder{parents: parents, pos: pos, names: make([]string, n), kids: make([][]int, n),
+		ground: make([]bool, n), subTop: make([]float32, n), subLen: make([]float32, n),
+		up: mgl32.Vec3{0, 1, 0}, fwd: mgl32.Vec3{0, 0, 1}}
+	for j := 0; j < n; j++ {
+		if j < len(names) {
+			b.names[j] = strings.ToLower(names[j])
+		}
+		if p := parents[j]; p >= 0 {
+			b.kids[p] = append(b.kids[p], j)
+		}
+	}
+	lo, hi := bounds(pos, nil)
+	for j, p := range parents {
+		if p >= 0 || len(b.kids[j]) == 0 {
+			continue
+		}
+		far := true
+		for _, c := range b.kids[j] {
+			far = far && pos[c][1]-pos[j][1] > 0.25*(hi[1]-lo[1])
+		}
+		b.ground[j] = far
+	}
+	lo, hi = bounds(pos, b.ground)
+	ext := hi.Sub(lo)
+	size := max(ext[1], 0.5*max(ext[0], ext[2]))
+	b.s = size / refHeight
+	if !(b.s > 0) || math.IsInf(float64(b.s), 0) {
+		b.s = 1
+	}
+	for j, p := range parents {
+		if p < 0 {
+			b.measure(j)
+		}
+	}
+	return b
+}
+
+// measure fills subTop and subLen for joint j and its subtree.
+func (b *bodyBuilder) measure(j int) {
+	top, length := b.pos[j][1], float32(0)
+	for _, c := range b.kids[j] {
+		b.measure(c)
+		top = max(top, b.subTop[c])
+		length = max(length, b.subLen[c]+b.pos[c].Sub(b.pos[j]).Len())
+	}
+	b.subTop[j], b.subLen[j] = top, length
+}
+
+// bounds is the box around the joints not skipped.
+func bounds(pos []mgl32.Vec3, skip []bool) (lo, hi mgl32.Vec3) {
+	first := true
+	for j, p := range pos {
+		if skip != nil && skip[j] {
+			continue
+		}
+		if first {
+			lo, hi, first = p, p, false
+			continue
+		}
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = min(lo[a], p[a]), max(hi[a], p[a])
+		}
+	}
+	return lo, hi
+}
+
+func (b *bodyBuilder) named(j int, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(b.names[j], w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *bodyBuilder) dist(i, j int) float32 { return b.pos[i].Sub(b.pos[j]).Len() }
+
+// classify finds the torso chains, heads and limbs.
+func (b *bodyBuilder) classify() {
+	for j, p := range b.parents {
+		switch {
+		case p < 0 && !b.ground[j]:
+			b.addTorso(j)
+		case p >= 0 && b.ground[p]:
+			b.addTorso(j)
+		}
+	}
+	// Facing: the feet point forward.
+	var f mgl32.Vec3
+	for _, l := range b.limbs {
+		if l.kind == partLeg && l.end >= 0 && l.end+1 < len(l.path) {
+			d := b.pos[l.path[l.end+1]].Sub(b.pos[l.path[l.end]])
+			d[1] = 0
+			f = f.Add(d)
+		}
+	}
+	if f.Len() > 1e-6*b.s {
+		b.fwd = f.Normalize()
+	}
+}
+
+// addTorso follows the chain from pelvis up through the child whose
+// subtree reaches highest, and hangs limbs off it.
+func (b *bodyBuilder) addTorso(pelvis int) {
+	chain := []int{pelvis}
+	for cur := pelvis; ; {
+		best := -1
+		for _, c := range b.kids[cur] {
+			if best < 0 || b.subTop[c] > b.subTop[best] {
+				best = c
+			}
+		}
+		if best < 0 || b.subTop[best] <= b.pos[cur][1] {
+			break
+		}
+		chain = append(chain, best)
+		cur = best
+	}
+	head := -1
+	for i, j := range chain {
+		if i > 0 && b.named(j, "head") {
+			head = i
+			break
+		}
+	}
+	chest := -1
+	for i := 1; i < len(chain) && (head < 0 || i < head); i++ {
+		if len(b.kids[chain[i]]) > 1 {
+			chest = i
+		}
+	}
+	switch {
+	case chest >= 0 && head < 0:
+		head = min(chest+2, len(chain)-1)
+		if head == chest {
+			head = -1
+		}
+	case chest < 0 && head > 0:
+		chest = head - 1
+	case chest < 0:
+		chest = len(chain) - 1
+	}
+	if head >= 0 {
+		chain = chain[:head+1]
+	}
+	b.chains = append(b.chains, chain)
+	b.chest = append(b.chest, chest)
+	b.head = append(b.head, head)
+
+	low := b.pos[pelvis][1] - 0.25*refHeight*b.s
+	for i := 0; i <= chest; i++ {
+		j := chain[i]
+		for _, c := range b.kids[j] {
+			if i+1 < len(chain) && c == chain[i+1] {
+				continue
+			}
+			kind := partOther
+			switch {
+			case i == 0 && b.lowest(c) < low:
+				kind = partLeg
+			case i > 0 && i >= chest/2:
+				kind = partArm
+			}
+			b.addLimb(kind, j, c)
+		}
+	}
+}
+
+// lowest is the lowest y in j's subtree.
+func (b *bodyBuilder) lowest(j int) float32 {
+	y := b.pos[j][1]
+	for _, c := range b.kids[j] {
+		y = min(y, b.lowest(c))
+	}
+	return y
+}
+
+// addLimb follows the longest path from first and finds its hand or foot;
+// substantial side branches become limbs of their own.
+func (b *bodyBuilder) addLimb(kind part, base, first int) {
+	path := []int{first}
+	for cur := first; len(b.kids[cur]) > 0; {
+		best := b.kids[cur][0]
+		for _, c := range b.kids[cur][1:] {
+			if b.subLen[c]+b.dist(c, cur) > b.subLen[best]+b.dist(best, cur) {
+				best = c
+			}
+		}
+		path = append(path, best)
+		cur = best
+	}
+	arc := make([]float32, len(path))
+	for k := 1; k < len(path); k++ {
+		arc[k] = arc[k-1] + b.dist(path[k-1], path[k])
+	}
+	total := arc[len(arc)-1]
+	l := limb{kind: kind, base: base, path: path, end: -1}
+	switch kind {
+	case partLeg:
+		l.end = b.extremity(path, arc, "foot", "ankle")
+		l.r0, l.r1 = legTop*b.s, ankle*b.s
+	case partArm:
+		l.end = b.extremity(path, arc, "hand", "wrist", "palm")
+		l.r0, l.r1 = armTop*b.s, wrist*b.s
+	default:
+		l.r0 = min(armTop*b.s, 0.2*(total+b.dist(base, first)))
+		l.r1 = 0.5 * l.r0
+	}
+	b.limbs = append(b.limbs, l)
+	stop := len(path) - 1
+	if l.end >= 0 {
+		stop = l.end // branches at or past a hand or foot are inside it
+	}
+	for k := 0; k < stop; k++ {
+		for _, c := range b.kids[path[k]] {
+			if c == path[k+1] {
+				continue
+			}
+			sub := partOther
+			if b.subLen[c]+b.dist(c, path[k]) > 0.5*total {
+				sub = kind
+			}
+			b.addLimb(sub, path[k], c)
+		}
+	}
+}
+
+// extremity is the index in path of the hand or foot: the first joint
+// named so, else the first whose remaining path is under 30% of the limb.
+func (b *bodyBuilder) extremity(path []int, arc []float32, words ...string) int {
+	for k := 1; k < len(path); k++ {
+		if b.named(path[k], words...) {
+			return k
+		}
+	}
+	total := arc[len(arc)-1]
+	if total <= 0 {
+		return -1
+	}
+	for k := 1; k < len(path); k++ {
+		if total-arc[k] < 0.3*total {
+			return k
+		}
+	}
+	return -1
+}
+
+// buildShapes places the solids.
+func (b *bodyBuilder) buildShapes() {
+	for i, chain := range b.chains {
+		b.torsoShapes(chain, b.chest[i], b.head[i])
+	}
+	for _, l := range b.limbs {
+		b.limbShapes(l)
+	}
+}
+
+// torsoRadius is the torso's half-width at fraction t from pelvis to chest.
+func torsoRadius(t float32) float32 {
+	switch {
+	case t < 0.4:
+		return pelvisR + (waistR-pelvisR)*t/0.4
+	case t < 0.8:
+		return waistR + (ribR-waistR)*(t-0.4)/0.4
+	default:
+		return ribR + (chestR-ribR)*min(t-0.8, 0.2)/0.2
+	}
+}
+
+func (b *bodyBuilder) torsoShapes(chain []int, chest, head int) {
+	s := b.s
+	pelvis := chain[0]
+	var arc []float32
+	total := float32(0)
+	for i := range chain[:chest+1] {
+		if i > 0 {
+			total += b.dist(chain[i-1], chain[i])
+		}
+		arc = append(arc, total)
+	}
+	r := func(i int) float32 {
+		if total <= 0 {
+			return pelvisR * s
+		}
+		return torsoRadius(arc[i]/total) * s
+	}
+	// Pelvis, reaching down to the crotch.
+	dir := b.up
+	if chest > 0 && b.dist(chain[1], pelvis) > 1e-4*s {
+		dir = b.pos[chain[1]].Sub(b.pos[pelvis]).Normalize()
+	}
+	p := b.pos[pelvis]
+	b.add(cone(pelvis, p, p.Sub(dir.Mul(0.06*s)), r(0), 0.92*r(0), torsoFlat, b.fwd))
+	for i := 1; i <= chest; i++ {
+		a, c := b.pos[chain[i-1]], b.pos[chain[i]]
+		if i < chest {
+			b.add(cone(chain[i-1], a, c, r(i-1), r(i), torsoFlat, b.fwd))
+			continue
+		}
+		// The chest owns the upper half of the last bone, so its dome
+		// moves with it.
+		m := a.Add(c).Mul(0.5)
+		rm := 0.5 * (r(i-1) + r(i))
+		b.add(cone(chain[i-1], a, m, r(i-1), rm, torsoFlat, b.fwd))
+		b.add(cone(chain[i], m, c, rm, r(i), torsoFlat, b.fwd))
+	}
+	if chest == 0 {
+		b.add(cone(pelvis, p, p, r(0), r(0), torsoFlat, b.fwd))
+	}
+	end := len(chain) - 1
+	for i := chest + 1; i <= end; i++ {
+		b.add(cone(chain[i-1], b.pos[chain[i-1]], b.pos[chain[i]], neckRadius*s, neckRadius*s, 1, b.fwd))
+	}
+	if head < 0 {
+		return
+	}
+	hj := chain[head]
+	hu := b.up
+	hf := perp(b.fwd, hu, b.up)
+	c := b.pos[hj].Add(hu.Mul(0.075 * s)).Add(hf.Mul(0.012 * s))
+	b.add(ellipsoid(hj, c, hu, hf, mgl32.Vec3{headUp, headFront, headSide}.Mul(s)))
+	// Jaw: the head narrows to the chin at the front.
+	jc := b.pos[hj].Add(hu.Mul(0.02 * s)).Add(hf.Mul(0.04 * s))
+	b.add(ellipsoid(hj, jc, hu, hf, mgl32.Vec3{0.055, 0.06, 0.065}.Mul(s)))
+}
+
+func (b *bodyBuilder) limbShapes(l limb) {
+	path := l.path
+	last := len(path) - 1
+	if l.end >= 0 {
+		last = l.end
+	}
+	var arc []float32
+	total := float32(0)
+	for k := 0; k <= last; k++ {
+		if k > 0 {
+			total += b.dist(path[k-1], path[k])
+		}
+		arc = append(arc, total)
+	}
+	r := func(k int) float32 {
+		if total <= 0 {
+			return l.r0
+		}
+		return l.r0 + (l.r1-l.r0)*arc[k]/total
+	}
+	b.add(cone(l.base, b.pos[l.base], b.pos[path[0]], l.r0, l.r0, 1, b.fwd))
+	for k := 1; k <= last; k++ {
+		b.add(cone(path[k-1], b.pos[path[k-1]], b.pos[path[k]], r(k-1), r(k), 1, b.fwd))
+	}
+	if l.end < 0 {
+		return
+	}
+	e := path[l.end]
+	prev := path[l.end-1]
+	switch l.kind {
+	case partArm:
+		b.handShapes(e, prev, l.r1)
+	case partLeg:
+		b.footShapes(path[l.end:], l.r1)
+	}
+}
+
+// handShapes: a flattened mitten from the wrist, over the fingers if any.
+func (b *bodyBuilder) handShapes(hand, forearm int, rw float32) {
+	s := b.s
+	p := b.pos[hand]
+	var d mgl32.Vec3
+	length := float32(0)
+	desc := b.descendants(hand, nil)
+	for _, j := range desc {
+		d = d.Add(b.pos[j].Sub(p))
+	}
+	if d.Len() > 1e-4*s {
+		d = d.Normalize()
+		for _, j := range desc {
+			length = max(length, b.pos[j].Sub(p).Dot(d))
+		}
+	} else {
+		d = p.Sub(b.pos[forearm])
+		length = 0.38 * d.Len()
+		if d.Len() > 1e-4*s {
+			d = d.Normalize()
+		} else {
+			d = b.up.Mul(-1)
+		}
+	}
+	length = clampf(length, 0.07*s, 0.2*s)
+	thin := perp(b.up, d, b.fwd)
+	palm := p.Add(d.Mul(0.45 * length))
+	tip := p.Add(d.Mul(length - 0.8*rw))
+	b.add(cone(hand, p, palm, rw, 1.25*rw, 0.55, thin))
+	b.add(cone(hand, palm, tip, 1.25*rw, rw, 0.55, thin))
+}
+
+// footShapes: heel, sole and toes from the ankle (path[0]) along the foot.
+func (b *bodyBuilder) footShapes(path []int, ra float32) {
+	s := b.s
+	foot := path[0]
+	p := b.pos[foot]
+	d := b.fwd
+	length := 0.15 * s
+	if len(path) > 1 && b.dist(path[1], foot) > 1e-3*s {
+		d = b.pos[path[1]].Sub(p)
+		d[1] = 0
+		if d.Len() > 1e-4*s {
+			length = d.Len()
+			d = d.Normalize()
+		} else {
+			d = b.fwd
+		}
+	}
+	down := b.up.Mul(-1)
+	heel := p.Add(d.Mul(-0.035 * s)).Add(down.Mul(0.035 * s))
+	rt := 0.8 * ra
+	if len(path) < 2 || b.dist(path[1], foot) <= 1e-3*s {
+		tip := p.Add(d.Mul(length)).Add(down.Mul(0.045 * s))
+		b.add(cone(foot, heel, tip, 0.85*ra, rt, 0.75, b.up))
+		b.add(cone(foot, p, tip, ra, rt, 0.75, b.up))
+		return
+	}
+	toe := path[1]
+	b.add(cone(foot, heel, b.pos[toe], 0.85*ra, rt, 0.75, b.up))
+	b.add(cone(foot, p, b.pos[toe], ra, rt, 0.75, b.up))
+	end := b.pos[toe].Add(b.pos[toe].Sub(heel).Normalize().Mul(0.05 * s))
+	if len(path) > 2 && b.dist(path[2], toe) > 1e-3*s {
+		end = b.pos[path[2]]
+	}
+	b.add(cone(toe, b.pos[toe], end, rt, 0.85*rt, 0.75, b.up))
+}
+
+// descendants appends every joint below j to out.
+func (b *bodyBuilder) descendants(j int, out []int) []int {
+	for _, c := range b.kids[j] {
+		out = append(b.descendants(c, out), c)
+	}
+	return out
+}
+
+func (b *bodyBuilder) add(sh shape) { b.shapes = append(b.shapes, sh) }
+
+// area estimates the surface area of all solids (overlaps counted twice).
+func (b *bodyBuilder) area() float32 {
+	a := float32(0)
+	for i := range b.shapes {
+		sh := &b.shapes[i]
+		if sh.ellipsoid {
+			r := (sh.radii[0] + sh.radii[1] + sh.radii[2]) / 3
+			a += 4 * math.Pi * r * r
+			continue
+		}
+		r := 0.5 * (sh.ra + sh.rb)
+		a += 2*math.Pi*r*sh.length + 4*math.Pi*r*r
+	}
+	return a
+}
+
+func clampf(x, lo, hi float32) float32 { return max(lo, min(hi, x)) }
+
+// perp returns v made perpendicular to axis and normalised, or fallback
+// treated the same way when v is (nearly) parallel to axis.
+func perp(v, axis, fallback mgl32.Vec3) mgl32.Vec3 {
+	for _, c := range []mgl32.Vec3{v, fallback, {1, 0, 0}, {0, 0, 1}} {
+		p := c.Sub(axis.Mul(c.Dot(axis)))
+		if p.Len() > 0.2 {
+			return p.Normalize()
+		}
+	}
+	return mgl32.Vec3{0, 1, 0}
+}
+
+// shape is one solid: a round cone (a capsule whose radius goes from ra at
+// a to rb at a + u*length), flattened to flat times its width along the
+// thin axis t, or an ellipsoid centred on a. It moves with joint.
+type shape struct {
+	joint     int
+	a         mgl32.Vec3
+	u, t, w   mgl32.Vec3 // orthonormal: axis, thin axis, wide axis
+	length    float32
+	ra, rb    float32
+	flat      float32
+	ellipsoid bool
+	radii     mgl32.Vec3 // ellipsoid half-extents along u, t, w
+	sb, ca    float32    // round cone: sine and cosine of its side slope
+	lo, hi    mgl32.Vec3 // bounding box
+}
+
+func cone(joint int, a, b mgl32.Vec3, ra, rb, flat float32, thin mgl32.Vec3) shape {
+	d := b.Sub(a)
+	l := d.Len()
+	if l <= abs32(ra-rb)+1e-6 { // one end sphere holds the other: a sphere
+		if rb > ra {
+			a, ra = b, rb
+		}
+		return sphereShape(joint, a, ra)
+	}
+	sh := shape{joint: joint, a: a, u: d.Mul(1 / l), length: l, ra: ra, rb: rb, flat: flat}
+	sh.t = perp(thin, sh.u, mgl32.Vec3{0, 1, 0})
+	sh.w = sh.u.Cross(sh.t)
+	sh.sb = (ra - rb) / l
+	sh.ca = float32(math.Sqrt(float64(1 - sh.sb*sh.sb)))
+	r := max(ra, rb)
+	for k := 0; k < 3; k++ {
+		sh.lo[k] = min(a[k], b[k]) - r
+		sh.hi[k] = max(a[k], b[k]) + r
+	}
+	return sh
+}
+
+func sphereShape(joint int, c mgl32.Vec3, r float32) shape {
+	rv := mgl32.Vec3{r, r, r}
+	return shape{joint: joint, a: c, u: mgl32.Vec3{0, 1, 0}, t: mgl32.Vec3{0, 0, 1}, w: mgl32.Vec3{1, 0, 0},
+		ra: r, rb: r, flat: 1, ca: 1, lo: c.Sub(rv), hi: c.Add(rv)}
+}
+
+func ellipsoid(joint int, c, u, t mgl32.Vec3, radii mgl32.Vec3) shape {
+	r := max(radii[0], radii[1], radii[2])
+	rv := mgl32.Vec3{r, r, r}
+	return shape{joint: joint, a: c, u: u, t: t, w: u.Cross(t), radii: radii, ellipsoid: true, flat: 1,
+		lo: c.Sub(rv), hi: c.Add(rv)}
+}
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
+
+// dist is the (approximate, for flattened shapes and ellipsoids) signed
+// distance from p to the solid's surface.
+func (sh *shape) dist(p mgl32.Vec3) float32 {
+	d := p.Sub(sh.a)
+	x, y, z := d.Dot(sh.u), d.Dot(sh.t), d.Dot(sh.w)
+	if sh.ellipsoid {
+		r := sh.radii
+		qx, qy, qz := x/r[0], y/r[1], z/r[2]
+		k0 := sqrt32(qx*qx + qy*qy + qz*qz)
+		k1 := sqrt32(qx*qx/(r[0]*r[0]) + qy*qy/(r[1]*r[1]) + qz*qz/(r[2]*r[2]))
+		if k1 == 0 {
+			return -min(r[0], r[1], r[2])
+		}
+		return k0 * (k0 - 1) / k1
+	}
+	y /= sh.flat
+	q := sqrt32(y*y + z*z)
+	var dd float32
+	switch k := -sh.sb*q + sh.ca*x; {
+	case k < 0:
+		dd = sqrt32(q*q+x*x) - sh.ra
+	case k > sh.ca*sh.length:
+		x -= sh.length
+		dd = sqrt32(q*q+x*x) - sh.rb
+	default:
+		dd = q*sh.ca + x*sh.sb - sh.ra
+	}
+	return dd * (1 + sh.flat) / 2
+}
+
+// field is the body's implicit surface sampled on a grid: the smooth union
+// of the solids, negative inside. Blocks of blockCells^3 cells list the
+// solids that can matter in them, so each sample visits only a few.
+type field struct {
+	shapes     []shape
+	k          float32 // smooth-union width
+	h          float32 // cell size
+	lo         mgl32.Vec3
+	nx, ny, nz int
+	bx, by, bz int
+	blocks     [][]int32
+	v          []float32
+}
+
+const blockCells = 8
+
+func newField(shapes []shape, h, k float32) *field {
+	f := &field{shapes: shapes, k: k, h: h}
+	lo, hi := shapes[0].lo, shapes[0].hi
+	for _, sh := range shapes[1:] {
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = min(lo[a], sh.lo[a]), max(hi[a], sh.hi[a])
+		}
+	}
+	pad := mgl32.Vec3{2 * h, 2 * h, 2 * h}
+	f.lo = lo.Sub(pad)
+	size := hi.Add(pad).Sub(f.lo)
+	f.nx, f.ny, f.nz = int(size[0]/h)+2, int(size[1]/h)+2, int(size[2]/h)+2
+	f.bx, f.by, f.bz = (f.nx+blockCells-1)/blockCells, (f.ny+blockCells-1)/blockCells, (f.nz+blockCells-1)/blockCells
+	f.blocks = make([][]int32, f.bx*f.by*f.bz)
+	margin := k + 3*h
+	for bk := 0; bk < f.bz; bk++ {
+		for bj := 0; bj < f.by; bj++ {
+			for bi := 0; bi < f.bx; bi++ {
+				blo := f.point(bi*blockCells, bj*blockCells, bk*blockCells)
+				bhi := blo.Add(mgl32.Vec3{1, 1, 1}.Mul(float32(blockCells) * h))
+				var list []int32
+				for i := range shapes {
+					sh := &shapes[i]
+					if sh.lo[0] <= bhi[0]+margin && sh.hi[0] >= blo[0]-margin &&
+						sh.lo[1] <= bhi[1]+margin && sh.hi[1] >= blo[1]-margin &&
+						sh.lo[2] <= bhi[2]+margin && sh.hi[2] >= blo[2]-margin {
+						list = append(list, int32(i))
+					}
+				}
+				f.blocks[(bk*f.by+bj)*f.bx+bi] = list
+			}
+		}
+	}
+	f.v = make([]float32, f.nx*f.ny*f.nz)
+	for k := 0; k < f.nz; k++ {
+		for j := 0; j < f.ny; j++ {
+			for i := 0; i < f.nx; i++ {
+				list := f.blocks[((k/blockCells)*f.by+j/blockCells)*f.bx+i/blockCells]
+				f.v[f.index(i, j, k)] = f.eval(f.point(i, j, k), list)
+			}
+		}
+	}
+	return f
+}
+
+func (f *field) index(i, j, k int) int { return (k*f.ny+j)*f.nx + i }
+
+func (f *field) point(i, j, k int) mgl32.Vec3 {
+	return f.lo.Add(mgl32.Vec3{float32(i), float32(j), float32(k)}.Mul(f.h))
+}
+
+// listAt is the list of solids that matter near p.
+func (f *field) listAt(p mgl32.Vec3) []int32 {
+	c := p.Sub(f.lo).Mul(1 / (f.h * blockCells))
+	i := max(0, min(f.bx-1, int(c[0])))
+	j := max(0, min(f.by-1, int(c[1])))
+	k := max(0, min(f.bz-1, int(c[2])))
+	return f.blocks[(k*f.by+j)*f.bx+i]
+}
+
+// eval is the smooth union (polynomial smooth minimum) of the solids in
+// list at p; far from all of them it is a positive constant.
+func (f *field) eval(p mgl32.Vec3, list []int32) float32 {
+	d := 4 * f.k
+	for _, i := range list {
+		e := f.shapes[i].dist(p)
+		if h := f.k - abs32(d-e); h > 0 {
+			d = min(d, e) - h*h/(4*f.k)
+		} else {
+			d = min(d, e)
+		}
+	}
+	return d
+}
+
+func (f *field) grad(p mgl32.Vec3, list []int32) mgl32.Vec3 {
+	e := 0.25 * f.h
+	var g mgl32.Vec3
+	for a := 0; a < 3; a++ {
+		var o mgl32.Vec3
+		o[a] = e
+		g[a] = (f.eval(p.Add(o), list) - f.eval(p.Sub(o), list)) / (2 * e)
+	}
+	return g
+}
+
+// mesh extracts the surface with surface nets: one vertex per cell the
+// surface crosses, one quad per grid edge it crosses. Vertices are then
+// pulled onto the surface and given its normal. ok is false when the mesh
+// would need more than 16-bit indices.
+func (f *field) mesh() (m BodyMesh, ok bool) {
+	cx, cy, cz := f.nx-1, f.ny-1, f.nz-1
+	cell := make([]int32, cx*cy*cz)
+	var pos []mgl32.Vec3
+	var corner [8]float32
+	for k := 0; k < cz; k++ {
+		for j := 0; j < cy; j++ {
+			for i := 0; i < cx; i++ {
+				ci := (k*cy+j)*cx + i
+				cell[ci] = -1
+				mask := 0
+				for c := 0; c < 8; c++ {
+					corner[c] = f.v[f.index(i+c&1, j+c>>1&1, k+c>>2&1)]
+					if corner[c] < 0 {
+						mask |= 1 << c
+					}
+				}
+				if mask == 0 || mask == 255 {
+					continue
+				}
+				var sum mgl32.Vec3
+				n := 0
+				for c := 0; c < 8; c++ {
+					for _, bit := range [3]int{1, 2, 4} {
+						if c&bit != 0 || (corner[c] < 0) == (corner[c|bit] < 0) {
+							continue
+						}
+						t := corner[c] / (corner[c] - corner[c|bit])
+						p := mgl32.Vec3{float32(c & 1), float32(c >> 1 & 1), float32(c >> 2 & 1)}
+						p[bit>>1] += t // bit 1, 2, 4 -> axis 0, 1, 2
+						sum = sum.Add(p)
+						n++
+					}
+				}
+				if len(pos) >= maxVerts {
+					return m, false
+				}
+				cell[ci] = int32(len(pos))
+				pos = append(pos, f.point(i, j, k).Add(sum.Mul(f.h/float32(n))))
+			}
+		}
+	}
+	cdim := [3]int{cx, cy, cz}
+	for k := 0; k < f.nz; k++ {
+		for j := 0; j < f.ny; j++ {
+			for i := 0; i < f.nx; i++ {
+				p := [3]int{i, j, k}
+				in := f.v[f.index(i, j, k)] < 0
+				for a := 0; a < 3; a++ {
+					q := p
+					q[a]++
+					if q[a] >= [3]int{f.nx, f.ny, f.nz}[a] || (f.v[f.index(q[0], q[1], q[2])] < 0) == in {
+						continue
+					}
+					b, c := (a+1)%3, (a+2)%3
+					if p[b] < 1 || p[c] < 1 || p[b] > cdim[b]-1 || p[c] > cdim[c]-1 {
+						continue
+					}
+					var quad [4]int32
+					for n, off := range [4][2]int{{1, 1}, {0, 1}, {0, 0}, {1, 0}} {
+						cc := p
+						cc[b] -= off[0]
+						cc[c] -= off[1]
+						quad[n] = cell[(cc[2]*cy+cc[1])*cx+cc[0]]
+					}
+					if !in { // surface faces -a here
+						quad[1], quad[3] = quad[3], quad[1]
+					}
+					d02 := pos[quad[0]].Sub(pos[quad[2]]).Len()
+					d13 := pos[quad[1]].Sub(pos[quad[3]]).Len()
+					if d02 > d13 {
+						quad = [4]int32{quad[1], quad[2], quad[3], quad[0]}
+					}
+					m.Indices = append(m.Indices,
+						uint16(quad[0]), uint16(quad[1]), uint16(quad[2]),
+						uint16(quad[0]), uint16(quad[2]), uint16(quad[3]))
+				}
+			}
+		}
+	}
+	// Pull each vertex onto the surface (a few Newton steps, each at most
+	// half a cell) and take the field's gradient as its normal.
+	m.Positions = make([]float32, 0, 3*len(pos))
+	m.Normals = make([]float32, 0, 3*len(pos))
+	for _, p := range pos {
+		list := f.listAt(p)
+		start := p
+		for it := 0; it < 4; it++ {
+			g := f.grad(p, list)
+			g2 := g.Dot(g)
+			if g2 < 1e-12 {
+				break
+			}
+			step := g.Mul(-f.eval(p, list) / g2)
+			if l := step.Len(); l > 0.5*f.h {
+				step = step.Mul(0.5 * f.h / l)
+			}
+			p = p.Add(step)
+			if off := p.Sub(start); off.Len() > f.h {
+				p = start.Add(off.Normalize().Mul(f.h))
+			}
+		}
+		g := f.grad(p, list)
+		if g.Len() < 1e-12 {
+			g = mgl32.Vec3{0, 1, 0}
+		}
+		g = g.Normalize()
+		m.Positions = append(m.Positions, p[0], p[1], p[2])
+		m.Normals = append(m.Normals, g[0], g[1], g[2])
+	}
+	return m, true
+}
+
+// skin gives every vertex up to four joints: each solid near the vertex
+// adds its joint with an influence falling from 1 (the nearest solid) to 0
+// at fade further away; the fifth-largest influence is subtracted from the
+// top four so weights stay continuous as joints enter and leave the top
+// four, and the rest are normalised.
+func (f *field) skin(m *BodyMesh, fade float32) {
+	nv := m.VertexCount()
+	m.BoneIDs = make([]float32, 4*nv)
+	m.BoneWeights = make([]float32, 4*nv)
+	type inf struct {
+		joint int
+		w     float32
+	}
+	var infs []inf
+	var dists []float32
+	for v := 0; v < nv; v++ {
+		p := mgl32.Vec3{m.Positions[3*v], m.Positions[3*v+1], m.Positions[3*v+2]}
+		list := f.listAt(p)
+		dists = dists[:0]
+		dmin := float32(math.Inf(1))
+		for _, i := range list {
+			d := f.shapes[i].dist(p)
+			dists = append(dists, d)
+			dmin = min(dmin, d)
+		}
+		infs = infs[:0]
+		for n, i := range list {
+			w := 1 - (dists[n]-dmin)/fade
+			if w <= 0 {
+				continue
+			}
+			w *= w
+			j := f.shapes[i].joint
+			found := false
+			for x := range infs {
+				if infs[x].joint == j {
+					infs[x].w = max(infs[x].w, w)
+					found = true
+				}
+			}
+			if !found {
+				infs = append(infs, inf{j, w})
+			}
+		}
+		// Sort by weight, largest first (few entries: insertion sort).
+		for x := 1; x < len(infs); x++ {
+			for y := x; y > 0 && infs[y].w > infs[y-1].w; y-- {
+				infs[y], infs[y-1] = infs[y-1], infs[y]
+			}
+		}
+		if len(infs) > 4 {
+			cut := infs[4].w
+			infs = infs[:4]
+			if infs[0].w-cut > 1e-6 {
+				for x := range infs {
+					infs[x].w -= cut
+				}
+			}
+		}
+		sum := float32(0)
+		for _, in := range infs {
+			sum += in.w
+		}
+		if sum <= 0 { // cannot happen on the surface; stay finite anyway
+			infs, sum = append(infs[:0], inf{f.shapes[list[0]].joint, 1}), 1
+		}
+		for x, in := range infs {
+			m.BoneIDs[4*v+x] = float32(in.joint)
+			m.BoneWeights[4*v+x] = in.w / sum
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/shaders"
+)
+
+// MaxBones is the most joints a SkinnedMesh can have: the length of the
+// boneMatrices array in shaders/skin.vs (128 mat4 fit the uniform space of
+// any desktop GL 3.3 driver).
+const MaxBones = 128
+
+// Vertex attribute locations raylib binds for the bone data.
+const (
+	attribBoneIDs     = 7 // vertexBoneIndices
+	attribBoneWeights = 8 // vertexBoneWeights
+)
+
+// SkinnedMesh is a BodyMesh uploaded to the GPU with the skinning shader
+// (shaders/skin.vs, skin.fs). raylib 6.0's own GPU skinning is compiled
+// out, so the bone data go into two extra vertex buffers in the mesh's
+// VAO and the bone matrices are uploaded by Draw.
+type SkinnedMesh struct {
+	// GroundY is the floor height (world) under the fake contact shadow.
+	GroundY float32
+
+	mesh        *rl.Mesh // allocated on its own: see docs/platform-notes.md
+	shader      rl.Shader
+	boneIDs     uint32 // VBOs
+	boneWeights uint32
+	indexCount  int32
+	height      float32 // rest height, scales the contact shadow
+	bindInv     []mgl32.Mat4
+	bones       []rl.Matrix // per-frame bone matrices, reused
+
+	locMVP, locBones, locTint, locView, locGround, locHeight int32
+	// Uniform scratch, reused. Each is its own allocation: cgo refuses a
+	// pointer into a struct that holds Go pointers.
+	vec4, vec3, scalar []float32
+}
+
+// NewSkinnedMesh checks b and uploads it; call with the window open, on
+// the main thread.
+func NewSkinnedMesh(b *BodyMesh) (*SkinnedMesh, error) {
+	if err := checkBody(b); err != nil {
+		return nil, err
+	}
+	if !rl.IsWindowReady() {
+		return nil, errors.New("skinned mesh: no window (GL context) open")
+	}
+	nv := b.VertexCount()
+	m := &SkinnedMesh{
+		indexCount: int32(len(b.Indices)),
+		bindInv:    append([]mgl32.Mat4(nil), b.BindInv...),
+		bones:      make([]rl.Matrix, len(b.BindInv)),
+		vec4:       make([]float32, 4),
+		vec3:       make([]float32, 3),
+		scalar:     make([]float32, 1),
+	}
+	lo, hi := float32(0), float32(0)
+	for v := 0; v < nv; v++ {
+		y := b.Positions[3*v+1]
+		if v == 0 || y < lo {
+			lo = y
+		}
+		if v == 0 || y > hi {
+			hi = y
+		}
+	}
+	m.height = hi - lo
+
+	m.shader = rl.LoadShaderFromMemory(shaders.SkinVS, shaders.SkinFS)
+	if m.shader.ID == 0 || m.shader.ID == rl.GetShaderIdDefault() {
+		return nil, errors.New("skinned mesh: shaders/skin.vs or skin.fs failed to compile (see the GL log)")
+	}
+	loc := func(name string) int32 { return rl.GetShaderLocation(m.shader, name) }
+	m.locMVP, m.locBones, m.locTint = loc("mvp"), loc("boneMatrices"), loc("tint")
+	m.locView, m.locGround, m.locHeight = loc("viewPos"), loc("groundY"), loc("bodyHeight")
+	if m.locMVP < 0 || m.locBones < 0 {
+		rl.UnloadShader(m.shader)
+		return nil, errors.New("skinned mesh: shader has no mvp or boneMatrices uniform")
+	}
+
+	// Positions, normals and indices go through raylib's UploadMesh; the
+	// mesh points into b only for the upload.
+	m.mesh = &rl.Mesh{
+		VertexCount:   int32(nv),
+		TriangleCount: int32(b.TriangleCount()),
+		Vertices:      &b.Positions[0],
+		Normals:       &b.Normals[0],
+		Indices:       &b.Indices[0],
+	}
+	rl.UploadMesh(m.mesh, false)
+	m.mesh.Vertices, m.mesh.Normals, m.mesh.Indices = nil, nil, nil
+	if m.mesh.VaoID == 0 {
+		rl.UnloadShader(m.shader)
+		return nil, errors.New("skinned mesh: UploadMesh made no vertex array")
+	}
+	rl.EnableVertexArray(m.mesh.VaoID)
+	m.boneIDs = rl.LoadVertexBuffer(b.BoneIDs, false)
+	rl.SetVertexAttribute(attribBoneIDs, 4, rl.Float, false, 0, 0)
+	rl.EnableVertexAttribute(attribBoneIDs)
+	m.boneWeights = rl.LoadVertexBuffer(b.BoneWeights, false)
+	rl.SetVertexAttribute(attribBoneWeights, 4, rl.Float, false, 0, 0)
+	rl.EnableVertexAttribute(attribBoneWeights)
+	rl.DisableVertexArray()
+	return m, nil
+}
+
+// checkBody validates a BodyMesh before upload.
+func checkBody(b *BodyMesh) error {
+	nv := b.VertexCount()
+	switch {
+	case nv == 0 || len(b.Indices) == 0:
+		return errors.New("skinned mesh: empty body")
+	case len(b.Positions) != 3*nv || len(b.Normals) != 3*nv:
+		return fmt.Errorf("skinned mesh: %d position and %d normal floats; want 3 per vertex", len(b.Positions), len(b.Normals))
+	case len(b.BoneIDs) != 4*nv || len(b.BoneWeights) != 4*nv:
+		return fmt.Errorf("skinned mesh: %d bone ids and %d weights for %d vertices; want 4 each", len(b.BoneIDs), len(b.BoneWeights), nv)
+	case len(b.Indices)%3 != 0:
+		return fmt.Errorf("skinned mesh: %d indices is not whole triangles", len(b.Indices))
+	case nv > 65536:
+		return fmt.Errorf("skinned mesh: %d vertices; 16-bit indices allow 65536", nv)
+	case len(b.BindInv) == 0 || len(b.BindInv) > MaxBones:
+		return fmt.Errorf("skinned mesh: %d joints; the skinning shader takes 1 to %d", len(b.BindInv), MaxBones)
+	}
+	for _, i := range b.Indices {
+		if int(i) >= nv {
+			return fmt.Errorf("skinned mesh: index %d out of %d vertices", i, nv)
+		}
+	}
+	for _, id := range b.BoneIDs {
+		if id < 0 || int(id) >= len(b.BindInv) || id != float32(int(id)) {
+			return fmt.Errorf("skinned mesh: bone id %v out of %d joints", id, len(b.BindInv))
+		}
+	}
+	return nil
+}
+
+// Draw skins and draws the mesh with the joints' world (global) transforms,
+// in the tint colour; call inside BeginMode3D. The slices need one entry
+// per joint of the body (Draw does nothing if they are shorter). Nothing is
+// allocated.
+func (m *SkinnedMesh) Draw(globalPos []mgl32.Vec3, globalRot []mgl32.Quat, globalScl []mgl32.Vec3, tint color.RGBA) {
+	n := len(m.bindInv)
+	if len(globalPos) < n || len(globalRot) < n || len(globalScl) < n {
+		return
+	}
+	for j := 0; j < n; j++ {
+		m.bones[j] = rlMatrix(boneMatrix(globalPos[j], globalRot[j], globalScl[j], m.bindInv[j]))
+	}
+	rl.DrawRenderBatchActive() // what was batched before draws first
+	view := rl.GetMatrixModelview()
+	mvp := rl.MatrixMultiply(rl.MatrixMultiply(rl.GetMatrixTransform(), view), rl.GetMatrixProjection())
+	eye := rl.MatrixInvert(view)
+
+	rl.EnableShader(m.shader.ID)
+	rl.SetUniformMatrix(m.locMVP, mvp)
+	rl.SetUniformMatrices(m.locBones, m.bones)
+	m.vec4[0], m.vec4[1], m.vec4[2], m.vec4[3] = float32(tint.R)/255, float32(tint.G)/255, float32(tint.B)/255, float32(tint.A)/255
+	rl.SetUniform(m.locTint, m.vec4, int32(rl.ShaderUniformVec4), 1)
+	m.vec3[0], m.vec3[1], m.vec3[2] = eye.M12, eye.M13, eye.M14
+	rl.SetUniform(m.locView, m.vec3, int32(rl.ShaderUniformVec3), 1)
+	m.scalar[0] = m.GroundY
+	rl.SetUniform(m.locGround, m.scalar, int32(rl.ShaderUniformFloat), 1)
+	m.scalar[0] = m.height
+	rl.SetUniform(m.locHeight, m.scalar, int32(rl.ShaderUniformFloat), 1)
+	rl.EnableVertexArray(m.mesh.VaoID)
+	rl.DrawVertexArrayElements(0, m.indexCount, nil)
+	rl.DisableVertexArray()
+	rl.DisableShader()
+}
+
+// boneMatrix is world(joint) * inverse bind(joint): translate, rotate,
+// scale, then undo the rest transform.
+func boneMatrix(pos mgl32.Vec3, rot mgl32.Quat, scl mgl32.Vec3, bindInv mgl32.Mat4) mgl32.Mat4 {
+	w := rot.Mat4()
+	for c := 0; c < 3; c++ {
+		for r := 0; r < 3; r++ {
+			w[4*c+r] *= scl[c]
+		}
+	}
+	w[12], w[13], w[14] = pos[0], pos[1], pos[2]
+	return w.Mul4(bindInv)
+}
+
+// rlMatrix converts a column-major mgl32 matrix to raylib's (whose field
+// Mi is element i in column-major order).
+func rlMatrix(a mgl32.Mat4) rl.Matrix {
+	return rl.Matrix{
+		M0: a[0], M1: a[1], M2: a[2], M3: a[3],
+		M4: a[4], M5: a[5], M6: a[6], M7: a[7],
+		M8: a[8], M9: a[9], M10: a[10], M11: a[11],
+		M12: a[12], M13: a[13], M14: a[14], M15: a[15],
+	}
+}
+
+// Unload frees the GPU buffers and the shader.
+func (m *SkinnedMesh) Unload() {
+	rl.UnloadVertexBuffer(m.boneIDs)
+	rl.UnloadVertexBuffer(m.boneWeights)
+	rl.UnloadMesh(m.mesh)
+	rl.UnloadShader(m.shader)
+}

@@ -1,0 +1,183 @@
+package render
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+)
+
+// requireDisplay skips a render test where no X server can be had, and
+// fails it instead when KINELAB_REQUIRE_DISPLAY is set (make test starts
+// Xvfb): a render test must never pass by not running.
+func requireDisplay(t *testing.T) {
+	t.Helper()
+	if os.Getenv("DISPLAY") != "" {
+		return
+	}
+	if os.Getenv("KINELAB_REQUIRE_DISPLAY") != "" {
+		t.Fatal("no DISPLAY although KINELAB_REQUIRE_DISPLAY is set: run under xvfb-run")
+	}
+	t.Skip("SKIPPED: no X display; run under xvfb-run to check rendering")
+}
+
+// bentPose is the bench skeleton's global pose with the left arm lowered
+// and bent, the right forearm pointing forward, the left leg stepping, the
+// spine leaning and the head turned.
+func bentPose(s animsys.Skeleton) animsys.Pose {
+	local := animsys.NewPose(s.Len())
+	copy(local.Pos, s.Offsets)
+	rot := func(j int, deg float32, axis mgl32.Vec3) {
+		local.Rot[j] = mgl32.QuatRotate(mgl32.DegToRad(deg), axis)
+	}
+	x, y, z := mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 0, 1}
+	rot(16, -75, z) // LeftArm down
+	rot(17, -25, y) // LeftForeArm forward a little
+	rot(21, 80, y)  // RightForeArm forward
+	rot(2, -40, x)  // LeftUpLeg forward
+	rot(3, 60, x)   // LeftLeg knee bent
+	rot(11, 8, z)   // Spine1 lean
+	rot(14, 25, y)  // Head turned
+	global := animsys.NewPose(s.Len())
+	animsys.FKStatic(&global, &local, s.Parents)
+	return global
+}
+
+// readScreen copies the back buffer into an image.
+func readScreen() *image.RGBA {
+	rl.DrawRenderBatchActive()
+	img := rl.LoadImageFromScreen()
+	defer rl.UnloadImage(img)
+	cols := rl.LoadImageColors(img)
+	out := image.NewRGBA(image.Rect(0, 0, int(img.Width), int(img.Height)))
+	for i, c := range cols {
+		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = c.R, c.G, c.B, 255
+	}
+	rl.UnloadImageColors(cols)
+	return out
+}
+
+func savePNG(t *testing.T, img *image.RGBA, name string) string {
+	path := filepath.Join(os.TempDir(), name)
+	f, err := os.Create(path)
+	if err == nil {
+		err = png.Encode(f, img)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		t.Logf("saving %s: %v", path, err)
+	}
+	return path
+}
+
+var bodyTint = color.RGBA{R: 214, G: 150, B: 108, A: 255}
+
+// isBody: a lit pixel of the warm tint, not the cool background.
+func isBody(c color.RGBA) bool {
+	return !near(c, Background, 24) && int(c.R) > int(c.B)+20 && c.R > 60
+}
+
+func near(a, b color.RGBA, tol int) bool {
+	d := func(x, y uint8) bool { v := int(x) - int(y); return v >= -tol && v <= tol }
+	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+}
+
+// TestSkinnedMeshRender draws the default skeleton's body in a bent pose
+// and checks pixels: every joint shows the body, the corners and the
+// places beside it show the background, and where the rest-pose left arm
+// would be there is background too, so the vertices really were skinned.
+// All GL work stays on this goroutine's locked thread (no subtests).
+func TestSkinnedMeshRender(t *testing.T) {
+	requireDisplay(t)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	const w, h = 640, 480
+	rl.SetTraceLogLevel(rl.LogWarning)
+	rl.InitWindow(w, h, "kinelab skin test")
+	if !rl.IsWindowReady() {
+		t.Fatal("InitWindow failed although a display is set")
+	}
+	defer rl.CloseWindow()
+
+	s := animsys.BenchSkeleton()
+	restPos, restRot := restGlobals(s)
+	body := GenerateBody(s.Parents, restPos, restRot, s.Names)
+	sm, err := NewSkinnedMesh(&body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sm.Unload()
+	pose := bentPose(s)
+	cam := rl.Camera3D{
+		Position: rl.Vector3{X: 0.4, Y: 1.2, Z: 3.2}, Target: rl.Vector3{X: 0, Y: 0.85, Z: 0},
+		Up: rl.Vector3{Y: 1}, Fovy: 45, Projection: rl.CameraPerspective,
+	}
+
+	var img *image.RGBA
+	for frame := 0; frame < 2; frame++ {
+		rl.BeginDrawing()
+		rl.ClearBackground(Background)
+		rl.BeginMode3D(cam)
+		sm.Draw(pose.Pos, pose.Rot, pose.Scl, bodyTint)
+		rl.EndMode3D()
+		if frame == 1 {
+			img = readScreen()
+		}
+		rl.EndDrawing()
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("the frame the test saw is in %s", savePNG(t, img, "kinelab-skin-test.png"))
+		}
+	}()
+	at := func(p mgl32.Vec3) (color.RGBA, int, int) {
+		s := rl.GetWorldToScreenEx(V3(p), cam, w, h)
+		x, y := int(s.X+0.5), int(s.Y+0.5)
+		if x < 0 || y < 0 || x >= w || y >= h {
+			t.Fatalf("point %v projects off screen at (%d, %d)", p, x, y)
+		}
+		return img.RGBAAt(x, y), x, y
+	}
+	for j := 1; j < s.Len(); j++ {
+		if c, x, y := at(pose.Pos[j]); !isBody(c) {
+			t.Errorf("joint %s at (%d, %d) shows %v, not the body", s.Names[j], x, y, c)
+		}
+	}
+	// Background: the corners, and well to each side of the body at chest
+	// and knee height.
+	for _, p := range [][2]int{{4, 4}, {w - 5, 4}, {4, h - 5}, {w - 5, h - 5}} {
+		if c := img.RGBAAt(p[0], p[1]); !near(c, Background, 3) {
+			t.Errorf("corner %v shows %v, want the background", p, c)
+		}
+	}
+	for _, p := range []mgl32.Vec3{{1.4, 1.3, 0}, {-1.4, 1.3, 0}, {0.7, 0.45, 0}, {-0.7, 0.45, 0}, {0, 2.0, 0}} {
+		if c, x, y := at(p); !near(c, Background, 3) {
+			t.Errorf("(%d, %d), beside the body, shows %v, want the background", x, y, c)
+		}
+	}
+	// Skinning moved the left arm down: where its rest elbow, forearm and
+	// hand were is empty now.
+	for _, p := range []mgl32.Vec3{restPos[17], restPos[17].Add(restPos[18]).Mul(0.5), restPos[18]} {
+		if c, x, y := at(p); !near(c, Background, 3) {
+			t.Errorf("(%d, %d), where the rest-pose left arm was, shows %v: the arm did not move", x, y, c)
+		}
+	}
+	// And the posed hand is there.
+	if c, x, y := at(pose.Pos[18]); !isBody(c) {
+		t.Errorf("posed left hand at (%d, %d) shows %v", x, y, c)
+	}
+
+	if os.Getenv("KINELAB_BODY_SHOTS") != "" {
+		bodyShots(t, sm, s, restPos, restRot, pose)
+	}
+}

@@ -1,0 +1,45 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"testing"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+)
+
+func bodyShots(t *testing.T, sm *SkinnedMesh, s animsys.Skeleton, restPos []mgl32.Vec3, restRot []mgl32.Quat, pose animsys.Pose) {
+	rest := animsys.NewPose(s.Len())
+	copy(rest.Pos, restPos)
+	copy(rest.Rot, restRot)
+	views := []struct {
+		name string
+		pos, tgt rl.Vector3
+		p animsys.Pose
+	}{
+		{"front", rl.Vector3{X: 0, Y: 1.0, Z: 3.0}, rl.Vector3{Y: 0.85}, rest},
+		{"three", rl.Vector3{X: 1.8, Y: 1.4, Z: 2.4}, rl.Vector3{Y: 0.85}, rest},
+		{"side", rl.Vector3{X: 3.0, Y: 1.0, Z: 0}, rl.Vector3{Y: 0.85}, rest},
+		{"back", rl.Vector3{X: -0.8, Y: 1.3, Z: -2.8}, rl.Vector3{Y: 0.85}, rest},
+		{"head", rl.Vector3{X: 0.5, Y: 1.6, Z: 1.1}, rl.Vector3{Y: 1.45}, rest},
+		{"feet", rl.Vector3{X: 0.7, Y: 0.5, Z: 0.9}, rl.Vector3{Y: 0.15}, rest},
+		{"posed", rl.Vector3{X: 0.4, Y: 1.2, Z: 3.2}, rl.Vector3{Y: 0.85}, pose},
+		{"posed3", rl.Vector3{X: 2.2, Y: 1.3, Z: 1.6}, rl.Vector3{Y: 0.85}, pose},
+	}
+	for _, v := range views {
+		cam := rl.Camera3D{Position: v.pos, Target: v.tgt, Up: rl.Vector3{Y: 1}, Fovy: 45, Projection: rl.CameraPerspective}
+		rl.BeginDrawing()
+		rl.ClearBackground(Background)
+		rl.BeginMode3D(cam)
+		rl.DrawGrid(10, 0.5)
+		sm.Draw(v.p.Pos, v.p.Rot, v.p.Scl, color.RGBA{R: 214, G: 150, B: 108, A: 255})
+		rl.EndMode3D()
+		img := readScreen()
+		rl.EndDrawing()
+		path := savePNG(t, img, fmt.Sprintf("bodyscratch/%s.png", v.name))
+		t.Log(path)
+	}
+}
