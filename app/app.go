@@ -325,22 +325,36 @@ func (a *App) drawUI(lab Lab, v *View) {
 	lp.End()
 }
 
-// drawHelp lists every key and mouse control over the scene.
+// drawHelp lists every key and mouse control over the scene, with the
+// action names --do scripts use.
 func (a *App) drawHelp(lab Lab) {
-	keys := a.allKeys()
-	lines := []string{"Mouse: left-drag orbit, right-drag pan, wheel zoom", "Esc: quit", ""}
-	for _, k := range keys {
-		lines = append(lines, fmt.Sprintf("%-6s %s", k.Label, k.Help))
+	var keys []Key
+	for _, k := range a.allKeys() {
+		if !strings.HasPrefix(k.Name, "lab-") {
+			keys = append(keys, k)
+		}
 	}
-	w := int32(620)
-	h := int32(len(lines)*24 + 50)
+	keys = append(keys, Key{Label: fmt.Sprintf("1-%d", len(a.labs)), Name: "lab-NAME", Help: "switch lab: " + strings.Join(LabNames(), ", ")})
+	const line = 23
+	w := int32(760)
+	h := int32((len(keys)+3)*line + 56)
 	x := (int32(rl.GetScreenWidth()) - w) / 2
-	y := (int32(rl.GetScreenHeight()) - h) / 2
+	y := max(40, (int32(rl.GetScreenHeight())-h)/2)
 	rl.DrawRectangle(x, y, w, h, color.RGBA{16, 18, 22, 240})
 	rl.DrawRectangleLines(x, y, w, h, color.RGBA{110, 120, 140, 255})
 	rl.DrawText("kinelab keys - "+lab.Title(), x+16, y+12, ui.TextSize, color.RGBA{255, 214, 120, 255})
-	for i, l := range lines {
-		rl.DrawText(l, x+16, y+42+int32(i)*24, ui.TextSize, render.TextColor)
+	rl.DrawText("--do name", x+w-190, y+12, ui.TextSize, render.DimText)
+	ty := y + 42
+	for _, t := range []string{"Mouse: left-drag orbit, right-drag pan, wheel zoom", "Ctrl+left-drag: move the lab's target   Esc: quit"} {
+		rl.DrawText(t, x+16, ty, ui.TextSize, render.TextColor)
+		ty += line
+	}
+	ty += line / 2
+	for _, k := range keys {
+		rl.DrawText(k.Label, x+16, ty, ui.TextSize, color.RGBA{255, 236, 180, 255})
+		rl.DrawText(k.Help, x+90, ty, ui.TextSize, render.TextColor)
+		rl.DrawText(k.Name, x+w-190, ty, ui.TextSize, render.DimText)
+		ty += line
 	}
 }
 

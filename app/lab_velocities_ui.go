@@ -103,7 +103,7 @@ func (l *VelocitiesLab) Panel(p *ui.Panel) {
 			p.Slider("Extrap. h-l", &s.DeadHalflife, 0, 1, "%.2f s")
 		}
 		p.Check("Cubic sampling (else linear)", &s.Cubic)
-		p.Check("Ignore blend-weight velocity", &s.IgnoreWeightVel)
+		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
 	}
 	if p.Section("Additive (wave)", &sec.add) {
 		p.Check("Wave in", &s.Additive)
