@@ -116,6 +116,11 @@ type Clip struct {
 	Pos       []mgl32.Vec3
 	Rot       []mgl32.Quat
 	Scl       []mgl32.Vec3
+	// LoopStart and LoopEnd (s), when LoopEnd > LoopStart, mark a seamless
+	// loop inside the clip: the pose at LoopEnd equals the pose at
+	// LoopStart (up to root motion), and the frames outside the loop pad
+	// it so that cubic sampling near its ends needs no clamping.
+	LoopStart, LoopEnd float32
 }
 
 // NewClip allocates a clip of frames x joints at identity.
@@ -134,6 +139,15 @@ func NewClip(name string, frames, joints int, frameTime float32) Clip {
 
 // Duration is the time (s) from the first to the last frame.
 func (c *Clip) Duration() float32 { return float32(c.Frames-1) * c.FrameTime }
+
+// Loop returns the start (s) and length (s) of the clip's loop: the marked
+// loop, or else the whole clip.
+func (c *Clip) Loop() (start, length float32) {
+	if c.LoopEnd > c.LoopStart {
+		return c.LoopStart, c.LoopEnd - c.LoopStart
+	}
+	return 0, c.Duration()
+}
 
 // At returns the index of frame f, joint j in Pos/Rot/Scl.
 func (c *Clip) At(f, j int) int { return f*c.Joints + j }

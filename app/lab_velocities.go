@@ -187,7 +187,7 @@ func (l *VelocitiesLab) Update(dt float32) {
 	if l.pendingReset {
 		l.pendingReset = false
 		l.cur = (l.cur + 1 + int(l.rand()*float32(len(l.clips)-1))) % len(l.clips)
-		l.tCur = l.rand() * l.clips[l.cur].Duration()
+		l.tCur = l.rand() * loopLen(&l.clips[l.cur])
 		l.trans, l.transTime = TransCut, 0
 		l.entYaw += l.rand()*2 - 1
 	}
@@ -196,8 +196,8 @@ func (l *VelocitiesLab) Update(dt float32) {
 		l.pendingSwitch = -1
 	}
 
-	l.tCur = wrap(l.tCur+simDt, l.clips[l.cur].Duration())
-	l.tPrev = wrap(l.tPrev+simDt, l.clips[l.prev].Duration())
+	l.tCur = wrap(l.tCur+simDt, loopLen(&l.clips[l.cur]))
+	l.tPrev = wrap(l.tPrev+simDt, loopLen(&l.clips[l.prev]))
 	l.transTime += simDt
 	l.time += float64(simDt)
 	l.updateAdditive(simDt)
@@ -216,6 +216,18 @@ func wrap(t, d float32) float32 {
 		t = 0
 	}
 	return t
+}
+
+// loopLen is the length (s) of clip c's loop.
+func loopLen(c *animsys.Clip) float32 {
+	_, n := c.Loop()
+	return n
+}
+
+// loopTime maps a time t (s) into clip c's loop, as a clip time (s).
+func loopTime(c *animsys.Clip, t float32) float32 {
+	s, n := c.Loop()
+	return s + wrap(t, n)
 }
 
 // rand draws from [0, 1) (xorshift32), so resets are reproducible.
@@ -252,10 +264,11 @@ func (l *VelocitiesLab) startTransition(i int) {
 // its root-motion velocities (clip frame) but sits at the origin, so
 // transitions between clips never blend root positions.
 func (l *VelocitiesLab) sample(p *animsys.Pose, i int, t float32) {
+	c := &l.clips[i]
 	if l.S.Cubic {
-		animsys.SampleCubic(p, &l.clips[i], t)
+		animsys.SampleCubic(p, c, loopTime(c, t))
 	} else {
-		animsys.SampleLinear(p, &l.clips[i], t)
+		animsys.SampleLinear(p, c, loopTime(c, t))
 	}
 	p.Pos[0] = mgl32.Vec3{}
 	p.Rot[0] = mathx.QuatIdentity()
@@ -369,7 +382,7 @@ func (l *VelocitiesLab) evaluate(dt float32) {
 
 	// Additive (the waving arm), world or local side, with weight velocity.
 	if a, av := l.additiveWeight(); a > 0 || av != 0 {
-		animsys.SampleCubic(&l.addPose, &l.wave, wrap(float32(l.time), l.wave.Duration()))
+		animsys.SampleCubic(&l.addPose, &l.wave, loopTime(&l.wave, float32(l.time)))
 		if l.S.AddLocal {
 			animsys.AdditiveLocal(&l.local, &l.addPose, a, av*weightVel)
 		} else {

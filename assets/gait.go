@@ -53,17 +53,24 @@ var (
 		Elbow: 0.2, Side: -0.32, Breath: 0.03, Puff: 0.03, ArmsDown: 1.3, Breaths: 1}
 )
 
-// Clip samples gait g at 60 fps into a clip whose last frame equals its
-// first, so it loops seamlessly when played over [0, Duration).
+// pad is the number of frames sampled beyond each end of a loop, so that
+// cubic sampling (four frames) never clamps inside the loop.
+const pad = 2
+
+// Clip samples gait g at 60 fps into a clip with a seamless loop of one
+// period, [LoopStart, LoopEnd), padded by two frames on each side sampled
+// from the same periodic motion (root motion continues through them).
 func Clip(name string, g Gait) animsys.Clip {
 	const fps = 60
-	frames := int(math.Round(float64(g.Period)*fps)) + 1
+	n := int(math.Round(float64(g.Period) * fps)) // frames per period
+	g.Period = float32(n) / fps                   // whole frames, so root motion loops exactly
 	sk := Humanoid()
-	c := animsys.NewClip(name, frames, NumJoints, 1.0/fps)
-	for f := 0; f < frames; f++ {
-		u := float32(f) / float32(frames-1) // cycle fraction in [0, 1]
+	c := animsys.NewClip(name, n+1+2*pad, NumJoints, 1.0/fps)
+	for f := 0; f < c.Frames; f++ {
+		u := float32(f-pad) / float32(n) // cycle fraction, 0 at the loop start
 		pose(&c, f, &sk, g, u)
 	}
+	c.LoopStart, c.LoopEnd = pad*c.FrameTime, float32(pad+n)*c.FrameTime
 	return c
 }
 
@@ -127,14 +134,14 @@ func pose(c *animsys.Clip, f int, sk *animsys.Skeleton, g Gait, u float32) {
 	arm(-1, RightArm, RightForeArm, p+math.Pi)
 }
 
-// Wave is an additive clip (1 s loop): the right arm raised and the
-// forearm waving, as deltas on the rest pose.
+// Wave is an additive clip (a padded 1 s loop): the right arm raised and
+// the forearm waving, as deltas on the rest pose.
 func Wave() animsys.Clip {
 	const fps = 60
-	frames := fps + 1
-	c := animsys.NewClip("wave", frames, NumJoints, 1.0/fps)
-	for f := 0; f < frames; f++ {
-		p := 2 * math.Pi * float64(f) / float64(frames-1)
+	c := animsys.NewClip("wave", fps+1+2*pad, NumJoints, 1.0/fps)
+	c.LoopStart, c.LoopEnd = pad*c.FrameTime, float32(pad+fps)*c.FrameTime
+	for f := 0; f < c.Frames; f++ {
+		p := 2 * math.Pi * float64(f-pad) / fps
 		for j := 0; j < NumJoints; j++ {
 			c.Pos[c.At(f, j)] = mgl32.Vec3{}
 		}

@@ -37,23 +37,22 @@ func (b *BodyMesh) TriangleCount() int { return len(b.Indices) / 3 }
 // the lowest to the highest (a person of about 1.75 m). GenerateBody
 // multiplies every length by the skeleton's size relative to that.
 const (
-	refHeight   = 1.5
-	cellSize    = 0.0125 // grid cell of the implicit surface
-	smoothUnion = 0.03   // width over which touching solids melt together
-	weightFade  = 0.05   // how far from its solid a joint's weight fades to 0
-	maxVerts    = 65535  // 16-bit indices
+	refHeight  = 1.5
+	cellSize   = 0.0125 // grid cell of the implicit surface
+	weightFade = 0.05   // how far from its solid a joint's weight fades to 0
+	maxVerts   = 65535  // 16-bit indices
 )
 
 // Radii of the stylised figure (m, at refHeight).
 const (
-	legTop, ankle     = 0.085, 0.042
-	armTop, wrist     = 0.05, 0.032
-	neckRadius        = 0.048
-	torsoFlat         = 0.7 // depth / width of the torso
-	pelvisR, waistR   = 0.135, 0.112
+	legTop, ankle     = 0.078, 0.04
+	armTop, wrist     = 0.052, 0.031
+	neckRadius        = 0.05
+	torsoFlat         = 0.68 // depth / width of the torso
+	pelvisR, waistR   = 0.135, 0.108
 	chestR, ribR      = 0.15, 0.14
-	headUp, headFront = 0.112, 0.102
-	headSide          = 0.092
+	headUp, headFront = 0.116, 0.105
+	headSide          = 0.095
 )
 
 // GenerateBody builds a skinned body for a skeleton from its rest pose:
@@ -80,7 +79,7 @@ func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, nam
 		h = est
 	}
 	for try := 0; try < 8; try++ {
-		f := newField(b.shapes, h, smoothUnion*b.s)
+		f := newField(b.shapes, h)
 		if m, ok := f.mesh(); ok {
 			f.skin(&m, weightFade*b.s)
 			m.BindInv = body.BindInv
@@ -130,6 +129,9 @@ type bodyBuilder struct {
 	head   []int   // index in each chain of the head, -1 if none
 	limbs  []limb
 	shapes []shape
+
+	groupID      int     // group of the next solid added
+	inner, outer float32 // its smooth-union widths
 }
 
 func newBodyBuilder(parents []int, pos []mgl32.Vec3, names []string) *bodyBuilder {
@@ -381,7 +383,9 @@ func (b *bodyBuilder) extremity(path []int, arc []float32, words ...string) int 
 	return -1
 }
 
-// buildShapes places the solids.
+// buildShapes places the solids, group by group: solids of one group
+// (a limb's chain, the torso) join with a hard or slight union, groups melt
+// into the body with a wider smooth union (armpits, hips, wrists).
 func (b *bodyBuilder) buildShapes() {
 	for i, chain := range b.chains {
 		b.torsoShapes(chain, b.chest[i], b.head[i])
@@ -394,12 +398,12 @@ func (b *bodyBuilder) buildShapes() {
 // torsoRadius is the torso's half-width at fraction t from pelvis to chest.
 func torsoRadius(t float32) float32 {
 	switch {
-	case t < 0.4:
-		return pelvisR + (waistR-pelvisR)*t/0.4
-	case t < 0.8:
-		return waistR + (ribR-waistR)*(t-0.4)/0.4
+	case t < 0.35:
+		return pelvisR + (waistR-pelvisR)*t/0.35
+	case t < 0.75:
+		return waistR + (ribR-waistR)*(t-0.35)/0.4
 	default:
-		return ribR + (chestR-ribR)*min(t-0.8, 0.2)/0.2
+		return ribR + (chestR-ribR)*(t-0.75)/0.25
 	}
 }
 
@@ -420,13 +424,14 @@ func (b *bodyBuilder) torsoShapes(chain []int, chest, head int) {
 		}
 		return torsoRadius(arc[i]/total) * s
 	}
+	b.group(0, 0)
 	// Pelvis, reaching down to the crotch.
 	dir := b.up
 	if chest > 0 && b.dist(chain[1], pelvis) > 1e-4*s {
 		dir = b.pos[chain[1]].Sub(b.pos[pelvis]).Normalize()
 	}
 	p := b.pos[pelvis]
-	b.add(cone(pelvis, p, p.Sub(dir.Mul(0.06*s)), r(0), 0.92*r(0), torsoFlat, b.fwd))
+	b.add(cone(pelvis, p, p.Sub(dir.Mul(0.05*s)), r(0), 0.88*r(0), torsoFlat, b.fwd))
 	for i := 1; i <= chest; i++ {
 		a, c := b.pos[chain[i-1]], b.pos[chain[i]]
 		if i < chest {
@@ -440,12 +445,12 @@ func (b *bodyBuilder) torsoShapes(chain []int, chest, head int) {
 		b.add(cone(chain[i-1], a, m, r(i-1), rm, torsoFlat, b.fwd))
 		b.add(cone(chain[i], m, c, rm, r(i), torsoFlat, b.fwd))
 	}
-	if chest == 0 {
-		b.add(cone(pelvis, p, p, r(0), r(0), torsoFlat, b.fwd))
-	}
 	end := len(chain) - 1
-	for i := chest + 1; i <= end; i++ {
-		b.add(cone(chain[i-1], b.pos[chain[i-1]], b.pos[chain[i]], neckRadius*s, neckRadius*s, 1, b.fwd))
+	if end > chest {
+		b.group(0, 0.025)
+		for i := chest + 1; i <= end; i++ {
+			b.add(cone(chain[i-1], b.pos[chain[i-1]], b.pos[chain[i]], neckRadius*s, neckRadius*s, 1, b.fwd))
+		}
 	}
 	if head < 0 {
 		return
@@ -453,14 +458,13 @@ func (b *bodyBuilder) torsoShapes(chain []int, chest, head int) {
 	hj := chain[head]
 	hu := b.up
 	hf := perp(b.fwd, hu, b.up)
-	c := b.pos[hj].Add(hu.Mul(0.075 * s)).Add(hf.Mul(0.012 * s))
+	b.group(0, 0.02)
+	c := b.pos[hj].Add(hu.Mul(0.08 * s)).Add(hf.Mul(0.02 * s))
 	b.add(ellipsoid(hj, c, hu, hf, mgl32.Vec3{headUp, headFront, headSide}.Mul(s)))
-	// Jaw: the head narrows to the chin at the front.
-	jc := b.pos[hj].Add(hu.Mul(0.02 * s)).Add(hf.Mul(0.04 * s))
-	b.add(ellipsoid(hj, jc, hu, hf, mgl32.Vec3{0.055, 0.06, 0.065}.Mul(s)))
 }
 
 func (b *bodyBuilder) limbShapes(l limb) {
+	s := b.s
 	path := l.path
 	last := len(path) - 1
 	if l.end >= 0 {
@@ -480,21 +484,30 @@ func (b *bodyBuilder) limbShapes(l limb) {
 		}
 		return l.r0 + (l.r1-l.r0)*arc[k]/total
 	}
-	b.add(cone(l.base, b.pos[l.base], b.pos[path[0]], l.r0, l.r0, 1, b.fwd))
+	b.group(0, 0.03)
+	b.add(cone(l.base, b.pos[l.base], b.pos[path[0]], 0.9*l.r0, l.r0, 1, b.fwd))
 	for k := 1; k <= last; k++ {
 		b.add(cone(path[k-1], b.pos[path[k-1]], b.pos[path[k]], r(k-1), r(k), 1, b.fwd))
+	}
+	if l.kind == partArm && last >= 2 {
+		// Deltoid: a rounded shoulder on the upper arm's root.
+		j := path[1]
+		if l.end >= 0 && l.end > 2 {
+			j = path[l.end-2]
+		}
+		b.group(0, 0.035)
+		b.add(cone(j, b.pos[j], b.pos[j], 1.05*r(1), 1.05*r(1), 1, b.fwd))
 	}
 	if l.end < 0 {
 		return
 	}
-	e := path[l.end]
-	prev := path[l.end-1]
 	switch l.kind {
 	case partArm:
-		b.handShapes(e, prev, l.r1)
+		b.handShapes(path[l.end], path[l.end-1], l.r1)
 	case partLeg:
 		b.footShapes(path[l.end:], l.r1)
 	}
+	_ = s
 }
 
 // handShapes: a flattened mitten from the wrist, over the fingers if any.
@@ -514,19 +527,20 @@ func (b *bodyBuilder) handShapes(hand, forearm int, rw float32) {
 		}
 	} else {
 		d = p.Sub(b.pos[forearm])
-		length = 0.38 * d.Len()
+		length = 0.42 * d.Len()
 		if d.Len() > 1e-4*s {
 			d = d.Normalize()
 		} else {
 			d = b.up.Mul(-1)
 		}
 	}
-	length = clampf(length, 0.07*s, 0.2*s)
+	length = clampf(length, 0.08*s, 0.2*s)
 	thin := perp(b.up, d, b.fwd)
-	palm := p.Add(d.Mul(0.45 * length))
-	tip := p.Add(d.Mul(length - 0.8*rw))
-	b.add(cone(hand, p, palm, rw, 1.25*rw, 0.55, thin))
-	b.add(cone(hand, palm, tip, 1.25*rw, rw, 0.55, thin))
+	palm := p.Add(d.Mul(0.4 * length))
+	tip := p.Add(d.Mul(length - rw))
+	b.group(0.01, 0.012)
+	b.add(cone(hand, p, palm, 0.9*rw, 1.45*rw, 0.5, thin))
+	b.add(cone(hand, palm, tip, 1.45*rw, 1.1*rw, 0.5, thin))
 }
 
 // footShapes: heel, sole and toes from the ankle (path[0]) along the foot.
@@ -549,6 +563,7 @@ func (b *bodyBuilder) footShapes(path []int, ra float32) {
 	down := b.up.Mul(-1)
 	heel := p.Add(d.Mul(-0.035 * s)).Add(down.Mul(0.035 * s))
 	rt := 0.8 * ra
+	b.group(0.02, 0.015)
 	if len(path) < 2 || b.dist(path[1], foot) <= 1e-3*s {
 		tip := p.Add(d.Mul(length)).Add(down.Mul(0.045 * s))
 		b.add(cone(foot, heel, tip, 0.85*ra, rt, 0.75, b.up))
@@ -573,7 +588,18 @@ func (b *bodyBuilder) descendants(j int, out []int) []int {
 	return out
 }
 
-func (b *bodyBuilder) add(sh shape) { b.shapes = append(b.shapes, sh) }
+// group starts a group of solids: each joins the group's previous ones
+// with a smooth union of width inner (0: hard), and the group joins the
+// body with width outer (both m at refHeight).
+func (b *bodyBuilder) group(inner, outer float32) {
+	b.groupID++
+	b.inner, b.outer = inner*b.s, outer*b.s
+}
+
+func (b *bodyBuilder) add(sh shape) {
+	sh.group, sh.inner, sh.outer = b.groupID, b.inner, b.outer
+	b.shapes = append(b.shapes, sh)
+}
 
 // area estimates the surface area of all solids (overlaps counted twice).
 func (b *bodyBuilder) area() float32 {
@@ -610,6 +636,9 @@ func perp(v, axis, fallback mgl32.Vec3) mgl32.Vec3 {
 // thin axis t, or an ellipsoid centred on a. It moves with joint.
 type shape struct {
 	joint     int
+	group     int     // solids of a group are contiguous in the list
+	inner     float32 // smooth-union width with the group's earlier solids
+	outer     float32 // smooth-union width of the group with the body
 	a         mgl32.Vec3
 	u, t, w   mgl32.Vec3 // orthonormal: axis, thin axis, wide axis
 	length    float32
@@ -695,7 +724,7 @@ func (sh *shape) dist(p mgl32.Vec3) float32 {
 // solids that can matter in them, so each sample visits only a few.
 type field struct {
 	shapes     []shape
-	k          float32 // smooth-union width
+	k          float32 // widest smooth union
 	h          float32 // cell size
 	lo         mgl32.Vec3
 	nx, ny, nz int
@@ -706,21 +735,24 @@ type field struct {
 
 const blockCells = 8
 
-func newField(shapes []shape, h, k float32) *field {
-	f := &field{shapes: shapes, k: k, h: h}
+func newField(shapes []shape, h float32) *field {
+	f := &field{shapes: shapes, h: h}
+	for _, sh := range shapes {
+		f.k = max(f.k, sh.inner, sh.outer)
+	}
 	lo, hi := shapes[0].lo, shapes[0].hi
 	for _, sh := range shapes[1:] {
 		for a := 0; a < 3; a++ {
 			lo[a], hi[a] = min(lo[a], sh.lo[a]), max(hi[a], sh.hi[a])
 		}
 	}
-	pad := mgl32.Vec3{2 * h, 2 * h, 2 * h}
+	pad := mgl32.Vec3{1, 1, 1}.Mul(2*h + f.k)
 	f.lo = lo.Sub(pad)
 	size := hi.Add(pad).Sub(f.lo)
 	f.nx, f.ny, f.nz = int(size[0]/h)+2, int(size[1]/h)+2, int(size[2]/h)+2
 	f.bx, f.by, f.bz = (f.nx+blockCells-1)/blockCells, (f.ny+blockCells-1)/blockCells, (f.nz+blockCells-1)/blockCells
 	f.blocks = make([][]int32, f.bx*f.by*f.bz)
-	margin := k + 3*h
+	margin := f.k + 3*h
 	for bk := 0; bk < f.bz; bk++ {
 		for bj := 0; bj < f.by; bj++ {
 			for bi := 0; bi < f.bx; bi++ {
@@ -766,19 +798,34 @@ func (f *field) listAt(p mgl32.Vec3) []int32 {
 	return f.blocks[(k*f.by+j)*f.bx+i]
 }
 
-// eval is the smooth union (polynomial smooth minimum) of the solids in
-// list at p; far from all of them it is a positive constant.
+// eval is the body's field at p from the solids in list: a smooth union
+// (polynomial smooth minimum) inside each group, then of the groups; far
+// from every solid it is a positive constant.
 func (f *field) eval(p mgl32.Vec3, list []int32) float32 {
-	d := 4 * f.k
+	far := f.k + 4*f.h
+	d, g := far, far
+	group := -1
+	var outer float32
 	for _, i := range list {
-		e := f.shapes[i].dist(p)
-		if h := f.k - abs32(d-e); h > 0 {
-			d = min(d, e) - h*h/(4*f.k)
-		} else {
-			d = min(d, e)
+		sh := &f.shapes[i]
+		e := sh.dist(p)
+		if sh.group != group {
+			d = smin(d, g, outer)
+			group, g, outer = sh.group, e, sh.outer
+			continue
 		}
+		g = smin(g, e, sh.inner)
 	}
-	return d
+	return smin(d, g, outer)
+}
+
+// smin is the polynomial smooth minimum of a and b over width k (min if k
+// is 0).
+func smin(a, b, k float32) float32 {
+	if h := k - abs32(a-b); h > 0 {
+		return min(a, b) - h*h/(4*k)
+	}
+	return min(a, b)
 }
 
 func (f *field) grad(p mgl32.Vec3, list []int32) mgl32.Vec3 {

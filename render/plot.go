@@ -16,9 +16,17 @@ type Plot struct {
 	Title string
 	YUnit string // unit of the values, shown on the axis ("m/s", "rad")
 	Hold  bool   // keep the current y range instead of following the data
+	// Window, if > 0, is the time span (s) the x axis shows: the history
+	// fills it from the left, then scrolls, whatever the sample rate. At 0
+	// the axis spans every stored sample.
+	Window float64
 
 	names  []string
 	colors []color.RGBA
+	widths []float32   // line width of each series (px)
+	hidden []bool      // series left out of the drawing and the y range
+	marks  []float64   // times (s) of events drawn as vertical lines, a ring
+	markAt int         // next write index in marks
 	t      []float64   // sample times (s), a ring of cap samples
 	v      [][]float32 // per series, parallel to t
 	head   int         // next write index
@@ -35,7 +43,59 @@ func NewPlot(title, yUnit string, capacity int) *Plot {
 func (p *Plot) AddSeries(name string, c color.RGBA) {
 	p.names = append(p.names, name)
 	p.colors = append(p.colors, c)
+	p.widths = append(p.widths, 2)
+	p.hidden = append(p.hidden, false)
 	p.v = append(p.v, make([]float32, len(p.t)))
+}
+
+// SetLineWidth sets the width (px, default 2) series i is drawn with; a
+// wide, muted reference under thin lines shows where they follow it.
+func (p *Plot) SetLineWidth(i int, w float32) {
+	if i >= 0 && i < len(p.widths) {
+		p.widths[i] = w
+	}
+}
+
+// SetVisible shows or hides series i. A hidden series keeps its samples,
+// is left out of the y range, and its legend entry is dimmed.
+func (p *Plot) SetVisible(i int, on bool) {
+	if i >= 0 && i < len(p.hidden) {
+		p.hidden[i] = !on
+	}
+}
+
+// SetRange fixes the y range at [lo, hi] and holds it.
+func (p *Plot) SetRange(lo, hi float32) {
+	if finite(lo) && finite(hi) && hi > lo {
+		p.lo, p.hi, p.Hold = lo, hi, true
+	}
+}
+
+// Mark records an event at time t (s), drawn as a faint vertical line
+// while it is in view; the last 64 are kept. It does not allocate.
+func (p *Plot) Mark(t float64) {
+	if p.marks == nil {
+		p.marks = make([]float64, 64)
+		for i := range p.marks {
+			p.marks[i] = math.NaN()
+		}
+	}
+	p.marks[p.markAt] = t
+	p.markAt = (p.markAt + 1) % len(p.marks)
+}
+
+// Area is the rectangle (px) the data fills when the plot is drawn in r.
+func (p *Plot) Area(r rl.Rectangle) rl.Rectangle {
+	return rl.Rectangle{X: r.X + 70, Y: r.Y + 32, Width: r.Width - 80, Height: r.Height - 62}
+}
+
+// ValueAt is the value at screen height y (px) of the plot drawn in r
+// with the y range of its last Draw, clamped to that range: for editing a
+// signal with the mouse (hold the range while doing so).
+func (p *Plot) ValueAt(r rl.Rectangle, y float32) float32 {
+	a := p.Area(r)
+	f := max(0, min(1, (a.Y+a.Height-y)/a.Height))
+	return p.lo + (p.hi-p.lo)*f
 }
 
 // Push records one sample of every series at time t (s); vals[i] belongs
@@ -55,8 +115,13 @@ func (p *Plot) Push(t float64, vals ...float32) {
 	}
 }
 
-// Clear forgets all samples (after a reset of the signal's time).
-func (p *Plot) Clear() { p.head, p.n = 0, 0 }
+// Clear forgets all samples and marks (after a reset of the signal's time).
+func (p *Plot) Clear() {
+	p.head, p.n = 0, 0
+	for i := range p.marks {
+		p.marks[i] = math.NaN()
+	}
+}
 
 // Len is the number of samples stored.
 func (p *Plot) Len() int { return p.n }
@@ -79,14 +144,39 @@ func niceRange(lo, hi float32) (float32, float32) {
 	return float32(math.Floor(float64(lo)/step) * step), float32(math.Ceil(float64(hi)/step) * step)
 }
 
-// yRange is the range Draw uses: the held one, or the data's rounded out.
+// span returns the first stored sample in view (k0) and the times (s) at
+// the left and right of the x axis.
+func (p *Plot) span() (k0 int, t0, t1 float64) {
+	if p.n == 0 {
+		return 0, 0, 1
+	}
+	first, last := p.t[p.at(0)], p.t[p.at(p.n-1)]
+	if !(p.Window > 0) {
+		if !(last > first) {
+			last = first + 1
+		}
+		return 0, first, last
+	}
+	t0 = max(first, last-p.Window)
+	for k0 < p.n-1 && p.t[p.at(k0)] < t0 {
+		k0++
+	}
+	return k0, t0, t0 + p.Window
+}
+
+// yRange is the range Draw uses: the held one, or the data's in view
+// rounded out.
 func (p *Plot) yRange() (float32, float32) {
 	if p.Hold || p.n == 0 {
 		return p.lo, p.hi
 	}
+	k0, _, _ := p.span()
 	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
 	for s := range p.v {
-		for k := 0; k < p.n; k++ {
+		if p.hidden[s] {
+			continue
+		}
+		for k := k0; k < p.n; k++ {
 			x := p.v[s][p.at(k)]
 			if finite(x) {
 				lo, hi = min(lo, x), max(hi, x)
@@ -112,15 +202,21 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 	for i := len(p.names) - 1; i >= 0; i-- {
 		w := float32(rl.MeasureText(p.names[i], fs))
 		x -= w
-		rl.DrawText(p.names[i], int32(x), int32(r.Y+6), fs, p.colors[i])
-		x -= 18
-		rl.DrawRectangle(int32(x), int32(r.Y+12), 12, 8, p.colors[i])
+		if p.hidden[i] {
+			rl.DrawText(p.names[i], int32(x), int32(r.Y+6), fs, DimText)
+			x -= 18
+			rl.DrawRectangleLines(int32(x), int32(r.Y+12), 12, 8, p.colors[i])
+		} else {
+			rl.DrawText(p.names[i], int32(x), int32(r.Y+6), fs, p.colors[i])
+			x -= 18
+			rl.DrawRectangle(int32(x), int32(r.Y+12), 12, 8, p.colors[i])
+		}
 		x -= 14
 	}
 
 	lo, hi := p.yRange()
 	p.lo, p.hi = lo, hi
-	area := rl.Rectangle{X: r.X + 70, Y: r.Y + 32, Width: r.Width - 80, Height: r.Height - 62}
+	area := p.Area(r)
 	rl.DrawRectangleLinesEx(area, 1, color.RGBA{60, 64, 74, 255})
 	// Axis labels with units: y at top, middle and bottom; zero line.
 	for _, f := range []float32{0, 0.5, 1} {
@@ -141,43 +237,56 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 		rl.DrawText("no samples yet"+hold, int32(area.X+8), int32(area.Y+8), fs-4, DimText)
 		return
 	}
-	t0, t1 := p.t[p.at(0)], p.t[p.at(p.n-1)]
-	if !(t1 > t0) {
-		t1 = t0 + 1
-	}
+	k0, t0, t1 := p.span()
 	rl.DrawText(fmt.Sprintf("t %.2f s .. %.2f s%s", t0, t1, hold), int32(area.X), int32(r.Y+r.Height-24), fs-4, DimText)
 
-	px := func(k int) float32 { return area.X + area.Width*float32((p.t[p.at(k)]-t0)/(t1-t0)) }
+	tx := func(t float64) float32 { return area.X + area.Width*float32((t-t0)/(t1-t0)) }
+	px := func(k int) float32 { return tx(p.t[p.at(k)]) }
 	py := func(y float32) float32 {
 		y = max(lo, min(hi, y))
 		return area.Y + area.Height*(1-(y-lo)/(hi-lo))
 	}
+	for _, m := range p.marks {
+		if m >= t0 && m <= t1 { // NaN (unused) fails both
+			x := tx(m)
+			rl.DrawLineEx(rl.Vector2{X: x, Y: area.Y + 1}, rl.Vector2{X: x, Y: area.Y + area.Height - 1}, 1, color.RGBA{120, 126, 140, 255})
+		}
+	}
 	for s := range p.v {
-		for k := 1; k < p.n; k++ {
+		if p.hidden[s] {
+			continue
+		}
+		for k := k0 + 1; k < p.n; k++ {
 			a, b := p.v[s][p.at(k-1)], p.v[s][p.at(k)]
 			if !finite(a) || !finite(b) {
 				continue
 			}
-			rl.DrawLineEx(rl.Vector2{X: px(k - 1), Y: py(a)}, rl.Vector2{X: px(k), Y: py(b)}, 2, p.colors[s])
+			rl.DrawLineEx(rl.Vector2{X: px(k - 1), Y: py(a)}, rl.Vector2{X: px(k), Y: py(b)}, p.widths[s], p.colors[s])
 		}
 	}
 
-	// Readout of every series at the sample under the mouse.
+	// Readout of every series at the sample nearest the mouse's time.
 	if !rl.CheckCollisionPointRec(mouse, area) {
 		return
 	}
-	k := int(float32(p.n-1)*(mouse.X-area.X)/area.Width + 0.5)
-	k = max(0, min(p.n-1, k))
+	tm := t0 + (t1-t0)*float64((mouse.X-area.X)/area.Width)
+	k := k0
+	for k < p.n-1 && math.Abs(p.t[p.at(k+1)]-tm) <= math.Abs(p.t[p.at(k)]-tm) {
+		k++
+	}
 	mx := px(k)
 	rl.DrawLine(int32(mx), int32(area.Y), int32(mx), int32(area.Y+area.Height), DimText)
 	ty := area.Y + 4
-	tx := mx + 6
+	lx := mx + 6
 	if mx > area.X+area.Width/2 {
-		tx = mx - 200
+		lx = mx - 200
 	}
-	rl.DrawText(fmt.Sprintf("t %.3f s", p.t[p.at(k)]), int32(tx), int32(ty), fs-4, TextColor)
+	rl.DrawText(fmt.Sprintf("t %.3f s", p.t[p.at(k)]), int32(lx), int32(ty), fs-4, TextColor)
 	for s := range p.v {
+		if p.hidden[s] {
+			continue
+		}
 		ty += 18
-		rl.DrawText(fmt.Sprintf("%.4g %s", p.v[s][p.at(k)], p.YUnit), int32(tx), int32(ty), fs-4, p.colors[s])
+		rl.DrawText(fmt.Sprintf("%.4g %s", p.v[s][p.at(k)], p.YUnit), int32(lx), int32(ty), fs-4, p.colors[s])
 	}
 }

@@ -26,6 +26,7 @@ func bodyShots(t *testing.T, sm *SkinnedMesh, s animsys.Skeleton, restPos []mgl3
 		{"back", rl.Vector3{X: -0.8, Y: 1.3, Z: -2.8}, rl.Vector3{Y: 0.85}, rest},
 		{"head", rl.Vector3{X: 0.5, Y: 1.6, Z: 1.1}, rl.Vector3{Y: 1.45}, rest},
 		{"feet", rl.Vector3{X: 0.7, Y: 0.5, Z: 0.9}, rl.Vector3{Y: 0.15}, rest},
+		{"pelvis", rl.Vector3{X: 0.6, Y: 1.1, Z: 1.2}, rl.Vector3{Y: 0.95}, rest},
 		{"posed", rl.Vector3{X: 0.4, Y: 1.2, Z: 3.2}, rl.Vector3{Y: 0.85}, pose},
 		{"posed3", rl.Vector3{X: 2.2, Y: 1.3, Z: 1.6}, rl.Vector3{Y: 0.85}, pose},
 	}

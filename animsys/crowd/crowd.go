@@ -1,0 +1,137 @@
+// Package crowd ticks many characters through the velocity chain of
+// docs/bench-spec.md, serially or over a pool of worker goroutines.
+//
+// Every character owns its poses, so characters tick independently: the
+// pool splits them into chunks, a tick allocates nothing, and the results
+// (poses and checksum) are bit-identical whatever the number of workers.
+package crowd
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"kinelab/animsys"
+)
+
+// Bench-spec crowd constants.
+const (
+	LibrarySize      = 64  // clips in the crowd's library
+	LibraryFirstSeed = 100 // library clips are seeds 100..163
+	DefaultSize      = 1000
+	chunk            = 8 // characters a worker takes at a time
+)
+
+// NewLibrary generates the bench-spec clip library: seeds 100 to 163.
+func NewLibrary() []animsys.Clip {
+	lib := make([]animsys.Clip, LibrarySize)
+	for i := range lib {
+		lib[i] = animsys.GenerateBenchClip(uint32(LibraryFirstSeed + i))
+	}
+	return lib
+}
+
+// Crowd is a set of characters ticking the same chain.
+type Crowd struct {
+	Chain      animsys.Chain
+	Characters []*animsys.Character
+	sums       []float32 // each character's checksum of the last tick
+
+	// Worker pool (Start); nil when ticking serially.
+	workers []chan float32
+	done    chan struct{}
+	next    atomic.Int64
+}
+
+// New builds a crowd of n characters on skeleton skel. Character i plays two
+// clips of lib picked at random (xorshift32 from seed), from random start
+// times, with its own bench-spec additive pose (seed + i). lib must be
+// non-empty and its clips must match skel.
+func New(skel *animsys.Skeleton, lib []animsys.Clip, n int, seed uint32) (*Crowd, error) {
+	if err := skel.Validate(); err != nil {
+		return nil, err
+	}
+	if len(lib) == 0 {
+		return nil, fmt.Errorf("crowd: empty clip library")
+	}
+	for i := range lib {
+		if lib[i].Joints != skel.Len() {
+			return nil, fmt.Errorf("crowd: clip %q has %d joints, skeleton %d", lib[i].Name, lib[i].Joints, skel.Len())
+		}
+	}
+	c := &Crowd{Chain: animsys.BenchChain(skel.Parents), sums: make([]float32, n)}
+	r := animsys.NewXorshift32(seed)
+	pick := func() *animsys.Clip { return &lib[int(r.Next()%uint32(len(lib)))] }
+	for i := 0; i < n; i++ {
+		a, b := pick(), pick()
+		tA, tB := r.Float()*a.Duration(), r.Float()*b.Duration()
+		c.Characters = append(c.Characters, animsys.NewCharacter(&c.Chain, a, b, seed+uint32(i), tA, tB))
+	}
+	return c, nil
+}
+
+// Start runs ticks over threads goroutines from now on: threads-1 workers
+// plus the goroutine calling Tick. threads <= 1 ticks serially. Call Close
+// to stop the workers.
+func (c *Crowd) Start(threads int) {
+	c.Close()
+	if threads <= 1 {
+		return
+	}
+	c.done = make(chan struct{}, threads)
+	c.workers = make([]chan float32, threads-1)
+	for i := range c.workers {
+		ch := make(chan float32, 1)
+		c.workers[i] = ch
+		go func() {
+			for dt := range ch {
+				c.work(dt)
+				c.done <- struct{}{}
+			}
+		}()
+	}
+}
+
+// Close stops the worker goroutines; the crowd ticks serially afterwards.
+func (c *Crowd) Close() {
+	for _, ch := range c.workers {
+		close(ch)
+	}
+	c.workers = nil
+}
+
+// Threads is the number of goroutines a tick runs on.
+func (c *Crowd) Threads() int { return len(c.workers) + 1 }
+
+// Tick advances every character by dt seconds (one bench-spec tick each)
+// and returns the sum of their checksums, added in character order so it
+// does not depend on the number of threads.
+func (c *Crowd) Tick(dt float32) float64 {
+	c.next.Store(0)
+	for _, ch := range c.workers {
+		ch <- dt
+	}
+	c.work(dt)
+	for range c.workers {
+		<-c.done
+	}
+	var sum float64
+	for _, s := range c.sums {
+		sum += float64(s)
+	}
+	return sum
+}
+
+// work ticks chunks of characters until none are left.
+func (c *Crowd) work(dt float32) {
+	n := int64(len(c.Characters))
+	for {
+		lo := c.next.Add(chunk) - chunk
+		if lo >= n {
+			return
+		}
+		hi := min(lo+chunk, n)
+		for i := lo; i < hi; i++ {
+			c.sums[i] = c.Characters[i].Tick(dt)
+		}
+	}
+}
