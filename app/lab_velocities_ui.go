@@ -73,7 +73,7 @@ func (l *VelocitiesLab) Draw2D(v *View) {
 			int32(v.Plot.X), y, ui.TextSize, render.TextColor)
 		y -= 26
 	}
-	legend := "red: propagated   blue: finite difference (previous frame)"
+	legend := "red: propagated   blue: finite difference"
 	rl.DrawText(legend, int32(v.Plot.X), y, ui.TextSize, render.DimText)
 }
 
