@@ -17,8 +17,10 @@ func AdditiveStatic(out, add *Pose, alpha float32) { Additive(out, add, alpha, 0
 
 // Additive applies add with weight alpha changing at alphaVel per second on
 // the world side (op_additive_inplace): vel += alpha add.vel + add.pos
-// alphaVel, ang = add_rot ang + alpha add.ang + r alphaVel, svl += alpha
-// add.svl + log(add.scl) alphaVel.
+// alphaVel, ang = add_rot ang + (alpha add.ang + r alphaVel), svl += alpha
+// add.svl + log(add.scl) alphaVel. The bracketed angular velocity of the
+// weighted additive rotation is computed exactly (see additiveRot); the
+// article's form is its small-rotation limit.
 func Additive(out, add *Pose, alpha, alphaVel float32) {
 	n := len(out.Pos)
 	ap, ar, as := add.Pos[:n], add.Rot[:n], add.Scl[:n]

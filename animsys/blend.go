@@ -32,10 +32,17 @@ func BlendStatic(out, lhs, rhs *Pose, alpha float32) {
 // Blend blends lhs (alpha = 0) to rhs (alpha = 1) with a weight changing at
 // alphaVel per second (op_blend with alpha_vel/dt = alphaVel). The moving
 // weight adds the difference of the poses times alphaVel to the lerped
-// velocities: (rhs.pos - lhs.pos) alphaVel in m/s, the rotation from lhs to
-// rhs (scaled angle-axis) times alphaVel in rad/s, log(rhs.scl / lhs.scl)
-// alphaVel per second. Pass alphaVel = 0 to ignore the velocity a changing
-// weight adds. out may be lhs or rhs.
+// velocities: (rhs.pos - lhs.pos) alphaVel in m/s, the rotation d from lhs
+// to rhs (scaled angle-axis) times alphaVel in rad/s, log(rhs.scl /
+// lhs.scl) alphaVel per second. Pass alphaVel = 0 to ignore the velocity a
+// changing weight adds. out may be lhs or rhs.
+//
+// The angular velocity is the exact derivative of the slerp exp(alpha d)
+// lhs.rot: alphaVel d + J(alpha d) alpha d' + exp(alpha d) lhs.ang with d'
+// = J(d)^-1 (rhs.ang - D lhs.ang), D the rotation from lhs to rhs and J the
+// exp-map derivative. For small d it is the article's lerp(lhs.ang,
+// rhs.ang, alpha) + d alphaVel, which is off by up to ~0.25 rad/s when
+// blending the bench clips.
 func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	n := len(lhs.Pos)
 	lp, lr, ls := lhs.Pos[:n], lhs.Rot[:n], lhs.Scl[:n]

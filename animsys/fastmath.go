@@ -56,11 +56,25 @@ func qmul(a, b q4) q4 {
 // qconj is the inverse of a unit quaternion (quat_inv).
 func qconj(q q4) q4 { return q4{q.w, -q.x, -q.y, -q.z} }
 
-// qmulInv is a inv(b) (quat_mul_inv).
-func qmulInv(a, b q4) q4 { return qmul(a, qconj(b)) }
+// qmulInv is a inv(b) (quat_mul_inv), written out: qmul(a, qconj(b)).
+func qmulInv(a, b q4) q4 {
+	return q4{
+		a.w*b.w + a.x*b.x + a.y*b.y + a.z*b.z,
+		-a.w*b.x + a.x*b.w - a.y*b.z + a.z*b.y,
+		-a.w*b.y + a.y*b.w - a.z*b.x + a.x*b.z,
+		-a.w*b.z + a.z*b.w - a.x*b.y + a.y*b.x,
+	}
+}
 
-// qinvMul is inv(a) b (quat_inv_mul).
-func qinvMul(a, b q4) q4 { return qmul(qconj(a), b) }
+// qinvMul is inv(a) b (quat_inv_mul), written out: qmul(qconj(a), b).
+func qinvMul(a, b q4) q4 {
+	return q4{
+		a.w*b.w + a.x*b.x + a.y*b.y + a.z*b.z,
+		a.w*b.x - a.x*b.w - a.y*b.z + a.z*b.y,
+		a.w*b.y - a.y*b.w - a.z*b.x + a.x*b.z,
+		a.w*b.z - a.z*b.w - a.x*b.y + a.y*b.x,
+	}
+}
 
 // qabs is q or -q, whichever has w >= 0 (quat_abs).
 func qabs(q q4) q4 {
@@ -79,6 +93,32 @@ func qrot(q q4, v v3) v3 {
 
 // qinvRot rotates v by inv(q) (quat_inv_mul_vec3).
 func qinvRot(q q4, v v3) v3 { return qrot(qconj(q), v) }
+
+// m33 is a rotation matrix (rows), for rotating several vectors by one
+// quaternion: 15 flops a vector instead of qrot's 30.
+type m33 struct{ xx, xy, xz, yx, yy, yz, zx, zy, zz float32 }
+
+// rotMatrix is the matrix of unit quaternion q.
+func rotMatrix(q q4) (m m33) {
+	x2, y2, z2 := q.x+q.x, q.y+q.y, q.z+q.z
+	xx, yy, zz := q.x*x2, q.y*y2, q.z*z2
+	xy, xz, yz := q.x*y2, q.x*z2, q.y*z2
+	wx, wy, wz := q.w*x2, q.w*y2, q.w*z2
+	m.xx, m.xy, m.xz = 1-(yy+zz), xy-wz, xz+wy
+	m.yx, m.yy, m.yz = xy+wz, 1-(xx+zz), yz-wx
+	m.zx, m.zy, m.zz = xz-wy, yz+wx, 1-(xx+yy)
+	return m
+}
+
+// mul is m v: v rotated by the quaternion of m.
+func (m *m33) mul(v v3) v3 {
+	return v3{m.xx*v.x + m.xy*v.y + m.xz*v.z, m.yx*v.x + m.yy*v.y + m.yz*v.z, m.zx*v.x + m.zy*v.y + m.zz*v.z}
+}
+
+// tmul is transpose(m) v: v rotated by the inverse quaternion.
+func (m *m33) tmul(v v3) v3 {
+	return v3{m.xx*v.x + m.yx*v.y + m.zx*v.z, m.xy*v.x + m.yy*v.y + m.zy*v.z, m.xz*v.x + m.yz*v.y + m.zz*v.z}
+}
 
 // Scaled angle-axis maps. For a rotation by angle a about unit axis n, the
 // scaled angle-axis is v = a n and the quaternion (cos h, sin h n), h = a/2.

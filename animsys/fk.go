@@ -23,9 +23,10 @@ func FK(global, local *Pose, parents []int) {
 			continue
 		}
 		pr, ps, pa, psv := ldq(gr[p]), ld(gs[p]), ld(ga[p]), ld(gsv[p])
+		rot := rotMatrix(pr) // quat_mul_vec3(par_rot, .) for the three rows
 		pos := ld(lp[i])
 		// Position: quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
-		arm := qrot(pr, pos.mul(ps))
+		arm := rot.mul(pos.mul(ps))
 		gp[i] = arm.add(ld(gp[p])).vec()
 		gr[i] = qmul(pr, ldq(lr[i])).quat()
 		gs[i] = ld(ls[i]).mul(ps).vec()
@@ -33,8 +34,8 @@ func FK(global, local *Pose, parents []int) {
 		// leverage cross(par_ang, arm) + expansion (local.pos * par_scl *
 		// par_svl, rotated). The two rotated terms share one rotation.
 		lvs := ld(lv[i]).add(pos.mul(psv)).mul(ps)
-		gv[i] = qrot(pr, lvs).add(ld(gv[p])).add(pa.cross(arm)).vec()
-		ga[i] = qrot(pr, ld(la[i])).add(pa).vec()
+		gv[i] = rot.mul(lvs).add(ld(gv[p])).add(pa.cross(arm)).vec()
+		ga[i] = rot.mul(ld(la[i])).add(pa).vec()
 		gsv[i] = ld(lsv[i]).add(psv).vec()
 	}
 }
@@ -51,7 +52,8 @@ func FKStatic(global, local *Pose, parents []int) {
 			continue
 		}
 		pr, ps := ldq(gr[p]), ld(gs[p])
-		gp[i] = qrot(pr, ld(lp[i]).mul(ps)).add(ld(gp[p])).vec()
+		rot := rotMatrix(pr) // as in FK, so both give the same bits
+		gp[i] = rot.mul(ld(lp[i]).mul(ps)).add(ld(gp[p])).vec()
 		gr[i] = qmul(pr, ldq(lr[i])).quat()
 		gs[i] = ld(ls[i]).mul(ps).vec()
 	}
@@ -81,14 +83,15 @@ func BK(local, global *Pose, parents []int) {
 			continue
 		}
 		pr, ps, pa := ldq(gr[p]), ld(gs[p]), ld(ga[p])
+		rot := rotMatrix(pr) // its transpose is quat_inv_mul_vec3(par_rot, .)
 		arm := ld(gp[i]).sub(ld(gp[p]))
-		pos := qinvRot(pr, arm).div(ps)
+		pos := rot.tmul(arm).div(ps)
 		lp[i] = pos.vec()
 		lr[i] = qinvMul(pr, ldq(gr[i])).quat()
 		ls[i] = ld(gs[i]).div(ps).vec()
 		rel := ld(gv[i]).sub(ld(gv[p])).sub(pa.cross(arm))
-		lv[i] = qinvRot(pr, rel).div(ps).sub(pos.mul(ld(gsv[p]))).vec()
-		la[i] = qinvRot(pr, ld(ga[i]).sub(pa)).vec()
+		lv[i] = rot.tmul(rel).div(ps).sub(pos.mul(ld(gsv[p]))).vec()
+		la[i] = rot.tmul(ld(ga[i]).sub(pa)).vec()
 		lsv[i] = ld(gsv[i]).sub(ld(gsv[p])).vec()
 	}
 }

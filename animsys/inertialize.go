@@ -15,10 +15,13 @@ import (
 // weights come from the decay curve (cubic, or a critical spring).
 
 // InertializeOffset records the offset that takes dst to src at a transition
-// (the state op_inertialize decays): pos and vel differences; rotation
-// quat_abs(src.rot dst.rot^-1) with angular velocity src.ang - offset.rot
-// dst.ang; scale ratio src.scl / dst.scl with svl difference. Applying the
-// undecayed offset to dst gives back src, velocities included.
+// (the state op_inertialize decays): pos and vel differences (m, m/s); the
+// rotation quat_abs(src.rot dst.rot^-1) with, in Ang, the rate (rad/s) of
+// its scaled angle-axis r, J(r)^-1 (src.ang - offset.rot dst.ang) — the
+// quantity the decay acts on, equal to the angular velocity difference for
+// small offsets; the scale ratio src.scl / dst.scl with the svl difference.
+// Applying the undecayed offset to dst gives back src, velocities included.
+// offset must not be src or dst.
 func InertializeOffset(offset, src, dst *Pose) {
 	n := len(src.Pos)
 	for i := 0; i < n; i++ {
@@ -65,8 +68,11 @@ func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) 
 }
 
 // InertializeWeights applies the offset decayed with weights w0..w3 onto
-// input: x = w0 x0 + w1 v0, v = w2 x0 + w3 v0 for each channel, then
-// pos = input.pos + x, rot = exp(x) input.rot (ang turned by it), scl =
+// input: x = w0 x0 + w1 v0, v = w2 x0 + w3 v0 for each channel (w2, w3 the
+// time derivatives of w0, w1), then pos = input.pos + x, rot =
+// from_scaled_angle_axis(x) input.rot with angular velocity exp(x) input.ang
+// + J(x) v (J the exp-map derivative; the article adds v itself, exact only
+// for small offsets: up to ~0.65 rad/s off on the bench clips), scl =
 // input.scl exp(x). out may be input.
 func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)

@@ -18,7 +18,8 @@ import (
 //     for any scales;
 //   - KformMul(KformInv(v), w) == KformDiv(v, w) and associativity
 //     KformMul(KformMul(a, b), c) == KformMul(a, KformMul(b, c)) need the
-//     scale of v (of a) to be uniform: a per-axis scale does not commute
+//     scale of v (of a and b) to be uniform and to stay uniform (the same
+//     scalar velocity on every axis): a per-axis scale does not commute
 //     with the rotation it is applied after.
 
 // KformMul composes kineforms, w relative to v (kform_mul): position

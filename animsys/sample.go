@@ -98,9 +98,10 @@ func (h *hermite) offset(m1, d12, m2 v3) (o, do v3) {
 // cubicPos is the Catmull-Rom position between p1 and p2 and its rate per
 // frame, with tangents (p2 - p0)/2 and (p3 - p1)/2.
 func (h *hermite) cubicPos(p0, p1, p2, p3 v3) (pos, vel v3) {
-	d01, d12, d23 := p1.sub(p0), p2.sub(p1), p3.sub(p2)
-	o, do := h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
-	return p1.add(o), do
+	m1, d12, m2 := p2.sub(p0).scale(.5), p2.sub(p1), p3.sub(p1).scale(.5)
+	pos = p1.add(m1.scale(h.h10)).add(d12.scale(h.h01)).add(m2.scale(h.h11))
+	vel = m1.scale(h.d10).add(d12.scale(h.d01)).add(m2.scale(h.d11))
+	return pos, vel
 }
 
 // cubicRot is the cubic rotation between r1 and r2 and its angular velocity
@@ -147,12 +148,15 @@ func (h *hermite) cubicScl(s0, s1, s2, s3 v3) (scl, svl v3) {
 func SampleCubic(out *Pose, c *Clip, time float32) {
 	dt := c.FrameTime
 	st, alpha := frameAt(time, dt)
+	h := hermiteAt(alpha)
+	if st < 0 || st >= c.Frames-1 {
+		h = hermite{} // outside the clip: hold the end frame, at rest
+	}
 	n := c.Joints
 	f0 := clampFrame(st-1, c.Frames) * n
 	f1 := clampFrame(st, c.Frames) * n
 	f2 := clampFrame(st+1, c.Frames) * n
 	f3 := clampFrame(st+2, c.Frames) * n
-	h := hermiteAt(alpha)
 	inv := 1 / dt
 	pos0, pos1, pos2, pos3 := c.Pos[f0:f0+n], c.Pos[f1:f1+n], c.Pos[f2:f2+n], c.Pos[f3:f3+n]
 	rot0, rot1, rot2, rot3 := c.Rot[f0:f0+n], c.Rot[f1:f1+n], c.Rot[f2:f2+n], c.Rot[f3:f3+n]

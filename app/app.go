@@ -44,6 +44,8 @@ type App struct {
 	pointer             Pointer
 	dtOpen              bool // the playback panel's time-step section is open
 	csv                 *csvOut
+	character           *Character // loaded from BVH files, nil for the default
+	loadFailed          bool       // a headless run's BVH files did not all load
 	bodies              map[*animsys.Skeleton]BodyDrawer
 }
 
@@ -56,6 +58,9 @@ func Run(cfg Config) int {
 		return 1
 	}
 	defer a.close()
+	if len(cfg.Files) > 0 && !a.load(cfg.Files) && cfg.Headless() {
+		a.loadFailed = true
+	}
 	if cfg.CSV != "" {
 		if err := a.openCSV(cfg.CSV); err != nil {
 			fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
@@ -77,7 +82,7 @@ func Run(cfg Config) int {
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
 		return 1
 	}
-	if cfg.Screenshot != "" && a.captureErr != nil {
+	if (cfg.Screenshot != "" && a.captureErr != nil) || a.loadFailed {
 		return 1
 	}
 	return 0
@@ -122,6 +127,9 @@ func (a *App) lab() Lab {
 		l := labFactories[a.cur].make()
 		if s, ok := l.(configLab); ok {
 			s.Configure(a.cfg)
+		}
+		if c, ok := l.(characterLab); ok && a.character != nil {
+			c.SetCharacter(a.character)
 		}
 		a.labs[a.cur] = l
 	}
@@ -246,6 +254,11 @@ func (a *App) input() {
 		if rl.IsKeyPressed(k.Code) {
 			k.Action()
 		}
+	}
+	if rl.IsFileDropped() {
+		files := rl.LoadDroppedFiles()
+		rl.UnloadDroppedFiles()
+		a.load(files)
 	}
 	m := rl.GetMousePosition()
 	overUI := a.showUI && (rl.CheckCollisionPointRec(m, a.playPanel.Bounds()) ||
@@ -420,4 +433,33 @@ func (a *App) run(name string) {
 			return
 		}
 	}
+}
+
+// load reads BVH files as the character of every lab that animates one.
+// Errors go to stderr and the screen; the app keeps running. It reports
+// whether every file loaded.
+func (a *App) load(files []string) bool {
+	ch, errs := LoadCharacter(files, a.cfg.Units)
+	for _, err := range errs {
+		fmt.Fprintln(os.Stderr, "kinelab:", err)
+	}
+	if ch != nil {
+		a.character = ch
+		for _, l := range a.labs {
+			if c, ok := l.(characterLab); ok {
+				c.SetCharacter(ch)
+			}
+		}
+		rl.SetWindowTitle(a.title())
+		a.cam.Target = a.lab().Focus()
+	}
+	switch {
+	case len(errs) == 1:
+		a.say(errs[0].Error())
+	case len(errs) > 1:
+		a.say(fmt.Sprintf("%v (and %d more errors on stderr)", errs[0], len(errs)-1))
+	case ch != nil:
+		a.say(fmt.Sprintf("loaded %s: %d joints, %d clips", ch.Name, ch.Skel.Len(), len(ch.Clips)))
+	}
+	return len(errs) == 0
 }

@@ -23,6 +23,9 @@ type Config struct {
 	DT         float32  // s, the fixed time step
 	Jitter     float32  // dt jitter fraction in [0, 1]
 	Seed       uint32   // seed of the lab's random choices
+	Halflife   float32  // s, half-life of the cost lab's grid and springs; 0: the lab's own
+	Files      []string // BVH files to load as the character and its clips
+	Units      string   // BVH units: auto, cm, m or in
 }
 
 // Action is a key action (Key.Name) to run at the start of a frame.
@@ -53,15 +56,25 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 	dt := fs.Float64("dt", 1.0/60, "fixed time step in `seconds` (0 < dt <= 1)")
 	jitter := fs.Float64("jitter", 0, "dt jitter: each step is scaled by a random factor in [1-J, 1+J], 0 <= `J` <= 1")
 	seed := fs.Uint("seed", 1, "seed of the lab's random choices")
+	halflife := fs.Float64("halflife", 0, "half-life in `seconds` of the cost lab's grid and the scalar lab's springs (0 < H <= 5; 0: the lab's default)")
+	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the skeleton's height), cm, m or in")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kinelab [flags]\n       kinelab verify [--json]\n       kinelab bench [--characters N] [--threads K] [--json]\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh ...]\n       kinelab verify [--json]\n       kinelab bench [--characters N] [--threads K] [--json]\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected argument %q (flags start with --; see kinelab -h)", fs.Arg(0))
+	for _, a := range fs.Args() {
+		if !strings.HasSuffix(strings.ToLower(a), ".bvh") {
+			return c, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh); see kinelab -h", a)
+		}
+		c.Files = append(c.Files, a)
+	}
+	switch c.Units {
+	case "auto", "cm", "m", "in":
+	default:
+		return c, fmt.Errorf("--units %q: want auto, cm, m or in", c.Units)
 	}
 	if !slices.Contains(LabNames(), c.Lab) {
 		return c, fmt.Errorf("--lab %q: no such lab; choose one of %s", c.Lab, strings.Join(LabNames(), ", "))
@@ -81,7 +94,11 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 	if !(*jitter >= 0 && *jitter <= 1) {
 		return c, fmt.Errorf("--jitter %v: want 0 <= J <= 1", *jitter)
 	}
+	if !(*halflife >= 0 && *halflife <= 5) {
+		return c, fmt.Errorf("--halflife %v: want 0 < H <= 5 (seconds), or 0 for the lab's default", *halflife)
+	}
 	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
+	c.Halflife = float32(*halflife)
 	if c.CSV != "" && c.Frames == 0 {
 		return c, fmt.Errorf("--csv %q needs --frames N (a headless run)", c.CSV)
 	}

@@ -27,6 +27,14 @@ func (a *App) openCSV(path string) error {
 	return nil
 }
 
+// csvRowsLab is a csvLab that writes any number of rows per update instead
+// of one: none, or a whole table at once (the Transition-cost lab writes
+// its grid on the first update). The App calls CSVRows instead of CSVRow.
+type csvRowsLab interface {
+	csvLab
+	CSVRows() [][]string
+}
+
 // writeCSVRow appends the lab's current signals (and the header first).
 func (a *App) writeCSVRow(lab Lab) {
 	c, ok := lab.(csvLab)
@@ -36,6 +44,12 @@ func (a *App) writeCSVRow(lab Lab) {
 	if a.csv.lab != lab {
 		a.csv.lab = lab
 		_ = a.csv.w.Write(c.CSVHeader())
+	}
+	if r, ok := lab.(csvRowsLab); ok {
+		for _, row := range r.CSVRows() {
+			_ = a.csv.w.Write(row)
+		}
+		return
 	}
 	a.csv.row = c.CSVRow(a.csv.row[:0])
 	_ = a.csv.w.Write(a.csv.row)

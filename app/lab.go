@@ -80,6 +80,10 @@ var labFactories = []struct {
 	make func() Lab
 }{
 	{"velocities", func() Lab { return NewVelocitiesLab() }},
+	{"tracking", func() Lab { return NewTrackingLab() }},
+	{"scalar", func() Lab { return NewScalarLab() }},
+	{"cost", func() Lab { return NewCostLab() }},
+	{"springs", func() Lab { return NewSpringsLab() }},
 }
 
 // LabNames lists the labs in tab order.
@@ -103,4 +107,10 @@ type csvLab interface {
 	CSVHeader() []string
 	// CSVRow appends the current values to row and returns it.
 	CSVRow(row []string) []string
+}
+
+// characterLab is a lab that animates a character: loading BVH files (on
+// the command line or dropped on the window) replaces it.
+type characterLab interface {
+	SetCharacter(ch *Character)
 }

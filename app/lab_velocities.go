@@ -9,7 +9,6 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
-	"kinelab/assets"
 	"kinelab/render"
 )
 
@@ -80,6 +79,7 @@ func DefaultVelSettings() VelSettings {
 // VelocitiesLab is the lab's state. Update drives it; drawing only reads it.
 type VelocitiesLab struct {
 	S     VelSettings
+	ch    *Character
 	skel  animsys.Skeleton
 	clips []animsys.Clip
 	wave  animsys.Clip
@@ -99,7 +99,7 @@ type VelocitiesLab struct {
 	time           float64 // s of simulated time
 	skip           int     // updates to miss on the next Update
 	hasPrev        bool
-	Teleported     bool // the last Update teleported, reset or skipped
+	Event          string // what the last Update did to the pose at once: teleport, reset, skip, wrap, or ""
 	pendingTele    bool
 	pendingReset   bool
 	resetRNG       uint32
@@ -110,6 +110,7 @@ type VelocitiesLab struct {
 	lastQuantity   int32
 	lastWeightMove bool
 	sec            velPanels
+	focusHeight    float32 // m, the camera's target height: the hips' at rest
 
 	// Poses of the chain, allocated once.
 	sampA, sampB, mix, tmp, offset, transPose, extrap animsys.Pose
@@ -120,8 +121,13 @@ type VelocitiesLab struct {
 
 // NewVelocitiesLab builds the lab on the embedded default character.
 func NewVelocitiesLab() *VelocitiesLab {
-	l := &VelocitiesLab{S: DefaultVelSettings(), skel: assets.Humanoid(), clips: assets.Clips(),
-		wave: assets.Additives()[0], cur: 1, prev: 1, pendingSwitch: -1, resetRNG: 12345,
+	return newVelocitiesLab(DefaultCharacter())
+}
+
+// newVelocitiesLab builds the lab on character ch.
+func newVelocitiesLab(ch *Character) *VelocitiesLab {
+	l := &VelocitiesLab{S: DefaultVelSettings(), ch: ch, skel: ch.Skel, clips: ch.Clips,
+		wave: ch.Additive, pendingSwitch: -1, resetRNG: 12345,
 		sec: velPanels{clip: true, events: true, lines: true}}
 	n := l.skel.Len()
 	for _, p := range []*animsys.Pose{&l.sampA, &l.sampB, &l.mix, &l.tmp, &l.offset, &l.transPose,
@@ -132,8 +138,14 @@ func NewVelocitiesLab() *VelocitiesLab {
 	l.plot = render.NewPlot("|red - blue| over joints", quantityUnits[0], 600)
 	l.plot.AddSeries("mean", render.PlotMean)
 	l.plot.AddSeries("max", render.PlotMax)
-	l.lookPos = mgl32.Vec3{0, 1.6, 1.5}
+	if len(l.clips) > 1 {
+		l.cur, l.prev = 1, 1 // the default character starts walking
+	}
 	l.evaluate(0)
+	l.focusHeight = l.global.Pos[ch.Hips][1]
+	if ch.Head >= 0 {
+		l.lookPos = l.global.Pos[ch.Head].Add(ch.Facing.Mul(1.5))
+	}
 	return l
 }
 
@@ -145,8 +157,8 @@ func (l *VelocitiesLab) Title() string { return "Velocities - " + l.clips[l.cur]
 
 // Focus implements Lab: the character's hips at a fixed height.
 func (l *VelocitiesLab) Focus() mgl32.Vec3 {
-	h := l.global.Pos[assets.Hips]
-	return mgl32.Vec3{h[0], 0.9, h[2]}
+	h := l.global.Pos[l.ch.Hips]
+	return mgl32.Vec3{h[0], l.focusHeight, h[2]}
 }
 
 // Teleport moves the character S.TeleportDist metres sideways at once.
@@ -174,7 +186,16 @@ func (l *VelocitiesLab) Update(dt float32) {
 	// A skipped character is updated once for k+1 frames of time while
 	// the finite difference still divides by one frame's dt.
 	simDt := dt * float32(1+l.skip)
-	l.Teleported = l.skip > 0 || l.pendingTele || l.pendingReset
+	switch {
+	case l.pendingTele:
+		l.Event = "teleport"
+	case l.pendingReset:
+		l.Event = "reset"
+	case l.skip > 0:
+		l.Event = "skip"
+	default:
+		l.Event = ""
+	}
 	l.skip = 0
 	l.prevGlobal.CopyFrom(&l.global)
 	l.prevLocal.CopyFrom(&l.local)
@@ -196,6 +217,9 @@ func (l *VelocitiesLab) Update(dt float32) {
 		l.pendingSwitch = -1
 	}
 
+	if c := &l.clips[l.cur]; !(c.LoopEnd > c.LoopStart) && l.tCur+simDt >= loopLen(c) && l.Event == "" {
+		l.Event = "wrap" // a clip that does not loop jumps back to its start
+	}
 	l.tCur = wrap(l.tCur+simDt, loopLen(&l.clips[l.cur]))
 	l.tPrev = wrap(l.tPrev+simDt, loopLen(&l.clips[l.prev]))
 	l.transTime += simDt
@@ -205,6 +229,12 @@ func (l *VelocitiesLab) Update(dt float32) {
 
 	l.measure(dt)
 	l.hasPrev = true
+}
+
+// sincos is float32 sin and cos.
+func sincos(x float32) (float32, float32) {
+	s, c := math.Sincos(float64(x))
+	return float32(s), float32(c)
 }
 
 func wrap(t, d float32) float32 {
@@ -307,7 +337,13 @@ func (l *VelocitiesLab) additiveWeight() (a, aVel float32) {
 // velocities, or the dragged point).
 func (l *VelocitiesLab) updateTargets(dt float32, ent animsys.Kform) {
 	t := float32(l.time)
-	goal := animsys.KformMulPos(ent, mgl32.Vec3{0.8 * float32(math.Sin(float64(0.7*t))), 1.5 + 0.3*float32(math.Sin(float64(1.3*t))), 1.6})
+	// The look-at goal wanders over a figure of eight 1.6 m ahead of the
+	// character at head height.
+	hs, _ := sincos(0.7 * t)
+	vs, _ := sincos(1.3 * t)
+	h := l.focusHeight * 1.7
+	side := mgl32.Vec3{0, 1, 0}.Cross(l.ch.Facing)
+	goal := animsys.KformMulPos(ent, l.ch.Facing.Mul(1.6).Add(side.Mul(0.8*hs)).Add(mgl32.Vec3{0, h + 0.3*vs, 0}))
 	if l.DragLook != nil {
 		goal = *l.DragLook
 	}
@@ -401,18 +437,22 @@ func (l *VelocitiesLab) evaluate(dt float32) {
 	l.updateTargets(dt, ent)
 
 	animsys.FK(&l.global, &l.local, l.skel.Parents)
-	if l.S.LookAt {
-		animsys.LookAt(&l.local, &l.global, assets.Head, l.lookPos, l.lookVel, mgl32.Vec3{0, 0, 1})
+	if l.S.LookAt && l.ch.Head >= 0 {
+		animsys.LookAt(&l.local, &l.global, l.ch.Head, l.lookPos, l.lookVel, l.ch.HeadFwd)
 		animsys.FK(&l.global, &l.local, l.skel.Parents)
 	}
-	if l.S.IK {
-		j := animsys.TwoBoneJoints{Root: assets.LeftUpLeg, Mid: assets.LeftLeg, End: assets.LeftFoot}
-		if l.S.IKChain == 1 {
-			j = animsys.TwoBoneJoints{Root: assets.RightArm, Mid: assets.RightForeArm, End: assets.RightHand}
-		}
+	if j := l.ikChain(); l.S.IK && j.Root >= 0 {
 		animsys.TwoBoneIK(&l.local, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, l.skel.Parents, j, l.ikPos, l.ikVel, 0.01)
 		animsys.FK(&l.global, &l.local, l.skel.Parents)
 	}
+}
+
+// ikChain is the chain the IK acts on (Root -1 if the character has none).
+func (l *VelocitiesLab) ikChain() animsys.TwoBoneJoints {
+	if l.S.IKChain == 1 {
+		return l.ch.Arm
+	}
+	return l.ch.Leg
 }
 
 // measure compares propagated (red) and finite-difference (blue)
@@ -491,12 +531,20 @@ func (l *VelocitiesLab) CSVRow(row []string) []string {
 	a, _ := l.additiveWeight()
 	j := int(l.S.Joint)
 	if j < 0 {
-		j = assets.Hips
+		j = l.ch.Hips
 	}
 	red, blue := l.Lines(j)
 	transitions := []string{"cut", "blend", "inertialize_cubic", "inertialize_spring", "dead_blend"}
 	return append(row, strconv.FormatFloat(l.time, 'f', 6, 64), l.clips[l.cur].Name, b(l.S.Cubic),
 		transitions[l.trans], f(l.transTime), f(a), b(l.S.LookAt), b(l.S.IK), b(l.S.IgnoreWeightVel),
-		b(l.Teleported), quantityNames[l.S.Quantity], f(l.Mean), f(l.Max), l.skel.Names[j],
+		l.Event, quantityNames[l.S.Quantity], f(l.Mean), f(l.Max), l.skel.Names[j],
 		f(red[0]), f(red[1]), f(red[2]), f(blue[0]), f(blue[1]), f(blue[2]))
+}
+
+// SetCharacter implements characterLab: the lab starts over on ch, keeping
+// its settings.
+func (l *VelocitiesLab) SetCharacter(ch *Character) {
+	s, sec, rng := l.S, l.sec, l.resetRNG
+	*l = *newVelocitiesLab(ch)
+	l.S, l.sec, l.resetRNG = s, sec, rng
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/mathx"
-	"kinelab/assets"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -44,7 +43,7 @@ func (l *VelocitiesLab) Draw3D(v *View) {
 		rl.DrawSphere(render.V3(l.ikPos), 0.035, render.TargetColor)
 	}
 	eye := v.Camera.Position
-	fwd := l.global.Pos[assets.Hips].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
+	fwd := l.global.Pos[l.ch.Hips].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
 	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
 	for i := 1; i < l.skel.Len(); i++ {
 		if l.S.Joint >= 0 && int(l.S.Joint) != i {

@@ -48,6 +48,8 @@ func TestRender(t *testing.T) {
 	defer a.close()
 
 	checkVelocitiesFrame(t, a)
+	checkTrackingFrame(t, a)
+	checkSpringsFrame(t, a)
 }
 
 // checkVelocitiesFrame: the skeleton's bones and the ground's checker show

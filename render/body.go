@@ -13,7 +13,7 @@ import (
 // limbs, flattened ones for the torso, hands and feet, an ellipsoid head.
 // The solids are joined by a smooth union into one implicit surface, which
 // is meshed with surface nets on a grid scaled to the skeleton, so the mesh
-// is closed and smooth where shapes meet. Each vertex is skinned to the
+// is closed and smooth where solids meet. Each vertex is skinned to the
 // joints whose solids are near it, up to four, blended over a few
 // centimetres.
 
@@ -33,24 +33,25 @@ func (b *BodyMesh) VertexCount() int { return len(b.Positions) / 3 }
 // TriangleCount is the number of triangles.
 func (b *BodyMesh) TriangleCount() int { return len(b.Indices) / 3 }
 
-// Body proportions, in metres for a skeleton whose joints span 1.5 m from
-// the lowest to the highest (a person of about 1.75 m). GenerateBody
-// multiplies every length by the skeleton's size relative to that.
+// Body proportions, in metres for a skeleton whose head joint is 1.53 m
+// above its lowest joint (a person of about 1.75 m, like the bench
+// skeleton). GenerateBody multiplies every length by the skeleton's size
+// relative to that, or without a head by its whole height over refHeight.
 const (
-	refHeight  = 1.5
-	cellSize   = 0.0125 // grid cell of the implicit surface
-	weightFade = 0.05   // how far from its solid a joint's weight fades to 0
-	maxVerts   = 65535  // 16-bit indices
+	refHeight  = 1.53
+	cellSize   = 0.016 // grid cell of the implicit surface
+	weightFade = 0.05  // how far from its solid a joint's weight fades to 0
+	maxVerts   = 65535 // 16-bit indices
 )
 
 // Radii of the stylised figure (m, at refHeight).
 const (
-	legTop, ankle     = 0.078, 0.04
-	armTop, wrist     = 0.052, 0.031
+	legTop, ankle     = 0.088, 0.042
+	armTop, wrist     = 0.057, 0.033
 	neckRadius        = 0.05
-	torsoFlat         = 0.68 // depth / width of the torso
-	pelvisR, waistR   = 0.135, 0.108
-	chestR, ribR      = 0.15, 0.14
+	torsoFlat         = 0.7 // depth / width of the torso
+	pelvisR, waistR   = 0.135, 0.112
+	chestR, ribR      = 0.16, 0.15
 	headUp, headFront = 0.116, 0.105
 	headSide          = 0.095
 )
@@ -58,7 +59,7 @@ const (
 // GenerateBody builds a skinned body for a skeleton from its rest pose:
 // parents (-1 for roots, parents before children), restPos and restRot the
 // global (world) rest transforms of each joint, in any length unit (the
-// shapes scale with the skeleton's height), and names (may be nil) used
+// solids scale with the skeleton's height), and names (may be nil) used
 // only as hints. A root far below its only children, like an "Entity" root
 // on the floor, gets no body.
 func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, names []string) BodyMesh {
@@ -70,8 +71,9 @@ func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, nam
 	}
 	b := newBodyBuilder(parents, restPos, names)
 	b.classify()
+	b.resize()
 	b.buildShapes()
-	if len(b.shapes) == 0 {
+	if len(b.solids) == 0 {
 		return body
 	}
 	h := cellSize * b.s
@@ -79,7 +81,7 @@ func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, nam
 		h = est
 	}
 	for try := 0; try < 8; try++ {
-		f := newField(b.shapes, h)
+		f := newBodyField(b.solids, h)
 		if m, ok := f.mesh(); ok {
 			f.skin(&m, weightFade*b.s)
 			m.BindInv = body.BindInv
@@ -90,12 +92,28 @@ func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, nam
 	return body
 }
 
-// part is what a joint's own solids represent.
-type part uint8
+// resize measures the skeleton by its head joint's height above its
+// lowest joint when it has a head, since head-top End Sites and the like
+// would overstate it.
+func (b *bodyBuilder) resize() {
+	lo, _ := jointBounds(b.pos, b.ground)
+	top := float32(math.Inf(-1))
+	for i, chain := range b.chains {
+		if h := b.head[i]; h >= 0 {
+			top = max(top, b.pos[chain[h]][1])
+		}
+	}
+	if s := (top - lo[1]) / refHeight; s > 0 && !math.IsInf(float64(s), 0) {
+		b.s = s
+	}
+}
+
+// bodyPart is what a joint's own solids represent.
+type bodyPart uint8
 
 const (
-	partNone  part = iota // no solid (ground root, fingers inside a hand)
-	partTorso             // pelvis to chest
+	partNone  bodyPart = iota // no solid (ground root, fingers inside a hand)
+	partTorso                 // pelvis to chest
 	partNeck
 	partHead
 	partArm
@@ -105,7 +123,7 @@ const (
 
 // limb is a chain hanging from a torso joint (or from another limb).
 type limb struct {
-	kind part
+	kind bodyPart
 	base int   // joint the limb hangs from
 	path []int // main path, first limb joint to its end
 	end  int   // index in path of the hand or foot; -1 if none
@@ -128,7 +146,7 @@ type bodyBuilder struct {
 	chest  []int   // index in each chain of the chest (last torso joint)
 	head   []int   // index in each chain of the head, -1 if none
 	limbs  []limb
-	shapes []shape
+	solids []solid
 
 	groupID      int     // group of the next solid added
 	inner, outer float32 // its smooth-union widths
@@ -147,7 +165,7 @@ func newBodyBuilder(parents []int, pos []mgl32.Vec3, names []string) *bodyBuilde
 			b.kids[p] = append(b.kids[p], j)
 		}
 	}
-	lo, hi := bounds(pos, nil)
+	lo, hi := jointBounds(pos, nil)
 	for j, p := range parents {
 		if p >= 0 || len(b.kids[j]) == 0 {
 			continue
@@ -158,7 +176,7 @@ func newBodyBuilder(parents []int, pos []mgl32.Vec3, names []string) *bodyBuilde
 		}
 		b.ground[j] = far
 	}
-	lo, hi = bounds(pos, b.ground)
+	lo, hi = jointBounds(pos, b.ground)
 	ext := hi.Sub(lo)
 	size := max(ext[1], 0.5*max(ext[0], ext[2]))
 	b.s = size / refHeight
@@ -184,8 +202,8 @@ func (b *bodyBuilder) measure(j int) {
 	b.subTop[j], b.subLen[j] = top, length
 }
 
-// bounds is the box around the joints not skipped.
-func bounds(pos []mgl32.Vec3, skip []bool) (lo, hi mgl32.Vec3) {
+// jointBounds is the box around the joints not skipped.
+func jointBounds(pos []mgl32.Vec3, skip []bool) (lo, hi mgl32.Vec3) {
 	first := true
 	for j, p := range pos {
 		if skip != nil && skip[j] {
@@ -315,7 +333,7 @@ func (b *bodyBuilder) lowest(j int) float32 {
 
 // addLimb follows the longest path from first and finds its hand or foot;
 // substantial side branches become limbs of their own.
-func (b *bodyBuilder) addLimb(kind part, base, first int) {
+func (b *bodyBuilder) addLimb(kind bodyPart, base, first int) {
 	path := []int{first}
 	for cur := first; len(b.kids[cur]) > 0; {
 		best := b.kids[cur][0]
@@ -424,32 +442,32 @@ func (b *bodyBuilder) torsoShapes(chain []int, chest, head int) {
 		}
 		return torsoRadius(arc[i]/total) * s
 	}
-	b.group(0, 0)
+	b.group(0.025, 0)
 	// Pelvis, reaching down to the crotch.
 	dir := b.up
 	if chest > 0 && b.dist(chain[1], pelvis) > 1e-4*s {
 		dir = b.pos[chain[1]].Sub(b.pos[pelvis]).Normalize()
 	}
 	p := b.pos[pelvis]
-	b.add(cone(pelvis, p, p.Sub(dir.Mul(0.05*s)), r(0), 0.88*r(0), torsoFlat, b.fwd))
+	b.add(roundCone(pelvis, p, p.Sub(dir.Mul(0.05*s)), r(0), 0.88*r(0), torsoFlat, b.fwd))
 	for i := 1; i <= chest; i++ {
 		a, c := b.pos[chain[i-1]], b.pos[chain[i]]
 		if i < chest {
-			b.add(cone(chain[i-1], a, c, r(i-1), r(i), torsoFlat, b.fwd))
+			b.add(roundCone(chain[i-1], a, c, r(i-1), r(i), torsoFlat, b.fwd))
 			continue
 		}
 		// The chest owns the upper half of the last bone, so its dome
 		// moves with it.
 		m := a.Add(c).Mul(0.5)
 		rm := 0.5 * (r(i-1) + r(i))
-		b.add(cone(chain[i-1], a, m, r(i-1), rm, torsoFlat, b.fwd))
-		b.add(cone(chain[i], m, c, rm, r(i), torsoFlat, b.fwd))
+		b.add(roundCone(chain[i-1], a, m, r(i-1), rm, torsoFlat, b.fwd))
+		b.add(roundCone(chain[i], m, c, rm, r(i), torsoFlat, b.fwd))
 	}
 	end := len(chain) - 1
 	if end > chest {
 		b.group(0, 0.025)
 		for i := chest + 1; i <= end; i++ {
-			b.add(cone(chain[i-1], b.pos[chain[i-1]], b.pos[chain[i]], neckRadius*s, neckRadius*s, 1, b.fwd))
+			b.add(roundCone(chain[i-1], b.pos[chain[i-1]], b.pos[chain[i]], neckRadius*s, neckRadius*s, 1, b.fwd))
 		}
 	}
 	if head < 0 {
@@ -457,10 +475,10 @@ func (b *bodyBuilder) torsoShapes(chain []int, chest, head int) {
 	}
 	hj := chain[head]
 	hu := b.up
-	hf := perp(b.fwd, hu, b.up)
+	hf := perpTo(b.fwd, hu, b.up)
 	b.group(0, 0.02)
 	c := b.pos[hj].Add(hu.Mul(0.08 * s)).Add(hf.Mul(0.02 * s))
-	b.add(ellipsoid(hj, c, hu, hf, mgl32.Vec3{headUp, headFront, headSide}.Mul(s)))
+	b.add(ellipsoidSolid(hj, c, hu, hf, mgl32.Vec3{headUp, headFront, headSide}.Mul(s)))
 }
 
 func (b *bodyBuilder) limbShapes(l limb) {
@@ -485,9 +503,9 @@ func (b *bodyBuilder) limbShapes(l limb) {
 		return l.r0 + (l.r1-l.r0)*arc[k]/total
 	}
 	b.group(0, 0.03)
-	b.add(cone(l.base, b.pos[l.base], b.pos[path[0]], 0.9*l.r0, l.r0, 1, b.fwd))
+	b.add(roundCone(l.base, b.pos[l.base], b.pos[path[0]], 0.9*l.r0, l.r0, 1, b.fwd))
 	for k := 1; k <= last; k++ {
-		b.add(cone(path[k-1], b.pos[path[k-1]], b.pos[path[k]], r(k-1), r(k), 1, b.fwd))
+		b.add(roundCone(path[k-1], b.pos[path[k-1]], b.pos[path[k]], r(k-1), r(k), 1, b.fwd))
 	}
 	if l.kind == partArm && last >= 2 {
 		// Deltoid: a rounded shoulder on the upper arm's root.
@@ -496,7 +514,7 @@ func (b *bodyBuilder) limbShapes(l limb) {
 			j = path[l.end-2]
 		}
 		b.group(0, 0.035)
-		b.add(cone(j, b.pos[j], b.pos[j], 1.05*r(1), 1.05*r(1), 1, b.fwd))
+		b.add(roundCone(j, b.pos[j], b.pos[j], 1.05*r(1), 1.05*r(1), 1, b.fwd))
 	}
 	if l.end < 0 {
 		return
@@ -535,12 +553,12 @@ func (b *bodyBuilder) handShapes(hand, forearm int, rw float32) {
 		}
 	}
 	length = clampf(length, 0.08*s, 0.2*s)
-	thin := perp(b.up, d, b.fwd)
+	thin := perpTo(b.up, d, b.fwd)
 	palm := p.Add(d.Mul(0.4 * length))
 	tip := p.Add(d.Mul(length - rw))
 	b.group(0.01, 0.012)
-	b.add(cone(hand, p, palm, 0.9*rw, 1.45*rw, 0.5, thin))
-	b.add(cone(hand, palm, tip, 1.45*rw, 1.1*rw, 0.5, thin))
+	b.add(roundCone(hand, p, palm, 0.9*rw, 1.55*rw, 0.45, thin))
+	b.add(roundCone(hand, palm, tip, 1.55*rw, 1.2*rw, 0.45, thin))
 }
 
 // footShapes: heel, sole and toes from the ankle (path[0]) along the foot.
@@ -566,18 +584,18 @@ func (b *bodyBuilder) footShapes(path []int, ra float32) {
 	b.group(0.02, 0.015)
 	if len(path) < 2 || b.dist(path[1], foot) <= 1e-3*s {
 		tip := p.Add(d.Mul(length)).Add(down.Mul(0.045 * s))
-		b.add(cone(foot, heel, tip, 0.85*ra, rt, 0.75, b.up))
-		b.add(cone(foot, p, tip, ra, rt, 0.75, b.up))
+		b.add(roundCone(foot, heel, tip, 0.85*ra, rt, 0.6, b.up))
+		b.add(roundCone(foot, p, tip, ra, rt, 0.6, b.up))
 		return
 	}
 	toe := path[1]
-	b.add(cone(foot, heel, b.pos[toe], 0.85*ra, rt, 0.75, b.up))
-	b.add(cone(foot, p, b.pos[toe], ra, rt, 0.75, b.up))
+	b.add(roundCone(foot, heel, b.pos[toe], 0.85*ra, rt, 0.6, b.up))
+	b.add(roundCone(foot, p, b.pos[toe], ra, rt, 0.6, b.up))
 	end := b.pos[toe].Add(b.pos[toe].Sub(heel).Normalize().Mul(0.05 * s))
 	if len(path) > 2 && b.dist(path[2], toe) > 1e-3*s {
 		end = b.pos[path[2]]
 	}
-	b.add(cone(toe, b.pos[toe], end, rt, 0.85*rt, 0.75, b.up))
+	b.add(roundCone(toe, b.pos[toe], end, rt, 0.85*rt, 0.6, b.up))
 }
 
 // descendants appends every joint below j to out.
@@ -596,16 +614,16 @@ func (b *bodyBuilder) group(inner, outer float32) {
 	b.inner, b.outer = inner*b.s, outer*b.s
 }
 
-func (b *bodyBuilder) add(sh shape) {
+func (b *bodyBuilder) add(sh solid) {
 	sh.group, sh.inner, sh.outer = b.groupID, b.inner, b.outer
-	b.shapes = append(b.shapes, sh)
+	b.solids = append(b.solids, sh)
 }
 
 // area estimates the surface area of all solids (overlaps counted twice).
 func (b *bodyBuilder) area() float32 {
 	a := float32(0)
-	for i := range b.shapes {
-		sh := &b.shapes[i]
+	for i := range b.solids {
+		sh := &b.solids[i]
 		if sh.ellipsoid {
 			r := (sh.radii[0] + sh.radii[1] + sh.radii[2]) / 3
 			a += 4 * math.Pi * r * r
@@ -619,9 +637,9 @@ func (b *bodyBuilder) area() float32 {
 
 func clampf(x, lo, hi float32) float32 { return max(lo, min(hi, x)) }
 
-// perp returns v made perpendicular to axis and normalised, or fallback
+// perpTo returns v made perpendicular to axis and normalised, or fallback
 // treated the same way when v is (nearly) parallel to axis.
-func perp(v, axis, fallback mgl32.Vec3) mgl32.Vec3 {
+func perpTo(v, axis, fallback mgl32.Vec3) mgl32.Vec3 {
 	for _, c := range []mgl32.Vec3{v, fallback, {1, 0, 0}, {0, 0, 1}} {
 		p := c.Sub(axis.Mul(c.Dot(axis)))
 		if p.Len() > 0.2 {
@@ -631,10 +649,10 @@ func perp(v, axis, fallback mgl32.Vec3) mgl32.Vec3 {
 	return mgl32.Vec3{0, 1, 0}
 }
 
-// shape is one solid: a round cone (a capsule whose radius goes from ra at
+// solid is one piece of the body: a round cone (a capsule whose radius goes from ra at
 // a to rb at a + u*length), flattened to flat times its width along the
 // thin axis t, or an ellipsoid centred on a. It moves with joint.
-type shape struct {
+type solid struct {
 	joint     int
 	group     int     // solids of a group are contiguous in the list
 	inner     float32 // smooth-union width with the group's earlier solids
@@ -650,17 +668,17 @@ type shape struct {
 	lo, hi    mgl32.Vec3 // bounding box
 }
 
-func cone(joint int, a, b mgl32.Vec3, ra, rb, flat float32, thin mgl32.Vec3) shape {
+func roundCone(joint int, a, b mgl32.Vec3, ra, rb, flat float32, thin mgl32.Vec3) solid {
 	d := b.Sub(a)
 	l := d.Len()
 	if l <= abs32(ra-rb)+1e-6 { // one end sphere holds the other: a sphere
 		if rb > ra {
 			a, ra = b, rb
 		}
-		return sphereShape(joint, a, ra)
+		return sphereSolid(joint, a, ra)
 	}
-	sh := shape{joint: joint, a: a, u: d.Mul(1 / l), length: l, ra: ra, rb: rb, flat: flat}
-	sh.t = perp(thin, sh.u, mgl32.Vec3{0, 1, 0})
+	sh := solid{joint: joint, a: a, u: d.Mul(1 / l), length: l, ra: ra, rb: rb, flat: flat}
+	sh.t = perpTo(thin, sh.u, mgl32.Vec3{0, 1, 0})
 	sh.w = sh.u.Cross(sh.t)
 	sh.sb = (ra - rb) / l
 	sh.ca = float32(math.Sqrt(float64(1 - sh.sb*sh.sb)))
@@ -672,16 +690,16 @@ func cone(joint int, a, b mgl32.Vec3, ra, rb, flat float32, thin mgl32.Vec3) sha
 	return sh
 }
 
-func sphereShape(joint int, c mgl32.Vec3, r float32) shape {
+func sphereSolid(joint int, c mgl32.Vec3, r float32) solid {
 	rv := mgl32.Vec3{r, r, r}
-	return shape{joint: joint, a: c, u: mgl32.Vec3{0, 1, 0}, t: mgl32.Vec3{0, 0, 1}, w: mgl32.Vec3{1, 0, 0},
+	return solid{joint: joint, a: c, u: mgl32.Vec3{0, 1, 0}, t: mgl32.Vec3{0, 0, 1}, w: mgl32.Vec3{1, 0, 0},
 		ra: r, rb: r, flat: 1, ca: 1, lo: c.Sub(rv), hi: c.Add(rv)}
 }
 
-func ellipsoid(joint int, c, u, t mgl32.Vec3, radii mgl32.Vec3) shape {
+func ellipsoidSolid(joint int, c, u, t mgl32.Vec3, radii mgl32.Vec3) solid {
 	r := max(radii[0], radii[1], radii[2])
 	rv := mgl32.Vec3{r, r, r}
-	return shape{joint: joint, a: c, u: u, t: t, w: u.Cross(t), radii: radii, ellipsoid: true, flat: 1,
+	return solid{joint: joint, a: c, u: u, t: t, w: u.Cross(t), radii: radii, ellipsoid: true, flat: 1,
 		lo: c.Sub(rv), hi: c.Add(rv)}
 }
 
@@ -689,9 +707,20 @@ func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 
 func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
-// dist is the (approximate, for flattened shapes and ellipsoids) signed
+// beyond is how far p lies past either end of a round cone, along its
+// axis (0 for spheres and ellipsoids): the part of a limb past its joint
+// belongs to the next bone.
+func (sh *solid) beyond(p mgl32.Vec3) float32 {
+	if sh.ellipsoid || sh.length == 0 {
+		return 0
+	}
+	x := p.Sub(sh.a).Dot(sh.u)
+	return max(0, -x, x-sh.length)
+}
+
+// dist is the (approximate, for flattened solids and ellipsoids) signed
 // distance from p to the solid's surface.
-func (sh *shape) dist(p mgl32.Vec3) float32 {
+func (sh *solid) dist(p mgl32.Vec3) float32 {
 	d := p.Sub(sh.a)
 	x, y, z := d.Dot(sh.u), d.Dot(sh.t), d.Dot(sh.w)
 	if sh.ellipsoid {
@@ -719,11 +748,11 @@ func (sh *shape) dist(p mgl32.Vec3) float32 {
 	return dd * (1 + sh.flat) / 2
 }
 
-// field is the body's implicit surface sampled on a grid: the smooth union
+// bodyField is the body's implicit surface sampled on a grid: the smooth union
 // of the solids, negative inside. Blocks of blockCells^3 cells list the
 // solids that can matter in them, so each sample visits only a few.
-type field struct {
-	shapes     []shape
+type bodyField struct {
+	solids     []solid
 	k          float32 // widest smooth union
 	h          float32 // cell size
 	lo         mgl32.Vec3
@@ -735,13 +764,13 @@ type field struct {
 
 const blockCells = 8
 
-func newField(shapes []shape, h float32) *field {
-	f := &field{shapes: shapes, h: h}
-	for _, sh := range shapes {
+func newBodyField(solids []solid, h float32) *bodyField {
+	f := &bodyField{solids: solids, h: h}
+	for _, sh := range solids {
 		f.k = max(f.k, sh.inner, sh.outer)
 	}
-	lo, hi := shapes[0].lo, shapes[0].hi
-	for _, sh := range shapes[1:] {
+	lo, hi := solids[0].lo, solids[0].hi
+	for _, sh := range solids[1:] {
 		for a := 0; a < 3; a++ {
 			lo[a], hi[a] = min(lo[a], sh.lo[a]), max(hi[a], sh.hi[a])
 		}
@@ -759,8 +788,8 @@ func newField(shapes []shape, h float32) *field {
 				blo := f.point(bi*blockCells, bj*blockCells, bk*blockCells)
 				bhi := blo.Add(mgl32.Vec3{1, 1, 1}.Mul(float32(blockCells) * h))
 				var list []int32
-				for i := range shapes {
-					sh := &shapes[i]
+				for i := range solids {
+					sh := &solids[i]
 					if sh.lo[0] <= bhi[0]+margin && sh.hi[0] >= blo[0]-margin &&
 						sh.lo[1] <= bhi[1]+margin && sh.hi[1] >= blo[1]-margin &&
 						sh.lo[2] <= bhi[2]+margin && sh.hi[2] >= blo[2]-margin {
@@ -772,25 +801,59 @@ func newField(shapes []shape, h float32) *field {
 		}
 	}
 	f.v = make([]float32, f.nx*f.ny*f.nz)
-	for k := 0; k < f.nz; k++ {
-		for j := 0; j < f.ny; j++ {
-			for i := 0; i < f.nx; i++ {
-				list := f.blocks[((k/blockCells)*f.by+j/blockCells)*f.bx+i/blockCells]
-				f.v[f.index(i, j, k)] = f.eval(f.point(i, j, k), list)
+	for bk := 0; bk < f.bz; bk++ {
+		for bj := 0; bj < f.by; bj++ {
+			for bi := 0; bi < f.bx; bi++ {
+				f.sample(bi*blockCells, bj*blockCells, bk*blockCells, blockCells, f.blocks[(bk*f.by+bj)*f.bx+bi])
 			}
 		}
 	}
 	return f
 }
 
-func (f *field) index(i, j, k int) int { return (k*f.ny+j)*f.nx + i }
+// sample fills the field on the size^3 points from (i, j, k). When the
+// value at their centre shows that the surface is further away than the
+// box reaches (the field changes at most slope per unit length), every
+// point gets that value: the whole box is inside or outside and no sign
+// change can touch it. Otherwise it samples the eight half-size boxes.
+func (f *bodyField) sample(i, j, k, size int, list []int32) {
+	if i >= f.nx || j >= f.ny || k >= f.nz {
+		return
+	}
+	if size == 1 {
+		f.v[f.index(i, j, k)] = f.eval(f.point(i, j, k), list)
+		return
+	}
+	slope := float32(1.25) // ellipsoids' approximate distance
+	for _, s := range list {
+		slope = max(slope, (1+f.solids[s].flat)/(2*f.solids[s].flat))
+	}
+	span := float32(size-1) * f.h
+	v := f.eval(f.point(i, j, k).Add(mgl32.Vec3{span, span, span}.Mul(0.5)), list)
+	if len(list) == 0 || abs32(v) > slope*(0.87*span+f.h) { // 0.87 > sqrt(3)/2
+		for z := k; z < min(k+size, f.nz); z++ {
+			for y := j; y < min(j+size, f.ny); y++ {
+				for x := i; x < min(i+size, f.nx); x++ {
+					f.v[f.index(x, y, z)] = v
+				}
+			}
+		}
+		return
+	}
+	h := size / 2
+	for c := 0; c < 8; c++ {
+		f.sample(i+c&1*h, j+c>>1&1*h, k+c>>2&1*h, h, list)
+	}
+}
 
-func (f *field) point(i, j, k int) mgl32.Vec3 {
+func (f *bodyField) index(i, j, k int) int { return (k*f.ny+j)*f.nx + i }
+
+func (f *bodyField) point(i, j, k int) mgl32.Vec3 {
 	return f.lo.Add(mgl32.Vec3{float32(i), float32(j), float32(k)}.Mul(f.h))
 }
 
 // listAt is the list of solids that matter near p.
-func (f *field) listAt(p mgl32.Vec3) []int32 {
+func (f *bodyField) listAt(p mgl32.Vec3) []int32 {
 	c := p.Sub(f.lo).Mul(1 / (f.h * blockCells))
 	i := max(0, min(f.bx-1, int(c[0])))
 	j := max(0, min(f.by-1, int(c[1])))
@@ -801,13 +864,13 @@ func (f *field) listAt(p mgl32.Vec3) []int32 {
 // eval is the body's field at p from the solids in list: a smooth union
 // (polynomial smooth minimum) inside each group, then of the groups; far
 // from every solid it is a positive constant.
-func (f *field) eval(p mgl32.Vec3, list []int32) float32 {
-	far := f.k + 4*f.h
-	d, g := far, far
+func (f *bodyField) eval(p mgl32.Vec3, list []int32) float32 {
+	const far = 1e9
+	d, g := float32(far), float32(far)
 	group := -1
 	var outer float32
 	for _, i := range list {
-		sh := &f.shapes[i]
+		sh := &f.solids[i]
 		e := sh.dist(p)
 		if sh.group != group {
 			d = smin(d, g, outer)
@@ -828,7 +891,7 @@ func smin(a, b, k float32) float32 {
 	return min(a, b)
 }
 
-func (f *field) grad(p mgl32.Vec3, list []int32) mgl32.Vec3 {
+func (f *bodyField) grad(p mgl32.Vec3, list []int32) mgl32.Vec3 {
 	e := 0.25 * f.h
 	var g mgl32.Vec3
 	for a := 0; a < 3; a++ {
@@ -843,7 +906,7 @@ func (f *field) grad(p mgl32.Vec3, list []int32) mgl32.Vec3 {
 // surface crosses, one quad per grid edge it crosses. Vertices are then
 // pulled onto the surface and given its normal. ok is false when the mesh
 // would need more than 16-bit indices.
-func (f *field) mesh() (m BodyMesh, ok bool) {
+func (f *bodyField) mesh() (m BodyMesh, ok bool) {
 	cx, cy, cz := f.nx-1, f.ny-1, f.nz-1
 	cell := make([]int32, cx*cy*cz)
 	var pos []mgl32.Vec3
@@ -885,65 +948,82 @@ func (f *field) mesh() (m BodyMesh, ok bool) {
 			}
 		}
 	}
+	// One quad per grid edge the surface crosses, joining the four cells
+	// around the edge. Edges are visited tile by tile so that quads
+	// sharing vertices come close together in the index list (the GPU
+	// then shades fewer vertices twice).
 	cdim := [3]int{cx, cy, cz}
-	for k := 0; k < f.nz; k++ {
-		for j := 0; j < f.ny; j++ {
-			for i := 0; i < f.nx; i++ {
-				p := [3]int{i, j, k}
-				in := f.v[f.index(i, j, k)] < 0
-				for a := 0; a < 3; a++ {
-					q := p
-					q[a]++
-					if q[a] >= [3]int{f.nx, f.ny, f.nz}[a] || (f.v[f.index(q[0], q[1], q[2])] < 0) == in {
-						continue
+	ndim := [3]int{f.nx, f.ny, f.nz}
+	quads := func(p [3]int) {
+		in := f.v[f.index(p[0], p[1], p[2])] < 0
+		for a := 0; a < 3; a++ {
+			q := p
+			q[a]++
+			if q[a] >= ndim[a] || (f.v[f.index(q[0], q[1], q[2])] < 0) == in {
+				continue
+			}
+			b, c := (a+1)%3, (a+2)%3
+			if p[b] < 1 || p[c] < 1 || p[b] > cdim[b]-1 || p[c] > cdim[c]-1 {
+				continue
+			}
+			// Cells (b-1, c-1), (b, c-1), (b, c), (b-1, c) turn
+			// counter-clockwise about +a, the outward side when p is in.
+			var quad [4]int32
+			for n, off := range [4][2]int{{1, 1}, {0, 1}, {0, 0}, {1, 0}} {
+				cc := p
+				cc[b] -= off[0]
+				cc[c] -= off[1]
+				quad[n] = cell[(cc[2]*cy+cc[1])*cx+cc[0]]
+			}
+			if !in {
+				quad[1], quad[3] = quad[3], quad[1]
+			}
+			if pos[quad[0]].Sub(pos[quad[2]]).Len() > pos[quad[1]].Sub(pos[quad[3]]).Len() {
+				quad = [4]int32{quad[1], quad[2], quad[3], quad[0]} // split along the shorter diagonal
+			}
+			m.Indices = append(m.Indices,
+				uint16(quad[0]), uint16(quad[1]), uint16(quad[2]),
+				uint16(quad[0]), uint16(quad[2]), uint16(quad[3]))
+		}
+	}
+	const tile = 6
+	for tk := 0; tk < f.nz; tk += tile {
+		for tj := 0; tj < f.ny; tj += tile {
+			for ti := 0; ti < f.nx; ti += tile {
+				for k := tk; k < min(tk+tile, f.nz); k++ {
+					for j := tj; j < min(tj+tile, f.ny); j++ {
+						for i := ti; i < min(ti+tile, f.nx); i++ {
+							quads([3]int{i, j, k})
+						}
 					}
-					b, c := (a+1)%3, (a+2)%3
-					if p[b] < 1 || p[c] < 1 || p[b] > cdim[b]-1 || p[c] > cdim[c]-1 {
-						continue
-					}
-					var quad [4]int32
-					for n, off := range [4][2]int{{1, 1}, {0, 1}, {0, 0}, {1, 0}} {
-						cc := p
-						cc[b] -= off[0]
-						cc[c] -= off[1]
-						quad[n] = cell[(cc[2]*cy+cc[1])*cx+cc[0]]
-					}
-					if !in { // surface faces -a here
-						quad[1], quad[3] = quad[3], quad[1]
-					}
-					d02 := pos[quad[0]].Sub(pos[quad[2]]).Len()
-					d13 := pos[quad[1]].Sub(pos[quad[3]]).Len()
-					if d02 > d13 {
-						quad = [4]int32{quad[1], quad[2], quad[3], quad[0]}
-					}
-					m.Indices = append(m.Indices,
-						uint16(quad[0]), uint16(quad[1]), uint16(quad[2]),
-						uint16(quad[0]), uint16(quad[2]), uint16(quad[3]))
 				}
 			}
 		}
 	}
-	// Pull each vertex onto the surface (a few Newton steps, each at most
-	// half a cell) and take the field's gradient as its normal.
+	// Pull each vertex onto the surface (two Newton steps on the field,
+	// each at most half a cell) and take the field's gradient as its
+	// normal.
 	m.Positions = make([]float32, 0, 3*len(pos))
 	m.Normals = make([]float32, 0, 3*len(pos))
+	e := 0.1 * f.h
 	for _, p := range pos {
 		list := f.listAt(p)
-		start := p
-		for it := 0; it < 4; it++ {
-			g := f.grad(p, list)
+		for it := 0; it < 2; it++ {
+			v := f.eval(p, list)
+			g := mgl32.Vec3{
+				f.eval(p.Add(mgl32.Vec3{e, 0, 0}), list) - v,
+				f.eval(p.Add(mgl32.Vec3{0, e, 0}), list) - v,
+				f.eval(p.Add(mgl32.Vec3{0, 0, e}), list) - v,
+			}.Mul(1 / e)
 			g2 := g.Dot(g)
 			if g2 < 1e-12 {
 				break
 			}
-			step := g.Mul(-f.eval(p, list) / g2)
+			step := g.Mul(-v / g2)
 			if l := step.Len(); l > 0.5*f.h {
 				step = step.Mul(0.5 * f.h / l)
 			}
 			p = p.Add(step)
-			if off := p.Sub(start); off.Len() > f.h {
-				p = start.Add(off.Normalize().Mul(f.h))
-			}
 		}
 		g := f.grad(p, list)
 		if g.Len() < 1e-12 {
@@ -953,7 +1033,63 @@ func (f *field) mesh() (m BodyMesh, ok bool) {
 		m.Positions = append(m.Positions, p[0], p[1], p[2])
 		m.Normals = append(m.Normals, g[0], g[1], g[2])
 	}
+	weld(&m, 0.1*f.h)
 	return m, true
+}
+
+// weld merges the ends of every edge shorter than eps (at sharp tips the
+// projection can pull two cells' vertices onto one point) and drops the
+// triangles that collapse; collapsing an edge of a closed mesh leaves it
+// closed. It then numbers the vertices in order of first use, so the
+// vertex data is read in the order the triangles need it.
+func weld(m *BodyMesh, eps float32) {
+	nv := m.VertexCount()
+	root := make([]int32, nv)
+	for i := range root {
+		root[i] = int32(i)
+	}
+	find := func(i int32) int32 {
+		for root[i] != i {
+			root[i] = root[root[i]]
+			i = root[i]
+		}
+		return i
+	}
+	at := func(i uint16) mgl32.Vec3 { return mgl32.Vec3{m.Positions[3*i], m.Positions[3*i+1], m.Positions[3*i+2]} }
+	for t := 0; t < len(m.Indices); t += 3 {
+		for k := 0; k < 3; k++ {
+			a, b := m.Indices[t+k], m.Indices[t+(k+1)%3]
+			if at(a).Sub(at(b)).Len() < eps {
+				ra, rb := find(int32(a)), find(int32(b))
+				root[max(ra, rb)] = min(ra, rb)
+			}
+		}
+	}
+	remap := make([]int32, nv)
+	for i := range remap {
+		remap[i] = -1
+	}
+	pos := make([]float32, 0, len(m.Positions))
+	nrm := make([]float32, 0, len(m.Normals))
+	idx := m.Indices[:0]
+	for t := 0; t+2 < len(m.Indices); t += 3 {
+		var tri [3]int32
+		for k := range tri {
+			tri[k] = find(int32(m.Indices[t+k]))
+		}
+		if tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] {
+			continue
+		}
+		for _, v := range tri {
+			if remap[v] < 0 {
+				remap[v] = int32(len(pos) / 3)
+				pos = append(pos, m.Positions[3*v:3*v+3]...)
+				nrm = append(nrm, m.Normals[3*v:3*v+3]...)
+			}
+			idx = append(idx, uint16(remap[v]))
+		}
+	}
+	m.Positions, m.Normals, m.Indices = pos, nrm, idx
 }
 
 // skin gives every vertex up to four joints: each solid near the vertex
@@ -961,7 +1097,7 @@ func (f *field) mesh() (m BodyMesh, ok bool) {
 // at fade further away; the fifth-largest influence is subtracted from the
 // top four so weights stay continuous as joints enter and leave the top
 // four, and the rest are normalised.
-func (f *field) skin(m *BodyMesh, fade float32) {
+func (f *bodyField) skin(m *BodyMesh, fade float32) {
 	nv := m.VertexCount()
 	m.BoneIDs = make([]float32, 4*nv)
 	m.BoneWeights = make([]float32, 4*nv)
@@ -977,18 +1113,18 @@ func (f *field) skin(m *BodyMesh, fade float32) {
 		dists = dists[:0]
 		dmin := float32(math.Inf(1))
 		for _, i := range list {
-			d := f.shapes[i].dist(p)
+			d := f.solids[i].dist(p)
 			dists = append(dists, d)
 			dmin = min(dmin, d)
 		}
 		infs = infs[:0]
 		for n, i := range list {
-			w := 1 - (dists[n]-dmin)/fade
+			w := 1 - max(dists[n]-dmin, f.solids[i].beyond(p))/fade
 			if w <= 0 {
 				continue
 			}
 			w *= w
-			j := f.shapes[i].joint
+			j := f.solids[i].joint
 			found := false
 			for x := range infs {
 				if infs[x].joint == j {
@@ -1020,7 +1156,7 @@ func (f *field) skin(m *BodyMesh, fade float32) {
 			sum += in.w
 		}
 		if sum <= 0 { // cannot happen on the surface; stay finite anyway
-			infs, sum = append(infs[:0], inf{f.shapes[list[0]].joint, 1}), 1
+			infs, sum = append(infs[:0], inf{f.solids[list[0]].joint, 1}), 1
 		}
 		for x, in := range infs {
 			m.BoneIDs[4*v+x] = float32(in.joint)

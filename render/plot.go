@@ -136,12 +136,14 @@ func niceRange(lo, hi float32) (float32, float32) {
 	if !(hi > lo) {
 		lo, hi = lo-1, hi+1
 	}
-	span := float64(hi - lo)
+	span := float64(hi) - float64(lo)
 	step := math.Pow(10, math.Floor(math.Log10(span)))
 	for span/step > 8 {
 		step *= 2
 	}
-	return float32(math.Floor(float64(lo)/step) * step), float32(math.Ceil(float64(hi)/step) * step)
+	// Rounding out may pass the float32 range when a signal saturates.
+	lim := float64(math.MaxFloat32)
+	return float32(max(-lim, math.Floor(float64(lo)/step)*step)), float32(min(lim, math.Ceil(float64(hi)/step)*step))
 }
 
 // span returns the first stored sample in view (k0) and the times (s) at
@@ -195,21 +197,37 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 	const fs = 20
 	rl.DrawRectangleRec(r, color.RGBA{18, 20, 25, 225})
 	rl.DrawRectangleLinesEx(r, 1, color.RGBA{70, 76, 88, 255})
-	rl.DrawText(p.Title, int32(r.X+8), int32(r.Y+6), fs, TextColor)
-
-	// Legend on the title row, right-aligned, colours matching the lines.
+	// Legend on the title row, right-aligned, colours matching the lines;
+	// in smaller type when it does not fit beside the title, and the title
+	// left out when it still does not.
+	legendWidth := func(size int32) float32 {
+		w := float32(0)
+		for _, n := range p.names {
+			w += float32(rl.MeasureText(n, size)) + 32
+		}
+		return w
+	}
+	room := r.Width - 16 - float32(rl.MeasureText(p.Title, fs)) - 12
+	lfs := int32(fs)
+	if legendWidth(lfs) > room {
+		lfs = fs - 6
+	}
+	if legendWidth(lfs) <= room {
+		rl.DrawText(p.Title, int32(r.X+8), int32(r.Y+6), fs, TextColor)
+	}
 	x := r.X + r.Width - 8
+	legendY, boxY := int32(r.Y+6+(fs-float32(lfs))/2), int32(r.Y+6+float32(fs)/2-4)
 	for i := len(p.names) - 1; i >= 0; i-- {
-		w := float32(rl.MeasureText(p.names[i], fs))
+		w := float32(rl.MeasureText(p.names[i], lfs))
 		x -= w
 		if p.hidden[i] {
-			rl.DrawText(p.names[i], int32(x), int32(r.Y+6), fs, DimText)
+			rl.DrawText(p.names[i], int32(x), legendY, lfs, DimText)
 			x -= 18
-			rl.DrawRectangleLines(int32(x), int32(r.Y+12), 12, 8, p.colors[i])
+			rl.DrawRectangleLines(int32(x), boxY, 12, 8, p.colors[i])
 		} else {
-			rl.DrawText(p.names[i], int32(x), int32(r.Y+6), fs, p.colors[i])
+			rl.DrawText(p.names[i], int32(x), legendY, lfs, p.colors[i])
 			x -= 18
-			rl.DrawRectangle(int32(x), int32(r.Y+12), 12, 8, p.colors[i])
+			rl.DrawRectangle(int32(x), boxY, 12, 8, p.colors[i])
 		}
 		x -= 14
 	}

@@ -4,6 +4,8 @@ import (
 	"image/color"
 	"math"
 	"testing"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
 )
 
 func TestPlotRingAndRange(t *testing.T) {
@@ -37,5 +39,46 @@ func TestPlotRingAndRange(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(100, func() { p.Push(8, 1, 2) }); allocs != 0 {
 		t.Fatalf("Push allocates %v times", allocs)
+	}
+}
+
+// The additions for the signal labs: a time window, hidden series, held
+// ranges, value lookup and event marks.
+func TestPlotWindowHiddenAndRange(t *testing.T) {
+	p := NewPlot("x", "m", 100)
+	p.AddSeries("a", color.RGBA{})
+	p.AddSeries("b", color.RGBA{})
+	p.Window = 2
+	for i := 0; i < 100; i++ {
+		p.Push(float64(i)*0.1, float32(i), 1000)
+	}
+	k0, t0, t1 := p.span()
+	if math.Abs(t0-7.9) > 1e-9 || math.Abs(t1-9.9) > 1e-9 || math.Abs(p.t[p.at(k0)]-7.9) > 1e-9 {
+		t.Fatalf("window span k0 %d [%v, %v], want the last 2 s [7.9, 9.9]", k0, t0, t1)
+	}
+	p.SetVisible(1, false)
+	if lo, hi := p.yRange(); lo > 79 || hi < 99 || hi > 200 {
+		t.Fatalf("range [%v, %v] should fit series a's samples in view, 79..99, and ignore hidden b", lo, hi)
+	}
+	// Saturated signals keep the range finite.
+	p.Push(10, -math.MaxFloat32, math.MaxFloat32)
+	p.SetVisible(1, true)
+	if lo, hi := p.yRange(); !finite(lo) || !finite(hi) {
+		t.Fatalf("saturated samples gave range [%v, %v]", lo, hi)
+	}
+	p.SetRange(-2, 2)
+	if lo, hi := p.yRange(); lo != -2 || hi != 2 || !p.Hold {
+		t.Fatalf("SetRange: range [%v, %v], hold %v", lo, hi, p.Hold)
+	}
+	r := rl.Rectangle{X: 0, Y: 0, Width: 400, Height: 262}
+	a := p.Area(r)
+	if v := p.ValueAt(r, a.Y); v != 2 {
+		t.Fatalf("value at the top of the area %v, want 2", v)
+	}
+	if v := p.ValueAt(r, a.Y+a.Height/2); math.Abs(float64(v)) > 1e-6 {
+		t.Fatalf("value at the middle %v, want 0", v)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { p.Mark(3) }); allocs != 0 {
+		t.Fatalf("Mark allocates %v times", allocs)
 	}
 }

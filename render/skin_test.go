@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
@@ -128,7 +129,14 @@ func TestSkinnedMeshRender(t *testing.T) {
 		rl.BeginDrawing()
 		rl.ClearBackground(Background)
 		rl.BeginMode3D(cam)
-		sm.Draw(pose.Pos, pose.Rot, pose.Scl, bodyTint)
+		if frame == 0 {
+			// Skinning a frame allocates nothing.
+			if n := testing.AllocsPerRun(10, func() { sm.Draw(pose.Pos, pose.Rot, pose.Scl, bodyTint) }); n != 0 {
+				t.Errorf("Draw allocates %v times per call", n)
+			}
+		} else {
+			sm.Draw(pose.Pos, pose.Rot, pose.Scl, bodyTint)
+		}
 		rl.EndMode3D()
 		if frame == 1 {
 			img = readScreen()
@@ -179,5 +187,60 @@ func TestSkinnedMeshRender(t *testing.T) {
 
 	if os.Getenv("KINELAB_BODY_SHOTS") != "" {
 		bodyShots(t, sm, s, restPos, restRot, pose)
+		otherShots(t)
 	}
+}
+
+// BenchmarkSkinnedMeshDraw times a 640x480 frame that clears and draws the
+// bench body (bone matrices, uniforms, the draw call, and the GPU work, as
+// the swap waits for it), and reports an empty frame and the CPU time of
+// Draw alone beside it.
+func BenchmarkSkinnedMeshDraw(b *testing.B) {
+	if os.Getenv("DISPLAY") == "" {
+		b.Skip("SKIPPED: no X display; run under xvfb-run")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	rl.SetTraceLogLevel(rl.LogWarning)
+	rl.InitWindow(640, 480, "kinelab skin bench")
+	defer rl.CloseWindow()
+	s := animsys.BenchSkeleton()
+	restPos, restRot := restGlobals(s)
+	body := GenerateBody(s.Parents, restPos, restRot, s.Names)
+	sm, err := NewSkinnedMesh(&body)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sm.Unload()
+	pose := bentPose(s)
+	cam := rl.Camera3D{Position: rl.Vector3{X: 0.4, Y: 1.2, Z: 3.2}, Target: rl.Vector3{Y: 0.85},
+		Up: rl.Vector3{Y: 1}, Fovy: 45, Projection: rl.CameraPerspective}
+	frame := func(draw bool) time.Duration {
+		rl.BeginDrawing()
+		rl.ClearBackground(Background)
+		rl.BeginMode3D(cam)
+		var d time.Duration
+		if draw {
+			t0 := time.Now()
+			sm.Draw(pose.Pos, pose.Rot, pose.Scl, bodyTint)
+			d = time.Since(t0)
+		}
+		rl.EndMode3D()
+		rl.EndDrawing()
+		return d
+	}
+	const empties = 200
+	t0 := time.Now()
+	for i := 0; i < empties; i++ {
+		frame(false)
+	}
+	empty := time.Since(t0) / empties
+	var cpu time.Duration
+	n := 0
+	for b.Loop() {
+		cpu += frame(true)
+		n++
+	}
+	b.ReportMetric(float64(empty.Nanoseconds()), "empty-frame-ns")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "draw-call-cpu-ns")
 }

@@ -44,3 +44,47 @@ func bodyShots(t *testing.T, sm *SkinnedMesh, s animsys.Skeleton, restPos []mgl3
 		t.Log(path)
 	}
 }
+
+func otherShots(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    animsys.Skeleton
+	}{{"cmu", cmuLike()}, {"mixamo", mixamoLike()}, {"zero", zeroBones()}} {
+		pos, rot := restGlobals(c.s)
+		body := GenerateBody(c.s.Parents, pos, rot, c.s.Names)
+		sm, err := NewSkinnedMesh(&body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := jointBounds(pos, nil)
+		ctr := lo.Add(hi).Mul(0.5)
+		H := hi[1] - lo[1]
+		sm.GroundY = lo[1]
+		pose := animsys.NewPose(c.s.Len())
+		copy(pose.Pos, pos)
+		copy(pose.Rot, rot)
+		for i := range pose.Scl {
+			pose.Scl[i] = mgl32.Vec3{1, 1, 1}
+		}
+		for k, dir := range []mgl32.Vec3{{0, 0.2, 1}, {0.8, 0.35, 0.6}, {0.3, 0.1, 0.35}} {
+			d := float32(1.9)
+			tgt := ctr
+			if k == 2 {
+				tgt = pos[len(pos)/3] // somewhere on the arm
+				tgt = hi.Sub(mgl32.Vec3{(hi[0] - lo[0]) * 0.12, H * 0.2, 0})
+				d = 0.9
+			}
+			eye := tgt.Add(dir.Normalize().Mul(d * H))
+			cam := rl.Camera3D{Position: V3(eye), Target: V3(tgt), Up: rl.Vector3{Y: 1}, Fovy: 45, Projection: rl.CameraPerspective}
+			rl.BeginDrawing()
+			rl.ClearBackground(Background)
+			rl.BeginMode3D(cam)
+			sm.Draw(pose.Pos, pose.Rot, pose.Scl, color.RGBA{R: 120, G: 160, B: 210, A: 255})
+			rl.EndMode3D()
+			img := readScreen()
+			rl.EndDrawing()
+			t.Log(savePNG(t, img, fmt.Sprintf("bodyscratch/%s%d.png", c.name, k)))
+		}
+		sm.Unload()
+	}
+}

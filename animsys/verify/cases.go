@@ -209,6 +209,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 		kformCase("KformInv", "kform_inv", n, func(v, _ animsys.Kform) animsys.Kform { return animsys.KformInv(v) }),
 		kformCase("KformMulInv", "kform_mul_inv", n, func(v, w animsys.Kform) animsys.Kform { return animsys.KformMulInv(v, w) }),
 	}
+	cases = append(cases, chainCase(parents))
 	if head := jointIndex(skel, "Head"); head >= 0 {
 		cases = append(cases, lookAtCase(parents, head))
 	}
@@ -358,6 +359,29 @@ func kformCase(name, article string, n int, op func(v, w animsys.Kform) animsys.
 				for j := 0; j < n; j++ {
 					out.SetKform(j, op(v.Kform(j), w.Kform(j)))
 				}
+			}
+		},
+	}
+}
+
+// chainCase runs the bench-spec chain (cubic sampling, blend and additive
+// with weight rates, cubic inertialization, FK) as one function of time,
+// with the additive pose moving along its own velocities.
+func chainCase(parents []int) Case {
+	n := len(parents)
+	return Case{
+		Name: "Chain", Article: "(bench-spec tick)", Space: "world", Tol: tolExact,
+		Why: "exact: every stage is",
+		New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
+			ch := animsys.BenchChain(parents)
+			c := animsys.NewCharacter(&ch, a, b, 5, 0, 0)
+			add0 := animsys.NewPose(n)
+			add0.CopyFrom(&c.Add)
+			return func(out *animsys.Pose, t float32) {
+				c.TA, c.TB, c.T = t, t+0.3, t
+				movingPose(&c.Add, &add0, t)
+				c.Evaluate()
+				out.CopyFrom(&c.Global)
 			}
 		},
 	}

@@ -1,0 +1,143 @@
+package bvh
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+)
+
+// Skeleton returns the file's hierarchy as an animsys.Skeleton, one joint
+// per File.Joints entry (End Sites included), offsets multiplied by scale
+// (metres per file unit, Units.Scale).
+func (f *File) Skeleton(scale float32) animsys.Skeleton {
+	n := len(f.Joints)
+	sk := animsys.Skeleton{Names: make([]string, n), Parents: make([]int, n), Offsets: make([]mgl32.Vec3, n)}
+	for i := range f.Joints {
+		j := &f.Joints[i]
+		sk.Names[i], sk.Parents[i], sk.Offsets[i] = j.Name, j.Parent, j.Offset.Mul(scale)
+	}
+	return sk
+}
+
+// Clip converts the motion to an animsys.Clip over the joints of Skeleton:
+// local positions in metres (lengths times scale), rotations as unit
+// quaternions, scales 1.
+//
+// A joint's rotation is the product of its rotation channels in the order
+// the file lists them: "Zrotation Xrotation Yrotation" is Rz*Rx*Ry, each a
+// rotation about the parent frame's axis by the value in degrees (what BVH
+// calls intrinsic order). Each quaternion takes the sign nearer to the
+// previous frame's, so a joint's rotations are sign-continuous. A joint's
+// position is its OFFSET, with each position channel replacing its
+// component (so a root's channels give its absolute position, root motion
+// included). Joints without channels, End Sites among them, keep their
+// offset and the identity rotation. An empty name becomes the file's base
+// name without extension.
+func (f *File) Clip(scale float32, name string) animsys.Clip {
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(f.Name), filepath.Ext(f.Name))
+	}
+	n := len(f.Joints)
+	c := animsys.NewClip(name, f.Frames, n, f.FrameTime)
+	for fr := 0; fr < f.Frames; fr++ {
+		f.pose(c.Pos[fr*n:(fr+1)*n], c.Rot[fr*n:(fr+1)*n], fr, scale)
+		if fr == 0 {
+			continue
+		}
+		for j := 0; j < n; j++ {
+			q, prev := &c.Rot[fr*n+j], c.Rot[(fr-1)*n+j]
+			if q.W*prev.W+q.V.Dot(prev.V) < 0 {
+				*q = mgl32.Quat{W: -q.W, V: q.V.Mul(-1)}
+			}
+		}
+	}
+	return c
+}
+
+// pose writes the local positions (scaled) and rotations of frame fr.
+func (f *File) pose(pos []mgl32.Vec3, rot []mgl32.Quat, fr int, scale float32) {
+	row := f.Row(fr)
+	for i := range f.Joints {
+		j := &f.Joints[i]
+		p := j.Offset
+		q := [4]float64{1, 0, 0, 0} // w, x, y, z
+		for k, ch := range j.Channels {
+			v := row[j.First+k]
+			if !ch.IsRotation() {
+				p[ch.Axis()] = v
+				continue
+			}
+			q = quatMulAxis(q, ch.Axis(), float64(v)*math.Pi/180)
+		}
+		pos[i] = p.Mul(scale)
+		rot[i] = quat32(q)
+	}
+}
+
+// quatMulAxis returns q * (rotation by angle radians about axis 0, 1 or 2).
+func quatMulAxis(q [4]float64, axis int, angle float64) [4]float64 {
+	s, c := math.Sincos(angle / 2)
+	var b [4]float64
+	b[0], b[axis+1] = c, s
+	return quatMul(q, b)
+}
+
+// quatMul is the Hamilton product a*b of (w, x, y, z) quaternions.
+func quatMul(a, b [4]float64) [4]float64 {
+	return [4]float64{
+		a[0]*b[0] - a[1]*b[1] - a[2]*b[2] - a[3]*b[3],
+		a[0]*b[1] + a[1]*b[0] + a[2]*b[3] - a[3]*b[2],
+		a[0]*b[2] - a[1]*b[3] + a[2]*b[0] + a[3]*b[1],
+		a[0]*b[3] + a[1]*b[2] - a[2]*b[1] + a[3]*b[0],
+	}
+}
+
+// quat32 rounds a unit quaternion to float32, normalised.
+func quat32(q [4]float64) mgl32.Quat {
+	l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
+	if !(l > 0) || math.IsInf(l, 0) {
+		return mgl32.Quat{W: 1}
+	}
+	return mgl32.Quat{W: float32(q[0] / l), V: mgl32.Vec3{float32(q[1] / l), float32(q[2] / l), float32(q[3] / l)}}
+}
+
+// Height is the size of the skeleton in file units: the largest side of
+// the box around its joints (End Sites included) in the rest pose, every
+// joint at its offset with no rotation. If the rest pose is a point (all
+// offsets zero), the first frame's pose is measured instead. It is the
+// standing height for a skeleton whose rest pose stands, and about the
+// same (the arm span) for a T-pose, whichever axis is up.
+func (f *File) Height() float32 {
+	n := len(f.Joints)
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	parents := make([]int, n)
+	for i := range f.Joints {
+		local.Pos[i], parents[i] = f.Joints[i].Offset, f.Joints[i].Parent
+	}
+	animsys.FKStatic(&global, &local, parents)
+	h := extent(global.Pos)
+	if h == 0 && f.Frames > 0 {
+		f.pose(local.Pos, local.Rot, 0, 1)
+		animsys.FKStatic(&global, &local, parents)
+		h = extent(global.Pos)
+	}
+	return h
+}
+
+// extent is the largest side of the axis-aligned box around ps.
+func extent(ps []mgl32.Vec3) float32 {
+	if len(ps) == 0 {
+		return 0
+	}
+	lo, hi := ps[0], ps[0]
+	for _, p := range ps[1:] {
+		for k := range 3 {
+			lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
+		}
+	}
+	return max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2])
+}

@@ -1,0 +1,57 @@
+// Package bvh reads and writes Biovision Hierarchy (BVH) motion capture
+// files and converts them to and from animsys skeletons and clips.
+//
+//	f, err := bvh.Parse(file, "walk.bvh")     // *bvh.ParseError: walk.bvh:12:7: expected ...
+//	scale := bvh.DetectUnits(f).Scale()       // metres per file unit (or the user's choice)
+//	sk, clip := f.Skeleton(scale), f.Clip(scale, "")
+//	err = bvh.Write(out, &sk, &clip, bvh.Centimetres.Scale())
+//
+// # What Parse accepts
+//
+// The files real tools write (CMU, LAFAN1, Mixamo, Perception Neuron,
+// Bandai Namco, Blender, MotionBuilder...), so beyond the textbook layout:
+//
+//   - Any channel order per joint, different orders in one file, position
+//     channels on any joint (a subset of axes too), six channels on every
+//     joint, joints with no channels (CHANNELS 0 or no CHANNELS line).
+//   - End Site blocks (also spelled EndSite, any case), several per joint.
+//   - Several ROOT blocks; HIERARCHY may be left out (the file starts at ROOT).
+//   - Joint names run to the end of their line (or to a '{' on it), so they
+//     may hold colons ("mixamorig:Hips"), dots and spaces; an empty name
+//     becomes "Joint<index>". Keywords and channel names are matched in any
+//     case; '{' and '}' may share a line with other words.
+//   - LF, CRLF or CR-only line breaks, mixed in one file; tabs or spaces;
+//     blank lines; leading and trailing whitespace; a UTF-8 byte order mark.
+//   - Numbers with a sign, no leading digit (.5) and exponents (1.5E+01).
+//   - "Frames:" and "Frame Time:" with tabs or extra spaces, the colon
+//     glued or spaced ("Frames:\t120", "Frame Time : 0.0083333").
+//   - Frames one per line, or wrapped across lines: when the first frame
+//     spans several lines and ends at a line end, values are just counted.
+//
+// Errors are *ParseError, "file:line:col: expected X, found Y" with the
+// 1-based line and byte column of the offending token, and never a panic.
+// A frame with the wrong number of values (one frame per line), a file
+// with fewer frames than "Frames:" or with values after the last frame
+// names the frame. Numbers must be finite float32s: nan, inf and hex are
+// errors.
+//
+// # Conversion
+//
+// Lengths are multiplied by a scale, the size of one file unit in metres
+// (Units.Scale); DetectUnits guesses centimetres, metres or inches from
+// the skeleton's size (File.Height) and a user should be able to override
+// it. Rotations follow BVH's convention: a joint's rotation is the product
+// of its rotation channels in the listed order ("Zrotation Xrotation
+// Yrotation" is Rz*Rx*Ry), in degrees. Position channels replace their
+// component of the joint's OFFSET; the root keeps its position channels,
+// so root motion stays on the root.
+//
+// # End Sites
+//
+// An End Site becomes a joint of its own: a leaf with no channels, the
+// identity rotation and its OFFSET, named "<parent>_End" ("<parent>_End2",
+// ... for more than one). They are the tips of the hands, feet and head
+// that a skinned body needs to shape the last bones. File.Joints,
+// File.Skeleton and File.Clip all include them, in file order. Write turns
+// such a joint back into an End Site.
+package bvh

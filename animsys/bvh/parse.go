@@ -1,0 +1,492 @@
+package bvh
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+)
+
+// maxValues bounds Frames x Channels, so sizes never overflow.
+const maxValues = math.MaxInt32
+
+// Parse reads a BVH file from r; name is used in error messages (usually
+// the file's path). It streams: the input is read through a window of at
+// most 64 KiB and the motion is decoded straight into File.Motion,
+// allocated once from the `Frames:` line when r's size is known (an
+// *os.File or a reader with Len, like bytes.Reader) and grown by doubling
+// otherwise. A malformed
+// file gives a *ParseError; a failing reader gives its error wrapped.
+// The accepted conventions are listed in the package documentation.
+func Parse(r io.Reader, name string) (*File, error) {
+	hint := sizeHint(r)
+	p := &parser{s: newScanner(r, hint), f: &File{Name: name}, hint: hint}
+	if err := p.hierarchy(); err != nil {
+		return nil, err
+	}
+	if err := p.header(); err != nil {
+		return nil, err
+	}
+	if err := p.motion(); err != nil {
+		return nil, err
+	}
+	return p.f, nil
+}
+
+// sizeHint is the number of bytes r holds, or -1 if unknown.
+func sizeHint(r io.Reader) int64 {
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len())
+	case *os.File:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			return st.Size()
+		}
+	}
+	return -1
+}
+
+type parser struct {
+	s        *scanner
+	f        *File
+	hint     int64  // bytes in the input, or -1
+	lastLine []byte // the line label last read, for messages
+}
+
+func (p *parser) errorAt(line, col int, format string, args ...any) error {
+	return &ParseError{File: p.f.Name, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// next returns the next token; a read error or an over-long token becomes
+// the returned error.
+func (p *parser) next() (tok []byte, line, col int, newline bool, err error) {
+	tok, line, col, newline, err = p.s.token()
+	return tok, line, col, newline, p.wrap(err, line, col)
+}
+
+func (p *parser) wrap(err error, line, col int) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errTooLong):
+		return p.errorAt(line, col, "expected a token or line shorter than %d bytes", bufSize)
+	default:
+		return fmt.Errorf("%s:%d:%d: reading: %w", p.f.Name, line, col, err)
+	}
+}
+
+// found describes a token for "expected X, found Y" messages.
+func found(tok []byte) string {
+	if tok == nil {
+		return "end of file"
+	}
+	if len(tok) > 40 {
+		return strconv.Quote(string(tok[:40])) + "..."
+	}
+	return strconv.Quote(string(tok))
+}
+
+func is(tok []byte, keyword string) bool { return bytes.EqualFold(tok, []byte(keyword)) }
+
+// hierarchy parses everything up to and including the MOTION keyword:
+// an optional HIERARCHY, then one or more ROOT blocks.
+func (p *parser) hierarchy() error {
+	tok, line, col, _, err := p.next()
+	if err != nil {
+		return err
+	}
+	want := "HIERARCHY or ROOT"
+	if is(tok, "HIERARCHY") {
+		want = "ROOT"
+		if tok, line, col, _, err = p.next(); err != nil {
+			return err
+		}
+	}
+	for {
+		switch {
+		case is(tok, "ROOT"):
+			if err := p.root(); err != nil {
+				return err
+			}
+			want = "ROOT or MOTION"
+		case is(tok, "MOTION") && len(p.f.Joints) > 0:
+			p.assignChannels()
+			return nil
+		default:
+			return p.errorAt(line, col, "expected %s, found %s", want, found(tok))
+		}
+		if tok, line, col, _, err = p.next(); err != nil {
+			return err
+		}
+	}
+}
+
+// block is a ROOT, JOINT or End Site whose '}' has not been read yet.
+type block struct {
+	joint    int
+	offset   bool // its OFFSET has been read
+	channels bool // its CHANNELS have been read
+	endSites int  // End Sites among its children so far
+}
+
+// root parses a ROOT block, the ROOT keyword already read, with all the
+// joints inside it. It is a loop over a stack of open blocks rather than a
+// recursion, so no file can nest deep enough to matter.
+func (p *parser) root() error {
+	stack := make([]block, 0, 16)
+	if err := p.open(&stack, -1, false); err != nil {
+		return err
+	}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		j := &p.f.Joints[top.joint]
+		tok, line, col, _, err := p.next()
+		if err != nil {
+			return err
+		}
+		switch {
+		case is(tok, "OFFSET"):
+			if top.offset {
+				return p.errorAt(line, col, "expected one OFFSET in %s, found a second", p.describe(top.joint))
+			}
+			top.offset = true
+			for k := range 3 {
+				tok, line, col, _, err := p.next()
+				if err != nil {
+					return err
+				}
+				v, msg := parseFloat32(tok)
+				if msg != "" {
+					return p.errorAt(line, col, "expected 3 numbers after OFFSET (%s), found %s", msg, found(tok))
+				}
+				j.Offset[k] = v
+			}
+		case is(tok, "CHANNELS") && !j.EndSite:
+			if top.channels {
+				return p.errorAt(line, col, "expected one CHANNELS in %s, found a second", p.describe(top.joint))
+			}
+			top.channels = true
+			if err := p.channels(j); err != nil {
+				return err
+			}
+		case is(tok, "JOINT") && !j.EndSite:
+			if err := p.open(&stack, top.joint, false); err != nil {
+				return err
+			}
+		case (is(tok, "End") || is(tok, "EndSite")) && !j.EndSite:
+			if is(tok, "End") {
+				site, scol, err := p.s.name()
+				if err != nil {
+					return p.wrap(err, line, scol)
+				}
+				if !is(site, "Site") {
+					return p.errorAt(line, scol, "expected Site after End, found %s", found(site))
+				}
+			}
+			top.endSites++
+			if err := p.open(&stack, top.joint, true); err != nil {
+				return err
+			}
+		case len(tok) == 1 && tok[0] == '}':
+			if !top.offset {
+				return p.errorAt(line, col, "expected OFFSET in %s before }", p.describe(top.joint))
+			}
+			stack = stack[:len(stack)-1]
+		case j.EndSite:
+			return p.errorAt(line, col, "expected OFFSET or } in %s, found %s", p.describe(top.joint), found(tok))
+		default:
+			return p.errorAt(line, col, "expected OFFSET, CHANNELS, JOINT, End Site or } in %s, found %s", p.describe(top.joint), found(tok))
+		}
+	}
+	return nil
+}
+
+// describe names joint j for messages: `joint "Hips"` or `End Site of "Head"`.
+func (p *parser) describe(j int) string {
+	jt := &p.f.Joints[j]
+	if jt.EndSite {
+		return fmt.Sprintf("End Site of %q", p.f.Joints[jt.Parent].Name)
+	}
+	return fmt.Sprintf("joint %q", jt.Name)
+}
+
+// open reads a joint's name (not for an End Site) and its '{', and pushes
+// it. An End Site is named after its parent: "<parent>_End", then
+// "<parent>_End2", ... for further End Sites of the same parent.
+func (p *parser) open(stack *[]block, parent int, endSite bool) error {
+	var name string
+	if endSite {
+		name = p.f.Joints[parent].Name + "_End"
+		if n := (*stack)[len(*stack)-1].endSites; n > 1 {
+			name += strconv.Itoa(n)
+		}
+	} else {
+		b, ncol, err := p.s.name()
+		if err != nil {
+			return p.wrap(err, p.s.line, ncol)
+		}
+		name = string(b)
+		if name == "" {
+			name = "Joint" + strconv.Itoa(len(p.f.Joints))
+		}
+	}
+	tok, bline, bcol, _, err := p.next()
+	if err != nil {
+		return err
+	}
+	if len(tok) != 1 || tok[0] != '{' {
+		if endSite {
+			return p.errorAt(bline, bcol, "expected { after End Site, found %s", found(tok))
+		}
+		return p.errorAt(bline, bcol, "expected { after joint name %q, found %s", name, found(tok))
+	}
+	p.f.Joints = append(p.f.Joints, Joint{Name: name, Parent: parent, EndSite: endSite})
+	*stack = append(*stack, block{joint: len(p.f.Joints) - 1})
+	return nil
+}
+
+// channels reads "n name1 ... namen" after CHANNELS.
+func (p *parser) channels(j *Joint) error {
+	tok, line, col, _, err := p.next()
+	if err != nil {
+		return err
+	}
+	n, aerr := strconv.Atoi(string(tok))
+	if aerr != nil || n < 0 || tok[0] == '+' || tok[0] == '-' {
+		return p.errorAt(line, col, "expected a channel count after CHANNELS, found %s", found(tok))
+	}
+	for k := 0; k < n; k++ {
+		tok, line, col, _, err := p.next()
+		if err != nil {
+			return err
+		}
+		c, ok := channelByName(tok)
+		if !ok {
+			return p.errorAt(line, col, "expected channel %d of %d (Xposition, Yposition, Zposition, Xrotation, Yrotation or Zrotation), found %s",
+				k+1, n, found(tok))
+		}
+		j.Channels = append(j.Channels, c)
+	}
+	return nil
+}
+
+// assignChannels numbers each joint's first channel in file order, the
+// order of the values in a frame.
+func (p *parser) assignChannels() {
+	n := 0
+	for i := range p.f.Joints {
+		p.f.Joints[i].First = n
+		n += len(p.f.Joints[i].Channels)
+	}
+	p.f.Channels = n
+}
+
+// header parses the `Frames:` and `Frame Time:` lines after MOTION. Each
+// is a line of its own; the colon may be glued or spaced, or missing.
+func (p *parser) header() error {
+	text, line, col, vcol, err := p.label("frames")
+	if err != nil {
+		return err
+	}
+	if text == nil {
+		return p.errorAt(line, col, "expected Frames:, found %s", found(firstWord(p.lastLine)))
+	}
+	n, aerr := strconv.Atoi(string(text))
+	if aerr != nil || n < 0 || text[0] == '+' || text[0] == '-' {
+		return p.errorAt(line, vcol, "expected a frame count after Frames:, found %s", found(text))
+	}
+	if p.f.Channels > 0 && n > maxValues/p.f.Channels {
+		return p.errorAt(line, vcol, "expected at most %d values (Frames x %d channels), found Frames: %d",
+			maxValues, p.f.Channels, n)
+	}
+	p.f.Frames = n
+
+	text, line, col, vcol, err = p.label("frame", "time")
+	if err != nil {
+		return err
+	}
+	if text == nil {
+		return p.errorAt(line, col, "expected Frame Time:, found %s", found(firstWord(p.lastLine)))
+	}
+	t, msg := parseFloat32(text)
+	if msg != "" || !(t > 0) {
+		return p.errorAt(line, vcol, "expected a positive frame time (s) after Frame Time:, found %s", found(text))
+	}
+	p.f.FrameTime = t
+	return nil
+}
+
+// label reads the next non-blank line and matches it against words
+// (case-insensitive, blanks between them optional) followed by an optional
+// ':'. It returns the text after the label (nil if the line does not match,
+// kept in p.lastLine) with the line and columns of the line and of the text.
+func (p *parser) label(words ...string) (text []byte, line, col, vcol int, err error) {
+	p.s.skipSpace()
+	line = p.s.line
+	b, col, serr := p.s.name()
+	if serr != nil {
+		return nil, line, col, col, p.wrap(serr, line, col)
+	}
+	p.lastLine = b
+	if len(b) == 0 && p.s.pos < p.s.end {
+		p.lastLine = p.s.buf[p.s.pos : p.s.pos+1] // a '{'
+	}
+	rest := b
+	for _, w := range words {
+		rest = bytes.TrimLeft(rest, " \t\v\f")
+		if len(rest) < len(w) || !bytes.EqualFold(rest[:len(w)], []byte(w)) {
+			return nil, line, col, col, nil
+		}
+		rest = rest[len(w):]
+	}
+	rest = bytes.TrimLeft(rest, " \t\v\f")
+	if len(rest) > 0 && rest[0] == ':' {
+		rest = bytes.TrimLeft(rest[1:], " \t\v\f")
+	}
+	if len(rest) == 0 {
+		rest = []byte{} // matched, but no value: not nil
+	}
+	return rest, line, col, col + len(b) - len(rest), nil
+}
+
+func firstWord(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	if i := bytes.IndexAny(b, " \t\v\f:"); i > 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// Motion layout modes, decided after the first frame.
+const (
+	undecided = iota
+	perLine   // one frame per line: a line with too few or too many values is an error naming its frame
+	wrapped   // frames run across lines: values are only counted
+)
+
+// motion decodes the values after the header into p.f.Motion. A file with
+// one frame per line is checked line by line; one whose first frame spans
+// several lines (and ends at a line end) is read as a plain sequence.
+func (p *parser) motion() error {
+	f, s := p.f, p.s
+	nc, nf := f.Channels, f.Frames
+	if nc == 0 {
+		tok, line, col, _, err := p.next()
+		if err != nil {
+			return err
+		}
+		if tok != nil {
+			return p.errorAt(line, col, "expected end of file (the hierarchy has no channels), found %s", found(tok))
+		}
+		return nil
+	}
+	want := nf * nc
+	capacity := min(want, 1<<20)
+	if p.hint >= 0 {
+		capacity = int(min(int64(want), p.hint/2+1))
+	}
+	m := make([]float32, capacity)
+	mode := undecided
+	brk, brkLine, brkCol := -1, 0, 0 // values of frame 1 before its first line break
+	endLine, endCol := s.line, s.col // just after the last value
+	frame, k, i := 0, 0, 0
+	for {
+		tok, line, col, nl, err := s.token()
+		if err != nil {
+			return p.wrap(err, line, col)
+		}
+		if tok == nil {
+			break
+		}
+		if mode == undecided {
+			if frame == 0 && nl && k > 0 && brk < 0 {
+				brk, brkLine, brkCol = k, endLine, endCol
+			}
+			if frame == 1 && k == 0 {
+				switch {
+				case brk < 0:
+					mode = perLine
+				case nl:
+					mode = wrapped
+				default:
+					return p.errorAt(brkLine, brkCol, "expected %d values in frame 1 (one per channel), found %d", nc, brk)
+				}
+			}
+		}
+		if mode == perLine {
+			if nl && k > 0 {
+				return p.errorAt(endLine, endCol, "expected %d values in frame %d (one per channel), found %d", nc, frame+1, k)
+			}
+			if !nl && k == 0 {
+				return p.errorAt(line, col, "expected %d values in frame %d (one per channel), found %d", nc, frame, nc+p.countLine())
+			}
+		}
+		if frame == nf {
+			return p.errorAt(line, col, "expected end of file after frame %d (Frames: %d), found %s", nf, nf, found(tok))
+		}
+		v, msg := parseFloat32(tok)
+		if msg != "" {
+			return p.errorAt(line, col, "expected %s (frame %d, value %d of %d), found %s", msg, frame+1, k+1, nc, found(tok))
+		}
+		if i == len(m) { // the size was not known: grow by doubling
+			grown := make([]float32, min(want, 2*len(m)+1024))
+			copy(grown, m)
+			m = grown
+		}
+		m[i] = v
+		i++
+		endLine, endCol = line, col+len(tok)
+		if k++; k == nc {
+			k = 0
+			frame++
+		}
+	}
+	if k != 0 {
+		return p.errorAt(endLine, endCol, "expected %d values in frame %d (one per channel), found %d", nc, frame+1, k)
+	}
+	if frame < nf {
+		return p.errorAt(s.line, s.col, "expected %d frames (Frames: %d), found %d", nf, nf, frame)
+	}
+	f.Motion = m[:i:i]
+	return nil
+}
+
+// countLine counts the current token and the ones after it on its line.
+func (p *parser) countLine() int {
+	n := 1
+	for {
+		tok, _, _, nl, err := p.s.token()
+		if err != nil || tok == nil || nl {
+			return n
+		}
+		n++
+	}
+}
+
+// parseFloat32 parses a decimal number (optional sign, digits, point,
+// exponent) into the nearest float32. On failure it returns what was
+// expected instead: "a number" or "a number within float32 range".
+// Hexadecimal, "inf" and "nan" are not numbers here.
+func parseFloat32(b []byte) (float32, string) {
+	if len(b) == 0 || len(b) > 64 {
+		return 0, "a number"
+	}
+	for _, c := range b {
+		if (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'e' && c != 'E' {
+			return 0, "a number"
+		}
+	}
+	v, err := strconv.ParseFloat(string(b), 32)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, "a number within float32 range"
+		}
+		return 0, "a number"
+	}
+	return float32(v), ""
+}

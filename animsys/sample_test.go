@@ -1,0 +1,158 @@
+package animsys
+
+import (
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
+)
+
+func TestBenchSkeleton(t *testing.T) {
+	s := BenchSkeleton()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Len() != 23 || s.Names[0] != "Entity" || s.Names[14] != "Head" || s.Parents[22] != 21 {
+		t.Fatalf("skeleton %v %v", s.Names, s.Parents)
+	}
+	if s.Offsets[2] != (mgl32.Vec3{.1, -.05, 0}) || s.Offsets[6] != (mgl32.Vec3{-.1, -.05, 0}) ||
+		s.Offsets[19] != (mgl32.Vec3{-.04, .12, 0}) {
+		t.Fatalf("offsets %v", s.Offsets)
+	}
+}
+
+// The generator follows bench-spec exactly: xorshift32 seeded with
+// seed*2654435761 + 12345, u = (x>>8)/2^24, parameters in draw order.
+func TestBenchClipGenerator(t *testing.T) {
+	r := NewXorshift32(1)
+	x := uint32(1)*2654435761 + 12345
+	x ^= x << 13
+	x ^= x >> 17
+	x ^= x << 5
+	if got, want := r.Float(), float32(x>>8)/(1<<24); got != want {
+		t.Fatalf("first draw %v, want %v", got, want)
+	}
+	m := NewBenchMotion(1)
+	r = NewXorshift32(1)
+	if amp := .05 + .25*r.Float(); m.Amp[0][0] != amp {
+		t.Fatalf("first amplitude %v, want %v", m.Amp[0][0], amp)
+	}
+	for _, k := range []int{0, 1, 2} {
+		for j := range m.Amp {
+			if m.Amp[j][k] < .05 || m.Amp[j][k] > .3 || m.Freq[j][k] < .25 || m.Freq[j][k] > 1.5 {
+				t.Fatalf("joint %d axis %d: amp %v freq %v out of range", j, k, m.Amp[j][k], m.Freq[j][k])
+			}
+		}
+	}
+	c := GenerateBenchClip(1)
+	if c.Frames != 600 || c.Joints != 23 || c.FrameTime != float32(1.0/60) {
+		t.Fatalf("clip %d x %d at %v", c.Frames, c.Joints, c.FrameTime)
+	}
+	// Frame 0: root at (0.2 sin(phi0), 0, 0), hips at 0.95 + 0.03 sin(phi1),
+	// offsets elsewhere, unit scale except joints 7, 11, 17.
+	if p := c.Pos[c.At(0, 0)]; p[1] != 0 || p[2] != 0 || mathx.Clamp(p[0], -.2, .2) != p[0] {
+		t.Fatalf("root at frame 0: %v", p)
+	}
+	if p := c.Pos[c.At(599, 0)]; p[2] < 11.9 || p[2] > 12 {
+		t.Fatalf("root z at frame 599: %v, want 1.2*599/60", p)
+	}
+	if c.Pos[c.At(10, 3)] != (mgl32.Vec3{0, -.42, 0}) || c.Scl[c.At(10, 3)] != (mgl32.Vec3{1, 1, 1}) {
+		t.Fatal("joint 3 should hold its offset and unit scale")
+	}
+	if s := c.Scl[c.At(10, 7)]; s[0] == 1 || s[0] != s[1] || s[0] < 0.9 || s[0] > 1.11 {
+		t.Fatalf("joint 7 scale %v", s)
+	}
+	d := GenerateBenchClip(1)
+	for i := range c.Rot {
+		if c.Rot[i] != d.Rot[i] || c.Pos[i] != d.Pos[i] || c.Scl[i] != d.Scl[i] {
+			t.Fatal("generator is not deterministic")
+		}
+	}
+}
+
+// At a frame time both samplers return the frame; between frames the
+// linear sampler's velocity is the frame difference over dt.
+func TestSamplingHitsFrames(t *testing.T) {
+	c := GenerateBenchClip(3)
+	p := NewPose(c.Joints)
+	for _, sample := range []func(*Pose, *Clip, float32){SampleLinear, SampleCubic} {
+		for _, f := range []int{0, 1, 57, 598, 599} {
+			sample(&p, &c, float32(f)*c.FrameTime)
+			for j := 0; j < c.Joints; j++ {
+				i := c.At(f, j)
+				q := p.Rot[j]
+				if !near3(p.Pos[j], c.Pos[i], 2e-5) || !nearQ(q, c.Rot[i], 2e-6) || !near3(p.Scl[j], c.Scl[i], 1e-6) {
+					t.Fatalf("frame %d joint %d: sampled %v %v %v, frame %v %v %v", f, j, p.Pos[j], q, p.Scl[j],
+						c.Pos[i], c.Rot[i], c.Scl[i])
+				}
+			}
+		}
+	}
+	SampleLinear(&p, &c, 10.4*c.FrameTime)
+	want := c.Pos[c.At(11, 0)].Sub(c.Pos[c.At(10, 0)]).Mul(1 / c.FrameTime)
+	if !near3(p.Vel[0], want, 1e-4) {
+		t.Fatalf("linear root velocity %v, want %v", p.Vel[0], want)
+	}
+}
+
+// Outside the clip the samplers hold the end frames, at rest.
+func TestSamplingClampsAtEnds(t *testing.T) {
+	c := GenerateBenchClip(3)
+	p := NewPose(c.Joints)
+	for _, sample := range []func(*Pose, *Clip, float32){SampleLinear, SampleCubic} {
+		for _, tm := range []float32{-1, -0.001, c.Duration() + 0.001, c.Duration() + 5} {
+			sample(&p, &c, tm)
+			f := 0
+			if tm > 0 {
+				f = c.Frames - 1
+			}
+			if !near3(p.Pos[0], c.Pos[c.At(f, 0)], 1e-5) || p.Vel[0] != (mgl32.Vec3{}) || p.Ang[5] != (mgl32.Vec3{}) {
+				t.Fatalf("t = %v: pos %v vel %v ang %v", tm, p.Pos[0], p.Vel[0], p.Ang[5])
+			}
+		}
+	}
+}
+
+// Cubic sampling follows the analytic motion between frames closely: its
+// position error is O(dt^4), its velocity error O(dt^2), about (w dt)^2/6
+// of the velocity (4e-3 at 1.5 Hz), where linear sampling's velocity, away
+// from mid-frame, is off by O(dt) (dt/4 x acceleration at a quarter frame).
+func TestCubicFollowsAnalyticMotion(t *testing.T) {
+	c := GenerateBenchClip(2)
+	m := NewBenchMotion(2)
+	p, lin, exact := NewPose(c.Joints), NewPose(c.Joints), NewPose(c.Joints)
+	var cubAng, linAng float32
+	for f := 30; f < 570; f += 7 {
+		tm := (float32(f) + 0.25) * c.FrameTime
+		SampleCubic(&p, &c, tm)
+		SampleLinear(&lin, &c, tm)
+		m.Eval(&exact, float64(f)/60+0.25/60)
+		for j := 0; j < c.Joints; j++ {
+			if d := p.Pos[j].Sub(exact.Pos[j]).Len(); d > 1e-5 {
+				t.Fatalf("frame %d.25 joint %d: cubic pos off by %g m", f, j, d)
+			}
+			cubAng = max(cubAng, p.Ang[j].Sub(exact.Ang[j]).Len())
+			linAng = max(linAng, lin.Ang[j].Sub(exact.Ang[j]).Len())
+		}
+	}
+	if cubAng > 0.01 || cubAng > linAng/3 {
+		t.Fatalf("cubic angular velocity error %g rad/s (linear %g)", cubAng, linAng)
+	}
+}
+
+func TestTimeScaleAndRemoveRoot(t *testing.T) {
+	c := GenerateBenchClip(1)
+	p, q := NewPose(c.Joints), NewPose(c.Joints)
+	SampleCubic(&p, &c, 2)
+	q.CopyFrom(&p)
+	TimeScale(&q, -0.5)
+	if !near3(q.Vel[3], p.Vel[3].Mul(-0.5), 1e-6) || !near3(q.Ang[3], p.Ang[3].Mul(-0.5), 1e-6) ||
+		q.Pos[3] != p.Pos[3] || q.Rot[3] != p.Rot[3] {
+		t.Fatal("TimeScale must scale velocities only")
+	}
+	RemoveGlobalRoot(&p)
+	if p.Pos[0] != (mgl32.Vec3{}) || p.Vel[0] != (mgl32.Vec3{}) || p.Rot[0] != mathx.QuatIdentity() {
+		t.Fatalf("root not removed: %+v", p.Kform(0))
+	}
+}

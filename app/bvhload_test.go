@@ -1,0 +1,109 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/mathx"
+	"kinelab/assets"
+)
+
+// writeDefaultBVH exports the default walk (in centimetres, as most mocap)
+// and returns its path.
+func writeDefaultBVH(t *testing.T, dir, clip string) string {
+	t.Helper()
+	sk := assets.Humanoid()
+	for _, c := range assets.Clips() {
+		if c.Name != clip {
+			continue
+		}
+		path := filepath.Join(dir, clip+".bvh")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bvh.Write(f, &sk, &c, bvh.Centimetres.Scale()); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	t.Fatalf("no clip %q", clip)
+	return ""
+}
+
+// A BVH character gets an Entity root, its roles found by name, and runs
+// through the Velocities lab with red and blue agreeing as for the default
+// character.
+func TestLoadCharacterFromBVH(t *testing.T) {
+	dir := t.TempDir()
+	walk, run := writeDefaultBVH(t, dir, "walk"), writeDefaultBVH(t, dir, "run")
+	bad := filepath.Join(dir, "bad.bvh")
+	os.WriteFile(bad, []byte("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n"), 0o644)
+
+	ch, errs := LoadCharacter([]string{walk, bad, run}, "auto")
+	if ch == nil {
+		t.Fatalf("no character: %v", errs)
+	}
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), bad+":5:1: expected") {
+		t.Fatalf("errors %v, want one at %s:5:1", errs, bad)
+	}
+	if len(ch.Clips) != 2 || ch.Skel.Names[0] != "Entity" {
+		t.Fatalf("%d clips, root %q", len(ch.Clips), ch.Skel.Names[0])
+	}
+	if err := ch.Skel.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	name := func(j int) string {
+		if j < 0 {
+			return "none"
+		}
+		return ch.Skel.Names[j]
+	}
+	if name(ch.Head) != "Head" || name(ch.Leg.End) != "LeftFoot" || name(ch.Arm.End) != "RightHand" {
+		t.Fatalf("roles: head %s, leg end %s, arm end %s", name(ch.Head), name(ch.Leg.End), name(ch.Arm.End))
+	}
+	if ch.Facing[2] < 0.99 {
+		t.Fatalf("facing %v, want +z", ch.Facing)
+	}
+	// Detected units: the file is in centimetres, the character in metres.
+	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, 2)][1]; h < 0.8 || h > 1.1 {
+		t.Fatalf("hips height %v m after unit detection", h)
+	}
+
+	l := newVelocitiesLab(ch)
+	l.S.LookAt, l.S.IK, l.S.Additive = true, true, true
+	var worst float32
+	for i := 0; i < 600; i++ {
+		l.Update(1.0 / 60)
+		if !poseFinite(&l.global) || !mathx.Finite(l.Max) {
+			t.Fatalf("tick %d: non-finite pose", i)
+		}
+		if l.Event == "" && i > 1 {
+			worst = max(worst, l.Mean)
+		}
+	}
+	// Mean |red - blue| (m/s) as for the default character (~0.05).
+	if worst > 0.5 {
+		t.Errorf("BVH character: mean |red-blue| up to %v m/s", worst)
+	}
+}
+
+func TestLoadCharacterUnitsOverride(t *testing.T) {
+	walk := writeDefaultBVH(t, t.TempDir(), "walk")
+	ch, errs := LoadCharacter([]string{walk}, "m") // wrongly: the file is in cm
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, 2)][1]; h < 80 {
+		t.Fatalf("with --units m the hips are %v units high, want ~93", h)
+	}
+	if _, errs := LoadCharacter([]string{walk}, "furlongs"); len(errs) == 0 {
+		t.Fatal("bad units accepted")
+	}
+}

@@ -1,0 +1,180 @@
+// Package cli implements kinelab's headless subcommands, `kinelab verify`
+// and `kinelab bench`. Each takes its arguments (after the subcommand name)
+// and the output streams, and returns the process exit code: 0 success,
+// 1 failure (a tolerance exceeded), 2 bad usage. It needs no window.
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+
+	"kinelab/animsys"
+	"kinelab/animsys/crowd"
+	"kinelab/animsys/verify"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitFail  = 1
+	ExitUsage = 2
+)
+
+// newFlagSet returns a flag set that reports errors instead of exiting and
+// prints its usage to stderr.
+func newFlagSet(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\n%s\n\nflags:\n", synopsis, about)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args and rejects positional arguments. It returns the exit
+// code to stop with, or -1 to go on.
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage // the flag package has printed the error and usage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		fs.Usage()
+		return ExitUsage
+	}
+	return -1
+}
+
+// Verify runs `kinelab verify [--json]`: every velocity operation of
+// animsys over the bench-spec clips (verify.BenchSeeds), comparing
+// propagated velocities with a fine central finite difference. It prints
+// per operation and velocity the max and mean error (m/s, rad/s, 1/s) and
+// the tolerance, and returns 1 if any tolerance is exceeded.
+func Verify(args []string, stdout, stderr io.Writer) int {
+	skel := animsys.BenchSkeleton()
+	return VerifyClips(args, stdout, stderr, &skel, verify.BenchClips())
+}
+
+// VerifyClips is Verify over the given clips of skeleton skel (all clips
+// must match it), for callers with clips of their own (embedded or loaded).
+func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton, clips []*animsys.Clip) int {
+	fs := newFlagSet("kinelab verify", "kinelab verify [--json]",
+		"Checks every velocity-propagating operation against a central finite difference\n"+
+			"(h = 1 ms) over the clips; exits 1 if any tolerance is exceeded.", stderr)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if code := parse(fs, args, stderr); code >= 0 {
+		return code
+	}
+	if err := skel.Validate(); err != nil {
+		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
+		return ExitFail
+	}
+	if len(clips) == 0 {
+		fmt.Fprintln(stderr, "kinelab verify: no clips to verify")
+		return ExitFail
+	}
+	for _, c := range clips {
+		if c.Joints != skel.Len() || c.Frames < 5 {
+			fmt.Fprintf(stderr, "kinelab verify: clip %q has %d joints and %d frames; want %d joints, at least 5 frames\n",
+				c.Name, c.Joints, c.Frames, skel.Len())
+			return ExitFail
+		}
+	}
+	return writeVerify(verify.Run(verify.Cases(skel), clips), *asJSON, stdout, stderr)
+}
+
+// writeVerify prints a report and returns the exit code it calls for.
+func writeVerify(rep verify.Report, asJSON bool, stdout, stderr io.Writer) int {
+	var err error
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep)
+	} else {
+		err = verify.WriteText(stdout, rep)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
+		return ExitFail
+	}
+	if !rep.Pass {
+		return ExitFail
+	}
+	return ExitOK
+}
+
+// benchReport is the JSON output of `kinelab bench`.
+type benchReport struct {
+	Chain   string              `json:"chain"`
+	Joints  int                 `json:"joints"`
+	Results []crowd.BenchResult `json:"results"`
+}
+
+// Bench runs `kinelab bench [--characters N] [--threads K] [--json]`: a
+// crowd of N characters (default 1000) ticking the bench-spec chain, timed
+// as bench-spec says (3 warm-up ticks, median of 21). It prints ns per
+// character-tick and character-ticks per second, on K goroutines, or by
+// default on one and on all cores.
+func Bench(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("kinelab bench", "kinelab bench [--characters N] [--threads K] [--json]",
+		"Times the velocity chain of docs/bench-spec.md for a crowd: 3 warm-up ticks, then\n"+
+			"the median of 21 ticks; prints ns per character-tick and character-ticks/s.", stderr)
+	n := fs.Int("characters", crowd.DefaultSize, "number of characters in the crowd (>= 1)")
+	threads := fs.Int("threads", 0, "goroutines to tick on (>= 1); 0 runs once on 1 and once on all cores")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	if code := parse(fs, args, stderr); code >= 0 {
+		return code
+	}
+	if *n < 1 {
+		fmt.Fprintf(stderr, "kinelab bench: --characters must be at least 1, got %d\n", *n)
+		return ExitUsage
+	}
+	if *threads < 0 {
+		fmt.Fprintf(stderr, "kinelab bench: --threads must be 0 (1 and all cores) or more, got %d\n", *threads)
+		return ExitUsage
+	}
+	counts := []int{*threads}
+	if *threads == 0 {
+		counts = []int{1}
+		if all := runtime.GOMAXPROCS(0); all > 1 {
+			counts = append(counts, all)
+		}
+	}
+
+	skel := animsys.BenchSkeleton()
+	c, err := crowd.New(&skel, crowd.NewLibrary(), *n, 1)
+	if err != nil {
+		fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
+		return ExitFail
+	}
+	defer c.Close()
+	rep := benchReport{Chain: "bench-spec", Joints: skel.Len()}
+	for _, k := range counts {
+		rep.Results = append(rep.Results, crowd.Bench(c, k))
+	}
+
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
+			return ExitFail
+		}
+		return ExitOK
+	}
+	fmt.Fprintf(stdout, "bench-spec velocity chain, %d joints, %d characters: %d warm-up ticks, median of %d\n",
+		rep.Joints, *n, crowd.WarmupTicks, crowd.TimedTicks)
+	fmt.Fprintf(stdout, "%8s %16s %18s %16s\n", "threads", "ns/char-tick", "char-ticks/s", "tick (ms)")
+	for _, r := range rep.Results {
+		fmt.Fprintf(stdout, "%8d %16.0f %18.0f %16.3f\n", r.Threads, r.NsPerCharTick, r.CharTicksPerSec, r.MedianTickNs/1e6)
+	}
+	return ExitOK
+}

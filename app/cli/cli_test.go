@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"kinelab/animsys"
+	"kinelab/animsys/verify"
+)
+
+func run(f func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := f(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func verifyCmd(args []string, out, errb *bytes.Buffer) int { return Verify(args, out, errb) }
+func benchCmd(args []string, out, errb *bytes.Buffer) int  { return Bench(args, out, errb) }
+
+func TestVerifyText(t *testing.T) {
+	code, out, _ := run(verifyCmd)
+	if code != ExitOK || !strings.Contains(out, "PASS") || !strings.Contains(out, "SampleCubic") ||
+		!strings.Contains(out, "rad/s") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestVerifyJSON(t *testing.T) {
+	code, out, _ := run(verifyCmd, "--json")
+	var rep verify.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != ExitOK || !rep.Pass || len(rep.Stats) == 0 {
+		t.Fatalf("exit %d, err %v, output:\n%s", code, err, out)
+	}
+}
+
+func TestVerifyClipsRejectsMismatch(t *testing.T) {
+	skel := animsys.BenchSkeleton()
+	bad := animsys.NewClip("tiny", 3, 23, 1.0/60)
+	var out, errb bytes.Buffer
+	if code := VerifyClips(nil, &out, &errb, &skel, []*animsys.Clip{&bad}); code != ExitFail ||
+		!strings.Contains(errb.String(), `clip "tiny"`) {
+		t.Fatalf("exit %d, stderr %s", code, errb.String())
+	}
+	if code := VerifyClips(nil, &out, &errb, &skel, nil); code != ExitFail {
+		t.Fatalf("exit %d with no clips", code)
+	}
+}
+
+func TestVerifyFailingReportExits1(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := writeVerify(verify.Report{Pass: false}, false, &out, &errb); code != ExitFail {
+		t.Fatalf("exit %d for a failing report", code)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    func([]string, *bytes.Buffer, *bytes.Buffer) int
+		args []string
+		code int
+		msg  string
+	}{
+		{"verify unknown flag", verifyCmd, []string{"--bogus"}, ExitUsage, "flag provided but not defined"},
+		{"verify positional", verifyCmd, []string{"extra"}, ExitUsage, `unexpected argument "extra"`},
+		{"verify help", verifyCmd, []string{"-h"}, ExitOK, "usage: kinelab verify"},
+		{"bench zero characters", benchCmd, []string{"--characters", "0"}, ExitUsage, "--characters must be at least 1"},
+		{"bench negative threads", benchCmd, []string{"--threads", "-1"}, ExitUsage, "--threads must be"},
+		{"bench not a number", benchCmd, []string{"--characters", "many"}, ExitUsage, "invalid value"},
+		{"bench help", benchCmd, []string{"--help"}, ExitOK, "usage: kinelab bench"},
+	} {
+		code, _, errOut := run(tc.f, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.msg) {
+			t.Errorf("%s: exit %d (want %d), stderr:\n%s", tc.name, code, tc.code, errOut)
+		}
+	}
+}
+
+func TestBenchJSON(t *testing.T) {
+	code, out, errOut := run(benchCmd, "--characters", "5", "--threads", "2", "--json")
+	var rep benchReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != ExitOK {
+		t.Fatalf("exit %d, err %v, stdout:\n%s\nstderr:\n%s", code, err, out, errOut)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Characters != 5 || rep.Results[0].Threads != 2 ||
+		rep.Results[0].NsPerCharTick <= 0 || rep.Results[0].CharTicksPerSec <= 0 {
+		t.Fatalf("results %+v", rep.Results)
+	}
+}
+
+func TestBenchTextDefaultThreads(t *testing.T) {
+	code, out, _ := run(benchCmd, "--characters", "3")
+	if code != ExitOK || !strings.Contains(out, "ns/char-tick") || !strings.Contains(out, "char-ticks/s") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}

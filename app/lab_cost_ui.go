@@ -1,0 +1,163 @@
+package app
+
+import (
+	"fmt"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// costPanels remembers which panel sections are open.
+type costPanels struct {
+	maps, pick, finder bool
+}
+
+// Panel implements Lab. It is also where a click in a heat map picks an
+// offset (the panel is the frame's input stage): a plain click picks, and
+// Ctrl+drag scrubs (Ctrl keeps the camera from orbiting).
+func (l *CostLab) Panel(p *ui.Panel) {
+	s, sec := &l.S, &l.sec
+	l.pickWithMouse()
+	if p.Section("Heat maps", &sec.maps) {
+		p.Slider("Half-life", &s.Halflife, 0.01, 1, "%.3f s")
+		p.Slider("x range", &s.XRange, 0.05, 2, "+-%.2f m")
+		p.Slider("v range", &s.VRange, 0.5, 40, "+-%.1f m/s")
+		p.Slider("SAD w", &s.VelWeight, 0, 2, "%.2f s")
+	}
+	if p.Section("Picked offset", &sec.pick) {
+		p.Text("click a map, or Ctrl+drag")
+		p.Slider("x", &s.PickX, -s.XRange, s.XRange, "%+.3f m")
+		p.Slider("v", &s.PickV, -s.VRange, s.VRange, "%+.2f m/s")
+		if p.Button("Next example (P)") {
+			l.NextExample()
+		}
+	}
+	if p.Section("Transition finder", &sec.finder) {
+		p.Choice(costRankNames, 3, &s.RankBy)
+		p.Check("Skip the playing clip", &s.SkipPlaying)
+		p.Check("Auto: play the best", &s.Auto)
+		p.Slider("every", &s.AutoEvery, 0.5, 5, "%.1f s")
+		p.Text("play target (table, right):")
+		if r := p.Buttons("1", "2", "3", "4", "5"); r >= 0 {
+			l.PlayRanked(r)
+		}
+	}
+	l.refresh()
+}
+
+// pickWithMouse picks the offset under the mouse in a heat map on a click,
+// or while Ctrl is held with the button down.
+func (l *CostLab) pickWithMouse() {
+	down := rl.IsMouseButtonPressed(rl.MouseButtonLeft) ||
+		rl.IsMouseButtonDown(rl.MouseButtonLeft) && (rl.IsKeyDown(rl.KeyLeftControl) || rl.IsKeyDown(rl.KeyRightControl))
+	if !down {
+		return
+	}
+	m := rl.GetMousePosition()
+	lay := costMapLayout(float32(rl.GetScreenWidth()), float32(rl.GetScreenHeight()))
+	for _, r := range lay.maps {
+		if rl.CheckCollisionPointRec(m, r) {
+			x, v := l.mapOffset(r, m)
+			l.Pick(x, v)
+			return
+		}
+	}
+}
+
+// Keys implements Lab.
+func (l *CostLab) Keys() []Key {
+	s := &l.S
+	return []Key{
+		{rl.KeyP, "P", "pick", "pick the next example offset", l.NextExample},
+		{rl.KeyB, "B", "best", "play the best-ranked target", func() { l.PlayRanked(0) }},
+		{rl.KeyR, "R", "rank", "rank targets by exact / SAD / feature", func() { s.RankBy = (s.RankBy + 1) % int32(len(costRankNames)) }},
+		{rl.KeyA, "A", "auto", "play the best target every few seconds on / off", func() { s.Auto = !s.Auto }},
+		{rl.KeyEqual, "+", "halflife-up", "half-life x1.25", func() { l.ScaleHalflife(1.25) }},
+		{rl.KeyMinus, "-", "halflife-down", "half-life /1.25", func() { l.ScaleHalflife(0.8) }},
+	}
+}
+
+// Draw3D implements Lab: the output pose (body when there is one, and its
+// skeleton), the raw target pose as a ghost while the offset decays, and
+// the joints the finder compares.
+func (l *CostLab) Draw3D(v *View) {
+	body := v.BodyFor(&l.skel)
+	if body != nil {
+		body.Draw(l.global.Pos, l.global.Rot, l.global.Scl, render.SkinColor)
+	}
+	rl.DisableDepthTest()
+	if l.inert {
+		render.Skeleton(l.ghost.Pos, l.skel.Parents, render.DimText, render.DimText, 0.008)
+	}
+	r := float32(0.022)
+	if body != nil {
+		r = 0.008
+	}
+	render.Skeleton(l.global.Pos, l.skel.Parents, render.BoneColor, render.JointColor, r)
+	for _, j := range costJoints {
+		rl.DrawSphere(render.V3(l.global.Pos[j]), 0.035, render.TargetColor)
+	}
+	rl.EnableDepthTest()
+}
+
+// Draw2D implements Lab: the three heat maps, the picked offset's curve and
+// the finder's table.
+func (l *CostLab) Draw2D(v *View) {
+	lay := costMapLayout(float32(v.Width), float32(v.Height))
+	tex := l.textures()
+	titles := [costMaps]string{"Exact: area |offset| dt", fmt.Sprintf("SAD: |x| + %.2f s |v|", l.S.VelWeight), "Error: exact - |2xy+v|/y^2"}
+	units := [costMaps]string{"m*s", "m", "m*s"}
+	for i := range lay.maps {
+		l.drawMap(lay, i, tex.tex[i], titles[i], units[i])
+	}
+	l.drawCurve(v.Plot)
+	table := rl.Rectangle{X: v.Plot.X, Y: lay.bottom + 8, Width: v.Plot.Width, Height: v.Plot.Y - 8 - lay.bottom - 8}
+	l.drawTable(table)
+	l.drawHover(lay, v.Mouse)
+}
+
+// drawTable lists the best targets with all three costs, and the last
+// transition's predicted cost beside the one measured through FK.
+func (l *CostLab) drawTable(r rl.Rectangle) {
+	const fs, row = 16, 19
+	if r.Height < 3*row {
+		return
+	}
+	rl.DrawRectangleRec(r, costPanelBg)
+	rl.DrawRectangleLinesEx(r, 1, costPanelLine)
+	other := int32(CostRankSAD)
+	if l.S.RankBy == CostRankSAD {
+		other = CostRankExact
+	}
+	x, y := int32(r.X+8), int32(r.Y+5)
+	cols := []int32{0, 26, 200, 300, 390, 460}
+	head := []string{"#", "target by " + costRankNames[l.S.RankBy], "exact m*s", "feature", "SAD m", costRankNames[other] + " #"}
+	for k, h := range head {
+		rl.DrawText(h, x+cols[k], y, fs, render.DimText)
+	}
+	rows := min(costRanked, int((r.Height-2*row-8)/row))
+	for i := 0; i < rows; i++ {
+		y += row
+		c := l.Ranked[i]
+		if c < 0 {
+			continue
+		}
+		col := render.TextColor
+		if c == l.Target && l.inert {
+			col = render.TargetColor
+		}
+		cells := []string{fmt.Sprint(i + 1), l.CandidateName(c), fmt.Sprintf("%.4f", l.costExact[c]),
+			fmt.Sprintf("%.4f", l.costFeat[c]), fmt.Sprintf("%.3f", l.costSAD[c]), fmt.Sprint(l.RankOf(c, other))}
+		for k, s := range cells {
+			rl.DrawText(s, x+cols[k], y, fs, col)
+		}
+	}
+	y += row + 2
+	msg := "press B or a number in the panel to play a target"
+	if l.Target >= 0 {
+		msg = fmt.Sprintf("last: %s  predicted %.4f  measured %.4f m*s", l.CandidateName(l.Target), l.Predicted, l.Measured)
+	}
+	rl.DrawText(msg, x, y, fs, render.DimText)
+}

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"fmt"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// springPanels remembers which panel sections are open.
+type springPanels struct {
+	goal, springs, plots bool
+}
+
+// The 3D view: a vertical rail per spring with a ball at its position,
+// springRailY(x) metres up, and the goal as a bar across every rail.
+const (
+	railGap    = 0.42 // m between rails
+	railHeight = 2.0  // m
+)
+
+func springRailY(x float32) float32 { return max(0.03, min(railHeight, 0.95+0.45*x)) }
+
+// springRailBase is the foot of spring i's rail (m).
+func springRailBase(i int) mgl32.Vec3 { return defaultCameraRight().Mul((float32(i) - 1.5) * railGap) }
+
+// Draw3D implements Lab: the rails, the goal bars and the balls.
+func (l *SpringsLab) Draw3D(v *View) {
+	r := defaultCameraRight().Mul(0.09)
+	gy := mgl32.Vec3{0, springRailY(l.goal), 0}
+	for i := range numSprings {
+		b := springRailBase(i)
+		rl.DrawCylinderEx(render.V3(b), render.V3(b.Add(mgl32.Vec3{0, railHeight, 0})), 0.01, 0.01, 6, render.DimText)
+		g := b.Add(gy)
+		rl.DrawCylinderEx(render.V3(g.Sub(r)), render.V3(g.Add(r)), 0.012, 0.012, 6, SpringGoalColor)
+		if l.S.Show[i] {
+			rl.DrawSphereEx(render.V3(b.Add(mgl32.Vec3{0, springRailY(l.x[i]), 0})), 0.07, 8, 12, SpringColors[i])
+		}
+	}
+}
+
+// Draw2D implements Lab: the position and velocity plots, the rails'
+// names.
+func (l *SpringsLab) Draw2D(v *View) {
+	top, bottom := signalPlots(v.Width, v.Height)
+	l.pos.Draw(top, v.Mouse)
+	l.vel.Draw(bottom, v.Mouse)
+	for i := range numSprings {
+		p := v.Project(springRailBase(i))
+		w := float32(rl.MeasureText(springIDs[i], ui.TextSize-4))
+		rl.DrawText(springIDs[i], int32(p.X-w/2), int32(p.Y+8), ui.TextSize-4, SpringColors[i])
+	}
+}
+
+// Panel implements Lab.
+func (l *SpringsLab) Panel(p *ui.Panel) {
+	s, sec := &l.S, &l.sec
+	p.Text(fmt.Sprintf("tick dt %.1f ms (%.0f Hz)", l.dt*1000, 1/l.dt))
+	p.Text("from Playback > Time step")
+	if p.Section("Goal", &sec.goal) {
+		p.Choice([]string{"Steps", "Ramps", "Sine"}, 3, &s.Goal)
+		if s.Goal != GoalSine {
+			p.Check("Repeat (A)", &s.Auto)
+		}
+		p.Slider("Period", &s.Period, 0.2, 5, "%.1f s")
+		p.Slider("Amplitude", &s.Amplitude, 0.1, 2, "%.2f m")
+		if s.Goal == GoalRamps {
+			p.Slider("Ramp time", &s.RampTime, 0.05, 3, "%.2f s")
+		}
+		switch p.Buttons("Step (S)", "Ramp (R)") {
+		case 0:
+			l.Step()
+		case 1:
+			l.Ramp()
+		}
+		p.Text("or Ctrl+drag in the top plot")
+	}
+	if p.Section("Springs", &sec.springs) {
+		p.Slider("Damper h-l", &s.DamperHalflife, 0, 1, "%.2f s")
+		p.Slider("Critical h-l", &s.CriticalHalflife, 0, 1, "%.2f s")
+		p.Slider("Frequency", &s.Frequency, 0, 4, "%.2f Hz")
+		p.SliderText("Damping", &s.Ratio, 0, 3, fmt.Sprintf("%.2f %s", s.Ratio, springRegime(s.Ratio)))
+		st, d := s.stiffnessDamping()
+		p.Text(fmt.Sprintf("  s %.1f/s2  d %.2f/s", st, d))
+		p.Check("Goal velocity to springs", &s.GoalVel)
+		p.Slider("Decay h-l", &s.DecayHalflife, 0, 1, "%.2f s")
+	}
+	if p.Section("Plots", &sec.plots) {
+		for i, id := range springIDs {
+			p.Check(id, &s.Show[i])
+		}
+		p.Slider("Window", &s.Window, 1, 20, "%.0f s")
+		p.Check("Hold y ranges", &s.HoldPlot)
+	}
+}
+
+// Keys implements Lab.
+func (l *SpringsLab) Keys() []Key {
+	s := &l.S
+	return []Key{
+		{rl.KeyS, "S", "step", "the goal steps to the other side", l.Step},
+		{rl.KeyR, "R", "ramp", "the goal ramps to the other side", l.Ramp},
+		{rl.KeyG, "G", "goal-mode", "next goal motion (steps, ramps, sine)", func() { s.Goal = (s.Goal + 1) % 3 }},
+		{rl.KeyA, "A", "auto", "repeat steps / ramps on / off", func() { s.Auto = !s.Auto }},
+		{rl.KeyZ, "Z", "springRegime", "damping ratio 0.25 / 1 / 2 (under, critical, over)", func() {
+			switch {
+			case s.Ratio < 0.995:
+				s.Ratio = 1
+			case s.Ratio <= 1.005:
+				s.Ratio = 2
+			default:
+				s.Ratio = 0.25
+			}
+		}},
+		{rl.KeyQ, "Q", "goal-velocity", "goal velocity to the springs on / off", func() { s.GoalVel = !s.GoalVel }},
+	}
+}
+
+// Point implements pointerLab: Ctrl+drag in the top plot moves the goal.
+func (l *SpringsLab) Point(ptr Pointer) {
+	top, _ := signalPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
+	l.draw.point(ptr, l.pos, top)
+}

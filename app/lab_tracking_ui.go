@@ -1,0 +1,202 @@
+package app
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/assets"
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// trackPanels remembers which panel sections are open.
+type trackPanels struct {
+	input, springs, cuts, char, plots bool
+}
+
+// signalPlots is where the signal labs put their two stacked plots: a
+// column on the right of a w x h screen, under the tab bar, leaving the
+// middle of the screen to the 3D view.
+func signalPlots(w, h int32) (top, bottom rl.Rectangle) {
+	pw := min(580, float32(w)-330-300) // keep ~300 px of 3D view beside the panels
+	pw = max(pw, float32(w)*0.4)
+	x := float32(w) - pw - 10
+	ph := (float32(h) - 44 - 10 - 8) / 2
+	return rl.Rectangle{X: x, Y: 44, Width: pw, Height: ph},
+		rl.Rectangle{X: x, Y: 44 + ph + 8, Width: pw, Height: ph}
+}
+
+// plotDrag turns Ctrl + left drag inside a plot into values on its y axis
+// (the framework's pointer gesture, so plain drags still orbit the camera).
+type plotDrag struct {
+	down    bool    // Ctrl + left button held, started inside the plot
+	pressed bool    // the drag began since the lab last read it
+	value   float32 // the plot's value at the mouse
+}
+
+// point reads the pointer for a drag in plot p drawn at rectangle r. Only
+// called in a window: it reads the mouse position from raylib.
+func (d *plotDrag) point(ptr Pointer, p *render.Plot, r rl.Rectangle) {
+	if !ptr.Down {
+		d.down = false
+		return
+	}
+	m := rl.GetMousePosition()
+	if !d.down {
+		if !rl.CheckCollisionPointRec(m, p.Area(r)) {
+			return
+		}
+		d.down, d.pressed = true, true
+	}
+	d.value = p.ValueAt(r, m.Y)
+}
+
+// Point implements pointerLab: Ctrl+drag in the top plot draws the input
+// (and switches to the drawn signal).
+func (l *TrackingLab) Point(ptr Pointer) {
+	top, _ := signalPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
+	l.draw.point(ptr, l.plot, top)
+	if l.draw.down {
+		l.S.Signal = SignalDrawn
+	}
+}
+
+// Draw3D implements Lab: the raw character and the filtered one.
+func (l *TrackingLab) Draw3D(v *View) {
+	if !l.S.Character {
+		return
+	}
+	c := l.char
+	render.Skeleton(c.rawG.Pos, c.skel.Parents, TrackInputColor, render.JointColor, 0.02)
+	render.Skeleton(c.filtG.Pos, c.skel.Parents, TrackColors[l.S.CharVariant], render.JointColor, 0.02)
+}
+
+// Draw2D implements Lab: the signal and error plots, and the characters'
+// captions.
+func (l *TrackingLab) Draw2D(v *View) {
+	top, bottom := signalPlots(v.Width, v.Height)
+	l.plot.Title = fmt.Sprintf("dt %.1f ms", l.dt*1000)
+	l.plot.Draw(top, v.Mouse)
+	l.errs.Draw(bottom, v.Mouse)
+	if !l.S.Character {
+		return
+	}
+	c := l.char
+	caption := func(x, y float32, text string, col color.RGBA) {
+		w := float32(rl.MeasureText(text, ui.TextSize))
+		rl.DrawText(text, int32(x-w/2), int32(y), ui.TextSize, col)
+	}
+	above := mgl32.Vec3{0, 0.3, 0}
+	pr, pf := v.Project(c.rawG.Pos[assets.Head].Add(above)), v.Project(c.filtG.Pos[assets.Head].Add(above))
+	caption(pr.X, pr.Y, "raw", TrackInputColor)
+	caption(pf.X, pf.Y, trackVariantLabels[l.S.CharVariant], TrackColors[l.S.CharVariant])
+	// The offset readout under the feet, between the two.
+	fr, ff := v.Project(c.rawG.Pos[0]), v.Project(c.filtG.Pos[0])
+	x, y := (fr.X+ff.X)/2, max(fr.Y, ff.Y)+20
+	caption(x, y, "filtered vs raw rotations:", render.DimText)
+	caption(x, y+22, fmt.Sprintf("mean %.1f, max %.1f deg", c.MeanDeg, c.MaxDeg), render.DimText)
+}
+
+// Panel implements Lab.
+func (l *TrackingLab) Panel(p *ui.Panel) {
+	s, sec := &l.S, &l.sec
+	p.Text(fmt.Sprintf("tick dt %.1f ms (%.0f Hz)", l.dt*1000, 1/l.dt))
+	p.Text("from Playback > Time step")
+	if p.Section("Input signal", &sec.input) {
+		p.Choice([]string{"Switch", "Jumps", "Drawn"}, 3, &s.Signal)
+		switch s.Signal {
+		case SignalSwitch:
+			every := "on J only"
+			if s.SwitchPeriod > 0 {
+				every = fmt.Sprintf("%.1f s", s.SwitchPeriod)
+			}
+			p.SliderText("Swap every", &s.SwitchPeriod, 0, 5, every)
+		case SignalJumps:
+			p.Slider("Jump rate", &s.JumpRate, 0, 4, "%.1f /s")
+			p.Slider("Jump size", &s.JumpSize, 0, 2, "%.2f m")
+		case SignalDrawn:
+			p.Text("Ctrl+drag in the top plot")
+		}
+		if p.Button("Discontinuity now  (J)") {
+			l.Jump()
+		}
+	}
+	if p.Section("Springs", &sec.springs) {
+		p.Slider("Plain h-l", &s.PlainHalflife, 0, 0.5, "%.3f s")
+		gainSlider(p, "x gain", &s.XGain)
+		gainSlider(p, "v gain", &s.VGain)
+		p.Slider("a gain", &s.AGain, 0, 1, "%.2f")
+		hz := 1 / s.GainDt
+		if p.SliderText("Gain dt", &hz, 10, 240, fmt.Sprintf("%.1f ms", 1000*s.GainDt)) {
+			s.GainDt = 1 / hz
+		}
+		p.Slider("x half-life", &s.XHalflife, 0, 3, "%.2f s")
+		p.Slider("v half-life", &s.VHalflife, 0, 0.5, "%.3f s")
+		p.Slider("a half-life", &s.AHalflife, 0, 0.5, "%.3f s")
+	}
+	if p.Section("Discontinuities", &sec.cuts) {
+		p.Check("Known cuts (K)", &s.KnownCuts)
+		p.Check("Clip targets (L)", &s.Clip)
+		p.Slider("Max vel", &s.MaxVel, 0.1, 20, "%.1f m/s")
+		p.Slider("Max acc", &s.MaxAcc, 1, 200, "%.0f m/s2")
+	}
+	if p.Section("Character", &sec.char) {
+		p.Check("Show (M)", &s.Character)
+		p.Combo("Filter: plain;Filter: lerp;Filter: half-life;Filter: exact", &s.CharVariant)
+		names := ""
+		for i, c := range l.char.clips {
+			if i > 0 {
+				names += ";"
+			}
+			names += "Clip: " + c.Name
+		}
+		p.Combo(names, &s.CharClip)
+		p.Slider("Cut every", &s.CutEvery, 0, 5, "%.1f s")
+		p.Slider("Cut skip", &s.CutSkip, 0, 1, "%.2f s")
+		if p.Button("Cut now  (X)") {
+			l.char.pend = true
+		}
+		p.Text("worst: " + l.char.skel.Names[l.char.Worst])
+	}
+	if p.Section("Plots", &sec.plots) {
+		for v := range numVariants {
+			p.Check(trackVariantLabels[v], &s.Show[v])
+		}
+		p.Slider("Window", &s.Window, 1, 20, "%.0f s")
+		p.Check("Hold y ranges", &s.HoldPlot)
+	}
+}
+
+// gainSlider is a slider over log10 of a per-tick gain in [1e-4, 1] whose
+// leftmost position is 0: small gains such as the article's 0.01 need the
+// resolution a linear slider lacks.
+func gainSlider(p *ui.Panel, label string, g *float32) {
+	u := float32(-4)
+	if *g > 0 {
+		u = max(-4, min(0, float32(math.Log10(float64(*g)))))
+	}
+	if p.SliderText(label, &u, -4, 0, fmt.Sprintf("%.3g", *g)) {
+		*g = float32(math.Pow(10, float64(u)))
+		if u <= -3.97 {
+			*g = 0
+		}
+	}
+}
+
+// Keys implements Lab.
+func (l *TrackingLab) Keys() []Key {
+	s := &l.S
+	return []Key{
+		{rl.KeyJ, "J", "jump", "a discontinuity in the input now", l.Jump},
+		{rl.KeyG, "G", "signal", "next input signal (switch, jumps, drawn)", func() { s.Signal = (s.Signal + 1) % 3 }},
+		{rl.KeyK, "K", "known-cuts", "known-cut handling on / off", func() { s.KnownCuts = !s.KnownCuts }},
+		{rl.KeyL, "L", "clip", "velocity / acceleration clipping on / off", func() { s.Clip = !s.Clip }},
+		{rl.KeyX, "X", "char-cut", "cut the character's clip now", func() { l.char.pend = true }},
+		{rl.KeyM, "M", "character", "character on / off", func() { s.Character = !s.Character }},
+		{rl.KeyV, "V", "char-filter", "next filter on the character", func() { s.CharVariant = (s.CharVariant + 1) % numVariants }},
+	}
+}
