@@ -21,6 +21,8 @@ func run(args []string) int {
 			return cli.Verify(args[1:], os.Stdout, os.Stderr)
 		case "bench":
 			return cli.Bench(args[1:], os.Stdout, os.Stderr)
+		case "bvh":
+			return cli.BVH(args[1:], os.Stdout, os.Stderr)
 		}
 	}
 	cfg, err := app.ParseFlags(args, os.Stderr)

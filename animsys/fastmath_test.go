@@ -35,6 +35,17 @@ func TestFastTranscendentals(t *testing.T) {
 		sw, ww := float32(math.Sin(ang)), float32(math.Cos(ang))
 		note("atan2OverS", relErr(atan2OverS(sw, ww), math.Atan2(float64(sw), float64(ww))/float64(sw), 0))
 	}
+	nan := float32(math.NaN())
+	isNaN := func(x float32) bool { return math.IsNaN(float64(x)) }
+	if !isNaN(log32(nan)) || !isNaN(log32(-1)) || !math.IsInf(float64(log32(0)), -1) {
+		t.Fatal("log32 must give NaN for NaN and negatives, -Inf for 0")
+	}
+	if !isNaN(exp32(nan)) {
+		t.Fatal("exp32(NaN) must be NaN")
+	}
+	if s, c := sincos32(1e6); math.Abs(float64(s)-math.Sin(1e6)) > 1e-6 || math.Abs(float64(c)-math.Cos(1e6)) > 1e-6 {
+		t.Fatal("sincos32 must stay accurate for large arguments")
+	}
 	if log32(1) != 0 || exp32(0) != 1 {
 		t.Fatalf("log32(1) = %v, exp32(0) = %v; want exactly 0 and 1", log32(1), exp32(0))
 	}

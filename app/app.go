@@ -175,6 +175,11 @@ func (a *App) open() error {
 }
 
 func (a *App) close() {
+	for _, b := range a.bodies {
+		if m, ok := b.(interface{ Unload() }); ok && b != nil {
+			m.Unload()
+		}
+	}
 	a.ground.Unload()
 	rl.CloseWindow()
 }

@@ -1,6 +1,26 @@
 package app
 
-import "kinelab/animsys"
+import (
+	"fmt"
+	"os"
 
-// newBody makes the skinned body of sk; nil until the skinning renderer is in.
-func newBody(sk *animsys.Skeleton) BodyDrawer { return nil }
+	"kinelab/animsys"
+	"kinelab/render"
+)
+
+// newBody generates and uploads the skinned body of sk, bound in its rest
+// pose (the rest offsets with identity rotations). It returns nil, and says
+// why once on stderr, when the body cannot be drawn (e.g. too many joints
+// for the skinning shader); labs then draw the skeleton alone.
+func newBody(sk *animsys.Skeleton) BodyDrawer {
+	local, global := animsys.NewPose(sk.Len()), animsys.NewPose(sk.Len())
+	copy(local.Pos, sk.Offsets)
+	animsys.FKStatic(&global, &local, sk.Parents)
+	mesh := render.GenerateBody(sk.Parents, global.Pos, global.Rot, sk.Names)
+	m, err := render.NewSkinnedMesh(&mesh)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "kinelab: no skinned body:", err)
+		return nil
+	}
+	return m
+}

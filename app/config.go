@@ -59,7 +59,7 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 	halflife := fs.Float64("halflife", 0, "half-life in `seconds` of the cost lab's grid and the scalar lab's springs (0 < H <= 5; 0: the lab's default)")
 	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the skeleton's height), cm, m or in")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh ...]\n       kinelab verify [--json]\n       kinelab bench [--characters N] [--threads K] [--json]\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh ...]\n       kinelab verify [--json] [--bvh FILE]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab bench [--characters N] [--threads K] [--json]\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

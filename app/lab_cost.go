@@ -3,14 +3,15 @@ package app
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
-	"kinelab/assets"
 )
 
 // The Transition-cost lab (inertialization-transition-cost article): heat
@@ -53,9 +54,14 @@ var costRankNames = []string{"Exact", "SAD", "Feature"}
 // costRanked is how many targets the finder lists.
 const costRanked = 5
 
-// costJoints are the joints whose character-space positions and
-// velocities make the finder's costs (summed over joints and axes).
-var costJoints = [...]int{assets.LeftFoot, assets.RightFoot, assets.LeftHand, assets.RightHand}
+// costMaxJoints is the most joints the finder compares: the feet and the
+// hands (the usual motion-matching features).
+const costMaxJoints = 4
+
+// costMaxCandidates caps the finder's targets: longer clips (loaded BVH)
+// are sampled every few frames so ranking stays well under a millisecond
+// per update.
+const costMaxCandidates = 2400
 
 // CostSettings are the lab's sliders and switches.
 type CostSettings struct {
@@ -86,11 +92,21 @@ var costExamples = [][2]float32{{0.3, 0}, {0.3, -8}, {0.25, -4.6}, {-0.2, 7}, {0
 // costGridKey is what the maps depend on.
 type costGridKey struct{ halflife, xr, vr, w float32 }
 
-// costCandidate is one frame of a clip as a transition target: its feature
-// joints' positions (m) and velocities (m/s) in character space.
+// costRankKey is what the finder's list depends on besides the pose.
+type costRankKey struct {
+	halflife, w float32
+	by          int32
+	skip        bool
+	cur         int
+}
+
+// costCandidate is one frame of a clip as a transition target: its time
+// (s) into the clip's loop and its feature joints' positions (m) and
+// velocities (m/s) in character space.
 type costCandidate struct {
-	clip, frame int
-	pos, vel    [len(costJoints)]mgl32.Vec3
+	clip     int
+	t        float32
+	pos, vel [costMaxJoints]mgl32.Vec3
 }
 
 // CostLab is the lab's state. Update drives it; drawing only reads it.
@@ -101,6 +117,7 @@ type CostLab struct {
 	// The maps: row-major grids, row 0 at v = +VRange, column 0 at
 	// x = -XRange; colours for the textures, and each map's maximum.
 	gridKey     costGridKey
+	rankKey     costRankKey
 	grid        [costMaps][]float32
 	approx      []float32
 	pixels      [costMaps][]color.RGBA
@@ -119,13 +136,14 @@ type CostLab struct {
 	// costs from the playing pose, and the best costRanked by S.RankBy.
 	skel                         animsys.Skeleton
 	clips                        []animsys.Clip
+	joints                       []int // the compared joints (at most costMaxJoints)
 	cands                        []costCandidate
 	costExact, costSAD, costFeat []float32
 	Ranked                       [costRanked]int // candidate indices, -1 if none
 
 	// Playback: the playing clip, and the inertialized transition into it.
 	cur                     int
-	tCur                    float32 // s into clip cur
+	tCur                    float32 // s into clip cur's loop
 	inert                   bool
 	transTime               float32 // s since the transition
 	offset, samp, out       animsys.Pose
@@ -141,39 +159,92 @@ type CostLab struct {
 
 // NewCostLab builds the lab on the default character and its clips.
 func NewCostLab() *CostLab {
-	l := &CostLab{S: DefaultCostSettings(), skel: assets.Humanoid(), clips: assets.Clips(), cur: 1, Target: -1,
-		sec: costPanels{maps: true, pick: true, finder: true}}
-	n := l.skel.Len()
-	for _, p := range []*animsys.Pose{&l.offset, &l.samp, &l.out, &l.global, &l.ghost} {
-		*p = animsys.NewPose(n)
-	}
+	l := &CostLab{S: DefaultCostSettings(), sec: costPanels{maps: true, pick: true, finder: true}}
 	for i := range l.grid {
 		l.grid[i] = make([]float32, costGridN*costGridN)
 		l.pixels[i] = make([]color.RGBA, costGridN*costGridN)
 	}
 	l.approx = make([]float32, costGridN*costGridN)
 	l.Curve = make([]float32, costCurveN)
+	l.SetCharacter(DefaultCharacter())
+	l.refresh()
+	return l
+}
+
+// SetCharacter implements characterLab: the finder ranks the frames of
+// ch's clips, comparing its feet and hands (found by name, else its IK
+// chains' ends and head), and the lab plays its second clip (walk, on the
+// default character).
+func (l *CostLab) SetCharacter(ch *Character) {
+	l.skel, l.clips = ch.Skel, ch.Clips
+	l.joints = costFeatureJoints(ch)
+	n := l.skel.Len()
+	for _, p := range []*animsys.Pose{&l.offset, &l.samp, &l.out, &l.global, &l.ghost} {
+		*p = animsys.NewPose(n)
+	}
+	l.cur, l.tCur = min(1, len(l.clips)-1), 0
+	l.inert, l.Target, l.autoT = false, -1, 0
 	l.buildCandidates()
 	l.costExact = make([]float32, len(l.cands))
 	l.costSAD = make([]float32, len(l.cands))
 	l.costFeat = make([]float32, len(l.cands))
 	l.evaluate(0)
-	l.refresh()
-	return l
+	l.rank()
 }
 
-// buildCandidates samples every frame of every clip (but the last, which
-// repeats the first) in character space: the root removed, FK with
-// velocities.
+// costFeatureJoints picks the joints the finder compares: the left and
+// right feet and hands by name, or else the character's IK chain ends and
+// head, or else its first joints below the root.
+func costFeatureJoints(ch *Character) []int {
+	var out []int
+	add := func(j int) {
+		if j > 0 && len(out) < costMaxJoints && !slices.Contains(out, j) {
+			out = append(out, j)
+		}
+	}
+	for _, side := range []string{"left", "right"} {
+		for _, part := range []string{"foot", "hand"} {
+			for j, nm := range ch.Skel.Names {
+				l := strings.ToLower(nm)
+				if j > 0 && strings.Contains(l, part) && !strings.Contains(l, "_end") && isSide(nm, side) {
+					add(j)
+					break
+				}
+			}
+		}
+	}
+	if len(out) < 2 {
+		add(ch.Leg.End)
+		add(ch.Arm.End)
+		add(ch.Head)
+	}
+	for j := 1; len(out) == 0 && j < min(ch.Skel.Len(), costMaxJoints+1); j++ {
+		add(j)
+	}
+	return out
+}
+
+// buildCandidates samples the frames in every clip's loop (every few
+// frames if there are more than costMaxCandidates) in character space:
+// the root removed, FK with velocities.
 func (l *CostLab) buildCandidates() {
+	l.cands = l.cands[:0]
+	total := 0
+	for c := range l.clips {
+		_, n := l.clips[c].Loop()
+		total += int(n/l.clips[c].FrameTime + 0.5)
+	}
+	stride := max(1, (total+costMaxCandidates-1)/costMaxCandidates)
 	for c := range l.clips {
 		clip := &l.clips[c]
-		for f := 0; f < clip.Frames-1; f++ {
-			animsys.SampleCubic(&l.samp, clip, float32(f)*clip.FrameTime)
-			animsys.RemoveGlobalRoot(&l.samp)
+		_, n := clip.Loop()
+		frames := int(n/clip.FrameTime + 0.5)
+		for f := 0; f < frames; f += stride {
+			t := float32(f) * clip.FrameTime
+			l.sample(&l.samp, c, t)
 			animsys.FK(&l.global, &l.samp, l.skel.Parents)
-			k := costCandidate{clip: c, frame: f}
-			for j, jt := range costJoints {
+			k := costCandidate{clip: c, t: t}
+			for j, jt := range l.joints {
 				k.pos[j], k.vel[j] = l.global.Pos[jt], l.global.Vel[jt]
 			}
 			l.cands = append(l.cands, k)
@@ -214,7 +285,8 @@ func (l *CostLab) Update(dt float32) {
 		return
 	}
 	l.time += float64(dt)
-	l.tCur = costWrap(l.tCur+dt, l.clips[l.cur].Duration())
+	_, loop := l.clips[l.cur].Loop()
+	l.tCur = costWrap(l.tCur+dt, loop)
 	l.transTime += dt
 	l.evaluate(dt)
 	l.rank()
@@ -237,6 +309,9 @@ func (l *CostLab) refresh() {
 	if k := [3]float32{s.Halflife, s.PickX, s.PickV}; k != l.curveKey || l.CurveT == 0 {
 		l.curveKey = k
 		l.buildCurve()
+	}
+	if k := (costRankKey{s.Halflife, s.VelWeight, s.RankBy, s.SkipPlaying, l.cur}); k != l.rankKey {
+		l.rank()
 	}
 }
 
@@ -330,10 +405,11 @@ func (l *CostLab) ScaleHalflife(k float32) {
 	l.refresh()
 }
 
-// sample writes clip c at time t into p, in place: the root removed, so
-// every pose is in character space.
+// sample writes clip c at time t (s) into its loop into p, in place: the
+// root removed, so every pose is in character space.
 func (l *CostLab) sample(p *animsys.Pose, c int, t float32) {
-	animsys.SampleCubic(p, &l.clips[c], t)
+	start, _ := l.clips[c].Loop()
+	animsys.SampleCubic(p, &l.clips[c], start+t)
 	animsys.RemoveGlobalRoot(p)
 }
 
@@ -352,7 +428,7 @@ func (l *CostLab) evaluate(dt float32) {
 	if !l.inert {
 		return
 	}
-	for _, j := range costJoints {
+	for _, j := range l.joints {
 		d := l.global.Pos[j].Sub(l.ghost.Pos[j])
 		l.Measured += (costAbs(d[0]) + costAbs(d[1]) + costAbs(d[2])) * dt
 	}
@@ -380,14 +456,15 @@ func costWrap(t, d float32) float32 {
 // approximate feature's cost; then keeps the best costRanked by S.RankBy.
 func (l *CostLab) rank() {
 	h, w := l.S.Halflife, l.S.VelWeight
+	l.rankKey = costRankKey{h, w, l.S.RankBy, l.S.SkipPlaying, l.cur}
 	var src costCandidate
-	for j, jt := range costJoints {
+	for j, jt := range l.joints {
 		src.pos[j], src.vel[j] = l.global.Pos[jt], l.global.Vel[jt]
 	}
 	for i := range l.cands {
 		k := &l.cands[i]
 		var e, s, f float32
-		for j := range costJoints {
+		for j := range l.joints {
 			dx, dv := src.pos[j].Sub(k.pos[j]), src.vel[j].Sub(k.vel[j])
 			for a := 0; a < 3; a++ {
 				e += spring.TransitionCost(dx[a], dv[a], h)
@@ -420,25 +497,17 @@ const costDistinct = 0.25
 // one of the first upTo ranked targets in the same (looping) clip.
 func (l *CostLab) nearRanked(i, upTo int) bool {
 	k := l.cands[i]
-	clip := &l.clips[k.clip]
-	n := clip.Frames - 1
+	_, n := l.clips[k.clip].Loop()
 	for _, r := range l.Ranked[:upTo] {
 		if r < 0 || l.cands[r].clip != k.clip {
 			continue
 		}
-		d := costAbsInt(k.frame - l.cands[r].frame)
-		if float32(min(d, n-d))*clip.FrameTime < costDistinct {
+		d := costAbs(k.t - l.cands[r].t)
+		if min(d, n-d) < costDistinct {
 			return true
 		}
 	}
 	return false
-}
-
-func costAbsInt(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // rankCosts are the candidates' costs of ranking by (CostRank*).
@@ -473,13 +542,13 @@ func (l *CostLab) Play(i int) {
 		return
 	}
 	k := l.cands[i]
-	t := float32(k.frame) * l.clips[k.clip].FrameTime
-	l.sample(&l.samp, k.clip, t)
+	l.sample(&l.samp, k.clip, k.t)
 	animsys.InertializeOffset(&l.offset, &l.out, &l.samp)
-	l.cur, l.tCur = k.clip, t
+	l.cur, l.tCur = k.clip, k.t
 	l.inert, l.transTime, l.autoT = true, 0, 0
 	l.Target, l.Predicted, l.PredictedSAD, l.Measured = i, l.costExact[i], l.costSAD[i], 0
 	l.evaluate(0)
+	l.rank()
 }
 
 // PlayRanked plays the r-th best target (0 = best).
@@ -492,7 +561,7 @@ func (l *CostLab) PlayRanked(r int) {
 // CandidateName is "clip @ time" of candidate i.
 func (l *CostLab) CandidateName(i int) string {
 	k := l.cands[i]
-	return l.clips[k.clip].Name + " @ " + strconv.FormatFloat(float64(float32(k.frame)*l.clips[k.clip].FrameTime), 'f', 2, 32) + " s"
+	return l.clips[k.clip].Name + " @ " + strconv.FormatFloat(float64(k.t), 'f', 2, 32) + " s"
 }
 
 // CSVHeader implements csvLab: the grid's columns.
@@ -526,7 +595,8 @@ func (l *CostLab) CSVRows() [][]string {
 	return rows
 }
 
-func costCSVFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', 7, 32) }
+// costCSVFloat formats x with the fewest digits that read back as x.
+func costCSVFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
 
 // costColor maps t in [0, 1] to an inferno-like colour ramp (black, purple,
 // orange, pale yellow): dark is cheap, bright is expensive.

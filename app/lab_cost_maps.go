@@ -191,6 +191,9 @@ func (l *CostLab) drawHover(lay costLayout, m rl.Vector2) {
 			w = max(w, rl.MeasureText(s, fs))
 		}
 		bx, by := int32(m.X)+14, int32(m.Y)+14
+		if sw := int32(rl.GetScreenWidth()); bx+w+8 > sw {
+			bx = int32(m.X) - 14 - w
+		}
 		rl.DrawRectangle(bx-6, by-4, w+12, int32(len(lines))*18+8, color.RGBA{10, 12, 16, 235})
 		for k, s := range lines {
 			rl.DrawText(s, bx, by+int32(k)*18, fs, render.TextColor)

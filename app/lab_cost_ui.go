@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"image/color"
+	"slices"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
@@ -96,7 +98,7 @@ func (l *CostLab) Draw3D(v *View) {
 		r = 0.008
 	}
 	render.Skeleton(l.global.Pos, l.skel.Parents, render.BoneColor, render.JointColor, r)
-	for _, j := range costJoints {
+	for _, j := range l.joints {
 		rl.DrawSphere(render.V3(l.global.Pos[j]), 0.035, render.TargetColor)
 	}
 	rl.EnableDepthTest()
@@ -132,27 +134,56 @@ func (l *CostLab) drawTable(r rl.Rectangle) {
 		other = CostRankExact
 	}
 	x, y := int32(r.X+8), int32(r.Y+5)
-	cols := []int32{0, 26, 200, 300, 390, 460}
-	head := []string{"#", "target by " + costRankNames[l.S.RankBy], "exact m*s", "feature", "SAD m", costRankNames[other] + " #"}
-	for k, h := range head {
-		rl.DrawText(h, x+cols[k], y, fs, render.DimText)
-	}
 	rows := min(costRanked, int((r.Height-2*row-8)/row))
-	for i := 0; i < rows; i++ {
+	head := []string{"#", "target by " + costRankNames[l.S.RankBy], "exact m*s", "feature", "SAD m", costRankNames[other] + " #"}
+	cells := make([][]string, rows)
+	for i := range cells {
+		if c := l.Ranked[i]; c >= 0 {
+			cells[i] = []string{fmt.Sprint(i + 1), l.CandidateName(c), fmt.Sprintf("%.4f", l.costExact[c]),
+				fmt.Sprintf("%.4f", l.costFeat[c]), fmt.Sprintf("%.3f", l.costSAD[c]), fmt.Sprint(l.RankOf(c, other))}
+		}
+	}
+	// Columns as wide as their widest cell; on a narrow table the feature
+	// column, then the other ranking's, are left out.
+	width := make([]int32, len(head))
+	for k, h := range head {
+		width[k] = rl.MeasureText(h, fs) + 14
+		for _, c := range cells {
+			if c != nil {
+				width[k] = max(width[k], rl.MeasureText(c[k], fs)+14)
+			}
+		}
+	}
+	show := []int{0, 1, 2, 3, 4, 5}
+	sum := func() (s int32) {
+		for _, k := range show {
+			s += width[k]
+		}
+		return s
+	}
+	for _, drop := range []int{3, 5} {
+		if sum() > int32(r.Width)-16 {
+			show = slices.DeleteFunc(show, func(k int) bool { return k == drop })
+		}
+	}
+	line := func(y int32, texts []string, col color.RGBA) {
+		cx := x
+		for _, k := range show {
+			rl.DrawText(texts[k], cx, y, fs, col)
+			cx += width[k]
+		}
+	}
+	line(y, head, render.DimText)
+	for i, c := range cells {
 		y += row
-		c := l.Ranked[i]
-		if c < 0 {
+		if c == nil {
 			continue
 		}
 		col := render.TextColor
-		if c == l.Target && l.inert {
+		if l.Ranked[i] == l.Target && l.inert {
 			col = render.TargetColor
 		}
-		cells := []string{fmt.Sprint(i + 1), l.CandidateName(c), fmt.Sprintf("%.4f", l.costExact[c]),
-			fmt.Sprintf("%.4f", l.costFeat[c]), fmt.Sprintf("%.3f", l.costSAD[c]), fmt.Sprint(l.RankOf(c, other))}
-		for k, s := range cells {
-			rl.DrawText(s, x+cols[k], y, fs, col)
-		}
+		line(y, c, col)
 	}
 	y += row + 2
 	msg := "press B or a number in the panel to play a target"

@@ -184,15 +184,15 @@ func NewScalarLab() *ScalarLab {
 		*p = animsys.NewPose(scalarJoints)
 	}
 	mk := func(title, unit string) *render.Plot { return render.NewPlot(title, unit, 600) }
-	l.plots[ScalarPlotGrowth] = mk("Growth 0.1 -> 10: log2 of scale", "log2")
+	l.plots[ScalarPlotGrowth] = mk("Growth: log2 scale", "log2")
 	l.plots[ScalarPlotGrowth].AddSeries("naive", scalarNaiveColor)
 	l.plots[ScalarPlotGrowth].AddSeries("natural", scalarNaturalColor)
-	l.plots[ScalarPlotLerp] = mk("Lerp vs eerp: log2 of scale", "log2")
+	l.plots[ScalarPlotLerp] = mk("Lerp, eerp: log2 scale", "log2")
 	l.plots[ScalarPlotLerp].AddSeries("lerp", scalarLerpColor)
 	l.plots[ScalarPlotLerp].AddSeries("eerp", scalarEerpColor)
-	l.plots[ScalarPlotBase2] = mk("Base 2: log2 of scale", "log2")
+	l.plots[ScalarPlotBase2] = mk("Base 2: log2 scale", "log2")
 	l.plots[ScalarPlotBase2].AddSeries("scale", scalarBase2Color)
-	l.plots[ScalarPlotScaleSpring] = mk("Scale spring: log2 of y scale", "log2")
+	l.plots[ScalarPlotScaleSpring] = mk("Scale spring: log2 y scale", "log2")
 	l.plots[ScalarPlotScaleSpring].AddSeries("spring", scalarScaleColor)
 	l.plots[ScalarPlotScaleSpring].AddSeries("goal", scalarGoalColor)
 	l.plots[ScalarPlotQuatSpring] = mk("Quat spring: angle to goal", "rad")
@@ -201,6 +201,7 @@ func NewScalarLab() *ScalarLab {
 	l.hierPlot.AddSeries("FK", render.Propagated)
 	l.hierPlot.AddSeries("fin. diff.", render.FiniteDiff)
 	l.hierPlot.AddSeries("no exp.", scalarNoExpColor)
+	l.hierPlot.SetLineWidth(0, 6) // red under blue: a red border shows where they agree
 	l.reset()
 	return l
 }
@@ -299,6 +300,7 @@ func (l *ScalarLab) updateGrowth(dt float32) {
 			dt -= step
 			if l.growT >= T+scalarRest {
 				l.growT, l.Naive, l.Natural = 0, scalarFrom, scalarFrom
+				l.plots[ScalarPlotGrowth].Mark(l.time)
 			}
 			continue
 		}
@@ -337,6 +339,7 @@ func (l *ScalarLab) updateBase2(dt float32) {
 	switch {
 	case wrapped:
 		l.crossed = false
+		l.plots[ScalarPlotBase2].Mark(l.time)
 	case oct != l.base2Octave:
 		if l.crossed {
 			l.DoubledIn = float32(l.time - l.lastCross)
@@ -381,7 +384,6 @@ func (l *ScalarLab) NextGoals() {
 	}
 	l.goalStep++
 	l.RandomTurnGoal()
-	l.goalT = 0
 }
 
 // ScaleGoalBy multiplies the scale spring's goal by k (clamped to
@@ -390,7 +392,7 @@ func (l *ScalarLab) ScaleGoalBy(k float32) {
 	for i := range 3 {
 		l.SclGoal[i] = mathx.Clamp(l.SclGoal[i]*k, 1.0/8, 8)
 	}
-	l.goalT = 0
+	l.goalChanged(ScalarPlotScaleSpring)
 }
 
 // RandomScaleGoal picks a goal with log2 in [-2, 2] (uniform if S.Uniform).
@@ -401,13 +403,13 @@ func (l *ScalarLab) RandomScaleGoal() {
 	if l.S.Uniform {
 		l.SclGoal = mgl32.Vec3{l.SclGoal[0], l.SclGoal[0], l.SclGoal[0]}
 	}
-	l.goalT = 0
+	l.goalChanged(ScalarPlotScaleSpring)
 }
 
 // TurnGoal turns the quaternion spring's goal by angle (rad) about y.
 func (l *ScalarLab) TurnGoal(angle float32) {
 	l.QuatGoal = mathx.QuatNormalize(mathx.QuatMul(mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, angle, 0}), l.QuatGoal))
-	l.goalT = 0
+	l.goalChanged(ScalarPlotQuatSpring)
 }
 
 // RandomTurnGoal picks a random goal rotation 0.5 to 3 rad away.
@@ -415,7 +417,13 @@ func (l *ScalarLab) RandomTurnGoal() {
 	axis := mathx.Vec3Normalize(mgl32.Vec3{l.rand()*2 - 1, l.rand()*2 - 1 + 0.5, l.rand()*2 - 1})
 	turn := mathx.QuatFromScaledAngleAxis(axis.Mul(0.5 + 2.5*l.rand()))
 	l.QuatGoal = mathx.QuatNormalize(mathx.QuatMul(turn, l.QuatGoal))
+	l.goalChanged(ScalarPlotQuatSpring)
+}
+
+// goalChanged restarts the automatic-goal timer and marks plot p.
+func (l *ScalarLab) goalChanged(p int) {
 	l.goalT = 0
+	l.plots[p].Mark(l.time)
 }
 
 // QuatAngle is the quaternion spring's angle to its goal (rad).
@@ -527,7 +535,7 @@ func scalarAxes(name string) []string {
 
 // CSVRow implements csvLab.
 func (l *ScalarLab) CSVRow(row []string) []string {
-	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', 7, 32) }
+	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
 	v3 := func(v mgl32.Vec3) []string { return []string{f(v[0]), f(v[1]), f(v[2])} }
 	row = append(row, strconv.FormatFloat(l.time, 'f', 6, 64),
 		f(l.Naive), f(l.Natural), f(l.NaiveVel()), f(l.NaturalVel()),

@@ -129,7 +129,12 @@ func NewSpringsLab() *SpringsLab {
 func (l *SpringsLab) Name() string { return "springs" }
 
 // Title implements Lab.
-func (l *SpringsLab) Title() string { return "Springs - spring " + springRegime(l.S.Ratio) + "-damped" }
+func (l *SpringsLab) Title() string {
+	if r := springRegime(l.S.Ratio); r != "critical" {
+		return "Springs - " + r + "-damped"
+	}
+	return "Springs - critically damped"
+}
 
 // Focus implements Lab: the middle of the rails, left of the plots.
 func (l *SpringsLab) Focus() mgl32.Vec3 { return besidePlotsFocus(mgl32.Vec3{0, 0.95, 0}) }
@@ -140,13 +145,13 @@ func (l *SpringsLab) Step() { l.S.Goal, l.pendStep = GoalSteps, true }
 // Ramp makes the goal ramp to the other side now.
 func (l *SpringsLab) Ramp() { l.S.Goal, l.pendRamp = GoalRamps, true }
 
-// springRegime names the general spring's damping springRegime for ratio.
+// springRegime names the general spring's damping regime for ratio.
 func springRegime(ratio float32) string {
 	switch {
 	case ratio < 0.995:
 		return "under"
 	case ratio <= 1.005:
-		return "critically"
+		return "critical"
 	default:
 		return "over"
 	}

@@ -181,7 +181,7 @@ func TestSpringsRegimesAndDtInvariance(t *testing.T) {
 			z := float64(ratio)
 			want = math.Exp(-math.Pi * z / math.Sqrt(1-z*z))
 		}
-		t.Logf("damping ratio %.2f (%s-damped): overshoot %.2f%% of the step, theory %.2f%%", ratio, springRegime(ratio), 100*over, 100*want)
+		t.Logf("damping ratio %.2f (%s): overshoot %.2f%% of the step, theory %.2f%%", ratio, springRegime(ratio), 100*over, 100*want)
 		if math.Abs(over-want) > 0.01 {
 			t.Errorf("damping ratio %v: overshoot %.4f, want %.4f", ratio, over, want)
 		}

@@ -58,8 +58,7 @@ func (l *SpringsLab) Draw2D(v *View) {
 // Panel implements Lab.
 func (l *SpringsLab) Panel(p *ui.Panel) {
 	s, sec := &l.S, &l.sec
-	p.Text(fmt.Sprintf("tick dt %.1f ms (%.0f Hz)", l.dt*1000, 1/l.dt))
-	p.Text("from Playback > Time step")
+	p.Text(fmt.Sprintf("tick dt %.1f ms (Playback)", l.dt*1000))
 	if p.Section("Goal", &sec.goal) {
 		p.Choice([]string{"Steps", "Ramps", "Sine"}, 3, &s.Goal)
 		if s.Goal != GoalSine {
@@ -87,6 +86,7 @@ func (l *SpringsLab) Panel(p *ui.Panel) {
 		p.Text(fmt.Sprintf("  s %.1f/s2  d %.2f/s", st, d))
 		p.Check("Goal velocity to springs", &s.GoalVel)
 		p.Slider("Decay h-l", &s.DecayHalflife, 0, 1, "%.2f s")
+		p.Text("  (= critical after a step)")
 	}
 	if p.Section("Plots", &sec.plots) {
 		for i, id := range springIDs {
@@ -105,7 +105,7 @@ func (l *SpringsLab) Keys() []Key {
 		{rl.KeyR, "R", "ramp", "the goal ramps to the other side", l.Ramp},
 		{rl.KeyG, "G", "goal-mode", "next goal motion (steps, ramps, sine)", func() { s.Goal = (s.Goal + 1) % 3 }},
 		{rl.KeyA, "A", "auto", "repeat steps / ramps on / off", func() { s.Auto = !s.Auto }},
-		{rl.KeyZ, "Z", "springRegime", "damping ratio 0.25 / 1 / 2 (under, critical, over)", func() {
+		{rl.KeyZ, "Z", "regime", "damping ratio 0.25 / 1 / 2 (under, critical, over)", func() {
 			switch {
 			case s.Ratio < 0.995:
 				s.Ratio = 1

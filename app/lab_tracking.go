@@ -128,7 +128,7 @@ func NewTrackingLab() *TrackingLab {
 	l.plot = render.NewPlot("x", "m", 2048)
 	l.plot.AddSeries("input", TrackInputColor)
 	l.plot.SetLineWidth(0, 6)
-	l.errs = render.NewPlot("error: output - input", "m", 2048)
+	l.errs = render.NewPlot("x - input", "m", 2048)
 	for v := range numVariants {
 		l.plot.AddSeries(trackVariantLabels[v], TrackColors[v])
 		l.errs.AddSeries(trackVariantLabels[v], TrackColors[v])

@@ -97,8 +97,8 @@ func (l *TrackingLab) Draw2D(v *View) {
 	// The offset readout under the feet, between the two.
 	fr, ff := v.Project(c.rawG.Pos[0]), v.Project(c.filtG.Pos[0])
 	x, y := (fr.X+ff.X)/2, max(fr.Y, ff.Y)+20
-	caption(x, y, "filtered vs raw rotations:", render.DimText)
-	caption(x, y+22, fmt.Sprintf("mean %.1f, max %.1f deg", c.MeanDeg, c.MaxDeg), render.DimText)
+	caption(x, y, "filtered vs raw", render.DimText)
+	caption(x, y+22, fmt.Sprintf("mean %.1f max %.1f deg", c.MeanDeg, c.MaxDeg), render.DimText)
 }
 
 // Panel implements Lab.

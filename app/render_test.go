@@ -49,6 +49,8 @@ func TestRender(t *testing.T) {
 
 	checkVelocitiesFrame(t, a)
 	checkTrackingFrame(t, a)
+	checkScalarFrame(t, a)
+	checkCostFrame(t, a)
 	checkSpringsFrame(t, a)
 }
 

@@ -57,14 +57,24 @@ const (
 )
 
 // GenerateBody builds a skinned body for a skeleton from its rest pose:
-// parents (-1 for roots, parents before children), restPos and restRot the
-// global (world) rest transforms of each joint, in any length unit (the
-// solids scale with the skeleton's height), and names (may be nil) used
-// only as hints. A root far below its only children, like an "Entity" root
-// on the floor, gets no body.
+// parents (-1 for roots, each parent before its children), restPos and
+// restRot the global (world) rest transforms of each joint, in any length
+// unit (the solids scale with the skeleton's height), and names (may be
+// nil) used only as hints. A root far below all its children, like an
+// "Entity" root on the floor, gets no body. The mesh is empty, and BindInv
+// too, if the slices disagree in length or a parent comes after its child;
+// it is empty with BindInv filled if no joint has a bone to dress.
 func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, names []string) BodyMesh {
 	n := len(parents)
 	var body BodyMesh
+	if len(restPos) < n || len(restRot) < n {
+		return body
+	}
+	for i, p := range parents {
+		if p < -1 || p >= i {
+			return body
+		}
+	}
 	body.BindInv = make([]mgl32.Mat4, n)
 	for j := 0; j < n; j++ {
 		body.BindInv[j] = restRot[j].Inverse().Mat4().Mul4(mgl32.Translate3D(-restPos[j][0], -restPos[j][1], -restPos[j][2]))
@@ -108,22 +118,18 @@ func (b *bodyBuilder) resize() {
 	}
 }
 
-// bodyPart is what a joint's own solids represent.
-type bodyPart uint8
+// limbKind says how a limb is shaped.
+type limbKind uint8
 
 const (
-	partNone  bodyPart = iota // no solid (ground root, fingers inside a hand)
-	partTorso                 // pelvis to chest
-	partNeck
-	partHead
-	partArm
-	partLeg
-	partOther // anything else: tails, extra limbs
+	otherLimb limbKind = iota // tails, extra limbs: a plain taper
+	armLimb                   // tapering to a hand
+	legLimb                   // tapering to a foot
 )
 
 // limb is a chain hanging from a torso joint (or from another limb).
 type limb struct {
-	kind bodyPart
+	kind limbKind
 	base int   // joint the limb hangs from
 	path []int // main path, first limb joint to its end
 	end  int   // index in path of the hand or foot; -1 if none
@@ -244,7 +250,7 @@ func (b *bodyBuilder) classify() {
 	// Facing: the feet point forward.
 	var f mgl32.Vec3
 	for _, l := range b.limbs {
-		if l.kind == partLeg && l.end >= 0 && l.end+1 < len(l.path) {
+		if l.kind == legLimb && l.end >= 0 && l.end+1 < len(l.path) {
 			d := b.pos[l.path[l.end+1]].Sub(b.pos[l.path[l.end]])
 			d[1] = 0
 			f = f.Add(d)
@@ -310,12 +316,12 @@ func (b *bodyBuilder) addTorso(pelvis int) {
 			if i+1 < len(chain) && c == chain[i+1] {
 				continue
 			}
-			kind := partOther
+			kind := otherLimb
 			switch {
 			case i == 0 && b.lowest(c) < low:
-				kind = partLeg
+				kind = legLimb
 			case i > 0 && i >= chest/2:
-				kind = partArm
+				kind = armLimb
 			}
 			b.addLimb(kind, j, c)
 		}
@@ -333,7 +339,7 @@ func (b *bodyBuilder) lowest(j int) float32 {
 
 // addLimb follows the longest path from first and finds its hand or foot;
 // substantial side branches become limbs of their own.
-func (b *bodyBuilder) addLimb(kind bodyPart, base, first int) {
+func (b *bodyBuilder) addLimb(kind limbKind, base, first int) {
 	path := []int{first}
 	for cur := first; len(b.kids[cur]) > 0; {
 		best := b.kids[cur][0]
@@ -352,15 +358,15 @@ func (b *bodyBuilder) addLimb(kind bodyPart, base, first int) {
 	total := arc[len(arc)-1]
 	l := limb{kind: kind, base: base, path: path, end: -1}
 	switch kind {
-	case partLeg:
+	case legLimb:
 		l.end = b.extremity(path, arc, "foot", "ankle")
 		l.r0, l.r1 = legTop*b.s, ankle*b.s
-	case partArm:
+	case armLimb:
 		l.end = b.extremity(path, arc, "hand", "wrist", "palm")
 		l.r0, l.r1 = armTop*b.s, wrist*b.s
-	default:
-		l.r0 = min(armTop*b.s, 0.2*(total+b.dist(base, first)))
-		l.r1 = 0.5 * l.r0
+	default: // as thick as a fifth of its length, but at least a grid cell across
+		l.r0 = max(min(armTop*b.s, 0.2*(total+b.dist(base, first))), 0.8*cellSize*b.s)
+		l.r1 = max(0.5*l.r0, 0.8*cellSize*b.s)
 	}
 	b.limbs = append(b.limbs, l)
 	stop := len(path) - 1
@@ -372,7 +378,7 @@ func (b *bodyBuilder) addLimb(kind bodyPart, base, first int) {
 			if c == path[k+1] {
 				continue
 			}
-			sub := partOther
+			sub := otherLimb
 			if b.subLen[c]+b.dist(c, path[k]) > 0.5*total {
 				sub = kind
 			}
@@ -482,7 +488,6 @@ func (b *bodyBuilder) torsoShapes(chain []int, chest, head int) {
 }
 
 func (b *bodyBuilder) limbShapes(l limb) {
-	s := b.s
 	path := l.path
 	last := len(path) - 1
 	if l.end >= 0 {
@@ -507,25 +512,22 @@ func (b *bodyBuilder) limbShapes(l limb) {
 	for k := 1; k <= last; k++ {
 		b.add(roundCone(path[k-1], b.pos[path[k-1]], b.pos[path[k]], r(k-1), r(k), 1, b.fwd))
 	}
-	if l.kind == partArm && last >= 2 {
-		// Deltoid: a rounded shoulder on the upper arm's root.
-		j := path[1]
-		if l.end >= 0 && l.end > 2 {
-			j = path[l.end-2]
-		}
+	if l.kind == armLimb && l.end >= 2 {
+		// Deltoid: a rounded shoulder on the upper arm's root (two
+		// joints before the hand).
+		k := l.end - 2
 		b.group(0, 0.035)
-		b.add(roundCone(j, b.pos[j], b.pos[j], 1.05*r(1), 1.05*r(1), 1, b.fwd))
+		b.add(roundCone(path[k], b.pos[path[k]], b.pos[path[k]], 1.05*r(k), 1.05*r(k), 1, b.fwd))
 	}
 	if l.end < 0 {
 		return
 	}
 	switch l.kind {
-	case partArm:
+	case armLimb:
 		b.handShapes(path[l.end], path[l.end-1], l.r1)
-	case partLeg:
+	case legLimb:
 		b.footShapes(path[l.end:], l.r1)
 	}
-	_ = s
 }
 
 // handShapes: a flattened mitten from the wrist, over the fingers if any.
@@ -591,7 +593,7 @@ func (b *bodyBuilder) footShapes(path []int, ra float32) {
 	toe := path[1]
 	b.add(roundCone(foot, heel, b.pos[toe], 0.85*ra, rt, 0.6, b.up))
 	b.add(roundCone(foot, p, b.pos[toe], ra, rt, 0.6, b.up))
-	end := b.pos[toe].Add(b.pos[toe].Sub(heel).Normalize().Mul(0.05 * s))
+	end := b.pos[toe].Add(d.Mul(0.05 * s))
 	if len(path) > 2 && b.dist(path[2], toe) > 1e-3*s {
 		end = b.pos[path[2]]
 	}
@@ -649,9 +651,10 @@ func perpTo(v, axis, fallback mgl32.Vec3) mgl32.Vec3 {
 	return mgl32.Vec3{0, 1, 0}
 }
 
-// solid is one piece of the body: a round cone (a capsule whose radius goes from ra at
-// a to rb at a + u*length), flattened to flat times its width along the
-// thin axis t, or an ellipsoid centred on a. It moves with joint.
+// solid is one piece of the body: a round cone (a capsule whose radius
+// goes from ra at a to rb at a + u*length), flattened to flat times its
+// width along the thin axis t, or an ellipsoid centred on a. It moves with
+// joint.
 type solid struct {
 	joint     int
 	group     int     // solids of a group are contiguous in the list
@@ -762,7 +765,10 @@ type bodyField struct {
 	v          []float32
 }
 
-const blockCells = 8
+const (
+	blockCells    = 8       // grid cells per block edge
+	maxGridPoints = 1 << 23 // samples (32 MB); a larger box gets coarser cells
+)
 
 func newBodyField(solids []solid, h float32) *bodyField {
 	f := &bodyField{solids: solids, h: h}
@@ -776,8 +782,14 @@ func newBodyField(solids []solid, h float32) *bodyField {
 		}
 	}
 	pad := mgl32.Vec3{1, 1, 1}.Mul(2*h + f.k)
+	size := hi.Sub(lo).Add(pad.Mul(2))
+	if points := size[0] * size[1] * size[2] / (h * h * h); points > maxGridPoints {
+		h *= float32(math.Cbrt(float64(points / maxGridPoints))) // a stray far joint: coarser
+		f.h = h
+		pad = mgl32.Vec3{1, 1, 1}.Mul(2*h + f.k)
+		size = hi.Sub(lo).Add(pad.Mul(2))
+	}
 	f.lo = lo.Sub(pad)
-	size := hi.Add(pad).Sub(f.lo)
 	f.nx, f.ny, f.nz = int(size[0]/h)+2, int(size[1]/h)+2, int(size[2]/h)+2
 	f.bx, f.by, f.bz = (f.nx+blockCells-1)/blockCells, (f.ny+blockCells-1)/blockCells, (f.nz+blockCells-1)/blockCells
 	f.blocks = make([][]int32, f.bx*f.by*f.bz)
@@ -1092,11 +1104,14 @@ func weld(m *BodyMesh, eps float32) {
 	m.Positions, m.Normals, m.Indices = pos, nrm, idx
 }
 
-// skin gives every vertex up to four joints: each solid near the vertex
-// adds its joint with an influence falling from 1 (the nearest solid) to 0
-// at fade further away; the fifth-largest influence is subtracted from the
-// top four so weights stay continuous as joints enter and leave the top
-// four, and the rest are normalised.
+// skin gives every vertex up to four joints. Each solid scores how far it
+// is from claiming the vertex: how much further its surface is than the
+// nearest solid's, or how far the vertex lies past either end of its bone
+// (the part of a limb past a joint belongs to the next bone), whichever
+// is more. The best score gets influence 1, and influence falls to 0 at
+// fade worse; a joint takes its best solid's. The fifth-largest influence
+// is subtracted from the top four so that weights stay continuous as
+// joints enter and leave the top four, and the rest are normalised.
 func (f *bodyField) skin(m *BodyMesh, fade float32) {
 	nv := m.VertexCount()
 	m.BoneIDs = make([]float32, 4*nv)
@@ -1106,20 +1121,25 @@ func (f *bodyField) skin(m *BodyMesh, fade float32) {
 		w     float32
 	}
 	var infs []inf
-	var dists []float32
+	var score []float32
 	for v := 0; v < nv; v++ {
 		p := mgl32.Vec3{m.Positions[3*v], m.Positions[3*v+1], m.Positions[3*v+2]}
 		list := f.listAt(p)
-		dists = dists[:0]
+		score = score[:0]
 		dmin := float32(math.Inf(1))
 		for _, i := range list {
 			d := f.solids[i].dist(p)
-			dists = append(dists, d)
+			score = append(score, d)
 			dmin = min(dmin, d)
+		}
+		best := float32(math.Inf(1))
+		for n, i := range list {
+			score[n] = max(score[n]-dmin, f.solids[i].beyond(p))
+			best = min(best, score[n])
 		}
 		infs = infs[:0]
 		for n, i := range list {
-			w := 1 - max(dists[n]-dmin, f.solids[i].beyond(p))/fade
+			w := 1 - (score[n]-best)/fade
 			if w <= 0 {
 				continue
 			}
@@ -1155,8 +1175,8 @@ func (f *bodyField) skin(m *BodyMesh, fade float32) {
 		for _, in := range infs {
 			sum += in.w
 		}
-		if sum <= 0 { // cannot happen on the surface; stay finite anyway
-			infs, sum = append(infs[:0], inf{f.solids[list[0]].joint, 1}), 1
+		if sum == 0 { // no solid near: not on the surface
+			infs, sum = append(infs, inf{0, 1}), 1
 		}
 		for x, in := range infs {
 			m.BoneIDs[4*v+x] = float32(in.joint)

@@ -433,6 +433,38 @@ func TestBodyWeightsBlendAtJoints(t *testing.T) {
 	}
 }
 
+// TestBodyWeightsContinuous: neighbouring vertices (a grid cell apart)
+// have similar weights, so no seam opens or folds when joints turn. The
+// largest change across an edge is in the armpit fillets.
+func TestBodyWeightsContinuous(t *testing.T) {
+	for _, s := range []animsys.Skeleton{animsys.BenchSkeleton(), mixamoLike()} {
+		pos, rot := restGlobals(s)
+		b := GenerateBody(s.Parents, pos, rot, s.Names)
+		weights := func(v int, out []float32) {
+			clear(out)
+			for k := 0; k < 4; k++ {
+				out[int(b.BoneIDs[4*v+k])] += b.BoneWeights[4*v+k]
+			}
+		}
+		wa, wb := make([]float32, s.Len()), make([]float32, s.Len())
+		worst := float32(0)
+		for _, e := range [][2]int{{0, 1}, {1, 2}, {2, 0}} {
+			for tr := 0; tr < b.TriangleCount(); tr++ {
+				weights(int(b.Indices[3*tr+e[0]]), wa)
+				weights(int(b.Indices[3*tr+e[1]]), wb)
+				d := float32(0)
+				for j := range wa {
+					d += abs32(wa[j] - wb[j])
+				}
+				worst = max(worst, d)
+			}
+		}
+		if worst > 1.2 {
+			t.Errorf("%s...: weights change by %v (sum over joints) across one edge", s.Names[1], worst)
+		}
+	}
+}
+
 // TestGenerateBodyDegenerate: skeletons with nothing to dress give an
 // empty body with valid inverse binds, never NaN or a panic.
 func TestGenerateBodyDegenerate(t *testing.T) {
@@ -456,5 +488,19 @@ func BenchmarkGenerateBody(b *testing.B) {
 	pos, rot := restGlobals(s)
 	for b.Loop() {
 		GenerateBody(s.Parents, pos, rot, s.Names)
+	}
+}
+
+// TestGenerateBodyStrayJoint: a joint 50 m away (a prop, a camera) makes
+// the grid coarser, not enormous.
+func TestGenerateBodyStrayJoint(t *testing.T) {
+	s := animsys.BenchSkeleton()
+	s.Names = append(s.Names, "Prop")
+	s.Parents = append(s.Parents, 18)
+	s.Offsets = append(s.Offsets, mgl32.Vec3{50, 0, 50})
+	pos, rot := restGlobals(s)
+	b := GenerateBody(s.Parents, pos, rot, s.Names)
+	if b.VertexCount() == 0 || b.VertexCount() > 65535 {
+		t.Fatalf("%d vertices", b.VertexCount())
 	}
 }

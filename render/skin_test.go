@@ -188,6 +188,7 @@ func TestSkinnedMeshRender(t *testing.T) {
 	if os.Getenv("KINELAB_BODY_SHOTS") != "" {
 		bodyShots(t, sm, s, restPos, restRot, pose)
 		otherShots(t)
+		motionShots(t, sm, s)
 	}
 }
 

@@ -88,3 +88,29 @@ func otherShots(t *testing.T) {
 		sm.Unload()
 	}
 }
+
+func motionShots(t *testing.T, sm *SkinnedMesh, s animsys.Skeleton) {
+	m := animsys.NewBenchMotion(3)
+	local := animsys.NewPose(s.Len())
+	global := animsys.NewPose(s.Len())
+	for k, tm := range []float64{0.5, 2.1, 4.4, 2.1} {
+		m.Eval(&local, tm)
+		animsys.FKStatic(&global, &local, s.Parents)
+		hips := global.Pos[1]
+		off := mgl32.Vec3{1.2, 0.4, 2.4}
+		if k == 3 {
+			hips = global.Pos[12]
+			off = mgl32.Vec3{0.25, 0.1, 0.5}
+		}
+		cam := rl.Camera3D{Position: V3(hips.Add(off)), Target: V3(hips), Up: rl.Vector3{Y: 1}, Fovy: 45, Projection: rl.CameraPerspective}
+		rl.BeginDrawing()
+		rl.ClearBackground(Background)
+		rl.BeginMode3D(cam)
+		rl.DrawGrid(40, 0.5)
+		sm.Draw(global.Pos, global.Rot, global.Scl, color.RGBA{R: 214, G: 150, B: 108, A: 255})
+		rl.EndMode3D()
+		img := readScreen()
+		rl.EndDrawing()
+		t.Log(savePNG(t, img, fmt.Sprintf("bodyscratch/motion%d.png", k)))
+	}
+}

@@ -46,6 +46,16 @@
 // component of the joint's OFFSET; the root keeps its position channels,
 // so root motion stays on the root.
 //
+// # Writing
+//
+// Write exports a clip: roots with six channels, other joints with three
+// (ZXY, what most tools write) or six when their position moves, lengths
+// in the units the caller picks. Numbers are the shortest decimals that
+// read back as the same float32s, so a clip written and read back differs
+// only by float32 rounding (1.2e-7 m and 1.3e-7 rad on kinelab's clips;
+// the tests allow 1e-6). Scales and loop markers have no place in BVH and
+// are dropped.
+//
 // # End Sites
 //
 // An End Site becomes a joint of its own: a leaf with no channels, the

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -324,5 +326,34 @@ func TestReadError(t *testing.T) {
 	_, err := Parse(r, "basic.bvh")
 	if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "basic.bvh:") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// parseFloat32's fast path gives strconv's float32, bit for bit, halfway
+// cases included.
+func TestParseFloat32MatchesStrconv(t *testing.T) {
+	cases := []string{"0", "-0", "+0", ".5", "5.", "-.5", "16777217", "16777219", "-16777217", "0.1", "0.3",
+		"123.456789", "-179.999999", "1.00000005960464477539062", "9007199254740993", "9007199254740992.5",
+		"3.4028235e38", "1e-45", "0.0000000000000000000001", "0.00000000000000000000001", "1e1", "."}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200_000 {
+		s := []byte{"+-"[rng.IntN(2)]}
+		for range rng.IntN(10) {
+			s = append(s, byte('0'+rng.IntN(10)))
+		}
+		if rng.IntN(4) > 0 {
+			s = append(s, '.')
+			for range rng.IntN(12) {
+				s = append(s, byte('0'+rng.IntN(10)))
+			}
+		}
+		cases = append(cases, string(s))
+	}
+	for _, s := range cases {
+		want, err := strconv.ParseFloat(s, 32)
+		got, msg := parseFloat32([]byte(s))
+		if (err == nil) != (msg == "") || err == nil && math.Float32bits(got) != math.Float32bits(float32(want)) {
+			t.Fatalf("%q: got %v %q, strconv %v %v", s, got, msg, float32(want), err)
+		}
 	}
 }

@@ -84,6 +84,9 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
+// ends marks the bytes that end a token: whitespace and braces.
+var ends = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\v': true, '\f': true, '{': true, '}': true}
+
 // skipSpace consumes whitespace and reports whether it crossed a line break.
 func (s *scanner) skipSpace() (newline bool) {
 	for {
@@ -131,7 +134,7 @@ func (s *scanner) token() (tok []byte, line, col int, newline bool, err error) {
 	n := 0
 	for {
 		for s.pos+n < s.end {
-			if c := s.buf[s.pos+n]; isSpace(c) || c == '{' || c == '}' {
+			if ends[s.buf[s.pos+n]] {
 				return s.take(n), line, col, newline, nil
 			}
 			n++

@@ -26,7 +26,7 @@ const still = 1e-6
 // has six channels, "Xposition Yposition Zposition Zrotation Xrotation
 // Yrotation"; any other joint has the three rotations, plus the positions
 // in front when its position differs from its offset in some frame. Angles
-// are ZXY Euler angles in degrees, each in (-180, 180], found without
+// are ZXY Euler angles in degrees, each in [-180, 180], found without
 // trouble at gimbal lock (Xrotation = +-90, where Yrotation is set to 0).
 // Values are written as the shortest decimals that read back as the same
 // float32s.

@@ -206,3 +206,48 @@ func TestWriteNames(t *testing.T) {
 		t.Fatalf("%+v", f.Joints)
 	}
 }
+
+// A skeleton not in depth-first order, with two roots, is written depth
+// first and reads back with the same parents and poses.
+func TestWriteReorders(t *testing.T) {
+	sk := animsys.Skeleton{
+		Names:   []string{"a", "b", "c", "d", "prop"},
+		Parents: []int{-1, 0, 0, 1, -1},
+		Offsets: []mgl32.Vec3{{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, -1, 0}, {2, 0, 0}},
+	}
+	c := animsys.NewClip("c", 2, 5, 0.1)
+	for f := range 2 {
+		for j := range 5 {
+			c.Pos[c.At(f, j)] = sk.Offsets[j]
+			c.Rot[c.At(f, j)] = mgl32.QuatRotate(float32(f+j)/3, mgl32.Vec3{1, 2, 3}.Normalize())
+		}
+	}
+	c.Pos[c.At(1, 3)] = mgl32.Vec3{0, -1.5, 0} // d stretches: six channels
+	var buf bytes.Buffer
+	if err := Write(&buf, &sk, &c, 1); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(&buf, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk2, c2 := f.Skeleton(1), f.Clip(1, "")
+	if got := strings.Join(sk2.Names, " "); got != "a b d d_End c c_End prop prop_End" {
+		t.Fatalf("joints %s", got)
+	}
+	if f.Joints[2].Order() != "Xposition Yposition Zposition Zrotation Xrotation Yrotation" || f.Roots() != 2 {
+		t.Fatalf("d: %s, %d roots", f.Joints[2].Order(), f.Roots())
+	}
+	for j, n := range sk.Names {
+		k := indexOf(sk2.Names, n)
+		if p := sk.Parents[j]; p >= 0 && sk2.Names[sk2.Parents[k]] != sk.Names[p] {
+			t.Errorf("parent of %s", n)
+		}
+		for fr := range 2 {
+			a, b := c.At(fr, j), c2.At(fr, k)
+			if dist(c.Pos[a], c2.Pos[b]) > 1e-6 || quatAngle(c.Rot[a], c2.Rot[b]) > 1e-6 {
+				t.Errorf("frame %d joint %s: %v %v, read back %v %v", fr, n, c.Pos[a], c.Rot[a], c2.Pos[b], c2.Rot[b])
+			}
+		}
+	}
+}

@@ -52,7 +52,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 			},
 		},
 		{
-			Name: "SampleCubic", Article: "op_sample_cubic", Space: "local", Tol: tolExact,
+			Name: "SampleCubic", Article: "(cubic sampling)", Space: "local", Tol: tolExact,
 			Why: "exact derivative of the Hermite curves",
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				return func(out *animsys.Pose, t float32) { animsys.SampleCubic(out, a, t) }
@@ -83,7 +83,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "BlendStatic", Article: "op_blend_static", Space: "local", Tol: tolExact,
-			Why: "",
+			Why: "exact: lerped velocities with the exp-map derivative of the slerp",
 			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 				pb := animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -95,7 +95,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "Blend", Article: "op_blend", Space: "local", Tol: tolExact,
-			Why: "",
+			Why: "exact: adds the pose difference times the weight rate",
 			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 				pb := animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -112,11 +112,11 @@ func Cases(skel *animsys.Skeleton) []Case {
 		additiveCase("AdditiveLocal", "op_additive_local_inplace (weight rate)", n, true, true),
 		{
 			Name: "Inertialize", Article: "op_inertialize", Space: "local", Tol: tolExact,
-			Why: "",
+			Why: "exact: decayed offset and its rate through the exp-map derivative",
 			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 				src, off := animsys.NewPose(n), animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
-					t0 := anchor(t, 0.5)
+					t0 := anchor(t, 0.5, a.FrameTime)
 					animsys.SampleCubic(&src, a, t0)
 					animsys.SampleCubic(out, b, t0)
 					animsys.InertializeOffset(&off, &src, out)
@@ -131,7 +131,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 				src, off := animsys.NewPose(n), animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
-					t0 := anchor(t, 0.5)
+					t0 := anchor(t, 0.5, a.FrameTime)
 					animsys.SampleCubic(&src, a, t0)
 					animsys.SampleCubic(out, b, t0)
 					animsys.InertializeOffset(&off, &src, out)
@@ -182,7 +182,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				tr := animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
-					t0 := anchor(t, 0.5)
+					t0 := anchor(t, 0.5, a.FrameTime)
 					animsys.SampleCubic(&tr, a, t0)
 					animsys.RemoveGlobalRoot(&tr) // the root is not extrapolated
 					animsys.ExtrapolateDecayed(out, &tr, t-t0, 0.2)
@@ -195,7 +195,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 				tr, ex := animsys.NewPose(n), animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
-					t0 := anchor(t, 0.5)
+					t0 := anchor(t, 0.5, a.FrameTime)
 					animsys.SampleCubic(&tr, a, t0)
 					animsys.RemoveGlobalRoot(&tr)
 					animsys.SampleCubic(out, b, t)
@@ -288,29 +288,32 @@ func cosineWeight(t, period float32) (w, dw float32) {
 	return float32(.5 - .5*c), float32(math.Pi / float64(period) * s)
 }
 
-// anchor is t rounded down to a multiple of step: the start of the
-// constant-velocity motion or transition a test time belongs to. Test times
-// sit 0.37 of a frame past a frame, so t-h, t and t+h share one anchor.
-func anchor(t, step float32) float32 {
-	return float32(math.Floor(float64(t/step))) * step
+// anchor is the start of the constant-velocity motion or transition a test
+// time belongs to: the start of t's frame rounded down to a multiple of
+// step (s). Test times sit 0.37 of a frame past a frame start, more than h
+// away from it at any frame rate below 370 fps, so t-h, t and t+h share one
+// anchor, and it lies before t-h.
+func anchor(t, step, frameTime float32) float32 {
+	start := float32(math.Floor(float64(t/frameTime))) * frameTime
+	return float32(math.Floor(float64(start/step))) * step
 }
 
 // movingPose writes pose p0 moved along its own (constant) velocities from
 // its anchor time to t: pos + vel dt, exp(ang dt) rot, scl exp(svl dt).
-func movingPose(out, p0 *animsys.Pose, t float32) {
-	animsys.ExtrapolatePrev(out, p0, -(t - anchor(t, 0.25)))
+func movingPose(out, p0 *animsys.Pose, t, frameTime float32) {
+	animsys.ExtrapolatePrev(out, p0, -(t - anchor(t, 0.25, frameTime)))
 }
 
 func additiveCase(name, article string, n int, moving, local bool) Case {
 	return Case{
 		Name: name, Article: article, Space: "local", Tol: tolExact,
-		Why: "",
+		Why: "exact: weighted additive and its rate through the exp-map derivative",
 		New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 			add0, add := animsys.NewPose(n), animsys.NewPose(n)
 			animsys.RandomAdditive(&add0, 7)
 			return func(out *animsys.Pose, t float32) {
 				animsys.SampleCubic(out, a, t)
-				movingPose(&add, &add0, t)
+				movingPose(&add, &add0, t, a.FrameTime)
 				w, dw := cosineWeight(t, 3)
 				switch {
 				case moving && local:
@@ -354,8 +357,8 @@ func kformCase(name, article string, n int, op func(v, w animsys.Kform) animsys.
 			randomMovingPose(&v0, 11+uint32(a.Frames))
 			randomMovingPose(&w0, 12+uint32(a.Joints))
 			return func(out *animsys.Pose, t float32) {
-				movingPose(&v, &v0, t)
-				movingPose(&w, &w0, t)
+				movingPose(&v, &v0, t, a.FrameTime)
+				movingPose(&w, &w0, t, a.FrameTime)
 				for j := 0; j < n; j++ {
 					out.SetKform(j, op(v.Kform(j), w.Kform(j)))
 				}
@@ -379,7 +382,7 @@ func chainCase(parents []int) Case {
 			add0.CopyFrom(&c.Add)
 			return func(out *animsys.Pose, t float32) {
 				c.TA, c.TB, c.T = t, t+0.3, t
-				movingPose(&c.Add, &add0, t)
+				movingPose(&c.Add, &add0, t, a.FrameTime)
 				c.Evaluate()
 				out.CopyFrom(&c.Global)
 			}

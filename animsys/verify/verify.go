@@ -89,6 +89,7 @@ type Stat struct {
 	Checked  bool    `json:"checked"`
 	Pass     bool    `json:"pass"`
 	Samples  int     `json:"samples"`
+	Why      string  `json:"why"` // the tolerance's reason
 }
 
 // Report is the result of a verification run.
@@ -159,7 +160,7 @@ func (a *accum) add(prop, ref mgl32.Vec3, abs, rel float64) {
 func (a *accum) stat(cs Case, q Quantity) Stat {
 	st := Stat{Op: cs.Name, Article: cs.Article, Space: cs.Space, Quantity: q.String(),
 		Unit: q.Unit(), Max: a.max, Scale: a.scale, Tol: cs.Tol.Abs[q], TolRel: cs.Tol.Rel,
-		Worst: a.worst, Samples: a.n}
+		Worst: a.worst, Samples: a.n, Why: cs.Why}
 	if a.n > 0 {
 		st.Mean = a.sum / float64(a.n)
 	}

@@ -1,0 +1,251 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"kinelab/animsys"
+	"kinelab/animsys/bvh"
+	"kinelab/assets"
+)
+
+const bvhSynopsis = "kinelab bvh info FILE.bvh [--units cm|m|in]\n" +
+	"       kinelab bvh export OUT.bvh [--clip NAME] [--units cm|m|in]"
+
+// BVH runs `kinelab bvh info` and `kinelab bvh export`; args follow "bvh".
+//
+// `info FILE` prints the joints with their channels in file order, the
+// frames, frame time, the detected units (or those of --units) and the
+// height in metres. `export OUT.bvh` writes the embedded clips of the
+// default character (kinelab/assets: idle, walk, run, lean left, lean
+// right), one file each since a BVH file holds one clip: OUT-idle.bvh,
+// OUT-walk.bvh, ... beside OUT; with --clip NAME only that clip, to OUT
+// itself. They are written in centimetres unless --units says otherwise.
+// The additive clips are not exported: they are offsets from the rest
+// pose, which a BVH reader would show as a collapsed body.
+//
+// Exit codes: 0 success, 1 a file that cannot be read, parsed or written
+// (the message gives file:line:col for a malformed file), 2 bad usage.
+// Flags may come before or after the file name.
+func BVH(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "usage: %s\n", bvhSynopsis)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "info":
+		return bvhInfo(args[1:], stdout, stderr)
+	case "export":
+		return bvhExport(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintf(stdout, "usage: %s\n", bvhSynopsis)
+		return ExitOK
+	}
+	fmt.Fprintf(stderr, "kinelab bvh: unknown command %q\nusage: %s\n", args[0], bvhSynopsis)
+	return ExitUsage
+}
+
+// parseBVHArgs parses flags placed anywhere among the arguments and
+// returns the others. It returns ExitOK (help), ExitUsage, or -1 to go on.
+func parseBVHArgs(fs *flag.FlagSet, args []string, want int, stderr io.Writer) ([]string, int) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, ExitOK
+			}
+			return nil, ExitUsage // the flag package has printed the error and usage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) != want {
+		fmt.Fprintf(stderr, "%s: want %d file name, got %d arguments\n", fs.Name(), want, len(pos))
+		fs.Usage()
+		return nil, ExitUsage
+	}
+	return pos, -1
+}
+
+// unitsFlag parses --units; an empty value means "not given".
+func unitsFlag(fs *flag.FlagSet, s string, stderr io.Writer) (bvh.Units, bool, int) {
+	if s == "" {
+		return bvh.Metres, false, -1
+	}
+	u, err := bvh.ParseUnits(s)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: --units: %v\n", fs.Name(), err)
+		return u, false, ExitUsage
+	}
+	return u, true, -1
+}
+
+func bvhInfo(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("kinelab bvh info", "kinelab bvh info FILE.bvh [--units cm|m|in]",
+		"Prints a BVH file's joints and channels, frames, frame time, units and height.", stderr)
+	unitsArg := fs.String("units", "", "the file's units, cm, m or in (default: detected from the skeleton's height)")
+	pos, code := parseBVHArgs(fs, args, 1, stderr)
+	if code >= 0 {
+		return code
+	}
+	units, given, code := unitsFlag(fs, *unitsArg, stderr)
+	if code >= 0 {
+		return code
+	}
+	path := pos[0]
+	in, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
+		return ExitFail
+	}
+	defer in.Close()
+	f, err := bvh.Parse(in, path)
+	if err != nil {
+		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
+		return ExitFail
+	}
+	writeBVHInfo(stdout, f, units, given)
+	return ExitOK
+}
+
+// writeBVHInfo prints the summary and the hierarchy of f.
+func writeBVHInfo(w io.Writer, f *bvh.File, units bvh.Units, given bool) {
+	detected, h := bvh.DetectUnits(f), f.Height()
+	source := "detected"
+	if !given {
+		units = detected
+	} else if units != detected {
+		source = "--units; detected " + detected.String()
+	} else {
+		source = "--units, as detected"
+	}
+	withChannels := 0
+	for _, j := range f.Joints {
+		if len(j.Channels) > 0 {
+			withChannels++
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "file\t%s\n", f.Name)
+	roots := fmt.Sprintf("%d roots", f.Roots())
+	if f.Roots() == 1 {
+		roots = "1 root"
+	}
+	fmt.Fprintf(tw, "joints\t%d (%d with channels, %d End Sites, %s)\n", len(f.Joints), withChannels, f.EndSites(), roots)
+	fmt.Fprintf(tw, "channels\t%d per frame\n", f.Channels)
+	fmt.Fprintf(tw, "frames\t%d\n", f.Frames)
+	fmt.Fprintf(tw, "frame time\t%g s (%.4g fps), duration %.4g s\n", f.FrameTime, 1/f.FrameTime, float32(max(f.Frames-1, 0))*f.FrameTime)
+	fmt.Fprintf(tw, "units\t%s (%s)\n", units, source)
+	fmt.Fprintf(tw, "height\t%.4g m (%.4g %s)\n", h*units.Scale(), h, units)
+	tw.Flush()
+
+	fmt.Fprintln(w, "\njoints (channels in file order):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	depth := make([]int, len(f.Joints))
+	for i, j := range f.Joints {
+		if j.Parent >= 0 {
+			depth[i] = depth[j.Parent] + 1
+		}
+		channels := fmt.Sprintf("%d\t%s", len(j.Channels), j.Order())
+		if j.EndSite {
+			channels = "-\tEnd Site"
+		}
+		fmt.Fprintf(tw, "  %s%s\t%s\n", strings.Repeat("  ", min(depth[i], 30)), j.Name, channels)
+	}
+	tw.Flush()
+}
+
+func bvhExport(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("kinelab bvh export", "kinelab bvh export OUT.bvh [--clip NAME] [--units cm|m|in]",
+		"Writes the embedded clips as BVH: each to OUT-<clip>.bvh, or one (--clip) to OUT.bvh.", stderr)
+	clips := assets.Clips()
+	clipArg := fs.String("clip", "", "the clip to write to OUT.bvh: "+strings.Join(bvhClipNames(clips), ", ")+" (default: all)")
+	unitsArg := fs.String("units", "cm", "units to write, cm, m or in")
+	pos, code := parseBVHArgs(fs, args, 1, stderr)
+	if code >= 0 {
+		return code
+	}
+	units, _, code := unitsFlag(fs, *unitsArg, stderr)
+	if code >= 0 {
+		return code
+	}
+	out := pos[0]
+	var paths []string
+	if *clipArg != "" {
+		i := bvhFindClip(clips, *clipArg)
+		if i < 0 {
+			fmt.Fprintf(stderr, "kinelab bvh export: no clip %q; the clips are %s\n", *clipArg, strings.Join(bvhClipNames(clips), ", "))
+			return ExitUsage
+		}
+		clips, paths = clips[i:i+1], []string{out}
+	} else {
+		ext := filepath.Ext(out)
+		base := strings.TrimSuffix(out, ext)
+		if ext == "" {
+			ext = ".bvh"
+		}
+		for _, c := range clips {
+			paths = append(paths, base+"-"+bvhSlug(c.Name)+ext)
+		}
+	}
+	sk := assets.Humanoid()
+	for i := range clips {
+		if err := bvhWriteFile(paths[i], &sk, &clips[i], units); err != nil {
+			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)
+			return ExitFail
+		}
+		fmt.Fprintf(stdout, "%s: %s, %d frames, %s\n", paths[i], clips[i].Name, clips[i].Frames, units)
+	}
+	return ExitOK
+}
+
+// bvhWriteFile writes one clip, removing the file if writing fails.
+func bvhWriteFile(path string, sk *animsys.Skeleton, c *animsys.Clip, units bvh.Units) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = bvh.Write(f, sk, c, units.Scale())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// bvhClipNames are the clips' names as --clip takes them.
+func bvhClipNames(clips []animsys.Clip) []string {
+	var names []string
+	for _, c := range clips {
+		names = append(names, bvhSlug(c.Name))
+	}
+	return names
+}
+
+// bvhFindClip returns the index of the clip called name ("lean left" or
+// "lean-left", any case), or -1.
+func bvhFindClip(clips []animsys.Clip, name string) int {
+	for i, c := range clips {
+		if bvhSlug(c.Name) == bvhSlug(name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// bvhSlug is a clip name as a file name part: lower case, blanks as '-'.
+func bvhSlug(name string) string {
+	return strings.Join(strings.Fields(strings.ToLower(name)), "-")
+}
