@@ -99,7 +99,8 @@ func (h *hermite) offset(m1, d12, m2 v3) (o, do v3) {
 // frame, with tangents (p2 - p0)/2 and (p3 - p1)/2.
 func (h *hermite) cubicPos(p0, p1, p2, p3 v3) (pos, vel v3) {
 	m1, d12, m2 := p2.sub(p0).scale(.5), p2.sub(p1), p3.sub(p1).scale(.5)
-	pos = p1.add(m1.scale(h.h10)).add(d12.scale(h.h01)).add(m2.scale(h.h11))
+	// The small offset first, then one rounding at the position's magnitude.
+	pos = p1.add(m1.scale(h.h10).add(d12.scale(h.h01)).add(m2.scale(h.h11)))
 	vel = m1.scale(h.d10).add(d12.scale(h.d01)).add(m2.scale(h.d11))
 	return pos, vel
 }

@@ -210,7 +210,8 @@ func (l *CostLab) drawCurve(r rl.Rectangle) {
 	const fs = 16
 	rl.DrawRectangleRec(r, costPanelBg)
 	rl.DrawRectangleLinesEx(r, 1, costPanelLine)
-	rl.DrawText(fmt.Sprintf("Offset after a transition: x %+.3f m, v %+.2f m/s", l.S.PickX, l.S.PickV),
+	pick := fmt.Sprintf("x %+.3f m, v %+.2f m/s", l.S.PickX, l.S.PickV)
+	rl.DrawText(costFit(r.Width-16, fs+2, "Offset after a transition: "+pick, "Offset from "+pick, pick),
 		int32(r.X+8), int32(r.Y+6), fs+2, render.TextColor)
 	area := rl.Rectangle{X: r.X + 62, Y: r.Y + 34, Width: r.Width - 74, Height: r.Height - 92}
 	if area.Width < 20 || area.Height < 20 {
@@ -301,6 +302,18 @@ func (l *CostLab) drawCurve(r rl.Rectangle) {
 		x += rl.MeasureText(p.s, fs)
 	}
 	if l.Crossing > 0 {
-		rl.DrawText("orange + purple = exact; orange - purple = feature", int32(r.X+8), y+17, fs-2, dim)
+		rl.DrawText(costFit(r.Width-16, fs-2, "orange + purple = exact; orange - purple = feature", "exact: A + B, feature: |A - B|"),
+			int32(r.X+8), y+17, fs-2, dim)
 	}
+}
+
+// costFit returns the first of texts that fits in width px at font size
+// fs, or the last.
+func costFit(width float32, fs int32, texts ...string) string {
+	for _, s := range texts {
+		if float32(rl.MeasureText(s, fs)) <= width {
+			return s
+		}
+	}
+	return texts[len(texts)-1]
 }

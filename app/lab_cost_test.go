@@ -340,7 +340,9 @@ func checkCostFrame(t *testing.T, a *App) {
 			a.switchLab(i)
 		}
 	}
-	a.showUI = false
+	a.showUI, a.showHelp = true, false // plots and maps are part of the UI
+	a.cam = DefaultCamera()
+	a.cam.Target = a.lab().Focus()
 	lab := a.lab().(*CostLab)
 	defer lab.Unload()
 	lab.S.Auto = false
@@ -367,6 +369,7 @@ func checkCostFrame(t *testing.T, a *App) {
 			}
 		}
 	}
+	t.Logf("cost frame: %d of %d heat-map grid points show their texel's colour", right, checked)
 	if right*10 < checked*8 {
 		t.Errorf("heat maps: %d of %d grid points show their colour", right, checked)
 	}

@@ -89,6 +89,9 @@ func (l *CostLab) Draw3D(v *View) {
 	if body != nil {
 		body.Draw(l.global.Pos, l.global.Rot, l.global.Scl, render.SkinColor)
 	}
+	// raylib batches draws and does not flush on depth-state changes:
+	// flush so the skeleton is drawn with the depth test off, on top.
+	rl.DrawRenderBatchActive()
 	rl.DisableDepthTest()
 	if l.inert {
 		render.Skeleton(l.ghost.Pos, l.skel.Parents, render.DimText, render.DimText, 0.008)
@@ -101,6 +104,7 @@ func (l *CostLab) Draw3D(v *View) {
 	for _, j := range l.joints {
 		rl.DrawSphere(render.V3(l.global.Pos[j]), 0.035, render.TargetColor)
 	}
+	rl.DrawRenderBatchActive()
 	rl.EnableDepthTest()
 }
 
@@ -186,9 +190,12 @@ func (l *CostLab) drawTable(r rl.Rectangle) {
 		line(y, c, col)
 	}
 	y += row + 2
-	msg := "press B or a number in the panel to play a target"
+	msg := costFit(r.Width-16, fs, "press B or a number in the panel to play a target", "B plays the best target")
 	if l.Target >= 0 {
-		msg = fmt.Sprintf("last: %s  predicted %.4f  measured %.4f m*s", l.CandidateName(l.Target), l.Predicted, l.Measured)
+		name := l.CandidateName(l.Target)
+		msg = costFit(r.Width-16, fs,
+			fmt.Sprintf("last: %s  predicted %.4f  measured %.4f m*s", name, l.Predicted, l.Measured),
+			fmt.Sprintf("%s: predicted %.4f, measured %.4f", name, l.Predicted, l.Measured))
 	}
 	rl.DrawText(msg, x, y, fs, render.DimText)
 }

@@ -164,6 +164,7 @@ type ScalarLab struct {
 	phase, rootYaw, elbowAngle float32 // rad: oscillation phase, root and elbow angles
 	local, global, prev        animsys.Pose
 	fd, noExpLocal, noExp      animsys.Pose
+	lastSource                 int32   // S.Source at the last update, to mark switches
 	Mean, Max                  float32 // |red - blue| over joints (m/s)
 
 	plots    [5]*render.Plot
@@ -273,6 +274,12 @@ func (l *ScalarLab) Update(dt float32) {
 	l.updateSprings(dt)
 
 	l.prev.CopyFrom(&l.global)
+	if l.S.Source != l.lastSource {
+		// The parent's scale jumps to the other source's: the finite
+		// difference spikes once, FK does not.
+		l.lastSource = l.S.Source
+		l.hierPlot.Mark(l.time)
+	}
 	l.phase = wrapAngle(l.phase + 2*math.Pi*l.S.OscFreq*dt)
 	l.rootYaw = wrapAngle(l.rootYaw + l.S.RootSpin*dt)
 	l.elbowAngle = wrapAngle(l.elbowAngle + l.S.ElbowSpin*dt)

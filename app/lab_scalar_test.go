@@ -339,7 +339,9 @@ func checkScalarFrame(t *testing.T, a *App) {
 			a.switchLab(i)
 		}
 	}
-	a.showUI = false
+	a.showUI, a.showHelp = true, false // plots and maps are part of the UI
+	a.cam = DefaultCamera()
+	a.cam.Target = a.lab().Focus()
 	var img *image.RGBA
 	for i := 0; i < 90; i++ {
 		a.frame(nil)
@@ -349,6 +351,7 @@ func checkScalarFrame(t *testing.T, a *App) {
 	lab := a.lab().(*ScalarLab)
 	v := a.view()
 	demo, hier := scalarPlotRects(&v)
+	counts := map[string]int{}
 	in := func(r rl.Rectangle, c color.RGBA) int { return scalarCountNear(img, lab.hierPlot.Area(r), c, 30) }
 	for _, c := range []struct {
 		name string
@@ -359,10 +362,13 @@ func checkScalarFrame(t *testing.T, a *App) {
 		{"no expansion (orange)", scalarNoExpColor, hier},
 		{"naive", scalarNaiveColor, demo}, {"natural", scalarNaturalColor, demo},
 	} {
-		if n := in(c.rect, c.col); n < 40 {
+		n := in(c.rect, c.col)
+		counts[c.name] = n
+		if n < 40 {
 			t.Errorf("%s: %d pixels of its colour in its plot, want >= 40", c.name, n)
 		}
 	}
+	t.Logf("scalar frame: pixels of each series' colour in its plot: %v", counts)
 
 	// The front row's boxes: the pixel at a box's centre is one of its
 	// shaded faces.

@@ -60,6 +60,9 @@ func (l *ScalarLab) Draw3D(v *View) {
 	for i := scalarScaler; i < scalarJoints; i++ {
 		scalarBox(g.Pos[i], g.Scl[i].Mul(0.07), g.Rot[i], scalarJointColor, true)
 	}
+	// raylib batches draws and does not flush on depth-state changes:
+	// flush so the lines are drawn with the depth test off, on top.
+	rl.DrawRenderBatchActive()
 	rl.DisableDepthTest()
 	eye := v.Camera.Position
 	fwd := g.Pos[scalarElbow].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
@@ -71,6 +74,7 @@ func (l *ScalarLab) Draw3D(v *View) {
 			render.VectorLine(g.Pos[i], l.noExp.Vel[i], side.Mul(3), l.S.LineScale, scalarNoExpColor)
 		}
 	}
+	rl.DrawRenderBatchActive()
 	rl.EnableDepthTest()
 }
 
@@ -148,7 +152,7 @@ func (l *ScalarLab) Draw2D(v *View) {
 	scalarLabel(v, scalarScalePos.Add(mgl32.Vec3{0, sy + 0.06, 0}), scalarScaleColor,
 		"scale spring", fmt.Sprintf("s %s %s %s", f(l.SclX[0]), f(l.SclX[1]), f(l.SclX[2])))
 	s, _ := l.ParentScale()
-	scalarLabel(v, l.global.Pos[scalarTip].Add(mgl32.Vec3{0, 0.1, 0}), render.TextColor, "hierarchy", "parent s "+f(s[1]))
+	scalarLabelBelow(v, scalarHierBase, render.TextColor, "hierarchy", "parent s "+f(s[1]))
 	scalarLabel(v, back(scalarLerpPos, scalarUnit*l.Lerp), scalarLerpColor, "lerp", "s "+f(l.Lerp), fmt.Sprintf("a %.2f", l.Alpha))
 	scalarLabel(v, back(scalarEerpPos, scalarUnit*l.Eerp), scalarEerpColor, "eerp", "s "+f(l.Eerp), fmt.Sprintf("a %.2f", l.Alpha))
 	b2 := []string{"s " + f(l.Base2), fmt.Sprintf("%+.2f dbl/s", l.S.Base2Vel)}
@@ -174,6 +178,15 @@ func (l *ScalarLab) Draw2D(v *View) {
 // scalarLabel draws a small caption box centred above world point p: a
 // coloured name and lines of values. Points behind the camera draw nothing.
 func scalarLabel(v *View, p mgl32.Vec3, col color.RGBA, name string, lines ...string) {
+	scalarCaption(v, p, false, col, name, lines...)
+}
+
+// scalarLabelBelow is scalarLabel with the box hanging below p.
+func scalarLabelBelow(v *View, p mgl32.Vec3, col color.RGBA, name string, lines ...string) {
+	scalarCaption(v, p, true, col, name, lines...)
+}
+
+func scalarCaption(v *View, p mgl32.Vec3, below bool, col color.RGBA, name string, lines ...string) {
 	eye, tgt := v.Camera.Position, v.Camera.Target
 	fwd := mgl32.Vec3{tgt.X - eye.X, tgt.Y - eye.Y, tgt.Z - eye.Z}
 	if p.Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z}).Dot(fwd) <= 0 {
@@ -187,6 +200,9 @@ func scalarLabel(v *View, p mgl32.Vec3, col color.RGBA, name string, lines ...st
 	h := int32(gap * (1 + len(lines)))
 	s := v.Project(p)
 	x, y := int32(s.X)-w/2, int32(s.Y)-h
+	if below {
+		y = int32(s.Y) + 8
+	}
 	rl.DrawRectangle(x-4, y-2, w+8, h+2, color.RGBA{16, 18, 22, 190})
 	rl.DrawText(name, x, y, fs, col)
 	for i, t := range lines {

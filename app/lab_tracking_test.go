@@ -446,4 +446,22 @@ func checkTrackingFrame(t *testing.T, a *App) {
 		}
 	}
 	t.Logf("tracking frame: pixels of each series' colour in its plot and of the skeletons: %v", got)
+
+	// Drawing the input: a Ctrl+drag a quarter of the way down the top
+	// plot's data area switches to the drawn signal at that plot value.
+	area := lab.plot.Area(top)
+	y := area.Y + area.Height/4
+	rl.SetMousePosition(int(area.X+area.Width/2), int(y))
+	lab.Point(Pointer{Down: true})
+	lab.Update(1.0 / 60)
+	lo, hi := lab.plot.ValueAt(top, area.Y+area.Height), lab.plot.ValueAt(top, area.Y)
+	drawn := lo + 0.75*(hi-lo)
+	if lab.S.Signal != SignalDrawn || math.Abs(float64(lab.input-drawn)) > float64((hi-lo)/area.Height*2) {
+		t.Errorf("tracking: Ctrl+drag at y %.0f px: signal %d, input %.3f m; want the drawn signal (%d) at %.3f m (plot range %.2f..%.2f)",
+			y, lab.S.Signal, lab.input, SignalDrawn, drawn, lo, hi)
+	}
+	lab.Point(Pointer{})
+	if lab.draw.down {
+		t.Errorf("tracking: the drag did not end with the button")
+	}
 }

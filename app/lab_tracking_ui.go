@@ -93,7 +93,7 @@ func (l *TrackingLab) Draw2D(v *View) {
 	above := mgl32.Vec3{0, 0.3, 0}
 	pr, pf := v.Project(c.rawG.Pos[assets.Head].Add(above)), v.Project(c.filtG.Pos[assets.Head].Add(above))
 	caption(pr.X, pr.Y, "raw", TrackInputColor)
-	caption(pf.X, pf.Y, trackVariantLabels[l.S.CharVariant], TrackColors[l.S.CharVariant])
+	caption(pf.X, pf.Y, "filtered: "+trackVariantLabels[l.S.CharVariant], TrackColors[l.S.CharVariant])
 	// The offset readout under the feet, between the two.
 	fr, ff := v.Project(c.rawG.Pos[0]), v.Project(c.filtG.Pos[0])
 	x, y := (fr.X+ff.X)/2, max(fr.Y, ff.Y)+20
@@ -146,15 +146,12 @@ func (l *TrackingLab) Panel(p *ui.Panel) {
 	}
 	if p.Section("Character", &sec.char) {
 		p.Check("Show (M)", &s.Character)
-		p.Combo("Filter: plain;Filter: lerp;Filter: half-life;Filter: exact", &s.CharVariant)
-		names := ""
+		p.Choice([]string{"plain", "lerp", "h-life", "exact"}, 4, &s.CharVariant)
+		names := make([]string, len(l.char.clips))
 		for i, c := range l.char.clips {
-			if i > 0 {
-				names += ";"
-			}
-			names += "Clip: " + c.Name
+			names[i] = c.Name
 		}
-		p.Combo(names, &s.CharClip)
+		p.Choice(names, 3, &s.CharClip)
 		p.Slider("Cut every", &s.CutEvery, 0, 5, "%.1f s")
 		p.Slider("Cut skip", &s.CutSkip, 0, 1, "%.2f s")
 		if p.Button("Cut now  (X)") {

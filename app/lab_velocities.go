@@ -105,7 +105,6 @@ type VelocitiesLab struct {
 	resetRNG       uint32
 	pendingSwitch  int
 	Mean, Max      float32 // |red - blue| over joints, in the quantity's unit
-	ignoreInBlend  bool
 	plot           *render.Plot
 	lastQuantity   int32
 	lastWeightMove bool

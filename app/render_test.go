@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/assets"
 	"kinelab/render"
 )
 
@@ -54,17 +55,25 @@ func TestRender(t *testing.T) {
 	checkSpringsFrame(t, a)
 }
 
-// checkVelocitiesFrame: the skeleton's bones and the ground's checker show
-// where the projected character and floor are.
+// checkVelocitiesFrame: the skeleton's bones, the skinned body, the
+// ground's checker and the velocity lines show where the projected
+// character and floor are.
 func checkVelocitiesFrame(t *testing.T, a *App) {
 	a.showUI = false // the panels would cover part of the character
-	var img *image.RGBA
+	lab := a.lab().(*VelocitiesLab)
+	lab.S.ShowMesh = false
+	var img, withBody *image.RGBA
 	for i := 0; i < 45; i++ {
 		a.frame(nil)
 	}
+	// The same paused pose drawn as a skeleton, then with the body.
+	a.clock.Paused = true
 	a.frame(func() { img = a.readPixels() })
+	lab.S.ShowMesh = true
+	a.frame(func() { withBody = a.readPixels() })
+	a.clock.Paused = false
 	defer keepOnFailure(t, img, "velocities")
-	lab := a.lab().(*VelocitiesLab)
+	defer keepOnFailure(t, withBody, "velocities-body")
 	v := a.view()
 	at := func(p mgl32.Vec3) (color.RGBA, bool) {
 		s := v.Project(p)
@@ -96,6 +105,24 @@ func checkVelocitiesFrame(t *testing.T, a *App) {
 	}
 	if hit*5 < bones*4 {
 		t.Errorf("bone colour at %d of %d bone midpoints, want >= 80%%", hit, bones)
+	}
+
+	// The skinned body covers the torso and thighs: at their bones'
+	// midpoints the lit, grey body replaces the yellow bone. Lit grey:
+	// channels within 50 of each other, brighter than the ground.
+	lit, torso := 0, 0
+	for _, i := range []int{assets.Spine, assets.Spine1, assets.Spine2, assets.LeftLeg, assets.RightLeg} {
+		mid := lab.global.Pos[i].Add(lab.global.Pos[lab.skel.Parents[i]]).Mul(0.5)
+		s := v.Project(mid)
+		c := withBody.RGBAAt(int(s.X+0.5), int(s.Y+0.5))
+		lo, hi := min(c.R, c.G, c.B), max(c.R, c.G, c.B)
+		torso++
+		if hi-lo < 50 && int(c.R)+int(c.G)+int(c.B) > 3*100 && !near(c, render.BoneColor, 40) {
+			lit++
+		}
+	}
+	if lit < torso-1 {
+		t.Errorf("skinned body: %d of %d torso and thigh points show the lit body", lit, torso)
 	}
 
 	// Ground: cell centres around (not under) the character show the

@@ -133,8 +133,6 @@ type limb struct {
 	base int   // joint the limb hangs from
 	path []int // main path, first limb joint to its end
 	end  int   // index in path of the hand or foot; -1 if none
-	r0   float32
-	r1   float32 // radius at path[0] and at the end
 }
 
 type bodyBuilder struct {
@@ -182,9 +180,14 @@ func newBodyBuilder(parents []int, pos []mgl32.Vec3, names []string) *bodyBuilde
 		}
 		b.ground[j] = far
 	}
+	// A first size from the height (resize refines it once the head is
+	// known); a skeleton lying flat is measured by its length.
 	lo, hi = jointBounds(pos, b.ground)
 	ext := hi.Sub(lo)
-	size := max(ext[1], 0.5*max(ext[0], ext[2]))
+	size := ext[1]
+	if size <= 1e-3*max(ext[0], ext[2]) {
+		size = max(ext[0], ext[2])
+	}
 	b.s = size / refHeight
 	if !(b.s > 0) || math.IsInf(float64(b.s), 0) {
 		b.s = 1
@@ -360,13 +363,8 @@ func (b *bodyBuilder) addLimb(kind limbKind, base, first int) {
 	switch kind {
 	case legLimb:
 		l.end = b.extremity(path, arc, "foot", "ankle")
-		l.r0, l.r1 = legTop*b.s, ankle*b.s
 	case armLimb:
 		l.end = b.extremity(path, arc, "hand", "wrist", "palm")
-		l.r0, l.r1 = armTop*b.s, wrist*b.s
-	default: // as thick as a fifth of its length, but at least a grid cell across
-		l.r0 = max(min(armTop*b.s, 0.2*(total+b.dist(base, first))), 0.8*cellSize*b.s)
-		l.r1 = max(0.5*l.r0, 0.8*cellSize*b.s)
 	}
 	b.limbs = append(b.limbs, l)
 	stop := len(path) - 1
@@ -501,14 +499,25 @@ func (b *bodyBuilder) limbShapes(l limb) {
 		}
 		arc = append(arc, total)
 	}
+	s := b.s
+	var r0, r1 float32 // radius at path[0] and at the hand, foot or end
+	switch l.kind {
+	case legLimb:
+		r0, r1 = legTop*s, ankle*s
+	case armLimb:
+		r0, r1 = armTop*s, wrist*s
+	default: // as thick as a fifth of its length, but a grid cell across
+		r0 = max(min(armTop*s, 0.2*(total+b.dist(l.base, path[0]))), 0.8*cellSize*s)
+		r1 = max(0.5*r0, 0.8*cellSize*s)
+	}
 	r := func(k int) float32 {
 		if total <= 0 {
-			return l.r0
+			return r0
 		}
-		return l.r0 + (l.r1-l.r0)*arc[k]/total
+		return r0 + (r1-r0)*arc[k]/total
 	}
 	b.group(0, 0.03)
-	b.add(roundCone(l.base, b.pos[l.base], b.pos[path[0]], 0.9*l.r0, l.r0, 1, b.fwd))
+	b.add(roundCone(l.base, b.pos[l.base], b.pos[path[0]], 0.9*r0, r0, 1, b.fwd))
 	for k := 1; k <= last; k++ {
 		b.add(roundCone(path[k-1], b.pos[path[k-1]], b.pos[path[k]], r(k-1), r(k), 1, b.fwd))
 	}
@@ -524,9 +533,9 @@ func (b *bodyBuilder) limbShapes(l limb) {
 	}
 	switch l.kind {
 	case armLimb:
-		b.handShapes(path[l.end], path[l.end-1], l.r1)
+		b.handShapes(path[l.end], path[l.end-1], r1)
 	case legLimb:
-		b.footShapes(path[l.end:], l.r1)
+		b.footShapes(path[l.end:], r1)
 	}
 }
 

@@ -121,6 +121,34 @@ func mixamoLike() animsys.Skeleton {
 	return skeleton(rows, 100)
 }
 
+// quadruped is a dog-like skeleton: a level spine, four legs, a neck and
+// head forward and a tail behind; nothing is named.
+func quadruped() animsys.Skeleton {
+	rows := []joint{{"", -1, mgl32.Vec3{0, .55, 0}}, {"", 0, mgl32.Vec3{0, .02, .2}}, {"", 1, mgl32.Vec3{0, .02, .2}},
+		{"", 2, mgl32.Vec3{0, .12, .1}}, {"", 3, mgl32.Vec3{0, .1, .08}}, {"", 4, mgl32.Vec3{0, 0, .15}}}
+	for _, hip := range []struct {
+		parent int
+		x      float32
+	}{{0, .08}, {0, -.08}, {2, .08}, {2, -.08}} {
+		p := len(rows)
+		rows = append(rows, joint{"", hip.parent, mgl32.Vec3{hip.x, -.05, 0}}, joint{"", p, mgl32.Vec3{0, -.22, 0}},
+			joint{"", p + 1, mgl32.Vec3{0, -.22, 0}}, joint{"", p + 2, mgl32.Vec3{0, -.04, .05}})
+	}
+	p := len(rows)
+	rows = append(rows, joint{"", 0, mgl32.Vec3{0, .02, -.08}}, joint{"", p, mgl32.Vec3{0, .05, -.15}}, joint{"", p + 1, mgl32.Vec3{0, .04, -.15}})
+	return skeleton(rows, 1)
+}
+
+// chain is 40 joints lying on the floor in a gentle curve, like a rope.
+func chain() animsys.Skeleton {
+	rows := []joint{{"", -1, mgl32.Vec3{}}}
+	for i := 1; i < 40; i++ {
+		a := float64(i) * 0.1
+		rows = append(rows, joint{"", i - 1, mgl32.Vec3{float32(0.05 * math.Cos(a)), 0, float32(0.05 * math.Sin(a))}})
+	}
+	return skeleton(rows, 1)
+}
+
 // zeroBones is the bench skeleton with zero-length bones added: leaves at
 // their parent (a twist joint, a head End Site), and a zero-length bone in
 // the middle of a chain that then goes on.
@@ -258,6 +286,7 @@ func TestGenerateBodySkeletons(t *testing.T) {
 	}{
 		{"bench", bench}, {"bench-cm", cm}, {"bench-unnamed", noNames}, {"zero-length-bones", zeroBones()},
 		{"cmu-like-inches", cmuLike()}, {"mixamo-like-cm", mixamoLike()},
+		{"quadruped-unnamed", quadruped()}, {"chain-on-floor", chain()},
 	} {
 		if err := c.s.Validate(); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -491,16 +520,19 @@ func BenchmarkGenerateBody(b *testing.B) {
 	}
 }
 
-// TestGenerateBodyStrayJoint: a joint 50 m away (a prop, a camera) makes
-// the grid coarser, not enormous.
+// TestGenerateBodyStrayJoint: a joint 50 m away, held in the hand (a prop,
+// a camera), neither changes the body's size nor blows up the grid.
 func TestGenerateBodyStrayJoint(t *testing.T) {
 	s := animsys.BenchSkeleton()
+	pos, rot := restGlobals(s)
+	plain := GenerateBody(s.Parents, pos, rot, s.Names)
 	s.Names = append(s.Names, "Prop")
 	s.Parents = append(s.Parents, 18)
 	s.Offsets = append(s.Offsets, mgl32.Vec3{50, 0, 50})
-	pos, rot := restGlobals(s)
+	pos, rot = restGlobals(s)
 	b := GenerateBody(s.Parents, pos, rot, s.Names)
-	if b.VertexCount() == 0 || b.VertexCount() > 65535 {
-		t.Fatalf("%d vertices", b.VertexCount())
+	checkBodyMesh(t, "stray-joint", s, &b)
+	if d := b.VertexCount() - plain.VertexCount(); d < -plain.VertexCount()/20 || d > plain.VertexCount()/20 {
+		t.Fatalf("%d vertices with the prop, %d without", b.VertexCount(), plain.VertexCount())
 	}
 }
