@@ -158,8 +158,9 @@ func (l *CostLab) drawMap(lay costLayout, i int, tex rl.Texture2D, title, unit s
 }
 
 // drawValley draws the line v = -2·y·x (dashed), along which the
-// approximate cost |2xy + v|/y² is zero: the floor of the exact cost's
-// valley.
+// approximate cost |2xy + v|/y² is zero although the offset still moves
+// (two equal lobes): the feature's valley, beside the exact cost's, whose
+// floor is near v = -1.6·x·y.
 func (l *CostLab) drawValley(r rl.Rectangle) {
 	y := spring.HalflifeToDamping(l.S.Halflife) / 2
 	a := l.mapPoint(r, -l.S.XRange, 2*y*l.S.XRange)
@@ -316,4 +317,20 @@ func costFit(width float32, fs int32, texts ...string) string {
 		}
 	}
 	return texts[len(texts)-1]
+}
+
+// costColor maps t in [0, 1] to an inferno-like colour ramp (black, purple,
+// orange, pale yellow): dark is cheap, bright is expensive.
+func costColor(t float32) color.RGBA {
+	stops := [...][3]float32{{0, 0, 4}, {40, 11, 84}, {101, 21, 110}, {159, 42, 99},
+		{212, 72, 66}, {245, 125, 21}, {250, 193, 39}, {252, 255, 164}}
+	if !(t > 0) {
+		t = 0
+	}
+	t = min(t, 1) * float32(len(stops)-1)
+	i := min(int(t), len(stops)-2)
+	f := t - float32(i)
+	a, b := stops[i], stops[i+1]
+	c := func(k int) uint8 { return uint8(a[k] + (b[k]-a[k])*f + 0.5) }
+	return color.RGBA{R: c(0), G: c(1), B: c(2), A: 255}
 }

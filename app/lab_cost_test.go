@@ -254,6 +254,20 @@ func TestCostMapsAndCurve(t *testing.T) {
 	t.Logf("half-life %g s, x +-%g m, v +-%g m/s: largest exact cost %.4f m*s, largest feature error %.4f m*s (%.0f%%)",
 		h, l.S.XRange, l.S.VRange, maxExact, maxErr, 100*maxErr/maxExact)
 
+	// Where the exact cost's valley floor is: the velocity offset that
+	// minimises it for a given position offset, against the feature's
+	// zero line v = -2xy.
+	y := spring.HalflifeToDamping(h) / 2
+	best, bestV := float32(math.Inf(1)), float32(0)
+	for k := 0; k <= 4000; k++ {
+		v := -3 * y * 0.25 * float32(k) / 4000
+		if c := spring.TransitionCost(0.25, v, h); c < best {
+			best, bestV = c, v
+		}
+	}
+	t.Logf("x = 0.25 m: the exact cost is least, %.4f m*s, at v = %.3f m/s = %.2f x y (the feature is zero at -2 x y, where the exact cost is %.4f; at v = 0 it is %.4f)",
+		best, bestV, bestV/(0.25*y), spring.TransitionCost(0.25, -2*y*0.25, h), spring.TransitionCost(0.25, 0, h))
+
 	l.Pick(0.3, -8)
 	if want := spring.DecayZeroCrossing(0.3, -8, h); l.Crossing != want || want <= 0 {
 		t.Errorf("crossing %g, want %g > 0", l.Crossing, want)
@@ -424,5 +438,36 @@ func checkCostFrame(t *testing.T, a *App) {
 	}
 	if hit*5 < bones*4 {
 		t.Errorf("bone colour at %d of %d bone midpoints", hit, bones)
+	}
+}
+
+// TestCostMapMappingAndKeys: a screen point and the offset it picks map
+// back and forth (so clicks land where the marker is drawn), and both labs'
+// keys have distinct --do names that the app's own keys do not take.
+func TestCostMapMappingAndKeys(t *testing.T) {
+	l := NewCostLab()
+	r := rl.Rectangle{X: 400, Y: 70, Width: 170, Height: 170}
+	for _, o := range [][2]float32{{0, 0}, {0.5, -10}, {-0.5, 10}, {0.123, 4.56}} {
+		x, v := l.mapOffset(r, l.mapPoint(r, o[0], o[1]))
+		if math.Abs(float64(x-o[0])) > 1e-4 || math.Abs(float64(v-o[1])) > 1e-3 {
+			t.Errorf("(%g, %g) maps back to (%g, %g)", o[0], o[1], x, v)
+		}
+	}
+	for _, name := range []string{"scalar", "cost"} {
+		a := newApp(Config{Lab: name})
+		seen := map[string]bool{}
+		for _, k := range a.allKeys() {
+			if k.Name == "" || seen[k.Name] {
+				t.Errorf("lab %s: key %q has an empty or repeated --do name %q", name, k.Label, k.Name)
+			}
+			seen[k.Name] = true
+		}
+		codes := map[int32]string{}
+		for _, k := range a.allKeys() {
+			if other, ok := codes[k.Code]; ok {
+				t.Errorf("lab %s: key %s is bound to both %q and %q", name, k.Label, other, k.Name)
+			}
+			codes[k.Code] = k.Name
+		}
 	}
 }

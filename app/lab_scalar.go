@@ -47,7 +47,7 @@ const (
 	ScalarPlotQuatSpring
 )
 
-var scalarPlotNames = []string{"Growth", "Lerp/eerp", "Base 2", "Scale spr.", "Quat spr."}
+var scalarPlotNames = []string{"Growth", "Lerp", "Base 2", "Scale spr.", "Quat spr."}
 
 // Hierarchy sources of the parent's scale, in the panel's order.
 const (

@@ -8,8 +8,8 @@
 //
 // # What Parse accepts
 //
-// The files real tools write (CMU, LAFAN1, Mixamo, Perception Neuron,
-// Bandai Namco, Blender, MotionBuilder...), so beyond the textbook layout:
+// Beyond the textbook layout, the variations exporters are known to write
+// (each has a fixture in testdata):
 //
 //   - Any channel order per joint, different orders in one file, position
 //     channels on any joint (a subset of axes too), six channels on every

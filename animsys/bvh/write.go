@@ -52,10 +52,10 @@ func Write(w io.Writer, sk *animsys.Skeleton, c *animsys.Clip, scale float32) er
 	}
 	e.str("MOTION\nFrames: ")
 	e.b = strconv.AppendInt(e.b[:0], int64(c.Frames), 10)
-	e.flush()
+	e.emit()
 	e.str("\nFrame Time: ")
 	e.b = strconv.AppendFloat(e.b[:0], float64(c.FrameTime), 'g', -1, 32)
-	e.flush()
+	e.emit()
 	e.str("\n")
 	for f := 0; f < c.Frames && e.err == nil; f++ {
 		e.frame(f)
@@ -157,7 +157,8 @@ func cleanName(name string, j int) string {
 	return name
 }
 
-// encoder writes through a buffered writer, keeping the first error.
+// encoder writes through a buffered writer, keeping the first error; a
+// line is built in b, then emitted.
 type encoder struct {
 	w     *bufio.Writer
 	sk    *animsys.Skeleton
@@ -174,7 +175,7 @@ func (e *encoder) str(s string) {
 	}
 }
 
-func (e *encoder) flush() {
+func (e *encoder) emit() {
 	if e.err == nil {
 		_, e.err = e.w.Write(e.b)
 	}
@@ -199,10 +200,10 @@ func (e *encoder) joint(j, d int) {
 	}
 	e.b = append(e.b, cleanName(e.sk.Names[j], j)...)
 	e.b = append(e.b, '\n')
-	e.flush()
+	e.emit()
 	e.indent(d)
 	e.b = append(e.b, "{\n"...)
-	e.flush()
+	e.emit()
 	e.offset(e.sk.Offsets[j], d+1, 1)
 	e.indent(d + 1)
 	if e.pl.position[j] {
@@ -210,7 +211,7 @@ func (e *encoder) joint(j, d int) {
 	} else {
 		e.b = append(e.b, "CHANNELS 3 Zrotation Xrotation Yrotation\n"...)
 	}
-	e.flush()
+	e.emit()
 	for _, k := range e.pl.children[j] {
 		if e.pl.endSite[k] {
 			e.endSite(k, d+1, 1)
@@ -223,21 +224,21 @@ func (e *encoder) joint(j, d int) {
 	}
 	e.indent(d)
 	e.b = append(e.b, "}\n"...)
-	e.flush()
+	e.emit()
 }
 
 // endSite writes an End Site at joint j's offset times frac.
 func (e *encoder) endSite(j, d int, frac float32) {
 	e.indent(d)
 	e.b = append(e.b, "End Site\n"...)
-	e.flush()
+	e.emit()
 	e.indent(d)
 	e.b = append(e.b, "{\n"...)
-	e.flush()
+	e.emit()
 	e.offset(e.sk.Offsets[j], d+1, frac)
 	e.indent(d)
 	e.b = append(e.b, "}\n"...)
-	e.flush()
+	e.emit()
 }
 
 // offset writes an OFFSET line of v times frac, in file units.
@@ -249,7 +250,7 @@ func (e *encoder) offset(v mgl32.Vec3, d int, frac float32) {
 		e.b = appendNum(e.b, float64(v[k]*frac)/e.scale)
 	}
 	e.b = append(e.b, '\n')
-	e.flush()
+	e.emit()
 }
 
 // frame writes frame f's values on one line.
@@ -283,7 +284,7 @@ func (e *encoder) frame(f int) {
 		}
 	}
 	e.b = append(e.b, '\n')
-	e.flush()
+	e.emit()
 }
 
 // sep returns the line so far with a space after it, if it is not empty.
