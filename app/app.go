@@ -110,7 +110,7 @@ func newApp(cfg Config) *App {
 		{rl.KeyLeftBracket, "[", "slower", "halve the time scale", func() { a.clock.TimeScale = max(1.0/16, a.clock.TimeScale/2) }},
 		{rl.KeyRightBracket, "]", "faster", "double the time scale", func() { a.clock.TimeScale = min(4, a.clock.TimeScale*2) }},
 		{rl.KeyD, "D", "fixed-dt", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }},
-		{rl.KeyC, "C", "camera-reset", "reset the camera", func() { a.cam = DefaultCamera(); a.cam.Target = a.lab().Focus() }},
+		{rl.KeyC, "C", "camera-reset", "reset the camera", a.resetCamera},
 		{rl.KeyF, "F", "follow", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }},
 		{rl.KeyF12, "F12", "screenshot", "save a screenshot (PNG, current folder)", func() { a.screenshotAtEnd = true }},
 		{rl.KeyTab, "Tab", "next-lab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }},
@@ -141,8 +141,18 @@ func (a *App) switchLab(i int) {
 		return
 	}
 	a.cur = i
-	a.cam.Target = a.lab().Focus()
+	a.resetCamera()
 	rl.SetWindowTitle(a.title())
+}
+
+// resetCamera gives the current lab its own camera, or the default one,
+// aimed at the lab's focus.
+func (a *App) resetCamera() {
+	a.cam = DefaultCamera()
+	if c, ok := a.lab().(cameraLab); ok {
+		a.cam = c.Camera()
+	}
+	a.cam.Target = a.lab().Focus()
 }
 
 func (a *App) title() string { return "kinelab - " + a.lab().Title() }
@@ -170,11 +180,16 @@ func (a *App) open() error {
 	}
 	ui.SetStyle()
 	a.ground = render.NewGround()
-	a.cam.Target = a.lab().Focus()
+	a.resetCamera()
 	return nil
 }
 
 func (a *App) close() {
+	for _, l := range a.labs {
+		if u, ok := l.(unloadLab); ok {
+			u.Unload()
+		}
+	}
 	for _, b := range a.bodies {
 		if m, ok := b.(interface{ Unload() }); ok && b != nil {
 			m.Unload()
@@ -268,6 +283,11 @@ func (a *App) input() {
 	m := rl.GetMousePosition()
 	overUI := a.showUI && (rl.CheckCollisionPointRec(m, a.playPanel.Bounds()) ||
 		rl.CheckCollisionPointRec(m, a.labPanel.Bounds()) || m.Y < 36)
+	if u, ok := a.lab().(uiRectLab); ok && a.showUI {
+		for _, r := range u.UIRects(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())) {
+			overUI = overUI || rl.CheckCollisionPointRec(m, r)
+		}
+	}
 	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) || rl.IsMouseButtonPressed(rl.MouseButtonRight) {
 		a.dragging = !overUI
 	}

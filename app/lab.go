@@ -114,3 +114,20 @@ type csvLab interface {
 type characterLab interface {
 	SetCharacter(ch *Character)
 }
+
+// uiRectLab is a lab with screen areas of its own that take the mouse
+// (plots to draw in, heat maps to click), given the screen size (px), so
+// drags there do not orbit the camera.
+type uiRectLab interface {
+	UIRects(w, h int32) []rl.Rectangle
+}
+
+// unloadLab frees GPU resources the lab made, when the window closes.
+type unloadLab interface {
+	Unload()
+}
+
+// cameraLab chooses its camera when it opens and when the camera is reset.
+type cameraLab interface {
+	Camera() OrbitCamera
+}

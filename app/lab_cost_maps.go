@@ -262,7 +262,11 @@ func (l *CostLab) drawCurve(r rl.Rectangle) {
 		if w := float32(rl.MeasureText(s, fs)); tx+w > area.X+area.Width-4 {
 			tx = x - 8 - w
 		}
-		rl.DrawText(s, int32(tx), int32(area.Y+6), fs, costMarkCol)
+		ty := area.Y + 6 // on the side of zero away from the lobe after the crossing
+		if l.Curve[0] < 0 {
+			ty = area.Y + area.Height - 22
+		}
+		rl.DrawText(s, int32(tx), int32(ty), fs, costMarkCol)
 	}
 
 	// Axes: offset (m) at the top, zero and bottom; time (s) under.

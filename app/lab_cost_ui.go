@@ -89,10 +89,7 @@ func (l *CostLab) Draw3D(v *View) {
 	if body != nil {
 		body.Draw(l.global.Pos, l.global.Rot, l.global.Scl, render.SkinColor)
 	}
-	// raylib batches draws and does not flush on depth-state changes:
-	// flush so the skeleton is drawn with the depth test off, on top.
-	rl.DrawRenderBatchActive()
-	rl.DisableDepthTest()
+	render.BeginOnTop()
 	if l.inert {
 		render.Skeleton(l.ghost.Pos, l.skel.Parents, render.DimText, render.DimText, 0.008)
 	}
@@ -104,8 +101,7 @@ func (l *CostLab) Draw3D(v *View) {
 	for _, j := range l.joints {
 		rl.DrawSphere(render.V3(l.global.Pos[j]), 0.035, render.TargetColor)
 	}
-	rl.DrawRenderBatchActive()
-	rl.EnableDepthTest()
+	render.EndOnTop()
 }
 
 // Draw2D implements Lab: the three heat maps, the picked offset's curve and
@@ -198,4 +194,10 @@ func (l *CostLab) drawTable(r rl.Rectangle) {
 			fmt.Sprintf("%s: predicted %.4f, measured %.4f", name, l.Predicted, l.Measured))
 	}
 	rl.DrawText(msg, x, y, fs, render.DimText)
+}
+
+// UIRects implements uiRectLab: the three heat-map tiles.
+func (l *CostLab) UIRects(w, h int32) []rl.Rectangle {
+	lay := costMapLayout(float32(w), float32(h))
+	return lay.tiles[:]
 }

@@ -60,10 +60,7 @@ func (l *ScalarLab) Draw3D(v *View) {
 	for i := scalarScaler; i < scalarJoints; i++ {
 		scalarBox(g.Pos[i], g.Scl[i].Mul(0.07), g.Rot[i], scalarJointColor, true)
 	}
-	// raylib batches draws and does not flush on depth-state changes:
-	// flush so the lines are drawn with the depth test off, on top.
-	rl.DrawRenderBatchActive()
-	rl.DisableDepthTest()
+	render.BeginOnTop()
 	eye := v.Camera.Position
 	fwd := g.Pos[scalarElbow].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
 	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.012)
@@ -74,8 +71,7 @@ func (l *ScalarLab) Draw3D(v *View) {
 			render.VectorLine(g.Pos[i], l.noExp.Vel[i], side.Mul(3), l.S.LineScale, scalarNoExpColor)
 		}
 	}
-	rl.DrawRenderBatchActive()
-	rl.EnableDepthTest()
+	render.EndOnTop()
 }
 
 // scalarBox draws a box of edge lengths size (m) centred at c and turned by

@@ -124,3 +124,9 @@ func (l *SpringsLab) Point(ptr Pointer) {
 	top, _ := signalPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
 	l.draw.point(ptr, l.pos, top)
 }
+
+// UIRects implements uiRectLab: the two plots (the goal is dragged in one).
+func (l *SpringsLab) UIRects(w, h int32) []rl.Rectangle {
+	a, b := signalPlots(w, h)
+	return []rl.Rectangle{a, b}
+}

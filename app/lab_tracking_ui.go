@@ -197,3 +197,9 @@ func (l *TrackingLab) Keys() []Key {
 		{rl.KeyV, "V", "char-filter", "next filter on the character", func() { s.CharVariant = (s.CharVariant + 1) % numVariants }},
 	}
 }
+
+// UIRects implements uiRectLab: the two plots (the input is drawn in one).
+func (l *TrackingLab) UIRects(w, h int32) []rl.Rectangle {
+	a, b := signalPlots(w, h)
+	return []rl.Rectangle{a, b}
+}

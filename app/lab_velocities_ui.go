@@ -23,7 +23,7 @@ func (l *VelocitiesLab) Draw3D(v *View) {
 	if l.S.ShowMesh && body != nil {
 		body.Draw(l.global.Pos, l.global.Rot, l.global.Scl, render.SkinColor)
 	}
-	rl.DisableDepthTest()
+	render.BeginOnTop()
 	if l.S.ShowSkeleton {
 		r := float32(0.022)
 		if l.S.ShowMesh && body != nil {
@@ -54,7 +54,7 @@ func (l *VelocitiesLab) Draw3D(v *View) {
 		render.VectorLine(p, red, side.Mul(-1), l.S.LineScale, render.Propagated)
 		render.VectorLine(p, blue, side, l.S.LineScale, render.FiniteDiff)
 	}
-	rl.EnableDepthTest()
+	render.EndOnTop()
 	render.Root(l.global.Pos[0], mathx.QuatMulVec3(l.global.Rot[0], mgl32.Vec3{0, 0, 1}), render.DimText)
 }
 

@@ -69,8 +69,9 @@ func checkVelocitiesFrame(t *testing.T, a *App) {
 	// The same paused pose drawn as a skeleton, then with the body.
 	a.clock.Paused = true
 	a.frame(func() { img = a.readPixels() })
-	lab.S.ShowMesh = true
+	lab.S.ShowMesh, lab.S.ShowSkeleton, lab.S.Joint = true, false, assets.Head
 	a.frame(func() { withBody = a.readPixels() })
+	lab.S.ShowSkeleton, lab.S.Joint = true, -1
 	a.clock.Paused = false
 	defer keepOnFailure(t, img, "velocities")
 	defer keepOnFailure(t, withBody, "velocities-body")

@@ -33,3 +33,17 @@ func Axes(p mgl32.Vec3, q mgl32.Quat, length float32) {
 		rl.DrawLine3D(V3(p), V3(p.Add(mathx.QuatMulVec3(q, e))), c)
 	}
 }
+
+// BeginOnTop starts drawing that shows through everything drawn before it
+// (velocity lines and skeletons over a body). raylib batches draws and does
+// not flush the batch when the depth test changes, so both ends flush.
+func BeginOnTop() {
+	rl.DrawRenderBatchActive()
+	rl.DisableDepthTest()
+}
+
+// EndOnTop ends what BeginOnTop started.
+func EndOnTop() {
+	rl.DrawRenderBatchActive()
+	rl.EnableDepthTest()
+}
