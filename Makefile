@@ -51,7 +51,11 @@ verify: build
 
 # Regenerate the README's screenshots with the app's own headless mode.
 screenshots: build
-	$(XVFB) ./bin/kinelab --lab velocities --frames 150 --screenshot docs/velocities.png
+	$(XVFB) ./bin/kinelab --lab velocities --frames 200 --do 90:teleport,140:additive --screenshot docs/velocities.png
+	$(XVFB) ./bin/kinelab --lab tracking --frames 240 --screenshot docs/tracking.png
+	$(XVFB) ./bin/kinelab --lab scalar --frames 240 --screenshot docs/scalar.png
+	$(XVFB) ./bin/kinelab --lab cost --frames 240 --screenshot docs/cost.png
+	$(XVFB) ./bin/kinelab --lab springs --frames 240 --screenshot docs/springs.png
 
 clean:
 	rm -rf bin $(TOOLS)

@@ -350,18 +350,23 @@ func atan2OverS(s, w float32) float32 {
 	}
 }
 
-// log3 is the natural log per axis; unit scales (most joints) return at once.
+// log3 is the natural log per axis; unit scales (most joints) return at
+// once, without a call.
 func log3(v v3) v3 {
 	if v == (v3{1, 1, 1}) {
 		return v3{}
 	}
-	return v3{log32(v.x), log32(v.y), log32(v.z)}
+	return logEach(v)
 }
 
-// exp3 is exp per axis; zero returns at once.
+func logEach(v v3) v3 { return v3{log32(v.x), log32(v.y), log32(v.z)} }
+
+// exp3 is exp per axis; zero returns at once, without a call.
 func exp3(v v3) v3 {
 	if v == (v3{}) {
 		return v3{1, 1, 1}
 	}
-	return v3{exp32(v.x), exp32(v.y), exp32(v.z)}
+	return expEach(v)
 }
+
+func expEach(v v3) v3 { return v3{exp32(v.x), exp32(v.y), exp32(v.z)} }

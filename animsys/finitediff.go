@@ -13,7 +13,9 @@ package animsys
 func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	n := len(curr.Pos)
 	if out != curr {
-		out.CopyFrom(curr)
+		copy(out.Pos, curr.Pos)
+		copy(out.Rot, curr.Rot)
+		copy(out.Scl, curr.Scl)
 	}
 	inv := 1 / dt
 	cp, cr, cs := curr.Pos[:n], curr.Rot[:n], curr.Scl[:n]

@@ -34,7 +34,7 @@ func sclDelta(a, b v3) v3 {
 	if a == b {
 		return v3{}
 	}
-	return log3(b.div(a))
+	return logEach(b.div(a))
 }
 
 // SampleLinear samples clip c at time (s) by linear interpolation between

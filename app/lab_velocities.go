@@ -109,6 +109,9 @@ type VelocitiesLab struct {
 	lastQuantity   int32
 	lastWeightMove bool
 	sec            velPanels
+	lastEvent      string  // the last event, for the readout
+	lastEventTime  float64 // s
+	lastEventMax   float32 // max |red - blue| on its tick
 	focusHeight    float32 // m, the camera's target height: the hips' at rest
 
 	// Poses of the chain, allocated once.
@@ -488,6 +491,10 @@ func (l *VelocitiesLab) measure(dt float32) {
 	}
 	l.Mean, l.Max = sum/float32(max(n, 1)), mx
 	l.plot.Push(l.time, l.Mean, l.Max)
+	if l.Event != "" {
+		l.plot.Mark(l.time)
+		l.lastEvent, l.lastEventTime, l.lastEventMax = l.Event, l.time, l.Max
+	}
 }
 
 // Lines returns joint i's propagated (red) and finite-difference (blue)

@@ -72,6 +72,11 @@ func (l *VelocitiesLab) Draw2D(v *View) {
 			int32(v.Plot.X), y, ui.TextSize, render.TextColor)
 		y -= 26
 	}
+	if l.lastEvent != "" && l.time-l.lastEventTime < 3 {
+		msg := fmt.Sprintf("%s at %.2f s: blue off by up to %.1f %s, red unaffected", l.lastEvent, l.lastEventTime, l.lastEventMax, unit)
+		rl.DrawText(msg, int32(v.Plot.X), y, ui.TextSize, render.TargetColor)
+		y -= 26
+	}
 	legend := "red: propagated   blue: finite difference"
 	rl.DrawText(legend, int32(v.Plot.X), y, ui.TextSize, render.DimText)
 }
