@@ -170,7 +170,8 @@ func qexpVel(v, dv v3) (q4, v3) {
 	var c2 float32
 	if a2 < 1 {
 		// (a - sin a)/a^3 by its Taylor series (truncation < 3e-8).
-		c2 = 1.0/6 + a2*(-1.0/120+a2*(1.0/5040+a2*(-1.0/362880)))
+		a4 := a2 * a2
+		c2 = (1.0/6 - a2/120) + a4*(1.0/5040-a2/362880)
 	} else {
 		a := sqrt32(a2)
 		c2 = (a - a*sc*c) / (a2 * a) // sin a = 2 sin h cos h = a sinc(h) cos h
@@ -188,7 +189,8 @@ func qlogRate(q q4, v, w v3) v3 {
 	var c float32
 	if h2 < 0.25 {
 		// The series of (1 - h cot h)/(4 h^2) (truncation < 1e-9).
-		c = 1.0/12 + h2*(1.0/180+h2*(1.0/1890+h2*(1.0/18900+h2*(1.0/187110))))
+		h4 := h2 * h2
+		c = (1.0/12 + h2/180) + h4*((1.0/1890+h2/18900)+h4/187110)
 	} else {
 		h := sqrt32(h2)
 		s := sqrt32(q.x*q.x + q.y*q.y + q.z*q.z)
@@ -237,7 +239,8 @@ func log32(x float32) float32 {
 	f := m - 1
 	s := f / (2 + f)
 	s2 := s * s
-	p := 1 + s2*(1.0/3+s2*(1.0/5+s2*(1.0/7+s2*(1.0/9))))
+	s4 := s2 * s2
+	p := (1 + s2/3) + s4*((1.0/5+s2/7)+s4/9)
 	return e*ln2hi + (e*ln2lo + 2*s*p)
 }
 
@@ -261,20 +264,24 @@ func exp32(x float32) float32 {
 	}
 	k := int32(kf)
 	r := x - float32(k)*ln2hi - float32(k)*ln2lo
-	p := 1 + r*(1.0000000377162137+r*(0.5000000047117756+r*(0.16666415514653268+
-		r*(0.04166635289675798+r*(0.008375126398156+r*0.0013941108435501846)))))
+	r2 := r * r
+	r4 := r2 * r2
+	p := (1 + 1.0000000377162137*r) + r2*(0.5000000047117756+0.16666415514653268*r) +
+		r4*((0.04166635289675798+0.008375126398156*r)+r2*0.0013941108435501846)
 	return p * math.Float32frombits(uint32(k+127)<<23)
 }
 
 // sinPoly is sin(r)/r and cosPoly cos(r) for |r| <= pi/4, as polynomials
 // in r^2 of degree 3 (error < 4e-9) and 4 (error < 5e-11).
 func sinPoly(r2 float32) float32 {
-	return 0.9999999969177036 + r2*(-0.16666650673996886+r2*(0.008332035785601707+r2*-0.00019503904251287976))
+	r4 := r2 * r2
+	return (0.9999999969177036 - 0.16666650673996886*r2) + r4*(0.008332035785601707-0.00019503904251287976*r2)
 }
 
 func cosPoly(r2 float32) float32 {
-	return 0.9999999999524894 + r2*(-0.49999999614857515+r2*(0.0416666166925251+
-		r2*(-0.0013886617999425682+r2*2.437983123082832e-05)))
+	r4 := r2 * r2
+	return (0.9999999999524894 - 0.49999999614857515*r2) +
+		r4*((0.0416666166925251-0.0013886617999425682*r2)+r4*2.437983123082832e-05)
 }
 
 // sincos32 is sin and cos of x, reduced by multiples of pi/2; beyond
@@ -330,8 +337,10 @@ func atanOverX(t float32) float32 {
 // atanPoly is atan(u)/u for |u| <= tan(pi/8), a polynomial in u^2 of
 // degree 4 (relative error < 2e-8).
 func atanPoly(u2 float32) float32 {
-	return 0.9999999812646112 + u2*(-0.33332785771926443+u2*(0.19974082415541466+
-		u2*(-0.13848490212505918+u2*0.07976291807322261)))
+	// Estrin's scheme: shorter dependency chains than Horner's.
+	u4 := u2 * u2
+	return (0.9999999812646112 - 0.33332785771926443*u2) +
+		u4*((0.19974082415541466-0.13848490212505918*u2)+u4*0.07976291807322261)
 }
 
 // atan2OverS is atan2(s, w)/s for s >= 0: the half-angle of a unit

@@ -52,8 +52,7 @@ func FKStatic(global, local *Pose, parents []int) {
 			continue
 		}
 		pr, ps := ldq(gr[p]), ld(gs[p])
-		rot := rotMatrix(pr) // as in FK, so both give the same bits
-		gp[i] = rot.mul(ld(lp[i]).mul(ps)).add(ld(gp[p])).vec()
+		gp[i] = qrot(pr, ld(lp[i]).mul(ps)).add(ld(gp[p])).vec()
 		gr[i] = qmul(pr, ldq(lr[i])).quat()
 		gs[i] = ld(ls[i]).mul(ps).vec()
 	}

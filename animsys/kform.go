@@ -28,15 +28,18 @@ import (
 // expansion rotated w.pos * v.scl * v.svl; angular velocity v.rot w.ang +
 // v.ang; scalar velocity w.svl + v.svl.
 func KformMul(v, w Kform) Kform {
-	arm := mathx.QuatMulVec3(v.Rot, mathx.Vec3Mul(w.Pos, v.Scl))
+	rot := rotMatrix(ldq(v.Rot)) // quat_mul_vec3(v.rot, .)
+	scl, wpos := ld(v.Scl), ld(w.Pos)
+	arm := rot.mul(wpos.mul(scl))
+	// The rotated velocity and expansion terms share one rotation.
+	vel := rot.mul(ld(w.Vel).add(wpos.mul(ld(v.Svl))).mul(scl))
 	return Kform{
-		Pos: arm.Add(v.Pos),
-		Rot: mathx.QuatMul(v.Rot, w.Rot),
-		Scl: mathx.Vec3Mul(w.Scl, v.Scl),
-		Vel: mathx.QuatMulVec3(v.Rot, mathx.Vec3Mul(w.Vel.Add(mathx.Vec3Mul(w.Pos, v.Svl)), v.Scl)).
-			Add(v.Vel).Add(v.Ang.Cross(arm)),
-		Ang: mathx.QuatMulVec3(v.Rot, w.Ang).Add(v.Ang),
-		Svl: w.Svl.Add(v.Svl),
+		Pos: arm.add(ld(v.Pos)).vec(),
+		Rot: qmul(ldq(v.Rot), ldq(w.Rot)).quat(),
+		Scl: ld(w.Scl).mul(scl).vec(),
+		Vel: vel.add(ld(v.Vel)).add(ld(v.Ang).cross(arm)).vec(),
+		Ang: rot.mul(ld(w.Ang)).add(ld(v.Ang)).vec(),
+		Svl: ld(w.Svl).add(ld(v.Svl)).vec(),
 	}
 }
 
@@ -44,16 +47,18 @@ func KformMul(v, w Kform) Kform {
 // KformDiv(v, KformMul(v, w)) == w. Like BK it divides by v's scale, which
 // the article's listing leaves out (see BK).
 func KformDiv(v, w Kform) Kform {
-	arm := w.Pos.Sub(v.Pos)
-	pos := mathx.Vec3Div(mathx.QuatInvMulVec3(v.Rot, arm), v.Scl)
-	rel := w.Vel.Sub(v.Vel).Sub(v.Ang.Cross(arm))
+	rot := rotMatrix(ldq(v.Rot)) // its transpose is quat_inv_mul_vec3(v.rot, .)
+	scl, ang := ld(v.Scl), ld(v.Ang)
+	arm := ld(w.Pos).sub(ld(v.Pos))
+	pos := rot.tmul(arm).div(scl)
+	rel := ld(w.Vel).sub(ld(v.Vel)).sub(ang.cross(arm))
 	return Kform{
-		Pos: pos,
-		Rot: mathx.QuatInvMul(v.Rot, w.Rot),
-		Scl: mathx.Vec3Div(w.Scl, v.Scl),
-		Vel: mathx.Vec3Div(mathx.QuatInvMulVec3(v.Rot, rel), v.Scl).Sub(mathx.Vec3Mul(pos, v.Svl)),
-		Ang: mathx.QuatInvMulVec3(v.Rot, w.Ang.Sub(v.Ang)),
-		Svl: w.Svl.Sub(v.Svl),
+		Pos: pos.vec(),
+		Rot: qinvMul(ldq(v.Rot), ldq(w.Rot)).quat(),
+		Scl: ld(w.Scl).div(scl).vec(),
+		Vel: rot.tmul(rel).div(scl).sub(pos.mul(ld(v.Svl))).vec(),
+		Ang: rot.tmul(ld(w.Ang).sub(ang)).vec(),
+		Svl: ld(w.Svl).sub(ld(v.Svl)).vec(),
 	}
 }
 

@@ -101,13 +101,13 @@ func pose(c *animsys.Clip, f int, sk *animsys.Skeleton, g Gait, u float32) {
 		k := g.KneeBase
 		ankle := float32(0)
 		if g.Thigh > 0 {
-			k += g.KneeSwing*bump(q, 1.42*math.Pi, 0.5) + g.KneeLoad*bump(q, 0.22*math.Pi, 0.45)
-			ankle = g.PushOff*bump(q, 0.98*math.Pi, 0.4) - 0.12*bump(q, 1.6*math.Pi, 0.5)
+			k += g.KneeSwing*bump(q, 1.42*math.Pi, 0.6) + g.KneeLoad*bump(q, 0.22*math.Pi, 0.5)
+			ankle = g.PushOff*bump(q, 0.98*math.Pi, 0.55) - 0.12*bump(q, 1.6*math.Pi, 0.6)
 		}
 		set(up, rx(thigh))
 		set(knee, rx(k))
 		set(foot, rx(ankle-(thigh+k)))
-		set(toe, rx(-1.2*ankle*bump(q, 1.0*math.Pi, 0.45)))
+		set(toe, rx(-0.8*ankle*bump(q, 1.0*math.Pi, 0.6)))
 	}
 	leg(LeftUpLeg, LeftLeg, LeftFoot, LeftToe, p)
 	leg(RightUpLeg, RightLeg, RightFoot, RightToe, p+math.Pi)

@@ -55,6 +55,14 @@ func (q Quantity) Unit() string { return quantityUnits[q] }
 type Tolerance struct {
 	Abs [3]float64
 	Rel float64
+	// FirstOrder marks operations whose velocities are themselves a
+	// first-order finite difference over a step delta (TwoBoneIK): their
+	// error is ~delta/2 times the acceleration, amplified by the
+	// operation's own nonlinearity, so no fixed tolerance bounds it.
+	// What they promise is convergence: with a step ten times finer
+	// (Case.Refine) the error must shrink at least five times (first
+	// order gives ten), or already be within Abs.
+	FirstOrder bool
 }
 
 // Case is one operation under test: Eval writes the operation's output pose
@@ -71,6 +79,8 @@ type Case struct {
 	Times func(a *animsys.Clip) []float32
 	// New prepares the case for a clip pair and returns its evaluator.
 	New func(a, b *animsys.Clip) func(out *animsys.Pose, t float32)
+	// Refine, for FirstOrder cases, is New with a ten times finer step.
+	Refine func(a, b *animsys.Clip) func(out *animsys.Pose, t float32)
 }
 
 // Stat is the error of one operation and quantity.
@@ -89,6 +99,9 @@ type Stat struct {
 	Checked  bool    `json:"checked"`
 	Pass     bool    `json:"pass"`
 	Samples  int     `json:"samples"`
+	// FineMax, for first-order operations, is Max with a ten times finer
+	// step; they pass when FineMax <= Max / 5 or FineMax <= Tol.
+	FineMax float64 `json:"fine_max,omitempty"`
 	Why      string  `json:"why"` // the tolerance's reason
 }
 
@@ -109,18 +122,26 @@ func Run(cases []Case, clips []*animsys.Clip) Report {
 		rep.Clips = append(rep.Clips, c.Name)
 	}
 	for _, cs := range cases {
-		var acc [3]accum
+		var acc, fine [3]accum
 		for i, a := range clips {
 			b := clips[(i+1)%len(clips)]
-			eval := cs.New(a, b)
 			times := MidFrameTimes(a, 24)
 			if cs.Times != nil {
 				times = cs.Times(a)
 			}
-			checkCase(&acc, eval, a.Joints, times, cs.Tol)
+			checkCase(&acc, cs.New(a, b), a.Joints, times, cs.Tol)
+			if cs.Tol.FirstOrder {
+				checkCase(&fine, cs.Refine(a, b), a.Joints, times, cs.Tol)
+			}
 		}
 		for q := Quantity(0); q < 3; q++ {
 			st := acc[q].stat(cs, q)
+			if cs.Tol.FirstOrder && st.Checked {
+				f := fine[q].stat(cs, q)
+				st.FineMax = f.Max
+				st.Worst = math.Min(f.Worst, f.Max/math.Max(st.Max/5, 1e-12))
+				st.Pass = !acc[q].nan && !fine[q].nan && st.Worst <= 1
+			}
 			if st.Checked && !st.Pass {
 				rep.Pass = false
 			}
@@ -175,20 +196,40 @@ func (a *accum) stat(cs Case, q Quantity) Stat {
 // checkCase compares propagated velocities with the central difference at
 // each time. The difference divides by the float32 times actually used:
 // (t+h) - (t-h) is exact in float32, 2h after rounding is not.
+//
+// The central difference errs by about h^2/6 times the third derivative,
+// which fast motion (a running foot, a snapping wrist in mocap) makes
+// larger than the tolerance. That error is estimated from a second
+// difference over 2h (four times the error, so the two differ by three
+// times it) and added to the allowance: the check then measures the
+// operation, not the reference.
 func checkCase(acc *[3]accum, eval func(*animsys.Pose, float32), joints int, times []float32, tol Tolerance) {
-	p, p0, p1 := animsys.NewPose(joints), animsys.NewPose(joints), animsys.NewPose(joints)
+	p := animsys.NewPose(joints)
+	var q [4]animsys.Pose  // at t-2h, t-h, t+h, t+2h
+	for i := range q {
+		q[i] = animsys.NewPose(joints)
+	}
 	for _, t := range times {
-		t0, t1 := t-H, t+H
-		eval(&p0, t0)
-		eval(&p1, t1)
+		ts := [4]float32{t - 2*H, t - H, t + H, t + 2*H}
+		for i := range q {
+			eval(&q[i], ts[i])
+		}
 		eval(&p, t)
-		inv := 1 / (t1 - t0)
+		inv1, inv2 := 1/(ts[2]-ts[1]), 1/(ts[3]-ts[0])
 		for j := 0; j < joints; j++ {
-			acc[Linear].add(p.Vel[j], p1.Pos[j].Sub(p0.Pos[j]).Mul(inv), tol.Abs[Linear], tol.Rel)
-			acc[Angular].add(p.Ang[j], mathx.QuatToScaledAngleAxis(
-				mathx.QuatAbs(mathx.QuatMulInv(p1.Rot[j], p0.Rot[j]))).Mul(inv), tol.Abs[Angular], tol.Rel)
-			acc[Scalar].add(p.Svl[j], mathx.Vec3Log(mathx.Vec3Div(p1.Scl[j], p0.Scl[j])).Mul(inv),
-				tol.Abs[Scalar], tol.Rel)
+			lin := func(a, b *animsys.Pose, inv float32) mgl32.Vec3 { return b.Pos[j].Sub(a.Pos[j]).Mul(inv) }
+			ang := func(a, b *animsys.Pose, inv float32) mgl32.Vec3 {
+				return mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(b.Rot[j], a.Rot[j]))).Mul(inv)
+			}
+			scl := func(a, b *animsys.Pose, inv float32) mgl32.Vec3 {
+				return mathx.Vec3Log(mathx.Vec3Div(b.Scl[j], a.Scl[j])).Mul(inv)
+			}
+			for k, d := range [3]func(a, b *animsys.Pose, inv float32) mgl32.Vec3{lin, ang, scl} {
+				ref, ref2 := d(&q[1], &q[2], inv1), d(&q[0], &q[3], inv2)
+				prop := [3]mgl32.Vec3{p.Vel[j], p.Ang[j], p.Svl[j]}[k]
+				allow := tol.Abs[k] + float64(ref2.Sub(ref).Len())/3
+				acc[k].add(prop, ref, allow, tol.Rel)
+			}
 		}
 	}
 }
@@ -205,6 +246,9 @@ func (s Stat) String() string {
 	tol := "-"
 	if s.Checked {
 		tol = fmt.Sprintf("%.0e+%.0e|v|", s.Tol, s.TolRel)
+	}
+	if s.FineMax > 0 {
+		tol = fmt.Sprintf("1st order: %.2e at step/10", s.FineMax)
 	}
 	return fmt.Sprintf("%-20s %-6s %-8s %-6s max %.2e mean %.2e  tol %-14s %-5s |v|<=%.2f",
 		s.Op, s.Space, s.Quantity, s.Unit, s.Max, s.Mean, tol, verdict, s.Scale)

@@ -1,20 +1,24 @@
-// Package cli implements kinelab's headless subcommands, `kinelab verify`
-// and `kinelab bench`. Each takes its arguments (after the subcommand name)
+// Package cli implements kinelab's headless subcommands, `kinelab verify`,
+// `kinelab bench` and `kinelab bvh`. Each takes its arguments (after the subcommand name)
 // and the output streams, and returns the process exit code: 0 success,
 // 1 failure (a tolerance exceeded), 2 bad usage. It needs no window.
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/crowd"
 	"kinelab/animsys/verify"
+	"kinelab/assets"
 )
 
 // Exit codes.
@@ -53,14 +57,38 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 	return -1
 }
 
-// Verify runs `kinelab verify [--json]`: every velocity operation of
-// animsys over the bench-spec clips (verify.BenchSeeds), comparing
-// propagated velocities with a fine central finite difference. It prints
-// per operation and velocity the max and mean error (m/s, rad/s, 1/s) and
-// the tolerance, and returns 1 if any tolerance is exceeded.
+// Verify runs `kinelab verify [--json] [--bvh FILE [--units U]]`: every
+// velocity operation of animsys, comparing propagated velocities with a
+// fine central finite difference, over the bench-spec clips
+// (verify.BenchSeeds) and the embedded default clips — or over a BVH
+// file's clip. It prints per operation and velocity the max and mean error
+// (m/s, rad/s, 1/s) and the tolerance, and returns 1 if any tolerance is
+// exceeded or the file does not load.
 func Verify(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--bvh FILE [--units auto|cm|m|in]]",
+		"Checks every velocity-propagating operation against a central finite difference\n"+
+			"(h = 1 ms) over the bench-spec and embedded clips, or a BVH file's clip;\n"+
+			"exits 1 if any tolerance is exceeded.", stderr)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	file := fs.String("bvh", "", "verify over this BVH `FILE`'s clip instead")
+	units := fs.String("units", "auto", "units of the BVH file: auto, cm, m or in")
+	if code := parse(fs, args, stderr); code >= 0 {
+		return code
+	}
+	if *file != "" {
+		skel, clip, err := loadBVH(*file, *units)
+		if err != nil {
+			fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
+			return ExitFail
+		}
+		return verifyClips(stdout, stderr, *asJSON, &skel, []*animsys.Clip{&clip})
+	}
 	skel := animsys.BenchSkeleton()
-	return VerifyClips(args, stdout, stderr, &skel, verify.BenchClips())
+	clips := verify.BenchClips()
+	for _, c := range assets.Clips() {
+		clips = append(clips, &c)
+	}
+	return verifyClips(stdout, stderr, *asJSON, &skel, clips)
 }
 
 // VerifyClips is Verify over the given clips of skeleton skel (all clips
@@ -73,6 +101,10 @@ func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
+	return verifyClips(stdout, stderr, *asJSON, skel, clips)
+}
+
+func verifyClips(stdout, stderr io.Writer, asJSON bool, skel *animsys.Skeleton, clips []*animsys.Clip) int {
 	if err := skel.Validate(); err != nil {
 		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 		return ExitFail
@@ -88,7 +120,28 @@ func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton
 			return ExitFail
 		}
 	}
-	return writeVerify(verify.Run(verify.Cases(skel), clips), *asJSON, stdout, stderr)
+	return writeVerify(verify.Run(verify.Cases(skel), clips), asJSON, stdout, stderr)
+}
+
+// loadBVH reads a BVH file's skeleton and clip in metres; units is auto
+// (detected from the skeleton's height) or cm, m, in.
+func loadBVH(path, units string) (animsys.Skeleton, animsys.Clip, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return animsys.Skeleton{}, animsys.Clip{}, err
+	}
+	defer fh.Close()
+	f, err := bvh.Parse(bufio.NewReader(fh), path)
+	if err != nil {
+		return animsys.Skeleton{}, animsys.Clip{}, err
+	}
+	u := bvh.DetectUnits(f)
+	if units != "auto" {
+		if u, err = bvh.ParseUnits(units); err != nil {
+			return animsys.Skeleton{}, animsys.Clip{}, fmt.Errorf("--units: %v", err)
+		}
+	}
+	return f.Skeleton(u.Scale()), f.Clip(u.Scale(), ""), nil
 }
 
 // writeVerify prints a report and returns the exit code it calls for.

@@ -11,3 +11,11 @@ func TestZZPrint(t *testing.T) {
 	}
 	Verify(nil, os.Stdout, os.Stderr)
 }
+
+func TestZZBench(t *testing.T) {
+	if os.Getenv("PRINTBENCH") == "" {
+		t.Skip()
+	}
+	Bench(nil, os.Stdout, os.Stderr)
+	Bench([]string{"--json", "--characters", "1000", "--threads", "2"}, os.Stdout, os.Stderr)
+}
