@@ -29,6 +29,7 @@ func newBenchFixture() *benchFixture {
 
 func BenchmarkSampleLinear(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		SampleLinear(&f.s, &f.a, float32(i%500)*0.0173)
 	}
@@ -36,6 +37,7 @@ func BenchmarkSampleLinear(b *testing.B) {
 
 func BenchmarkSampleCubic(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		SampleCubic(&f.s, &f.a, float32(i%500)*0.0173)
 	}
@@ -43,6 +45,7 @@ func BenchmarkSampleCubic(b *testing.B) {
 
 func BenchmarkFK(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		FK(&f.s, &f.p, f.skel.Parents)
 	}
@@ -50,6 +53,7 @@ func BenchmarkFK(b *testing.B) {
 
 func BenchmarkFKStatic(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		FKStatic(&f.s, &f.p, f.skel.Parents)
 	}
@@ -57,6 +61,7 @@ func BenchmarkFKStatic(b *testing.B) {
 
 func BenchmarkBK(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		BK(&f.s, &f.g, f.skel.Parents)
 	}
@@ -64,6 +69,7 @@ func BenchmarkBK(b *testing.B) {
 
 func BenchmarkFiniteDiff(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		FiniteDiff(&f.s, &f.p, &f.q, 1.0/60)
 	}
@@ -71,6 +77,7 @@ func BenchmarkFiniteDiff(b *testing.B) {
 
 func BenchmarkBlend(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		Blend(&f.s, &f.p, &f.q, 0.3, 0.5)
 	}
@@ -78,6 +85,7 @@ func BenchmarkBlend(b *testing.B) {
 
 func BenchmarkAdditive(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		f.s.CopyFrom(&f.p)
 		Additive(&f.s, &f.r, 0.6, 0.4)
@@ -86,6 +94,7 @@ func BenchmarkAdditive(b *testing.B) {
 
 func BenchmarkAdditiveLocal(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		f.s.CopyFrom(&f.p)
 		AdditiveLocal(&f.s, &f.r, 0.6, 0.4)
@@ -95,6 +104,7 @@ func BenchmarkAdditiveLocal(b *testing.B) {
 func BenchmarkInertialize(b *testing.B) {
 	f := newBenchFixture()
 	InertializeOffset(&f.r, &f.p, &f.q)
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		Inertialize(&f.s, &f.r, &f.q, 0.1, 0.5)
 	}
@@ -103,6 +113,7 @@ func BenchmarkInertialize(b *testing.B) {
 func BenchmarkInertializeCritical(b *testing.B) {
 	f := newBenchFixture()
 	InertializeOffset(&f.r, &f.p, &f.q)
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		InertializeCritical(&f.s, &f.r, &f.q, 0.1, 0.2)
 	}
@@ -110,6 +121,7 @@ func BenchmarkInertializeCritical(b *testing.B) {
 
 func BenchmarkDeadBlend(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		DeadBlend(&f.s, &f.scrap, &f.p, &f.q, 0.2, 0.1, 0.5)
 	}
@@ -117,6 +129,7 @@ func BenchmarkDeadBlend(b *testing.B) {
 
 func BenchmarkLookAt(b *testing.B) {
 	f := newBenchFixture()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		LookAt(&f.p, &f.g, BenchHead, mgl32.Vec3{0.3, 1.7, 4}, mgl32.Vec3{0.1, 0, 1.2}, mgl32.Vec3{0, 0, 1})
 	}
@@ -126,6 +139,7 @@ func BenchmarkTwoBoneIK(b *testing.B) {
 	f := newBenchFixture()
 	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
 	target := f.g.Pos[leg.End].Add(mgl32.Vec3{0, .1, 0})
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		f.s.CopyFrom(&f.p)
 		TwoBoneIK(&f.s, &f.q, &f.r, &f.scrap, f.skel.Parents, leg, target, mgl32.Vec3{}, 0.01)
@@ -135,6 +149,7 @@ func BenchmarkTwoBoneIK(b *testing.B) {
 func BenchmarkKformMul(b *testing.B) {
 	f := newBenchFixture()
 	v, w := f.g.Kform(5), f.p.Kform(6)
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		v = KformMul(v, w)
 	}

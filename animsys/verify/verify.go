@@ -102,7 +102,7 @@ type Stat struct {
 	// FineMax, for first-order operations, is Max with a ten times finer
 	// step; they pass when FineMax <= Max / 5 or FineMax <= Tol.
 	FineMax float64 `json:"fine_max,omitempty"`
-	Why      string  `json:"why"` // the tolerance's reason
+	Why     string  `json:"why"` // the tolerance's reason
 }
 
 // Report is the result of a verification run.
@@ -205,7 +205,7 @@ func (a *accum) stat(cs Case, q Quantity) Stat {
 // operation, not the reference.
 func checkCase(acc *[3]accum, eval func(*animsys.Pose, float32), joints int, times []float32, tol Tolerance) {
 	p := animsys.NewPose(joints)
-	var q [4]animsys.Pose  // at t-2h, t-h, t+h, t+2h
+	var q [4]animsys.Pose // at t-2h, t-h, t+h, t+2h
 	for i := range q {
 		q[i] = animsys.NewPose(joints)
 	}
