@@ -322,11 +322,13 @@ func (a *App) drawUI(lab Lab, v *View) {
 	for i := range names {
 		names[i] = fmt.Sprintf("%d %s", i+1, strings.ToUpper(names[i][:1])+names[i][1:])
 	}
-	gui.ToggleGroup(rl.Rectangle{X: 10, Y: 5, Width: 150, Height: 26}, strings.Join(names, ";"), &tab)
+	stats := fmt.Sprintf("t %.2f s   frame %d   %d fps   F1 help", a.clock.Time, a.clock.Frame, rl.GetFPS())
+	room := float32(v.Width - rl.MeasureText(stats, ui.TextSize) - 40)
+	tw := min(150, room/float32(len(names))-4)
+	gui.ToggleGroup(rl.Rectangle{X: 10, Y: 5, Width: tw, Height: 26}, strings.Join(names, ";"), &tab)
 	if int(tab) != a.cur {
 		a.switchLab(int(tab))
 	}
-	stats := fmt.Sprintf("t %.2f s   frame %d   %d fps   F1 help", a.clock.Time, a.clock.Frame, rl.GetFPS())
 	rl.DrawText(stats, v.Width-rl.MeasureText(stats, ui.TextSize)-12, 9, ui.TextSize, render.DimText)
 
 	p := &a.playPanel

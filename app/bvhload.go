@@ -45,7 +45,11 @@ func LoadCharacter(paths []string, units string) (ch *Character, errs []error) {
 			errs = append(errs, fmt.Errorf("%s: its skeleton (%d joints) differs from %s's (%d joints); load it on its own", path, len(f.Joints), base.Name, len(base.Joints)))
 			continue
 		}
-		ch.Clips = append(ch.Clips, rootedClip(f, scale, clipName(path)))
+		if groundRoot(base, scale) {
+			ch.Clips = append(ch.Clips, f.Clip(scale, clipName(path)))
+		} else {
+			ch.Clips = append(ch.Clips, rootedClip(f, scale, clipName(path)))
+		}
 	}
 	if ch != nil {
 		ch.fitIKPaths()
@@ -84,6 +88,16 @@ func sameHierarchy(a, b *bvh.File) bool {
 // procedural stages' joints found by name.
 func characterFromBVH(f *bvh.File, scale float32) *Character {
 	fs := f.Skeleton(scale)
+	if groundRoot(f, scale) {
+		// The file's root already is a ground-level root (as kinelab's own
+		// exports): use the skeleton and clip as they are.
+		ch := &Character{Name: clipName(f.Name), Skel: fs, Hips: 1, Head: -1,
+			Leg: animsys.TwoBoneJoints{Root: -1}, Arm: animsys.TwoBoneJoints{Root: -1}}
+		ch.Clips = []animsys.Clip{f.Clip(scale, clipName(f.Name))}
+		ch.findRoles()
+		ch.Additive = nodAdditive(ch)
+		return ch
+	}
 	n := fs.Len() + 1
 	sk := animsys.Skeleton{Names: make([]string, n), Parents: make([]int, n), Offsets: make([]mgl32.Vec3, n)}
 	sk.Names[0], sk.Parents[0] = "Entity", -1
@@ -97,6 +111,20 @@ func characterFromBVH(f *bvh.File, scale float32) *Character {
 	ch.findRoles()
 	ch.Additive = nodAdditive(ch)
 	return ch
+}
+
+// groundRoot reports whether f's root stays near the floor (below 15% of
+// the skeleton's height on the first frame) with a single child: a root
+// that carries root motion, not the pelvis.
+func groundRoot(f *bvh.File, scale float32) bool {
+	children := 0
+	for _, j := range f.Joints {
+		if j.Parent == 0 {
+			children++
+		}
+	}
+	c := f.Clip(scale, "")
+	return children == 1 && c.Frames > 0 && c.Pos[0][1] < 0.15*f.Height()*scale
 }
 
 // rootedClip converts f into a clip on the skeleton with the added Entity
@@ -132,7 +160,7 @@ func (ch *Character) findRoles() {
 		for _, want := range sides {
 			for j, nm := range names {
 				l := strings.ToLower(nm)
-				if j < 2 || strings.Contains(l, "_end") || (want != "" && !isSide(nm, want)) {
+				if j < 1 || strings.Contains(l, "_end") || (want != "" && !isSide(nm, want)) {
 					continue
 				}
 				for _, p := range parts {
@@ -145,6 +173,10 @@ func (ch *Character) findRoles() {
 		return -1
 	}
 	ch.Head = find("", false, "head")
+	// The hips: a joint named so (or pelvis), else the file's root.
+	if h := find("", false, "hips", "pelvis"); h > 0 {
+		ch.Hips = h
+	}
 	chain := func(end int) animsys.TwoBoneJoints {
 		if end < 0 || ch.Skel.Parents[end] < 1 || ch.Skel.Parents[ch.Skel.Parents[end]] < 1 {
 			return animsys.TwoBoneJoints{Root: -1}

@@ -72,7 +72,7 @@ func TestLoadCharacterFromBVH(t *testing.T) {
 		t.Fatalf("facing %v, want +z", ch.Facing)
 	}
 	// Detected units: the file is in centimetres, the character in metres.
-	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, 2)][1]; h < 0.8 || h > 1.1 {
+	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, ch.Hips)][1]; h < 0.8 || h > 1.1 {
 		t.Fatalf("hips height %v m after unit detection", h)
 	}
 
@@ -100,10 +100,37 @@ func TestLoadCharacterUnitsOverride(t *testing.T) {
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
-	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, 2)][1]; h < 80 {
+	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, ch.Hips)][1]; h < 80 {
 		t.Fatalf("with --units m the hips are %v units high, want ~93", h)
 	}
 	if _, errs := LoadCharacter([]string{walk}, "furlongs"); len(errs) == 0 {
 		t.Fatal("bad units accepted")
+	}
+}
+
+// A file whose root is the pelvis (most mocap) gets an Entity root added
+// at the floor below it, carrying the root motion.
+func TestLoadCharacterPelvisRoot(t *testing.T) {
+	ch, errs := LoadCharacter([]string{"../animsys/bvh/testdata/basic.bvh"}, "auto")
+	if ch == nil || len(errs) != 0 {
+		t.Fatalf("basic.bvh: %v", errs)
+	}
+	if ch.Skel.Names[0] != "Entity" || ch.Skel.Names[1] != "Hips" || ch.Skel.Parents[1] != 0 {
+		t.Fatalf("joints %v parents %v: want an Entity above Hips", ch.Skel.Names[:2], ch.Skel.Parents[:2])
+	}
+	c := &ch.Clips[0]
+	for f := 0; f < c.Frames; f++ {
+		e, h := c.Pos[c.At(f, 0)], c.Pos[c.At(f, 1)]
+		if e[1] != 0 || h[0] != 0 || h[2] != 0 {
+			t.Fatalf("frame %d: entity %v hips %v: want the ground projection on the entity", f, e, h)
+		}
+	}
+	l := newVelocitiesLab(ch)
+	l.S.LookAt, l.S.IK = true, true
+	for i := 0; i < 300; i++ {
+		l.Update(1.0 / 60)
+		if !poseFinite(&l.global) || !mathx.Finite(l.Max) {
+			t.Fatalf("tick %d: non-finite pose", i)
+		}
 	}
 }

@@ -84,6 +84,7 @@ var labFactories = []struct {
 	{"scalar", func() Lab { return NewScalarLab() }},
 	{"cost", func() Lab { return NewCostLab() }},
 	{"springs", func() Lab { return NewSpringsLab() }},
+	{"crowd", func() Lab { return NewCrowdLab() }},
 }
 
 // LabNames lists the labs in tab order.

@@ -144,7 +144,10 @@ func newVelocitiesLab(ch *Character) *VelocitiesLab {
 		l.cur, l.prev = 1, 1 // the default character starts walking
 	}
 	l.evaluate(0)
-	l.focusHeight = l.global.Pos[ch.Hips][1]
+	l.focusHeight = l.global.Pos[ch.Hips][1] - l.global.Pos[0][1]
+	if l.focusHeight < 0.3 {
+		l.focusHeight = 0.9 // hips at the floor: a character lying down, or a root named oddly
+	}
 	if ch.Head >= 0 {
 		l.lookPos = l.global.Pos[ch.Head].Add(ch.Facing.Mul(1.5))
 	}

@@ -73,7 +73,7 @@ func (l *VelocitiesLab) Draw2D(v *View) {
 		y -= 26
 	}
 	if l.lastEvent != "" && l.time-l.lastEventTime < 3 {
-		msg := fmt.Sprintf("%s at %.2f s: blue off by up to %.1f %s, red unaffected", l.lastEvent, l.lastEventTime, l.lastEventMax, unit)
+		msg := fmt.Sprintf("%s at %.2f s: blue off by %.1f %s", l.lastEvent, l.lastEventTime, l.lastEventMax, unit)
 		rl.DrawText(msg, int32(v.Plot.X), y, ui.TextSize, render.TargetColor)
 		y -= 26
 	}

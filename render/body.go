@@ -70,6 +70,30 @@ const (
 // too, if the slices disagree in length or a parent comes after its child;
 // it is empty with BindInv filled if no joint has a bone to dress.
 func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, names []string) BodyMesh {
+	return GenerateBodyCell(parents, restPos, restRot, names, cellSize)
+}
+
+// Surface grid cells for GenerateBodyCell (m, for a 1.75 m person).
+const (
+	// BodyCellDefault is GenerateBody's cell: about 9,000 vertices for
+	// the bench skeleton.
+	BodyCellDefault = cellSize
+	// BodyCellCrowd is a coarse cell for drawing crowds: about 1,000
+	// vertices for the bench skeleton, still closed and skinned.
+	BodyCellCrowd = 0.05
+)
+
+// GenerateBodyCell is GenerateBody with the surface grid's cell size
+// chosen: cell is in metres for a person of about 1.75 m and scales with
+// the skeleton like every other length. The cell is the quality/speed
+// knob: vertex count goes roughly as 1/cell², so BodyCellCrowd (0.05)
+// gives about a tenth of BodyCellDefault's vertices. A cell <= 0 or NaN
+// means BodyCellDefault. GenerateBody(...) is GenerateBodyCell(...,
+// BodyCellDefault).
+func GenerateBodyCell(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, names []string, cell float32) BodyMesh {
+	if !(cell > 0) {
+		cell = cellSize
+	}
 	n := len(parents)
 	var body BodyMesh
 	if len(restPos) < n || len(restRot) < n {
@@ -91,7 +115,7 @@ func GenerateBody(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, nam
 	if len(b.solids) == 0 {
 		return body
 	}
-	h := cellSize * b.s
+	h := cell * b.s
 	if est := float32(math.Sqrt(float64(b.area() * 1.2 / maxVerts))); est > h {
 		h = est
 	}

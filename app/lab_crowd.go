@@ -1,0 +1,384 @@
+package app
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/crowd"
+	"kinelab/animsys/mathx"
+	"kinelab/assets"
+	"kinelab/render"
+)
+
+// The Crowd lab (issue 8): hundreds of characters, each with its own two
+// clips, start times, additive pose and inertialization offset, ticked
+// through the bench-spec velocity chain (kinelab/animsys/crowd) over a
+// pool of worker goroutines. They stand on a grid, each pinned to its cell
+// (walking in place), and are drawn with a coarse skinned body, or as
+// skeleton lines beyond a distance or a count. The readout times the tick
+// and the drawing separately; one picked character shows its propagated
+// (red) and finite-difference (blue) world velocities.
+
+// Crowd sizes and defaults.
+const (
+	CrowdMax       = 2000 // most characters the slider allows
+	crowdDefault   = 200
+	crowdMaxThread = 16 // most goroutines the slider allows
+	crowdSeed      = 8  // seed of the crowd's random choices (--seed adds to it)
+	// crowdMinDt (s) is the smallest tick: shorter steps are skipped as a
+	// pause, since the finite difference divides by dt.
+	crowdMinDt = 1e-6
+)
+
+// Crowd clip libraries, in the order of the panel's choice.
+const (
+	CrowdGait  = iota // the default character's idle, walk, run and leans
+	CrowdBench        // the bench-spec library of 64 random clips
+)
+
+// CrowdSettings are the lab's sliders and switches.
+type CrowdSettings struct {
+	Count       float32 // characters, 1 to CrowdMax
+	Threads     float32 // goroutines ticking the crowd; 0 = auto (GOMAXPROCS)
+	Spacing     float32 // m between neighbouring cells of the grid
+	Library     int32   // CrowdGait or CrowdBench
+	Inertialize bool    // the bench chain's inertialization every 0.5 s
+	Pick        float32 // the character whose velocity lines are shown
+	Lines       bool    // show the picked character's red and blue lines
+	LineScale   float32 // m of line per m/s
+	ShowMesh    bool    // skinned bodies (else skeleton lines for all)
+	MeshDist    float32 // m from the camera beyond which characters are lines
+	MaxMeshes   float32 // most skinned bodies a frame, nearest the grid centre first
+}
+
+// DefaultCrowdSettings is the lab as it opens.
+func DefaultCrowdSettings() CrowdSettings {
+	return CrowdSettings{Count: crowdDefault, Spacing: 1.6, Library: CrowdGait, Inertialize: true,
+		Lines: true, LineScale: 0.15, ShowMesh: true, MeshDist: 60, MaxMeshes: 400}
+}
+
+// CrowdLab is the lab's state. Update ticks the crowd; drawing only reads
+// it (but for the timing of the drawing itself, in draw).
+type CrowdLab struct {
+	S     CrowdSettings
+	skel  animsys.Skeleton
+	gait  []animsys.Clip
+	bench []animsys.Clip // made when first chosen: 64 clips take a moment
+	seed  uint32
+
+	crowd            *crowd.Crowd
+	builtN           int   // characters in crowd
+	builtLib         int32 // library crowd was built from
+	cells            []mgl32.Vec3
+	shift            []mgl32.Vec3 // added to character i's global positions to stand it in its cell
+	order            []int        // characters by distance of their cell from the grid centre
+	cols, rows       int
+	pick             int
+	time             float64 // s of simulated time
+	ticked           bool    // the crowd has ticked since it was built
+	Mean, Max        float32 // |red - blue| over the picked character's joints (m/s)
+	TickMs, CharUs   float32 // the last tick: whole crowd (ms) and per character (us)
+	tickAvg          float32 // ms, smoothed for the readout
+	lastSum          float64 // checksum of the last tick
+	sec              crowdPanels
+	draw             crowdDraw
+	statsEnv         bool // KINELAB_CROWD_STATS set: print timing medians on Unload
+	tickSamples      []float32
+	tickSampleCursor int
+}
+
+// NewCrowdLab builds the lab with DefaultCrowdSettings on the default
+// character's skeleton and clips.
+func NewCrowdLab() *CrowdLab {
+	l := &CrowdLab{S: DefaultCrowdSettings(), skel: assets.Humanoid(), gait: assets.Clips(), seed: crowdSeed,
+		sec: crowdPanels{crowd: true, drawing: true, pick: true}, statsEnv: os.Getenv("KINELAB_CROWD_STATS") != ""}
+	l.tickSamples = make([]float32, statSamples)
+	l.draw.init()
+	l.sync()
+	return l
+}
+
+// Name implements Lab.
+func (l *CrowdLab) Name() string { return "crowd" }
+
+// Title implements Lab.
+func (l *CrowdLab) Title() string {
+	return fmt.Sprintf("Crowd - %d characters on %d threads", l.builtN, l.crowd.Threads())
+}
+
+// Focus implements Lab: the middle of the grid at hip height.
+func (l *CrowdLab) Focus() mgl32.Vec3 { return mgl32.Vec3{0, 0.9, 0} }
+
+// Camera implements cameraLab: far enough back to see the whole grid.
+func (l *CrowdLab) Camera() OrbitCamera {
+	c := DefaultCamera()
+	side := float32(max(l.cols, l.rows)) * l.S.Spacing
+	c.Yaw, c.Pitch = 0.55, 0.42
+	c.Distance = max(4, min(60, 0.45*side+4))
+	return c
+}
+
+// Configure implements configLab: --seed changes the crowd's random
+// choices (clips, start times, additive poses).
+func (l *CrowdLab) Configure(c Config) {
+	if s := crowdSeed + c.Seed; s != l.seed {
+		l.seed = s
+		l.builtN = 0 // rebuild on the next sync
+		l.sync()
+	}
+}
+
+// Threads is the number of goroutines the settings ask for.
+func (l *CrowdLab) Threads() int {
+	if k := int(l.S.Threads + 0.5); k >= 1 {
+		return k
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Picked is the index of the picked character.
+func (l *CrowdLab) Picked() int { return l.pick }
+
+// More doubles the crowd, Fewer halves it.
+func (l *CrowdLab) More()  { l.S.Count = min(CrowdMax, 2*l.S.Count) }
+func (l *CrowdLab) Fewer() { l.S.Count = max(1, l.S.Count/2) }
+
+// NextPick picks the next character.
+func (l *CrowdLab) NextPick() { l.S.Pick = float32((l.pick + 1) % l.builtN) }
+
+// clampSettings keeps every setting finite and in range, whatever the
+// panel, a key or a test wrote into it.
+func (l *CrowdLab) clampSettings() {
+	s := &l.S
+	c := func(v *float32, lo, hi, def float32) {
+		if !mathx.Finite(*v) {
+			*v = def
+		}
+		*v = max(lo, min(hi, *v))
+	}
+	c(&s.Count, 1, CrowdMax, crowdDefault)
+	c(&s.Threads, 0, crowdMaxThread, 0)
+	c(&s.Spacing, 0.8, 4, 1.6)
+	c(&s.Pick, 0, CrowdMax-1, 0)
+	c(&s.LineScale, 0.01, 1, 0.15)
+	c(&s.MeshDist, 1, 200, 60)
+	c(&s.MaxMeshes, 0, CrowdMax, 400)
+	if s.Library != CrowdBench {
+		s.Library = CrowdGait
+	}
+}
+
+// sync makes the crowd match the settings: rebuilt when the count or the
+// library changed (this allocates, once per change), restarted when the
+// number of threads did, and laid out on the grid.
+func (l *CrowdLab) sync() {
+	l.clampSettings()
+	n := int(l.S.Count + 0.5)
+	if n != l.builtN || l.S.Library != l.builtLib || l.crowd == nil {
+		l.build(n)
+	}
+	if k := l.Threads(); k != l.crowd.Threads() {
+		l.crowd.Start(k)
+	}
+	l.crowd.Chain.Stages.Inertialize = l.S.Inertialize
+	l.pick = min(int(l.S.Pick+0.5), l.builtN-1)
+	l.layout()
+}
+
+// build makes a crowd of n characters from the chosen library.
+func (l *CrowdLab) build(n int) {
+	lib := l.gait
+	if l.S.Library == CrowdBench {
+		if l.bench == nil {
+			l.bench = crowd.NewLibrary()
+		}
+		lib = l.bench
+	}
+	c, err := crowd.New(&l.skel, lib, n, l.seed)
+	if err != nil { // the embedded clips always fit the embedded skeleton
+		panic("crowd lab: " + err.Error())
+	}
+	if l.crowd != nil {
+		l.crowd.Close()
+	}
+	l.crowd, l.builtN, l.builtLib, l.ticked = c, n, l.S.Library, false
+	l.crowd.Start(l.Threads())
+	l.cells = make([]mgl32.Vec3, n)
+	l.shift = make([]mgl32.Vec3, n)
+	l.cols = int(math.Ceil(math.Sqrt(float64(n))))
+	l.rows = (n + l.cols - 1) / l.cols
+	l.order = make([]int, n)
+	for i := range l.order {
+		l.order[i] = i
+	}
+	l.layout()
+	d := func(i int) float32 { return l.cells[i][0]*l.cells[i][0] + l.cells[i][2]*l.cells[i][2] }
+	sort.SliceStable(l.order, func(a, b int) bool { return d(l.order[a]) < d(l.order[b]) })
+	l.Mean, l.Max = 0, 0
+	l.placeAll()
+}
+
+// layout puts character i's cell on a grid of cols x rows centred on the
+// origin, S.Spacing apart, filled row by row from the back (-z).
+func (l *CrowdLab) layout() {
+	sp := l.S.Spacing
+	for i := range l.cells {
+		col, row := i%l.cols, i/l.cols
+		l.cells[i] = mgl32.Vec3{(float32(col) - float32(l.cols-1)/2) * sp, 0, (float32(row) - float32(l.rows-1)/2) * sp}
+	}
+}
+
+// current is character c's pose of the last tick: Tick swaps Global into
+// PrevGlobal, so PrevGlobal holds the newest pose with propagated
+// velocities (before the first tick, NewCharacter put the start pose there).
+func current(c *animsys.Character) *animsys.Pose { return &c.PrevGlobal }
+
+// placeAll stands every character in its cell: its root's ground position
+// is moved to the cell centre (its root motion is dropped, so it walks in
+// place), keeping its height and everything above the root.
+func (l *CrowdLab) placeAll() {
+	for i, c := range l.crowd.Characters {
+		r := current(c).Pos[0]
+		l.shift[i] = mgl32.Vec3{l.cells[i][0] - r[0], 0, l.cells[i][2] - r[2]}
+	}
+}
+
+// Update implements Lab: sync with the settings, then one crowd tick of dt
+// seconds, timed, then the grid placement and the picked character's
+// red/blue comparison. dt <= crowdMinDt ticks nothing. After the first
+// call for a given crowd and thread count it allocates nothing.
+func (l *CrowdLab) Update(dt float32) {
+	l.sync()
+	if !(dt > crowdMinDt) || math.IsInf(float64(dt), 0) {
+		return
+	}
+	t0 := time.Now()
+	l.lastSum = l.crowd.Tick(dt)
+	el := time.Since(t0)
+	l.TickMs = float32(el.Seconds() * 1e3)
+	l.CharUs = float32(el.Seconds()*1e6) / float32(l.builtN)
+	if l.tickAvg == 0 {
+		l.tickAvg = l.TickMs
+	}
+	l.tickAvg += 0.1 * (l.TickMs - l.tickAvg)
+	l.tickSamples[l.tickSampleCursor%statSamples] = l.TickMs
+	l.tickSampleCursor++
+	l.time += float64(dt)
+	l.ticked = true
+	l.placeAll()
+	l.measure()
+}
+
+// measure compares the picked character's propagated world linear
+// velocities (red) with the finite difference against the previous tick
+// (blue), over every joint but the root.
+func (l *CrowdLab) measure() {
+	var sum, mx float32
+	n := 0
+	for j := 1; j < l.skel.Len(); j++ {
+		red, blue := l.Lines(j)
+		d := red.Sub(blue).Len()
+		if !mathx.Finite(d) {
+			continue
+		}
+		sum += d
+		mx = max(mx, d)
+		n++
+	}
+	l.Mean, l.Max = sum/float32(max(n, 1)), mx
+}
+
+// Lines returns joint j of the picked character: its propagated (red) and
+// finite-difference (blue) world linear velocities (m/s).
+func (l *CrowdLab) Lines(j int) (red, blue mgl32.Vec3) {
+	c := l.crowd.Characters[l.pick]
+	return current(c).Vel[j], c.FD.Vel[j]
+}
+
+// Character returns character i's newest global positions (m, before the
+// grid placement), rotations and scales, and the shift (m) that stands it
+// in its cell.
+func (l *CrowdLab) Character(i int) (pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3, shift mgl32.Vec3) {
+	p := current(l.crowd.Characters[i])
+	return p.Pos, p.Rot, p.Scl, l.shift[i]
+}
+
+// Point implements pointerLab: Ctrl+click picks the character whose hips
+// pass nearest the mouse ray (within 0.6 m).
+func (l *CrowdLab) Point(ptr Pointer) {
+	if !ptr.Down {
+		return
+	}
+	best, bestD := -1, float32(0.6)
+	for i, c := range l.crowd.Characters {
+		h := current(c).Pos[animsys.BenchHips].Add(l.shift[i])
+		t := h.Sub(ptr.Origin).Dot(ptr.Dir)
+		if t <= 0 {
+			continue
+		}
+		if d := ptr.Origin.Add(ptr.Dir.Mul(t)).Sub(h).Len(); d < bestD {
+			best, bestD = i, d
+		}
+	}
+	if best >= 0 {
+		l.S.Pick = float32(best)
+	}
+}
+
+// Close stops the crowd's worker goroutines.
+func (l *CrowdLab) Close() { l.crowd.Close() }
+
+// Unload implements unloadLab: the crowd's body and workers; with
+// KINELAB_CROWD_STATS set, the timing medians go to stderr first.
+func (l *CrowdLab) Unload() {
+	if l.statsEnv {
+		fmt.Fprintln(os.Stderr, l.statsLine())
+	}
+	l.draw.unload()
+	l.Close()
+}
+
+// statsLine sums up the timings of the last statSamples frames.
+func (l *CrowdLab) statsLine() string {
+	d := &l.draw
+	return fmt.Sprintf("crowd stats: %d characters, %d threads, %d skinned bodies of %d vertices, %d as lines; "+
+		"median tick %.3f ms (%.2f us/character); median draw %.2f ms; median frame %.2f ms",
+		l.builtN, l.crowd.Threads(), d.meshes, d.vertices, d.lines,
+		median(l.tickSamples, l.tickSampleCursor), 1e3*median(l.tickSamples, l.tickSampleCursor)/float32(l.builtN),
+		median(d.drawSamples, d.cursor), median(d.frameSamples, d.cursor))
+}
+
+// statSamples is how many ticks and frames the medians of statsLine cover.
+const statSamples = 256
+
+// median of the first min(n, len(s)) samples (0 if none); it sorts a copy.
+func median(s []float32, n int) float32 {
+	n = min(n, len(s))
+	if n == 0 {
+		return 0
+	}
+	c := append([]float32(nil), s[:n]...)
+	sort.Slice(c, func(a, b int) bool { return c[a] < c[b] })
+	return c[n/2]
+}
+
+// crowdBody generates the crowd's coarse body (render.BodyCellCrowd) for
+// skeleton sk in its rest pose.
+func crowdBody(sk *animsys.Skeleton) render.BodyMesh {
+	local, global := animsys.NewPose(sk.Len()), animsys.NewPose(sk.Len())
+	copy(local.Pos, sk.Offsets)
+	animsys.FKStatic(&global, &local, sk.Parents)
+	cell := float32(render.BodyCellCrowd)
+	if v, err := strconv.ParseFloat(os.Getenv("KL_TMP_CELL"), 32); err == nil {
+		cell = float32(v)
+	}
+	return render.GenerateBodyCell(sk.Parents, global.Pos, global.Rot, sk.Names, cell)
+}

@@ -1,0 +1,264 @@
+package app
+
+import (
+	"fmt"
+	"image/color"
+	"time"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// crowdPanels remembers which panel sections are open.
+type crowdPanels struct {
+	crowd, drawing, pick bool
+}
+
+// crowdDraw is what drawing the crowd keeps: the coarse skinned body (made
+// on the first draw, with the window open), scratch space, and the timing
+// of the drawing itself — the only state Draw3D writes.
+type crowdDraw struct {
+	body     *render.SkinnedMesh
+	tried    bool // body generation was attempted (nil body: lines only)
+	vertices int
+	pos      []mgl32.Vec3 // one character's shifted positions
+	meshed   []bool       // which characters got a body this frame
+
+	meshes, lines   int     // characters drawn each way in the last frame
+	drawMs, frameMs float32 // smoothed: the crowd's draw calls; frame to frame
+	lastFrame       time.Time
+	drawSamples     []float32
+	frameSamples    []float32
+	cursor          int
+}
+
+func (d *crowdDraw) init() {
+	d.drawSamples = make([]float32, statSamples)
+	d.frameSamples = make([]float32, statSamples)
+}
+
+// ensureBody generates and uploads the coarse body once; on failure the
+// crowd is drawn as lines.
+func (d *crowdDraw) ensureBody(sk *animsys.Skeleton) {
+	if d.tried {
+		return
+	}
+	d.tried = true
+	mesh := crowdBody(sk)
+	m, err := render.NewSkinnedMesh(&mesh)
+	if err != nil {
+		return
+	}
+	d.body, d.vertices = m, mesh.VertexCount()
+}
+
+func (d *crowdDraw) unload() {
+	if d.body != nil {
+		d.body.Unload()
+		d.body = nil
+	}
+}
+
+// crowdTints are the bodies' colours; the picked character is highlighted.
+var crowdTints = []color.RGBA{
+	render.SkinColor, {196, 160, 132, 255}, {132, 168, 200, 255}, {160, 192, 146, 255},
+	{206, 180, 120, 255}, {176, 150, 190, 255}, {142, 186, 186, 255}, {204, 144, 136, 255},
+}
+
+// pickTint is the picked character's body colour.
+var pickTint = color.RGBA{255, 222, 140, 255}
+
+func crowdTint(i int) color.RGBA {
+	return crowdTints[(uint32(i)*2654435761>>20)%uint32(len(crowdTints))]
+}
+
+// shifted writes pos + shift into the scratch positions.
+func (d *crowdDraw) shifted(pos []mgl32.Vec3, shift mgl32.Vec3) []mgl32.Vec3 {
+	if cap(d.pos) < len(pos) {
+		d.pos = make([]mgl32.Vec3, len(pos))
+	}
+	d.pos = d.pos[:len(pos)]
+	for j, p := range pos {
+		d.pos[j] = p.Add(shift)
+	}
+	return d.pos
+}
+
+// Draw3D implements Lab: skinned bodies for up to S.MaxMeshes characters
+// within S.MeshDist of the camera, nearest the grid centre first, then
+// skeleton lines for the rest, then the picked character's ring and its
+// red and blue lines on top.
+func (l *CrowdLab) Draw3D(v *View) {
+	d := &l.draw
+	t0 := time.Now()
+	d.ensureBody(&l.skel)
+	n := l.builtN
+	if len(d.meshed) != n {
+		d.meshed = make([]bool, n)
+	}
+	eye := mgl32.Vec3{v.Camera.Position.X, v.Camera.Position.Y, v.Camera.Position.Z}
+	limit := int(l.S.MaxMeshes + 0.5)
+	if !l.S.ShowMesh || d.body == nil {
+		limit = 0
+	}
+	d.meshes, d.lines = 0, 0
+	for _, i := range l.order {
+		d.meshed[i] = d.meshes < limit && l.cells[i].Sub(eye).Len() < l.S.MeshDist
+		if !d.meshed[i] {
+			d.lines++
+			continue
+		}
+		d.meshes++
+		pos, rot, scl, shift := l.Character(i)
+		tint := crowdTint(i)
+		if i == l.pick {
+			tint = pickTint
+		}
+		d.body.Draw(d.shifted(pos, shift), rot, scl, tint)
+	}
+	parents := l.skel.Parents
+	for i := 0; i < n; i++ {
+		if d.meshed[i] {
+			continue
+		}
+		pos, _, _, shift := l.Character(i)
+		col := render.BoneColor
+		if i == l.pick {
+			col = pickTint
+		}
+		for j, p := range parents {
+			if p < 0 || parents[p] < 0 {
+				continue
+			}
+			rl.DrawLine3D(render.V3(pos[p].Add(shift)), render.V3(pos[j].Add(shift)), col)
+		}
+	}
+	l.drawPicked(v)
+	rl.DrawRenderBatchActive()
+
+	now := time.Now()
+	ms := float32(now.Sub(t0).Seconds() * 1e3)
+	frame := float32(now.Sub(d.lastFrame).Seconds() * 1e3)
+	d.lastFrame = now
+	d.drawMs += 0.1 * (ms - d.drawMs)
+	if frame < 1000 { // not the first frame, nor after a lab switch
+		if d.frameMs == 0 {
+			d.frameMs = frame
+		}
+		d.frameMs += 0.1 * (frame - d.frameMs)
+		d.drawSamples[d.cursor%statSamples] = ms
+		d.frameSamples[d.cursor%statSamples] = frame
+		d.cursor++
+	}
+}
+
+// drawPicked rings the picked character's cell and, with S.Lines, draws
+// its red (propagated) and blue (finite-difference) velocity lines over
+// everything.
+func (l *CrowdLab) drawPicked(v *View) {
+	pos, _, _, shift := l.Character(l.pick)
+	c := l.cells[l.pick]
+	rl.DrawCircle3D(render.V3(c.Add(mgl32.Vec3{0, 0.01, 0})), 0.5, rl.Vector3{X: 1}, 90, pickTint)
+	if !l.S.Lines || !l.ticked {
+		return
+	}
+	eye := v.Camera.Position
+	fwd := pos[animsys.BenchHips].Add(shift).Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
+	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
+	render.BeginOnTop()
+	for j := 1; j < len(pos); j++ {
+		red, blue := l.Lines(j)
+		p := pos[j].Add(shift)
+		render.VectorLine(p, red, side.Mul(-1), l.S.LineScale, render.Propagated)
+		render.VectorLine(p, blue, side, l.S.LineScale, render.FiniteDiff)
+	}
+	render.EndOnTop()
+}
+
+// Draw2D implements Lab: the picked character's label and the timing and
+// |red - blue| readout.
+func (l *CrowdLab) Draw2D(v *View) {
+	pos, _, _, shift := l.Character(l.pick)
+	s := v.Project(pos[animsys.BenchHead].Add(shift).Add(mgl32.Vec3{0, 0.3, 0}))
+	label := fmt.Sprintf("#%d", l.pick)
+	rl.DrawText(label, int32(s.X)-rl.MeasureText(label, ui.TextSize)/2, int32(s.Y), ui.TextSize, pickTint)
+
+	d := &l.draw
+	auto := ""
+	if l.S.Threads < 0.5 {
+		auto = " (auto)"
+	}
+	lib := "gait clips"
+	if l.builtLib == CrowdBench {
+		lib = "bench-spec library"
+	}
+	body := "no skinned body"
+	if d.body != nil {
+		body = fmt.Sprintf("%d bodies x %d vertices", d.meshes, d.vertices)
+	}
+	lines := []struct {
+		text string
+		col  color.RGBA
+	}{
+		{fmt.Sprintf("%d characters, %d threads%s, %s", l.builtN, l.crowd.Threads(), auto, lib), render.TextColor},
+		{fmt.Sprintf("tick %.3f ms   %.2f us per character", l.tickAvg, 1e3*l.tickAvg/float32(l.builtN)), render.TextColor},
+		{fmt.Sprintf("draw %.2f ms (%s, %d as lines)", d.drawMs, body, d.lines), render.TextColor},
+		{fmt.Sprintf("frame %.2f ms", d.frameMs), render.TextColor},
+		{fmt.Sprintf("#%d: mean |red - blue| %.4f m/s   max %.4f m/s", l.pick, l.Mean, l.Max), render.TextColor},
+		{"red: propagated   blue: finite difference (previous tick)", render.DimText},
+	}
+	y := int32(v.Height) - int32(len(lines))*26 - 10
+	for _, t := range lines {
+		rl.DrawText(t.text, int32(v.Width)-rl.MeasureText(t.text, ui.TextSize)-12, y, ui.TextSize, t.col)
+		y += 26
+	}
+}
+
+// Panel implements Lab.
+func (l *CrowdLab) Panel(p *ui.Panel) {
+	s, sec := &l.S, &l.sec
+	if p.Section("Crowd", &sec.crowd) {
+		p.Slider("Characters", &s.Count, 1, CrowdMax, "%.0f")
+		threads := "auto"
+		if s.Threads >= 0.5 {
+			threads = fmt.Sprintf("%.0f", s.Threads)
+		}
+		p.SliderText("Threads", &s.Threads, 0, crowdMaxThread, threads)
+		p.Slider("Spacing", &s.Spacing, 0.8, 4, "%.2f m")
+		p.Choice([]string{"Gait clips", "Bench library"}, 2, &s.Library)
+		p.Check("Inertialize every 0.5 s", &s.Inertialize)
+	}
+	if p.Section("Drawing", &sec.drawing) {
+		p.Check("Skinned bodies", &s.ShowMesh)
+		p.Slider("Max bodies", &s.MaxMeshes, 0, CrowdMax, "%.0f")
+		p.Slider("Body within", &s.MeshDist, 1, 200, "%.0f m")
+	}
+	if p.Section("Picked character", &sec.pick) {
+		p.SliderText("Character", &s.Pick, 0, float32(l.builtN-1), fmt.Sprintf("#%d", l.pick))
+		p.Check("Red / blue lines", &s.Lines)
+		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m/(m/s)")
+		p.Text("Ctrl+click a character to pick it")
+	}
+}
+
+// Keys implements Lab.
+func (l *CrowdLab) Keys() []Key {
+	s := &l.S
+	return []Key{
+		{rl.KeyEqual, "+", "more", "double the crowd", l.More},
+		{rl.KeyMinus, "-", "fewer", "halve the crowd", l.Fewer},
+		{rl.KeyP, "P", "next-pick", "pick the next character", l.NextPick},
+		{rl.KeyT, "T", "threads", "threads: auto, 1, 2, ... 8", func() {
+			s.Threads = float32((int(s.Threads+0.5) + 1) % 9)
+		}},
+		{rl.KeyB, "B", "library", "gait clips / bench library", func() { s.Library = 1 - s.Library }},
+		{rl.KeyI, "I", "inertialize", "inertialization every 0.5 s on / off", func() { s.Inertialize = !s.Inertialize }},
+		{rl.KeyM, "M", "mesh", "skinned bodies / skeleton lines", func() { s.ShowMesh = !s.ShowMesh }},
+		{rl.KeyL, "L", "lines", "picked character's red / blue lines on / off", func() { s.Lines = !s.Lines }},
+	}
+}
