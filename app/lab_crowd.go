@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -103,6 +102,8 @@ func NewCrowdLab() *CrowdLab {
 	l.tickSamples = make([]float32, statSamples)
 	l.draw.init()
 	l.sync()
+	l.S.Pick = float32(l.order[0]) // the character in the middle
+	l.sync()
 	return l
 }
 
@@ -111,7 +112,7 @@ func (l *CrowdLab) Name() string { return "crowd" }
 
 // Title implements Lab.
 func (l *CrowdLab) Title() string {
-	return fmt.Sprintf("Crowd - %d characters on %d threads", l.builtN, l.crowd.Threads())
+	return fmt.Sprintf("Crowd - %d characters", l.builtN)
 }
 
 // Focus implements Lab: the middle of the grid at hip height.
@@ -122,7 +123,7 @@ func (l *CrowdLab) Camera() OrbitCamera {
 	c := DefaultCamera()
 	side := float32(max(l.cols, l.rows)) * l.S.Spacing
 	c.Yaw, c.Pitch = 0.55, 0.42
-	c.Distance = max(4, min(60, 0.45*side+4))
+	c.Distance = max(4, min(60, 0.55*side+4))
 	return c
 }
 
@@ -376,9 +377,5 @@ func crowdBody(sk *animsys.Skeleton) render.BodyMesh {
 	local, global := animsys.NewPose(sk.Len()), animsys.NewPose(sk.Len())
 	copy(local.Pos, sk.Offsets)
 	animsys.FKStatic(&global, &local, sk.Parents)
-	cell := float32(render.BodyCellCrowd)
-	if v, err := strconv.ParseFloat(os.Getenv("KL_TMP_CELL"), 32); err == nil {
-		cell = float32(v)
-	}
-	return render.GenerateBodyCell(sk.Parents, global.Pos, global.Rot, sk.Names, cell)
+	return render.GenerateBodyCell(sk.Parents, global.Pos, global.Rot, sk.Names, render.BodyCellCrowd)
 }

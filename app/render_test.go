@@ -53,6 +53,7 @@ func TestRender(t *testing.T) {
 	checkScalarFrame(t, a)
 	checkCostFrame(t, a)
 	checkSpringsFrame(t, a)
+	checkCrowdFrame(t, a)
 }
 
 // checkVelocitiesFrame: the skeleton's bones, the skinned body, the
@@ -192,5 +193,49 @@ func keepOnFailure(t *testing.T, img *image.RGBA, name string) {
 	path := filepath.Join(os.TempDir(), "kinelab-render-test-"+name+".png")
 	if err := savePNG(path, img); err == nil {
 		t.Logf("the frame the test saw is in %s", path)
+	}
+}
+
+// checkCrowdFrame: a crowd of 50 shows lit bodies (not the ground's
+// checker, not the background) at the projected chests of its characters.
+func checkCrowdFrame(t *testing.T, a *App) {
+	for i, n := range LabNames() {
+		if n == "crowd" {
+			a.switchLab(i)
+		}
+	}
+	a.showUI = false
+	lab := a.lab().(*CrowdLab)
+	lab.S.Count, lab.S.Lines = 50, false
+	for i := 0; i < 30; i++ {
+		a.frame(nil)
+	}
+	var img *image.RGBA
+	a.clock.Paused = true
+	a.frame(func() { img = a.readPixels() })
+	a.clock.Paused = false
+	defer keepOnFailure(t, img, "crowd")
+	if lab.builtN != 50 || lab.draw.meshes != 50 {
+		t.Fatalf("crowd: %d characters, %d drawn with bodies; want 50 and 50", lab.builtN, lab.draw.meshes)
+	}
+	v := a.view()
+	checked, lit := 0, 0
+	for i := 0; i < lab.builtN; i += 3 {
+		pos, _, _, shift := lab.Character(i)
+		chest := pos[assets.Spine1].Add(pos[assets.Spine2]).Mul(0.5).Add(shift)
+		s := v.Project(chest)
+		x, y := int(s.X+0.5), int(s.Y+0.5)
+		if x < 2 || y < 2 || x >= img.Rect.Dx()-2 || y >= img.Rect.Dy()-2 {
+			continue
+		}
+		checked++
+		c := img.RGBAAt(x, y)
+		if !near(c, render.GroundA, 12) && !near(c, render.GroundB, 12) && !near(c, render.Background, 12) &&
+			int(c.R)+int(c.G)+int(c.B) > 3*90 {
+			lit++
+		}
+	}
+	if checked < 10 || lit*5 < checked*4 {
+		t.Errorf("crowd: lit body at %d of %d projected chests (want >= 80%% of >= 10)", lit, checked)
 	}
 }

@@ -78,16 +78,17 @@ const (
 	// BodyCellDefault is GenerateBody's cell: about 9,000 vertices for
 	// the bench skeleton.
 	BodyCellDefault = cellSize
-	// BodyCellCrowd is a coarse cell for drawing crowds: about 1,000
-	// vertices for the bench skeleton, still closed and skinned.
-	BodyCellCrowd = 0.05
+	// BodyCellCrowd is a coarse cell for drawing crowds: about 500
+	// vertices for the bench skeleton, still closed and skinned, with
+	// whole forearms (at 0.08, about 300 vertices, they break up).
+	BodyCellCrowd = 0.065
 )
 
 // GenerateBodyCell is GenerateBody with the surface grid's cell size
 // chosen: cell is in metres for a person of about 1.75 m and scales with
 // the skeleton like every other length. The cell is the quality/speed
-// knob: vertex count goes roughly as 1/cell², so BodyCellCrowd (0.05)
-// gives about a tenth of BodyCellDefault's vertices. A cell <= 0 or NaN
+// knob: vertex count goes roughly as 1/cell^2, so BodyCellCrowd (0.065)
+// gives about a twentieth of BodyCellDefault's vertices. A cell <= 0 or NaN
 // means BodyCellDefault. GenerateBody(...) is GenerateBodyCell(...,
 // BodyCellDefault).
 func GenerateBodyCell(parents []int, restPos []mgl32.Vec3, restRot []mgl32.Quat, names []string, cell float32) BodyMesh {

@@ -26,8 +26,8 @@ func TestGenerateBodyCell(t *testing.T) {
 		cell     float32
 		min, max int
 	}{
-		{BodyCellCrowd, 400, 1500},
-		{0.03, 1500, 4000},
+		{BodyCellCrowd, 350, 800},
+		{0.05, 600, 1200},
 		{0.08, 150, 800},
 	} {
 		b := GenerateBodyCell(s.Parents, pos, rot, s.Names, tc.cell)

@@ -1,0 +1,166 @@
+package app
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+)
+
+// posesFinite reports whether every pose of character c is finite.
+func posesFinite(c *animsys.Character) bool {
+	for _, p := range []*animsys.Pose{&c.PrevGlobal, &c.FD, &c.FDLocal} {
+		for j := range p.Pos {
+			if !mathx.Vec3Finite(p.Pos[j]) || !mathx.Vec3Finite(p.Vel[j]) || !mathx.Vec3Finite(p.Ang[j]) ||
+				!mathx.Vec3Finite(p.Scl[j]) || !mathx.Vec3Finite(p.Svl[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// The lab runs thousands of updates with random settings (out of range
+// and NaN included), random keys and random dt in [0, 0.5] s, and stays
+// finite with a valid pick.
+func TestCrowdLabRandomUse(t *testing.T) {
+	l := NewCrowdLab()
+	defer l.Close()
+	r := rand.New(rand.NewSource(3))
+	keys := l.Keys()
+	nan := float32(math.NaN())
+	pickOf := func(lo, hi float32) float32 {
+		switch r.Intn(12) {
+		case 0:
+			return nan
+		case 1:
+			return lo - 5
+		case 2:
+			return hi + 5
+		}
+		return lo + r.Float32()*(hi-lo)
+	}
+	for f := 0; f < 3000; f++ {
+		if f%40 == 0 {
+			s := &l.S
+			s.Count = pickOf(0, 60)
+			if f%1000 == 0 {
+				s.Count = CrowdMax + 1 // the top of the range, now and then
+			}
+			s.Threads = pickOf(0, 4)
+			s.Spacing, s.Pick, s.LineScale = pickOf(0.8, 4), pickOf(0, 60), pickOf(0, 1)
+			s.MeshDist, s.MaxMeshes = pickOf(0, 200), pickOf(0, CrowdMax)
+			s.Library = int32(r.Intn(2))
+			if r.Intn(20) == 0 {
+				s.Library = 7
+			}
+			s.Inertialize = r.Intn(2) == 0
+		}
+		if r.Intn(10) == 0 {
+			keys[r.Intn(len(keys))].Action()
+		}
+		dt := r.Float32() * 0.5
+		if r.Intn(20) == 0 {
+			dt = 0
+		}
+		l.Update(dt)
+
+		if l.pick < 0 || l.pick >= l.builtN || l.builtN < 1 || l.builtN > CrowdMax {
+			t.Fatalf("frame %d: pick %d of %d characters", f, l.pick, l.builtN)
+		}
+		if !mathx.Finite(l.Mean) || !mathx.Finite(l.Max) || !mathx.Finite(l.TickMs) || !mathx.Finite(l.CharUs) || math.IsNaN(l.lastSum) {
+			t.Fatalf("frame %d: mean %v max %v tick %v ms checksum %v", f, l.Mean, l.Max, l.TickMs, l.lastSum)
+		}
+		check := []int{l.pick, 0, l.builtN - 1}
+		if f%50 == 0 {
+			check = check[:0]
+			for i := 0; i < l.builtN; i++ {
+				check = append(check, i)
+			}
+		}
+		for _, i := range check {
+			if !posesFinite(l.crowd.Characters[i]) || !mathx.Vec3Finite(l.shift[i]) || !mathx.Vec3Finite(l.cells[i]) {
+				t.Fatalf("frame %d (dt %v, %d characters): character %d not finite", f, dt, l.builtN, i)
+			}
+		}
+	}
+}
+
+// The lab's crowd ticked on several workers equals the serial tick bit
+// for bit: the checksum and every pose of every character.
+func TestCrowdLabParallelMatchesSerial(t *testing.T) {
+	labs := [2]*CrowdLab{NewCrowdLab(), NewCrowdLab()}
+	for k, l := range labs {
+		defer l.Close()
+		l.S.Count, l.S.Threads = 150, float32(1+2*k) // 1 and 3 threads
+	}
+	r := rand.New(rand.NewSource(5))
+	for tick := 0; tick < 40; tick++ {
+		dt := float32(1.0 / 60)
+		if tick%3 == 2 {
+			dt = 0.01 + 0.3*r.Float32()
+		}
+		labs[0].Update(dt)
+		labs[1].Update(dt)
+		if labs[0].crowd.Threads() != 1 || labs[1].crowd.Threads() != 3 {
+			t.Fatalf("threads %d and %d", labs[0].crowd.Threads(), labs[1].crowd.Threads())
+		}
+		if a, b := labs[0].lastSum, labs[1].lastSum; math.Float64bits(a) != math.Float64bits(b) {
+			t.Fatalf("tick %d: checksum serial %v parallel %v", tick, a, b)
+		}
+	}
+	for i := range labs[0].crowd.Characters {
+		s, p := labs[0].crowd.Characters[i], labs[1].crowd.Characters[i]
+		for _, pair := range [][2]*animsys.Pose{{&s.PrevGlobal, &p.PrevGlobal}, {&s.FD, &p.FD}, {&s.FDLocal, &p.FDLocal}} {
+			a, b := pair[0], pair[1]
+			for j := range a.Pos {
+				if a.Pos[j] != b.Pos[j] || a.Rot[j] != b.Rot[j] || a.Scl[j] != b.Scl[j] ||
+					a.Vel[j] != b.Vel[j] || a.Ang[j] != b.Ang[j] || a.Svl[j] != b.Svl[j] {
+					t.Fatalf("character %d joint %d differs between 1 and 3 threads", i, j)
+				}
+			}
+		}
+		if labs[0].shift[i] != labs[1].shift[i] {
+			t.Fatalf("character %d placed differently", i)
+		}
+	}
+	if labs[0].Mean != labs[1].Mean || labs[0].Max != labs[1].Max {
+		t.Fatalf("|red - blue|: serial %v %v, parallel %v %v", labs[0].Mean, labs[0].Max, labs[1].Mean, labs[1].Max)
+	}
+}
+
+// The lab's update path (settings sync, crowd tick, placement, red/blue
+// measure) allocates nothing once the crowd is built, serial or parallel.
+func TestCrowdLabUpdateAllocs(t *testing.T) {
+	l := NewCrowdLab()
+	defer l.Close()
+	for _, threads := range []float32{1, 2} {
+		l.S.Count, l.S.Threads = 120, threads
+		l.Update(1.0 / 60)
+		if n := testing.AllocsPerRun(30, func() { l.Update(1.0 / 60) }); n != 0 {
+			t.Errorf("%v threads: Update allocates %v times per call", threads, n)
+		}
+	}
+}
+
+// Ctrl+click picks the character whose hips the ray passes nearest.
+func TestCrowdLabPointPicks(t *testing.T) {
+	l := NewCrowdLab()
+	defer l.Close()
+	l.S.Count = 30
+	l.Update(1.0 / 60)
+	want := 17
+	pos, _, _, shift := l.Character(want)
+	hips := pos[animsys.BenchHips].Add(shift)
+	origin := hips.Add(mgl32.Vec3{0, 8, 0.01}) // from above, nearly straight down
+	dir := mathx.Vec3Normalize(hips.Sub(origin))
+	l.Point(Pointer{Origin: origin, Dir: dir, Down: true})
+	l.Update(1.0 / 60)
+	if l.Picked() != want {
+		t.Fatalf("picked %d, want %d", l.Picked(), want)
+	}
+}
