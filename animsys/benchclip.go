@@ -190,6 +190,7 @@ func GenerateBenchClip(seed uint32) Clip {
 		copy(c.Rot[f*n:(f+1)*n], p.Rot)
 		copy(c.Scl[f*n:(f+1)*n], p.Scl)
 	}
+	c.Prepare()
 	return c
 }
 

@@ -107,7 +107,8 @@ func (s *Skeleton) Validate() error {
 
 // Clip is sampled animation: Frames x Joints local positions (m), rotations
 // and scales stored row-major (frame f, joint j at f*Joints+j), one frame
-// every FrameTime seconds.
+// every FrameTime seconds. Call Prepare once its frames are filled: it
+// caches what sampling would recompute every call.
 type Clip struct {
 	Name      string
 	FrameTime float32
@@ -121,6 +122,8 @@ type Clip struct {
 	// LoopStart (up to root motion), and the frames outside the loop pad
 	// it so that cubic sampling near its ends needs no clamping.
 	LoopStart, LoopEnd float32
+
+	rotD, sclD []v3 // per-interval deltas cached by Prepare
 }
 
 // NewClip allocates a clip of frames x joints at identity.

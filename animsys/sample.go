@@ -1,5 +1,7 @@
 package animsys
 
+import "github.com/go-gl/mathgl/mgl32"
+
 // Animation sampling (propagating-velocities, "Animation Sampling").
 
 // frameAt splits a time (s) into a frame index and the fraction in [0, 1)
@@ -56,18 +58,23 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 	pos0, pos1 := c.Pos[s0:s0+n], c.Pos[s1:s1+n]
 	rot0, rot1 := c.Rot[s0:s0+n], c.Rot[s1:s1+n]
 	scl0, scl1 := c.Scl[s0:s0+n], c.Scl[s1:s1+n]
+	cached := c.prepared()
 	for j := 0; j < n; j++ {
 		p0, p1 := ld(pos0[j]), ld(pos1[j])
 		pos[j] = lerp3(p0, p1, alpha).vec()
 		vel[j] = p1.sub(p0).scale(inv).vec()
 
 		r0 := ldq(rot0[j])
-		d := rotDelta(r0, ldq(rot1[j]))
+		var d, l v3
+		if cached {
+			d, l = deltaAt(c.rotD, s0/n, s1/n, n, j), deltaAt(c.sclD, s0/n, s1/n, n, j)
+		} else {
+			d, l = rotDelta(r0, ldq(rot1[j])), sclDelta(ld(scl0[j]), ld(scl1[j]))
+		}
 		rot[j] = qmul(qexp(d.scale(alpha)), r0).quat()
 		ang[j] = d.scale(inv).vec()
 
 		sc0 := ld(scl0[j])
-		l := sclDelta(sc0, ld(scl1[j]))
 		scl[j] = sc0.mul(exp3(l.scale(alpha))).vec()
 		svl[j] = l.scale(inv).vec()
 	}
@@ -123,6 +130,16 @@ func (h *hermite) cubicRot(r0, r1, r2, r3 q4) (rot q4, ang v3) {
 	return qmul(e, r1), w
 }
 
+// cubicRotD is cubicRot with the deltas d01, d12, d23 given (from the
+// clip's Prepare cache): the same result without the three logarithms.
+func (h *hermite) cubicRotD(r1, r2 q4, d01, d12, d23 v3) (rot q4, ang v3) {
+	q12 := qabs(qmulInv(r2, r1))
+	m2 := qlogRate(q12, d12, d12.add(d23).scale(.5))
+	o, do := h.offset(d01.add(d12).scale(.5), d12, m2)
+	e, w := qexpVel(o, do)
+	return qmul(e, r1), w
+}
+
 // cubicScl is the cubic scale between s1 and s2 and its scalar velocity per
 // frame: scl = s1 exp(o) with o the Hermite offset of the log-ratios. A
 // joint whose four scales are equal (most joints) skips the logs: its
@@ -131,9 +148,45 @@ func (h *hermite) cubicScl(s0, s1, s2, s3 v3) (scl, svl v3) {
 	if s0 == s1 && s1 == s2 && s2 == s3 {
 		return s1, v3{}
 	}
-	d01, d12, d23 := sclDelta(s0, s1), sclDelta(s1, s2), sclDelta(s2, s3)
+	return h.cubicSclD(s1, sclDelta(s0, s1), sclDelta(s1, s2), sclDelta(s2, s3))
+}
+
+// cubicSclD is cubicScl with the log-ratios given.
+func (h *hermite) cubicSclD(s1, d01, d12, d23 v3) (scl, svl v3) {
 	o, do := h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
 	return s1.mul(exp3(o)), do
+}
+
+// Prepare caches, for every pair of consecutive frames and joint, the
+// rotation delta (scaled angle-axis of quat_mul_inv, shortest way) and the
+// scale log-ratio that sampling otherwise recomputes each call: sampling
+// then gives bit-identical results about a fifth faster. Call it once
+// after the clip's frames are filled, and again after changing them;
+// SampleLinear and SampleCubic use the cache when its size matches the
+// clip. It allocates (Frames-1) x Joints x 24 bytes.
+func (c *Clip) Prepare() {
+	if c.Frames < 2 || c.Joints < 1 {
+		c.rotD, c.sclD = nil, nil
+		return
+	}
+	m := (c.Frames - 1) * c.Joints
+	c.rotD, c.sclD = make([]v3, m), make([]v3, m)
+	for i := 0; i < m; i++ {
+		c.rotD[i] = rotDelta(ldq(c.Rot[i]), ldq(c.Rot[i+c.Joints]))
+		c.sclD[i] = sclDelta(ld(c.Scl[i]), ld(c.Scl[i+c.Joints]))
+	}
+}
+
+// prepared reports whether the Prepare cache matches the clip.
+func (c *Clip) prepared() bool { return c.Joints > 0 && len(c.rotD) == (c.Frames-1)*c.Joints }
+
+// deltaAt is the cached delta from frame a to frame b (consecutive, or
+// equal after clamping: then zero) for joint j.
+func deltaAt(d []v3, a, b, n, j int) v3 {
+	if a == b {
+		return v3{}
+	}
+	return d[a*n+j]
 }
 
 // SampleCubic samples clip c at time (s) by cubic (Catmull-Rom) interpolation
@@ -165,6 +218,25 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 	pos, vel := out.Pos[:n], out.Vel[:n]
 	rot, ang := out.Rot[:n], out.Ang[:n]
 	scl, svl := out.Scl[:n], out.Svl[:n]
+	if c.prepared() {
+		// The cached deltas: the same curves without the logarithms.
+		a0, a1, a2, a3 := f0/n, f1/n, f2/n, f3/n
+		for j := 0; j < n; j++ {
+			p, v := h.cubicPos(ld(pos0[j]), ld(pos1[j]), ld(pos2[j]), ld(pos3[j]))
+			pos[j], vel[j] = p.vec(), v.scale(inv).vec()
+			r, w := h.cubicRotD(ldq(rot1[j]), ldq(rot2[j]),
+				deltaAt(c.rotD, a0, a1, n, j), deltaAt(c.rotD, a1, a2, n, j), deltaAt(c.rotD, a2, a3, n, j))
+			rot[j], ang[j] = r.quat(), w.scale(inv).vec()
+			s0, s1, s2, s3 := ld(scl0[j]), ld(scl1[j]), ld(scl2[j]), ld(scl3[j])
+			if s0 == s1 && s1 == s2 && s2 == s3 {
+				scl[j], svl[j] = s1.vec(), mgl32.Vec3{}
+				continue
+			}
+			s, sv := h.cubicSclD(s1, deltaAt(c.sclD, a0, a1, n, j), deltaAt(c.sclD, a1, a2, n, j), deltaAt(c.sclD, a2, a3, n, j))
+			scl[j], svl[j] = s.vec(), sv.scale(inv).vec()
+		}
+		return
+	}
 	for j := 0; j < n; j++ {
 		p, v := h.cubicPos(ld(pos0[j]), ld(pos1[j]), ld(pos2[j]), ld(pos3[j]))
 		pos[j], vel[j] = p.vec(), v.scale(inv).vec()

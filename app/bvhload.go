@@ -144,6 +144,7 @@ func rootedClip(f *bvh.File, scale float32, name string) animsys.Clip {
 		c.Pos[c.At(fr, 0)] = mgl32.Vec3{r[0], 0, r[2]}
 		c.Pos[c.At(fr, 1)] = mgl32.Vec3{0, r[1], 0}
 	}
+	c.Prepare()
 	return c
 }
 
@@ -236,5 +237,6 @@ func nodAdditive(ch *Character) animsys.Clip {
 			}
 		}
 	}
+	c.Prepare()
 	return c
 }

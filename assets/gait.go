@@ -71,6 +71,7 @@ func Clip(name string, g Gait) animsys.Clip {
 		pose(&c, f, &sk, g, u)
 	}
 	c.LoopStart, c.LoopEnd = pad*c.FrameTime, float32(pad+n)*c.FrameTime
+	c.Prepare()
 	return c
 }
 
@@ -150,5 +151,6 @@ func Wave() animsys.Clip {
 		c.Rot[c.At(f, RightForeArm)] = ry(0.5).Mul(rz(-0.55 * float32(math.Sin(2*p))))
 		c.Rot[c.At(f, Head)] = rz(0.08 * float32(math.Sin(p)))
 	}
+	c.Prepare()
 	return c
 }

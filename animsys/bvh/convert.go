@@ -55,6 +55,7 @@ func (f *File) Clip(scale float32, name string) animsys.Clip {
 			}
 		}
 	}
+	c.Prepare()
 	return c
 }
 
