@@ -23,15 +23,7 @@ import (
 // randomizeCost moves one of the lab's controls, mostly to an end of its
 // slider's range, or presses one of its keys or buttons.
 func randomizeCost(r *rand.Rand, l *CostLab) {
-	end := func(lo, hi float32) float32 {
-		switch r.Intn(3) {
-		case 0:
-			return lo
-		case 1:
-			return hi
-		}
-		return lo + (hi-lo)*r.Float32()
-	}
+	end := func(lo, hi float32) float32 { return sliderEnd(r, lo, hi) }
 	s := &l.S
 	switch r.Intn(14) {
 	case 0:

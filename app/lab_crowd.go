@@ -282,19 +282,7 @@ func (l *CrowdLab) Update(dt float32) {
 // velocities (red) with the finite difference against the previous tick
 // (blue), over every joint but the root.
 func (l *CrowdLab) measure() {
-	var sum, mx float32
-	n := 0
-	for j := 1; j < l.skel.Len(); j++ {
-		red, blue := l.Lines(j)
-		d := red.Sub(blue).Len()
-		if !mathx.Finite(d) {
-			continue
-		}
-		sum += d
-		mx = max(mx, d)
-		n++
-	}
-	l.Mean, l.Max = sum/float32(max(n, 1)), mx
+	l.Mean, l.Max = diffStats(l.skel.Len(), l.Lines)
 }
 
 // Lines returns joint j of the picked character: its propagated (red) and

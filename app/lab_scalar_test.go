@@ -54,15 +54,7 @@ func scalarParseRow(t *testing.T, header, row []string) []float64 {
 // randomizeScalar moves one of the lab's controls, mostly to an end of
 // its slider's range.
 func randomizeScalar(r *rand.Rand, l *ScalarLab) {
-	end := func(lo, hi float32) float32 {
-		switch r.Intn(3) {
-		case 0:
-			return lo
-		case 1:
-			return hi
-		}
-		return lo + (hi-lo)*r.Float32()
-	}
+	end := func(lo, hi float32) float32 { return sliderEnd(r, lo, hi) }
 	s := &l.S
 	switch r.Intn(16) {
 	case 0:

@@ -480,19 +480,7 @@ func (l *VelocitiesLab) measure(dt float32) {
 		l.plot.YUnit = quantityUnits[l.S.Quantity]
 		l.plot.Clear()
 	}
-	var sum, mx float32
-	n := 0
-	for i := 1; i < l.skel.Len(); i++ {
-		red, blue := l.Lines(i)
-		d := red.Sub(blue).Len()
-		if !mathx.Finite(d) {
-			continue
-		}
-		sum += d
-		mx = max(mx, d)
-		n++
-	}
-	l.Mean, l.Max = sum/float32(max(n, 1)), mx
+	l.Mean, l.Max = diffStats(l.skel.Len(), l.Lines)
 	l.plot.Push(l.time, l.Mean, l.Max)
 	if l.Event != "" {
 		l.plot.Mark(l.time)
@@ -556,4 +544,23 @@ func (l *VelocitiesLab) SetCharacter(ch *Character) {
 	s, sec, rng := l.S, l.sec, l.resetRNG
 	*l = *newVelocitiesLab(ch)
 	l.S, l.sec, l.resetRNG = s, sec, rng
+}
+
+// diffStats is the mean and max over joints 1..n-1 (all but the root) of
+// |red - blue|, the propagated and finite-difference vectors lines gives;
+// non-finite differences are left out.
+func diffStats(n int, lines func(int) (red, blue mgl32.Vec3)) (mean, most float32) {
+	var sum float32
+	k := 0
+	for i := 1; i < n; i++ {
+		red, blue := lines(i)
+		d := red.Sub(blue).Len()
+		if !mathx.Finite(d) {
+			continue
+		}
+		sum += d
+		most = max(most, d)
+		k++
+	}
+	return sum / float32(max(k, 1)), most
 }

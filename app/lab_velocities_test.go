@@ -27,15 +27,7 @@ func poseFinite(p *animsys.Pose) bool {
 func TestVelocitiesLabSurvivesAnyInput(t *testing.T) {
 	l := NewVelocitiesLab()
 	r := rand.New(rand.NewSource(42))
-	ext := func(lo, hi float32) float32 {
-		switch r.Intn(3) {
-		case 0:
-			return lo
-		case 1:
-			return hi
-		}
-		return lo + (hi-lo)*r.Float32()
-	}
+	ext := func(lo, hi float32) float32 { return sliderEnd(r, lo, hi) }
 	dts := []float32{0, 1e-6, 1.0 / 240, 1.0 / 60, 1.0 / 60, 1.0 / 60, 0.1, 0.5}
 	var row []string
 	for i := 0; i < 6000; i++ {
