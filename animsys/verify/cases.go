@@ -111,36 +111,11 @@ func Cases(skel *animsys.Skeleton) []Case {
 		additiveCase("Additive", "op_additive_inplace", n, true, false),
 		additiveCase("AdditiveLocalStatic", "op_additive_local_inplace_static", n, false, true),
 		additiveCase("AdditiveLocal", "op_additive_local_inplace (weight rate)", n, true, true),
-		{
-			Name: "Inertialize", Article: "op_inertialize", Space: "local", Tol: tolExact,
-			Why: "exact: decayed offset and its rate through the exp-map derivative",
-			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
-				src, off := animsys.NewPose(n), animsys.NewPose(n)
-				return func(out *animsys.Pose, t float32) {
-					t0 := anchor(t, 0.5, a.FrameTime)
-					animsys.SampleCubic(&src, a, t0)
-					animsys.SampleCubic(out, b, t0)
-					animsys.InertializeOffset(&off, &src, out)
-					animsys.SampleCubic(out, b, t)
-					animsys.Inertialize(out, &off, out, t-t0, 0.5)
-				}
-			},
-		},
-		{
-			Name: "InertializeCritical", Article: "op_inertialize (critical spring)", Space: "local", Tol: tolExact,
-			Why: "exact: offset decayed by spring.CriticalDecayWeights, rates its derivatives",
-			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
-				src, off := animsys.NewPose(n), animsys.NewPose(n)
-				return func(out *animsys.Pose, t float32) {
-					t0 := anchor(t, 0.5, a.FrameTime)
-					animsys.SampleCubic(&src, a, t0)
-					animsys.SampleCubic(out, b, t0)
-					animsys.InertializeOffset(&off, &src, out)
-					animsys.SampleCubic(out, b, t)
-					animsys.InertializeCritical(out, &off, out, t-t0, 0.15)
-				}
-			},
-		},
+		inertializeCase("Inertialize", "op_inertialize", "exact: decayed offset and its rate through the exp-map derivative", n,
+			func(out, off *animsys.Pose, t float32) { animsys.Inertialize(out, off, out, t, 0.5) }),
+		inertializeCase("InertializeCritical", "op_inertialize (critical spring)",
+			"exact: offset decayed by spring.CriticalDecayWeights, rates its derivatives", n,
+			func(out, off *animsys.Pose, t float32) { animsys.InertializeCritical(out, off, out, t, 0.15) }),
 		{
 			Name: "TimeScale", Article: "(playback rate)", Space: "local", Tol: tolExact,
 			Why: "exact: sampling at rate*t scales every velocity by rate",
@@ -220,6 +195,26 @@ func Cases(skel *animsys.Skeleton) []Case {
 		cases = append(cases, twoBoneIKCase(parents, leg))
 	}
 	return cases
+}
+
+// inertializeCase transitions from clip a to clip b at the last anchor
+// time (every 0.5 s) and applies the offset, decayed by apply for the time
+// since the transition (s), onto b.
+func inertializeCase(name, article, why string, n int, apply func(out, off *animsys.Pose, since float32)) Case {
+	return Case{
+		Name: name, Article: article, Space: "local", Tol: tolExact, Why: why,
+		New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
+			src, off := animsys.NewPose(n), animsys.NewPose(n)
+			return func(out *animsys.Pose, t float32) {
+				t0 := anchor(t, 0.5, a.FrameTime)
+				animsys.SampleCubic(&src, a, t0)
+				animsys.SampleCubic(out, b, t0)
+				animsys.InertializeOffset(&off, &src, out)
+				animsys.SampleCubic(out, b, t)
+				apply(out, &off, t-t0)
+			}
+		},
+	}
 }
 
 // jointIndex is the index of the named joint, or -1.
