@@ -306,7 +306,9 @@ func (a *App) input() {
 			a.cam.Pan(d.X, d.Y)
 		}
 	}
-	if w := rl.GetMouseWheelMove(); w != 0 && !overUI {
+	if w := rl.GetMouseWheelMove(); w != 0 && a.showUI && rl.CheckCollisionPointRec(m, a.labPanel.Bounds()) {
+		a.labPanel.ScrollBy(w)
+	} else if w != 0 && !overUI {
 		a.cam.Zoom(w)
 	}
 }
@@ -359,6 +361,7 @@ func (a *App) drawUI(lab Lab, v *View) {
 
 	lp := &a.labPanel
 	lp.Y = p.Bounds().Y + p.Bounds().Height + 8
+	lp.MaxH = float32(v.Height) - lp.Y - 8
 	lp.Title = lab.Title()
 	lp.Begin()
 	lab.Panel(lp)

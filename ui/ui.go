@@ -48,40 +48,84 @@ func SetStyle() {
 
 // Panel is a column of widgets in a translucent box. Keep one per screen
 // region across frames: it remembers last frame's height to draw its
-// background before the widgets of this frame are known.
+// background before the widgets of this frame are known. A panel taller
+// than MaxH shows a window of its content that Scroll moves.
 type Panel struct {
 	X, Y, W float32 // top-left corner and width (px)
 	Title   string
-	height  float32
+	MaxH    float32 // visible height (px); 0: no limit
+	Scroll  float32 // px of content scrolled out above the top
+	height  float32 // content height last frame (px)
 	y       float32
+	locked  bool // raygui input is locked for rows out of view
 }
 
 // Bounds is the screen rectangle the panel covered last frame, used to keep
 // mouse drags over the UI from orbiting the camera.
 func (p *Panel) Bounds() rl.Rectangle {
-	return rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: p.height}
+	return rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: p.visible()}
 }
 
-// Begin draws the background and title and starts the column.
-func (p *Panel) Begin() {
+// visible is the height of the panel on screen (px).
+func (p *Panel) visible() float32 {
 	h := p.height
 	if h == 0 {
 		h = 2 * Row
 	}
+	if p.MaxH > 0 {
+		h = min(h, p.MaxH)
+	}
+	return h
+}
+
+// ScrollBy moves the content by wheel notches (a mouse wheel over the panel).
+func (p *Panel) ScrollBy(wheel float32) {
+	p.Scroll = max(0, min(p.height-p.visible(), p.Scroll-wheel*3*Row))
+}
+
+// Begin draws the background and title and starts the column.
+func (p *Panel) Begin() {
+	h := p.visible()
 	rl.DrawRectangleRec(rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: h}, color.RGBA{22, 24, 29, 215})
 	rl.DrawRectangleLinesEx(rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: h}, 1, color.RGBA{70, 76, 88, 255})
-	p.y = p.Y + 6
+	p.Scroll = max(0, min(p.Scroll, p.height-h))
+	rl.BeginScissorMode(int32(p.X), int32(p.Y), int32(p.W), int32(h))
+	p.y = p.Y + 6 - p.Scroll
 	if p.Title != "" {
 		p.Header(p.Title)
 	}
 }
 
-// End closes the column and records its height for the next frame.
-func (p *Panel) End() { p.height = p.y - p.Y + 4 }
+// End closes the column, records its height for the next frame and, when
+// the content is taller than the panel, draws where the view is in it.
+func (p *Panel) End() {
+	if p.locked {
+		gui.Unlock()
+		p.locked = false
+	}
+	rl.EndScissorMode()
+	p.height = p.y + p.Scroll - p.Y + 4
+	if h := p.visible(); p.height > h+1 {
+		bar := h * h / p.height
+		at := p.Y + (h-bar)*p.Scroll/(p.height-h)
+		rl.DrawRectangleRec(rl.Rectangle{X: p.X + p.W - 5, Y: at, Width: 3, Height: bar}, color.RGBA{130, 140, 160, 255})
+	}
+}
 
+// row lays out the next widget; rows scrolled out of view still take their
+// place but get no input.
 func (p *Panel) row(h float32) rl.Rectangle {
 	r := rl.Rectangle{X: p.X + 8, Y: p.y, Width: p.W - 16, Height: h}
 	p.y += h + 4
+	out := r.Y < p.Y || r.Y+r.Height > p.Y+p.visible()
+	if out != p.locked {
+		if out {
+			gui.Lock()
+		} else {
+			gui.Unlock()
+		}
+		p.locked = out
+	}
 	return r
 }
 
@@ -160,7 +204,7 @@ func (p *Panel) Section(title string, open *bool) bool {
 	if *open {
 		mark = "- "
 	}
-	hover := rl.CheckCollisionPointRec(rl.GetMousePosition(), r)
+	hover := rl.CheckCollisionPointRec(rl.GetMousePosition(), r) && !p.locked
 	col := color.RGBA{255, 214, 120, 255}
 	if hover {
 		col = color.RGBA{255, 236, 180, 255}
