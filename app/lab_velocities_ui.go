@@ -106,7 +106,7 @@ func (l *VelocitiesLab) Panel(p *ui.Panel) {
 			p.Slider("Duration", &s.BlendDuration, 0, 2, "%.2f s")
 			p.Slider("Extrap. h-l", &s.DeadHalflife, 0, 1, "%.2f s")
 		}
-		p.Check("Cubic sampling (else linear)", &s.Cubic)
+		p.Check("Cubic sampling", &s.Cubic)
 		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
 	}
 	if p.Section("Additive (wave)", &sec.add) {
