@@ -55,13 +55,15 @@ type CrowdSettings struct {
 	LineScale   float32 // m of line per m/s
 	ShowMesh    bool    // skinned bodies (else skeleton lines for all)
 	MeshDist    float32 // m from the camera beyond which characters are lines
+	FineDist    float32 // m from the camera within which bodies are the finest (crowdCells[0])
+	CoarseDist  float32 // m from the camera beyond which bodies are the coarsest (crowdCells[2])
 	MaxMeshes   float32 // most skinned bodies a frame, nearest the grid centre first
 }
 
 // DefaultCrowdSettings is the lab as it opens.
 func DefaultCrowdSettings() CrowdSettings {
 	return CrowdSettings{Count: crowdDefault, Spacing: 1.6, Library: CrowdGait, Inertialize: true,
-		Lines: true, LineScale: 0.15, ShowMesh: true, MeshDist: 60, MaxMeshes: 400}
+		Lines: true, LineScale: 0.15, ShowMesh: true, MeshDist: 60, FineDist: 14, CoarseDist: 24, MaxMeshes: 400}
 }
 
 // CrowdLab is the lab's state. Update ticks the crowd; drawing only reads
@@ -171,6 +173,8 @@ func (l *CrowdLab) clampSettings() {
 	c(&s.Pick, 0, CrowdMax-1, 0)
 	c(&s.LineScale, 0.01, 1, 0.15)
 	c(&s.MeshDist, 1, 200, 60)
+	c(&s.FineDist, 0, 200, 14)
+	c(&s.CoarseDist, 0, 200, 24)
 	c(&s.MaxMeshes, 0, CrowdMax, 400)
 	if s.Library != CrowdBench {
 		s.Library = CrowdGait
@@ -338,9 +342,9 @@ func (l *CrowdLab) Unload() {
 // statsLine sums up the timings of the last statSamples frames.
 func (l *CrowdLab) statsLine() string {
 	d := &l.draw
-	return fmt.Sprintf("crowd stats: %d characters, %d threads, %d skinned bodies of %d vertices, %d as lines; "+
+	return fmt.Sprintf("crowd stats: %d characters, %d threads, %s, %d as lines; "+
 		"median tick %.3f ms (%.2f us/character); median draw %.2f ms; median frame %.2f ms",
-		l.builtN, l.crowd.Threads(), d.meshes, d.vertices, d.lines,
+		l.builtN, l.crowd.Threads(), d.bodiesText(), d.lines,
 		median(l.tickSamples, l.tickSampleCursor), 1e3*median(l.tickSamples, l.tickSampleCursor)/float32(l.builtN),
 		median(d.drawSamples, d.cursor), median(d.frameSamples, d.cursor))
 }
@@ -359,11 +363,61 @@ func median(s []float32, n int) float32 {
 	return c[n/2]
 }
 
-// crowdBody generates the crowd's coarse body (render.BodyCellCrowd) for
-// skeleton sk in its rest pose.
-func crowdBody(sk *animsys.Skeleton) render.BodyMesh {
+// crowdLevels is the number of levels of detail of the crowd's body.
+const crowdLevels = 3
+
+// crowdCells (m) are the surface grid cells of the crowd's bodies by level
+// of detail (about 500, 290 and 175 vertices): the finest near the camera,
+// the coarsest far away. The coarser ones' thin forearms break apart and
+// legs blur, which at their distance hardly shows; under a software
+// renderer drawing costs about in proportion to vertices.
+var crowdCells = [crowdLevels]float32{render.BodyCellCrowd, 0.08, 0.1}
+
+// bodiesText says how many skinned bodies of how many vertices were drawn
+// in the last frame, e.g. "38 bodies x 506 + 90 x 291 + 72 x 175 vertices".
+func (d *crowdDraw) bodiesText() string {
+	s := ""
+	for k, c := range d.perLevel {
+		if d.bodies[k] == nil {
+			continue
+		}
+		if k == 0 {
+			s = fmt.Sprintf("%d bodies x %d", c, d.vertices[k])
+		} else {
+			s += fmt.Sprintf(" + %d x %d", c, d.vertices[k])
+		}
+	}
+	return s + " vertices"
+}
+
+// crowdBody generates a coarse crowd body with the given surface grid cell
+// (m; render.BodyCellCrowd for near characters) for skeleton sk in its
+// rest pose.
+func crowdBody(sk *animsys.Skeleton, cell float32) render.BodyMesh {
 	local, global := animsys.NewPose(sk.Len()), animsys.NewPose(sk.Len())
 	copy(local.Pos, sk.Offsets)
 	animsys.FKStatic(&global, &local, sk.Parents)
-	return render.GenerateBodyCell(sk.Parents, global.Pos, global.Rot, sk.Names, render.BodyCellCrowd)
+	b := render.GenerateBodyCell(sk.Parents, global.Pos, global.Rot, sk.Names, cell)
+	twoInfluences(&b)
+	return b
+}
+
+// twoInfluences keeps each vertex's two heaviest bone influences, first
+// and second, renormalised (the other two get weight 0), as
+// shaders/skin_crowd.vs reads only those two: half the bone-matrix reads
+// of four, which dominate skinning under a software renderer.
+func twoInfluences(b *render.BodyMesh) {
+	for v := 0; 4*v+3 < len(b.BoneWeights); v++ {
+		id, w := b.BoneIDs[4*v:4*v+4], b.BoneWeights[4*v:4*v+4]
+		for i := 1; i < 4; i++ { // insertion sort, heaviest first
+			for j := i; j > 0 && w[j] > w[j-1]; j-- {
+				w[j], w[j-1] = w[j-1], w[j]
+				id[j], id[j-1] = id[j-1], id[j]
+			}
+		}
+		if sum := w[0] + w[1]; sum > 0 {
+			w[0], w[1] = w[0]/sum, w[1]/sum
+		}
+		w[2], w[3] = 0, 0
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
+	"kinelab/assets"
 )
 
 // posesFinite reports whether every pose of character c is finite.
@@ -162,5 +163,28 @@ func TestCrowdLabPointPicks(t *testing.T) {
 	l.Update(1.0 / 60)
 	if l.Picked() != want {
 		t.Fatalf("picked %d, want %d", l.Picked(), want)
+	}
+}
+
+// TestCrowdBodyLevels: the crowd's levels of detail get coarser, and every
+// vertex keeps its two heaviest influences first, weights summing to 1,
+// the other two zero, as shaders/skin_crowd.vs expects.
+func TestCrowdBodyLevels(t *testing.T) {
+	sk := assets.Humanoid()
+	prev := math.MaxInt
+	for _, cell := range crowdCells {
+		b := crowdBody(&sk, cell)
+		nv := b.VertexCount()
+		t.Logf("cell %.3f m: %d vertices", cell, nv)
+		if nv == 0 || nv >= prev {
+			t.Fatalf("cell %.3f m: %d vertices after %d", cell, nv, prev)
+		}
+		prev = nv
+		for v := 0; v < nv; v++ {
+			w := b.BoneWeights[4*v : 4*v+4]
+			if w[0] < w[1] || w[2] != 0 || w[3] != 0 || math.Abs(float64(w[0]+w[1]-1)) > 1e-5 {
+				t.Fatalf("cell %.3f m, vertex %d: weights %v", cell, v, w)
+			}
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/render"
+	"kinelab/shaders"
 	"kinelab/ui"
 )
 
@@ -19,18 +20,20 @@ type crowdPanels struct {
 	crowd, drawing, pick bool
 }
 
-// crowdDraw is what drawing the crowd keeps: the coarse skinned body (made
-// on the first draw, with the window open), scratch space, and the timing
-// of the drawing itself — the only state Draw3D writes.
+// crowdDraw is what drawing the crowd keeps: the coarse skinned bodies,
+// one per level of detail (made on the first draw, with the window open),
+// scratch space, and the timing of the drawing itself — the only state
+// Draw3D writes.
 type crowdDraw struct {
-	body     *render.SkinnedMesh
-	tried    bool // body generation was attempted (nil body: lines only)
-	vertices int
-	pos      []mgl32.Vec3 // one character's shifted positions
-	meshed   []bool       // which characters got a body this frame
+	bodies   [crowdLevels]*render.SkinnedMesh // by level: crowdCells; a nil level uses the finer one
+	vertices [crowdLevels]int                 // of bodies
+	tried    bool                             // body generation was attempted (nil bodies[0]: lines only)
+	pos      []mgl32.Vec3                     // one character's shifted positions
+	level    []int8                           // each character's body level this frame; -1: lines
 
-	meshes, lines   int     // characters drawn each way in the last frame
-	drawMs, frameMs float32 // smoothed: the crowd's draw calls; frame to frame
+	meshes, lines   int              // characters drawn each way in the last frame
+	perLevel        [crowdLevels]int // of meshes, how many at each level
+	drawMs, frameMs float32          // smoothed: the crowd's draw calls; frame to frame
 	lastFrame       time.Time
 	drawSamples     []float32
 	frameSamples    []float32
@@ -42,25 +45,33 @@ func (d *crowdDraw) init() {
 	d.frameSamples = make([]float32, statSamples)
 }
 
-// ensureBody generates and uploads the coarse body once; on failure the
-// crowd is drawn as lines.
+// ensureBody generates and uploads the bodies once; without the finest
+// the crowd is drawn as lines, and a coarser level that fails uses the
+// finer one.
 func (d *crowdDraw) ensureBody(sk *animsys.Skeleton) {
 	if d.tried {
 		return
 	}
 	d.tried = true
-	mesh := crowdBody(sk)
-	m, err := render.NewSkinnedMesh(&mesh)
-	if err != nil {
-		return
+	for k, cell := range crowdCells {
+		mesh := crowdBody(sk, cell)
+		m, err := render.NewSkinnedMeshShaders(&mesh, shaders.SkinCrowdVS, shaders.SkinCrowdFS)
+		if err != nil {
+			if k == 0 {
+				return
+			}
+			continue
+		}
+		d.bodies[k], d.vertices[k] = m, mesh.VertexCount()
 	}
-	d.body, d.vertices = m, mesh.VertexCount()
 }
 
 func (d *crowdDraw) unload() {
-	if d.body != nil {
-		d.body.Unload()
-		d.body = nil
+	for k, m := range d.bodies {
+		if m != nil {
+			m.Unload()
+			d.bodies[k] = nil
+		}
 	}
 }
 
@@ -90,40 +101,55 @@ func (d *crowdDraw) shifted(pos []mgl32.Vec3, shift mgl32.Vec3) []mgl32.Vec3 {
 }
 
 // Draw3D implements Lab: skinned bodies for up to S.MaxMeshes characters
-// within S.MeshDist of the camera, nearest the grid centre first, then
-// skeleton lines for the rest, then the picked character's ring and its
-// red and blue lines on top.
+// within S.MeshDist of the camera, nearest the grid centre first — the
+// finest body within S.FineDist of the camera (and for the picked
+// character), the coarsest beyond S.CoarseDist, the middle one between,
+// one batch per level — then skeleton lines for the rest, then the picked
+// character's ring and its red and blue lines on top.
 func (l *CrowdLab) Draw3D(v *View) {
 	d := &l.draw
 	t0 := time.Now()
 	d.ensureBody(&l.skel)
 	n := l.builtN
-	if len(d.meshed) != n {
-		d.meshed = make([]bool, n)
+	if len(d.level) != n {
+		d.level = make([]int8, n)
 	}
 	eye := mgl32.Vec3{v.Camera.Position.X, v.Camera.Position.Y, v.Camera.Position.Z}
 	limit := int(l.S.MaxMeshes + 0.5)
-	if !l.S.ShowMesh || d.body == nil {
+	if !l.S.ShowMesh || d.bodies[0] == nil {
 		limit = 0
 	}
-	d.meshes, d.lines = 0, 0
+	d.meshes, d.lines, d.perLevel = 0, 0, [crowdLevels]int{}
 	for _, i := range l.order {
-		d.meshed[i] = d.meshes < limit && l.cells[i].Sub(eye).Len() < l.S.MeshDist
-		if !d.meshed[i] {
+		dist := l.cells[i].Sub(eye).Len()
+		if d.meshes >= limit || dist >= l.S.MeshDist {
+			d.level[i] = -1
 			d.lines++
 			continue
 		}
 		d.meshes++
-		pos, rot, scl, shift := l.Character(i)
-		tint := crowdTint(i)
-		if i == l.pick {
-			tint = pickTint
+		k := 0
+		switch {
+		case i == l.pick || dist < l.S.FineDist:
+		case dist < l.S.CoarseDist:
+			k = 1
+		default:
+			k = 2
 		}
-		d.body.Draw(d.shifted(pos, shift), rot, scl, tint)
+		for k > 0 && d.bodies[k] == nil {
+			k--
+		}
+		d.level[i] = int8(k)
+		d.perLevel[k]++
+	}
+	for k, m := range d.bodies {
+		if d.perLevel[k] > 0 {
+			l.drawBodies(m, int8(k))
+		}
 	}
 	parents := l.skel.Parents
 	for i := 0; i < n; i++ {
-		if d.meshed[i] {
+		if d.level[i] >= 0 {
 			continue
 		}
 		pos, _, _, shift := l.Character(i)
@@ -155,6 +181,25 @@ func (l *CrowdLab) Draw3D(v *View) {
 		d.frameSamples[d.cursor%statSamples] = frame
 		d.cursor++
 	}
+}
+
+// drawBodies draws, in one batch of body, every character given the body
+// of level k this frame.
+func (l *CrowdLab) drawBodies(body *render.SkinnedMesh, k int8) {
+	d := &l.draw
+	body.BeginBatch()
+	for _, i := range l.order {
+		if d.level[i] != k {
+			continue
+		}
+		pos, rot, scl, shift := l.Character(i)
+		tint := crowdTint(i)
+		if i == l.pick {
+			tint = pickTint
+		}
+		body.DrawBatched(d.shifted(pos, shift), rot, scl, tint)
+	}
+	body.EndBatch()
 }
 
 // drawPicked rings the picked character's cell and, with S.Lines, draws
@@ -198,8 +243,8 @@ func (l *CrowdLab) Draw2D(v *View) {
 		lib = "bench-spec library"
 	}
 	body := "no skinned body"
-	if d.body != nil {
-		body = fmt.Sprintf("%d bodies x %d vertices", d.meshes, d.vertices)
+	if d.bodies[0] != nil {
+		body = d.bodiesText()
 	}
 	lines := []struct {
 		text string
@@ -237,6 +282,8 @@ func (l *CrowdLab) Panel(p *ui.Panel) {
 		p.Check("Skinned bodies", &s.ShowMesh)
 		p.Slider("Max bodies", &s.MaxMeshes, 0, CrowdMax, "%.0f")
 		p.Slider("Body within", &s.MeshDist, 1, 200, "%.0f m")
+		p.Slider("Fine within", &s.FineDist, 0, 200, "%.0f m")
+		p.Slider("Coarse at", &s.CoarseDist, 0, 200, "%.0f m")
 	}
 	if p.Section("Picked character", &sec.pick) {
 		p.SliderText("Character", &s.Pick, 0, float32(l.builtN-1), fmt.Sprintf("#%d", l.pick))

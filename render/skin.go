@@ -48,6 +48,19 @@ type SkinnedMesh struct {
 // NewSkinnedMesh checks b and uploads it; call with the window open, on
 // the main thread.
 func NewSkinnedMesh(b *BodyMesh) (*SkinnedMesh, error) {
+	return newSkinnedMesh(b, shaders.SkinVS, shaders.SkinFS,
+		"skinned mesh: shaders/skin.vs or skin.fs failed to compile (see the GL log)")
+}
+
+// NewSkinnedMeshShaders is NewSkinnedMesh with other skinning shaders:
+// vs and fs must take the same attributes and uniforms as shaders/skin.vs
+// and skin.fs (mvp and boneMatrices at least), as shaders.SkinCrowdVS and
+// SkinCrowdFS do.
+func NewSkinnedMeshShaders(b *BodyMesh, vs, fs string) (*SkinnedMesh, error) {
+	return newSkinnedMesh(b, vs, fs, "skinned mesh: the skinning shaders failed to compile (see the GL log)")
+}
+
+func newSkinnedMesh(b *BodyMesh, vs, fs, compileErr string) (*SkinnedMesh, error) {
 	if err := checkBody(b); err != nil {
 		return nil, err
 	}
@@ -75,9 +88,9 @@ func NewSkinnedMesh(b *BodyMesh) (*SkinnedMesh, error) {
 	}
 	m.height = hi - lo
 
-	m.shader = rl.LoadShaderFromMemory(shaders.SkinVS, shaders.SkinFS)
+	m.shader = rl.LoadShaderFromMemory(vs, fs)
 	if m.shader.ID == 0 || m.shader.ID == rl.GetShaderIdDefault() {
-		return nil, errors.New("skinned mesh: shaders/skin.vs or skin.fs failed to compile (see the GL log)")
+		return nil, errors.New(compileErr)
 	}
 	loc := func(name string) int32 { return rl.GetShaderLocation(m.shader, name) }
 	m.locMVP, m.locBones, m.locTint = loc("mvp"), loc("boneMatrices"), loc("tint")
@@ -176,6 +189,54 @@ func (m *SkinnedMesh) Draw(globalPos []mgl32.Vec3, globalRot []mgl32.Quat, globa
 	rl.DisableVertexArray()
 	rl.DisableShader()
 }
+
+// BeginBatch starts drawing many copies of the mesh with DrawBatched: it
+// flushes raylib's batch, binds the shader and the vertex array and sets
+// the uniforms every copy shares (view, projection, floor), once. Call it
+// inside BeginMode3D; between BeginBatch and EndBatch make no other
+// raylib drawing calls. Nothing is allocated.
+func (m *SkinnedMesh) BeginBatch() {
+	rl.DrawRenderBatchActive() // what was batched before draws first
+	view := rl.GetMatrixModelview()
+	mvp := rl.MatrixMultiply(rl.MatrixMultiply(rl.GetMatrixTransform(), view), rl.GetMatrixProjection())
+	eye := rl.MatrixInvert(view)
+
+	rl.EnableShader(m.shader.ID)
+	rl.SetUniformMatrix(m.locMVP, mvp)
+	m.vec3[0], m.vec3[1], m.vec3[2] = eye.M12, eye.M13, eye.M14
+	rl.SetUniform(m.locView, m.vec3, int32(rl.ShaderUniformVec3), 1)
+	m.scalar[0] = m.GroundY
+	rl.SetUniform(m.locGround, m.scalar, int32(rl.ShaderUniformFloat), 1)
+	m.scalar[0] = m.height
+	rl.SetUniform(m.locHeight, m.scalar, int32(rl.ShaderUniformFloat), 1)
+	rl.EnableVertexArray(m.mesh.VaoID)
+}
+
+// DrawBatched draws one copy between BeginBatch and EndBatch, skinned by
+// the joints' world transforms in the tint colour, like Draw but setting
+// only the bone matrices and the tint. Nothing is allocated.
+func (m *SkinnedMesh) DrawBatched(globalPos []mgl32.Vec3, globalRot []mgl32.Quat, globalScl []mgl32.Vec3, tint color.RGBA) {
+	n := len(m.bindInv)
+	if len(globalPos) < n || len(globalRot) < n || len(globalScl) < n {
+		return
+	}
+	for j := 0; j < n; j++ {
+		m.bones[j] = rlMatrix(boneMatrix(globalPos[j], globalRot[j], globalScl[j], m.bindInv[j]))
+	}
+	rl.SetUniformMatrices(m.locBones, m.bones)
+	m.vec4[0], m.vec4[1], m.vec4[2], m.vec4[3] = float32(tint.R)/255, float32(tint.G)/255, float32(tint.B)/255, float32(tint.A)/255
+	rl.SetUniform(m.locTint, m.vec4, int32(rl.ShaderUniformVec4), 1)
+	rl.DrawVertexArrayElements(0, m.indexCount, nil)
+}
+
+// EndBatch ends a BeginBatch: it unbinds the vertex array and the shader.
+func (m *SkinnedMesh) EndBatch() {
+	rl.DisableVertexArray()
+	rl.DisableShader()
+}
+
+// VertexCount is the number of vertices uploaded.
+func (m *SkinnedMesh) VertexCount() int { return int(m.mesh.VertexCount) }
 
 // boneMatrix is world(joint) * inverse bind(joint): translate, rotate,
 // scale, then undo the rest transform.

@@ -21,3 +21,13 @@ var (
 	//go:embed skin.fs
 	SkinFS string
 )
+
+// SkinCrowdVS and SkinCrowdFS are a cheaper variant of SkinVS and SkinFS
+// for crowds: the same skinning and the same lights, evaluated per vertex
+// (Gouraud shading) instead of per pixel.
+var (
+	//go:embed skin_crowd.vs
+	SkinCrowdVS string
+	//go:embed skin_crowd.fs
+	SkinCrowdFS string
+)
