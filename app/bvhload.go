@@ -1,10 +1,8 @@
 package app
 
 import (
-	"bufio"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,18 +22,16 @@ func LoadCharacter(paths []string, units string) (ch *Character, errs []error) {
 	var base *bvh.File
 	var scale float32
 	for _, path := range paths {
-		f, err := readBVH(path)
+		f, err := bvh.ReadFile(path)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if base == nil {
 			base = f
-			u := bvh.DetectUnits(f)
-			if units != "" && units != "auto" {
-				if u, err = bvh.ParseUnits(units); err != nil {
-					return nil, append(errs, fmt.Errorf("--units: %v", err))
-				}
+			u, err := bvh.UnitsFor(f, units)
+			if err != nil {
+				return nil, append(errs, fmt.Errorf("--units: %v", err))
 			}
 			scale = u.Scale()
 			ch = characterFromBVH(f, scale)
@@ -55,15 +51,6 @@ func LoadCharacter(paths []string, units string) (ch *Character, errs []error) {
 		ch.fitIKPaths()
 	}
 	return ch, errs
-}
-
-func readBVH(path string) (*bvh.File, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	return bvh.Parse(bufio.NewReaderSize(fh, 1<<16), path)
 }
 
 func clipName(path string) string {

@@ -165,29 +165,9 @@ func (m *SkinnedMesh) Draw(globalPos []mgl32.Vec3, globalRot []mgl32.Quat, globa
 	if len(globalPos) < n || len(globalRot) < n || len(globalScl) < n {
 		return
 	}
-	for j := 0; j < n; j++ {
-		m.bones[j] = rlMatrix(boneMatrix(globalPos[j], globalRot[j], globalScl[j], m.bindInv[j]))
-	}
-	rl.DrawRenderBatchActive() // what was batched before draws first
-	view := rl.GetMatrixModelview()
-	mvp := rl.MatrixMultiply(rl.MatrixMultiply(rl.GetMatrixTransform(), view), rl.GetMatrixProjection())
-	eye := rl.MatrixInvert(view)
-
-	rl.EnableShader(m.shader.ID)
-	rl.SetUniformMatrix(m.locMVP, mvp)
-	rl.SetUniformMatrices(m.locBones, m.bones)
-	m.vec4[0], m.vec4[1], m.vec4[2], m.vec4[3] = float32(tint.R)/255, float32(tint.G)/255, float32(tint.B)/255, float32(tint.A)/255
-	rl.SetUniform(m.locTint, m.vec4, int32(rl.ShaderUniformVec4), 1)
-	m.vec3[0], m.vec3[1], m.vec3[2] = eye.M12, eye.M13, eye.M14
-	rl.SetUniform(m.locView, m.vec3, int32(rl.ShaderUniformVec3), 1)
-	m.scalar[0] = m.GroundY
-	rl.SetUniform(m.locGround, m.scalar, int32(rl.ShaderUniformFloat), 1)
-	m.scalar[0] = m.height
-	rl.SetUniform(m.locHeight, m.scalar, int32(rl.ShaderUniformFloat), 1)
-	rl.EnableVertexArray(m.mesh.VaoID)
-	rl.DrawVertexArrayElements(0, m.indexCount, nil)
-	rl.DisableVertexArray()
-	rl.DisableShader()
+	m.BeginBatch()
+	m.DrawBatched(globalPos, globalRot, globalScl, tint)
+	m.EndBatch()
 }
 
 // BeginBatch starts drawing many copies of the mesh with DrawBatched: it

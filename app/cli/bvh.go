@@ -101,14 +101,7 @@ func bvhInfo(args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
-	path := pos[0]
-	in, err := os.Open(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
-		return ExitFail
-	}
-	defer in.Close()
-	f, err := bvh.Parse(in, path)
+	f, err := bvh.ReadFile(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
 		return ExitFail

@@ -5,13 +5,11 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 
 	"kinelab/animsys"
@@ -126,20 +124,13 @@ func verifyClips(stdout, stderr io.Writer, asJSON bool, skel *animsys.Skeleton, 
 // loadBVH reads a BVH file's skeleton and clip in metres; units is auto
 // (detected from the skeleton's height) or cm, m, in.
 func loadBVH(path, units string) (animsys.Skeleton, animsys.Clip, error) {
-	fh, err := os.Open(path)
+	f, err := bvh.ReadFile(path)
 	if err != nil {
 		return animsys.Skeleton{}, animsys.Clip{}, err
 	}
-	defer fh.Close()
-	f, err := bvh.Parse(bufio.NewReader(fh), path)
+	u, err := bvh.UnitsFor(f, units)
 	if err != nil {
-		return animsys.Skeleton{}, animsys.Clip{}, err
-	}
-	u := bvh.DetectUnits(f)
-	if units != "auto" {
-		if u, err = bvh.ParseUnits(units); err != nil {
-			return animsys.Skeleton{}, animsys.Clip{}, fmt.Errorf("--units: %v", err)
-		}
+		return animsys.Skeleton{}, animsys.Clip{}, fmt.Errorf("--units: %v", err)
 	}
 	return f.Skeleton(u.Scale()), f.Clip(u.Scale(), ""), nil
 }
