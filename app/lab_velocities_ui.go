@@ -109,8 +109,8 @@ func (l *VelocitiesLab) Panel(p *ui.Panel) {
 		p.Check("Cubic sampling", &s.Cubic)
 		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
 	}
-	if p.Section("Additive (wave)", &sec.add) {
-		p.Check("Wave in", &s.Additive)
+	if p.Section("Additive ("+l.wave.Name+")", &sec.add) {
+		p.Check("Fade in", &s.Additive)
 		p.Slider("Weight", &s.AddWeight, 0, 1, "%.2f")
 		p.Slider("Fade", &s.AddDuration, 0, 2, "%.2f s")
 		p.Check("Local side (else world)", &s.AddLocal)
@@ -180,7 +180,7 @@ func (l *VelocitiesLab) Keys() []Key {
 		{rl.KeyR, "R", "reset", "reset to another clip and time", l.Reset},
 		{rl.KeyK, "K", "skip", "skip frames (missed updates)", l.Skip},
 		{rl.KeyN, "N", "next-clip", "transition to the next clip", func() { l.Play((l.cur + 1) % len(l.clips)) }},
-		{rl.KeyA, "A", "additive", "wave additive in / out", func() { s.Additive = !s.Additive }},
+		{rl.KeyA, "A", "additive", "additive in / out", func() { s.Additive = !s.Additive }},
 		{rl.KeyL, "L", "look-at", "look-at on / off", func() { s.LookAt = !s.LookAt }},
 		{rl.KeyI, "I", "ik", "two-bone IK on / off", func() { s.IK = !s.IK }},
 		{rl.KeyV, "V", "quantity", "next velocity quantity", func() { s.Quantity = (s.Quantity + 1) % int32(len(quantityNames)) }},
