@@ -37,8 +37,10 @@ func BenchChain(parents []int) Chain {
 }
 
 // Character is one character running a Chain: its two clips and their
-// clocks, its additive pose and inertialization offset, and every pose of
-// the tick, so that ticking allocates nothing.
+// clocks, its additive pose and inertialization offset, and the poses that
+// outlive a tick, so that ticking allocates nothing. The poses used only
+// within a tick live in a Scratch, which characters ticked one after
+// another can share (see TickWith).
 type Character struct {
 	Chain *Chain
 	A, B  *Clip
@@ -49,12 +51,29 @@ type Character struct {
 	Add    Pose // additive pose (bench-spec: RandomAdditive)
 	Offset Pose // inertialization offset (A to B at 0.5 s)
 
+	Global     Pose // FK of the chain's local pose: propagated world velocities
+	PrevGlobal Pose // Global of the previous tick
+	FD         Pose // Global with finite-difference velocities
+	FDLocal    Pose // BK of FD: finite-difference local velocities
+
+	own *Scratch // for Tick and Evaluate, made on first use
+}
+
+// Scratch holds the poses of a tick that no later tick reads: the two
+// sampled clips and the local pose after blend, additive and
+// inertialization. Sharing one Scratch between the characters a goroutine
+// ticks keeps a crowd's working set small (a 23-joint pose is 2 KB), so
+// it stays in cache instead of each character writing its own.
+type Scratch struct {
 	SampleA, SampleB Pose // sampled clips, local
 	Local            Pose // after blend, additive and inertialization
-	Global           Pose // FK of Local: propagated world velocities
-	PrevGlobal       Pose // Global of the previous tick
-	FD               Pose // Global with finite-difference velocities
-	FDLocal          Pose // BK of FD: finite-difference local velocities
+}
+
+// NewScratch allocates a Scratch for characters of n joints.
+func NewScratch(n int) *Scratch {
+	s := &Scratch{}
+	NewPoses(n, &s.SampleA, &s.SampleB, &s.Local)
+	return s
 }
 
 // NewCharacter sets up a character playing clips a and b (same joints as
@@ -63,55 +82,76 @@ type Character struct {
 // sampled at 0.5 s. PrevGlobal is evaluated at the start times, so the
 // first tick's finite difference is meaningful.
 func NewCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32) *Character {
+	return newCharacter(chain, a, b, seed, tA, tB, NewScratch(len(chain.Parents)), true)
+}
+
+// NewCrowdCharacter is NewCharacter for a character that is only ticked
+// with TickWith, using s to set it up and keeping no Scratch of its own.
+func NewCrowdCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scratch) *Character {
+	return newCharacter(chain, a, b, seed, tA, tB, s, false)
+}
+
+func newCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scratch, keep bool) *Character {
 	n := len(chain.Parents)
-	c := &Character{Chain: chain, A: a, B: b, TA: tA, TB: tB,
-		Add: NewPose(n), Offset: NewPose(n),
-		SampleA: NewPose(n), SampleB: NewPose(n), Local: NewPose(n),
-		Global: NewPose(n), PrevGlobal: NewPose(n), FD: NewPose(n), FDLocal: NewPose(n),
+	c := &Character{Chain: chain, A: a, B: b, TA: tA, TB: tB}
+	NewPoses(n, &c.Add, &c.Offset, &c.Global, &c.PrevGlobal, &c.FD, &c.FDLocal)
+	if keep {
+		c.own = s
 	}
 	RandomAdditive(&c.Add, seed)
-	SampleCubic(&c.SampleA, a, 0.5)
-	SampleCubic(&c.SampleB, b, 0.5)
-	InertializeOffset(&c.Offset, &c.SampleA, &c.SampleB)
-	c.Evaluate()
+	SampleCubic(&s.SampleA, a, 0.5)
+	SampleCubic(&s.SampleB, b, 0.5)
+	InertializeOffset(&c.Offset, &s.SampleA, &s.SampleB)
+	c.EvaluateWith(s)
 	c.Global, c.PrevGlobal = c.PrevGlobal, c.Global
 	return c
 }
 
+// scratch is the character's own Scratch, made on first use.
+func (c *Character) scratch() *Scratch {
+	if c.own == nil {
+		c.own = NewScratch(len(c.Chain.Parents))
+	}
+	return c.own
+}
+
 // Evaluate runs the chain at the current clocks, through FK (steps 2-6 of
 // bench-spec): sample A and B, blend, additive, inertialize, FK into Global.
-func (c *Character) Evaluate() {
+func (c *Character) Evaluate() { c.EvaluateWith(c.scratch()) }
+
+// EvaluateWith is Evaluate with the tick's temporary poses in s.
+func (c *Character) EvaluateWith(s *Scratch) {
 	ch := c.Chain
 	st := ch.Stages
 	sample := SampleLinear
 	if st.Cubic {
 		sample = SampleCubic
 	}
-	sample(&c.SampleA, c.A, c.TA)
-	out := &c.SampleA
+	sample(&s.SampleA, c.A, c.TA)
+	out := &s.SampleA
 	if st.Blend {
-		sample(&c.SampleB, c.B, c.TB)
+		sample(&s.SampleB, c.B, c.TB)
 		w, dw := CosineWeight(c.T, ch.BlendPeriod)
 		if !st.BlendVel {
 			dw = 0
 		}
-		Blend(&c.Local, &c.SampleA, &c.SampleB, w, dw)
-		out = &c.Local
+		Blend(&s.Local, &s.SampleA, &s.SampleB, w, dw)
+		out = &s.Local
 	}
 	if st.Additive {
-		if out != &c.Local {
-			c.Local.CopyFrom(out)
-			out = &c.Local
+		if out != &s.Local {
+			s.Local.CopyFrom(out)
+			out = &s.Local
 		}
 		a, da := CosineWeight(c.T, ch.AdditivePeriod)
 		if !st.AdditiveVel {
 			da = 0
 		}
-		Additive(&c.Local, &c.Add, a, da)
+		Additive(&s.Local, &c.Add, a, da)
 	}
 	if st.Inertialize {
-		Inertialize(&c.Local, &c.Offset, out, fmod(c.T, ch.InertDuration), ch.InertDuration)
-		out = &c.Local
+		Inertialize(&s.Local, &c.Offset, out, fmod(c.T, ch.InertDuration), ch.InertDuration)
+		out = &s.Local
 	}
 	FK(&c.Global, out, ch.Parents)
 }
@@ -121,11 +161,15 @@ func (c *Character) Evaluate() {
 // finite difference of Global against PrevGlobal into FD, BK of FD into
 // FDLocal, swap Global and PrevGlobal (no copy). It returns a checksum of
 // a few outputs, so benchmarks cannot optimise the work away.
-func (c *Character) Tick(dt float32) float32 {
+func (c *Character) Tick(dt float32) float32 { return c.TickWith(dt, c.scratch()) }
+
+// TickWith is Tick with the tick's temporary poses in s, which must have
+// the character's number of joints.
+func (c *Character) TickWith(dt float32, s *Scratch) float32 {
 	c.TA = wrapTime(c.TA+dt, c.A.Duration())
 	c.TB = wrapTime(c.TB+dt, c.B.Duration())
 	c.T += dt
-	c.Evaluate()
+	c.EvaluateWith(s)
 	FiniteDiff(&c.FD, &c.Global, &c.PrevGlobal, dt)
 	BK(&c.FDLocal, &c.FD, c.Chain.Parents)
 	c.Global, c.PrevGlobal = c.PrevGlobal, c.Global

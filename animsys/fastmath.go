@@ -171,7 +171,7 @@ func qexpVel(v, dv v3) (q4, v3) {
 	if a2 < 1 {
 		// (a - sin a)/a^3 by its Taylor series (truncation < 3e-8).
 		a4 := a2 * a2
-		c2 = (1.0/6 - a2/120) + a4*(1.0/5040-a2/362880)
+		c2 = (1.0/6 - a2*(1.0/120)) + a4*(1.0/5040-a2*(1.0/362880))
 	} else {
 		a := sqrt32(a2)
 		c2 = (a - a*sc*c) / (a2 * a) // sin a = 2 sin h cos h = a sinc(h) cos h
@@ -190,7 +190,7 @@ func qlogRate(q q4, v, w v3) v3 {
 	if h2 < 0.25 {
 		// The series of (1 - h cot h)/(4 h^2) (truncation < 1e-9).
 		h4 := h2 * h2
-		c = (1.0/12 + h2/180) + h4*((1.0/1890+h2/18900)+h4/187110)
+		c = (1.0/12 + h2*(1.0/180)) + h4*((1.0/1890+h2*(1.0/18900))+h4*(1.0/187110))
 	} else {
 		h := sqrt32(h2)
 		s := sqrt32(q.x*q.x + q.y*q.y + q.z*q.z)
@@ -204,6 +204,10 @@ func qlogRate(q q4, v, w v3) v3 {
 // reduction, accurate to a few float32 ulp over the ranges poses use. The
 // polynomials are interpolants at Chebyshev nodes of the reduced range
 // (near-minimax), fitted in float64; each states its truncation error.
+// Series coefficients are written as x*(1.0/n), not x/n: Go compiles a
+// division by a constant to a division (it is not exact), which takes
+// about four times as long as a multiplication and sits on the result's
+// dependency chain.
 
 const (
 	ln2hi  = 0.693359375 // ln 2 in 9 bits, so k ln2hi is exact
@@ -240,7 +244,7 @@ func log32(x float32) float32 {
 	s := f / (2 + f)
 	s2 := s * s
 	s4 := s2 * s2
-	p := (1 + s2/3) + s4*((1.0/5+s2/7)+s4/9)
+	p := (1 + s2*(1.0/3)) + s4*((1.0/5+s2*(1.0/7))+s4*(1.0/9))
 	return e*ln2hi + (e*ln2lo + 2*s*p)
 }
 

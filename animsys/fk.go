@@ -81,15 +81,17 @@ func BK(local, global *Pose, parents []int) {
 			lv[i], la[i], lsv[i] = gv[i], ga[i], gsv[i]
 			continue
 		}
-		pr, ps, pa := ldq(gr[p]), ld(gs[p]), ld(ga[p])
+		pr, pa := ldq(gr[p]), ld(ga[p])
+		// Three divisions instead of nine: x / s as x (1/s), within an ulp.
+		ips := v3{1, 1, 1}.div(ld(gs[p]))
 		rot := rotMatrix(pr) // its transpose is quat_inv_mul_vec3(par_rot, .)
 		arm := ld(gp[i]).sub(ld(gp[p]))
-		pos := rot.tmul(arm).div(ps)
+		pos := rot.tmul(arm).mul(ips)
 		lp[i] = pos.vec()
 		lr[i] = qinvMul(pr, ldq(gr[i])).quat()
-		ls[i] = ld(gs[i]).div(ps).vec()
+		ls[i] = ld(gs[i]).mul(ips).vec()
 		rel := ld(gv[i]).sub(ld(gv[p])).sub(pa.cross(arm))
-		lv[i] = rot.tmul(rel).div(ps).sub(pos.mul(ld(gsv[p]))).vec()
+		lv[i] = rot.tmul(rel).mul(ips).sub(pos.mul(ld(gsv[p]))).vec()
 		la[i] = rot.tmul(ld(ga[i]).sub(pa)).vec()
 		lsv[i] = ld(gsv[i]).sub(ld(gsv[p])).vec()
 	}

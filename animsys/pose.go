@@ -40,19 +40,30 @@ type Pose struct {
 
 // NewPose allocates a pose of n joints at identity, at rest.
 func NewPose(n int) Pose {
-	p := Pose{
-		Pos: make([]mgl32.Vec3, n),
-		Rot: make([]mgl32.Quat, n),
-		Scl: make([]mgl32.Vec3, n),
-		Vel: make([]mgl32.Vec3, n),
-		Ang: make([]mgl32.Vec3, n),
-		Svl: make([]mgl32.Vec3, n),
-	}
-	for i := 0; i < n; i++ {
-		p.Rot[i] = mathx.QuatIdentity()
-		p.Scl[i] = mgl32.Vec3{1, 1, 1}
-	}
+	var p Pose
+	NewPoses(n, &p)
 	return p
+}
+
+// NewPoses allocates poses of n joints at identity, at rest, like NewPose,
+// with their positions, scales and velocities in one block of memory and
+// their rotations in another: the poses of one character, read and
+// written together each tick, then stream through the cache as two runs
+// of memory instead of six scattered slices each.
+func NewPoses(n int, poses ...*Pose) {
+	k := len(poses)
+	vec, rot := make([]mgl32.Vec3, 5*n*k), make([]mgl32.Quat, n*k)
+	for i := range rot {
+		rot[i] = mathx.QuatIdentity()
+	}
+	for i, p := range poses {
+		v := vec[5*n*i:]
+		*p = Pose{Pos: v[:n:n], Scl: v[n : 2*n : 2*n], Vel: v[2*n : 3*n : 3*n], Ang: v[3*n : 4*n : 4*n],
+			Svl: v[4*n : 5*n : 5*n], Rot: rot[n*i : n*(i+1) : n*(i+1)]}
+		for j := range p.Scl {
+			p.Scl[j] = mgl32.Vec3{1, 1, 1}
+		}
+	}
 }
 
 // Len is the number of joints.
@@ -123,7 +134,12 @@ type Clip struct {
 	// it so that cubic sampling near its ends needs no clamping.
 	LoopStart, LoopEnd float32
 
-	rotD, sclD []v3 // per-interval deltas cached by Prepare
+	// Cached by Prepare, per interval from frame f to f+1 and joint j:
+	// rotT holds the cubic rotation curve's tangents m1, d12, m2 at
+	// 3(f Joints + j); sclD the scale log-ratio at f Joints + j. posConst
+	// and sclConst mark, per joint, a position or scale that never changes.
+	rotT, sclD         []v3
+	posConst, sclConst []bool
 }
 
 // NewClip allocates a clip of frames x joints at identity.

@@ -3,6 +3,8 @@ package animsys
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // Sampling a prepared clip gives the same bits as sampling it without the
@@ -12,7 +14,7 @@ func TestPrepareIsBitIdentical(t *testing.T) {
 	for _, seed := range []uint32{1, 2, 100} {
 		prepared := GenerateBenchClip(seed)
 		plain := prepared
-		plain.rotD, plain.sclD = nil, nil
+		plain.rotT, plain.sclD, plain.posConst, plain.sclConst = nil, nil, nil, nil
 		if !prepared.prepared() || plain.prepared() {
 			t.Fatal("cache state not as set up")
 		}
@@ -34,6 +36,37 @@ func TestPrepareIsBitIdentical(t *testing.T) {
 						t.Fatalf("seed %d t %v cubic %v joint %d: prepared and plain sampling differ", seed, tm, cubic, j)
 					}
 				}
+			}
+		}
+	}
+}
+
+// Poses made together by NewPoses start at identity and share no memory:
+// writing every element of one leaves the others as they were.
+func TestNewPosesDisjoint(t *testing.T) {
+	const n = 5
+	var a, b, c Pose
+	NewPoses(n, &a, &b, &c)
+	ident := NewPose(n)
+	for _, p := range []*Pose{&a, &b, &c} {
+		if p.Len() != n || cap(p.Pos) != n || cap(p.Rot) != n || cap(p.Svl) != n {
+			t.Fatalf("pose of %d joints (caps %d %d %d), want %d", p.Len(), cap(p.Pos), cap(p.Rot), cap(p.Svl), n)
+		}
+		for j := 0; j < n; j++ {
+			if p.Kform(j) != ident.Kform(j) || p.Kform(j) != KformIdentity() {
+				t.Fatalf("joint %d not at identity: %+v", j, p.Kform(j))
+			}
+		}
+	}
+	junk := Kform{Pos: mgl32.Vec3{9, 9, 9}, Rot: mgl32.Quat{W: 9, V: mgl32.Vec3{9, 9, 9}}, Scl: mgl32.Vec3{9, 9, 9},
+		Vel: mgl32.Vec3{9, 9, 9}, Ang: mgl32.Vec3{9, 9, 9}, Svl: mgl32.Vec3{9, 9, 9}}
+	for j := 0; j < n; j++ {
+		b.SetKform(j, junk)
+	}
+	for _, p := range []*Pose{&a, &c} {
+		for j := 0; j < n; j++ {
+			if p.Kform(j) != KformIdentity() {
+				t.Fatalf("writing one pose changed another at joint %d: %+v", j, p.Kform(j))
 			}
 		}
 	}

@@ -36,6 +36,10 @@ type Crowd struct {
 	Characters []*animsys.Character
 	sums       []float32 // each character's checksum of the last tick
 
+	// One Scratch per goroutine ticking: the caller of Tick uses
+	// scratch[0], worker i scratch[i+1].
+	scratch []*animsys.Scratch
+
 	// Worker pool (Start); nil when ticking serially.
 	workers []chan float32
 	done    chan struct{}
@@ -58,13 +62,14 @@ func New(skel *animsys.Skeleton, lib []animsys.Clip, n int, seed uint32) (*Crowd
 			return nil, fmt.Errorf("crowd: clip %q has %d joints, skeleton %d", lib[i].Name, lib[i].Joints, skel.Len())
 		}
 	}
-	c := &Crowd{Chain: animsys.BenchChain(skel.Parents), sums: make([]float32, n)}
+	c := &Crowd{Chain: animsys.BenchChain(skel.Parents), sums: make([]float32, n),
+		scratch: []*animsys.Scratch{animsys.NewScratch(skel.Len())}}
 	r := animsys.NewXorshift32(seed)
 	pick := func() *animsys.Clip { return &lib[int(r.Next()%uint32(len(lib)))] }
 	for i := 0; i < n; i++ {
 		a, b := pick(), pick()
 		tA, tB := r.Float()*a.Duration(), r.Float()*b.Duration()
-		c.Characters = append(c.Characters, animsys.NewCharacter(&c.Chain, a, b, seed+uint32(i), tA, tB))
+		c.Characters = append(c.Characters, animsys.NewCrowdCharacter(&c.Chain, a, b, seed+uint32(i), tA, tB, c.scratch[0]))
 	}
 	return c, nil
 }
@@ -79,12 +84,16 @@ func (c *Crowd) Start(threads int) {
 	}
 	c.done = make(chan struct{}, threads)
 	c.workers = make([]chan float32, threads-1)
+	for len(c.scratch) < threads {
+		c.scratch = append(c.scratch, animsys.NewScratch(len(c.Chain.Parents)))
+	}
 	for i := range c.workers {
 		ch := make(chan float32, 1)
 		c.workers[i] = ch
+		s := c.scratch[i+1]
 		go func() {
 			for dt := range ch {
-				c.work(dt)
+				c.work(dt, s)
 				c.done <- struct{}{}
 			}
 		}()
@@ -110,7 +119,7 @@ func (c *Crowd) Tick(dt float32) float64 {
 	for _, ch := range c.workers {
 		ch <- dt
 	}
-	c.work(dt)
+	c.work(dt, c.scratch[0])
 	for range c.workers {
 		<-c.done
 	}
@@ -121,8 +130,8 @@ func (c *Crowd) Tick(dt float32) float64 {
 	return sum
 }
 
-// work ticks chunks of characters until none are left.
-func (c *Crowd) work(dt float32) {
+// work ticks chunks of characters until none are left, with scratch s.
+func (c *Crowd) work(dt float32, s *animsys.Scratch) {
 	n := int64(len(c.Characters))
 	for {
 		lo := c.next.Add(chunk) - chunk
@@ -131,7 +140,7 @@ func (c *Crowd) work(dt float32) {
 		}
 		hi := min(lo+chunk, n)
 		for i := lo; i < hi; i++ {
-			c.sums[i] = c.Characters[i].Tick(dt)
+			c.sums[i] = c.Characters[i].TickWith(dt, s)
 		}
 	}
 }
