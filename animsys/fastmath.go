@@ -372,7 +372,14 @@ func log3(v v3) v3 {
 	return logEach(v)
 }
 
-func logEach(v v3) v3 { return v3{log32(v.x), log32(v.y), log32(v.z)} }
+// logEach is log per axis; a uniform scale (the usual kind) takes one log.
+func logEach(v v3) v3 {
+	if v.x == v.y && v.y == v.z {
+		l := log32(v.x)
+		return v3{l, l, l}
+	}
+	return v3{log32(v.x), log32(v.y), log32(v.z)}
+}
 
 // exp3 is exp per axis; zero returns at once, without a call.
 func exp3(v v3) v3 {
@@ -382,4 +389,11 @@ func exp3(v v3) v3 {
 	return expEach(v)
 }
 
-func expEach(v v3) v3 { return v3{exp32(v.x), exp32(v.y), exp32(v.z)} }
+// expEach is exp per axis; equal axes (a uniform scale) take one exp.
+func expEach(v v3) v3 {
+	if v.x == v.y && v.y == v.z {
+		e := exp32(v.x)
+		return v3{e, e, e}
+	}
+	return v3{exp32(v.x), exp32(v.y), exp32(v.z)}
+}
