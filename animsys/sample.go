@@ -60,21 +60,21 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 	scl0, scl1 := c.Scl[s0:s0+n], c.Scl[s1:s1+n]
 	cached := c.prepared()
 	for j := 0; j < n; j++ {
-		p0, p1 := ld(pos0[j]), ld(pos1[j])
+		p0, p1 := ldp(&pos0[j]), ldp(&pos1[j])
 		pos[j] = lerp3(p0, p1, alpha).vec()
 		vel[j] = p1.sub(p0).scale(inv).vec()
 
-		r0 := ldq(rot0[j])
+		r0 := ldqp(&rot0[j])
 		var d, l v3
 		if cached {
 			d, l = c.rotDeltaAt(s0/n, s1/n, j), deltaAt(c.sclD, s0/n, s1/n, n, j)
 		} else {
-			d, l = rotDelta(r0, ldq(rot1[j])), sclDelta(ld(scl0[j]), ld(scl1[j]))
+			d, l = rotDelta(r0, ldqp(&rot1[j])), sclDelta(ldp(&scl0[j]), ldp(&scl1[j]))
 		}
 		rot[j] = qmul(qexp(d.scale(alpha)), r0).quat()
 		ang[j] = d.scale(inv).vec()
 
-		sc0 := ld(scl0[j])
+		sc0 := ldp(&scl0[j])
 		scl[j] = sc0.mul(exp3(l.scale(alpha))).vec()
 		svl[j] = l.scale(inv).vec()
 	}
@@ -262,16 +262,16 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 			if c.posConst[j] {
 				pos[j], vel[j] = pos1[j], mgl32.Vec3{}
 			} else {
-				p, v := h.cubicPos(ld(pos0[j]), ld(pos1[j]), ld(pos2[j]), ld(pos3[j]))
+				p, v := h.cubicPos(ldp(&pos0[j]), ldp(&pos1[j]), ldp(&pos2[j]), ldp(&pos3[j]))
 				pos[j], vel[j] = p.vec(), v.scale(inv).vec()
 			}
-			r, w := h.cubicRotT(ldq(rot1[j]), t[3*j], t[3*j+1], t[3*j+2])
+			r, w := h.cubicRotT(ldqp(&rot1[j]), t[3*j], t[3*j+1], t[3*j+2])
 			rot[j], ang[j] = r.quat(), w.scale(inv).vec()
 			if c.sclConst[j] {
 				scl[j], svl[j] = scl1[j], mgl32.Vec3{}
 				continue
 			}
-			s0, s1, s2, s3 := ld(scl0[j]), ld(scl1[j]), ld(scl2[j]), ld(scl3[j])
+			s0, s1, s2, s3 := ldp(&scl0[j]), ldp(&scl1[j]), ldp(&scl2[j]), ldp(&scl3[j])
 			if s0 == s1 && s1 == s2 && s2 == s3 {
 				scl[j], svl[j] = s1.vec(), mgl32.Vec3{}
 				continue
@@ -282,11 +282,11 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 		return
 	}
 	for j := 0; j < n; j++ {
-		p, v := h.cubicPos(ld(pos0[j]), ld(pos1[j]), ld(pos2[j]), ld(pos3[j]))
+		p, v := h.cubicPos(ldp(&pos0[j]), ldp(&pos1[j]), ldp(&pos2[j]), ldp(&pos3[j]))
 		pos[j], vel[j] = p.vec(), v.scale(inv).vec()
-		r, w := h.cubicRot(ldq(rot0[j]), ldq(rot1[j]), ldq(rot2[j]), ldq(rot3[j]))
+		r, w := h.cubicRot(ldqp(&rot0[j]), ldqp(&rot1[j]), ldqp(&rot2[j]), ldqp(&rot3[j]))
 		rot[j], ang[j] = r.quat(), w.scale(inv).vec()
-		s, sv := h.cubicScl(ld(scl0[j]), ld(scl1[j]), ld(scl2[j]), ld(scl3[j]))
+		s, sv := h.cubicScl(ldp(&scl0[j]), ldp(&scl1[j]), ldp(&scl2[j]), ldp(&scl3[j]))
 		scl[j], svl[j] = s.vec(), sv.scale(inv).vec()
 	}
 }
