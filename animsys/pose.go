@@ -134,12 +134,13 @@ type Clip struct {
 	// it so that cubic sampling near its ends needs no clamping.
 	LoopStart, LoopEnd float32
 
-	// Cached by Prepare, per interval from frame f to f+1 and joint j:
-	// rotT holds the cubic rotation curve's tangents m1, d12, m2 at
-	// 3(f Joints + j); sclD the scale log-ratio at f Joints + j. posConst
-	// and sclConst mark, per joint, a position or scale that never changes.
-	rotT, sclD         []v3
-	posConst, sclConst []bool
+	// Cached by Prepare (see there): one record of segLen float32s per
+	// interval from frame f to f+1 in seg, and the joints whose position
+	// or scale changes (the others are copied from frame 0).
+	seg        []float32
+	segLen     int
+	posJ, sclJ []int32
+	sclSlot    []int32 // joint -> index in sclJ, or -1
 }
 
 // NewClip allocates a clip of frames x joints at identity.

@@ -14,7 +14,7 @@ func TestPrepareIsBitIdentical(t *testing.T) {
 	for _, seed := range []uint32{1, 2, 100} {
 		prepared := GenerateBenchClip(seed)
 		plain := prepared
-		plain.rotT, plain.sclD, plain.posConst, plain.sclConst = nil, nil, nil, nil
+		plain.seg, plain.segLen = nil, 0
 		if !prepared.prepared() || plain.prepared() {
 			t.Fatal("cache state not as set up")
 		}

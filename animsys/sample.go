@@ -1,7 +1,5 @@
 package animsys
 
-import "github.com/go-gl/mathgl/mgl32"
-
 // Animation sampling (propagating-velocities, "Animation Sampling").
 
 // frameAt splits a time (s) into a frame index and the fraction in [0, 1)
@@ -59,6 +57,10 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 	rot0, rot1 := c.Rot[s0:s0+n], c.Rot[s1:s1+n]
 	scl0, scl1 := c.Scl[s0:s0+n], c.Scl[s1:s1+n]
 	cached := c.prepared()
+	var rec []float32 // the cached record of the interval, if not clamped
+	if cached && s1 != s0 {
+		rec = c.record(s0 / n)
+	}
 	for j := 0; j < n; j++ {
 		p0, p1 := ldp(&pos0[j]), ldp(&pos1[j])
 		pos[j] = lerp3(p0, p1, alpha).vec()
@@ -67,7 +69,12 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 		r0 := ldqp(&rot0[j])
 		var d, l v3
 		if cached {
-			d, l = c.rotDeltaAt(s0/n, s1/n, j), deltaAt(c.sclD, s0/n, s1/n, n, j)
+			if rec != nil {
+				d = segV3(rec, segRot*j+7)
+				if k := c.sclSlot[j]; k >= 0 {
+					l = segV3(rec, c.sclAt(int(k))+6)
+				}
+			}
 		} else {
 			d, l = rotDelta(r0, ldqp(&rot1[j])), sclDelta(ldp(&scl0[j]), ldp(&scl1[j]))
 		}
@@ -105,11 +112,15 @@ func (h *hermite) offset(m1, d12, m2 v3) (o, do v3) {
 // cubicPos is the Catmull-Rom position between p1 and p2 and its rate per
 // frame, with tangents (p2 - p0)/2 and (p3 - p1)/2.
 func (h *hermite) cubicPos(p0, p1, p2, p3 v3) (pos, vel v3) {
-	m1, d12, m2 := p2.sub(p0).scale(.5), p2.sub(p1), p3.sub(p1).scale(.5)
 	// The small offset first, then one rounding at the position's magnitude.
-	pos = p1.add(m1.scale(h.h10).add(d12.scale(h.h01)).add(m2.scale(h.h11)))
-	vel = m1.scale(h.d10).add(d12.scale(h.d01)).add(m2.scale(h.d11))
-	return pos, vel
+	o, do := h.offset(posTangents(p0, p1, p2, p3))
+	return p1.add(o), do
+}
+
+// posTangents are the Catmull-Rom tangents (p2 - p0)/2 at p1 and (p3 -
+// p1)/2 at p2, and the segment's delta p2 - p1.
+func posTangents(p0, p1, p2, p3 v3) (m1, d12, m2 v3) {
+	return p2.sub(p0).scale(.5), p2.sub(p1), p3.sub(p1).scale(.5)
 }
 
 // cubicRot is the cubic rotation between r1 and r2 and its angular velocity
@@ -160,50 +171,109 @@ func (h *hermite) cubicSclD(s1, d01, d12, d23 v3) (scl, svl v3) {
 	return s1.mul(exp3(o)), do
 }
 
-// Prepare caches what sampling would otherwise recompute every call: for
-// every pair of consecutive frames and joint, the tangents of the cubic
-// rotation curve (rotTangents: two logarithms and a Jacobian) and the
-// scale log-ratio; and, per joint, whether its position or scale is the
-// same in every frame (most joints of most clips only rotate). Sampling
-// then gives the same values with less work and fewer bytes read. Call it
-// once after the clip's frames are filled, and again after changing them;
-// SampleLinear and SampleCubic use the cache when its size matches the
-// clip. It allocates (Frames-1) x Joints x 48 bytes.
+// Prepare caches what sampling would otherwise recompute every call, as one
+// record per interval (frame f to f+1) read in one run of memory:
+//
+//   - for every joint, the rotation at f and the tangents m1, d12, m2 of
+//     its cubic curve (rotTangents: two logarithms and a Jacobian saved);
+//   - for each joint whose position changes in the clip, the position at f
+//     and the Catmull-Rom tangents (p(f+1) - p(f-1))/2, p(f+1) - p(f),
+//     (p(f+2) - p(f))/2;
+//   - for each joint whose scale changes, the scale at f and the tangents
+//     of its log-ratios.
+//
+// Joints whose position or scale never changes (most joints of most clips
+// only rotate) are copied from frame 0. Sampling gives the same values as
+// without the cache (exact float32 equality; tests check it) with less
+// work and fewer bytes read. Call it once after the clip's frames are
+// filled, and again after changing them; SampleLinear and SampleCubic use
+// the cache when its size matches the clip. It allocates (Frames-1) x
+// (13 Joints + 12 animated channels) x 4 bytes.
 func (c *Clip) Prepare() {
-	c.rotT, c.sclD, c.posConst, c.sclConst = nil, nil, nil, nil
+	c.seg, c.segLen, c.posJ, c.sclJ, c.sclSlot = nil, 0, nil, nil, nil
 	if c.Frames < 2 || c.Joints < 1 {
 		return
 	}
 	n, m := c.Joints, (c.Frames-1)*c.Joints
-	rotD := make([]v3, m)
-	c.sclD = make([]v3, m)
-	for i := 0; i < m; i++ {
-		rotD[i] = rotDelta(ldq(c.Rot[i]), ldq(c.Rot[i+n]))
-		c.sclD[i] = sclDelta(ld(c.Scl[i]), ld(c.Scl[i+n]))
-	}
-	c.rotT = make([]v3, 3*m)
-	for f := 0; f < c.Frames-1; f++ {
-		a0, a3 := clampFrame(f-1, c.Frames), clampFrame(f+2, c.Frames)
-		for j := 0; j < n; j++ {
-			i := f*n + j
-			q12 := qabs(qmulInv(ldq(c.Rot[i+n]), ldq(c.Rot[i])))
-			m1, m2 := rotTangents(q12, deltaAt(rotD, a0, f, n, j), rotD[i], deltaAt(rotD, f+1, a3, n, j))
-			c.rotT[3*i], c.rotT[3*i+1], c.rotT[3*i+2] = m1, rotD[i], m2
+	c.sclSlot = make([]int32, n)
+	for j := 0; j < n; j++ {
+		posConst, sclConst := true, true
+		for f := 1; f < c.Frames; f++ {
+			posConst = posConst && c.Pos[f*n+j] == c.Pos[j]
+			sclConst = sclConst && c.Scl[f*n+j] == c.Scl[j]
+		}
+		if !posConst {
+			c.posJ = append(c.posJ, int32(j))
+		}
+		c.sclSlot[j] = -1
+		if !sclConst {
+			c.sclSlot[j] = int32(len(c.sclJ))
+			c.sclJ = append(c.sclJ, int32(j))
 		}
 	}
-	c.posConst, c.sclConst = make([]bool, n), make([]bool, n)
-	for j := 0; j < n; j++ {
-		c.posConst[j], c.sclConst[j] = true, true
-		for f := 1; f < c.Frames; f++ {
-			c.posConst[j] = c.posConst[j] && c.Pos[f*n+j] == c.Pos[j]
-			c.sclConst[j] = c.sclConst[j] && c.Scl[f*n+j] == c.Scl[j]
+	rotD, sclD := make([]v3, m), make([]v3, m)
+	for i := 0; i < m; i++ {
+		rotD[i] = rotDelta(ldq(c.Rot[i]), ldq(c.Rot[i+n]))
+		sclD[i] = sclDelta(ld(c.Scl[i]), ld(c.Scl[i+n]))
+	}
+	c.segLen = segRot*n + segChan*(len(c.posJ)+len(c.sclJ))
+	c.seg = make([]float32, (c.Frames-1)*c.segLen)
+	for f := 0; f < c.Frames-1; f++ {
+		f0, f2, f3 := clampFrame(f-1, c.Frames), f+1, clampFrame(f+2, c.Frames)
+		rec := c.record(f)
+		for j := 0; j < n; j++ {
+			i := f*n + j
+			r1 := ldq(c.Rot[i])
+			m1, m2 := rotTangents(qabs(qmulInv(ldq(c.Rot[i+n]), r1)), deltaAt(rotD, f0, f, n, j), rotD[i], deltaAt(rotD, f2, f3, n, j))
+			x := rec[segRot*j:]
+			x[0], x[1], x[2], x[3] = r1.w, r1.x, r1.y, r1.z
+			putV3(x[4:], m1)
+			putV3(x[7:], rotD[i])
+			putV3(x[10:], m2)
+		}
+		o := segRot * n
+		for _, j := range c.posJ {
+			p0, p1, p2, p3 := ld(c.Pos[f0*n+int(j)]), ld(c.Pos[f*n+int(j)]), ld(c.Pos[f2*n+int(j)]), ld(c.Pos[f3*n+int(j)])
+			m1, d12, m2 := posTangents(p0, p1, p2, p3)
+			putChan(rec[o:], p1, m1, d12, m2)
+			o += segChan
+		}
+		for _, j := range c.sclJ {
+			d01, d12, d23 := deltaAt(sclD, f0, f, n, int(j)), sclD[f*n+int(j)], deltaAt(sclD, f2, f3, n, int(j))
+			putChan(rec[o:], ld(c.Scl[f*n+int(j)]), d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
+			o += segChan
 		}
 	}
 }
 
+// Record layout: segRot float32s per joint (rotation w, x, y, z, then
+// tangents m1, d12, m2), then segChan per animated position or scale
+// (value, m1, d12, m2).
+const (
+	segRot  = 13
+	segChan = 12
+)
+
+// record is the cached record of interval f.
+func (c *Clip) record(f int) []float32 { return c.seg[f*c.segLen : (f+1)*c.segLen] }
+
+// sclAt is the offset in a record of animated scale k.
+func (c *Clip) sclAt(k int) int { return segRot*c.Joints + segChan*(len(c.posJ)+k) }
+
+func segV3(x []float32, i int) v3 { return v3{x[i], x[i+1], x[i+2]} }
+
+func putV3(x []float32, v v3) { x[0], x[1], x[2] = v.x, v.y, v.z }
+
+func putChan(x []float32, v, m1, d12, m2 v3) {
+	putV3(x, v)
+	putV3(x[3:], m1)
+	putV3(x[6:], d12)
+	putV3(x[9:], m2)
+}
+
 // prepared reports whether the Prepare cache matches the clip.
 func (c *Clip) prepared() bool {
-	return c.Joints > 0 && len(c.rotT) == 3*(c.Frames-1)*c.Joints && len(c.posConst) == c.Joints
+	return c.Joints > 0 && c.segLen > 0 && len(c.seg) == (c.Frames-1)*c.segLen && len(c.sclSlot) == c.Joints
 }
 
 // deltaAt is the delta in d (one per interval and joint) from frame a to
@@ -213,15 +283,6 @@ func deltaAt(d []v3, a, b, n, j int) v3 {
 		return v3{}
 	}
 	return d[a*n+j]
-}
-
-// rotDeltaAt is the cached rotation delta from frame a to frame b
-// (consecutive, or equal after clamping: then zero) for joint j.
-func (c *Clip) rotDeltaAt(a, b, j int) v3 {
-	if a == b {
-		return v3{}
-	}
-	return c.rotT[3*(a*c.Joints+j)+1]
 }
 
 // SampleCubic samples clip c at time (s) by cubic (Catmull-Rom) interpolation
@@ -254,30 +315,30 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 	rot, ang := out.Rot[:n], out.Ang[:n]
 	scl, svl := out.Scl[:n], out.Svl[:n]
 	if c.prepared() && st >= 0 && st < c.Frames-1 {
-		// Inside the clip, from the cache: constant channels are copied,
-		// rotations use their segment's tangents.
-		t := c.rotT[3*f1 : 3*(f1+n)]
-		a0, a1, a2, a3 := f0/n, f1/n, f2/n, f3/n
+		// Inside the clip, from the interval's record: constant channels
+		// are copied, the rest are Hermite curves on cached tangents.
+		rec := c.record(st)
+		copy(pos, c.Pos[:n])
+		copy(scl, c.Scl[:n])
+		clear(vel)
+		clear(svl)
 		for j := 0; j < n; j++ {
-			if c.posConst[j] {
-				pos[j], vel[j] = pos1[j], mgl32.Vec3{}
-			} else {
-				p, v := h.cubicPos(ldp(&pos0[j]), ldp(&pos1[j]), ldp(&pos2[j]), ldp(&pos3[j]))
-				pos[j], vel[j] = p.vec(), v.scale(inv).vec()
-			}
-			r, w := h.cubicRotT(ldqp(&rot1[j]), t[3*j], t[3*j+1], t[3*j+2])
+			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
+			r, w := h.cubicRotT(q4{x[0], x[1], x[2], x[3]}, segV3(x, 4), segV3(x, 7), segV3(x, 10))
 			rot[j], ang[j] = r.quat(), w.scale(inv).vec()
-			if c.sclConst[j] {
-				scl[j], svl[j] = scl1[j], mgl32.Vec3{}
-				continue
-			}
-			s0, s1, s2, s3 := ldp(&scl0[j]), ldp(&scl1[j]), ldp(&scl2[j]), ldp(&scl3[j])
-			if s0 == s1 && s1 == s2 && s2 == s3 {
-				scl[j], svl[j] = s1.vec(), mgl32.Vec3{}
-				continue
-			}
-			s, sv := h.cubicSclD(s1, deltaAt(c.sclD, a0, a1, n, j), deltaAt(c.sclD, a1, a2, n, j), deltaAt(c.sclD, a2, a3, n, j))
-			scl[j], svl[j] = s.vec(), sv.scale(inv).vec()
+		}
+		o := segRot * n
+		for _, j := range c.posJ {
+			x := rec[o : o+segChan : o+segChan]
+			d, dv := h.offset(segV3(x, 3), segV3(x, 6), segV3(x, 9))
+			pos[j], vel[j] = segV3(x, 0).add(d).vec(), dv.scale(inv).vec()
+			o += segChan
+		}
+		for _, j := range c.sclJ {
+			x := rec[o : o+segChan : o+segChan]
+			d, dv := h.offset(segV3(x, 3), segV3(x, 6), segV3(x, 9))
+			scl[j], svl[j] = segV3(x, 0).mul(exp3(d)).vec(), dv.scale(inv).vec()
+			o += segChan
 		}
 		return
 	}
