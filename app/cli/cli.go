@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
+	"strings"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
@@ -162,47 +164,59 @@ type benchReport struct {
 	Results []crowd.BenchResult `json:"results"`
 }
 
-// Bench runs `kinelab bench [--characters N] [--threads K] [--json]`: a
-// crowd of N characters (default 1000) ticking the bench-spec chain, timed
-// as bench-spec says (3 warm-up ticks, median of 21). It prints ns per
-// character-tick and character-ticks per second, on K goroutines, or by
-// default on one and on all cores.
+// Bench runs `kinelab bench [--characters N[,N...]] [--threads K[,K...]]
+// [--json]`: crowds of N characters (default 1000) ticking the bench-spec
+// chain, each timed as bench-spec says (3 warm-up ticks, median of 21) on
+// K goroutines, by default on one and on all cores. It prints ns per
+// character-tick and character-ticks per second for every (N, K).
 func Bench(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("kinelab bench", "kinelab bench [--characters N] [--threads K] [--json]",
-		"Times the velocity chain of docs/bench-spec.md for a crowd: 3 warm-up ticks, then\n"+
-			"the median of 21 ticks; prints ns per character-tick and character-ticks/s.", stderr)
-	n := fs.Int("characters", crowd.DefaultSize, "number of characters in the crowd (>= 1)")
-	threads := fs.Int("threads", 0, "goroutines to tick on (>= 1); 0 runs once on 1 and once on all cores")
+	fs := newFlagSet("kinelab bench", "kinelab bench [--characters N[,N...]] [--threads K[,K...]] [--json]",
+		"Times the velocity chain of docs/bench-spec.md for crowds: 3 warm-up ticks, then\n"+
+			"the median of 21 ticks; prints ns per character-tick and character-ticks/s.\n"+
+			"Lists sweep, e.g. --characters 1,10,100,1000,2000 --threads 1,2.", stderr)
+	sizes := intList{crowd.DefaultSize}
+	fs.Var(&sizes, "characters", "characters in the crowd (>= 1), or a comma-separated list of sizes")
+	threads := intList{0}
+	fs.Var(&threads, "threads", "goroutines to tick on (>= 1), or a list; 0 runs on 1 and on all cores")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
-	if *n < 1 {
-		fmt.Fprintf(stderr, "kinelab bench: --characters must be at least 1, got %d\n", *n)
-		return ExitUsage
+	var counts []int
+	for _, n := range sizes {
+		if n < 1 {
+			fmt.Fprintf(stderr, "kinelab bench: --characters must be at least 1, got %d\n", n)
+			return ExitUsage
+		}
 	}
-	if *threads < 0 {
-		fmt.Fprintf(stderr, "kinelab bench: --threads must be 0 (1 and all cores) or more, got %d\n", *threads)
-		return ExitUsage
-	}
-	counts := []int{*threads}
-	if *threads == 0 {
-		counts = []int{1}
-		if all := runtime.GOMAXPROCS(0); all > 1 {
-			counts = append(counts, all)
+	for _, k := range threads {
+		switch {
+		case k < 0:
+			fmt.Fprintf(stderr, "kinelab bench: --threads must be 0 (1 and all cores) or more, got %d\n", k)
+			return ExitUsage
+		case k == 0:
+			counts = append(counts, 1)
+			if all := runtime.GOMAXPROCS(0); all > 1 {
+				counts = append(counts, all)
+			}
+		default:
+			counts = append(counts, k)
 		}
 	}
 
 	skel := animsys.BenchSkeleton()
-	c, err := crowd.New(&skel, crowd.NewLibrary(), *n, 1)
-	if err != nil {
-		fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
-		return ExitFail
-	}
-	defer c.Close()
+	lib := crowd.NewLibrary()
 	rep := benchReport{Chain: "bench-spec", Joints: skel.Len()}
-	for _, k := range counts {
-		rep.Results = append(rep.Results, crowd.Bench(c, k))
+	for _, n := range sizes {
+		c, err := crowd.New(&skel, lib, n, 1)
+		if err != nil {
+			fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
+			return ExitFail
+		}
+		for _, k := range counts {
+			rep.Results = append(rep.Results, crowd.Bench(c, k))
+		}
+		c.Close()
 	}
 
 	if *asJSON {
@@ -214,11 +228,35 @@ func Bench(args []string, stdout, stderr io.Writer) int {
 		}
 		return ExitOK
 	}
-	fmt.Fprintf(stdout, "bench-spec velocity chain, %d joints, %d characters: %d warm-up ticks, median of %d\n",
-		rep.Joints, *n, crowd.WarmupTicks, crowd.TimedTicks)
-	fmt.Fprintf(stdout, "%8s %16s %18s %16s\n", "threads", "ns/char-tick", "char-ticks/s", "tick (ms)")
+	fmt.Fprintf(stdout, "bench-spec velocity chain, %d joints: %d warm-up ticks, median of %d\n",
+		rep.Joints, crowd.WarmupTicks, crowd.TimedTicks)
+	fmt.Fprintf(stdout, "%10s %8s %14s %14s %12s\n", "characters", "threads", "ns/char-tick", "char-ticks/s", "tick (ms)")
 	for _, r := range rep.Results {
-		fmt.Fprintf(stdout, "%8d %16.0f %18.0f %16.3f\n", r.Threads, r.NsPerCharTick, r.CharTicksPerSec, r.MedianTickNs/1e6)
+		fmt.Fprintf(stdout, "%10d %8d %14.0f %14.0f %12.3f\n", r.Characters, r.Threads, r.NsPerCharTick, r.CharTicksPerSec, r.MedianTickNs/1e6)
 	}
 	return ExitOK
+}
+
+// intList is a flag holding one integer or a comma-separated list of them.
+type intList []int
+
+func (l *intList) String() string {
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *intList) Set(v string) error {
+	var out intList
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", f)
+		}
+		out = append(out, n)
+	}
+	*l = out
+	return nil
 }

@@ -90,6 +90,27 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
+// A list of sizes and threads gives one result per pair, in order.
+func TestBenchSweep(t *testing.T) {
+	code, out, errOut := run(benchCmd, "--characters", "1,4", "--threads", "1,2", "--json")
+	var rep benchReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != ExitOK {
+		t.Fatalf("exit %d, err %v, stdout:\n%s\nstderr:\n%s", code, err, out, errOut)
+	}
+	want := [][2]int{{1, 1}, {1, 2}, {4, 1}, {4, 2}}
+	if len(rep.Results) != len(want) {
+		t.Fatalf("%d results, want %d: %+v", len(rep.Results), len(want), rep.Results)
+	}
+	for i, w := range want {
+		if r := rep.Results[i]; r.Characters != w[0] || r.Threads != w[1] || !(r.CharTicksPerSec > 0) {
+			t.Errorf("result %d: %d characters on %d threads, %v ticks/s; want %v", i, r.Characters, r.Threads, r.CharTicksPerSec, w)
+		}
+	}
+	if code, _, errOut := run(benchCmd, "--characters", "10,x"); code != ExitUsage || !strings.Contains(errOut, `"x" is not an integer`) {
+		t.Errorf("bad list: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
 func TestBenchTextDefaultThreads(t *testing.T) {
 	code, out, _ := run(benchCmd, "--characters", "3")
 	if code != ExitOK || !strings.Contains(out, "ns/char-tick") || !strings.Contains(out, "char-ticks/s") {
