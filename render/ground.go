@@ -38,7 +38,8 @@ func norm(r, g, b uint8) [4]float32 {
 }
 
 // Draw draws the ground centred under focus (snapped to whole cells so the
-// pattern does not swim); call inside BeginMode3D.
+// pattern does not swim) and flushes it to the driver (see Flush); call
+// inside BeginMode3D.
 func (g *Ground) Draw(focus mgl32.Vec3) {
 	rl.SetShaderValue(g.shader, g.locFocus, []float32{focus[0], 0, focus[2]}, rl.ShaderUniformVec3)
 	rl.SetShaderValue(g.shader, g.locFadeStart, []float32{g.FadeStart}, rl.ShaderUniformFloat)
@@ -47,6 +48,9 @@ func (g *Ground) Draw(focus mgl32.Vec3) {
 	rl.BeginShaderMode(g.shader)
 	rl.DrawPlane(c, rl.Vector2{X: g.Size, Y: g.Size}, rl.White)
 	rl.EndShaderMode()
+	// The floor comes first and covers most of the screen: a software
+	// renderer rasterises it while the rest of the scene is submitted.
+	Flush()
 }
 
 // Unload frees the shader.
