@@ -166,7 +166,16 @@ func (p *Panel) Buttons(texts ...string) int {
 func (p *Panel) Check(text string, v *bool) bool {
 	r := p.row(Row - 4)
 	old := *v
-	gui.CheckBox(rl.Rectangle{X: r.X, Y: r.Y + 1, Width: r.Height - 2, Height: r.Height - 2}, text, v)
+	b := rl.Rectangle{X: r.X, Y: r.Y + 1, Width: r.Height - 2, Height: r.Height - 2}
+	gui.CheckBox(b, text, v)
+	if *v {
+		// raygui marks "on" only by filling the box, which reads as a
+		// plain square; a tick makes the state plain.
+		at := func(fx, fy float32) rl.Vector2 { return rl.Vector2{X: b.X + fx*b.Width, Y: b.Y + fy*b.Height} }
+		ink := color.RGBA{24, 28, 36, 255}
+		rl.DrawLineEx(at(0.2, 0.52), at(0.42, 0.75), 2.5, ink)
+		rl.DrawLineEx(at(0.42, 0.75), at(0.8, 0.25), 2.5, ink)
+	}
 	return *v != old
 }
 
