@@ -56,6 +56,7 @@ screenshots: build
 	$(XVFB) ./bin/kinelab --lab scalar --frames 240 --screenshot docs/scalar.png
 	$(XVFB) ./bin/kinelab --lab cost --frames 240 --screenshot docs/cost.png
 	$(XVFB) ./bin/kinelab --lab springs --frames 240 --screenshot docs/springs.png
+	$(XVFB) ./bin/kinelab --lab crowd --frames 290 --screenshot docs/crowd.png
 
 clean:
 	rm -rf bin $(TOOLS)
