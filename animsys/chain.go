@@ -80,23 +80,15 @@ func NewScratch(n int) *Scratch {
 // chain.Parents) from times tA and tB (s), with the bench-spec additive
 // pose drawn from seed and the inertialization offset between a and b
 // sampled at 0.5 s. PrevGlobal is evaluated at the start times, so the
-// first tick's finite difference is meaningful.
-func NewCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32) *Character {
-	return newCharacter(chain, a, b, seed, tA, tB, NewScratch(len(chain.Parents)), true)
-}
-
-// NewCrowdCharacter is NewCharacter for a character that is only ticked
-// with TickWith, using s to set it up and keeping no Scratch of its own.
-func NewCrowdCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scratch) *Character {
-	return newCharacter(chain, a, b, seed, tA, tB, s, false)
-}
-
-func newCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scratch, keep bool) *Character {
+// first tick's finite difference is meaningful. The set-up runs in s; with
+// s nil the character makes a Scratch of its own, which Tick and Evaluate
+// then use (a crowd passes its shared one and ticks with TickWith).
+func NewCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scratch) *Character {
 	n := len(chain.Parents)
 	c := &Character{Chain: chain, A: a, B: b, TA: tA, TB: tB}
 	NewPoses(n, &c.Add, &c.Offset, &c.Global, &c.PrevGlobal, &c.FD, &c.FDLocal)
-	if keep {
-		c.own = s
+	if s == nil {
+		s = c.scratch()
 	}
 	RandomAdditive(&c.Add, seed)
 	SampleCubic(&s.SampleA, a, 0.5)

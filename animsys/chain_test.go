@@ -10,7 +10,7 @@ func benchCharacter() *Character {
 	skel := BenchSkeleton()
 	a, b := GenerateBenchClip(1), GenerateBenchClip(2)
 	ch := BenchChain(skel.Parents)
-	return NewCharacter(&ch, &a, &b, 1, 0, 0)
+	return NewCharacter(&ch, &a, &b, 1, 0, 0, nil)
 }
 
 func BenchmarkChain(b *testing.B) {
@@ -41,7 +41,7 @@ func TestChainStages(t *testing.T) {
 		ch := BenchChain(skel.Parents)
 		ch.Stages = Stages{Cubic: mask&1 != 0, Blend: mask&2 != 0, BlendVel: mask&4 != 0,
 			Additive: mask&8 != 0, AdditiveVel: mask&16 != 0, Inertialize: mask&32 != 0}
-		c := NewCharacter(&ch, &a, &b, 3, 1, 2)
+		c := NewCharacter(&ch, &a, &b, 3, 1, 2, nil)
 		for i := 0; i < 40; i++ {
 			c.Tick(1.0 / 60)
 		}

@@ -46,7 +46,7 @@ func ExampleCharacter_Tick() {
 	skel := animsys.BenchSkeleton()
 	a, b := animsys.GenerateBenchClip(1), animsys.GenerateBenchClip(2)
 	chain := animsys.BenchChain(skel.Parents)
-	c := animsys.NewCharacter(&chain, &a, &b, 1, 0, 0)
+	c := animsys.NewCharacter(&chain, &a, &b, 1, 0, 0, nil)
 	c.Tick(1.0 / 60)
 	// PrevGlobal now holds this tick's world pose (Global and PrevGlobal swap).
 	fmt.Println(len(c.PrevGlobal.Vel), mathx.Vec3Finite(c.FDLocal.Ang[14]))

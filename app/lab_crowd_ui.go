@@ -184,7 +184,7 @@ func (l *CrowdLab) Draw3D(v *View) {
 }
 
 // drawBodies draws, in one batch of body, every character given the body
-// of level k this frame, and flushes the batch to the driver.
+// of level k this frame (EndBatch hands it to the driver).
 func (l *CrowdLab) drawBodies(body *render.SkinnedMesh, k int8) {
 	d := &l.draw
 	body.BeginBatch()
@@ -200,9 +200,6 @@ func (l *CrowdLab) drawBodies(body *render.SkinnedMesh, k int8) {
 		body.DrawBatched(d.shifted(pos, shift), rot, scl, tint)
 	}
 	body.EndBatch()
-	// Under llvmpipe this batch is rasterised while the next is skinned
-	// (render.Flush): 200 bodies' frame took about 4 ms less.
-	render.Flush()
 }
 
 // drawPicked rings the picked character's cell and, with S.Lines, draws

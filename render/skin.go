@@ -209,10 +209,14 @@ func (m *SkinnedMesh) DrawBatched(globalPos []mgl32.Vec3, globalRot []mgl32.Quat
 	rl.DrawVertexArrayElements(0, m.indexCount, nil)
 }
 
-// EndBatch ends a BeginBatch: it unbinds the vertex array and the shader.
+// EndBatch ends a BeginBatch: it unbinds the vertex array and the shader
+// and hands the batch to the driver (Flush). A batch is a large piece of
+// the frame, so under llvmpipe it is rasterised while the caller goes on
+// (the Crowd lab's 200 bodies in three batches: a frame about 4 ms shorter).
 func (m *SkinnedMesh) EndBatch() {
 	rl.DisableVertexArray()
 	rl.DisableShader()
+	Flush()
 }
 
 // VertexCount is the number of vertices uploaded.

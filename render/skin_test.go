@@ -93,6 +93,21 @@ func near(a, b color.RGBA, tol int) bool {
 	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
 }
 
+// bentBodyScene uploads the bench skeleton's body (the window must be
+// open) and returns it with the bent pose and a camera framing it.
+func bentBodyScene(tb testing.TB) (*SkinnedMesh, animsys.Pose, rl.Camera3D) {
+	s := animsys.BenchSkeleton()
+	restPos, restRot := restGlobals(s)
+	body := GenerateBody(s.Parents, restPos, restRot, s.Names)
+	sm, err := NewSkinnedMesh(&body)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cam := rl.Camera3D{Position: rl.Vector3{X: 0.4, Y: 1.2, Z: 3.2}, Target: rl.Vector3{Y: 0.85},
+		Up: rl.Vector3{Y: 1}, Fovy: 45, Projection: rl.CameraPerspective}
+	return sm, bentPose(s), cam
+}
+
 // TestSkinnedMeshRender draws the default skeleton's body in a bent pose
 // and checks pixels: every joint shows the body, the corners and the
 // places beside it show the background, and where the rest-pose left arm
@@ -110,19 +125,10 @@ func TestSkinnedMeshRender(t *testing.T) {
 	}
 	defer rl.CloseWindow()
 
-	s := animsys.BenchSkeleton()
-	restPos, restRot := restGlobals(s)
-	body := GenerateBody(s.Parents, restPos, restRot, s.Names)
-	sm, err := NewSkinnedMesh(&body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sm, pose, cam := bentBodyScene(t)
 	defer sm.Unload()
-	pose := bentPose(s)
-	cam := rl.Camera3D{
-		Position: rl.Vector3{X: 0.4, Y: 1.2, Z: 3.2}, Target: rl.Vector3{X: 0, Y: 0.85, Z: 0},
-		Up: rl.Vector3{Y: 1}, Fovy: 45, Projection: rl.CameraPerspective,
-	}
+	s := animsys.BenchSkeleton()
+	restPos, _ := restGlobals(s)
 
 	var img *image.RGBA
 	for frame := 0; frame < 2; frame++ {
@@ -211,17 +217,8 @@ func BenchmarkSkinnedMeshDraw(b *testing.B) {
 	rl.SetTraceLogLevel(rl.LogWarning)
 	rl.InitWindow(640, 480, "kinelab skin bench")
 	defer rl.CloseWindow()
-	s := animsys.BenchSkeleton()
-	restPos, restRot := restGlobals(s)
-	body := GenerateBody(s.Parents, restPos, restRot, s.Names)
-	sm, err := NewSkinnedMesh(&body)
-	if err != nil {
-		b.Fatal(err)
-	}
+	sm, pose, cam := bentBodyScene(b)
 	defer sm.Unload()
-	pose := bentPose(s)
-	cam := rl.Camera3D{Position: rl.Vector3{X: 0.4, Y: 1.2, Z: 3.2}, Target: rl.Vector3{Y: 0.85},
-		Up: rl.Vector3{Y: 1}, Fovy: 45, Projection: rl.CameraPerspective}
 	frame := func(draw bool) time.Duration {
 		rl.BeginDrawing()
 		rl.ClearBackground(Background)

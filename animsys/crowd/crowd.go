@@ -69,7 +69,7 @@ func New(skel *animsys.Skeleton, lib []animsys.Clip, n int, seed uint32) (*Crowd
 	for i := 0; i < n; i++ {
 		a, b := pick(), pick()
 		tA, tB := r.Float()*a.Duration(), r.Float()*b.Duration()
-		c.Characters = append(c.Characters, animsys.NewCrowdCharacter(&c.Chain, a, b, seed+uint32(i), tA, tB, c.scratch[0]))
+		c.Characters = append(c.Characters, animsys.NewCharacter(&c.Chain, a, b, seed+uint32(i), tA, tB, c.scratch[0]))
 	}
 	return c, nil
 }

@@ -388,7 +388,7 @@ func chainCase(parents []int) Case {
 		Why: "exact: every stage is",
 		New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 			ch := animsys.BenchChain(parents)
-			c := animsys.NewCharacter(&ch, a, b, 5, 0, 0)
+			c := animsys.NewCharacter(&ch, a, b, 5, 0, 0, nil)
 			add0 := animsys.NewPose(n)
 			add0.CopyFrom(&c.Add)
 			return func(out *animsys.Pose, t float32) {
