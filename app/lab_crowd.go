@@ -55,8 +55,8 @@ type CrowdSettings struct {
 	LineScale   float32 // m of line per m/s
 	ShowMesh    bool    // skinned bodies (else skeleton lines for all)
 	MeshDist    float32 // m from the camera beyond which characters are lines
-	FineDist    float32 // m from the camera within which bodies are the finest (crowdCells[0])
-	CoarseDist  float32 // m from the camera beyond which bodies are the coarsest (crowdCells[2])
+	FineDist    float32 // m from the camera within which bodies are the finest (crowdVertices[0])
+	CoarseDist  float32 // m from the camera beyond which bodies are the coarsest (crowdVertices[2])
 	MaxMeshes   float32 // most skinned bodies a frame, nearest the grid centre first
 }
 
@@ -366,12 +366,13 @@ func median(s []float32, n int) float32 {
 // crowdLevels is the number of levels of detail of the crowd's body.
 const crowdLevels = 3
 
-// crowdCells (m) are the surface grid cells of the crowd's bodies by level
-// of detail (about 500, 290 and 175 vertices): the finest near the camera,
-// the coarsest far away. The coarser ones' thin forearms break apart and
-// legs blur, which at their distance hardly shows; under a software
+// crowdVertices are the vertex counts of the crowd's bodies by level of
+// detail: the finest near the camera, the coarsest far away. Each is the
+// default body (about 9,000 vertices) simplified by render.Decimate, which
+// keeps forearms and feet whole down to about 100 vertices, where a coarse
+// surface grid broke them apart below about 500. Under a software
 // renderer drawing costs about in proportion to vertices.
-var crowdCells = [crowdLevels]float32{render.BodyCellCrowd, 0.08, 0.1}
+var crowdVertices = [crowdLevels]int{250, 150, 100}
 
 // bodiesText says how many skinned bodies of how many vertices were drawn
 // in the last frame, e.g. "38 bodies x 506 + 90 x 291 + 72 x 175 vertices".
@@ -390,16 +391,23 @@ func (d *crowdDraw) bodiesText() string {
 	return s + " vertices"
 }
 
-// crowdBody generates a coarse crowd body with the given surface grid cell
-// (m; render.BodyCellCrowd for near characters) for skeleton sk in its
-// rest pose.
-func crowdBody(sk *animsys.Skeleton, cell float32) render.BodyMesh {
+// crowdBodies generates the crowd's bodies for skeleton sk in its rest
+// pose, one per level of crowdVertices, each simplified from the one
+// before, with two influences per vertex.
+func crowdBodies(sk *animsys.Skeleton) [crowdLevels]render.BodyMesh {
 	local, global := animsys.NewPose(sk.Len()), animsys.NewPose(sk.Len())
 	copy(local.Pos, sk.Offsets)
 	animsys.FKStatic(&global, &local, sk.Parents)
-	b := render.GenerateBodyCell(sk.Parents, global.Pos, global.Rot, sk.Names, cell)
-	twoInfluences(&b)
-	return b
+	var out [crowdLevels]render.BodyMesh
+	prev := render.GenerateBody(sk.Parents, global.Pos, global.Rot, sk.Names)
+	for k, n := range crowdVertices {
+		prev = render.Decimate(&prev, n)
+		out[k] = prev
+	}
+	for k := range out {
+		twoInfluences(&out[k])
+	}
+	return out
 }
 
 // twoInfluences keeps each vertex's two heaviest bone influences, first

@@ -172,18 +172,17 @@ func TestCrowdLabPointPicks(t *testing.T) {
 func TestCrowdBodyLevels(t *testing.T) {
 	sk := assets.Humanoid()
 	prev := math.MaxInt
-	for _, cell := range crowdCells {
-		b := crowdBody(&sk, cell)
+	for k, b := range crowdBodies(&sk) {
 		nv := b.VertexCount()
-		t.Logf("cell %.3f m: %d vertices", cell, nv)
-		if nv == 0 || nv >= prev {
-			t.Fatalf("cell %.3f m: %d vertices after %d", cell, nv, prev)
+		t.Logf("level %d: %d vertices", k, nv)
+		if nv == 0 || nv >= prev || nv > crowdVertices[k] {
+			t.Fatalf("level %d: %d vertices after %d, want at most %d", k, nv, prev, crowdVertices[k])
 		}
 		prev = nv
 		for v := 0; v < nv; v++ {
 			w := b.BoneWeights[4*v : 4*v+4]
 			if w[0] < w[1] || w[2] != 0 || w[3] != 0 || math.Abs(float64(w[0]+w[1]-1)) > 1e-5 {
-				t.Fatalf("cell %.3f m, vertex %d: weights %v", cell, v, w)
+				t.Fatalf("level %d, vertex %d: weights %v", k, v, w)
 			}
 		}
 	}

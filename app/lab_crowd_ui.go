@@ -25,7 +25,7 @@ type crowdPanels struct {
 // scratch space, and the timing of the drawing itself — the only state
 // Draw3D writes.
 type crowdDraw struct {
-	bodies   [crowdLevels]*render.SkinnedMesh // by level: crowdCells; a nil level uses the finer one
+	bodies   [crowdLevels]*render.SkinnedMesh // by level: crowdVertices; a nil level uses the finer one
 	vertices [crowdLevels]int                 // of bodies
 	tried    bool                             // body generation was attempted (nil bodies[0]: lines only)
 	pos      []mgl32.Vec3                     // one character's shifted positions
@@ -53,15 +53,17 @@ func (d *crowdDraw) ensureBody(sk *animsys.Skeleton) {
 		return
 	}
 	d.tried = true
-	for k, cell := range crowdCells {
-		mesh := crowdBody(sk, cell)
-		m, err := render.NewSkinnedMeshShaders(&mesh, shaders.SkinCrowdVS, shaders.SkinCrowdFS)
+	meshes := crowdBodies(sk)
+	for k := range meshes {
+		mesh := &meshes[k]
+		m, err := render.NewSkinnedMeshShaders(mesh, shaders.SkinCrowdVS, shaders.SkinCrowdFS)
 		if err != nil {
 			if k == 0 {
 				return
 			}
 			continue
 		}
+		m.Opaque = true // crowdTints and pickTint have alpha 255
 		d.bodies[k], d.vertices[k] = m, mesh.VertexCount()
 	}
 }

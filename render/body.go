@@ -78,9 +78,10 @@ const (
 	// BodyCellDefault is GenerateBody's cell: about 9,000 vertices for
 	// the bench skeleton.
 	BodyCellDefault = cellSize
-	// BodyCellCrowd is a coarse cell for drawing crowds: about 500
-	// vertices for the bench skeleton, still closed and skinned, with
-	// whole forearms (at 0.08, about 300 vertices, they break up).
+	// BodyCellCrowd is a coarse cell: about 500 vertices for the bench
+	// skeleton, still closed and skinned, with whole forearms (at 0.08,
+	// about 300 vertices, they break up). Decimate gets closer to the
+	// fine surface with half as many vertices; the Crowd lab uses that.
 	BodyCellCrowd = 0.065
 )
 

@@ -46,7 +46,12 @@ func (g *Ground) Draw(focus mgl32.Vec3) {
 	rl.SetShaderValue(g.shader, g.locFade, []float32{g.FadeEnd}, rl.ShaderUniformFloat)
 	c := rl.Vector3{X: float32(int(focus[0])), Y: 0, Z: float32(int(focus[2]))}
 	rl.BeginShaderMode(g.shader)
+	// The floor is opaque (its shader writes alpha 1): without blending,
+	// a software renderer does not read back the screen under it.
+	rl.DisableColorBlend()
 	rl.DrawPlane(c, rl.Vector2{X: g.Size, Y: g.Size}, rl.White)
+	rl.DrawRenderBatchActive()
+	rl.EnableColorBlend()
 	rl.EndShaderMode()
 	// The floor comes first and covers most of the screen: a software
 	// renderer rasterises it while the rest of the scene is submitted.

@@ -93,6 +93,23 @@ func near(a, b color.RGBA, tol int) bool {
 	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
 }
 
+// openWindow opens a w x h window for a render test (or skips it, see
+// requireDisplay), on the test goroutine's thread, locked to it until the
+// test ends and the window closes. All the test's GL work must stay on
+// this goroutine (no subtests).
+func openWindow(t *testing.T, w, h int32, title string) {
+	t.Helper()
+	requireDisplay(t)
+	runtime.LockOSThread()
+	t.Cleanup(runtime.UnlockOSThread)
+	rl.SetTraceLogLevel(rl.LogWarning)
+	rl.InitWindow(w, h, title)
+	if !rl.IsWindowReady() {
+		t.Fatal("InitWindow failed although a display is set")
+	}
+	t.Cleanup(rl.CloseWindow)
+}
+
 // bentBodyScene uploads the bench skeleton's body (the window must be
 // open) and returns it with the bent pose and a camera framing it.
 func bentBodyScene(tb testing.TB) (*SkinnedMesh, animsys.Pose, rl.Camera3D) {
@@ -114,16 +131,8 @@ func bentBodyScene(tb testing.TB) (*SkinnedMesh, animsys.Pose, rl.Camera3D) {
 // would be there is background too, so the vertices really were skinned.
 // All GL work stays on this goroutine's locked thread (no subtests).
 func TestSkinnedMeshRender(t *testing.T) {
-	requireDisplay(t)
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	const w, h = 640, 480
-	rl.SetTraceLogLevel(rl.LogWarning)
-	rl.InitWindow(w, h, "kinelab skin test")
-	if !rl.IsWindowReady() {
-		t.Fatal("InitWindow failed although a display is set")
-	}
-	defer rl.CloseWindow()
+	openWindow(t, w, h, "kinelab skin test")
 
 	sm, pose, cam := bentBodyScene(t)
 	defer sm.Unload()
@@ -247,4 +256,49 @@ func BenchmarkSkinnedMeshDraw(b *testing.B) {
 	}
 	b.ReportMetric(float64(empty.Nanoseconds()), "empty-frame-ns")
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "draw-call-cpu-ns")
+}
+
+// TestSkinnedMeshOpaque: an Opaque mesh draws the same pixels as a blended
+// one (its tints have alpha 255), and blending is back on after it: a
+// half-transparent square drawn next still mixes with what is under it.
+func TestSkinnedMeshOpaque(t *testing.T) {
+	openWindow(t, 320, 240, "kinelab opaque test")
+	sm, pose, cam := bentBodyScene(t)
+	defer sm.Unload()
+	square := color.RGBA{R: 0, G: 255, B: 0, A: 128}
+	frame := func(opaque bool) *image.RGBA {
+		var img *image.RGBA
+		for f := 0; f < 2; f++ { // the second frame is read
+			sm.Opaque = opaque
+			rl.BeginDrawing()
+			rl.ClearBackground(Background)
+			rl.BeginMode3D(cam)
+			sm.Draw(pose.Pos, pose.Rot, pose.Scl, bodyTint)
+			rl.EndMode3D()
+			rl.DrawRectangle(0, 0, 20, 20, square)
+			if f == 1 {
+				img = readScreen()
+			}
+			rl.EndDrawing()
+		}
+		return img
+	}
+	blended, opaque := frame(false), frame(true)
+	body := 0
+	for i := 0; i < len(blended.Pix); i += 4 {
+		c := color.RGBA{R: blended.Pix[i], G: blended.Pix[i+1], B: blended.Pix[i+2], A: 255}
+		if isBody(c) {
+			body++
+		}
+		if blended.Pix[i] != opaque.Pix[i] || blended.Pix[i+1] != opaque.Pix[i+1] || blended.Pix[i+2] != opaque.Pix[i+2] {
+			t.Fatalf("pixel %d: %v blended, %v opaque", i/4, blended.Pix[i:i+3], opaque.Pix[i:i+3])
+		}
+	}
+	if body < 1000 {
+		t.Fatalf("only %d body pixels: the scene did not draw", body)
+	}
+	// Half of the square's green over the background.
+	if c := opaque.RGBAAt(10, 10); near(c, square, 3) || !near(c, color.RGBA{R: 16, G: 144, B: 20}, 6) {
+		t.Errorf("the half-transparent square after an opaque mesh shows %v: blending is off", c)
+	}
 }
