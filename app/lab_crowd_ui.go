@@ -254,7 +254,7 @@ func (l *CrowdLab) Draw2D(v *View) {
 	}{
 		{fmt.Sprintf("%d characters, %d threads%s, %s", l.builtN, l.crowd.Threads(), auto, lib), render.TextColor},
 		{fmt.Sprintf("tick %.3f ms   %.2f us per character", l.tickAvg, 1e3*l.tickAvg/float32(l.builtN)), render.TextColor},
-		{fmt.Sprintf("draw %.2f ms (%s, %d as lines)", d.drawMs, body, d.lines), render.TextColor},
+		{fmt.Sprintf("draw calls %.2f ms (%s, %d as lines)", d.drawMs, body, d.lines), render.TextColor},
 		{fmt.Sprintf("frame %.2f ms", d.frameMs), render.TextColor},
 		{fmt.Sprintf("#%d: mean |red - blue| %.4f m/s   max %.4f m/s", l.pick, l.Mean, l.Max), render.TextColor},
 		{"red: propagated   blue: finite difference (previous tick)", render.DimText},
