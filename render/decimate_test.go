@@ -188,3 +188,36 @@ func TestDecimateLimits(t *testing.T) {
 		t.Errorf("target 0: %d vertices", least.VertexCount())
 	}
 }
+
+// TestSkinDiff: the L1 distance between two vertices' weights, per joint,
+// whatever the order of the influences, with a joint listed twice added up
+// and zero weights ignored.
+func TestSkinDiff(t *testing.T) {
+	b := BodyMesh{
+		BoneIDs: []float32{
+			3, 0, 0, 0, // all on joint 3
+			3, 5, 0, 0, // 0.6 on 3, 0.4 on 5
+			5, 3, 0, 0, // the same, listed the other way round
+			0, 3, 0, 0, // 0.5 on 0, 0.5 on 3
+			3, 3, 0, 0, // joint 3 twice: all on 3
+		},
+		BoneWeights: []float32{
+			1, 0, 0, 0,
+			0.6, 0.4, 0, 0,
+			0.4, 0.6, 0, 0,
+			0.5, 0.5, 0, 0,
+			0.25, 0.75, 0, 0,
+		},
+	}
+	d := &decimator{src: &b}
+	for _, tc := range []struct {
+		a, b int32
+		want float64
+	}{
+		{0, 0, 0}, {0, 1, 0.8}, {1, 0, 0.8}, {1, 2, 0}, {0, 3, 1}, {0, 4, 0}, {3, 4, 1}, {1, 3, 1},
+	} {
+		if got := d.skinDiff(tc.a, tc.b); math.Abs(got-tc.want) > 1e-6 {
+			t.Errorf("skinDiff(%d, %d) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
