@@ -18,7 +18,9 @@ import (
 )
 
 // The Crowd lab (issue 8): hundreds of characters, each with its own two
-// clips, start times, additive pose and inertialization offset, ticked
+// clips (the default character's, a loaded BVH character's, or the
+// bench-spec library), start times, additive pose and inertialization
+// offset, ticked
 // through the bench-spec velocity chain (kinelab/animsys/crowd) over a
 // pool of worker goroutines. They stand on a grid, each pinned to its cell
 // (walking in place), and are drawn with a coarse skinned body, or as
@@ -39,8 +41,8 @@ const (
 
 // Crowd clip libraries, in the order of the panel's choice.
 const (
-	CrowdGait  = iota // the default character's idle, walk, run and leans
-	CrowdBench        // the bench-spec library of 64 random clips
+	CrowdGait  = iota // the character's clips: the default's idle, walk, run and leans, or a loaded BVH's
+	CrowdBench        // the bench-spec library of 64 random clips, on the default skeleton
 )
 
 // CrowdSettings are the lab's sliders and switches.
@@ -69,11 +71,15 @@ func DefaultCrowdSettings() CrowdSettings {
 // CrowdLab is the lab's state. Update ticks the crowd; drawing only reads
 // it (but for the timing of the drawing itself, in draw).
 type CrowdLab struct {
-	S     CrowdSettings
-	skel  animsys.Skeleton
-	gait  []animsys.Clip
-	bench []animsys.Clip // made when first chosen: 64 clips take a moment
-	seed  uint32
+	S         CrowdSettings
+	ch        *Character       // whose clips CrowdGait plays (SetCharacter)
+	benchSkel animsys.Skeleton // the bench library's skeleton: the default character's
+	bench     []animsys.Clip   // made when first chosen: 64 clips take a moment
+	seed      uint32
+	// The crowd's skeleton (&ch.Skel or &benchSkel) and its hips and head
+	// joints (the picking target and the label's anchor).
+	skel       *animsys.Skeleton
+	hips, head int
 
 	crowd            *crowd.Crowd
 	builtN           int   // characters in crowd
@@ -99,7 +105,7 @@ type CrowdLab struct {
 // NewCrowdLab builds the lab with DefaultCrowdSettings on the default
 // character's skeleton and clips.
 func NewCrowdLab() *CrowdLab {
-	l := &CrowdLab{S: DefaultCrowdSettings(), skel: assets.Humanoid(), gait: assets.Clips(), seed: crowdSeed,
+	l := &CrowdLab{S: DefaultCrowdSettings(), ch: DefaultCharacter(), benchSkel: assets.Humanoid(), seed: crowdSeed,
 		sec: crowdPanels{crowd: true, drawing: true, pick: true}, statsEnv: os.Getenv("KINELAB_CROWD_STATS") != ""}
 	l.tickSamples = make([]float32, statSamples)
 	l.draw.init()
@@ -127,6 +133,15 @@ func (l *CrowdLab) Camera() OrbitCamera {
 	c.Yaw, c.Pitch = 0.55, 0.42
 	c.Distance = max(4, min(60, 0.55*side+4))
 	return c
+}
+
+// SetCharacter implements characterLab: the crowd is rebuilt on ch's
+// skeleton, playing ch's clips (the bench library keeps the default
+// skeleton), with new bodies made for it.
+func (l *CrowdLab) SetCharacter(ch *Character) {
+	l.ch = ch
+	l.builtN = 0 // rebuild on the next sync
+	l.sync()
 }
 
 // Configure implements configLab: --seed changes the crowd's random
@@ -198,22 +213,35 @@ func (l *CrowdLab) sync() {
 	l.layout()
 }
 
-// build makes a crowd of n characters from the chosen library.
+// build makes a crowd of n characters from the chosen library: the
+// character's clips on its skeleton, or the bench library on the default
+// skeleton. A character whose clips do not fit its skeleton (LoadCharacter
+// does not make one) is replaced by the default one.
 func (l *CrowdLab) build(n int) {
-	lib := l.gait
+	skel, lib, hips, head := &l.ch.Skel, l.ch.Clips, l.ch.Hips, l.ch.Head
 	if l.S.Library == CrowdBench {
 		if l.bench == nil {
 			l.bench = crowd.NewLibrary()
 		}
-		lib = l.bench
+		skel, lib, hips, head = &l.benchSkel, l.bench, animsys.BenchHips, animsys.BenchHead
 	}
-	c, err := crowd.New(&l.skel, lib, n, l.seed)
+	c, err := crowd.New(skel, lib, n, l.seed)
+	if err != nil && l.S.Library != CrowdBench {
+		l.ch = DefaultCharacter()
+		skel, lib, hips, head = &l.ch.Skel, l.ch.Clips, l.ch.Hips, l.ch.Head
+		c, err = crowd.New(skel, lib, n, l.seed)
+	}
 	if err != nil { // the embedded clips always fit the embedded skeleton
 		panic("crowd lab: " + err.Error())
 	}
 	if l.crowd != nil {
 		l.crowd.Close()
 	}
+	if skel != l.skel {
+		l.draw.unload() // bodies of another skeleton; made again on the next draw
+		l.draw.tried = false
+	}
+	l.skel, l.hips, l.head = skel, hips, topJoint(skel, head)
 	l.crowd, l.builtN, l.builtLib, l.ticked = c, n, l.S.Library, false
 	l.crowd.Start(l.Threads())
 	l.cells = make([]mgl32.Vec3, n)
@@ -229,6 +257,24 @@ func (l *CrowdLab) build(n int) {
 	sort.SliceStable(l.order, func(a, b int) bool { return d(l.order[a]) < d(l.order[b]) })
 	l.Mean, l.Max = 0, 0
 	l.placeAll()
+}
+
+// topJoint is head if it is a joint of skel, else the joint highest in
+// the rest pose (a BVH character without a joint named head).
+func topJoint(skel *animsys.Skeleton, head int) int {
+	if head >= 0 && head < skel.Len() {
+		return head
+	}
+	local, global := animsys.NewPose(skel.Len()), animsys.NewPose(skel.Len())
+	copy(local.Pos, skel.Offsets)
+	animsys.FKStatic(&global, &local, skel.Parents)
+	top := 0
+	for j, p := range global.Pos {
+		if p[1] > global.Pos[top][1] {
+			top = j
+		}
+	}
+	return top
 }
 
 // layout puts character i's cell on a grid of cols x rows centred on the
@@ -312,7 +358,7 @@ func (l *CrowdLab) Point(ptr Pointer) {
 	}
 	best, bestD := -1, float32(0.6)
 	for i, c := range l.crowd.Characters {
-		h := current(c).Pos[animsys.BenchHips].Add(l.shift[i])
+		h := current(c).Pos[l.hips].Add(l.shift[i])
 		t := h.Sub(ptr.Origin).Dot(ptr.Dir)
 		if t <= 0 {
 			continue

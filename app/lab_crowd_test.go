@@ -3,6 +3,9 @@ package app
 import (
 	"math"
 	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -184,6 +187,107 @@ func TestCrowdBodyLevels(t *testing.T) {
 			if w[0] < w[1] || w[2] != 0 || w[3] != 0 || math.Abs(float64(w[0]+w[1]-1)) > 1e-5 {
 				t.Fatalf("level %d, vertex %d: weights %v", k, v, w)
 			}
+		}
+	}
+}
+
+// crowdOf is a Crowd lab of n characters on ch, ticked ticks times at 60 Hz
+// (closed when the test ends).
+func crowdOf(t *testing.T, ch *Character, n float32, ticks int) *CrowdLab {
+	l := NewCrowdLab()
+	t.Cleanup(l.Close)
+	l.S.Count = n
+	l.SetCharacter(ch)
+	for i := 0; i < ticks; i++ {
+		l.Update(1.0 / 60)
+	}
+	return l
+}
+
+// A loaded BVH character replaces the default one: the crowd is rebuilt
+// on its skeleton (an Entity root added, so its joints are numbered
+// differently from the bench skeleton's, from the head on), plays its clips with red and
+// blue agreeing, picks by its hips and makes bodies for it; the bench
+// library goes back to the default skeleton and returns to the
+// character's when chosen again.
+func TestCrowdLabBVHCharacter(t *testing.T) {
+	ch, errs := LoadCharacter([]string{writeDefaultBVH(t, t.TempDir(), "walk")}, "auto")
+	if ch == nil {
+		t.Fatalf("no character: %v", errs)
+	}
+	bench := assets.Humanoid()
+	if ch.Skel.Len() == bench.Len() || ch.Head == animsys.BenchHead {
+		t.Fatalf("the test wants a skeleton numbered unlike the bench one: %d joints, head %d", ch.Skel.Len(), ch.Head)
+	}
+	l := crowdOf(t, ch, 40, 90)
+	if l.skel != &ch.Skel || l.hips != ch.Hips || l.head != ch.Head || l.clipsLabel() != "Walk clips" {
+		t.Fatalf("crowd on %d joints, hips %d, head %d, clips %q; want the character's %d, %d, %d",
+			l.skel.Len(), l.hips, l.head, l.clipsLabel(), ch.Skel.Len(), ch.Hips, ch.Head)
+	}
+	for i, c := range l.crowd.Characters {
+		if len(current(c).Pos) != ch.Skel.Len() || !posesFinite(c) || c.A != &ch.Clips[0] {
+			t.Fatalf("character %d: %d joints, clip %q", i, len(current(c).Pos), c.A.Name)
+		}
+	}
+	// The walk is smooth, so red and blue agree to about the same degree
+	// as for the default character's clips (whose mean is below 1 m/s).
+	if !(l.Mean < 1 && l.Max < 5) {
+		t.Errorf("|red - blue| mean %v, max %v m/s", l.Mean, l.Max)
+	}
+	pos, _, _, shift := l.Character(7)
+	hips := pos[ch.Hips].Add(shift)
+	origin := hips.Add(mgl32.Vec3{0, 8, 0.01})
+	l.Point(Pointer{Origin: origin, Dir: mathx.Vec3Normalize(hips.Sub(origin)), Down: true})
+	l.Update(1.0 / 60)
+	if l.Picked() != 7 {
+		t.Errorf("picked %d, want 7", l.Picked())
+	}
+	for k, b := range crowdBodies(&ch.Skel) {
+		if n := b.VertexCount(); n == 0 || n > crowdVertices[k] || len(b.BindInv) != ch.Skel.Len() {
+			t.Errorf("level %d: %d vertices, %d joints", k, n, len(b.BindInv))
+		}
+	}
+	l.S.Library = CrowdBench
+	l.Update(1.0 / 60)
+	if l.skel != &l.benchSkel || l.head != animsys.BenchHead || len(current(l.crowd.Characters[0]).Pos) != l.benchSkel.Len() {
+		t.Errorf("bench library: crowd on %d joints, head %d", l.skel.Len(), l.head)
+	}
+	l.S.Library = CrowdGait
+	l.Update(1.0 / 60)
+	if l.skel != &ch.Skel {
+		t.Errorf("character's clips again: crowd on %d joints", l.skel.Len())
+	}
+}
+
+// A BVH character without a joint named head gets its label on the joint
+// highest in the rest pose, and ticks finite.
+func TestCrowdLabHeadlessCharacter(t *testing.T) {
+	src, err := os.ReadFile("../animsys/bvh/testdata/basic.bvh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "skull.bvh")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "JOINT Head", "JOINT Skull", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch, errs := LoadCharacter([]string{path}, "auto")
+	if ch == nil {
+		t.Fatalf("no character: %v", errs)
+	}
+	if ch.Head >= 0 {
+		t.Fatalf("joint %d is the head", ch.Head)
+	}
+	l := crowdOf(t, ch, 9, 30)
+	pos, _, _, _ := l.Character(0)
+	for j := range pos {
+		if pos[j][1] > pos[l.head][1]+0.05 {
+			t.Errorf("label on joint %d (%s) at %.2f m; joint %d (%s) is higher, %.2f m",
+				l.head, ch.Skel.Names[l.head], pos[l.head][1], j, ch.Skel.Names[j], pos[j][1])
+		}
+	}
+	for i, c := range l.crowd.Characters {
+		if !posesFinite(c) {
+			t.Fatalf("character %d not finite", i)
 		}
 	}
 }

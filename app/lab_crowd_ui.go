@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"time"
+	"unicode"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
@@ -111,7 +112,7 @@ func (d *crowdDraw) shifted(pos []mgl32.Vec3, shift mgl32.Vec3) []mgl32.Vec3 {
 func (l *CrowdLab) Draw3D(v *View) {
 	d := &l.draw
 	t0 := time.Now()
-	d.ensureBody(&l.skel)
+	d.ensureBody(l.skel)
 	n := l.builtN
 	if len(d.level) != n {
 		d.level = make([]int8, n)
@@ -215,7 +216,7 @@ func (l *CrowdLab) drawPicked(v *View) {
 		return
 	}
 	eye := v.Camera.Position
-	fwd := pos[animsys.BenchHips].Add(shift).Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
+	fwd := pos[l.hips].Add(shift).Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
 	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
 	render.BeginOnTop()
 	for j := 1; j < len(pos); j++ {
@@ -231,7 +232,7 @@ func (l *CrowdLab) drawPicked(v *View) {
 // |red - blue| readout.
 func (l *CrowdLab) Draw2D(v *View) {
 	pos, _, _, shift := l.Character(l.pick)
-	s := v.Project(pos[animsys.BenchHead].Add(shift).Add(mgl32.Vec3{0, 0.3, 0}))
+	s := v.Project(pos[l.head].Add(shift).Add(mgl32.Vec3{0, 0.3, 0}))
 	label := fmt.Sprintf("#%d", l.pick)
 	rl.DrawText(label, int32(s.X)-rl.MeasureText(label, ui.TextSize)/2, int32(s.Y), ui.TextSize, pickTint)
 
@@ -240,7 +241,7 @@ func (l *CrowdLab) Draw2D(v *View) {
 	if l.S.Threads < 0.5 {
 		auto = " (auto)"
 	}
-	lib := "gait clips"
+	lib := l.clipsName() + " clips"
 	if l.builtLib == CrowdBench {
 		lib = "bench-spec library"
 	}
@@ -266,6 +267,28 @@ func (l *CrowdLab) Draw2D(v *View) {
 	}
 }
 
+// clipsName names the character's clips: "gait" for the default
+// character's, else the loaded character's name.
+func (l *CrowdLab) clipsName() string {
+	switch l.ch.Name {
+	case "default":
+		return "gait"
+	case "":
+		return "character"
+	}
+	return l.ch.Name
+}
+
+// clipsLabel is the panel's name for the character's clips, cut to fit
+// its button.
+func (l *CrowdLab) clipsLabel() string {
+	r := []rune(l.clipsName())
+	if len(r) > 8 {
+		r = append(r[:7], '.')
+	}
+	return string(unicode.ToUpper(r[0])) + string(r[1:]) + " clips"
+}
+
 // Panel implements Lab.
 func (l *CrowdLab) Panel(p *ui.Panel) {
 	s, sec := &l.S, &l.sec
@@ -277,7 +300,7 @@ func (l *CrowdLab) Panel(p *ui.Panel) {
 		}
 		p.SliderText("Threads", &s.Threads, 0, crowdMaxThread, threads)
 		p.Slider("Spacing", &s.Spacing, 0.8, 4, "%.2f m")
-		p.Choice([]string{"Gait clips", "Bench library"}, 2, &s.Library)
+		p.Choice([]string{l.clipsLabel(), "Bench library"}, 2, &s.Library)
 		p.Check("Inertialize every 0.5 s", &s.Inertialize)
 	}
 	if p.Section("Drawing", &sec.drawing) {
@@ -305,7 +328,7 @@ func (l *CrowdLab) Keys() []Key {
 		{rl.KeyT, "T", "threads", "threads: auto, 1, 2, ... 8", func() {
 			s.Threads = float32((int(s.Threads+0.5) + 1) % 9)
 		}},
-		{rl.KeyB, "B", "library", "gait clips / bench library", func() { s.Library = 1 - s.Library }},
+		{rl.KeyB, "B", "library", "character's clips / bench library", func() { s.Library = 1 - s.Library }},
 		{rl.KeyI, "I", "inertialize", "inertialization every 0.5 s on / off", func() { s.Inertialize = !s.Inertialize }},
 		{rl.KeyM, "M", "mesh", "skinned bodies / skeleton lines", func() { s.ShowMesh = !s.ShowMesh }},
 		{rl.KeyL, "L", "lines", "picked character's red / blue lines on / off", func() { s.Lines = !s.Lines }},
