@@ -123,8 +123,9 @@ func (l *CrowdLab) Title() string {
 	return fmt.Sprintf("Crowd - %d characters", l.builtN)
 }
 
-// Focus implements Lab: the middle of the grid at hip height.
-func (l *CrowdLab) Focus() mgl32.Vec3 { return mgl32.Vec3{0, 0.9, 0} }
+// Focus implements Lab: the picked character's cell at hip height, which
+// the camera follows (F); it opens on the character nearest the middle.
+func (l *CrowdLab) Focus() mgl32.Vec3 { return l.cells[l.pick].Add(mgl32.Vec3{0, 0.9, 0}) }
 
 // Camera implements cameraLab: far enough back to see the whole grid.
 func (l *CrowdLab) Camera() OrbitCamera {
