@@ -23,7 +23,7 @@ import (
 // offset, ticked
 // through the bench-spec velocity chain (kinelab/animsys/crowd) over a
 // pool of worker goroutines. They stand on a grid, each pinned to its cell
-// (walking in place), and are drawn with a coarse skinned body, or as
+// (walking in place), and are drawn with a simplified skinned body, or as
 // skeleton lines beyond a distance or a count. The readout times the tick
 // and the drawing separately; one picked character shows its propagated
 // (red) and finite-difference (blue) world velocities.
@@ -428,7 +428,7 @@ var crowdVertices = [crowdLevels]int{250, 150, 100}
 const crowdSourceCell = 0.025
 
 // bodiesText says how many skinned bodies of how many vertices were drawn
-// in the last frame, e.g. "38 bodies x 506 + 90 x 291 + 72 x 175 vertices".
+// in the last frame, e.g. "40 bodies x 250 + 120 x 150 + 40 x 100 vertices".
 func (d *crowdDraw) bodiesText() string {
 	s := ""
 	for k, c := range d.perLevel {
