@@ -193,3 +193,19 @@ func TestResetFrame(t *testing.T) {
 		t.Fatal("the reset should move the character (clips walk 1.2 m/s from different times)")
 	}
 }
+
+// RestPose puts every joint at the sum of the offsets down its chain,
+// unrotated and unscaled.
+func TestRestPose(t *testing.T) {
+	s := BenchSkeleton()
+	rest := s.RestPose()
+	for j, p := range s.Parents {
+		want := s.Offsets[j]
+		if p >= 0 {
+			want = rest.Pos[p].Add(s.Offsets[j])
+		}
+		if rest.Pos[j].Sub(want).Len() > 1e-5 || rest.Rot[j] != mgl32.QuatIdent() || rest.Scl[j] != (mgl32.Vec3{1, 1, 1}) {
+			t.Fatalf("joint %d: %v %v %v, want position %v", j, rest.Pos[j], rest.Rot[j], rest.Scl[j], want)
+		}
+	}
+}

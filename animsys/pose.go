@@ -102,6 +102,16 @@ type Skeleton struct {
 // Len is the number of joints.
 func (s *Skeleton) Len() int { return len(s.Parents) }
 
+// RestPose is the skeleton's rest pose in world space (op_fk_static of
+// every joint at its offset, unrotated, unscaled): what a skinned body is
+// bound to. It allocates; velocities are zero.
+func (s *Skeleton) RestPose() Pose {
+	local, global := NewPose(s.Len()), NewPose(s.Len())
+	copy(local.Pos, s.Offsets)
+	FKStatic(&global, &local, s.Parents)
+	return global
+}
+
 // Validate checks that the slices agree in length and parents precede children.
 func (s *Skeleton) Validate() error {
 	n := len(s.Parents)

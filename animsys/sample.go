@@ -162,13 +162,14 @@ func (h *hermite) cubicScl(s0, s1, s2, s3 v3) (scl, svl v3) {
 	if s0 == s1 && s1 == s2 && s2 == s3 {
 		return s1, v3{}
 	}
-	return h.cubicSclD(s1, sclDelta(s0, s1), sclDelta(s1, s2), sclDelta(s2, s3))
+	o, do := h.offset(sclTangents(sclDelta(s0, s1), sclDelta(s1, s2), sclDelta(s2, s3)))
+	return s1.mul(exp3(o)), do
 }
 
-// cubicSclD is cubicScl with the log-ratios given.
-func (h *hermite) cubicSclD(s1, d01, d12, d23 v3) (scl, svl v3) {
-	o, do := h.offset(d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
-	return s1.mul(exp3(o)), do
+// sclTangents are the tangents (d01 + d12)/2 and (d12 + d23)/2 of the
+// log-scale curve from the log-ratios of consecutive frames, and d12.
+func sclTangents(d01, d12, d23 v3) (m1, d, m2 v3) {
+	return d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5)
 }
 
 // Prepare caches what sampling would otherwise recompute every call, as one
@@ -240,7 +241,8 @@ func (c *Clip) Prepare() {
 		}
 		for _, j := range c.sclJ {
 			d01, d12, d23 := deltaAt(sclD, f0, f, n, int(j)), sclD[f*n+int(j)], deltaAt(sclD, f2, f3, n, int(j))
-			putChan(rec[o:], ld(c.Scl[f*n+int(j)]), d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5))
+			m1, d, m2 := sclTangents(d01, d12, d23)
+			putChan(rec[o:], ld(c.Scl[f*n+int(j)]), m1, d, m2)
 			o += segChan
 		}
 	}

@@ -13,10 +13,8 @@ import (
 // why once on stderr, when the body cannot be drawn (e.g. too many joints
 // for the skinning shader); labs then draw the skeleton alone.
 func newBody(sk *animsys.Skeleton) BodyDrawer {
-	local, global := animsys.NewPose(sk.Len()), animsys.NewPose(sk.Len())
-	copy(local.Pos, sk.Offsets)
-	animsys.FKStatic(&global, &local, sk.Parents)
-	mesh := render.GenerateBody(sk.Parents, global.Pos, global.Rot, sk.Names)
+	rest := sk.RestPose()
+	mesh := render.GenerateBody(sk.Parents, rest.Pos, rest.Rot, sk.Names)
 	m, err := render.NewSkinnedMesh(&mesh)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kinelab: no skinned body:", err)

@@ -88,6 +88,7 @@ type CrowdLab struct {
 	shift            []mgl32.Vec3 // added to character i's global positions to stand it in its cell
 	order            []int        // characters by distance of their cell from the grid centre
 	cols, rows       int
+	laidSpacing      float32 // S.Spacing of the cells' layout
 	pick             int
 	time             float64 // s of simulated time
 	ticked           bool    // the crowd has ticked since it was built
@@ -199,7 +200,7 @@ func (l *CrowdLab) clampSettings() {
 
 // sync makes the crowd match the settings: rebuilt when the count or the
 // library changed (this allocates, once per change), restarted when the
-// number of threads did, and laid out on the grid.
+// number of threads did, laid out again when the spacing did.
 func (l *CrowdLab) sync() {
 	l.clampSettings()
 	n := int(l.S.Count + 0.5)
@@ -211,7 +212,9 @@ func (l *CrowdLab) sync() {
 	}
 	l.crowd.Chain.Stages.Inertialize = l.S.Inertialize
 	l.pick = min(int(l.S.Pick+0.5), l.builtN-1)
-	l.layout()
+	if l.S.Spacing != l.laidSpacing {
+		l.layout()
+	}
 }
 
 // build makes a crowd of n characters from the chosen library: the
@@ -266,12 +269,10 @@ func topJoint(skel *animsys.Skeleton, head int) int {
 	if head >= 0 && head < skel.Len() {
 		return head
 	}
-	local, global := animsys.NewPose(skel.Len()), animsys.NewPose(skel.Len())
-	copy(local.Pos, skel.Offsets)
-	animsys.FKStatic(&global, &local, skel.Parents)
+	rest := skel.RestPose()
 	top := 0
-	for j, p := range global.Pos {
-		if p[1] > global.Pos[top][1] {
+	for j, p := range rest.Pos {
+		if p[1] > rest.Pos[top][1] {
 			top = j
 		}
 	}
@@ -282,6 +283,7 @@ func topJoint(skel *animsys.Skeleton, head int) int {
 // origin, S.Spacing apart, filled row by row from the back (-z).
 func (l *CrowdLab) layout() {
 	sp := l.S.Spacing
+	l.laidSpacing = sp
 	for i := range l.cells {
 		col, row := i%l.cols, i/l.cols
 		l.cells[i] = mgl32.Vec3{(float32(col) - float32(l.cols-1)/2) * sp, 0, (float32(row) - float32(l.rows-1)/2) * sp}
@@ -448,11 +450,9 @@ func (d *crowdDraw) bodiesText() string {
 // pose, one per level of crowdVertices, each simplified from the one
 // before, with two influences per vertex.
 func crowdBodies(sk *animsys.Skeleton) [crowdLevels]render.BodyMesh {
-	local, global := animsys.NewPose(sk.Len()), animsys.NewPose(sk.Len())
-	copy(local.Pos, sk.Offsets)
-	animsys.FKStatic(&global, &local, sk.Parents)
+	rest := sk.RestPose()
 	var out [crowdLevels]render.BodyMesh
-	prev := render.GenerateBodyCell(sk.Parents, global.Pos, global.Rot, sk.Names, crowdSourceCell)
+	prev := render.GenerateBodyCell(sk.Parents, rest.Pos, rest.Rot, sk.Names, crowdSourceCell)
 	for k, n := range crowdVertices {
 		prev = render.Decimate(&prev, n)
 		out[k] = prev

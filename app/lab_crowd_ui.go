@@ -160,12 +160,7 @@ func (l *CrowdLab) Draw3D(v *View) {
 		if i == l.pick {
 			col = pickTint
 		}
-		for j, p := range parents {
-			if p < 0 || parents[p] < 0 {
-				continue
-			}
-			rl.DrawLine3D(render.V3(pos[p].Add(shift)), render.V3(pos[j].Add(shift)), col)
-		}
+		render.SkeletonLines(d.shifted(pos, shift), parents, col)
 	}
 	l.drawPicked(v)
 	rl.DrawRenderBatchActive()
@@ -246,8 +241,11 @@ func (l *CrowdLab) Draw2D(v *View) {
 		lib = "bench-spec library"
 	}
 	body := "no skinned body"
-	if d.bodies[0] != nil {
+	switch {
+	case d.bodies[0] != nil && d.meshes > 0:
 		body = d.bodiesText()
+	case d.bodies[0] != nil:
+		body = "no bodies"
 	}
 	lines := []struct {
 		text string

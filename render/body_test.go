@@ -11,11 +11,8 @@ import (
 
 // restGlobals is the skeleton's rest pose in world space.
 func restGlobals(s animsys.Skeleton) ([]mgl32.Vec3, []mgl32.Quat) {
-	local := animsys.NewPose(s.Len())
-	copy(local.Pos, s.Offsets)
-	global := animsys.NewPose(s.Len())
-	animsys.FKStatic(&global, &local, s.Parents)
-	return global.Pos, global.Rot
+	rest := s.RestPose()
+	return rest.Pos, rest.Rot
 }
 
 // skeleton builds a Skeleton from (name, parent, offset) rows.

@@ -113,26 +113,30 @@ func newDecimator(b *BodyMesh) *decimator {
 	}
 	// Area-weighted plane quadrics, areas relative to the mean so that
 	// costs are squared distances (m²).
+	normals, areas := make([][3]float64, nf), make([]float64, nf)
 	var total float64
 	for f := range d.faces {
 		for k := 0; k < 3; k++ {
 			d.faces[f][k] = int32(b.Indices[3*f+k])
 		}
 		d.faceOK[f] = true
-		_, a := d.normal(d.faces[f])
-		total += a
+		normals[f], areas[f] = d.normal(d.faces[f])
+		total += areas[f]
 	}
 	mean := max(total/float64(max(nf, 1)), 1e-12)
 	for f, fc := range d.faces {
-		n, a := d.normal(fc)
-		pq := planeQuadric(n, -dot3(n, d.pos[fc[0]]), a/mean)
+		n := normals[f]
+		pq := planeQuadric(n, -dot3(n, d.pos[fc[0]]), areas[f]/mean)
 		for _, v := range fc {
 			d.q[v].add(&pq)
 			d.vf[v] = append(d.vf[v], int32(f))
 		}
 	}
+	// Each directed edge once: from every vertex to each neighbour.
 	for v := range d.pos {
-		d.pushAround(int32(v))
+		for _, w := range d.neighbours(int32(v)) {
+			d.push(int32(v), w)
+		}
 	}
 	return d
 }

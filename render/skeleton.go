@@ -26,6 +26,18 @@ func Skeleton(pos []mgl32.Vec3, parents []int, bone, joint color.RGBA, radius fl
 	}
 }
 
+// SkeletonLines draws each parent-child link of a global pose as a line,
+// skipping links from a root as Skeleton does: the cheap skeleton, for
+// many characters at once.
+func SkeletonLines(pos []mgl32.Vec3, parents []int, col color.RGBA) {
+	for i, p := range parents {
+		if p < 0 || parents[p] < 0 {
+			continue
+		}
+		rl.DrawLine3D(V3(pos[p]), V3(pos[i]), col)
+	}
+}
+
 // Root draws the ground-projected root (entity) as a flat marker with a
 // short arrow along its forward direction (m).
 func Root(pos mgl32.Vec3, fwd mgl32.Vec3, col color.RGBA) {
