@@ -1,0 +1,65 @@
+// Package mocap finds the real BVH files kinelab is tested against: the
+// folder ../shared/mocap beside the repository (or $KINELAB_MOCAP). The
+// files are public captures from many exporters (see its SOURCES.md); they
+// are never copied into the repository, so tests that read them skip, with
+// a message saying so, where the folder is absent.
+package mocap
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// Dir returns the mocap folder, or "" when there is none: $KINELAB_MOCAP
+// if set, else shared/mocap in a parent folder of the working directory
+// (tests run in their package's folder, inside the repository).
+func Dir() string {
+	if d := os.Getenv("KINELAB_MOCAP"); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; {
+		c := filepath.Join(d, "shared", "mocap")
+		if st, err := os.Stat(c); err == nil && st.IsDir() {
+			return c
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+}
+
+// Files returns the .bvh files of the mocap folder in name order.
+func Files() []string {
+	d := Dir()
+	if d == "" {
+		return nil
+	}
+	paths, _ := filepath.Glob(filepath.Join(d, "*.bvh"))
+	sort.Strings(paths)
+	return paths
+}
+
+// Need returns the mocap files, or skips the test with a message that
+// names what is missing.
+func Need(t testing.TB) []string {
+	t.Helper()
+	fs := Files()
+	if len(fs) == 0 {
+		t.Skip("SKIPPED: no real BVH files: ../shared/mocap (or $KINELAB_MOCAP) is absent; these checks need them")
+	}
+	return fs
+}
+
+// Base is a file's name without folder and extension, for test names.
+func Base(path string) string {
+	b := filepath.Base(path)
+	return b[:len(b)-len(filepath.Ext(b))]
+}
