@@ -18,8 +18,8 @@ import (
 // decSkinWeight times the squared edge length for each unit of weight the
 // two ends disagree on (so joints keep rings of vertices to bend at).
 // A collapse that would fold the surface (a face turning by more than
-// about 72°), pinch it (an edge joining more than two faces) or leave a
-// sliver is skipped.
+// about 72°), pinch it (an edge joining more than two faces), flatten a
+// tetrahedron or leave a sliver is skipped.
 //
 // Under a software renderer a crowd's drawing costs about in proportion
 // to its triangles, and a mesh simplified this way keeps thin limbs whole
@@ -233,15 +233,25 @@ func (d *decimator) allowed(from, to int32) bool {
 	}
 	seen := d.markID
 	d.markID++
+	var third [2]int32
 	for _, f := range d.vf[from] {
 		for _, w := range d.faces[f] {
 			if w != from && w != to && d.mark[w] == seen {
 				d.mark[w] = d.markID
+				if common < 2 {
+					third[common] = w
+				}
 				common++
 			}
 		}
 	}
 	if shared != 2 || common != 2 {
+		return false
+	}
+	// ... and the edge between those two third vertices must not border
+	// a face of each end: that is a tetrahedron, which the collapse would
+	// flatten into two faces back to back.
+	if d.hasFace(from, third) && d.hasFace(to, third) {
 		return false
 	}
 	for _, f := range d.vf[from] {
@@ -262,6 +272,19 @@ func (d *decimator) allowed(from, to int32) bool {
 		}
 	}
 	return true
+}
+
+// hasFace reports whether a face of v has both vertices of e.
+func (d *decimator) hasFace(v int32, e [2]int32) bool {
+	for _, f := range d.vf[v] {
+		fc := d.faces[f]
+		a := fc[0] == e[0] || fc[1] == e[0] || fc[2] == e[0]
+		b := fc[0] == e[1] || fc[1] == e[1] || fc[2] == e[1]
+		if a && b {
+			return true
+		}
+	}
+	return false
 }
 
 // quality is 4√3·area over the sum of squared edge lengths.

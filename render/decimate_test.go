@@ -176,7 +176,11 @@ func itoa(n int) string {
 func TestDecimateLimits(t *testing.T) {
 	s := animsys.BenchSkeleton()
 	pos, rot := restGlobals(s)
-	b := GenerateBodyCell(s.Parents, pos, rot, s.Names, 0.05)
+	// A coarse body (900 vertices) that is still a closed manifold: at
+	// cells above 0.04 surface nets can join two sheets of a hand or foot
+	// at one edge, and a decimator only promises not to add such edges.
+	b := GenerateBodyCell(s.Parents, pos, rot, s.Names, 0.04)
+	closedManifold(t, "source", &b)
 	same := Decimate(&b, b.VertexCount())
 	if same.VertexCount() != b.VertexCount() || len(same.Indices) != len(b.Indices) {
 		t.Errorf("target = vertex count: %d vertices, %d indices from %d, %d", same.VertexCount(), len(same.Indices), b.VertexCount(), len(b.Indices))
@@ -219,5 +223,29 @@ func TestSkinDiff(t *testing.T) {
 		if got := d.skinDiff(tc.a, tc.b); math.Abs(got-tc.want) > 1e-6 {
 			t.Errorf("skinDiff(%d, %d) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestDecimateTetrahedra: a mesh of two tetrahedra cannot lose a vertex:
+// collapsing any edge of a tetrahedron would flatten it into two faces
+// back to back, which the link condition on edges refuses.
+func TestDecimateTetrahedra(t *testing.T) {
+	var b BodyMesh
+	for k := 0; k < 2; k++ {
+		o := float32(3 * k)
+		for _, p := range [][3]float32{{o, 0, 0}, {o + 1, 0, 0}, {o, 1, 0}, {o, 0, 1}} {
+			b.Positions = append(b.Positions, p[:]...)
+			b.Normals = append(b.Normals, 0, 1, 0)
+			b.BoneIDs = append(b.BoneIDs, 0, 0, 0, 0)
+			b.BoneWeights = append(b.BoneWeights, 1, 0, 0, 0)
+		}
+		v := uint16(4 * k)
+		b.Indices = append(b.Indices, v, v+2, v+1, v, v+1, v+3, v, v+3, v+2, v+1, v+2, v+3)
+	}
+	closedManifold(t, "two tetrahedra", &b)
+	d := Decimate(&b, 4)
+	closedManifold(t, "decimated", &d)
+	if d.VertexCount() != 8 {
+		t.Errorf("%d vertices left, want all 8", d.VertexCount())
 	}
 }
