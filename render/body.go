@@ -570,7 +570,11 @@ func (b *bodyBuilder) limbShapes(l limb) {
 	}
 }
 
-// handShapes: a flattened mitten from the wrist, over the fingers if any.
+// handShapes: a flattened mitten from the wrist that holds the hand's
+// joints (fingers, when the skeleton has them): it points from the wrist
+// to their middle, lies in the plane they spread across, and is as wide
+// and thick as they reach, within a hand's proportions. A hand without
+// fingers gets the mitten of a 1.75 m figure.
 func (b *bodyBuilder) handShapes(hand, forearm int, rw float32) {
 	s := b.s
 	p := b.pos[hand]
@@ -595,12 +599,45 @@ func (b *bodyBuilder) handShapes(hand, forearm int, rw float32) {
 		}
 	}
 	length = clampf(length, 0.08*s, 0.2*s)
-	thin := perpTo(b.up, d, b.fwd)
+	// The palm's wide axis: the direction across d the joints spread
+	// most along (the knuckles' line), else across the body's up.
+	wide := spreadAxis(p, d, b.pos, desc)
+	if wide.Len() == 0 {
+		wide = perpTo(b.up, d, b.fwd).Cross(d)
+	}
+	thin := d.Cross(wide)
+	half, thick := 1.55*rw, float32(0)
+	for _, j := range desc {
+		v := b.pos[j].Sub(p)
+		half = max(half, abs32(v.Dot(wide))+0.35*rw)
+		thick = max(thick, abs32(v.Dot(thin))+0.35*rw)
+	}
+	half = min(half, 0.08*s)
+	flat := clampf(thick/half, 0.45, 1)
 	palm := p.Add(d.Mul(0.4 * length))
 	tip := p.Add(d.Mul(length - rw))
 	b.group(0.01, 0.012)
-	b.add(roundCone(hand, p, palm, 0.9*rw, 1.55*rw, 0.45, thin))
-	b.add(roundCone(hand, palm, tip, 1.55*rw, 1.2*rw, 0.45, thin))
+	b.add(roundCone(hand, p, palm, 0.9*rw, half, flat, thin))
+	b.add(roundCone(hand, palm, tip, half, half-0.35*rw, flat, thin))
+}
+
+// spreadAxis is the unit direction across d along which the points js
+// spread most around p (the largest eigenvector of their covariance in the
+// plane across d), or zero when they do not spread.
+func spreadAxis(p, d mgl32.Vec3, pos []mgl32.Vec3, js []int) mgl32.Vec3 {
+	u := perpTo(mgl32.Vec3{1, 0, 0}, d, mgl32.Vec3{0, 1, 0})
+	v := d.Cross(u)
+	var a, bb, c float32 // covariance [a b; b c] in the (u, v) plane
+	for _, j := range js {
+		q := pos[j].Sub(p)
+		x, y := q.Dot(u), q.Dot(v)
+		a, bb, c = a+x*x, bb+x*y, c+y*y
+	}
+	if a+c <= 0 {
+		return mgl32.Vec3{}
+	}
+	ang := 0.5 * float32(math.Atan2(float64(2*bb), float64(a-c)))
+	return u.Mul(float32(math.Cos(float64(ang)))).Add(v.Mul(float32(math.Sin(float64(ang))))).Normalize()
 }
 
 // footShapes: heel, sole and toes from the ankle (path[0]) along the foot.

@@ -533,3 +533,25 @@ func TestGenerateBodyStrayJoint(t *testing.T) {
 		t.Fatalf("%d vertices with the prop, %d without", b.VertexCount(), plain.VertexCount())
 	}
 }
+
+// TestBodyInside: the bench body holds every bone's midpoint and not the
+// points between its shins, far in front of it or above its head.
+func TestBodyInside(t *testing.T) {
+	s := animsys.BenchSkeleton()
+	pos, rot := restGlobals(s)
+	b := GenerateBody(s.Parents, pos, rot, s.Names)
+	for j, p := range s.Parents {
+		if p <= 0 {
+			continue // the floor entity's link to the hips is no bone
+		}
+		mid := pos[j].Add(pos[p]).Mul(0.5)
+		if w := b.Winding(mid); w < 0.99 || w > 1.01 {
+			t.Errorf("bone %s: midpoint %v has winding number %.3f, want 1", s.Names[j], mid, w)
+		}
+	}
+	for _, p := range []mgl32.Vec3{{0, 0.3, 0}, {0, 1, 2}, {0, 2.5, 0}} {
+		if w := b.Winding(p); math.Abs(w) > 0.01 {
+			t.Errorf("%v: winding number %.3f, want 0", p, w)
+		}
+	}
+}
