@@ -97,6 +97,11 @@ type Skeleton struct {
 	Names   []string
 	Parents []int
 	Offsets []mgl32.Vec3
+	// Bind, when not nil, is the local pose (positions and rotations of
+	// each joint relative to its parent) a skinned body is bound to: for a
+	// skeleton whose rest pose is no standing figure (bones along X, a
+	// Z-up T-pose), a pose that is. Nil binds to the rest pose.
+	Bind *Pose
 }
 
 // Len is the number of joints.
@@ -104,11 +109,23 @@ func (s *Skeleton) Len() int { return len(s.Parents) }
 
 // RestPose is the skeleton's rest pose in world space (op_fk_static of
 // every joint at its offset, unrotated, unscaled): what a skinned body is
-// bound to. It allocates; velocities are zero.
+// bound to unless Bind says otherwise. It allocates; velocities are zero.
 func (s *Skeleton) RestPose() Pose {
 	local, global := NewPose(s.Len()), NewPose(s.Len())
 	copy(local.Pos, s.Offsets)
 	FKStatic(&global, &local, s.Parents)
+	return global
+}
+
+// BindPose is the pose a skinned body is bound to, in world space: the
+// forward kinematics of Bind, or RestPose when Bind is nil. It allocates;
+// velocities are zero.
+func (s *Skeleton) BindPose() Pose {
+	if s.Bind == nil || s.Bind.Len() != s.Len() {
+		return s.RestPose()
+	}
+	global := NewPose(s.Len())
+	FKStatic(&global, s.Bind, s.Parents)
 	return global
 }
 
