@@ -25,7 +25,7 @@ func (f *File) Skeleton(scale float32) animsys.Skeleton {
 
 // Clip converts the motion to an animsys.Clip over the joints of Skeleton:
 // local positions in metres (lengths times scale), rotations as unit
-// quaternions, scales 1.
+// quaternions, scales 1. It is ClipWith(Import{Scale: scale}, name).
 //
 // A joint's rotation is the product of its rotation channels in the order
 // the file lists them: "Zrotation Xrotation Yrotation" is Rz*Rx*Ry, each a
@@ -38,13 +38,53 @@ func (f *File) Skeleton(scale float32) animsys.Skeleton {
 // offset and the identity rotation. An empty name becomes the file's base
 // name without extension.
 func (f *File) Clip(scale float32, name string) animsys.Clip {
+	return f.ClipWith(Import{Scale: scale}, name)
+}
+
+// Import says how to read a file's motion: its units, the axis its figure
+// stands along, and how many leading frames to leave out (see Detect).
+type Import struct {
+	Scale float32 // metres per file unit (Units.Scale)
+	Up    Up      // turned to +Y
+	Skip  int     // leading frames dropped (at most all but one)
+}
+
+// SkeletonWith is Skeleton(imp.Scale) with the roots' offsets turned from
+// imp.Up to +Y.
+func (f *File) SkeletonWith(imp Import) animsys.Skeleton {
+	sk := f.Skeleton(imp.Scale)
+	q := imp.Up.ToY()
+	for j, p := range sk.Parents {
+		if p < 0 {
+			sk.Offsets[j] = q.Rotate(sk.Offsets[j])
+		}
+	}
+	return sk
+}
+
+// ClipWith is Clip with the figure stood up on +Y (each root's position
+// and rotation turned from imp.Up to +Y, so everything below follows) and
+// the first imp.Skip frames left out.
+func (f *File) ClipWith(imp Import, name string) animsys.Clip {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(f.Name), filepath.Ext(f.Name))
 	}
+	skip := min(max(imp.Skip, 0), max(f.Frames-1, 0))
+	frames := f.Frames - skip
 	n := len(f.Joints)
-	c := animsys.NewClip(name, f.Frames, n, f.FrameTime)
-	for fr := 0; fr < f.Frames; fr++ {
-		f.pose(c.Pos[fr*n:(fr+1)*n], c.Rot[fr*n:(fr+1)*n], fr, scale)
+	c := animsys.NewClip(name, frames, n, f.FrameTime)
+	up := imp.Up.ToY()
+	for fr := 0; fr < frames; fr++ {
+		pos, rot := c.Pos[fr*n:(fr+1)*n], c.Rot[fr*n:(fr+1)*n]
+		f.pose(pos, rot, fr+skip, imp.Scale)
+		if imp.Up != UpY {
+			for j := range f.Joints {
+				if f.Joints[j].Parent < 0 {
+					pos[j] = up.Rotate(pos[j])
+					rot[j] = up.Mul(rot[j]).Normalize()
+				}
+			}
+		}
 		if fr == 0 {
 			continue
 		}

@@ -92,8 +92,10 @@ func TestLargeFile(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > decoded+256<<10 {
 		t.Errorf("allocated %d bytes for %d bytes of motion", alloc, decoded)
 	}
-	if DetectUnits(f) != Centimetres {
-		t.Errorf("units %v, height %g", DetectUnits(f), f.Height())
+	// The frames are noise (every joint turned at random), so only the
+	// rest pose still measures the humanoid: 163 cm.
+	if h := f.Height(); h < 150 || h > 180 {
+		t.Errorf("rest height %g cm", h)
 	}
 }
 
