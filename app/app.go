@@ -125,10 +125,10 @@ func newApp(cfg Config) *App {
 func (a *App) lab() Lab {
 	if a.labs[a.cur] == nil {
 		l := labFactories[a.cur].make()
-		if s, ok := l.(configLab); ok {
+		if s, ok := l.(Configurer); ok {
 			s.Configure(a.cfg)
 		}
-		if c, ok := l.(characterLab); ok && a.character != nil {
+		if c, ok := l.(CharacterSetter); ok && a.character != nil {
 			c.SetCharacter(a.character)
 		}
 		a.labs[a.cur] = l
@@ -149,7 +149,7 @@ func (a *App) switchLab(i int) {
 // aimed at the lab's focus.
 func (a *App) resetCamera() {
 	a.cam = DefaultCamera()
-	if c, ok := a.lab().(cameraLab); ok {
+	if c, ok := a.lab().(CameraChooser); ok {
 		a.cam = c.Camera()
 	}
 	a.cam.Target = a.lab().Focus()
@@ -186,7 +186,7 @@ func (a *App) open() error {
 
 func (a *App) close() {
 	for _, l := range a.labs {
-		if u, ok := l.(unloadLab); ok {
+		if u, ok := l.(Unloader); ok {
 			u.Unload()
 		}
 	}
@@ -232,7 +232,7 @@ func (a *App) frame(onDrawn func()) {
 		}
 	}
 	lab := a.lab()
-	if pl, ok := lab.(pointerLab); ok {
+	if pl, ok := lab.(Pointable); ok {
 		pl.Point(a.pointer)
 	}
 	for _, dt := range a.clock.Advance(a.frameDt()) {
@@ -283,7 +283,7 @@ func (a *App) input() {
 	m := rl.GetMousePosition()
 	overUI := a.showUI && (rl.CheckCollisionPointRec(m, a.playPanel.Bounds()) ||
 		rl.CheckCollisionPointRec(m, a.labPanel.Bounds()) || m.Y < 36)
-	if u, ok := a.lab().(uiRectLab); ok && a.showUI {
+	if u, ok := a.lab().(UIRecter); ok && a.showUI {
 		for _, r := range u.UIRects(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())) {
 			overUI = overUI || rl.CheckCollisionPointRec(m, r)
 		}
@@ -416,7 +416,7 @@ func (a *App) drawToast(v *View) {
 func (a *App) writeScreenshot(path string) error {
 	img := a.readPixels()
 	abs, _ := filepath.Abs(path)
-	if err := savePNG(path, img); err != nil {
+	if err := SavePNG(path, img); err != nil {
 		a.say(fmt.Sprintf("could not save screenshot: %v", err))
 		fmt.Fprintln(os.Stderr, "kinelab:", a.toast)
 		return err
@@ -476,7 +476,7 @@ func (a *App) load(files []string) bool {
 	if ch != nil {
 		a.character = ch
 		for _, l := range a.labs {
-			if c, ok := l.(characterLab); ok {
+			if c, ok := l.(CharacterSetter); ok {
 				c.SetCharacter(ch)
 			}
 		}

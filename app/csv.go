@@ -16,7 +16,7 @@ type csvOut struct {
 }
 
 func (a *App) openCSV(path string) error {
-	if _, ok := a.lab().(csvLab); !ok {
+	if _, ok := a.lab().(CSVExporter); !ok {
 		return fmt.Errorf("--csv: lab %s has no signals to export", a.lab().Name())
 	}
 	f, err := os.Create(path)
@@ -27,17 +27,17 @@ func (a *App) openCSV(path string) error {
 	return nil
 }
 
-// csvRowsLab is a csvLab that writes any number of rows per update instead
+// CSVTableExporter is a CSVExporter that writes any number of rows per update instead
 // of one: none, or a whole table at once (the Transition-cost lab writes
 // its grid on the first update). The App calls CSVRows instead of CSVRow.
-type csvRowsLab interface {
-	csvLab
+type CSVTableExporter interface {
+	CSVExporter
 	CSVRows() [][]string
 }
 
 // writeCSVRow appends the lab's current signals (and the header first).
 func (a *App) writeCSVRow(lab Lab) {
-	c, ok := lab.(csvLab)
+	c, ok := lab.(CSVExporter)
 	if a.csv == nil || !ok {
 		return
 	}
@@ -45,7 +45,7 @@ func (a *App) writeCSVRow(lab Lab) {
 		a.csv.lab = lab
 		_ = a.csv.w.Write(c.CSVHeader())
 	}
-	if r, ok := lab.(csvRowsLab); ok {
+	if r, ok := lab.(CSVTableExporter); ok {
 		for _, row := range r.CSVRows() {
 			_ = a.csv.w.Write(row)
 		}

@@ -96,39 +96,39 @@ func LabNames() []string {
 	return names
 }
 
-// configLab is a lab that reads the command line when it is made (--seed
+// Configurer is a lab that reads the command line when it is made (--seed
 // for its random choices, and any lab-specific use of --dt or --jitter).
-type configLab interface {
+type Configurer interface {
 	Configure(c Config)
 }
 
-// csvLab is a lab whose plotted signals --csv writes, one row per update.
+// CSVExporter is a lab whose plotted signals --csv writes, one row per update.
 // The header names every column with its unit, e.g. "t_s".
-type csvLab interface {
+type CSVExporter interface {
 	CSVHeader() []string
 	// CSVRow appends the current values to row and returns it.
 	CSVRow(row []string) []string
 }
 
-// characterLab is a lab that animates a character: loading BVH files (on
+// CharacterSetter is a lab that animates a character: loading BVH files (on
 // the command line or dropped on the window) replaces it.
-type characterLab interface {
+type CharacterSetter interface {
 	SetCharacter(ch *Character)
 }
 
-// uiRectLab is a lab with screen areas of its own that take the mouse
+// UIRecter is a lab with screen areas of its own that take the mouse
 // (plots to draw in, heat maps to click), given the screen size (px), so
 // drags there do not orbit the camera.
-type uiRectLab interface {
+type UIRecter interface {
 	UIRects(w, h int32) []rl.Rectangle
 }
 
-// unloadLab frees GPU resources the lab made, when the window closes.
-type unloadLab interface {
+// Unloader is a lab that frees GPU resources the lab made, when the window closes.
+type Unloader interface {
 	Unload()
 }
 
-// cameraLab chooses its camera when it opens and when the camera is reset.
-type cameraLab interface {
+// CameraChooser is a lab that chooses its camera when it opens and when the camera is reset.
+type CameraChooser interface {
 	Camera() OrbitCamera
 }

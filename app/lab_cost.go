@@ -3,7 +3,6 @@ package app
 import (
 	"image/color"
 	"math"
-	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -189,7 +188,7 @@ func (l *CostLab) Focus() mgl32.Vec3 {
 	return mgl32.Vec3{0, 0.9, 0}.Add(right.Mul(0.6)).Add(up.Mul(0.72))
 }
 
-// Configure implements configLab: --halflife, when given, sets the
+// Configure implements Configurer: --halflife, when given, sets the
 // half-life of the maps, the curve and the finder.
 func (l *CostLab) Configure(c Config) {
 	if c.Halflife > 0 {
@@ -324,18 +323,18 @@ func (l *CostLab) ScaleHalflife(k float32) {
 	l.refresh()
 }
 
-// CSVHeader implements csvLab: the grid's columns.
+// CSVHeader implements CSVExporter: the grid's columns.
 func (l *CostLab) CSVHeader() []string {
 	return []string{"x_m", "v_m/s", "exact_m*s", "approx_m*s", "sad_m"}
 }
 
-// CSVRow implements csvLab: the picked offset and its costs.
+// CSVRow implements CSVExporter: the picked offset and its costs.
 func (l *CostLab) CSVRow(row []string) []string {
-	return append(row, costCSVFloat(l.S.PickX), costCSVFloat(l.S.PickV), costCSVFloat(l.PickExact),
-		costCSVFloat(l.PickApprox), costCSVFloat(l.PickSAD))
+	return append(row, CSVFloat(l.S.PickX), CSVFloat(l.S.PickV), CSVFloat(l.PickExact),
+		CSVFloat(l.PickApprox), CSVFloat(l.PickSAD))
 }
 
-// CSVRows implements csvRowsLab: the whole grid (v ascending, x ascending
+// CSVRows implements CSVTableExporter: the whole grid (v ascending, x ascending
 // within) on the first update, nothing after: --csv writes the maps of the
 // half-life set by --halflife (default 0.15 s).
 func (l *CostLab) CSVRows() [][]string {
@@ -348,14 +347,11 @@ func (l *CostLab) CSVRows() [][]string {
 	for r := costGridN - 1; r >= 0; r-- {
 		for c := 0; c < costGridN; c++ {
 			i := r*costGridN + c
-			rows = append(rows, []string{costCSVFloat(l.GridX(c)), costCSVFloat(l.GridV(r)),
-				costCSVFloat(l.grid[CostMapExact][i]), costCSVFloat(l.approx[i]), costCSVFloat(l.grid[CostMapSAD][i])})
+			rows = append(rows, []string{CSVFloat(l.GridX(c)), CSVFloat(l.GridV(r)),
+				CSVFloat(l.grid[CostMapExact][i]), CSVFloat(l.approx[i]), CSVFloat(l.grid[CostMapSAD][i])})
 		}
 	}
 	return rows
 }
-
-// costCSVFloat formats x with the fewest digits that read back as x.
-func costCSVFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
 
 func costAbs(x float32) float32 { return float32(math.Abs(float64(x))) }

@@ -17,7 +17,7 @@ import (
 // feature over the feet and hands; the chosen one is played with a
 // critical-spring inertialization of the lab's half-life.
 
-// SetCharacter implements characterLab: the finder ranks the frames of
+// SetCharacter implements CharacterSetter: the finder ranks the frames of
 // ch's clips, comparing its feet and hands (found by name, else its IK
 // chains' ends and head), and the lab plays its second clip (walk, on the
 // default character).
@@ -52,7 +52,7 @@ func costFeatureJoints(ch *Character) []int {
 		for _, part := range []string{"foot", "hand"} {
 			for j, nm := range ch.Skel.Names {
 				l := strings.ToLower(nm)
-				if j > 0 && strings.Contains(l, part) && !strings.Contains(l, "_end") && isSide(nm, side) {
+				if j > 0 && strings.Contains(l, part) && !strings.Contains(l, "_end") && OnSide(nm, side) {
 					add(j)
 					break
 				}

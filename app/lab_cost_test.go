@@ -194,7 +194,7 @@ func TestCostCSVGrid(t *testing.T) {
 	// The picked offset's row, and the lab's per-update interface.
 	c := NewCostLab()
 	c.Pick(0.3, -8)
-	if got := c.CSVRow(nil); got[2] != costCSVFloat(spring.TransitionCost(0.3, -8, c.S.Halflife)) {
+	if got := c.CSVRow(nil); got[2] != CSVFloat(spring.TransitionCost(0.3, -8, c.S.Halflife)) {
 		t.Errorf("picked row %v", got)
 	}
 	if c.CSVRows() == nil || c.CSVRows() != nil {

@@ -196,7 +196,7 @@ func (l *CostLab) drawTable(r rl.Rectangle) {
 	rl.DrawText(msg, x, y, fs, render.DimText)
 }
 
-// UIRects implements uiRectLab: the three heat-map tiles.
+// UIRects implements UIRecter: the three heat-map tiles.
 func (l *CostLab) UIRects(w, h int32) []rl.Rectangle {
 	lay := costMapLayout(float32(w), float32(h))
 	return lay.tiles[:]

@@ -128,7 +128,7 @@ func (l *CrowdLab) Title() string {
 // the camera follows (F); it opens on the character nearest the middle.
 func (l *CrowdLab) Focus() mgl32.Vec3 { return l.cells[l.pick].Add(mgl32.Vec3{0, 0.9, 0}) }
 
-// Camera implements cameraLab: far enough back to see the whole grid.
+// Camera implements CameraChooser: far enough back to see the whole grid.
 func (l *CrowdLab) Camera() OrbitCamera {
 	c := DefaultCamera()
 	side := float32(max(l.cols, l.rows)) * l.S.Spacing
@@ -137,7 +137,7 @@ func (l *CrowdLab) Camera() OrbitCamera {
 	return c
 }
 
-// SetCharacter implements characterLab: the crowd is rebuilt on ch's
+// SetCharacter implements CharacterSetter: the crowd is rebuilt on ch's
 // skeleton, playing ch's clips (the bench library keeps the default
 // skeleton), with new bodies made for it.
 func (l *CrowdLab) SetCharacter(ch *Character) {
@@ -146,7 +146,7 @@ func (l *CrowdLab) SetCharacter(ch *Character) {
 	l.sync()
 }
 
-// Configure implements configLab: --seed changes the crowd's random
+// Configure implements Configurer: --seed changes the crowd's random
 // choices (clips, start times, additive poses).
 func (l *CrowdLab) Configure(c Config) {
 	if s := crowdSeed + c.Seed; s != l.seed {
@@ -335,7 +335,7 @@ func (l *CrowdLab) Update(dt float32) {
 // velocities (red) with the finite difference against the previous tick
 // (blue), over every joint but the root.
 func (l *CrowdLab) measure() {
-	l.Mean, l.Max = diffStats(l.skel.Len(), l.Lines)
+	l.Mean, l.Max = DiffStats(l.skel.Len(), l.Lines)
 }
 
 // Lines returns joint j of the picked character: its propagated (red) and
@@ -353,7 +353,7 @@ func (l *CrowdLab) Character(i int) (pos []mgl32.Vec3, rot []mgl32.Quat, scl []m
 	return p.Pos, p.Rot, p.Scl, l.shift[i]
 }
 
-// Point implements pointerLab: Ctrl+click picks the character whose hips
+// Point implements Pointable: Ctrl+click picks the character whose hips
 // pass nearest the mouse ray (within 0.6 m).
 func (l *CrowdLab) Point(ptr Pointer) {
 	if !ptr.Down {
@@ -378,7 +378,7 @@ func (l *CrowdLab) Point(ptr Pointer) {
 // Close stops the crowd's worker goroutines.
 func (l *CrowdLab) Close() { l.crowd.Close() }
 
-// Unload implements unloadLab: the crowd's body and workers; with
+// Unload implements Unloader: the crowd's body and workers; with
 // KINELAB_CROWD_STATS set, the timing medians go to stderr first.
 func (l *CrowdLab) Unload() {
 	if l.statsEnv {

@@ -230,7 +230,7 @@ func (l *ScalarLab) Title() string { return "Scalar velocity" }
 // Focus implements Lab: the middle of the objects.
 func (l *ScalarLab) Focus() mgl32.Vec3 { return scalarPlace(-0.6, 0.6).Add(mgl32.Vec3{0, -0.15, 0}) }
 
-// Configure implements configLab: --seed seeds the random spring goals and
+// Configure implements Configurer: --seed seeds the random spring goals and
 // --halflife, when given, sets the springs' half-life.
 func (l *ScalarLab) Configure(c Config) {
 	l.rng = c.Seed*2654435761 + 0x2545f491
@@ -514,7 +514,7 @@ func (l *ScalarLab) Restart() {
 	}
 }
 
-// CSVHeader implements csvLab. Scales and alpha are ratios (no unit);
+// CSVHeader implements CSVExporter. Scales and alpha are ratios (no unit);
 // "dbl/s" is doublings per second (base 2), "1/s" natural-log scalar
 // velocity (e-foldings per second).
 func (l *ScalarLab) CSVHeader() []string {
@@ -540,7 +540,7 @@ func scalarAxes(name string) []string {
 	return []string{strings.Replace(name, "%", "x", 1), strings.Replace(name, "%", "y", 1), strings.Replace(name, "%", "z", 1)}
 }
 
-// CSVRow implements csvLab.
+// CSVRow implements CSVExporter.
 func (l *ScalarLab) CSVRow(row []string) []string {
 	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
 	v3 := func(v mgl32.Vec3) []string { return []string{f(v[0]), f(v[1]), f(v[2])} }

@@ -94,7 +94,7 @@ type SpringsLab struct {
 	pendStep         bool
 	pendRamp         bool
 	Jumped           bool // the goal jumped, or its velocity changed at once, this tick
-	draw             plotDrag
+	draw             PlotDrag
 
 	x, v           [numSprings]float32 // m, m/s
 	decOff, decVel float32             // the decay spring's offset from the goal (m, m/s)
@@ -137,7 +137,7 @@ func (l *SpringsLab) Title() string {
 }
 
 // Focus implements Lab: the middle of the rails, left of the plots.
-func (l *SpringsLab) Focus() mgl32.Vec3 { return besidePlotsFocus(mgl32.Vec3{0, 0.95, 0}) }
+func (l *SpringsLab) Focus() mgl32.Vec3 { return FocusBesidePlots(mgl32.Vec3{0, 0.95, 0}) }
 
 // Step makes the goal jump to the other side now.
 func (l *SpringsLab) Step() { l.S.Goal, l.pendStep = GoalSteps, true }
@@ -186,7 +186,7 @@ func (l *SpringsLab) Update(dt float32) {
 	// The damper has no velocity state: its velocity is the tick's mean.
 	x0 := l.x[SprDamper]
 	l.x[SprDamper] = spring.DamperExact(x0, g, s.DamperHalflife, dt)
-	l.v[SprDamper] = satF32((float64(l.x[SprDamper]) - float64(x0)) / float64(dt))
+	l.v[SprDamper] = Float32Sat((float64(l.x[SprDamper]) - float64(x0)) / float64(dt))
 
 	l.x[SprCritical], l.v[SprCritical] = spring.CriticalSpringDamperExact(l.x[SprCritical], l.v[SprCritical], g, q, s.CriticalHalflife, dt)
 
@@ -196,12 +196,12 @@ func (l *SpringsLab) Update(dt float32) {
 	// The decay spring is an inertializer: at a jump the output's offset
 	// from the new goal (and the velocity's) is taken over, then decays.
 	if l.Jumped {
-		l.decOff = satF32(float64(l.x[SprDecay]) - float64(g))
-		l.decVel = satF32(float64(l.v[SprDecay]) - float64(l.goalVel))
+		l.decOff = Float32Sat(float64(l.x[SprDecay]) - float64(g))
+		l.decVel = Float32Sat(float64(l.v[SprDecay]) - float64(l.goalVel))
 	}
 	l.decOff, l.decVel = spring.DecaySpringDamperExact(l.decOff, l.decVel, s.DecayHalflife, dt)
-	l.x[SprDecay] = satF32(float64(g) + float64(l.decOff))
-	l.v[SprDecay] = satF32(float64(l.goalVel) + float64(l.decVel))
+	l.x[SprDecay] = Float32Sat(float64(g) + float64(l.decOff))
+	l.v[SprDecay] = Float32Sat(float64(l.goalVel) + float64(l.decVel))
 
 	l.push()
 }
@@ -215,11 +215,11 @@ func (l *SpringsLab) moveGoal(dt float32) (jump bool) {
 	}
 	step, ramp := l.pendStep, l.pendRamp
 	l.pendStep, l.pendRamp = false, false
-	if l.draw.down && mathx.Finite(l.draw.value) { // the mouse holds the goal
-		jump = jump || l.draw.pressed
-		l.draw.pressed = false
-		l.goalVel = spring.TrackingTargetVelocity(l.draw.value, l.goal, dt)
-		l.goal, l.ramping, l.since = l.draw.value, false, 0
+	if l.draw.Down && mathx.Finite(l.draw.Value) { // the mouse holds the goal
+		jump = jump || l.draw.Pressed
+		l.draw.Pressed = false
+		l.goalVel = spring.TrackingTargetVelocity(l.draw.Value, l.goal, dt)
+		l.goal, l.ramping, l.since = l.draw.Value, false, 0
 		return jump
 	}
 	l.since += dt
@@ -267,7 +267,7 @@ func (l *SpringsLab) push() {
 		l.vel.SetVisible(i+1, l.S.Show[i])
 	}
 	l.pos.Window, l.vel.Window = float64(l.S.Window), float64(l.S.Window)
-	l.pos.Hold, l.vel.Hold = l.S.HoldPlot || l.draw.down, l.S.HoldPlot
+	l.pos.Hold, l.vel.Hold = l.S.HoldPlot || l.draw.Down, l.S.HoldPlot
 	l.pos.Push(l.time, l.goal, l.x[0], l.x[1], l.x[2], l.x[3])
 	l.vel.Push(l.time, l.goalVel, l.v[0], l.v[1], l.v[2], l.v[3])
 }
@@ -275,7 +275,7 @@ func (l *SpringsLab) push() {
 // Spring returns spring i's position (m) and velocity (m/s).
 func (l *SpringsLab) Spring(i int) (x, v float32) { return l.x[i], l.v[i] }
 
-// CSVHeader implements csvLab: time, the goal, then each spring's position
+// CSVHeader implements CSVExporter: time, the goal, then each spring's position
 // and velocity (the damper's is its mean over the tick), then the tick's dt
 // and whether the goal jumped on it.
 func (l *SpringsLab) CSVHeader() []string {
@@ -286,11 +286,11 @@ func (l *SpringsLab) CSVHeader() []string {
 	return append(h, "dt_s", "jump")
 }
 
-// CSVRow implements csvLab.
+// CSVRow implements CSVExporter.
 func (l *SpringsLab) CSVRow(row []string) []string {
-	row = append(row, strconv.FormatFloat(l.time, 'f', 6, 64), csvF32(l.goal), csvF32(l.goalVel))
+	row = append(row, strconv.FormatFloat(l.time, 'f', 6, 64), CSVFloat(l.goal), CSVFloat(l.goalVel))
 	for i := range numSprings {
-		row = append(row, csvF32(l.x[i]), csvF32(l.v[i]))
+		row = append(row, CSVFloat(l.x[i]), CSVFloat(l.v[i]))
 	}
-	return append(row, csvF32(l.dt), strconv.FormatBool(l.Jumped))
+	return append(row, CSVFloat(l.dt), strconv.FormatBool(l.Jumped))
 }

@@ -41,9 +41,9 @@ func randomizeSprings(r *rand.Rand, l *SpringsLab) {
 			l.Ramp()
 		}
 	case 10: // a mouse drag in the top plot
-		l.draw.down = r.Intn(2) == 0
-		l.draw.pressed = l.draw.down
-		l.draw.value = pickOne[float32](r, -2, 0, 2, 1e3)
+		l.draw.Down = r.Intn(2) == 0
+		l.draw.Pressed = l.draw.Down
+		l.draw.Value = pickOne[float32](r, -2, 0, 2, 1e3)
 	case 11:
 		s.Window, s.HoldPlot = pickOne[float32](r, 1, 6, 20), r.Intn(2) == 0
 		s.Show[r.Intn(numSprings)] = r.Intn(2) == 0
@@ -212,7 +212,7 @@ func checkSpringsFrame(t *testing.T, a *App) {
 	})
 	defer keepOnFailure(t, img, "springs")
 	v := a.view()
-	top, bottom := signalPlots(v.Width, v.Height)
+	top, bottom := StackedPlots(v.Width, v.Height)
 	const tol, want = 6, 40
 	got := map[string]int{"x goal": countNear(img, lab.pos.Area(top), SpringGoalColor, tol)}
 	view3D := rl.Rectangle{X: 320, Y: 40, Width: top.X - 330, Height: float32(v.Height) - 50}

@@ -25,11 +25,11 @@ const (
 func springRailY(x float32) float32 { return max(0.03, min(railHeight, 0.95+0.45*x)) }
 
 // springRailBase is the foot of spring i's rail (m).
-func springRailBase(i int) mgl32.Vec3 { return defaultCameraRight().Mul((float32(i) - 1.5) * railGap) }
+func springRailBase(i int) mgl32.Vec3 { return DefaultCameraRight().Mul((float32(i) - 1.5) * railGap) }
 
 // Draw3D implements Lab: the rails, the goal bars and the balls.
 func (l *SpringsLab) Draw3D(v *View) {
-	r := defaultCameraRight().Mul(0.09)
+	r := DefaultCameraRight().Mul(0.09)
 	gy := mgl32.Vec3{0, springRailY(l.goal), 0}
 	for i := range numSprings {
 		b := springRailBase(i)
@@ -45,7 +45,7 @@ func (l *SpringsLab) Draw3D(v *View) {
 // Draw2D implements Lab: the position and velocity plots, the rails'
 // names.
 func (l *SpringsLab) Draw2D(v *View) {
-	top, bottom := signalPlots(v.Width, v.Height)
+	top, bottom := StackedPlots(v.Width, v.Height)
 	l.pos.Draw(top, v.Mouse)
 	l.vel.Draw(bottom, v.Mouse)
 	for i := range numSprings {
@@ -119,14 +119,14 @@ func (l *SpringsLab) Keys() []Key {
 	}
 }
 
-// Point implements pointerLab: Ctrl+drag in the top plot moves the goal.
+// Point implements Pointable: Ctrl+drag in the top plot moves the goal.
 func (l *SpringsLab) Point(ptr Pointer) {
-	top, _ := signalPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
-	l.draw.point(ptr, l.pos, top)
+	top, _ := StackedPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
+	l.draw.Point(ptr, l.pos, top)
 }
 
-// UIRects implements uiRectLab: the two plots (the goal is dragged in one).
+// UIRects implements UIRecter: the two plots (the goal is dragged in one).
 func (l *SpringsLab) UIRects(w, h int32) []rl.Rectangle {
-	a, b := signalPlots(w, h)
+	a, b := StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
 }

@@ -106,7 +106,7 @@ type TrackingLab struct {
 	offset float32 // m, the jumping offset (SignalJumps)
 	signal int32   // mode of the last update, to notice a change
 	pend   bool    // a discontinuity was asked for
-	draw   plotDrag
+	draw   PlotDrag
 
 	// The variants: the plain spring's state, and a filter with the
 	// CutTracker feeding it for each tracking spring.
@@ -150,7 +150,7 @@ func (l *TrackingLab) Title() string {
 	return "Tracking - " + [...]string{"two signals", "random jumps", "drawn signal"}[l.S.Signal]
 }
 
-// Configure implements configLab: --seed seeds the random jumps.
+// Configure implements Configurer: --seed seeds the random jumps.
 func (l *TrackingLab) Configure(c Config) { l.rng = c.Seed*2654435761 + 12345 }
 
 // Jump asks for a discontinuity now: the signals swap, or the offset jumps.
@@ -221,12 +221,12 @@ func (l *TrackingLab) push() {
 	var x, e [numVariants]float32
 	for v := range numVariants {
 		x[v], _ = l.Output(v)
-		e[v] = satF32(float64(x[v]) - float64(l.input))
+		e[v] = Float32Sat(float64(x[v]) - float64(l.input))
 		l.plot.SetVisible(v+1, l.S.Show[v])
 		l.errs.SetVisible(v, l.S.Show[v])
 	}
 	l.plot.Window, l.errs.Window = float64(l.S.Window), float64(l.S.Window)
-	l.plot.Hold, l.errs.Hold = l.S.HoldPlot || l.draw.down, l.S.HoldPlot
+	l.plot.Hold, l.errs.Hold = l.S.HoldPlot || l.draw.Down, l.S.HoldPlot
 	l.plot.Push(l.time, l.input, x[0], x[1], x[2], x[3])
 	l.errs.Push(l.time, e[0], e[1], e[2], e[3])
 }
@@ -253,11 +253,11 @@ func (l *TrackingLab) next(dt float32) (x float32, cut bool) {
 		}
 		x = l.sample(l.time)
 	case SignalDrawn:
-		if l.draw.down && mathx.Finite(l.draw.value) {
-			cut = l.draw.pressed && math.Abs(float64(l.draw.value-l.input)) > 1e-3
-			x = l.draw.value
+		if l.draw.Down && mathx.Finite(l.draw.Value) {
+			cut = l.draw.Pressed && math.Abs(float64(l.draw.Value-l.input)) > 1e-3
+			x = l.draw.Value
 		}
-		l.draw.pressed = false
+		l.draw.Pressed = false
 	}
 	if s.Signal != l.signal { // a new signal starts where it is, not where the old one was
 		l.signal = s.Signal
@@ -288,7 +288,7 @@ func (l *TrackingLab) rand() float32 {
 	return float32(l.rng>>8) / (1 << 24)
 }
 
-// CSVHeader implements csvLab: time, the input, then position and
+// CSVHeader implements CSVExporter: time, the input, then position and
 // velocity of each variant, then the tick's dt and whether the input
 // jumped on it.
 func (l *TrackingLab) CSVHeader() []string {
@@ -299,24 +299,16 @@ func (l *TrackingLab) CSVHeader() []string {
 	return append(h, "dt_s", "cut")
 }
 
-// CSVRow implements csvLab.
+// CSVRow implements CSVExporter.
 func (l *TrackingLab) CSVRow(row []string) []string {
-	row = append(row, strconv.FormatFloat(l.time, 'f', 6, 64), csvF32(l.input))
+	row = append(row, strconv.FormatFloat(l.time, 'f', 6, 64), CSVFloat(l.input))
 	for v := range numVariants {
 		x, vel := l.Output(v)
-		row = append(row, csvF32(x), csvF32(vel))
+		row = append(row, CSVFloat(x), CSVFloat(vel))
 	}
-	return append(row, csvF32(l.dt), strconv.FormatBool(l.cut))
-}
-
-// csvF32 formats a float32 so that it parses back to the same value.
-func csvF32(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
-
-// satF32 converts to float32, saturating at ±MaxFloat32 (NaN stays NaN).
-func satF32(x float64) float32 {
-	return float32(max(-math.MaxFloat32, min(math.MaxFloat32, x)))
+	return append(row, CSVFloat(l.dt), strconv.FormatBool(l.cut))
 }
 
 // Focus implements Lab: between the two characters, shifted so that with
 // the default camera they stand left of the plots.
-func (l *TrackingLab) Focus() mgl32.Vec3 { return besidePlotsFocus(mgl32.Vec3{0, 0.9, 0}) }
+func (l *TrackingLab) Focus() mgl32.Vec3 { return FocusBesidePlots(mgl32.Vec3{0, 0.9, 0}) }

@@ -3,7 +3,6 @@ package app
 import (
 	"math"
 
-	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
@@ -62,7 +61,7 @@ func newTrackChar() *trackChar {
 // Places of the raw and filtered characters (m), side by side as the
 // default camera sees them.
 func (c *trackChar) places() (raw, filt mgl32.Vec3) {
-	r := defaultCameraRight().Mul(0.5)
+	r := DefaultCameraRight().Mul(0.5)
 	return r.Mul(-1), r
 }
 
@@ -79,7 +78,7 @@ func (c *trackChar) update(s *TrackSettings, dt float32) {
 	}
 	cut := due || clip != c.clip || !c.started
 	c.pend, c.clip = false, clip
-	c.t = wrap(c.t, c.clips[clip].Duration())
+	c.t = WrapTime(c.t, c.clips[clip].Duration())
 	c.Cut = cut
 
 	c.prev.CopyFrom(&c.raw)
@@ -198,26 +197,4 @@ func (s *TrackSettings) trackStep(kind int32, clean uint8, w, e, vg, ag, dt floa
 		}
 		return spring.TrackingSpringUpdateExact(0, w, e, vg, ag, s.XGain, s.VGain, s.AGain, dt, s.GainDt)
 	}
-}
-
-// defaultCameraRight is the default camera's screen-right direction on the
-// ground (m, unit length): labs lay out side-by-side objects along it.
-func defaultCameraRight() mgl32.Vec3 {
-	y := float64(DefaultCamera().Yaw)
-	return mgl32.Vec3{float32(math.Cos(y)), 0, float32(-math.Sin(y))}
-}
-
-// besidePlotsFocus is the camera focus that shows point p, seen by the
-// default camera, in the middle of the space between the panels (x up to
-// 310 px) and the plot column on the right of the window.
-func besidePlotsFocus(p mgl32.Vec3) mgl32.Vec3 {
-	w, h := int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())
-	if w <= 0 || h <= 0 { // no window (headless tests)
-		w, h = 1280, 720
-	}
-	top, _ := signalPlots(w, h)
-	shift := float32(w)/2 - (310+top.X)/2 // px
-	cam := DefaultCamera()
-	pxPerM := float32(h) / (2 * cam.Distance * float32(math.Tan(float64(cam.FovY)*math.Pi/360)))
-	return p.Add(defaultCameraRight().Mul(shift / pxPerM))
 }

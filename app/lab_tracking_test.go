@@ -90,9 +90,9 @@ func randomizeTracking(r *rand.Rand, l *TrackingLab) {
 		l.Jump()
 		l.char.pend = true
 	case 18: // a mouse drag in the top plot
-		l.draw.down = r.Intn(2) == 0
-		l.draw.pressed = l.draw.down
-		l.draw.value = pickOne[float32](r, -2, 0, 2, 1e3)
+		l.draw.Down = r.Intn(2) == 0
+		l.draw.Pressed = l.draw.Down
+		l.draw.Value = pickOne[float32](r, -2, 0, 2, 1e3)
 	case 19:
 		s.Window, s.HoldPlot = pickOne[float32](r, 1, 6, 20), r.Intn(2) == 0
 		s.Show[r.Intn(numVariants)] = r.Intn(2) == 0
@@ -430,7 +430,7 @@ func checkTrackingFrame(t *testing.T, a *App) {
 	})
 	defer keepOnFailure(t, img, "tracking")
 	v := a.view()
-	top, bottom := signalPlots(v.Width, v.Height)
+	top, bottom := StackedPlots(v.Width, v.Height)
 	const tol, want = 6, 40
 	got := map[string]int{"input": countNear(img, lab.plot.Area(top), TrackInputColor, tol)}
 	for k := range numVariants {
@@ -461,7 +461,7 @@ func checkTrackingFrame(t *testing.T, a *App) {
 			y, lab.S.Signal, lab.input, SignalDrawn, drawn, lo, hi)
 	}
 	lab.Point(Pointer{})
-	if lab.draw.down {
+	if lab.draw.Down {
 		t.Errorf("tracking: the drag did not end with the button")
 	}
 }

@@ -18,49 +18,12 @@ type trackPanels struct {
 	input, springs, cuts, char, plots bool
 }
 
-// signalPlots is where the signal labs put their two stacked plots: a
-// column on the right of a w x h screen, under the tab bar, leaving the
-// middle of the screen to the 3D view.
-func signalPlots(w, h int32) (top, bottom rl.Rectangle) {
-	pw := min(580, float32(w)-330-300) // keep ~300 px of 3D view beside the panels
-	pw = max(pw, float32(w)*0.4)
-	x := float32(w) - pw - 10
-	ph := (float32(h) - 44 - 10 - 8) / 2
-	return rl.Rectangle{X: x, Y: 44, Width: pw, Height: ph},
-		rl.Rectangle{X: x, Y: 44 + ph + 8, Width: pw, Height: ph}
-}
-
-// plotDrag turns Ctrl + left drag inside a plot into values on its y axis
-// (the framework's pointer gesture, so plain drags still orbit the camera).
-type plotDrag struct {
-	down    bool    // Ctrl + left button held, started inside the plot
-	pressed bool    // the drag began since the lab last read it
-	value   float32 // the plot's value at the mouse
-}
-
-// point reads the pointer for a drag in plot p drawn at rectangle r. Only
-// called in a window: it reads the mouse position from raylib.
-func (d *plotDrag) point(ptr Pointer, p *render.Plot, r rl.Rectangle) {
-	if !ptr.Down {
-		d.down = false
-		return
-	}
-	m := rl.GetMousePosition()
-	if !d.down {
-		if !rl.CheckCollisionPointRec(m, p.Area(r)) {
-			return
-		}
-		d.down, d.pressed = true, true
-	}
-	d.value = p.ValueAt(r, m.Y)
-}
-
-// Point implements pointerLab: Ctrl+drag in the top plot draws the input
+// Point implements Pointable: Ctrl+drag in the top plot draws the input
 // (and switches to the drawn signal).
 func (l *TrackingLab) Point(ptr Pointer) {
-	top, _ := signalPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
-	l.draw.point(ptr, l.plot, top)
-	if l.draw.down {
+	top, _ := StackedPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
+	l.draw.Point(ptr, l.plot, top)
+	if l.draw.Down {
 		l.S.Signal = SignalDrawn
 	}
 }
@@ -78,7 +41,7 @@ func (l *TrackingLab) Draw3D(v *View) {
 // Draw2D implements Lab: the signal and error plots, and the characters'
 // captions.
 func (l *TrackingLab) Draw2D(v *View) {
-	top, bottom := signalPlots(v.Width, v.Height)
+	top, bottom := StackedPlots(v.Width, v.Height)
 	l.plot.Title = fmt.Sprintf("dt %.1f ms", l.dt*1000)
 	l.plot.Draw(top, v.Mouse)
 	l.errs.Draw(bottom, v.Mouse)
@@ -198,8 +161,8 @@ func (l *TrackingLab) Keys() []Key {
 	}
 }
 
-// UIRects implements uiRectLab: the two plots (the input is drawn in one).
+// UIRects implements UIRecter: the two plots (the input is drawn in one).
 func (l *TrackingLab) UIRects(w, h int32) []rl.Rectangle {
-	a, b := signalPlots(w, h)
+	a, b := StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
 }

@@ -225,8 +225,8 @@ func (l *VelocitiesLab) Update(dt float32) {
 	if c := &l.clips[l.cur]; !(c.LoopEnd > c.LoopStart) && l.tCur+simDt >= loopLen(c) && l.Event == "" {
 		l.Event = "wrap" // a clip that does not loop jumps back to its start
 	}
-	l.tCur = wrap(l.tCur+simDt, loopLen(&l.clips[l.cur]))
-	l.tPrev = wrap(l.tPrev+simDt, loopLen(&l.clips[l.prev]))
+	l.tCur = WrapTime(l.tCur+simDt, loopLen(&l.clips[l.cur]))
+	l.tPrev = WrapTime(l.tPrev+simDt, loopLen(&l.clips[l.prev]))
 	l.transTime += simDt
 	l.time += float64(simDt)
 	l.updateAdditive(simDt)
@@ -242,17 +242,6 @@ func sincos(x float32) (float32, float32) {
 	return float32(s), float32(c)
 }
 
-func wrap(t, d float32) float32 {
-	if !(d > 0) {
-		return 0
-	}
-	t = float32(math.Mod(float64(t), float64(d)))
-	if t < 0 || !mathx.Finite(t) {
-		t = 0
-	}
-	return t
-}
-
 // loopLen is the length (s) of clip c's loop.
 func loopLen(c *animsys.Clip) float32 {
 	_, n := c.Loop()
@@ -262,7 +251,7 @@ func loopLen(c *animsys.Clip) float32 {
 // loopTime maps a time t (s) into clip c's loop, as a clip time (s).
 func loopTime(c *animsys.Clip, t float32) float32 {
 	s, n := c.Loop()
-	return s + wrap(t, n)
+	return s + WrapTime(t, n)
 }
 
 // rand draws from [0, 1) (xorshift32), so resets are reproducible.
@@ -480,7 +469,7 @@ func (l *VelocitiesLab) measure(dt float32) {
 		l.plot.YUnit = quantityUnits[l.S.Quantity]
 		l.plot.Clear()
 	}
-	l.Mean, l.Max = diffStats(l.skel.Len(), l.Lines)
+	l.Mean, l.Max = DiffStats(l.skel.Len(), l.Lines)
 	l.plot.Push(l.time, l.Mean, l.Max)
 	if l.Event != "" {
 		l.plot.Mark(l.time)
@@ -507,10 +496,10 @@ func (l *VelocitiesLab) Lines(i int) (red, blue mgl32.Vec3) {
 	}
 }
 
-// Configure implements configLab: --seed seeds the random choices of Reset.
+// Configure implements Configurer: --seed seeds the random choices of Reset.
 func (l *VelocitiesLab) Configure(c Config) { l.resetRNG = c.Seed*2654435761 + 12345 }
 
-// CSVHeader implements csvLab.
+// CSVHeader implements CSVExporter.
 func (l *VelocitiesLab) CSVHeader() []string {
 	u := quantityUnits[l.S.Quantity]
 	return []string{"t_s", "clip", "cubic", "transition", "transition_time_s", "additive_weight",
@@ -519,7 +508,7 @@ func (l *VelocitiesLab) CSVHeader() []string {
 		"red_x_" + u, "red_y_" + u, "red_z_" + u, "blue_x_" + u, "blue_y_" + u, "blue_z_" + u}
 }
 
-// CSVRow implements csvLab: the stage flags, the difference over joints
+// CSVRow implements CSVExporter: the stage flags, the difference over joints
 // and the picked joint's red and blue vectors (joint 1, the hips, when
 // all joints are shown).
 func (l *VelocitiesLab) CSVRow(row []string) []string {
@@ -538,29 +527,10 @@ func (l *VelocitiesLab) CSVRow(row []string) []string {
 		f(red[0]), f(red[1]), f(red[2]), f(blue[0]), f(blue[1]), f(blue[2]))
 }
 
-// SetCharacter implements characterLab: the lab starts over on ch, keeping
+// SetCharacter implements CharacterSetter: the lab starts over on ch, keeping
 // its settings.
 func (l *VelocitiesLab) SetCharacter(ch *Character) {
 	s, sec, rng := l.S, l.sec, l.resetRNG
 	*l = *newVelocitiesLab(ch)
 	l.S, l.sec, l.resetRNG = s, sec, rng
-}
-
-// diffStats is the mean and max over joints 1..n-1 (all but the root) of
-// |red - blue|, the propagated and finite-difference vectors lines gives;
-// non-finite differences are left out.
-func diffStats(n int, lines func(int) (red, blue mgl32.Vec3)) (mean, most float32) {
-	var sum float32
-	k := 0
-	for i := 1; i < n; i++ {
-		red, blue := lines(i)
-		d := red.Sub(blue).Len()
-		if !mathx.Finite(d) {
-			continue
-		}
-		sum += d
-		most = max(most, d)
-		k++
-	}
-	return sum / float32(max(k, 1)), most
 }

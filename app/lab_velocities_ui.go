@@ -195,7 +195,7 @@ func (l *VelocitiesLab) Keys() []Key {
 	}
 }
 
-// Point implements pointerLab: Ctrl+drag moves the IK target when IK is
+// Point implements Pointable: Ctrl+drag moves the IK target when IK is
 // on, else the look-at target, on the vertical plane through it that
 // faces the camera.
 func (l *VelocitiesLab) Point(ptr Pointer) {

@@ -191,7 +191,7 @@ func keepOnFailure(t *testing.T, img *image.RGBA, name string) {
 		return
 	}
 	path := filepath.Join(os.TempDir(), "kinelab-render-test-"+name+".png")
-	if err := savePNG(path, img); err == nil {
+	if err := SavePNG(path, img); err == nil {
 		t.Logf("the frame the test saw is in %s", path)
 	}
 }
