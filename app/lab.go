@@ -74,26 +74,22 @@ func (v *View) Project(p mgl32.Vec3) rl.Vector2 {
 	return rl.GetWorldToScreenEx(rl.Vector3{X: p[0], Y: p[1], Z: p[2]}, v.Camera, v.Width, v.Height)
 }
 
-// labFactories lists every lab in tab order; --lab and the number keys use it.
-var labFactories = []struct {
-	name string
-	make func() Lab
-}{
-	{"velocities", func() Lab { return NewVelocitiesLab() }},
-	{"tracking", func() Lab { return NewTrackingLab() }},
-	{"scalar", func() Lab { return NewScalarLab() }},
-	{"cost", func() Lab { return NewCostLab() }},
-	{"springs", func() Lab { return NewSpringsLab() }},
-	{"crowd", func() Lab { return NewCrowdLab() }},
+// LabEntry is one lab as the App lists it: the short name --lab, --do
+// and the tabs use (the lab's Name), and how to make the lab. The App makes
+// each lab when it is first shown. The labs are listed outside the
+// framework (package kinelab/app/labs) and passed to ParseFlags and Run.
+type LabEntry struct {
+	Name string
+	New  func() Lab
 }
 
-// LabNames lists the labs in tab order.
-func LabNames() []string {
-	names := make([]string, len(labFactories))
-	for i, f := range labFactories {
-		names[i] = f.name
+// entryNames lists the labs' names in tab order.
+func entryNames(labs []LabEntry) []string {
+	out := make([]string, len(labs))
+	for i, e := range labs {
+		out[i] = e.Name
 	}
-	return names
+	return out
 }
 
 // Configurer is a lab that reads the command line when it is made (--seed
@@ -102,8 +98,8 @@ type Configurer interface {
 	Configure(c Config)
 }
 
-// CSVExporter is a lab whose plotted signals --csv writes, one row per update.
-// The header names every column with its unit, e.g. "t_s".
+// CSVExporter is a lab whose plotted signals --csv writes, one row per
+// update. The header names every column with its unit, e.g. "t_s".
 type CSVExporter interface {
 	CSVHeader() []string
 	// CSVRow appends the current values to row and returns it.
@@ -123,12 +119,14 @@ type UIRecter interface {
 	UIRects(w, h int32) []rl.Rectangle
 }
 
-// Unloader is a lab that frees GPU resources the lab made, when the window closes.
+// Unloader is a lab that frees the GPU resources it made when the window
+// closes.
 type Unloader interface {
 	Unload()
 }
 
-// CameraChooser is a lab that chooses its camera when it opens and when the camera is reset.
+// CameraChooser is a lab that chooses its camera when it opens and when the
+// camera is reset.
 type CameraChooser interface {
 	Camera() OrbitCamera
 }
