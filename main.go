@@ -10,6 +10,7 @@ import (
 
 	"kinelab/app"
 	"kinelab/app/cli"
+	"kinelab/app/labs"
 )
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -25,7 +26,7 @@ func run(args []string) int {
 			return cli.BVH(args[1:], os.Stdout, os.Stderr)
 		}
 	}
-	cfg, err := app.ParseFlags(args, os.Stderr)
+	cfg, err := app.ParseFlags(args, os.Stderr, labs.All())
 	if app.IsHelp(err) {
 		return 0
 	}
@@ -33,5 +34,5 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
 		return 2
 	}
-	return app.Run(cfg)
+	return app.Run(cfg, labs.All())
 }

@@ -1,7 +1,12 @@
-// Package app is kinelab's application: the window and render loop, the
-// lab framework (playback clock, orbit camera, panels, help overlay,
-// screenshots, headless runs) and the labs themselves. Data flows one way:
-// input and UI state -> animsys (through a lab's Update) -> render.
+// Package app is kinelab's lab framework: the window and render loop, and
+// everything the labs share — the playback clock, orbit camera, panels,
+// help overlay, screenshots, CSV export, scripted headless runs, BVH
+// characters and the pointer. A lab is a [Lab], with optional interfaces
+// ([Configurer], [CSVExporter], [CharacterSetter], [Pointable], ...) for
+// what it takes part in. The labs live in packages of their own under
+// app/labs; the framework never imports them: main passes the list
+// (labs.All) to [ParseFlags] and [Run]. Data flows one way: input and UI
+// state -> animsys (through a lab's Update) -> render.
 package app
 
 import (
@@ -25,12 +30,13 @@ import (
 
 // App is one running kinelab window.
 type App struct {
-	cfg    Config
-	labs   []Lab // created on first use, in LabNames order
-	cur    int
-	clock  Clock
-	cam    OrbitCamera
-	ground *render.Ground
+	cfg     Config
+	entries []LabEntry // the labs, in tab order
+	labs    []Lab      // created on first use, in entries' order
+	cur     int
+	clock   Clock
+	cam     OrbitCamera
+	ground  *render.Ground
 
 	playPanel, labPanel ui.Panel
 	showUI, showHelp    bool
@@ -43,29 +49,32 @@ type App struct {
 	captureErr          error // the --screenshot write failed
 	pointer             Pointer
 	dtOpen              bool // the playback panel's time-step section is open
-	csv                 *csvOut
+	csv                 *CSVFile
 	character           *Character // loaded from BVH files, nil for the default
 	loadFailed          bool       // a headless run's BVH files did not all load
 	bodies              map[*animsys.Skeleton]BodyDrawer
 }
 
-// Run opens the window and runs the render loop until the window closes or
-// cfg.Frames frames have been drawn. It returns the process exit code.
-func Run(cfg Config) int {
-	a := newApp(cfg)
-	if err := a.open(); err != nil {
+// Run opens the window with labs (in tab order) and runs the render loop
+// until the window closes or cfg.Frames frames have been drawn. It returns
+// the process exit code.
+func Run(cfg Config, labs []LabEntry) int {
+	a := New(cfg, labs)
+	if err := a.Open(); err != nil {
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
 		return 1
 	}
-	defer a.close()
+	defer a.Close()
 	if len(cfg.Files) > 0 && !a.load(cfg.Files) && cfg.Headless() {
 		a.loadFailed = true
 	}
 	if cfg.CSV != "" {
-		if err := a.openCSV(cfg.CSV); err != nil {
+		out, err := CreateCSV(cfg.CSV, a.Lab())
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
 			return 1
 		}
+		a.csv = out
 	}
 	for !rl.WindowShouldClose() {
 		last := cfg.Frames > 0 && a.frames == cfg.Frames-1
@@ -73,14 +82,16 @@ func Run(cfg Config) int {
 		if last && cfg.Screenshot != "" {
 			onDrawn = func() { a.captureErr = a.writeScreenshot(cfg.Screenshot) }
 		}
-		a.frame(onDrawn)
+		a.Frame(onDrawn)
 		if last {
 			break
 		}
 	}
-	if err := a.closeCSV(); err != nil {
-		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
-		return 1
+	if a.csv != nil {
+		if err := a.csv.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
+			return 1
+		}
 	}
 	if (cfg.Screenshot != "" && a.captureErr != nil) || a.loadFailed {
 		return 1
@@ -88,13 +99,16 @@ func Run(cfg Config) int {
 	return 0
 }
 
-func newApp(cfg Config) *App {
-	a := &App{cfg: cfg, clock: NewClock(), cam: DefaultCamera(), showUI: true}
+// New makes the App for cfg with labs (in tab order), without a window:
+// Open makes one. The lab cfg.Lab is current (the first if no lab has
+// that name); each lab is made when first used.
+func New(cfg Config, labs []LabEntry) *App {
+	a := &App{cfg: cfg, entries: labs, clock: NewClock(), cam: DefaultCamera(), showUI: true}
 	if cfg.DT > 0 {
 		a.clock.FixedDt = cfg.DT
 	}
 	a.clock.Jitter = cfg.Jitter
-	for i, n := range LabNames() {
+	for i, n := range entryNames(labs) {
 		a.labs = append(a.labs, nil)
 		if n == cfg.Lab {
 			a.cur = i
@@ -110,25 +124,26 @@ func newApp(cfg Config) *App {
 		{rl.KeyLeftBracket, "[", "slower", "halve the time scale", func() { a.clock.TimeScale = max(1.0/16, a.clock.TimeScale/2) }},
 		{rl.KeyRightBracket, "]", "faster", "double the time scale", func() { a.clock.TimeScale = min(4, a.clock.TimeScale*2) }},
 		{rl.KeyD, "D", "fixed-dt", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }},
-		{rl.KeyC, "C", "camera-reset", "reset the camera", a.resetCamera},
+		{rl.KeyC, "C", "camera-reset", "reset the camera", a.ResetCamera},
 		{rl.KeyF, "F", "follow", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }},
 		{rl.KeyF12, "F12", "screenshot", "save a screenshot (PNG, current folder)", func() { a.screenshotAtEnd = true }},
 		{rl.KeyTab, "Tab", "next-lab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }},
 	}
-	for i := range a.labs {
-		a.keys = append(a.keys, Key{int32(rl.KeyOne) + int32(i), fmt.Sprint(i + 1), "lab-" + LabNames()[i], "lab: " + LabNames()[i], func() { a.switchLab(i) }})
+	for i, e := range labs {
+		a.keys = append(a.keys, Key{int32(rl.KeyOne) + int32(i), fmt.Sprint(i + 1), "lab-" + e.Name, "lab: " + e.Name, func() { a.switchLab(i) }})
 	}
 	return a
 }
 
-// lab returns the current lab, creating it on first use.
-func (a *App) lab() Lab {
+// Lab returns the current lab, making it on first use (configured from
+// the command line, and given the loaded character if it animates one).
+func (a *App) Lab() Lab {
 	if a.labs[a.cur] == nil {
-		l := labFactories[a.cur].make()
-		if s, ok := l.(configLab); ok {
+		l := a.entries[a.cur].New()
+		if s, ok := l.(Configurer); ok {
 			s.Configure(a.cfg)
 		}
-		if c, ok := l.(characterLab); ok && a.character != nil {
+		if c, ok := l.(CharacterSetter); ok && a.character != nil {
 			c.SetCharacter(a.character)
 		}
 		a.labs[a.cur] = l
@@ -136,29 +151,42 @@ func (a *App) lab() Lab {
 	return a.labs[a.cur]
 }
 
+// SwitchLab makes the lab called name current, as its number key does, and
+// reports whether there is one.
+func (a *App) SwitchLab(name string) bool {
+	for i, e := range a.entries {
+		if e.Name == name {
+			a.switchLab(i)
+			return true
+		}
+	}
+	return false
+}
+
 func (a *App) switchLab(i int) {
 	if i < 0 || i >= len(a.labs) || i == a.cur {
 		return
 	}
 	a.cur = i
-	a.resetCamera()
+	a.ResetCamera()
 	rl.SetWindowTitle(a.title())
 }
 
-// resetCamera gives the current lab its own camera, or the default one,
-// aimed at the lab's focus.
-func (a *App) resetCamera() {
+// ResetCamera gives the current lab its own camera, or the default one,
+// aimed at the lab's focus (the C key).
+func (a *App) ResetCamera() {
 	a.cam = DefaultCamera()
-	if c, ok := a.lab().(cameraLab); ok {
+	if c, ok := a.Lab().(CameraChooser); ok {
 		a.cam = c.Camera()
 	}
-	a.cam.Target = a.lab().Focus()
+	a.cam.Target = a.Lab().Focus()
 }
 
-func (a *App) title() string { return "kinelab - " + a.lab().Title() }
+func (a *App) title() string { return "kinelab - " + a.Lab().Title() }
 
-// open creates the window and the GPU resources.
-func (a *App) open() error {
+// Open creates the window and the GPU resources. Every later call on the
+// App must come from the same OS thread (raylib is single-threaded).
+func (a *App) Open() error {
 	if os.Getenv("DISPLAY") == "" {
 		return fmt.Errorf("no display: DISPLAY is not set. To run without a screen, use a virtual one:\n  xvfb-run -a -s \"-screen 0 1280x720x24\" kinelab --frames 120 --screenshot out.png")
 	}
@@ -180,13 +208,14 @@ func (a *App) open() error {
 	}
 	ui.SetStyle()
 	a.ground = render.NewGround()
-	a.resetCamera()
+	a.ResetCamera()
 	return nil
 }
 
-func (a *App) close() {
+// Close frees the labs' and the App's GPU resources and closes the window.
+func (a *App) Close() {
 	for _, l := range a.labs {
-		if u, ok := l.(unloadLab); ok {
+		if u, ok := l.(Unloader); ok {
 			u.Unload()
 		}
 	}
@@ -208,8 +237,8 @@ func (a *App) frameDt() float32 {
 	return rl.GetFrameTime()
 }
 
-// view describes the current frame for drawing code.
-func (a *App) view() View {
+// View describes the current frame for drawing code.
+func (a *App) View() View {
 	w, h := int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())
 	pw := min(560, float32(w)*0.42)
 	ph := min(280, float32(h)*0.38)
@@ -222,26 +251,30 @@ func (a *App) view() View {
 	return v
 }
 
-// frame runs one update and draw. onDrawn, if not nil, runs when the frame
-// is drawn but not yet shown (to read its pixels).
-func (a *App) frame(onDrawn func()) {
+// Frame runs one frame: key actions and --do steps, the lab's updates for
+// the clock's steps (and their CSV rows), then the drawing. onDrawn, if not
+// nil, runs when the frame is drawn but not yet shown (to read its pixels
+// with ReadPixels).
+func (a *App) Frame(onDrawn func()) {
 	a.input()
 	for _, act := range a.cfg.Do {
 		if act.Frame == a.frames {
 			a.run(act.Name)
 		}
 	}
-	lab := a.lab()
-	if pl, ok := lab.(pointerLab); ok {
+	lab := a.Lab()
+	if pl, ok := lab.(Pointable); ok {
 		pl.Point(a.pointer)
 	}
 	for _, dt := range a.clock.Advance(a.frameDt()) {
 		lab.Update(dt)
-		a.writeCSVRow(lab)
+		if a.csv != nil {
+			a.csv.Write(lab)
+		}
 	}
 	a.cam.Track(lab.Focus(), a.frameDt())
 
-	v := a.view()
+	v := a.View()
 	rl.BeginDrawing()
 	rl.ClearBackground(render.Background)
 	rl.BeginMode3D(v.Camera)
@@ -270,7 +303,7 @@ func (a *App) frame(onDrawn func()) {
 // input runs key actions and the mouse camera. Mouse drags that start over
 // a panel belong to the UI, not the camera.
 func (a *App) input() {
-	for _, k := range a.allKeys() {
+	for _, k := range a.Keys() {
 		if rl.IsKeyPressed(k.Code) {
 			k.Action()
 		}
@@ -283,7 +316,7 @@ func (a *App) input() {
 	m := rl.GetMousePosition()
 	overUI := a.showUI && (rl.CheckCollisionPointRec(m, a.playPanel.Bounds()) ||
 		rl.CheckCollisionPointRec(m, a.labPanel.Bounds()) || m.Y < 36)
-	if u, ok := a.lab().(uiRectLab); ok && a.showUI {
+	if u, ok := a.Lab().(UIRecter); ok && a.showUI {
 		for _, r := range u.UIRects(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())) {
 			overUI = overUI || rl.CheckCollisionPointRec(m, r)
 		}
@@ -313,14 +346,24 @@ func (a *App) input() {
 	}
 }
 
-func (a *App) allKeys() []Key { return append(a.keys[:len(a.keys):len(a.keys)], a.lab().Keys()...) }
+// Keys lists every key action: the App's own, then the current lab's.
+func (a *App) Keys() []Key { return append(a.keys[:len(a.keys):len(a.keys)], a.Lab().Keys()...) }
+
+// Clock is the playback clock (pause, step, time scale, tick rate).
+func (a *App) Clock() *Clock { return &a.clock }
+
+// ShowUI shows or hides the panels and plots (the H key).
+func (a *App) ShowUI(show bool) { a.showUI = show }
+
+// ShowHelp shows or hides the help overlay (the F1 key).
+func (a *App) ShowHelp(show bool) { a.showHelp = show }
 
 // drawUI draws the tab bar, the playback panel and the lab's panel.
 func (a *App) drawUI(lab Lab, v *View) {
 	rl.DrawRectangle(0, 0, v.Width, 36, color.RGBA{22, 24, 29, 235})
 	tab := int32(a.cur)
 	gui.SetStyle(gui.TOGGLE, gui.GROUP_PADDING, 4)
-	names := LabNames()
+	names := entryNames(a.entries)
 	for i := range names {
 		names[i] = fmt.Sprintf("%d %s", i+1, strings.ToUpper(names[i][:1])+names[i][1:])
 	}
@@ -372,12 +415,12 @@ func (a *App) drawUI(lab Lab, v *View) {
 // action names --do scripts use.
 func (a *App) drawHelp(lab Lab) {
 	var keys []Key
-	for _, k := range a.allKeys() {
+	for _, k := range a.Keys() {
 		if !strings.HasPrefix(k.Name, "lab-") {
 			keys = append(keys, k)
 		}
 	}
-	keys = append(keys, Key{Label: fmt.Sprintf("1-%d", len(a.labs)), Name: "lab-NAME", Help: "switch lab: " + strings.Join(LabNames(), ", ")})
+	keys = append(keys, Key{Label: fmt.Sprintf("1-%d", len(a.labs)), Name: "lab-NAME", Help: "switch lab: " + strings.Join(entryNames(a.entries), ", ")})
 	const line = 23
 	w := int32(760)
 	h := int32((len(keys)+3)*line + 56)
@@ -414,9 +457,9 @@ func (a *App) drawToast(v *View) {
 
 // writeScreenshot saves the frame drawn so far as a PNG and says where.
 func (a *App) writeScreenshot(path string) error {
-	img := a.readPixels()
+	img := a.ReadPixels()
 	abs, _ := filepath.Abs(path)
-	if err := savePNG(path, img); err != nil {
+	if err := SavePNG(path, img); err != nil {
 		a.say(fmt.Sprintf("could not save screenshot: %v", err))
 		fmt.Fprintln(os.Stderr, "kinelab:", a.toast)
 		return err
@@ -428,8 +471,9 @@ func (a *App) writeScreenshot(path string) error {
 
 func (a *App) say(msg string) { a.toast, a.toastFrames = msg, 180 }
 
-// readPixels returns what has been drawn this frame.
-func (a *App) readPixels() *image.RGBA {
+// ReadPixels returns what has been drawn this frame (call it from Frame's
+// onDrawn).
+func (a *App) ReadPixels() *image.RGBA {
 	rl.DrawRenderBatchActive()
 	img := rl.LoadImageFromScreen()
 	defer rl.UnloadImage(img)
@@ -457,7 +501,7 @@ func (a *App) bodyFor(sk *animsys.Skeleton) BodyDrawer {
 
 // run performs the key action called name (a --do script step).
 func (a *App) run(name string) {
-	for _, k := range a.allKeys() {
+	for _, k := range a.Keys() {
 		if k.Name == name {
 			k.Action()
 			return
@@ -476,12 +520,12 @@ func (a *App) load(files []string) bool {
 	if ch != nil {
 		a.character = ch
 		for _, l := range a.labs {
-			if c, ok := l.(characterLab); ok {
+			if c, ok := l.(CharacterSetter); ok {
 				c.SetCharacter(ch)
 			}
 		}
 		rl.SetWindowTitle(a.title())
-		a.cam.Target = a.lab().Focus()
+		a.cam.Target = a.Lab().Focus()
 	}
 	switch {
 	case len(errs) == 1:

@@ -148,7 +148,7 @@ func (ch *Character) findRoles() {
 		for _, want := range sides {
 			for j, nm := range names {
 				l := strings.ToLower(nm)
-				if j < 1 || strings.Contains(l, "_end") || (want != "" && !isSide(nm, want)) {
+				if j < 1 || strings.Contains(l, "_end") || (want != "" && !OnSide(nm, want)) {
 					continue
 				}
 				for _, p := range parts {
@@ -193,9 +193,9 @@ func (ch *Character) findRoles() {
 	}
 }
 
-// isSide reports whether joint name nm is on side "left" or "right":
+// OnSide reports whether joint name nm is on side "left" or "right":
 // "LeftFoot", "mixamorig:LeftFoot", "l_foot", "foot_l", "foot.L", "LFoot".
-func isSide(nm, side string) bool {
+func OnSide(nm, side string) bool {
 	l, s := strings.ToLower(nm), side[:1]
 	if strings.Contains(l, side) || strings.HasPrefix(l, s+"_") || strings.HasSuffix(l, "_"+s) || strings.HasSuffix(l, "."+s) {
 		return true

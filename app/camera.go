@@ -22,6 +22,13 @@ func DefaultCamera() OrbitCamera {
 	return OrbitCamera{Yaw: 0.6, Pitch: 0.25, Distance: 4.2, Target: mgl32.Vec3{0, 0.9, 0}, Follow: true, FovY: 45}
 }
 
+// DefaultCameraRight is the default camera's screen-right direction on the
+// ground (m, unit length): labs lay out side-by-side objects along it.
+func DefaultCameraRight() mgl32.Vec3 {
+	y := float64(DefaultCamera().Yaw)
+	return mgl32.Vec3{float32(math.Cos(y)), 0, float32(-math.Sin(y))}
+}
+
 // Orbit turns the camera by a mouse drag of (dx, dy) pixels.
 func (c *OrbitCamera) Orbit(dx, dy float32) {
 	c.Yaw -= dx * 0.008

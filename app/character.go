@@ -1,6 +1,8 @@
 package app
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
@@ -39,6 +41,12 @@ func (p IKPath) At(t, w float32) (pos, vel mgl32.Vec3) {
 	pos = p.Center.Add(p.U.Mul(p.Radius * c)).Add(p.V.Mul(p.Radius * s))
 	vel = p.U.Mul(-p.Radius * w * s).Add(p.V.Mul(p.Radius * w * c))
 	return pos, vel
+}
+
+// sincos is float32 sin and cos.
+func sincos(x float32) (float32, float32) {
+	s, c := math.Sincos(float64(x))
+	return float32(s), float32(c)
 }
 
 // DefaultCharacter is the embedded humanoid with its procedural clips.

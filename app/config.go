@@ -12,7 +12,7 @@ import (
 
 // Config is what the command line sets.
 type Config struct {
-	Lab        string // lab to open (see LabNames)
+	Lab        string // name of the lab to open (a LabEntry's Name)
 	Frames     int    // quit after this many frames; 0 runs until closed
 	Screenshot string // write the last frame to this PNG file
 	Width      int    // initial window size (px)
@@ -39,13 +39,18 @@ type Action struct {
 // not depend on the machine's speed.
 func (c Config) Headless() bool { return c.Frames > 0 }
 
-// ParseFlags reads the command line. It returns flag.ErrHelp after -h, and
-// otherwise an error that names the bad flag or value.
-func ParseFlags(args []string, stderr io.Writer) (Config, error) {
+// ParseFlags reads the command line for an App of labs (their names are
+// what --lab takes, their keys what --do runs). It returns flag.ErrHelp
+// after -h, and otherwise an error that names the bad flag or value.
+func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error) {
 	var c Config
+	if len(labs) == 0 {
+		return c, errors.New("no labs to choose from")
+	}
+	labNames := entryNames(labs)
 	fs := flag.NewFlagSet("kinelab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.Lab, "lab", LabNames()[0], "lab to open: "+strings.Join(LabNames(), ", "))
+	fs.StringVar(&c.Lab, "lab", labNames[0], "lab to open: "+strings.Join(labNames, ", "))
 	fs.IntVar(&c.Frames, "frames", 0, "quit after `N` frames (0: run until the window is closed)")
 	fs.StringVar(&c.Screenshot, "screenshot", "", "write the last frame to `FILE` (.png)")
 	fs.IntVar(&c.Width, "width", 1280, "window width in pixels")
@@ -76,8 +81,8 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 	default:
 		return c, fmt.Errorf("--units %q: want auto, cm, m or in", c.Units)
 	}
-	if !slices.Contains(LabNames(), c.Lab) {
-		return c, fmt.Errorf("--lab %q: no such lab; choose one of %s", c.Lab, strings.Join(LabNames(), ", "))
+	if !slices.Contains(labNames, c.Lab) {
+		return c, fmt.Errorf("--lab %q: no such lab; choose one of %s", c.Lab, strings.Join(labNames, ", "))
 	}
 	if c.Frames < 0 {
 		return c, fmt.Errorf("--frames %d: want 0 or more", c.Frames)
@@ -103,7 +108,7 @@ func ParseFlags(args []string, stderr io.Writer) (Config, error) {
 		return c, fmt.Errorf("--csv %q needs --frames N (a headless run)", c.CSV)
 	}
 	if *do != "" {
-		acts, err := parseActions(*do, c)
+		acts, err := parseActions(*do, c, labs)
 		if err != nil {
 			return c, err
 		}
@@ -127,10 +132,10 @@ func IsHelp(err error) bool { return errors.Is(err, flag.ErrHelp) }
 
 // parseActions reads --do: comma-separated FRAME:NAME pairs, NAME one of the
 // key actions of the app or of lab c.Lab.
-func parseActions(spec string, c Config) ([]Action, error) {
+func parseActions(spec string, c Config, labs []LabEntry) ([]Action, error) {
 	known := map[string]bool{}
-	a := newApp(c)
-	for _, k := range a.allKeys() {
+	a := New(c, labs)
+	for _, k := range a.Keys() {
 		known[k.Name] = true
 	}
 	var out []Action

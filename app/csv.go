@@ -7,61 +7,63 @@ import (
 	"os"
 )
 
-// csvOut is the --csv file of a headless run.
-type csvOut struct {
+// CSVFile is the --csv file of a headless run: a lab's header, then its
+// rows, one per update (or the rows a CSVTableExporter gives).
+type CSVFile struct {
 	f   *os.File
 	w   *csv.Writer
 	row []string
 	lab Lab // the lab whose header was written
 }
 
-func (a *App) openCSV(path string) error {
-	if _, ok := a.lab().(csvLab); !ok {
-		return fmt.Errorf("--csv: lab %s has no signals to export", a.lab().Name())
+// CreateCSV creates the --csv file at path for lab, which must be a
+// CSVExporter.
+func CreateCSV(path string, lab Lab) (*CSVFile, error) {
+	if _, ok := lab.(CSVExporter); !ok {
+		return nil, fmt.Errorf("--csv: lab %s has no signals to export", lab.Name())
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("--csv: %v", err)
+		return nil, fmt.Errorf("--csv: %v", err)
 	}
-	a.csv = &csvOut{f: f, w: csv.NewWriter(bufio.NewWriter(f))}
-	return nil
+	return &CSVFile{f: f, w: csv.NewWriter(bufio.NewWriter(f))}, nil
 }
 
-// csvRowsLab is a csvLab that writes any number of rows per update instead
-// of one: none, or a whole table at once (the Transition-cost lab writes
-// its grid on the first update). The App calls CSVRows instead of CSVRow.
-type csvRowsLab interface {
-	csvLab
+// CSVTableExporter is a CSVExporter that writes any number of rows per
+// update instead of one: none, or a whole table at once (the
+// Transition-cost lab writes its grid on the first update). The App calls
+// CSVRows instead of CSVRow.
+type CSVTableExporter interface {
+	CSVExporter
 	CSVRows() [][]string
 }
 
-// writeCSVRow appends the lab's current signals (and the header first).
-func (a *App) writeCSVRow(lab Lab) {
-	c, ok := lab.(csvLab)
-	if a.csv == nil || !ok {
+// Write appends the lab's current signals (and the header first). A lab
+// that is not a CSVExporter writes nothing.
+func (c *CSVFile) Write(lab Lab) {
+	e, ok := lab.(CSVExporter)
+	if !ok {
 		return
 	}
-	if a.csv.lab != lab {
-		a.csv.lab = lab
-		_ = a.csv.w.Write(c.CSVHeader())
+	if c.lab != lab {
+		c.lab = lab
+		_ = c.w.Write(e.CSVHeader())
 	}
-	if r, ok := lab.(csvRowsLab); ok {
+	if r, ok := lab.(CSVTableExporter); ok {
 		for _, row := range r.CSVRows() {
-			_ = a.csv.w.Write(row)
+			_ = c.w.Write(row)
 		}
 		return
 	}
-	a.csv.row = c.CSVRow(a.csv.row[:0])
-	_ = a.csv.w.Write(a.csv.row)
+	c.row = e.CSVRow(c.row[:0])
+	_ = c.w.Write(c.row)
 }
 
-func (a *App) closeCSV() error {
-	if a.csv == nil {
-		return nil
-	}
-	a.csv.w.Flush()
-	err := a.csv.w.Error()
-	if cerr := a.csv.f.Close(); err == nil {
+// Close flushes and closes the file.
+func (c *CSVFile) Close() error {
+	c.w.Flush()
+	err := c.w.Error()
+	if cerr := c.f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {

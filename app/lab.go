@@ -74,61 +74,59 @@ func (v *View) Project(p mgl32.Vec3) rl.Vector2 {
 	return rl.GetWorldToScreenEx(rl.Vector3{X: p[0], Y: p[1], Z: p[2]}, v.Camera, v.Width, v.Height)
 }
 
-// labFactories lists every lab in tab order; --lab and the number keys use it.
-var labFactories = []struct {
-	name string
-	make func() Lab
-}{
-	{"velocities", func() Lab { return NewVelocitiesLab() }},
-	{"tracking", func() Lab { return NewTrackingLab() }},
-	{"scalar", func() Lab { return NewScalarLab() }},
-	{"cost", func() Lab { return NewCostLab() }},
-	{"springs", func() Lab { return NewSpringsLab() }},
-	{"crowd", func() Lab { return NewCrowdLab() }},
+// LabEntry is one lab as the App lists it: the short name --lab, --do
+// and the tabs use (the lab's Name), and how to make the lab. The App makes
+// each lab when it is first shown. The labs are listed outside the
+// framework (package kinelab/app/labs) and passed to ParseFlags and Run.
+type LabEntry struct {
+	Name string
+	New  func() Lab
 }
 
-// LabNames lists the labs in tab order.
-func LabNames() []string {
-	names := make([]string, len(labFactories))
-	for i, f := range labFactories {
-		names[i] = f.name
+// entryNames lists the labs' names in tab order.
+func entryNames(labs []LabEntry) []string {
+	out := make([]string, len(labs))
+	for i, e := range labs {
+		out[i] = e.Name
 	}
-	return names
+	return out
 }
 
-// configLab is a lab that reads the command line when it is made (--seed
+// Configurer is a lab that reads the command line when it is made (--seed
 // for its random choices, and any lab-specific use of --dt or --jitter).
-type configLab interface {
+type Configurer interface {
 	Configure(c Config)
 }
 
-// csvLab is a lab whose plotted signals --csv writes, one row per update.
-// The header names every column with its unit, e.g. "t_s".
-type csvLab interface {
+// CSVExporter is a lab whose plotted signals --csv writes, one row per
+// update. The header names every column with its unit, e.g. "t_s".
+type CSVExporter interface {
 	CSVHeader() []string
 	// CSVRow appends the current values to row and returns it.
 	CSVRow(row []string) []string
 }
 
-// characterLab is a lab that animates a character: loading BVH files (on
+// CharacterSetter is a lab that animates a character: loading BVH files (on
 // the command line or dropped on the window) replaces it.
-type characterLab interface {
+type CharacterSetter interface {
 	SetCharacter(ch *Character)
 }
 
-// uiRectLab is a lab with screen areas of its own that take the mouse
+// UIRecter is a lab with screen areas of its own that take the mouse
 // (plots to draw in, heat maps to click), given the screen size (px), so
 // drags there do not orbit the camera.
-type uiRectLab interface {
+type UIRecter interface {
 	UIRects(w, h int32) []rl.Rectangle
 }
 
-// unloadLab frees GPU resources the lab made, when the window closes.
-type unloadLab interface {
+// Unloader is a lab that frees the GPU resources it made when the window
+// closes.
+type Unloader interface {
 	Unload()
 }
 
-// cameraLab chooses its camera when it opens and when the camera is reset.
-type cameraLab interface {
+// CameraChooser is a lab that chooses its camera when it opens and when the
+// camera is reset.
+type CameraChooser interface {
 	Camera() OrbitCamera
 }

@@ -6,9 +6,9 @@ import (
 	"os"
 )
 
-// savePNG writes img to path, reporting any error (raylib's exporter only
+// SavePNG writes img to path, reporting any error (raylib's exporter only
 // says false).
-func savePNG(path string, img image.Image) error {
+func SavePNG(path string, img image.Image) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -11,8 +11,8 @@ type Pointer struct {
 	Down        bool       // Ctrl + left button held outside the UI
 }
 
-// pointerLab is a lab that takes the pointer each frame before Update.
-type pointerLab interface {
+// Pointable is a lab that takes the pointer each frame before Update.
+type Pointable interface {
 	Point(p Pointer)
 }
 

@@ -1,0 +1,257 @@
+package cost
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/animsys/spring"
+	"kinelab/app"
+)
+
+// The Transition-cost lab's transition finder (beyond the article): every
+// frame of the character's clips is a candidate target, costed from the
+// playing pose by the exact displacement, the SAD cost and the approximate
+// feature over the feet and hands; the chosen one is played with a
+// critical-spring inertialization of the lab's half-life.
+
+// SetCharacter implements app.CharacterSetter: the finder ranks the frames of
+// ch's clips, comparing its feet and hands (found by name, else its IK
+// chains' ends and head), and the lab plays its second clip (walk, on the
+// default character).
+func (l *Lab) SetCharacter(ch *app.Character) {
+	l.skel, l.clips = ch.Skel, ch.Clips
+	l.joints = costFeatureJoints(ch)
+	n := l.skel.Len()
+	for _, p := range []*animsys.Pose{&l.offset, &l.samp, &l.out, &l.global, &l.ghost} {
+		*p = animsys.NewPose(n)
+	}
+	l.cur, l.tCur = min(1, len(l.clips)-1), 0
+	l.inert, l.Target, l.autoT = false, -1, 0
+	l.buildCandidates()
+	l.costExact = make([]float32, len(l.cands))
+	l.costSAD = make([]float32, len(l.cands))
+	l.costFeat = make([]float32, len(l.cands))
+	l.evaluate(0)
+	l.rank()
+}
+
+// costFeatureJoints picks the joints the finder compares: the left and
+// right feet and hands by name, or else the character's IK chain ends and
+// head, or else its first joints below the root.
+func costFeatureJoints(ch *app.Character) []int {
+	var out []int
+	add := func(j int) {
+		if j > 0 && len(out) < costMaxJoints && !slices.Contains(out, j) {
+			out = append(out, j)
+		}
+	}
+	for _, side := range []string{"left", "right"} {
+		for _, part := range []string{"foot", "hand"} {
+			for j, nm := range ch.Skel.Names {
+				l := strings.ToLower(nm)
+				if j > 0 && strings.Contains(l, part) && !strings.Contains(l, "_end") && app.OnSide(nm, side) {
+					add(j)
+					break
+				}
+			}
+		}
+	}
+	if len(out) < 2 {
+		add(ch.Leg.End)
+		add(ch.Arm.End)
+		add(ch.Head)
+	}
+	for j := 1; len(out) == 0 && j < min(ch.Skel.Len(), costMaxJoints+1); j++ {
+		add(j)
+	}
+	return out
+}
+
+// buildCandidates samples the frames in every clip's loop (every few
+// frames if there are more than costMaxCandidates) in character space:
+// the root removed, FK with velocities.
+func (l *Lab) buildCandidates() {
+	l.cands = l.cands[:0]
+	total := 0
+	for c := range l.clips {
+		_, n := l.clips[c].Loop()
+		total += int(n/l.clips[c].FrameTime + 0.5)
+	}
+	stride := max(1, (total+costMaxCandidates-1)/costMaxCandidates)
+	for c := range l.clips {
+		clip := &l.clips[c]
+		_, n := clip.Loop()
+		frames := int(n/clip.FrameTime + 0.5)
+		for f := 0; f < frames; f += stride {
+			t := float32(f) * clip.FrameTime
+			l.sample(&l.samp, c, t)
+			animsys.FK(&l.global, &l.samp, l.skel.Parents)
+			k := costCandidate{clip: c, t: t}
+			for j, jt := range l.joints {
+				k.pos[j], k.vel[j] = l.global.Pos[jt], l.global.Vel[jt]
+			}
+			l.cands = append(l.cands, k)
+		}
+	}
+}
+
+// sample writes clip c at time t (s) into its loop into p, in place: the
+// root removed, so every pose is in character space.
+func (l *Lab) sample(p *animsys.Pose, c int, t float32) {
+	start, _ := l.clips[c].Loop()
+	animsys.SampleCubic(p, &l.clips[c], start+t)
+	animsys.RemoveGlobalRoot(p)
+}
+
+// evaluate makes the output pose: the playing clip, plus the decaying
+// offset of the last transition (critical-spring inertialization with the
+// lab's half-life). dt (s) integrates the measured displacement.
+func (l *Lab) evaluate(dt float32) {
+	l.sample(&l.samp, l.cur, l.tCur)
+	if l.inert {
+		animsys.InertializeCritical(&l.out, &l.offset, &l.samp, l.transTime, l.S.Halflife)
+	} else {
+		l.out.CopyFrom(&l.samp)
+	}
+	animsys.FK(&l.global, &l.out, l.skel.Parents)
+	animsys.FK(&l.ghost, &l.samp, l.skel.Parents)
+	if !l.inert {
+		return
+	}
+	for _, j := range l.joints {
+		d := l.global.Pos[j].Sub(l.ghost.Pos[j])
+		l.Measured += (costAbs(d[0]) + costAbs(d[1]) + costAbs(d[2])) * dt
+	}
+	if l.transTime > 20*l.S.Halflife {
+		l.inert = false // what is left is below a millionth of the offset
+	}
+}
+
+// costWrap wraps a clip time t (s) into [0, d).
+func costWrap(t, d float32) float32 {
+	if !(d > 0) || !mathx.Finite(t) {
+		return 0
+	}
+	t = float32(math.Mod(float64(t), float64(d)))
+	if t < 0 {
+		t += d
+	}
+	return t
+}
+
+// rank costs every candidate as a target from the output pose, summing over
+// the feature joints and axes: the exact displacement, the SAD cost and the
+// approximate feature's cost; then keeps the best costRanked by S.RankBy.
+func (l *Lab) rank() {
+	h, w := l.S.Halflife, l.S.VelWeight
+	l.rankKey = costRankKey{h, w, l.S.RankBy, l.S.SkipPlaying, l.cur}
+	var src costCandidate
+	for j, jt := range l.joints {
+		src.pos[j], src.vel[j] = l.global.Pos[jt], l.global.Vel[jt]
+	}
+	for i := range l.cands {
+		k := &l.cands[i]
+		var e, s, f float32
+		for j := range l.joints {
+			dx, dv := src.pos[j].Sub(k.pos[j]), src.vel[j].Sub(k.vel[j])
+			for a := 0; a < 3; a++ {
+				e += spring.TransitionCost(dx[a], dv[a], h)
+				s += spring.TransitionCostBaseline(dx[a], dv[a], 1, w)
+				f += spring.TransitionCostApprox(dx[a], dv[a], h)
+			}
+		}
+		l.costExact[i], l.costSAD[i], l.costFeat[i] = e, s, f
+	}
+	by := l.rankCosts(l.S.RankBy)
+	for r := range l.Ranked {
+		best := -1
+		for i, c := range by {
+			if l.S.SkipPlaying && l.cands[i].clip == l.cur || l.nearRanked(i, r) {
+				continue
+			}
+			if best < 0 || c < by[best] {
+				best = i
+			}
+		}
+		l.Ranked[r] = best
+	}
+}
+
+// costDistinct is how far apart (s) two listed targets of one clip must be,
+// so the list shows different moments rather than neighbouring frames.
+const costDistinct = 0.25
+
+// nearRanked reports whether candidate i is within costDistinct seconds of
+// one of the first upTo ranked targets in the same (looping) clip.
+func (l *Lab) nearRanked(i, upTo int) bool {
+	k := l.cands[i]
+	_, n := l.clips[k.clip].Loop()
+	for _, r := range l.Ranked[:upTo] {
+		if r < 0 || l.cands[r].clip != k.clip {
+			continue
+		}
+		d := costAbs(k.t - l.cands[r].t)
+		if min(d, n-d) < costDistinct {
+			return true
+		}
+	}
+	return false
+}
+
+// rankCosts are the candidates' costs of ranking by (Rank*).
+func (l *Lab) rankCosts(by int32) []float32 {
+	switch by {
+	case RankSAD:
+		return l.costSAD
+	case RankFeature:
+		return l.costFeat
+	}
+	return l.costExact
+}
+
+// RankOf is candidate i's place (1 = best) among the candidates the finder
+// considers when ranked by by.
+func (l *Lab) RankOf(i int, by int32) int {
+	c := l.rankCosts(by)
+	n := 1
+	for k, x := range c {
+		if k != i && x < c[i] && !(l.S.SkipPlaying && l.cands[k].clip == l.cur) {
+			n++
+		}
+	}
+	return n
+}
+
+// Play starts the inertialized transition from the output pose to
+// candidate i: the offset between them decays with the lab's half-life
+// while the target clip plays on from that frame.
+func (l *Lab) Play(i int) {
+	if i < 0 || i >= len(l.cands) {
+		return
+	}
+	k := l.cands[i]
+	l.sample(&l.samp, k.clip, k.t)
+	animsys.InertializeOffset(&l.offset, &l.out, &l.samp)
+	l.cur, l.tCur = k.clip, k.t
+	l.inert, l.transTime, l.autoT = true, 0, 0
+	l.Target, l.Predicted, l.PredictedSAD, l.Measured = i, l.costExact[i], l.costSAD[i], 0
+	l.evaluate(0)
+	l.rank()
+}
+
+// PlayRanked plays the r-th best target (0 = best).
+func (l *Lab) PlayRanked(r int) {
+	if r >= 0 && r < len(l.Ranked) {
+		l.Play(l.Ranked[r])
+	}
+}
+
+// CandidateName is "clip @ time" of candidate i.
+func (l *Lab) CandidateName(i int) string {
+	k := l.cands[i]
+	return l.clips[k.clip].Name + " @ " + strconv.FormatFloat(float64(k.t), 'f', 2, 32) + " s"
+}

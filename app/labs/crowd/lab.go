@@ -1,0 +1,479 @@
+package crowd
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/crowd"
+	"kinelab/animsys/mathx"
+	"kinelab/app"
+	"kinelab/assets"
+	"kinelab/render"
+)
+
+// Crowd sizes and defaults.
+const (
+	MaxCount       = 2000 // most characters the slider allows
+	crowdDefault   = 200
+	crowdMaxThread = 16 // most goroutines the slider allows
+	crowdSeed      = 8  // seed of the crowd's random choices (--seed adds to it)
+	// crowdMinDt (s) is the smallest tick: shorter steps are skipped as a
+	// pause, since the finite difference divides by dt.
+	crowdMinDt = 1e-6
+)
+
+// Crowd clip libraries, in the order of the panel's choice.
+const (
+	LibraryGait  = iota // the character's clips: the default's idle, walk, run and leans, or a loaded BVH's
+	LibraryBench        // the bench-spec library of 64 random clips, on the default skeleton
+)
+
+// Settings are the lab's sliders and switches.
+type Settings struct {
+	Count       float32 // characters, 1 to MaxCount
+	Threads     float32 // goroutines ticking the crowd; 0 = auto (GOMAXPROCS)
+	Spacing     float32 // m between neighbouring cells of the grid
+	Library     int32   // LibraryGait or LibraryBench
+	Inertialize bool    // the bench chain's inertialization every 0.5 s
+	Pick        float32 // the character whose velocity lines are shown
+	Lines       bool    // show the picked character's red and blue lines
+	LineScale   float32 // m of line per m/s
+	ShowMesh    bool    // skinned bodies (else skeleton lines for all)
+	MeshDist    float32 // m from the camera beyond which characters are lines
+	FineDist    float32 // m from the camera within which bodies are the finest (crowdVertices[0])
+	CoarseDist  float32 // m from the camera beyond which bodies are the coarsest (crowdVertices[2])
+	MaxMeshes   float32 // most skinned bodies a frame, nearest the grid centre first
+}
+
+// DefaultSettings is the lab as it opens.
+func DefaultSettings() Settings {
+	return Settings{Count: crowdDefault, Spacing: 1.6, Library: LibraryGait, Inertialize: true,
+		Lines: true, LineScale: 0.15, ShowMesh: true, MeshDist: 60, FineDist: 14, CoarseDist: 24, MaxMeshes: 400}
+}
+
+// Lab is the lab's state. Update ticks the crowd; drawing only reads
+// it (but for the timing of the drawing itself, in draw).
+type Lab struct {
+	S         Settings
+	ch        *app.Character   // whose clips LibraryGait plays (SetCharacter)
+	benchSkel animsys.Skeleton // the bench library's skeleton: the default character's
+	bench     []animsys.Clip   // made when first chosen: 64 clips take a moment
+	seed      uint32
+	// The crowd's skeleton (&ch.Skel or &benchSkel) and its hips and head
+	// joints (the picking target and the label's anchor).
+	skel       *animsys.Skeleton
+	hips, head int
+
+	crowd            *crowd.Crowd
+	builtN           int   // characters in crowd
+	builtLib         int32 // library crowd was built from
+	cells            []mgl32.Vec3
+	shift            []mgl32.Vec3 // added to character i's global positions to stand it in its cell
+	order            []int        // characters by distance of their cell from the grid centre
+	cols, rows       int
+	laidSpacing      float32 // S.Spacing of the cells' layout
+	pick             int
+	time             float64 // s of simulated time
+	ticked           bool    // the crowd has ticked since it was built
+	Mean, Max        float32 // |red - blue| over the picked character's joints (m/s)
+	TickMs, CharUs   float32 // the last tick: whole crowd (ms) and per character (us)
+	tickAvg          float32 // ms, smoothed for the readout
+	lastSum          float64 // checksum of the last tick
+	sec              crowdPanels
+	draw             crowdDraw
+	statsEnv         bool // KINELAB_CROWD_STATS set: print timing medians on Unload
+	tickSamples      []float32
+	tickSampleCursor int
+}
+
+// Entry is how the App lists the Crowd lab: --lab crowd.
+func Entry() app.LabEntry {
+	return app.LabEntry{Name: "crowd", New: func() app.Lab { return New() }}
+}
+
+// New builds the lab with DefaultSettings on the default
+// character's skeleton and clips.
+func New() *Lab {
+	l := &Lab{S: DefaultSettings(), ch: app.DefaultCharacter(), benchSkel: assets.Humanoid(), seed: crowdSeed,
+		sec: crowdPanels{crowd: true, drawing: true, pick: true}, statsEnv: os.Getenv("KINELAB_CROWD_STATS") != ""}
+	l.tickSamples = make([]float32, statSamples)
+	l.draw.init()
+	l.sync()
+	l.S.Pick = float32(l.order[0]) // the character in the middle
+	l.sync()
+	return l
+}
+
+// Name implements app.Lab.
+func (l *Lab) Name() string { return "crowd" }
+
+// Title implements app.Lab.
+func (l *Lab) Title() string {
+	return fmt.Sprintf("Crowd - %d characters", l.builtN)
+}
+
+// Focus implements app.Lab: the picked character's cell at hip height, which
+// the camera follows (F); it opens on the character nearest the middle.
+func (l *Lab) Focus() mgl32.Vec3 { return l.cells[l.pick].Add(mgl32.Vec3{0, 0.9, 0}) }
+
+// Camera implements app.CameraChooser: far enough back to see the whole grid.
+func (l *Lab) Camera() app.OrbitCamera {
+	c := app.DefaultCamera()
+	side := float32(max(l.cols, l.rows)) * l.S.Spacing
+	c.Yaw, c.Pitch = 0.55, 0.42
+	c.Distance = max(4, min(60, 0.55*side+4))
+	return c
+}
+
+// SetCharacter implements app.CharacterSetter: the crowd is rebuilt on ch's
+// skeleton, playing ch's clips (the bench library keeps the default
+// skeleton), with new bodies made for it.
+func (l *Lab) SetCharacter(ch *app.Character) {
+	l.ch = ch
+	l.builtN = 0 // rebuild on the next sync
+	l.sync()
+}
+
+// Configure implements app.Configurer: --seed changes the crowd's random
+// choices (clips, start times, additive poses).
+func (l *Lab) Configure(c app.Config) {
+	if s := crowdSeed + c.Seed; s != l.seed {
+		l.seed = s
+		l.builtN = 0 // rebuild on the next sync
+		l.sync()
+	}
+}
+
+// Threads is the number of goroutines the settings ask for.
+func (l *Lab) Threads() int {
+	if k := int(l.S.Threads + 0.5); k >= 1 {
+		return k
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Picked is the index of the picked character.
+func (l *Lab) Picked() int { return l.pick }
+
+// More doubles the crowd, Fewer halves it.
+func (l *Lab) More()  { l.S.Count = min(MaxCount, 2*l.S.Count) }
+func (l *Lab) Fewer() { l.S.Count = max(1, l.S.Count/2) }
+
+// NextPick picks the next character.
+func (l *Lab) NextPick() { l.S.Pick = float32((l.pick + 1) % l.builtN) }
+
+// clampSettings keeps every setting finite and in range, whatever the
+// panel, a key or a test wrote into it.
+func (l *Lab) clampSettings() {
+	s := &l.S
+	c := func(v *float32, lo, hi, def float32) {
+		if !mathx.Finite(*v) {
+			*v = def
+		}
+		*v = max(lo, min(hi, *v))
+	}
+	c(&s.Count, 1, MaxCount, crowdDefault)
+	c(&s.Threads, 0, crowdMaxThread, 0)
+	c(&s.Spacing, 0.8, 4, 1.6)
+	c(&s.Pick, 0, MaxCount-1, 0)
+	c(&s.LineScale, 0.01, 1, 0.15)
+	c(&s.MeshDist, 1, 200, 60)
+	c(&s.FineDist, 0, 200, 14)
+	c(&s.CoarseDist, 0, 200, 24)
+	c(&s.MaxMeshes, 0, MaxCount, 400)
+	if s.Library != LibraryBench {
+		s.Library = LibraryGait
+	}
+}
+
+// sync makes the crowd match the settings: rebuilt when the count or the
+// library changed (this allocates, once per change), restarted when the
+// number of threads did, laid out again when the spacing did.
+func (l *Lab) sync() {
+	l.clampSettings()
+	n := int(l.S.Count + 0.5)
+	if n != l.builtN || l.S.Library != l.builtLib || l.crowd == nil {
+		l.build(n)
+	}
+	if k := l.Threads(); k != l.crowd.Threads() {
+		l.crowd.Start(k)
+	}
+	l.crowd.Chain.Stages.Inertialize = l.S.Inertialize
+	l.pick = min(int(l.S.Pick+0.5), l.builtN-1)
+	if l.S.Spacing != l.laidSpacing {
+		l.layout()
+	}
+}
+
+// build makes a crowd of n characters from the chosen library: the
+// character's clips on its skeleton, or the bench library on the default
+// skeleton. A character whose clips do not fit its skeleton (LoadCharacter
+// does not make one) is replaced by the default one.
+func (l *Lab) build(n int) {
+	skel, lib, hips, head := &l.ch.Skel, l.ch.Clips, l.ch.Hips, l.ch.Head
+	if l.S.Library == LibraryBench {
+		if l.bench == nil {
+			l.bench = crowd.NewLibrary()
+		}
+		skel, lib, hips, head = &l.benchSkel, l.bench, animsys.BenchHips, animsys.BenchHead
+	}
+	c, err := crowd.New(skel, lib, n, l.seed)
+	if err != nil && l.S.Library != LibraryBench {
+		l.ch = app.DefaultCharacter()
+		skel, lib, hips, head = &l.ch.Skel, l.ch.Clips, l.ch.Hips, l.ch.Head
+		c, err = crowd.New(skel, lib, n, l.seed)
+	}
+	if err != nil { // the embedded clips always fit the embedded skeleton
+		panic("crowd lab: " + err.Error())
+	}
+	if l.crowd != nil {
+		l.crowd.Close()
+	}
+	if skel != l.skel {
+		l.draw.unload() // bodies of another skeleton; made again on the next draw
+		l.draw.tried = false
+	}
+	l.skel, l.hips, l.head = skel, hips, topJoint(skel, head)
+	l.crowd, l.builtN, l.builtLib, l.ticked = c, n, l.S.Library, false
+	l.crowd.Start(l.Threads())
+	l.cells = make([]mgl32.Vec3, n)
+	l.shift = make([]mgl32.Vec3, n)
+	l.cols = int(math.Ceil(math.Sqrt(float64(n))))
+	l.rows = (n + l.cols - 1) / l.cols
+	l.order = make([]int, n)
+	for i := range l.order {
+		l.order[i] = i
+	}
+	l.layout()
+	d := func(i int) float32 { return l.cells[i][0]*l.cells[i][0] + l.cells[i][2]*l.cells[i][2] }
+	sort.SliceStable(l.order, func(a, b int) bool { return d(l.order[a]) < d(l.order[b]) })
+	l.Mean, l.Max = 0, 0
+	l.placeAll()
+}
+
+// topJoint is head if it is a joint of skel, else the joint highest in
+// the rest pose (a BVH character without a joint named head).
+func topJoint(skel *animsys.Skeleton, head int) int {
+	if head >= 0 && head < skel.Len() {
+		return head
+	}
+	rest := skel.RestPose()
+	top := 0
+	for j, p := range rest.Pos {
+		if p[1] > rest.Pos[top][1] {
+			top = j
+		}
+	}
+	return top
+}
+
+// layout puts character i's cell on a grid of cols x rows centred on the
+// origin, S.Spacing apart, filled row by row from the back (-z).
+func (l *Lab) layout() {
+	sp := l.S.Spacing
+	l.laidSpacing = sp
+	for i := range l.cells {
+		col, row := i%l.cols, i/l.cols
+		l.cells[i] = mgl32.Vec3{(float32(col) - float32(l.cols-1)/2) * sp, 0, (float32(row) - float32(l.rows-1)/2) * sp}
+	}
+}
+
+// current is character c's pose of the last tick: Tick swaps Global into
+// PrevGlobal, so PrevGlobal holds the newest pose with propagated
+// velocities (before the first tick, NewCharacter put the start pose there).
+func current(c *animsys.Character) *animsys.Pose { return &c.PrevGlobal }
+
+// placeAll stands every character in its cell: its root's ground position
+// is moved to the cell centre (its root motion is dropped, so it walks in
+// place), keeping its height and everything above the root.
+func (l *Lab) placeAll() {
+	for i, c := range l.crowd.Characters {
+		r := current(c).Pos[0]
+		l.shift[i] = mgl32.Vec3{l.cells[i][0] - r[0], 0, l.cells[i][2] - r[2]}
+	}
+}
+
+// Update implements app.Lab: sync with the settings, then one crowd tick of dt
+// seconds, timed, then the grid placement and the picked character's
+// red/blue comparison. dt <= crowdMinDt ticks nothing. After the first
+// call for a given crowd and thread count it allocates nothing.
+func (l *Lab) Update(dt float32) {
+	l.sync()
+	if !(dt > crowdMinDt) || math.IsInf(float64(dt), 0) {
+		return
+	}
+	t0 := time.Now()
+	l.lastSum = l.crowd.Tick(dt)
+	el := time.Since(t0)
+	l.TickMs = float32(el.Seconds() * 1e3)
+	l.CharUs = float32(el.Seconds()*1e6) / float32(l.builtN)
+	if l.tickAvg == 0 {
+		l.tickAvg = l.TickMs
+	}
+	l.tickAvg += 0.1 * (l.TickMs - l.tickAvg)
+	l.tickSamples[l.tickSampleCursor%statSamples] = l.TickMs
+	l.tickSampleCursor++
+	l.time += float64(dt)
+	l.ticked = true
+	l.placeAll()
+	l.measure()
+}
+
+// measure compares the picked character's propagated world linear
+// velocities (red) with the finite difference against the previous tick
+// (blue), over every joint but the root.
+func (l *Lab) measure() {
+	l.Mean, l.Max = app.DiffStats(l.skel.Len(), l.Lines)
+}
+
+// Lines returns joint j of the picked character: its propagated (red) and
+// finite-difference (blue) world linear velocities (m/s).
+func (l *Lab) Lines(j int) (red, blue mgl32.Vec3) {
+	c := l.crowd.Characters[l.pick]
+	return current(c).Vel[j], c.FD.Vel[j]
+}
+
+// Character returns character i's newest global positions (m, before the
+// grid placement), rotations and scales, and the shift (m) that stands it
+// in its cell.
+func (l *Lab) Character(i int) (pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3, shift mgl32.Vec3) {
+	p := current(l.crowd.Characters[i])
+	return p.Pos, p.Rot, p.Scl, l.shift[i]
+}
+
+// Point implements app.Pointable: Ctrl+click picks the character whose hips
+// pass nearest the mouse ray (within 0.6 m).
+func (l *Lab) Point(ptr app.Pointer) {
+	if !ptr.Down {
+		return
+	}
+	best, bestD := -1, float32(0.6)
+	for i, c := range l.crowd.Characters {
+		h := current(c).Pos[l.hips].Add(l.shift[i])
+		t := h.Sub(ptr.Origin).Dot(ptr.Dir)
+		if t <= 0 {
+			continue
+		}
+		if d := ptr.Origin.Add(ptr.Dir.Mul(t)).Sub(h).Len(); d < bestD {
+			best, bestD = i, d
+		}
+	}
+	if best >= 0 {
+		l.S.Pick = float32(best)
+	}
+}
+
+// Close stops the crowd's worker goroutines.
+func (l *Lab) Close() { l.crowd.Close() }
+
+// Unload implements app.Unloader: the crowd's body and workers; with
+// KINELAB_CROWD_STATS set, the timing medians go to stderr first.
+func (l *Lab) Unload() {
+	if l.statsEnv {
+		fmt.Fprintln(os.Stderr, l.statsLine())
+	}
+	l.draw.unload()
+	l.Close()
+}
+
+// statsLine sums up the timings of the last statSamples frames.
+func (l *Lab) statsLine() string {
+	d := &l.draw
+	return fmt.Sprintf("crowd stats: %d characters, %d threads, %s, %d as lines; "+
+		"median tick %.3f ms (%.2f us/character); median draw %.2f ms; median frame %.2f ms",
+		l.builtN, l.crowd.Threads(), d.bodiesText(), d.lines,
+		median(l.tickSamples, l.tickSampleCursor), 1e3*median(l.tickSamples, l.tickSampleCursor)/float32(l.builtN),
+		median(d.drawSamples, d.cursor), median(d.frameSamples, d.cursor))
+}
+
+// statSamples is how many ticks and frames the medians of statsLine cover.
+const statSamples = 256
+
+// median of the first min(n, len(s)) samples (0 if none); it sorts a copy.
+func median(s []float32, n int) float32 {
+	n = min(n, len(s))
+	if n == 0 {
+		return 0
+	}
+	c := append([]float32(nil), s[:n]...)
+	sort.Slice(c, func(a, b int) bool { return c[a] < c[b] })
+	return c[n/2]
+}
+
+// crowdLevels is the number of levels of detail of the crowd's body.
+const crowdLevels = 3
+
+// crowdVertices are the vertex counts of the crowd's bodies by level of
+// detail: the finest near the camera, the coarsest far away. Each is a
+// fine body (crowdSourceCell) simplified by render.Decimate, which keeps
+// forearms and feet whole down to about 100 vertices, where a coarse
+// surface grid broke them apart below about 500. Under a software
+// renderer drawing costs about in proportion to vertices.
+var crowdVertices = [crowdLevels]int{250, 150, 100}
+
+// crowdSourceCell (m) is the surface grid cell of the body the crowd's are
+// simplified from: about 3,800 vertices, within a few millimetres of the
+// default body's 9,000 and three times faster to make and simplify (0.1 s
+// against 0.33 s when the lab first draws).
+const crowdSourceCell = 0.025
+
+// bodiesText says how many skinned bodies of how many vertices were drawn
+// in the last frame, e.g. "40 bodies x 250 + 120 x 150 + 40 x 100 vertices".
+func (d *crowdDraw) bodiesText() string {
+	s := ""
+	for k, c := range d.perLevel {
+		if d.bodies[k] == nil {
+			continue
+		}
+		if k == 0 {
+			s = fmt.Sprintf("%d bodies x %d", c, d.vertices[k])
+		} else {
+			s += fmt.Sprintf(" + %d x %d", c, d.vertices[k])
+		}
+	}
+	return s + " vertices"
+}
+
+// crowdBodies generates the crowd's bodies for skeleton sk in its rest
+// pose, one per level of crowdVertices, each simplified from the one
+// before, with two influences per vertex.
+func crowdBodies(sk *animsys.Skeleton) [crowdLevels]render.BodyMesh {
+	rest := sk.RestPose()
+	var out [crowdLevels]render.BodyMesh
+	prev := render.GenerateBodyCell(sk.Parents, rest.Pos, rest.Rot, sk.Names, crowdSourceCell)
+	for k, n := range crowdVertices {
+		prev = render.Decimate(&prev, n)
+		out[k] = prev
+	}
+	for k := range out {
+		twoInfluences(&out[k])
+	}
+	return out
+}
+
+// twoInfluences keeps each vertex's two heaviest bone influences, first
+// and second, renormalised (the other two get weight 0), as
+// shaders/skin_crowd.vs reads only those two: half the bone-matrix reads
+// of four, which dominate skinning under a software renderer.
+func twoInfluences(b *render.BodyMesh) {
+	for v := 0; 4*v+3 < len(b.BoneWeights); v++ {
+		id, w := b.BoneIDs[4*v:4*v+4], b.BoneWeights[4*v:4*v+4]
+		for i := 1; i < 4; i++ { // insertion sort, heaviest first
+			for j := i; j > 0 && w[j] > w[j-1]; j-- {
+				w[j], w[j-1] = w[j-1], w[j]
+				id[j], id[j-1] = id[j-1], id[j]
+			}
+		}
+		if sum := w[0] + w[1]; sum > 0 {
+			w[0], w[1] = w[0]/sum, w[1]/sum
+		}
+		w[2], w[3] = 0, 0
+	}
+}

@@ -1,0 +1,295 @@
+package crowd
+
+import (
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/app"
+	"kinelab/app/apptest"
+	"kinelab/assets"
+)
+
+// posesFinite reports whether every pose of character c is finite.
+func posesFinite(c *animsys.Character) bool {
+	for _, p := range []*animsys.Pose{&c.PrevGlobal, &c.FD, &c.FDLocal} {
+		for j := range p.Pos {
+			if !mathx.Vec3Finite(p.Pos[j]) || !mathx.Vec3Finite(p.Vel[j]) || !mathx.Vec3Finite(p.Ang[j]) ||
+				!mathx.Vec3Finite(p.Scl[j]) || !mathx.Vec3Finite(p.Svl[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// The lab runs thousands of updates with random settings (out of range
+// and NaN included), random keys and random dt in [0, 0.5] s, and stays
+// finite with a valid pick.
+func TestCrowdLabRandomUse(t *testing.T) {
+	l := New()
+	defer l.Close()
+	r := rand.New(rand.NewSource(3))
+	keys := l.Keys()
+	nan := float32(math.NaN())
+	pickOf := func(lo, hi float32) float32 {
+		switch r.Intn(12) {
+		case 0:
+			return nan
+		case 1:
+			return lo - 5
+		case 2:
+			return hi + 5
+		}
+		return lo + r.Float32()*(hi-lo)
+	}
+	for f := 0; f < 3000; f++ {
+		if f%40 == 0 {
+			s := &l.S
+			s.Count = pickOf(0, 60)
+			if f%1000 == 0 {
+				s.Count = MaxCount + 1 // the top of the range, now and then
+			}
+			s.Threads = pickOf(0, 4)
+			s.Spacing, s.Pick, s.LineScale = pickOf(0.8, 4), pickOf(0, 60), pickOf(0, 1)
+			s.MeshDist, s.MaxMeshes = pickOf(0, 200), pickOf(0, MaxCount)
+			s.Library = int32(r.Intn(2))
+			if r.Intn(20) == 0 {
+				s.Library = 7
+			}
+			s.Inertialize = r.Intn(2) == 0
+		}
+		if r.Intn(10) == 0 {
+			keys[r.Intn(len(keys))].Action()
+		}
+		dt := r.Float32() * 0.5
+		if r.Intn(20) == 0 {
+			dt = 0
+		}
+		l.Update(dt)
+
+		if l.pick < 0 || l.pick >= l.builtN || l.builtN < 1 || l.builtN > MaxCount {
+			t.Fatalf("frame %d: pick %d of %d characters", f, l.pick, l.builtN)
+		}
+		if !mathx.Finite(l.Mean) || !mathx.Finite(l.Max) || !mathx.Finite(l.TickMs) || !mathx.Finite(l.CharUs) || math.IsNaN(l.lastSum) {
+			t.Fatalf("frame %d: mean %v max %v tick %v ms checksum %v", f, l.Mean, l.Max, l.TickMs, l.lastSum)
+		}
+		check := []int{l.pick, 0, l.builtN - 1}
+		if f%50 == 0 {
+			check = check[:0]
+			for i := 0; i < l.builtN; i++ {
+				check = append(check, i)
+			}
+		}
+		for _, i := range check {
+			if !posesFinite(l.crowd.Characters[i]) || !mathx.Vec3Finite(l.shift[i]) || !mathx.Vec3Finite(l.cells[i]) {
+				t.Fatalf("frame %d (dt %v, %d characters): character %d not finite", f, dt, l.builtN, i)
+			}
+		}
+	}
+}
+
+// The lab's crowd ticked on several workers equals the serial tick bit
+// for bit: the checksum and every pose of every character.
+func TestCrowdLabParallelMatchesSerial(t *testing.T) {
+	labs := [2]*Lab{New(), New()}
+	for k, l := range labs {
+		defer l.Close()
+		l.S.Count, l.S.Threads = 150, float32(1+2*k) // 1 and 3 threads
+	}
+	r := rand.New(rand.NewSource(5))
+	for tick := 0; tick < 40; tick++ {
+		dt := float32(1.0 / 60)
+		if tick%3 == 2 {
+			dt = 0.01 + 0.3*r.Float32()
+		}
+		labs[0].Update(dt)
+		labs[1].Update(dt)
+		if labs[0].crowd.Threads() != 1 || labs[1].crowd.Threads() != 3 {
+			t.Fatalf("threads %d and %d", labs[0].crowd.Threads(), labs[1].crowd.Threads())
+		}
+		if a, b := labs[0].lastSum, labs[1].lastSum; math.Float64bits(a) != math.Float64bits(b) {
+			t.Fatalf("tick %d: checksum serial %v parallel %v", tick, a, b)
+		}
+	}
+	for i := range labs[0].crowd.Characters {
+		s, p := labs[0].crowd.Characters[i], labs[1].crowd.Characters[i]
+		for _, pair := range [][2]*animsys.Pose{{&s.PrevGlobal, &p.PrevGlobal}, {&s.FD, &p.FD}, {&s.FDLocal, &p.FDLocal}} {
+			a, b := pair[0], pair[1]
+			for j := range a.Pos {
+				if a.Pos[j] != b.Pos[j] || a.Rot[j] != b.Rot[j] || a.Scl[j] != b.Scl[j] ||
+					a.Vel[j] != b.Vel[j] || a.Ang[j] != b.Ang[j] || a.Svl[j] != b.Svl[j] {
+					t.Fatalf("character %d joint %d differs between 1 and 3 threads", i, j)
+				}
+			}
+		}
+		if labs[0].shift[i] != labs[1].shift[i] {
+			t.Fatalf("character %d placed differently", i)
+		}
+	}
+	if labs[0].Mean != labs[1].Mean || labs[0].Max != labs[1].Max {
+		t.Fatalf("|red - blue|: serial %v %v, parallel %v %v", labs[0].Mean, labs[0].Max, labs[1].Mean, labs[1].Max)
+	}
+}
+
+// The lab's update path (settings sync, crowd tick, placement, red/blue
+// measure) allocates nothing once the crowd is built, serial or parallel.
+func TestCrowdLabUpdateAllocs(t *testing.T) {
+	l := New()
+	defer l.Close()
+	for _, threads := range []float32{1, 2} {
+		l.S.Count, l.S.Threads = 120, threads
+		l.Update(1.0 / 60)
+		if n := testing.AllocsPerRun(30, func() { l.Update(1.0 / 60) }); n != 0 {
+			t.Errorf("%v threads: Update allocates %v times per call", threads, n)
+		}
+	}
+}
+
+// Ctrl+click picks the character whose hips the ray passes nearest.
+func TestCrowdLabPointPicks(t *testing.T) {
+	l := New()
+	defer l.Close()
+	l.S.Count = 30
+	l.Update(1.0 / 60)
+	want := 17
+	pos, _, _, shift := l.Character(want)
+	hips := pos[animsys.BenchHips].Add(shift)
+	origin := hips.Add(mgl32.Vec3{0, 8, 0.01}) // from above, nearly straight down
+	dir := mathx.Vec3Normalize(hips.Sub(origin))
+	l.Point(app.Pointer{Origin: origin, Dir: dir, Down: true})
+	l.Update(1.0 / 60)
+	if l.Picked() != want {
+		t.Fatalf("picked %d, want %d", l.Picked(), want)
+	}
+}
+
+// TestCrowdBodyLevels: the crowd's levels of detail get coarser, and every
+// vertex keeps its two heaviest influences first, weights summing to 1,
+// the other two zero, as shaders/skin_crowd.vs expects.
+func TestCrowdBodyLevels(t *testing.T) {
+	sk := assets.Humanoid()
+	prev := math.MaxInt
+	for k, b := range crowdBodies(&sk) {
+		nv := b.VertexCount()
+		t.Logf("level %d: %d vertices", k, nv)
+		if nv == 0 || nv >= prev || nv > crowdVertices[k] {
+			t.Fatalf("level %d: %d vertices after %d, want at most %d", k, nv, prev, crowdVertices[k])
+		}
+		prev = nv
+		for v := 0; v < nv; v++ {
+			w := b.BoneWeights[4*v : 4*v+4]
+			if w[0] < w[1] || w[2] != 0 || w[3] != 0 || math.Abs(float64(w[0]+w[1]-1)) > 1e-5 {
+				t.Fatalf("level %d, vertex %d: weights %v", k, v, w)
+			}
+		}
+	}
+}
+
+// crowdOf is a Crowd lab of n characters on ch, ticked ticks times at 60 Hz
+// (closed when the test ends).
+func crowdOf(t *testing.T, ch *app.Character, n float32, ticks int) *Lab {
+	l := New()
+	t.Cleanup(l.Close)
+	l.S.Count = n
+	l.SetCharacter(ch)
+	for i := 0; i < ticks; i++ {
+		l.Update(1.0 / 60)
+	}
+	return l
+}
+
+// A loaded BVH character replaces the default one: the crowd is rebuilt
+// on its skeleton (an Entity root added, so its joints are numbered
+// differently from the bench skeleton's, from the head on), plays its clips with red and
+// blue agreeing, picks by its hips and makes bodies for it; the bench
+// library goes back to the default skeleton and returns to the
+// character's when chosen again.
+func TestCrowdLabBVHCharacter(t *testing.T) {
+	ch, errs := app.LoadCharacter([]string{apptest.WriteDefaultBVH(t, t.TempDir(), "walk")}, "auto")
+	if ch == nil {
+		t.Fatalf("no character: %v", errs)
+	}
+	bench := assets.Humanoid()
+	if ch.Skel.Len() == bench.Len() || ch.Head == animsys.BenchHead {
+		t.Fatalf("the test wants a skeleton numbered unlike the bench one: %d joints, head %d", ch.Skel.Len(), ch.Head)
+	}
+	l := crowdOf(t, ch, 40, 90)
+	if l.skel != &ch.Skel || l.hips != ch.Hips || l.head != ch.Head || l.clipsLabel() != "Walk clips" {
+		t.Fatalf("crowd on %d joints, hips %d, head %d, clips %q; want the character's %d, %d, %d",
+			l.skel.Len(), l.hips, l.head, l.clipsLabel(), ch.Skel.Len(), ch.Hips, ch.Head)
+	}
+	for i, c := range l.crowd.Characters {
+		if len(current(c).Pos) != ch.Skel.Len() || !posesFinite(c) || c.A != &ch.Clips[0] {
+			t.Fatalf("character %d: %d joints, clip %q", i, len(current(c).Pos), c.A.Name)
+		}
+	}
+	// The walk is smooth, so red and blue agree to about the same degree
+	// as for the default character's clips (whose mean is below 1 m/s).
+	if !(l.Mean < 1 && l.Max < 5) {
+		t.Errorf("|red - blue| mean %v, max %v m/s", l.Mean, l.Max)
+	}
+	pos, _, _, shift := l.Character(7)
+	hips := pos[ch.Hips].Add(shift)
+	origin := hips.Add(mgl32.Vec3{0, 8, 0.01})
+	l.Point(app.Pointer{Origin: origin, Dir: mathx.Vec3Normalize(hips.Sub(origin)), Down: true})
+	l.Update(1.0 / 60)
+	if l.Picked() != 7 {
+		t.Errorf("picked %d, want 7", l.Picked())
+	}
+	for k, b := range crowdBodies(&ch.Skel) {
+		if n := b.VertexCount(); n == 0 || n > crowdVertices[k] || len(b.BindInv) != ch.Skel.Len() {
+			t.Errorf("level %d: %d vertices, %d joints", k, n, len(b.BindInv))
+		}
+	}
+	l.S.Library = LibraryBench
+	l.Update(1.0 / 60)
+	if l.skel != &l.benchSkel || l.head != animsys.BenchHead || len(current(l.crowd.Characters[0]).Pos) != l.benchSkel.Len() {
+		t.Errorf("bench library: crowd on %d joints, head %d", l.skel.Len(), l.head)
+	}
+	l.S.Library = LibraryGait
+	l.Update(1.0 / 60)
+	if l.skel != &ch.Skel {
+		t.Errorf("character's clips again: crowd on %d joints", l.skel.Len())
+	}
+}
+
+// A BVH character without a joint named head gets its label on the joint
+// highest in the rest pose, and ticks finite.
+func TestCrowdLabHeadlessCharacter(t *testing.T) {
+	src, err := os.ReadFile("../../../animsys/bvh/testdata/basic.bvh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "skull.bvh")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "JOINT Head", "JOINT Skull", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch, errs := app.LoadCharacter([]string{path}, "auto")
+	if ch == nil {
+		t.Fatalf("no character: %v", errs)
+	}
+	if ch.Head >= 0 {
+		t.Fatalf("joint %d is the head", ch.Head)
+	}
+	l := crowdOf(t, ch, 9, 30)
+	pos, _, _, _ := l.Character(0)
+	for j := range pos {
+		if pos[j][1] > pos[l.head][1]+0.05 {
+			t.Errorf("label on joint %d (%s) at %.2f m; joint %d (%s) is higher, %.2f m",
+				l.head, ch.Skel.Names[l.head], pos[l.head][1], j, ch.Skel.Names[j], pos[j][1])
+		}
+	}
+	for i, c := range l.crowd.Characters {
+		if !posesFinite(c) {
+			t.Fatalf("character %d not finite", i)
+		}
+	}
+}

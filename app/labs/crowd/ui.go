@@ -1,0 +1,335 @@
+package crowd
+
+import (
+	"fmt"
+	"image/color"
+	"time"
+	"unicode"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/app"
+	"kinelab/render"
+	"kinelab/shaders"
+	"kinelab/ui"
+)
+
+// crowdPanels remembers which panel sections are open.
+type crowdPanels struct {
+	crowd, drawing, pick bool
+}
+
+// crowdDraw is what drawing the crowd keeps: the coarse skinned bodies,
+// one per level of detail (made on the first draw, with the window open),
+// scratch space, and the timing of the drawing itself — the only state
+// Draw3D writes.
+type crowdDraw struct {
+	bodies   [crowdLevels]*render.SkinnedMesh // by level: crowdVertices; a nil level uses the finer one
+	vertices [crowdLevels]int                 // of bodies
+	tried    bool                             // body generation was attempted (nil bodies[0]: lines only)
+	pos      []mgl32.Vec3                     // one character's shifted positions
+	level    []int8                           // each character's body level this frame; -1: lines
+
+	meshes, lines   int              // characters drawn each way in the last frame
+	perLevel        [crowdLevels]int // of meshes, how many at each level
+	drawMs, frameMs float32          // smoothed: the crowd's draw calls; frame to frame
+	lastFrame       time.Time
+	drawSamples     []float32
+	frameSamples    []float32
+	cursor          int
+}
+
+func (d *crowdDraw) init() {
+	d.drawSamples = make([]float32, statSamples)
+	d.frameSamples = make([]float32, statSamples)
+}
+
+// ensureBody generates and uploads the bodies once; without the finest
+// the crowd is drawn as lines, and a coarser level that fails uses the
+// finer one.
+func (d *crowdDraw) ensureBody(sk *animsys.Skeleton) {
+	if d.tried {
+		return
+	}
+	d.tried = true
+	meshes := crowdBodies(sk)
+	for k := range meshes {
+		mesh := &meshes[k]
+		m, err := render.NewSkinnedMeshShaders(mesh, shaders.SkinCrowdVS, shaders.SkinCrowdFS)
+		if err != nil {
+			if k == 0 {
+				return
+			}
+			continue
+		}
+		m.Opaque = true // crowdTints and pickTint have alpha 255
+		d.bodies[k], d.vertices[k] = m, mesh.VertexCount()
+	}
+}
+
+func (d *crowdDraw) unload() {
+	for k, m := range d.bodies {
+		if m != nil {
+			m.Unload()
+			d.bodies[k] = nil
+		}
+	}
+}
+
+// crowdTints are the bodies' colours; the picked character is highlighted.
+var crowdTints = []color.RGBA{
+	render.SkinColor, {196, 160, 132, 255}, {132, 168, 200, 255}, {160, 192, 146, 255},
+	{206, 180, 120, 255}, {176, 150, 190, 255}, {142, 186, 186, 255}, {204, 144, 136, 255},
+}
+
+// pickTint is the picked character's body colour.
+var pickTint = color.RGBA{255, 222, 140, 255}
+
+func crowdTint(i int) color.RGBA {
+	return crowdTints[(uint32(i)*2654435761>>20)%uint32(len(crowdTints))]
+}
+
+// shifted writes pos + shift into the scratch positions.
+func (d *crowdDraw) shifted(pos []mgl32.Vec3, shift mgl32.Vec3) []mgl32.Vec3 {
+	if cap(d.pos) < len(pos) {
+		d.pos = make([]mgl32.Vec3, len(pos))
+	}
+	d.pos = d.pos[:len(pos)]
+	for j, p := range pos {
+		d.pos[j] = p.Add(shift)
+	}
+	return d.pos
+}
+
+// Draw3D implements app.Lab: skinned bodies for up to S.MaxMeshes characters
+// within S.MeshDist of the camera, nearest the grid centre first — the
+// finest body within S.FineDist of the camera (and for the picked
+// character), the coarsest beyond S.CoarseDist, the middle one between,
+// one batch per level — then skeleton lines for the rest, then the picked
+// character's ring and its red and blue lines on top.
+func (l *Lab) Draw3D(v *app.View) {
+	d := &l.draw
+	t0 := time.Now()
+	d.ensureBody(l.skel)
+	n := l.builtN
+	if len(d.level) != n {
+		d.level = make([]int8, n)
+	}
+	eye := mgl32.Vec3{v.Camera.Position.X, v.Camera.Position.Y, v.Camera.Position.Z}
+	limit := int(l.S.MaxMeshes + 0.5)
+	if !l.S.ShowMesh || d.bodies[0] == nil {
+		limit = 0
+	}
+	d.meshes, d.lines, d.perLevel = 0, 0, [crowdLevels]int{}
+	for _, i := range l.order {
+		dist := l.cells[i].Sub(eye).Len()
+		if d.meshes >= limit || dist >= l.S.MeshDist {
+			d.level[i] = -1
+			d.lines++
+			continue
+		}
+		d.meshes++
+		k := 0
+		switch {
+		case i == l.pick || dist < l.S.FineDist:
+		case dist < l.S.CoarseDist:
+			k = 1
+		default:
+			k = 2
+		}
+		for k > 0 && d.bodies[k] == nil {
+			k--
+		}
+		d.level[i] = int8(k)
+		d.perLevel[k]++
+	}
+	for k, m := range d.bodies {
+		if d.perLevel[k] > 0 {
+			l.drawBodies(m, int8(k))
+		}
+	}
+	parents := l.skel.Parents
+	for i := 0; i < n; i++ {
+		if d.level[i] >= 0 {
+			continue
+		}
+		pos, _, _, shift := l.Character(i)
+		col := render.BoneColor
+		if i == l.pick {
+			col = pickTint
+		}
+		render.SkeletonLines(d.shifted(pos, shift), parents, col)
+	}
+	l.drawPicked(v)
+	rl.DrawRenderBatchActive()
+
+	now := time.Now()
+	ms := float32(now.Sub(t0).Seconds() * 1e3)
+	frame := float32(now.Sub(d.lastFrame).Seconds() * 1e3)
+	d.lastFrame = now
+	d.drawMs += 0.1 * (ms - d.drawMs)
+	if frame < 1000 { // not the first frame, nor after a lab switch
+		if d.frameMs == 0 {
+			d.frameMs = frame
+		}
+		d.frameMs += 0.1 * (frame - d.frameMs)
+		d.drawSamples[d.cursor%statSamples] = ms
+		d.frameSamples[d.cursor%statSamples] = frame
+		d.cursor++
+	}
+}
+
+// drawBodies draws, in one batch of body, every character given the body
+// of level k this frame (EndBatch hands it to the driver).
+func (l *Lab) drawBodies(body *render.SkinnedMesh, k int8) {
+	d := &l.draw
+	body.BeginBatch()
+	for _, i := range l.order {
+		if d.level[i] != k {
+			continue
+		}
+		pos, rot, scl, shift := l.Character(i)
+		tint := crowdTint(i)
+		if i == l.pick {
+			tint = pickTint
+		}
+		body.DrawBatched(d.shifted(pos, shift), rot, scl, tint)
+	}
+	body.EndBatch()
+}
+
+// drawPicked rings the picked character's cell and, with S.Lines, draws
+// its red (propagated) and blue (finite-difference) velocity lines over
+// everything.
+func (l *Lab) drawPicked(v *app.View) {
+	pos, _, _, shift := l.Character(l.pick)
+	c := l.cells[l.pick]
+	rl.DrawCircle3D(render.V3(c.Add(mgl32.Vec3{0, 0.01, 0})), 0.5, rl.Vector3{X: 1}, 90, pickTint)
+	if !l.S.Lines || !l.ticked {
+		return
+	}
+	eye := v.Camera.Position
+	fwd := pos[l.hips].Add(shift).Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
+	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
+	render.BeginOnTop()
+	for j := 1; j < len(pos); j++ {
+		red, blue := l.Lines(j)
+		p := pos[j].Add(shift)
+		render.VectorLine(p, red, side.Mul(-1), l.S.LineScale, render.Propagated)
+		render.VectorLine(p, blue, side, l.S.LineScale, render.FiniteDiff)
+	}
+	render.EndOnTop()
+}
+
+// Draw2D implements app.Lab: the picked character's label and the timing and
+// |red - blue| readout.
+func (l *Lab) Draw2D(v *app.View) {
+	pos, _, _, shift := l.Character(l.pick)
+	s := v.Project(pos[l.head].Add(shift).Add(mgl32.Vec3{0, 0.3, 0}))
+	label := fmt.Sprintf("#%d", l.pick)
+	rl.DrawText(label, int32(s.X)-rl.MeasureText(label, ui.TextSize)/2, int32(s.Y), ui.TextSize, pickTint)
+
+	d := &l.draw
+	auto := ""
+	if l.S.Threads < 0.5 {
+		auto = " (auto)"
+	}
+	lib := l.clipsName() + " clips"
+	if l.builtLib == LibraryBench {
+		lib = "bench-spec library"
+	}
+	body := "no skinned body"
+	switch {
+	case d.bodies[0] != nil && d.meshes > 0:
+		body = d.bodiesText()
+	case d.bodies[0] != nil:
+		body = "no bodies"
+	}
+	lines := []struct {
+		text string
+		col  color.RGBA
+	}{
+		{fmt.Sprintf("%d characters, %d threads%s, %s", l.builtN, l.crowd.Threads(), auto, lib), render.TextColor},
+		{fmt.Sprintf("tick %.3f ms   %.2f us per character", l.tickAvg, 1e3*l.tickAvg/float32(l.builtN)), render.TextColor},
+		{fmt.Sprintf("draw calls %.2f ms (%s, %d as lines)", d.drawMs, body, d.lines), render.TextColor},
+		{fmt.Sprintf("frame %.2f ms", d.frameMs), render.TextColor},
+		{fmt.Sprintf("#%d: mean |red - blue| %.4f m/s   max %.4f m/s", l.pick, l.Mean, l.Max), render.TextColor},
+		{"red: propagated   blue: finite difference (previous tick)", render.DimText},
+	}
+	y := int32(v.Height) - int32(len(lines))*26 - 10
+	for _, t := range lines {
+		rl.DrawText(t.text, int32(v.Width)-rl.MeasureText(t.text, ui.TextSize)-12, y, ui.TextSize, t.col)
+		y += 26
+	}
+}
+
+// clipsName names the character's clips: "gait" for the default
+// character's, else the loaded character's name.
+func (l *Lab) clipsName() string {
+	switch l.ch.Name {
+	case "default":
+		return "gait"
+	case "":
+		return "character"
+	}
+	return l.ch.Name
+}
+
+// clipsLabel is the panel's name for the character's clips, cut to fit
+// its button.
+func (l *Lab) clipsLabel() string {
+	r := []rune(l.clipsName())
+	if len(r) > 8 {
+		r = append(r[:7], '.')
+	}
+	return string(unicode.ToUpper(r[0])) + string(r[1:]) + " clips"
+}
+
+// Panel implements app.Lab.
+func (l *Lab) Panel(p *ui.Panel) {
+	s, sec := &l.S, &l.sec
+	if p.Section("Crowd", &sec.crowd) {
+		p.Slider("Characters", &s.Count, 1, MaxCount, "%.0f")
+		threads := "auto"
+		if s.Threads >= 0.5 {
+			threads = fmt.Sprintf("%.0f", s.Threads)
+		}
+		p.SliderText("Threads", &s.Threads, 0, crowdMaxThread, threads)
+		p.Slider("Spacing", &s.Spacing, 0.8, 4, "%.2f m")
+		p.Choice([]string{l.clipsLabel(), "Bench library"}, 2, &s.Library)
+		p.Check("Inertialize every 0.5 s", &s.Inertialize)
+	}
+	if p.Section("Drawing", &sec.drawing) {
+		p.Check("Skinned bodies", &s.ShowMesh)
+		p.Slider("Max bodies", &s.MaxMeshes, 0, MaxCount, "%.0f")
+		p.Slider("Body within", &s.MeshDist, 1, 200, "%.0f m")
+		p.Slider("Fine within", &s.FineDist, 0, 200, "%.0f m")
+		p.Slider("Coarse at", &s.CoarseDist, 0, 200, "%.0f m")
+	}
+	if p.Section("Picked character", &sec.pick) {
+		p.SliderText("Character", &s.Pick, 0, float32(l.builtN-1), fmt.Sprintf("#%d", l.pick))
+		p.Check("Red / blue lines", &s.Lines)
+		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m/(m/s)")
+		p.Text("Ctrl+click a character to pick it")
+	}
+}
+
+// Keys implements app.Lab.
+func (l *Lab) Keys() []app.Key {
+	s := &l.S
+	return []app.Key{
+		{Code: rl.KeyEqual, Label: "+", Name: "more", Help: "double the crowd", Action: l.More},
+		{Code: rl.KeyMinus, Label: "-", Name: "fewer", Help: "halve the crowd", Action: l.Fewer},
+		{Code: rl.KeyP, Label: "P", Name: "next-pick", Help: "pick the next character", Action: l.NextPick},
+		{Code: rl.KeyT, Label: "T", Name: "threads", Help: "threads: auto, 1, 2, ... 8", Action: func() {
+			s.Threads = float32((int(s.Threads+0.5) + 1) % 9)
+		}},
+		{Code: rl.KeyB, Label: "B", Name: "library", Help: "character's clips / bench library", Action: func() { s.Library = 1 - s.Library }},
+		{Code: rl.KeyI, Label: "I", Name: "inertialize", Help: "inertialization every 0.5 s on / off", Action: func() { s.Inertialize = !s.Inertialize }},
+		{Code: rl.KeyM, Label: "M", Name: "mesh", Help: "skinned bodies / skeleton lines", Action: func() { s.ShowMesh = !s.ShowMesh }},
+		{Code: rl.KeyL, Label: "L", Name: "lines", Help: "picked character's red / blue lines on / off", Action: func() { s.Lines = !s.Lines }},
+	}
+}

@@ -1,0 +1,164 @@
+package labs
+
+import (
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"kinelab/app"
+)
+
+// TestParseFlags reads command lines with the real list of labs: --lab
+// takes their names, --do their keys' names.
+func TestParseFlags(t *testing.T) {
+	good := []struct {
+		args []string
+		want app.Config
+	}{
+		{nil, app.Config{Lab: "velocities", Width: 1280, Height: 720, MSAA: true, DT: 1.0 / 60, Seed: 1, Units: "auto"}},
+		{[]string{"--frames", "10", "--screenshot", "a.png"}, app.Config{Lab: "velocities", Frames: 10, Screenshot: "a.png", Width: 1280, Height: 720, DT: 1.0 / 60, Seed: 1, Units: "auto"}},
+		{[]string{"--width=800", "--height=600", "--msaa=off", "--dt", "0.5", "--jitter", "0.25", "--seed", "7"}, app.Config{Lab: "velocities", Width: 800, Height: 600, DT: 0.5, Jitter: 0.25, Seed: 7, Units: "auto"}},
+	}
+	for _, g := range good {
+		got, err := app.ParseFlags(g.args, io.Discard, All())
+		if err != nil || !reflect.DeepEqual(got, g.want) {
+			t.Errorf("ParseFlags(%q) = %+v, %v; want %+v", g.args, got, err, g.want)
+		}
+	}
+	bad := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--lab", "nope"}, "no such lab"},
+		{[]string{"--frames", "-1"}, "want 0 or more"},
+		{[]string{"--frames", "ten"}, "invalid value"},
+		{[]string{"--width", "10"}, "want 320"},
+		{[]string{"--screenshot", "a.jpg"}, ".png"},
+		{[]string{"--msaa", "maybe"}, "on, off or auto"},
+		{[]string{"--bogus"}, "not defined"},
+		{[]string{"stray"}, "unexpected argument"},
+		{[]string{"--dt", "0"}, "0 < dt"},
+		{[]string{"--units", "ft"}, "auto, cm, m or in"},
+		{[]string{"walk.bvh", "--frames", "3"}, "flags (--name) before BVH files"},
+		{[]string{"--jitter", "2"}, "0 <= J"},
+		{[]string{"--csv", "a.csv"}, "needs --frames"},
+		{[]string{"--do", "x:teleport"}, "FRAME:NAME"},
+		{[]string{"--do", "10:fly"}, "no action \"fly\""},
+	}
+	for _, b := range bad {
+		_, err := app.ParseFlags(b.args, io.Discard, All())
+		if err == nil || !strings.Contains(err.Error(), b.msg) {
+			t.Errorf("ParseFlags(%q) error %v; want one containing %q", b.args, err, b.msg)
+		}
+	}
+	c, err := app.ParseFlags([]string{"--frames", "9", "--do", "3:teleport, 5:pause"}, io.Discard, All())
+	if err != nil || !reflect.DeepEqual(c.Do, []app.Action{{Frame: 3, Name: "teleport"}, {Frame: 5, Name: "pause"}}) {
+		t.Errorf("--do parsed as %+v, %v", c.Do, err)
+	}
+	c, err = app.ParseFlags([]string{"--units", "cm", "a.bvh", "B.BVH"}, io.Discard, All())
+	if err != nil || !reflect.DeepEqual(c.Files, []string{"a.bvh", "B.BVH"}) || c.Units != "cm" {
+		t.Errorf("BVH files parsed as %q units %q, %v", c.Files, c.Units, err)
+	}
+	if _, err := app.ParseFlags([]string{"-h"}, io.Discard, All()); !app.IsHelp(err) {
+		t.Errorf("-h gave %v, want flag.ErrHelp", err)
+	}
+}
+
+// Every lab is listed under the name it gives itself, once, and every
+// folder under app/labs is a listed lab.
+func TestAllLabs(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range All() {
+		l := e.New()
+		if l.Name() != e.Name || seen[e.Name] {
+			t.Errorf("lab %q is listed as %q (or twice)", l.Name(), e.Name)
+		}
+		seen[e.Name] = true
+		if u, ok := l.(app.Unloader); ok {
+			u.Unload() // no window was opened: this stops the crowd's workers
+		}
+	}
+	dirs, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if d.IsDir() && !seen[d.Name()] {
+			t.Errorf("app/labs/%s is not in All()", d.Name())
+		}
+	}
+}
+
+// The Scalar-velocity and Transition-cost labs' keys have distinct --do
+// names and key codes, which the app's own keys do not take.
+func TestLabKeysAreDistinct(t *testing.T) {
+	for _, name := range []string{"scalar", "cost"} {
+		a := app.New(app.Config{Lab: name}, All())
+		seen := map[string]bool{}
+		for _, k := range a.Keys() {
+			if k.Name == "" || seen[k.Name] {
+				t.Errorf("lab %s: key %q has an empty or repeated --do name %q", name, k.Label, k.Name)
+			}
+			seen[k.Name] = true
+		}
+		codes := map[int32]string{}
+		for _, k := range a.Keys() {
+			if other, ok := codes[k.Code]; ok {
+				t.Errorf("lab %s: key %s is bound to both %q and %q", name, k.Label, other, k.Name)
+			}
+			codes[k.Code] = k.Name
+		}
+		if u, ok := a.Lab().(app.Unloader); ok {
+			u.Unload()
+		}
+	}
+}
+
+// imports lists the packages the Go files in dir import (tests included).
+func imports(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go files in %s: %v", dir, err)
+	}
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		af, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range af.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			out[p] = append(out[p], f)
+		}
+	}
+	return out
+}
+
+// No lab imports another lab (or this list), and the framework, its test
+// helpers and the subcommands import no lab: a lab's folder can change
+// without touching anything else.
+func TestLabsAreIndependent(t *testing.T) {
+	const labsPkg = "kinelab/app/labs"
+	for _, e := range All() {
+		for p, files := range imports(t, e.Name) {
+			if p == labsPkg || strings.HasPrefix(p, labsPkg+"/") && p != labsPkg+"/"+e.Name {
+				t.Errorf("lab %s imports %s (%v)", e.Name, p, files)
+			}
+		}
+	}
+	for _, dir := range []string{"..", "../apptest", "../cli"} {
+		for p, files := range imports(t, dir) {
+			if p == labsPkg || strings.HasPrefix(p, labsPkg+"/") {
+				t.Errorf("%s imports %s (%v): the framework must not know the labs", filepath.Clean(filepath.Join("app/labs", dir)), p, files)
+			}
+		}
+	}
+}

@@ -1,0 +1,299 @@
+package scalar
+
+import (
+	"io"
+	"math"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/animsys/spring"
+	"kinelab/app"
+	"kinelab/app/apptest"
+)
+
+// randomizeScalar moves one of the lab's controls, mostly to an end of
+// its slider's range.
+func randomizeScalar(r *rand.Rand, l *Lab) {
+	end := func(lo, hi float32) float32 { return apptest.SliderEnd(r, lo, hi) }
+	s := &l.S
+	switch r.Intn(16) {
+	case 0:
+		s.GrowTime = end(0.5, 10)
+	case 1:
+		s.Alpha, s.AnimAlpha = end(0, 1), r.Intn(2) == 0
+	case 2:
+		s.Base2Vel = end(-4, 4)
+	case 3:
+		s.Halflife = end(0, 1)
+	case 4:
+		s.OscAmp = end(0, 3)
+	case 5:
+		s.OscFreq = end(0, 2)
+	case 6:
+		s.RootSpin = end(-3, 3)
+	case 7:
+		s.ElbowSpin = end(-3, 3)
+	case 8:
+		s.LineScale = end(0.02, 1)
+	case 9:
+		s.Source = int32(r.Intn(2))
+	case 10:
+		l.ScaleGoalBy(apptest.PickOne[float32](r, 4, 0.25))
+	case 11:
+		l.TurnGoal(apptest.PickOne[float32](r, math.Pi/2, math.Pi))
+	case 12:
+		l.RandomTurnGoal()
+	case 13:
+		s.Plot = int32(r.Intn(len(scalarPlotNames)))
+	default:
+		keys := l.Keys()
+		keys[r.Intn(len(keys))].Action()
+	}
+}
+
+// TestScalarStress runs the lab for thousands of updates with random dt
+// (zero, tiny, up to 0.5 s) and random controls at their extremes:
+// everything it computes stays finite and the scales stay positive.
+func TestScalarStress(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	l := New()
+	l.Configure(app.Config{Seed: 9})
+	header := l.CSVHeader()
+	var row []string
+	for i := 0; i < 6000; i++ {
+		if r.Intn(4) == 0 {
+			randomizeScalar(r, l)
+		}
+		dt := apptest.StressDtsToHalfSecond[r.Intn(len(apptest.StressDtsToHalfSecond))]
+		if r.Intn(5) == 0 {
+			dt = r.Float32() * 0.5
+		}
+		l.Update(dt)
+		row = l.CSVRow(row[:0])
+		v := apptest.ParseCSVRow(t, header, row)
+		for k, h := range header {
+			if strings.Contains(h, "scale") && !strings.Contains(h, "/s") && !(v[k] > 0) {
+				t.Fatalf("update %d (dt %g): %s = %g, want > 0", i, dt, h, v[k])
+			}
+		}
+		for _, p := range []*animsys.Pose{&l.local, &l.global, &l.prev, &l.fd, &l.noExp} {
+			if !apptest.PoseFinite(p) {
+				t.Fatalf("update %d (dt %g): a hierarchy pose is not finite", i, dt)
+			}
+		}
+		if !mathx.QuatFinite(l.QuatX) || !mathx.QuatFinite(l.QuatGoal) || !mathx.Vec3Finite(l.QuatV) {
+			t.Fatalf("update %d (dt %g): quaternion spring not finite", i, dt)
+		}
+		if l.Base2 < scalarFrom*0.999 || l.Base2 > scalarTo*1.001 {
+			t.Fatalf("update %d: base-2 scale %g left [0.1, 10]", i, l.Base2)
+		}
+	}
+}
+
+// TestScalarCSVMatchesSpring replays the lab's signals with the spring
+// package's functions called directly and compares them with its CSV rows.
+func TestScalarCSVMatchesSpring(t *testing.T) {
+	l := New()
+	l.S.AutoGoal, l.S.AnimAlpha, l.S.Alpha, l.S.Base2Vel = false, false, 0.3, 1.5
+	l.ScaleGoalBy(4)
+	l.TurnGoal(2)
+	header := l.CSVHeader()
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+		if h != "alpha" && !strings.Contains(h, "scale") && !strings.Contains(h, "_") {
+			t.Errorf("column %q names no unit", h)
+		}
+	}
+	for _, h := range []string{"t_s", "naive_scale", "natural_scale", "naive_vel_scale/s", "natural_vel_1/s",
+		"base2_vel_dbl/s", "base2_vel_1/s", "doublelife_s", "halflife_s", "spring_vel_x_dbl/s",
+		"quat_angle_to_goal_rad", "tip_red_x_m/s", "tip_blue_x_m/s", "tip_noexp_x_m/s"} {
+		if _, ok := col[h]; !ok {
+			t.Fatalf("header %q lacks column %q", header, h)
+		}
+	}
+
+	const dt = float32(1.0 / 60)
+	naive, natural, base2 := scalarFrom, scalarFrom, float32(1)
+	sx, sv, sg := mgl32.Vec3{1, 1, 1}, mgl32.Vec3{}, l.SclGoal
+	qx, qv, qg := mathx.QuatIdentity(), mgl32.Vec3{}, l.QuatGoal
+	nv := spring.ScaleDifferentiateVelocityNaive(10, 0.1, l.S.GrowTime)
+	tv := spring.ScaleDifferentiateVelocityNatural(10, 0.1, l.S.GrowTime)
+	var row []string
+	worst := 0.0
+	for i := 0; i < 150; i++ { // 2.5 s: within the 3 s growth
+		l.Update(dt)
+		naive = spring.ScaleIntegrateVelocityNaive(nv, naive, dt)
+		natural = spring.ScaleIntegrateVelocityNatural(tv, natural, dt)
+		base2 = spring.ScaleIntegrateVelocity(1.5, base2, dt)
+		for base2 > 10 {
+			base2 /= 100
+		}
+		sx, sv = spring.ScaleSpringDamperExact(sx, sv, sg, l.S.Halflife, dt)
+		qx, qv = spring.QuatSpringDamperExact(qx, qv, qg, l.S.Halflife, dt)
+		qx = mathx.QuatNormalize(qx)
+		row = l.CSVRow(row[:0])
+		v := apptest.ParseCSVRow(t, header, row)
+		want := map[string]float32{
+			"naive_scale": naive, "natural_scale": natural, "naive_vel_scale/s": nv, "natural_vel_1/s": tv,
+			"alpha": 0.3, "lerp_scale": mathx.Lerp(0.1, 10, 0.3), "eerp_scale": spring.EerpPow(0.1, 10, 0.3),
+			"base2_vel_dbl/s": 1.5, "base2_vel_1/s": 1.5 * mathx.Ln2, "base2_scale": base2,
+			"doublelife_s": spring.ScalarVelocityToDoublelife(1.5), "halflife_s": spring.ScalarVelocityToHalflife(1.5),
+			"spring_scale_x": sx[0], "spring_scale_y": sx[1], "spring_vel_z_dbl/s": sv[2], "spring_goal_y": sg[1],
+			"quat_ang_x_rad/s": qv[0], "quat_ang_y_rad/s": qv[1],
+			"quat_angle_to_goal_rad": mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(qx, qg))).Len(),
+		}
+		for name, w := range want {
+			got := v[col[name]]
+			d := math.Abs(got-float64(w)) / math.Max(1, math.Abs(float64(w)))
+			worst = math.Max(worst, d)
+			if d > 2e-5 {
+				t.Fatalf("update %d: %s = %g, want %g", i, name, got, w)
+			}
+		}
+		// The hierarchy's columns: FK of the lab's local pose, called here.
+		g := animsys.NewPose(scalarJoints)
+		animsys.FK(&g, &l.local, l.skel.Parents)
+		if red := g.Vel[scalarTip]; math.Abs(v[col["tip_red_y_m/s"]]-float64(red[1])) > 1e-5 {
+			t.Fatalf("update %d: tip_red_y %g, FK gives %g", i, v[col["tip_red_y_m/s"]], red[1])
+		}
+	}
+	t.Logf("CSV vs spring functions called directly: worst relative difference %.2g over 150 updates", worst)
+	if math.Abs(float64(naive)-(0.1+2.5*9.9/3)) > 1e-3 {
+		t.Errorf("naive growth at 2.5 s: %g, want %g", naive, 0.1+2.5*9.9/3)
+	}
+	if want := 0.1 * math.Pow(100, 2.5/3); math.Abs(float64(natural)-want) > 1e-3*want {
+		t.Errorf("natural growth at 2.5 s: %g, want %g", natural, want)
+	}
+}
+
+// TestScalarGrowthLandsOnTenAtAnyDt: both growths reach 10 at the end of
+// the growth whatever the tick rate (each integrates a constant velocity
+// exactly, and the steps land on the end of the growth).
+func TestScalarGrowthLandsOnTenAtAnyDt(t *testing.T) {
+	for _, dt := range []float32{1.0 / 240, 1.0 / 60, 0.07, 0.5} {
+		l := New()
+		for l.time < float64(l.S.GrowTime)-1e-4 {
+			l.Update(dt)
+		}
+		l.Update(float32(float64(l.S.GrowTime)-l.time) + 1e-5)
+		if math.Abs(float64(l.Naive)-10) > 2e-3 || math.Abs(float64(l.Natural)-10) > 2e-3 {
+			t.Errorf("dt %g: at the end of the growth naive %g, natural %g; want 10", dt, l.Naive, l.Natural)
+		}
+	}
+}
+
+// scalarTipAt evaluates the hierarchy of a copy of l's angles advanced by
+// h seconds at the current rates (oscillation source) and returns the
+// global positions.
+func scalarPositionsAt(l *Lab, h float32) []mgl32.Vec3 {
+	m := New()
+	m.S = l.S
+	m.phase = l.phase + 2*math.Pi*l.S.OscFreq*h
+	m.rootYaw = l.rootYaw + l.S.RootSpin*h
+	m.elbowAngle = l.elbowAngle + l.S.ElbowSpin*h
+	m.evaluateHierarchy()
+	return append([]mgl32.Vec3(nil), m.global.Pos...)
+}
+
+// TestScalarHierarchyExpansion: the velocities FK propagates through the
+// scaling parent match a fine central difference of the joints' positions,
+// FK without the parent's scalar velocity (no expansion term) does not,
+// and the one-frame finite difference (blue) is close at 60 Hz.
+func TestScalarHierarchyExpansion(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	const h = 1e-3
+	worst, expansion := 0.0, 0.0
+	for trial := 0; trial < 40; trial++ {
+		l := New()
+		l.S.OscAmp = 0.3 + 2.5*r.Float32()
+		l.S.OscFreq = 0.1 + 1.5*r.Float32()
+		l.S.RootSpin = 4*r.Float32() - 2
+		l.S.ElbowSpin = 4*r.Float32() - 2
+		for n := r.Intn(200); n >= 0; n-- {
+			l.Update(1.0 / 60)
+		}
+		p0, p1 := scalarPositionsAt(l, -h), scalarPositionsAt(l, h)
+		for j := scalarScaler; j < scalarJoints; j++ {
+			cd := p1[j].Sub(p0[j]).Mul(1 / (2 * h))
+			red := l.global.Vel[j]
+			d := float64(red.Sub(cd).Len())
+			worst = math.Max(worst, d/math.Max(1, float64(cd.Len())))
+			if d > 2e-3*math.Max(1, float64(cd.Len())) {
+				t.Fatalf("trial %d joint %s: FK velocity %v, central difference %v", trial, l.skel.Names[j], red, cd)
+			}
+			expansion = math.Max(expansion, float64(red.Sub(l.noExp.Vel[j]).Len()))
+		}
+	}
+	t.Logf("propagated vs central difference (h = %g s): worst relative error %.2g; largest expansion term %.3f m/s", h, worst, expansion)
+	if expansion < 0.3 {
+		t.Errorf("the expansion term never exceeded %.3f m/s: the parent's scale does not reach the children", expansion)
+	}
+
+	// Spring source: the scale spring's base-2 velocity times ln 2 is the
+	// natural scalar velocity FK takes; check it against the change of ln
+	// scale over a tiny step.
+	l := New()
+	l.S.Source = SourceSpring
+	l.ScaleGoalBy(4)
+	for i := 0; i < 10; i++ {
+		l.Update(1.0 / 60)
+	}
+	s0, v0 := l.ParentScale()
+	x1, _ := spring.ScaleSpringDamperExact(l.SclX, l.SclV, l.SclGoal, l.S.Halflife, h)
+	fd := math.Log(float64(x1[1])/float64(s0[1])) / h
+	if math.Abs(fd-float64(v0[1])) > 2e-3*math.Abs(fd) {
+		t.Errorf("spring source: natural scalar velocity %g, d ln s/dt %g", v0[1], fd)
+	}
+
+	// Blue vs red at 60 Hz over a few seconds.
+	l = New()
+	var mx float32
+	for i := 0; i < 300; i++ {
+		l.Update(1.0 / 60)
+		mx = max(mx, l.Max)
+	}
+	t.Logf("one-frame finite difference vs FK at 60 Hz: max |red - blue| %.4f m/s", mx)
+	if mx > 0.1 {
+		t.Errorf("finite difference differs from FK by up to %.4f m/s at 60 Hz", mx)
+	}
+}
+
+// TestScalarBase2Readouts: the measured doubling time matches the
+// doublelife to within a tick.
+func TestScalarBase2Readouts(t *testing.T) {
+	l := New()
+	l.S.Base2Vel = 2
+	for i := 0; i < 600; i++ {
+		l.Update(1.0 / 240)
+	}
+	if d := l.Doublelife(); d != 0.5 || l.Halflife() != -0.5 {
+		t.Errorf("doublelife %g, half-life %g; want 0.5, -0.5", d, l.Halflife())
+	}
+	if math.Abs(float64(l.DoubledIn)-0.5) > 1.0/240+1e-4 {
+		t.Errorf("measured doubling time %g s, want 0.5 s", l.DoubledIn)
+	}
+	l.S.Base2Vel = 0
+	if s := scalarLifeText(l.Doublelife()); s != "never" {
+		t.Errorf("doublelife at rest reads %q", s)
+	}
+}
+
+// TestScalarHalflifeFlag: --halflife, read and checked by ParseFlags,
+// reaches the lab's springs.
+func TestScalarHalflifeFlag(t *testing.T) {
+	c, err := app.ParseFlags([]string{"--lab", "scalar", "--halflife", "0.25"}, io.Discard, []app.LabEntry{Entry()})
+	if err != nil || c.Halflife != 0.25 {
+		t.Fatalf("--halflife 0.25: %+v, %v", c, err)
+	}
+	s := New()
+	s.Configure(c)
+	if s.S.Halflife != 0.25 {
+		t.Errorf("scalar lab's springs' half-life %g, want 0.25", s.S.Halflife)
+	}
+}

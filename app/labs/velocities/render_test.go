@@ -1,0 +1,152 @@
+package velocities
+
+import (
+	"image"
+	"image/color"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/app"
+	"kinelab/app/apptest"
+	"kinelab/assets"
+	"kinelab/render"
+)
+
+// TestRender runs the app's real render path in a window with the velocities lab
+// (one window per test binary: raylib is single-window) and checks its
+// pixels. All GL work stays on this goroutine's locked thread, so no t.Run
+// subtests.
+func TestRender(t *testing.T) {
+	a := apptest.OpenWindow(t, app.Config{Lab: "velocities", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
+	checkFrame(t, a)
+}
+
+// checkFrame: the skeleton's bones, the skinned body, the
+// ground's checker and the velocity lines show where the projected
+// character and floor are.
+func checkFrame(t *testing.T, a *app.App) {
+	a.ShowUI(false) // the panels would cover part of the character
+	lab := a.Lab().(*Lab)
+	lab.S.ShowMesh = false
+	var img, withBody *image.RGBA
+	for i := 0; i < 45; i++ {
+		a.Frame(nil)
+	}
+	// The same paused pose drawn as a skeleton, then with the body.
+	a.Clock().Paused = true
+	a.Frame(func() { img = a.ReadPixels() })
+	lab.S.ShowMesh, lab.S.ShowSkeleton, lab.S.Joint = true, false, assets.Head
+	a.Frame(func() { withBody = a.ReadPixels() })
+	lab.S.ShowSkeleton, lab.S.Joint = true, -1
+	a.Clock().Paused = false
+	defer apptest.KeepOnFailure(t, img, "velocities")
+	defer apptest.KeepOnFailure(t, withBody, "velocities-body")
+	v := a.View()
+	at := func(p mgl32.Vec3) (color.RGBA, bool) {
+		s := v.Project(p)
+		x, y := int(s.X+0.5), int(s.Y+0.5)
+		if x < 2 || y < 2 || x >= img.Rect.Dx()-2 || y >= img.Rect.Dy()-2 {
+			return color.RGBA{}, false
+		}
+		return img.RGBAAt(x, y), true
+	}
+
+	// Bones: the midpoint of every drawn bone shows the bone colour
+	// (flat, unlit). A few may be hidden behind other limbs, so ask for
+	// 80%; a broken skeleton draw, projection or FK shows none.
+	bones, hit := 0, 0
+	parents := lab.skel.Parents
+	for i, p := range parents {
+		if p < 0 || parents[p] < 0 {
+			continue
+		}
+		mid := lab.global.Pos[i].Add(lab.global.Pos[p]).Mul(0.5)
+		c, ok := at(mid)
+		if !ok {
+			t.Fatalf("bone %d midpoint %v projects off screen", i, mid)
+		}
+		bones++
+		if apptest.Near(c, render.BoneColor, 12) {
+			hit++
+		}
+	}
+	if hit*5 < bones*4 {
+		t.Errorf("bone colour at %d of %d bone midpoints, want >= 80%%", hit, bones)
+	}
+
+	// The skinned body covers the torso and thighs: at their bones'
+	// midpoints the lit, grey body replaces the yellow bone. Lit grey:
+	// channels within 50 of each other, brighter than the ground.
+	lit, torso := 0, 0
+	for _, i := range []int{assets.Spine, assets.Spine1, assets.Spine2, assets.LeftLeg, assets.RightLeg} {
+		mid := lab.global.Pos[i].Add(lab.global.Pos[lab.skel.Parents[i]]).Mul(0.5)
+		s := v.Project(mid)
+		c := withBody.RGBAAt(int(s.X+0.5), int(s.Y+0.5))
+		lo, hi := min(c.R, c.G, c.B), max(c.R, c.G, c.B)
+		torso++
+		if hi-lo < 50 && int(c.R)+int(c.G)+int(c.B) > 3*100 && !apptest.Near(c, render.BoneColor, 40) {
+			lit++
+		}
+	}
+	if lit < torso-1 {
+		t.Errorf("skinned body: %d of %d torso and thigh points show the lit body", lit, torso)
+	}
+
+	// Ground: cell centres around (not under) the character show the
+	// checker colour of their parity; both colours must appear.
+	foc := lab.Focus()
+	cells, right := 0, 0
+	seen := map[bool]bool{}
+	for dx := -3; dx <= 3; dx++ {
+		for dz := -3; dz <= 3; dz++ {
+			if dx >= -1 && dx <= 1 && dz >= -1 && dz <= 1 {
+				continue
+			}
+			cx, cz := int(foc[0])+dx, int(foc[2])+dz
+			c, ok := at(mgl32.Vec3{float32(cx) + 0.5, 0, float32(cz) + 0.5})
+			if !ok {
+				continue
+			}
+			cells++
+			even := (cx+cz)%2 == 0
+			want := render.GroundB
+			if even {
+				want = render.GroundA
+			}
+			if apptest.Near(c, want, 6) {
+				right++
+				seen[even] = true
+			}
+		}
+	}
+	if cells < 10 || right*10 < cells*9 || len(seen) != 2 {
+		t.Errorf("ground: %d of %d visible cell centres have their checker colour (both parities seen: %v)", right, cells, len(seen) == 2)
+	}
+
+	// Velocity lines: red (propagated) and blue (finite difference)
+	// pixels appear around the character's projected joints.
+	lo, hi := v.Project(lab.global.Pos[1]), v.Project(lab.global.Pos[1])
+	for _, p := range lab.global.Pos[1:] {
+		s := v.Project(p)
+		lo.X, lo.Y, hi.X, hi.Y = min(lo.X, s.X), min(lo.Y, s.Y), max(hi.X, s.X), max(hi.Y, s.Y)
+	}
+	var reds, blues int
+	for y := int(lo.Y) - 40; y <= int(hi.Y)+40; y++ {
+		for x := int(lo.X) - 40; x <= int(hi.X)+40; x++ {
+			if !(image.Point{x, y}.In(img.Rect)) {
+				continue
+			}
+			c := img.RGBAAt(x, y)
+			if apptest.Near(c, render.Propagated, 10) {
+				reds++
+			}
+			if apptest.Near(c, render.FiniteDiff, 10) {
+				blues++
+			}
+		}
+	}
+	if reds < 40 || blues < 40 {
+		t.Errorf("velocity lines: %d red and %d blue pixels around the character, want >= 40 each", reds, blues)
+	}
+}

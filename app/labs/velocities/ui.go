@@ -1,0 +1,218 @@
+package velocities
+
+import (
+	"fmt"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
+	"kinelab/app"
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// velPanels remembers which panel sections are open.
+type velPanels struct {
+	clip, add, proc, events, lines, display bool
+}
+
+// Draw3D implements app.Lab: body, skeleton, axes, targets, then the velocity
+// lines on top (depth test off: most joints are inside the body).
+func (l *Lab) Draw3D(v *app.View) {
+	body := v.BodyFor(&l.skel)
+	if l.S.ShowMesh && body != nil {
+		body.Draw(l.global.Pos, l.global.Rot, l.global.Scl, render.SkinColor)
+	}
+	render.BeginOnTop()
+	if l.S.ShowSkeleton {
+		r := float32(0.022)
+		if l.S.ShowMesh && body != nil {
+			r = 0.008
+		}
+		render.Skeleton(l.global.Pos, l.skel.Parents, render.BoneColor, render.JointColor, r)
+	}
+	if l.S.ShowAxes {
+		for i := 1; i < l.skel.Len(); i++ {
+			render.Axes(l.global.Pos[i], l.global.Rot[i], 0.08)
+		}
+	}
+	if l.S.LookAt {
+		rl.DrawSphere(render.V3(l.lookPos), 0.04, render.TargetColor)
+	}
+	if l.S.IK {
+		rl.DrawSphere(render.V3(l.ikPos), 0.035, render.TargetColor)
+	}
+	eye := v.Camera.Position
+	fwd := l.global.Pos[l.ch.Hips].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
+	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
+	for i := 1; i < l.skel.Len(); i++ {
+		if l.S.Joint >= 0 && int(l.S.Joint) != i {
+			continue
+		}
+		red, blue := l.Lines(i)
+		p := l.global.Pos[i]
+		render.VectorLine(p, red, side.Mul(-1), l.S.LineScale, render.Propagated)
+		render.VectorLine(p, blue, side, l.S.LineScale, render.FiniteDiff)
+	}
+	render.EndOnTop()
+	render.Root(l.global.Pos[0], mathx.QuatMulVec3(l.global.Rot[0], mgl32.Vec3{0, 0, 1}), render.DimText)
+}
+
+// Draw2D implements app.Lab: the difference plot and its readout.
+func (l *Lab) Draw2D(v *app.View) {
+	unit := quantityUnits[l.S.Quantity]
+	l.plot.Title = "|red - blue|: " + quantityNames[l.S.Quantity]
+	l.plot.Draw(v.Plot, v.Mouse)
+	msg := fmt.Sprintf("mean %.4f %s   max %.4f %s", l.Mean, unit, l.Max, unit)
+	rl.DrawText(msg, int32(v.Plot.X), int32(v.Plot.Y-26), ui.TextSize, render.TextColor)
+	y := int32(v.Plot.Y - 52)
+	if l.S.Joint >= 0 {
+		red, blue := l.Lines(int(l.S.Joint))
+		rl.DrawText(fmt.Sprintf("%s  red %.3f  blue %.3f %s", l.skel.Names[l.S.Joint], red.Len(), blue.Len(), unit),
+			int32(v.Plot.X), y, ui.TextSize, render.TextColor)
+		y -= 26
+	}
+	if l.lastEvent != "" && l.time-l.lastEventTime < 3 {
+		msg := fmt.Sprintf("%s at %.2f s: blue off by %.1f %s", l.lastEvent, l.lastEventTime, l.lastEventMax, unit)
+		rl.DrawText(msg, int32(v.Plot.X), y, ui.TextSize, render.TargetColor)
+		y -= 26
+	}
+	legend := "red: propagated   blue: finite difference"
+	rl.DrawText(legend, int32(v.Plot.X), y, ui.TextSize, render.DimText)
+}
+
+// Panel implements app.Lab.
+func (l *Lab) Panel(p *ui.Panel) {
+	s, sec := &l.S, &l.sec
+	if p.Section("Clip and transition", &sec.clip) {
+		for row := 0; row < len(l.clips); row += 3 {
+			names := []string{}
+			for i := row; i < min(row+3, len(l.clips)); i++ {
+				names = append(names, l.clips[i].Name)
+			}
+			if i := p.Buttons(names...); i >= 0 {
+				l.Play(row + i)
+			}
+		}
+		p.Choice([]string{"Cut", "Blend", "Cubic inert.", "Spring inert.", "Dead blend"}, 3, &s.Transition)
+		switch s.Transition {
+		case TransBlend:
+			p.Slider("Duration", &s.BlendDuration, 0, 2, "%.2f s")
+		case TransInertCubic:
+			p.Slider("Duration", &s.InertDuration, 0, 2, "%.2f s")
+		case TransInertSpring:
+			p.Slider("Half-life", &s.InertHalflife, 0, 1, "%.2f s")
+		case TransDeadBlend:
+			p.Slider("Duration", &s.BlendDuration, 0, 2, "%.2f s")
+			p.Slider("Extrap. h-l", &s.DeadHalflife, 0, 1, "%.2f s")
+		}
+		p.Check("Cubic sampling", &s.Cubic)
+		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
+	}
+	if p.Section("Additive ("+l.wave.Name+")", &sec.add) {
+		p.Check("Fade in", &s.Additive)
+		p.Slider("Weight", &s.AddWeight, 0, 1, "%.2f")
+		p.Slider("Fade", &s.AddDuration, 0, 2, "%.2f s")
+		p.Check("Local side (else world)", &s.AddLocal)
+	}
+	if p.Section("Look-at and IK", &sec.proc) {
+		p.Check("Head looks at target", &s.LookAt)
+		p.Check("Two-bone IK", &s.IK)
+		p.Choice([]string{"Left leg", "Right hand"}, 2, &s.IKChain)
+		p.Text("Ctrl+drag moves a target")
+		if p.Button("Targets back on their paths") {
+			l.DragLook, l.DragIK = nil, nil
+		}
+	}
+	if p.Section("Teleport, reset, skip", &sec.events) {
+		switch p.Buttons("Teleport", "Reset", "Skip") {
+		case 0:
+			l.Teleport()
+		case 1:
+			l.Reset()
+		case 2:
+			l.Skip()
+		}
+		p.Slider("Skip frames", &s.SkipFrames, 1, 30, "%.0f")
+		p.Slider("Turn rate", &s.TurnRate, -1.5, 1.5, "%.2f rad/s")
+	}
+	if p.Section("Lines", &sec.lines) {
+		p.Combo(joinNames(quantityNames), &s.Quantity)
+		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m/u")
+		j := float32(s.Joint)
+		name := "all"
+		if s.Joint >= 0 {
+			name = l.skel.Names[s.Joint]
+		}
+		p.SliderText("Joint", &j, -1, float32(l.skel.Len()-1), name)
+		s.Joint = int32(j + 0.5*sign(j))
+	}
+	if p.Section("Display", &sec.display) {
+		p.Check("Skinned mesh", &s.ShowMesh)
+		p.Check("Skeleton", &s.ShowSkeleton)
+		p.Check("Joint axes", &s.ShowAxes)
+	}
+}
+
+func sign(x float32) float32 {
+	if x < 0 {
+		return -1
+	}
+	return 1
+}
+
+func joinNames(n []string) string {
+	s := ""
+	for i, x := range n {
+		if i > 0 {
+			s += ";"
+		}
+		s += x
+	}
+	return s
+}
+
+// Keys implements app.Lab.
+func (l *Lab) Keys() []app.Key {
+	s := &l.S
+	return []app.Key{
+		{Code: rl.KeyT, Label: "T", Name: "teleport", Help: "teleport the character", Action: l.Teleport},
+		{Code: rl.KeyR, Label: "R", Name: "reset", Help: "reset to another clip and time", Action: l.Reset},
+		{Code: rl.KeyK, Label: "K", Name: "skip", Help: "skip frames (missed updates)", Action: l.Skip},
+		{Code: rl.KeyN, Label: "N", Name: "next-clip", Help: "transition to the next clip", Action: func() { l.Play((l.cur + 1) % len(l.clips)) }},
+		{Code: rl.KeyA, Label: "A", Name: "additive", Help: "additive in / out", Action: func() { s.Additive = !s.Additive }},
+		{Code: rl.KeyL, Label: "L", Name: "look-at", Help: "look-at on / off", Action: func() { s.LookAt = !s.LookAt }},
+		{Code: rl.KeyI, Label: "I", Name: "ik", Help: "two-bone IK on / off", Action: func() { s.IK = !s.IK }},
+		{Code: rl.KeyV, Label: "V", Name: "quantity", Help: "next velocity quantity", Action: func() { s.Quantity = (s.Quantity + 1) % int32(len(quantityNames)) }},
+		{Code: rl.KeyJ, Label: "J", Name: "joint", Help: "next joint (all, then each)", Action: func() {
+			s.Joint++
+			if int(s.Joint) >= l.skel.Len() {
+				s.Joint = -1
+			}
+		}},
+		{Code: rl.KeyM, Label: "M", Name: "mesh", Help: "skinned mesh on / off", Action: func() { s.ShowMesh = !s.ShowMesh }},
+		{Code: rl.KeyW, Label: "W", Name: "ignore-weight-vel", Help: "ignore blend-weight velocity on / off", Action: func() { s.IgnoreWeightVel = !s.IgnoreWeightVel }},
+	}
+}
+
+// Point implements app.Pointable: Ctrl+drag moves the IK target when IK is
+// on, else the look-at target, on the vertical plane through it that
+// faces the camera.
+func (l *Lab) Point(ptr app.Pointer) {
+	if !ptr.Down {
+		return
+	}
+	target := &l.lookPos
+	if l.S.IK {
+		target = &l.ikPos
+	}
+	if q, ok := ptr.OnPlaneThrough(*target); ok {
+		if l.S.IK {
+			l.DragIK = &q
+		} else {
+			l.S.LookAt = true
+			l.DragLook = &q
+		}
+	}
+}

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"math"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/render"
+)
+
+// Shared parts of the labs that plot signals in a column on the right of
+// the window (Tracking, Springs): where the plots go, where the camera
+// looks so the 3D view sits between them and the panels, and drawing a
+// signal in a plot with the mouse.
+
+// StackedPlots is where the signal labs put their two stacked plots: a
+// column on the right of a w x h screen, under the tab bar, leaving the
+// middle of the screen to the 3D view.
+func StackedPlots(w, h int32) (top, bottom rl.Rectangle) {
+	pw := min(580, float32(w)-330-300) // keep ~300 px of 3D view beside the panels
+	pw = max(pw, float32(w)*0.4)
+	x := float32(w) - pw - 10
+	ph := (float32(h) - 44 - 10 - 8) / 2
+	return rl.Rectangle{X: x, Y: 44, Width: pw, Height: ph},
+		rl.Rectangle{X: x, Y: 44 + ph + 8, Width: pw, Height: ph}
+}
+
+// FocusBesidePlots is the camera focus that shows point p, seen by the
+// default camera, in the middle of the space between the panels (x up to
+// 310 px) and the plot column on the right of the window.
+func FocusBesidePlots(p mgl32.Vec3) mgl32.Vec3 {
+	w, h := int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())
+	if w <= 0 || h <= 0 { // no window (headless tests)
+		w, h = 1280, 720
+	}
+	top, _ := StackedPlots(w, h)
+	shift := float32(w)/2 - (310+top.X)/2 // px
+	cam := DefaultCamera()
+	pxPerM := float32(h) / (2 * cam.Distance * float32(math.Tan(float64(cam.FovY)*math.Pi/360)))
+	return p.Add(DefaultCameraRight().Mul(shift / pxPerM))
+}
+
+// PlotDrag turns Ctrl + left drag inside a plot into values on its y axis
+// (the framework's pointer gesture, so plain drags still orbit the camera).
+type PlotDrag struct {
+	Down    bool    // Ctrl + left button held, started inside the plot
+	Pressed bool    // the drag began since the lab last read it; the lab clears it
+	Value   float32 // the plot's value at the mouse
+}
+
+// Point reads the pointer for a drag in plot p drawn at rectangle r. Only
+// called in a window: it reads the mouse position from raylib.
+func (d *PlotDrag) Point(ptr Pointer, p *render.Plot, r rl.Rectangle) {
+	if !ptr.Down {
+		d.Down = false
+		return
+	}
+	m := rl.GetMousePosition()
+	if !d.Down {
+		if !rl.CheckCollisionPointRec(m, p.Area(r)) {
+			return
+		}
+		d.Down, d.Pressed = true, true
+	}
+	d.Value = p.ValueAt(r, m.Y)
+}
