@@ -513,7 +513,7 @@ func (a *App) run(name string) {
 // Errors go to stderr and the screen; the app keeps running. It reports
 // whether every file loaded.
 func (a *App) load(files []string) bool {
-	ch, errs := LoadCharacter(files, a.cfg.Units)
+	ch, errs := LoadCharacterWith(files, LoadOptions{Units: a.cfg.Units})
 	for _, err := range errs {
 		fmt.Fprintln(os.Stderr, "kinelab:", err)
 	}

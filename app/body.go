@@ -8,13 +8,13 @@ import (
 	"kinelab/render"
 )
 
-// newBody generates and uploads the skinned body of sk, bound in its rest
-// pose (the rest offsets with identity rotations). It returns nil, and says
+// newBody generates and uploads the skinned body of sk, bound in its bind
+// pose (Skeleton.BindPose: the rest pose unless the skeleton has a Bind). It returns nil, and says
 // why once on stderr, when the body cannot be drawn (e.g. too many joints
 // for the skinning shader); labs then draw the skeleton alone.
 func newBody(sk *animsys.Skeleton) BodyDrawer {
-	rest := sk.RestPose()
-	mesh := render.GenerateBody(sk.Parents, rest.Pos, rest.Rot, sk.Names)
+	bind := sk.BindPose()
+	mesh := render.GenerateBody(sk.Parents, bind.Pos, bind.Rot, sk.Names)
 	m, err := render.NewSkinnedMesh(&mesh)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "kinelab: no skinned body:", err)

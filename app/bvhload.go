@@ -10,41 +10,71 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
+	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 )
 
-// LoadCharacter reads BVH files into one character: the first file's
-// skeleton, every compatible file's clip. units is "auto" (detected from
-// the skeleton's height) or one of cm, m, in. Files that fail to load or
-// whose skeleton differs from the first are reported in errs (each
-// "file:line:col: ..." or "file: ..."); ch is nil only if none loaded.
+// LoadOptions say how to read BVH files. Empty strings (and "auto")
+// detect; see bvh.Detect.
+type LoadOptions struct {
+	Units string // "auto" or what bvh.ParseUnits takes: m, cm, mm, in, cmu or metres per unit
+	Up    string // "auto" or what bvh.ParseUp takes: y, z, x, -y...
+	// KeepRest keeps leading frames that are a rest pose (all rotations
+	// zero, a T-pose row) in the clip; by default they are dropped.
+	KeepRest bool
+}
+
+// LoadCharacter is LoadCharacterWith with the units chosen and the rest
+// detected.
 func LoadCharacter(paths []string, units string) (ch *Character, errs []error) {
+	return LoadCharacterWith(paths, LoadOptions{Units: units})
+}
+
+// LoadCharacterWith reads BVH files into one character: the first file's
+// skeleton, every compatible file's clip, in metres with +Y up. Units and
+// up axis are the options' or detected from the first file (bvh.Detect),
+// and apply to every file; each file's leading rest frames are dropped
+// unless opt.KeepRest. What was detected, and why, is in ch.Notes. Files
+// that fail to load or whose skeleton differs from the first are reported
+// in errs (each "file:line:col: ..." or "file: ..."); ch is nil only if
+// none loaded.
+func LoadCharacterWith(paths []string, opt LoadOptions) (ch *Character, errs []error) {
 	var base *bvh.File
-	var scale float32
+	var imp bvh.Import
 	for _, path := range paths {
 		f, err := bvh.ReadFile(path)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		d := bvh.Detect(f)
+		skip, skipNote := d.Skip, d.SkipReason
+		if opt.KeepRest && skip > 0 {
+			skip, skipNote = 0, "kept (as asked) the rest "+d.SkipReason
+		}
 		if base == nil {
-			base = f
-			u, err := bvh.UnitsFor(f, units)
+			var notes []string
+			imp, notes, err = importFor(f, d, opt)
 			if err != nil {
-				return nil, append(errs, fmt.Errorf("--units: %v", err))
+				return nil, append(errs, err)
 			}
-			scale = u.Scale()
-			ch = characterFromBVH(f, scale)
+			imp.Skip = skip
+			base = f
+			ch = characterFromBVH(f, imp)
+			ch.Notes = append(notes, ch.Notes...)
+			if skipNote != "" {
+				ch.Notes = append(ch.Notes, clipName(path)+": "+skipNote)
+			}
 			continue
 		}
-		if !sameHierarchy(base, f) {
-			errs = append(errs, fmt.Errorf("%s: its skeleton (%d joints) differs from %s's (%d joints); load it on its own", path, len(f.Joints), base.Name, len(base.Joints)))
+		if err := sameHierarchy(base, f); err != nil {
+			errs = append(errs, fmt.Errorf("%s: its skeleton differs from %s's: %v; load it on its own", path, base.Name, err))
 			continue
 		}
-		if groundRoot(base, scale) {
-			ch.Clips = append(ch.Clips, f.Clip(scale, clipName(path)))
-		} else {
-			ch.Clips = append(ch.Clips, rootedClip(f, scale, clipName(path)))
+		imp.Skip = skip
+		ch.Clips = append(ch.Clips, ch.clipFromBVH(f, imp, clipName(path)))
+		if skipNote != "" {
+			ch.Notes = append(ch.Notes, clipName(path)+": "+skipNote)
 		}
 	}
 	if ch != nil {
@@ -53,92 +83,242 @@ func LoadCharacter(paths []string, units string) (ch *Character, errs []error) {
 	return ch, errs
 }
 
+// importFor is how to read f: the options' units and up axis, or those
+// detected, with a note on each choice.
+func importFor(f *bvh.File, d bvh.Detection, opt LoadOptions) (bvh.Import, []string, error) {
+	imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up}
+	units := fmt.Sprintf("units %s (detected): %s", d.Units, d.UnitsReason)
+	if opt.Units != "" && opt.Units != "auto" {
+		u, err := bvh.ParseUnits(opt.Units)
+		if err != nil {
+			return imp, nil, fmt.Errorf("--units: %v", err)
+		}
+		imp.Scale = u.Scale()
+		units = fmt.Sprintf("units %s (chosen; detected %s: %s)", u, d.Units, d.UnitsReason)
+	}
+	up := fmt.Sprintf("up %s (detected): %s", d.Up, d.UpReason)
+	if opt.Up != "" && opt.Up != "auto" {
+		u, err := bvh.ParseUp(opt.Up)
+		if err != nil {
+			return imp, nil, fmt.Errorf("--up: %v", err)
+		}
+		imp.Up = u
+		up = fmt.Sprintf("up %s (chosen; detected %s)", u, d.Up)
+	}
+	return imp, []string{units, up}, nil
+}
+
 func clipName(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
-func sameHierarchy(a, b *bvh.File) bool {
+// sameHierarchy says how b's joints differ from a's: the first joint
+// whose name or parent differs, or the joint counts; nil if the same.
+func sameHierarchy(a, b *bvh.File) error {
+	for i := 0; i < min(len(a.Joints), len(b.Joints)); i++ {
+		ja, jb := &a.Joints[i], &b.Joints[i]
+		if ja.Name != jb.Name {
+			return fmt.Errorf("joint %d is %q, not %q", i+1, jb.Name, ja.Name)
+		}
+		if ja.Parent != jb.Parent {
+			return fmt.Errorf("joint %d (%s) hangs from %s, not %s", i+1, jb.Name, jointName(b, jb.Parent), jointName(a, ja.Parent))
+		}
+	}
 	if len(a.Joints) != len(b.Joints) {
+		return fmt.Errorf("it has %d joints, not %d", len(b.Joints), len(a.Joints))
+	}
+	return nil
+}
+
+func jointName(f *bvh.File, j int) string {
+	if j < 0 {
+		return "nothing (a root)"
+	}
+	return f.Joints[j].Name
+}
+
+// characterFromBVH makes a character of f's skeleton read with imp, with a
+// ground-level root joint ("Entity") added above the file's root that
+// carries the hips' ground projection as root motion, unless the file's
+// root already is such a joint; the procedural stages' joints are found
+// by reading the skeleton as a human (humanoid.Classify), and the body is
+// bound to a pose of its own (humanoid.BindPose).
+func characterFromBVH(f *bvh.File, imp bvh.Import) *Character {
+	name := clipName(f.Name)
+	fs := f.SkeletonWith(imp)
+	fc := f.ClipWith(imp, name)
+	ch := &Character{Name: name, Hips: 0, Head: -1,
+		Leg: animsys.TwoBoneJoints{Root: -1}, Arm: animsys.TwoBoneJoints{Root: -1}}
+	fig, ferr := classifyClip(&fs, &fc)
+	hips := 0
+	if ferr == nil {
+		hips = fig.Hips
+	} else {
+		ch.Notes = append(ch.Notes, "not read as a human figure: "+ferr.Error())
+	}
+	if rootFollows(&fs, &fc, hips) {
+		// The file's root already is a ground-level root under the hips
+		// (as kinelab's own exports): use the skeleton and clip as they are.
+		ch.Skel, ch.Clips, ch.Hips, ch.root = fs, []animsys.Clip{fc}, hips, -1
+	} else {
+		n := fs.Len() + 1
+		sk := animsys.Skeleton{Names: make([]string, n), Parents: make([]int, n), Offsets: make([]mgl32.Vec3, n)}
+		sk.Names[0], sk.Parents[0] = "Entity", -1
+		for j := 0; j < fs.Len(); j++ {
+			sk.Names[j+1], sk.Offsets[j+1] = fs.Names[j], fs.Offsets[j]
+			sk.Parents[j+1] = fs.Parents[j] + 1 // a file root (-1) hangs from the Entity (0)
+		}
+		ch.Skel, ch.Hips, ch.root = sk, hips+1, hips
+		ch.Clips = []animsys.Clip{rootedClip(&fs, &fc, hips)}
+	}
+	ch.findRoles()
+	ch.bind()
+	ch.Additive = nodAdditive(ch)
+	return ch
+}
+
+// clipFromBVH reads another file of the character's skeleton as a clip.
+func (ch *Character) clipFromBVH(f *bvh.File, imp bvh.Import, name string) animsys.Clip {
+	fc := f.ClipWith(imp, name)
+	if ch.root < 0 {
+		return fc
+	}
+	fs := f.SkeletonWith(imp)
+	return rootedClip(&fs, &fc, ch.root)
+}
+
+// sampledGlobals runs forward kinematics (static) on up to k frames spread
+// over clip c and returns each frame's global positions and rotations.
+func sampledGlobals(sk *animsys.Skeleton, c *animsys.Clip, k int) ([][]mgl32.Vec3, [][]mgl32.Quat) {
+	n := sk.Len()
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	k = max(1, min(k, c.Frames))
+	pos, rot := make([][]mgl32.Vec3, k), make([][]mgl32.Quat, k)
+	for i := range pos {
+		fr := 0
+		if k > 1 {
+			fr = i * (c.Frames - 1) / (k - 1)
+		}
+		copy(local.Pos, c.Pos[c.At(fr, 0):c.At(fr+1, 0)])
+		copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
+		animsys.FKStatic(&global, &local, sk.Parents)
+		pos[i] = append([]mgl32.Vec3(nil), global.Pos...)
+		rot[i] = append([]mgl32.Quat(nil), global.Rot...)
+	}
+	return pos, rot
+}
+
+// classifyClip reads the skeleton of clip c as a human figure.
+func classifyClip(sk *animsys.Skeleton, c *animsys.Clip) (humanoid.Figure, error) {
+	if c.Frames == 0 {
+		return humanoid.Figure{}, fmt.Errorf("no frames")
+	}
+	pos, _ := sampledGlobals(sk, c, 48)
+	return humanoid.Classify(sk.Parents, sk.Names, pos)
+}
+
+// rootFollows reports whether the skeleton's root is a ground-level joint
+// with a single child that stays under the hips: on every sampled frame
+// below 15% of the figure's height and within 10% of it of the hips'
+// ground projection.
+func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
+	if hips == 0 || c.Frames == 0 {
 		return false
 	}
-	for i := range a.Joints {
-		if a.Joints[i].Name != b.Joints[i].Name || a.Joints[i].Parent != b.Joints[i].Parent {
+	children := 0
+	for _, p := range sk.Parents {
+		if p == 0 {
+			children++
+		}
+	}
+	if children != 1 {
+		return false
+	}
+	pos, _ := sampledGlobals(sk, c, 24)
+	for _, fr := range pos {
+		lo, hi := fr[0][1], fr[0][1]
+		for _, p := range fr {
+			lo, hi = min(lo, p[1]), max(hi, p[1])
+		}
+		h := hi - lo
+		d := fr[hips].Sub(fr[0])
+		if fr[0][1]-lo > 0.15*h || d[0]*d[0]+d[2]*d[2] > 0.01*h*h {
 			return false
 		}
 	}
 	return true
 }
 
-// characterFromBVH makes a character of f's skeleton scaled to metres,
-// with a ground-level root joint ("Entity") added above the file's root so
-// the lab's root motion works as for the default character, and the
-// procedural stages' joints found by name.
-func characterFromBVH(f *bvh.File, scale float32) *Character {
-	fs := f.Skeleton(scale)
-	if groundRoot(f, scale) {
-		// The file's root already is a ground-level root (as kinelab's own
-		// exports): use the skeleton and clip as they are.
-		ch := &Character{Name: clipName(f.Name), Skel: fs, Hips: 1, Head: -1,
-			Leg: animsys.TwoBoneJoints{Root: -1}, Arm: animsys.TwoBoneJoints{Root: -1}}
-		ch.Clips = []animsys.Clip{f.Clip(scale, clipName(f.Name))}
-		ch.findRoles()
-		ch.Additive = nodAdditive(ch)
-		return ch
-	}
-	n := fs.Len() + 1
-	sk := animsys.Skeleton{Names: make([]string, n), Parents: make([]int, n), Offsets: make([]mgl32.Vec3, n)}
-	sk.Names[0], sk.Parents[0] = "Entity", -1
-	for j := 0; j < fs.Len(); j++ {
-		sk.Names[j+1], sk.Offsets[j+1] = fs.Names[j], fs.Offsets[j]
-		sk.Parents[j+1] = fs.Parents[j] + 1 // a file root (-1) hangs from the Entity (0)
-	}
-	ch := &Character{Name: clipName(f.Name), Skel: sk, Hips: 1, Head: -1,
-		Leg: animsys.TwoBoneJoints{Root: -1}, Arm: animsys.TwoBoneJoints{Root: -1}}
-	ch.Clips = []animsys.Clip{rootedClip(f, scale, clipName(f.Name))}
-	ch.findRoles()
-	ch.Additive = nodAdditive(ch)
-	return ch
-}
-
-// groundRoot reports whether f's root stays near the floor (below 15% of
-// the skeleton's height on the first frame) with a single child: a root
-// that carries root motion, not the pelvis.
-func groundRoot(f *bvh.File, scale float32) bool {
-	children := 0
-	for _, j := range f.Joints {
-		if j.Parent == 0 {
-			children++
+// rootedClip converts clip c of skeleton sk into a clip on the skeleton
+// with an Entity root added: each frame, the Entity takes the hips' ground
+// projection (x, 0, z), and the file's roots hang from it where they were.
+func rootedClip(sk *animsys.Skeleton, c *animsys.Clip, hips int) animsys.Clip {
+	n := c.Joints + 1
+	out := animsys.NewClip(c.Name, c.Frames, n, c.FrameTime)
+	local, global := animsys.NewPose(c.Joints), animsys.NewPose(c.Joints)
+	for fr := 0; fr < c.Frames; fr++ {
+		copy(local.Pos, c.Pos[c.At(fr, 0):c.At(fr+1, 0)])
+		copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
+		animsys.FKStatic(&global, &local, sk.Parents)
+		h := global.Pos[hips]
+		e := mgl32.Vec3{h[0], 0, h[2]}
+		out.Pos[out.At(fr, 0)] = e
+		for j := 0; j < c.Joints; j++ {
+			p := c.Pos[c.At(fr, j)]
+			if sk.Parents[j] < 0 {
+				p = p.Sub(e)
+			}
+			out.Pos[out.At(fr, j+1)] = p
+			out.Rot[out.At(fr, j+1)] = c.Rot[c.At(fr, j)]
+			out.Scl[out.At(fr, j+1)] = c.Scl[c.At(fr, j)]
 		}
 	}
-	c := f.Clip(scale, "")
-	return children == 1 && c.Frames > 0 && c.Pos[0][1] < 0.15*f.Height()*scale
+	out.Prepare()
+	return out
 }
 
-// rootedClip converts f into a clip on the skeleton with the added Entity
-// root: each frame, the Entity takes the file root's ground projection
-// (x, 0, z) and the file root keeps its height.
-func rootedClip(f *bvh.File, scale float32, name string) animsys.Clip {
-	fc := f.Clip(scale, name)
-	n := fc.Joints + 1
-	c := animsys.NewClip(name, fc.Frames, n, fc.FrameTime)
-	for fr := 0; fr < fc.Frames; fr++ {
-		for j := 0; j < fc.Joints; j++ {
-			c.Pos[c.At(fr, j+1)] = fc.Pos[fc.At(fr, j)]
-			c.Rot[c.At(fr, j+1)] = fc.Rot[fc.At(fr, j)]
-			c.Scl[c.At(fr, j+1)] = fc.Scl[fc.At(fr, j)]
-		}
-		r := fc.Pos[fc.At(fr, 0)]
-		c.Pos[c.At(fr, 0)] = mgl32.Vec3{r[0], 0, r[2]}
-		c.Pos[c.At(fr, 1)] = mgl32.Vec3{0, r[1], 0}
+// bind gives the skeleton a bind pose for its body: the frame of the
+// first clip where the figure stands straightest, turned into an A-pose
+// (humanoid.Figure.BindPose). A skeleton that is no human figure keeps
+// its rest pose.
+func (ch *Character) bind() {
+	if ch.Figure == nil {
+		return
 	}
-	c.Prepare()
-	return c
+	pos, rot := sampledGlobals(&ch.Skel, &ch.Clips[0], 48)
+	i := ch.Figure.BindFrame(pos)
+	bp, br := ch.Figure.BindPose(ch.Skel.Parents, pos[i], rot[i])
+	n := ch.Skel.Len()
+	global, local := animsys.NewPose(n), animsys.NewPose(n)
+	copy(global.Pos, bp)
+	copy(global.Rot, br)
+	animsys.BK(&local, &global, ch.Skel.Parents)
+	ch.Skel.Bind = &local
 }
 
-// findRoles finds the head and the IK chains by joint name (case-blind:
-// "head"; a left foot or ankle; a right hand or wrist), falling back to
-// any side; a role not found stays -1 and its stage is unavailable.
+// findRoles finds the hips, head and IK chains (left leg, right arm) by
+// reading the skeleton as a human figure (humanoid.Classify on the first
+// clip), or by joint name when it does not read as one (case-blind:
+// "head"; a left foot or ankle; a right hand or wrist, falling back to any
+// side); a role not found stays -1 and its stage is unavailable.
 func (ch *Character) findRoles() {
+	if fig, err := classifyClip(&ch.Skel, &ch.Clips[0]); err == nil {
+		ch.Figure = &fig
+		ch.Hips, ch.Head = fig.Hips, fig.Head
+		chain := func(l humanoid.Limb) animsys.TwoBoneJoints {
+			if l.Upper < 0 {
+				return animsys.TwoBoneJoints{Root: -1}
+			}
+			return animsys.TwoBoneJoints{Root: l.Upper, Mid: l.Mid, End: l.End}
+		}
+		ch.Leg, ch.Arm = chain(fig.Legs[humanoid.Left]), chain(fig.Arms[humanoid.Right])
+		l, r := fig.Legs[humanoid.Left].Path[0], fig.Legs[humanoid.Right].Path[0]
+		if u, v := fig.Legs[humanoid.Left].Upper, fig.Legs[humanoid.Right].Upper; u >= 0 && v >= 0 {
+			l, r = u, v
+		}
+		ch.face(l, r)
+		return
+	}
 	names := ch.Skel.Names
 	find := func(side string, fallback bool, parts ...string) int {
 		sides := []string{side}
@@ -148,7 +328,7 @@ func (ch *Character) findRoles() {
 		for _, want := range sides {
 			for j, nm := range names {
 				l := strings.ToLower(nm)
-				if j < 1 || strings.Contains(l, "_end") || (want != "" && !OnSide(nm, want)) {
+				if j < 1 || strings.Contains(l, "_end") || (want != "" && !isSide(nm, want)) {
 					continue
 				}
 				for _, p := range parts {
@@ -174,14 +354,17 @@ func (ch *Character) findRoles() {
 	}
 	ch.Leg = chain(find("left", true, "foot", "ankle"))
 	ch.Arm = chain(find("right", true, "hand", "wrist"))
+	ch.face(find("left", false, "upleg", "thigh", "hip"), find("right", false, "upleg", "thigh", "hip"))
+}
 
-	// The facing: left thigh to right thigh crossed with up, on the first
-	// frame; the head's forward axis is that direction in the head's frame.
+// face sets the facing from the left and right thighs l and r (-1 when
+// unknown): left to right crossed with up, on the first frame; the head's
+// forward axis is that direction in the head's frame.
+func (ch *Character) face(l, r int) {
 	local, global := animsys.NewPose(ch.Skel.Len()), animsys.NewPose(ch.Skel.Len())
 	animsys.SampleLinear(&local, &ch.Clips[0], 0)
 	animsys.FKStatic(&global, &local, ch.Skel.Parents)
 	ch.Facing = mgl32.Vec3{0, 0, 1}
-	l, r := find("left", false, "upleg", "thigh", "hip"), find("right", false, "upleg", "thigh", "hip")
 	if l > 0 && r > 0 {
 		if f := global.Pos[l].Sub(global.Pos[r]).Cross(mgl32.Vec3{0, 1, 0}); f.Len() > 1e-6 {
 			ch.Facing = f.Normalize()
@@ -193,17 +376,12 @@ func (ch *Character) findRoles() {
 	}
 }
 
-// OnSide reports whether joint name nm is on side "left" or "right":
-// "LeftFoot", "mixamorig:LeftFoot", "l_foot", "foot_l", "foot.L", "LFoot".
-func OnSide(nm, side string) bool {
-	l, s := strings.ToLower(nm), side[:1]
-	if strings.Contains(l, side) || strings.HasPrefix(l, s+"_") || strings.HasSuffix(l, "_"+s) || strings.HasSuffix(l, "."+s) {
-		return true
-	}
-	if i := strings.LastIndexByte(nm, ':'); i >= 0 {
-		nm = nm[i+1:]
-	}
-	return len(nm) > 1 && nm[0] == strings.ToUpper(s)[0] && nm[1] >= 'A' && nm[1] <= 'Z'
+// isSide reports whether joint name nm is on side "left" or "right"
+// (humanoid.SideOf): "LeftFoot", "mixamorig:LeftFoot", "l_foot", "foot_l",
+// "foot.L", "LFoot", "lFoot", "Bip01 L Foot".
+func isSide(nm, side string) bool {
+	s, ok := humanoid.SideOf(nm)
+	return ok && s.String() == side
 }
 
 // nodAdditive is a generic additive for any skeleton: the head nods and

@@ -6,6 +6,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/humanoid"
 	"kinelab/assets"
 )
 
@@ -25,6 +26,15 @@ type Character struct {
 	// Paths of the IK targets in the root's frame (m): a circle of Radius
 	// about Center, in the plane of the axes U and V.
 	LegPath, ArmPath IKPath
+	// Figure reads the skeleton as a human (nil for the default character
+	// and skeletons that do not read as one).
+	Figure *humanoid.Figure
+	// Notes say what loading detected and chose (units, up axis, rest
+	// frames dropped), for the panel and stderr.
+	Notes []string
+	// root is the file joint the Entity's root motion follows (the hips),
+	// -1 when the file's own root is the Entity.
+	root int
 }
 
 // IKPath is a circle a two-bone IK target follows: Center + Radius (cos wt

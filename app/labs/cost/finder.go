@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kinelab/animsys"
+	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
@@ -39,9 +40,9 @@ func (l *Lab) SetCharacter(ch *app.Character) {
 	l.rank()
 }
 
-// costFeatureJoints picks the joints the finder compares: the left and
-// right feet and hands by name, or else the character's IK chain ends and
-// head, or else its first joints below the root.
+// costFeatureJoints picks the joints the finder compares: the feet and
+// hands of the character's figure (humanoid.Figure), else by name, else
+// its IK chains' ends and head, else its first joints below the root.
 func costFeatureJoints(ch *app.Character) []int {
 	var out []int
 	add := func(j int) {
@@ -49,11 +50,17 @@ func costFeatureJoints(ch *app.Character) []int {
 			out = append(out, j)
 		}
 	}
-	for _, side := range []string{"left", "right"} {
+	if f := ch.Figure; f != nil {
+		for s := range f.Legs {
+			add(f.Legs[s].End)
+			add(f.Arms[s].End)
+		}
+	}
+	for _, side := range []humanoid.Side{humanoid.Left, humanoid.Right} {
 		for _, part := range []string{"foot", "hand"} {
 			for j, nm := range ch.Skel.Names {
 				l := strings.ToLower(nm)
-				if j > 0 && strings.Contains(l, part) && !strings.Contains(l, "_end") && app.OnSide(nm, side) {
+				if s, ok := humanoid.SideOf(nm); j > 0 && ok && s == side && strings.Contains(l, part) && !strings.Contains(l, "_end") {
 					add(j)
 					break
 				}

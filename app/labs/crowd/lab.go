@@ -441,13 +441,13 @@ func (d *crowdDraw) bodiesText() string {
 	return s + " vertices"
 }
 
-// crowdBodies generates the crowd's bodies for skeleton sk in its rest
+// crowdBodies generates the crowd's bodies for skeleton sk in its bind
 // pose, one per level of crowdVertices, each simplified from the one
 // before, with two influences per vertex.
 func crowdBodies(sk *animsys.Skeleton) [crowdLevels]render.BodyMesh {
-	rest := sk.RestPose()
+	bind := sk.BindPose()
 	var out [crowdLevels]render.BodyMesh
-	prev := render.GenerateBodyCell(sk.Parents, rest.Pos, rest.Rot, sk.Names, crowdSourceCell)
+	prev := render.GenerateBodyCell(sk.Parents, bind.Pos, bind.Rot, sk.Names, crowdSourceCell)
 	for k, n := range crowdVertices {
 		prev = render.Decimate(&prev, n)
 		out[k] = prev

@@ -1,0 +1,137 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/bvh/mocap"
+	"kinelab/animsys/humanoid"
+	"kinelab/render"
+)
+
+// childSize lists the files of ../shared/mocap whose SOURCES.md marks a
+// child-size skeleton: they must stand 0.9-1.3 m, the others 1.2-2.1 m.
+var childSize = map[string]bool{"05_walk_turn_walk_back_zup_inches_30fps": true, "09_jump_xyz_119.875fps_zup_inches": true}
+
+// TestMocapCharacters loads every real BVH file as a character and checks
+// what a user sees first: it stands upright on the floor at a plausible
+// height, and its skinned body covers its bones with legs apart.
+func TestMocapCharacters(t *testing.T) {
+	for _, path := range mocap.Need(t) {
+		name := mocap.Base(path)
+		ch, errs := LoadCharacter([]string{path}, "auto")
+		if len(errs) > 0 || ch == nil {
+			t.Errorf("%s: %v", name, errs)
+			continue
+		}
+		if ch.Figure == nil {
+			t.Errorf("%s: not read as a human figure (%s)", name, strings.Join(ch.Notes, "; "))
+			continue
+		}
+		checkStanding(t, name, ch)
+		checkBodyCovers(t, name, ch)
+	}
+}
+
+// checkStanding: the median over frames of the figure's extent along +Y is
+// a plausible height, and its lowest joint touches the floor in some
+// frame (a dancer may jump in most of them).
+func checkStanding(t *testing.T, name string, ch *Character) {
+	pos, _ := sampledGlobals(&ch.Skel, &ch.Clips[0], 48)
+	hs, lows := make([]float32, len(pos)), make([]float32, len(pos))
+	for i, fr := range pos {
+		lo, hi := fr[1][1], fr[1][1]
+		for _, p := range fr[1:] {
+			lo, hi = min(lo, p[1]), max(hi, p[1])
+		}
+		hs[i], lows[i] = hi-lo, lo
+	}
+	h, low := median32(hs), lows[0]
+	for _, l := range lows {
+		low = min(low, l)
+	}
+	want := [2]float32{1.2, 2.1}
+	if childSize[name] {
+		want = [2]float32{0.9, 1.3}
+	}
+	t.Logf("%s: stands %.2f m, lowest joint at %.3f m", name, h, low)
+	if h < want[0] || h > want[1] {
+		t.Errorf("%s: stands %.2f m tall; want %.1f-%.1f m (%s)", name, h, want[0], want[1], strings.Join(ch.Notes, "; "))
+	}
+	if low < -0.1 || low > 0.1 {
+		t.Errorf("%s: lowest joint at %.3f m at the lowest; want on the floor", name, low)
+	}
+}
+
+func median32(xs []float32) float32 {
+	s := append([]float32(nil), xs...)
+	for i := 1; i < len(s); i++ {
+		for k := i; k > 0 && s[k] < s[k-1]; k-- {
+			s[k], s[k-1] = s[k-1], s[k]
+		}
+	}
+	return s[len(s)/2]
+}
+
+// checkBodyCovers: in the bind pose, the body holds the midpoint of every
+// bone of the figure longer than 2% of its size, and not the points
+// between its thighs and between its shins.
+func checkBodyCovers(t *testing.T, name string, ch *Character) {
+	sk := &ch.Skel
+	bind := sk.BindPose()
+	b := render.GenerateBody(sk.Parents, bind.Pos, bind.Rot, sk.Names)
+	if b.VertexCount() == 0 {
+		t.Errorf("%s: no body", name)
+		return
+	}
+	fig := ch.Figure
+	in := make([]bool, sk.Len())
+	for j := range in {
+		in[j] = j == fig.Hips || (sk.Parents[j] >= 0 && in[sk.Parents[j]])
+	}
+	lo, hi := bind.Pos[fig.Hips], bind.Pos[fig.Hips]
+	for j, p := range bind.Pos {
+		if in[j] {
+			for k := 0; k < 3; k++ {
+				lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
+			}
+		}
+	}
+	size := hi.Sub(lo).Len()
+	var out []string
+	bones := 0
+	for j, p := range sk.Parents {
+		if p < 0 || !in[p] || bind.Pos[j].Sub(bind.Pos[p]).Len() < 0.02*size {
+			continue
+		}
+		bones++
+		mid := bind.Pos[j].Add(bind.Pos[p]).Mul(0.5)
+		if w := b.Winding(mid); w < 0.5 {
+			out = append(out, fmt.Sprintf("%s-%s (%.2f)", sk.Names[p], sk.Names[j], w))
+		}
+	}
+	if len(out) > 0 {
+		t.Errorf("%s: %d of %d bone midpoints outside the body: %s", name, len(out), bones, strings.Join(out, ", "))
+	}
+	l, r := fig.Legs[humanoid.Left], fig.Legs[humanoid.Right]
+	if l.Upper < 0 || r.Upper < 0 {
+		t.Errorf("%s: legs without thigh and knee", name)
+		return
+	}
+	at := func(a, b int, f float32) mgl32.Vec3 { return bind.Pos[a].Add(bind.Pos[b].Sub(bind.Pos[a]).Mul(f)) }
+	for _, c := range []struct {
+		what string
+		p    mgl32.Vec3
+	}{
+		{"between the thighs", at(l.Upper, l.Mid, 0.45).Add(at(r.Upper, r.Mid, 0.45)).Mul(0.5)},
+		{"between the knees", at(l.Upper, l.Mid, 0.9).Add(at(r.Upper, r.Mid, 0.9)).Mul(0.5)},
+		{"between the shins", at(l.Mid, l.End, 0.5).Add(at(r.Mid, r.End, 0.5)).Mul(0.5)},
+	} {
+		if w := b.Winding(c.p); w > 0.5 {
+			t.Errorf("%s: the point %s is inside the body (winding %.2f): the legs are fused", name, c.what, w)
+		}
+	}
+}
