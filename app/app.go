@@ -15,6 +15,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,9 +51,13 @@ type App struct {
 	pointer             Pointer
 	dtOpen              bool // the playback panel's time-step section is open
 	csv                 *CSVFile
-	character           *Character // loaded from BVH files, nil for the default
-	loadFailed          bool       // a headless run's BVH files did not all load
-	bodies              map[*animsys.Skeleton]BodyDrawer
+	character           *Character  // loaded from BVH files, nil for the default
+	loadFailed          bool        // a headless run's BVH files did not all load
+	files               []string    // the BVH files the character was loaded from
+	loadOpts            LoadOptions // how they were read (the Mocap section changes it)
+	mocapOpen           bool        // the playback panel's Mocap section is open
+	bodies              map[bodyKey]BodyDrawer
+	bodyErrs            map[bodyKey]string // why a skeleton has no body
 }
 
 // Run opens the window with labs (in tab order) and runs the render loop
@@ -65,7 +70,7 @@ func Run(cfg Config, labs []LabEntry) int {
 		return 1
 	}
 	defer a.Close()
-	if len(cfg.Files) > 0 && !a.load(cfg.Files) && cfg.Headless() {
+	if len(cfg.Files) > 0 && !a.Load(cfg.Files) && cfg.Headless() {
 		a.loadFailed = true
 	}
 	if cfg.CSV != "" {
@@ -103,7 +108,8 @@ func Run(cfg Config, labs []LabEntry) int {
 // Open makes one. The lab cfg.Lab is current (the first if no lab has
 // that name); each lab is made when first used.
 func New(cfg Config, labs []LabEntry) *App {
-	a := &App{cfg: cfg, entries: labs, clock: NewClock(), cam: DefaultCamera(), showUI: true}
+	a := &App{cfg: cfg, entries: labs, clock: NewClock(), cam: DefaultCamera(), showUI: true,
+		loadOpts: LoadOptions{Units: cfg.Units, Up: cfg.Up, KeepRest: cfg.KeepRest}}
 	if cfg.DT > 0 {
 		a.clock.FixedDt = cfg.DT
 	}
@@ -311,7 +317,7 @@ func (a *App) input() {
 	if rl.IsFileDropped() {
 		files := rl.LoadDroppedFiles()
 		rl.UnloadDroppedFiles()
-		a.load(files)
+		a.Load(files)
 	}
 	m := rl.GetMousePosition()
 	overUI := a.showUI && (rl.CheckCollisionPointRec(m, a.playPanel.Bounds()) ||
@@ -400,6 +406,7 @@ func (a *App) drawUI(lab Lab, v *View) {
 		p.Slider("dt jitter", &j, 0, 100, "+-%.0f%%")
 		a.clock.Jitter = j / 100
 	}
+	a.mocapSection(p)
 	p.End()
 
 	lp := &a.labPanel
@@ -486,16 +493,40 @@ func (a *App) ReadPixels() *image.RGBA {
 	return out
 }
 
-// bodyFor returns the skinned body for sk, built and uploaded on first use.
+// bodyKey names a skeleton by its data, not by the Skeleton value's
+// address: a lab that starts over on a new character keeps its Skeleton
+// field where it was, with new joints in it.
+type bodyKey struct {
+	parents *int
+	bind    *animsys.Pose
+}
+
+func keyOf(sk *animsys.Skeleton) bodyKey {
+	k := bodyKey{bind: sk.Bind}
+	if len(sk.Parents) > 0 {
+		k.parents = &sk.Parents[0]
+	}
+	return k
+}
+
+// bodyFor returns the skinned body for sk, built and uploaded on first use;
+// nil, with the reason in the Mocap section and on stderr, when it cannot
+// be made.
 func (a *App) bodyFor(sk *animsys.Skeleton) BodyDrawer {
-	if b, ok := a.bodies[sk]; ok {
+	k := keyOf(sk)
+	if b, ok := a.bodies[k]; ok {
 		return b
 	}
 	if a.bodies == nil {
-		a.bodies = map[*animsys.Skeleton]BodyDrawer{}
+		a.bodies, a.bodyErrs = map[bodyKey]BodyDrawer{}, map[bodyKey]string{}
 	}
-	b := newBody(sk)
-	a.bodies[sk] = b
+	b, err := newBody(sk)
+	if err != nil {
+		a.bodyErrs[k] = err.Error()
+		fmt.Fprintln(os.Stderr, "kinelab: no skinned body:", err)
+		a.say("no skinned body: " + err.Error())
+	}
+	a.bodies[k] = b
 	return b
 }
 
@@ -509,22 +540,28 @@ func (a *App) run(name string) {
 	}
 }
 
-// load reads BVH files as the character of every lab that animates one.
-// Errors go to stderr and the screen; the app keeps running. It reports
-// whether every file loaded.
-func (a *App) load(files []string) bool {
-	ch, errs := LoadCharacterWith(files, LoadOptions{Units: a.cfg.Units})
+// Load reads BVH files as the character of every lab that animates one
+// (drag and drop does the same), with the Mocap section's options (the
+// command line's at first). Errors go to stderr and the screen; the app
+// keeps running. It reports whether every file loaded.
+func (a *App) Load(files []string) bool {
+	ch, errs := LoadCharacterWith(files, a.loadOpts)
 	for _, err := range errs {
 		fmt.Fprintln(os.Stderr, "kinelab:", err)
 	}
 	if ch != nil {
-		a.character = ch
+		a.character, a.files = ch, files
+		for _, n := range ch.Notes {
+			fmt.Fprintln(os.Stderr, "kinelab:", ch.Name+":", n)
+		}
 		for _, l := range a.labs {
 			if c, ok := l.(CharacterSetter); ok {
 				c.SetCharacter(ch)
 			}
 		}
-		rl.SetWindowTitle(a.title())
+		if rl.IsWindowReady() {
+			rl.SetWindowTitle(a.title())
+		}
 		a.cam.Target = a.Lab().Focus()
 	}
 	switch {
@@ -536,4 +573,38 @@ func (a *App) load(files []string) bool {
 		a.say(fmt.Sprintf("loaded %s: %d joints, %d clips", ch.Name, ch.Skel.Len(), len(ch.Clips)))
 	}
 	return len(errs) == 0
+}
+
+// mocapSection is the playback panel's section for the loaded BVH files:
+// what was detected and why, and the choices that read the files again
+// (units, up axis, leading rest frames).
+func (a *App) mocapSection(p *ui.Panel) {
+	ch := a.character
+	if ch == nil || !p.Section("Mocap: "+ch.Name, &a.mocapOpen) {
+		return
+	}
+	o := a.loadOpts
+	units := []string{"auto", "m", "cm", "mm", "in", "cmu"}
+	u := int32(max(0, slices.Index(units, o.Units)))
+	p.Text("Units")
+	if p.Choice([]string{"Auto", "m", "cm", "mm", "in", "CMU"}, 3, &u) {
+		o.Units = units[u]
+	}
+	ups := []string{"auto", "y", "z"}
+	up := int32(max(0, slices.Index(ups, strings.ToLower(o.Up))))
+	p.Text("Up axis")
+	if p.Choice([]string{"Auto", "Y", "Z"}, 3, &up) {
+		o.Up = ups[up]
+	}
+	p.Check("Keep rest frames", &o.KeepRest)
+	for _, n := range ch.Notes {
+		p.Paragraph(n)
+	}
+	if msg, ok := a.bodyErrs[keyOf(&ch.Skel)]; ok && msg != "" {
+		p.Paragraph("No skinned body: " + msg)
+	}
+	if o != a.loadOpts {
+		a.loadOpts = o
+		a.Load(a.files)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kinelab/animsys/bvh"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +26,9 @@ type Config struct {
 	Seed       uint32   // seed of the lab's random choices
 	Halflife   float32  // s, half-life of the cost lab's grid and springs; 0: the lab's own
 	Files      []string // BVH files to load as the character and its clips
-	Units      string   // BVH units: auto, cm, m or in
+	Units      string   // BVH units: auto, or what bvh.ParseUnits takes (m, cm, mm, in, cmu, a factor)
+	Up         string   // BVH up axis: auto, or what bvh.ParseUp takes (y, z, x, -y...)
+	KeepRest   bool     // keep a BVH clip's leading rest frames
 }
 
 // Action is a key action (Key.Name) to run at the start of a frame.
@@ -62,7 +65,9 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	jitter := fs.Float64("jitter", 0, "dt jitter: each step is scaled by a random factor in [1-J, 1+J], 0 <= `J` <= 1")
 	seed := fs.Uint("seed", 1, "seed of the lab's random choices")
 	halflife := fs.Float64("halflife", 0, "half-life in `seconds` of the cost lab's grid and the scalar lab's springs (0 < H <= 5; 0: the lab's default)")
-	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the skeleton's height), cm, m or in")
+	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
+	fs.StringVar(&c.Up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
+	fs.BoolVar(&c.KeepRest, "keep-rest", false, "keep a BVH clip's leading rest-pose frames (by default they are dropped)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh ...]\n       kinelab verify [--json] [--bvh FILE]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab bench [--characters N] [--threads K] [--json]\n\nflags:\n")
 		fs.PrintDefaults()
@@ -76,10 +81,15 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 		}
 		c.Files = append(c.Files, a)
 	}
-	switch c.Units {
-	case "auto", "cm", "m", "in":
-	default:
-		return c, fmt.Errorf("--units %q: want auto, cm, m or in", c.Units)
+	if c.Units != "auto" {
+		if _, err := bvh.ParseUnits(c.Units); err != nil {
+			return c, fmt.Errorf("--units: %v", err)
+		}
+	}
+	if c.Up != "auto" {
+		if _, err := bvh.ParseUp(c.Up); err != nil {
+			return c, fmt.Errorf("--up: %v", err)
+		}
 	}
 	if !slices.Contains(labNames, c.Lab) {
 		return c, fmt.Errorf("--lab %q: no such lab; choose one of %s", c.Lab, strings.Join(labNames, ", "))

@@ -7,6 +7,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"image/color"
 
 	gui "github.com/gen2brain/raylib-go/raygui"
@@ -139,6 +140,33 @@ func (p *Panel) Header(text string) {
 func (p *Panel) Text(text string) {
 	r := p.row(Row - 6)
 	rl.DrawText(text, int32(r.X), int32(r.Y+1), TextSize, color.RGBA{200, 204, 212, 255})
+}
+
+// Paragraph is text wrapped at word breaks to the panel's width, one row
+// per line, in a dimmer colour than Text: notes and explanations. A word
+// longer than the width is cut at the edge.
+func (p *Panel) Paragraph(text string) {
+	width := int32(p.W - 16)
+	line := ""
+	flush := func() {
+		r := p.row(Row - 6)
+		rl.DrawText(line, int32(r.X), int32(r.Y+1), TextSize, color.RGBA{160, 166, 178, 255})
+		line = ""
+	}
+	for _, w := range strings.Fields(text) {
+		try := w
+		if line != "" {
+			try = line + " " + w
+		}
+		if line != "" && rl.MeasureText(try, TextSize) > width {
+			flush()
+			try = w
+		}
+		line = try
+	}
+	if line != "" {
+		flush()
+	}
 }
 
 // Gap adds vertical space (px).

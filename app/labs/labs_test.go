@@ -21,9 +21,9 @@ func TestParseFlags(t *testing.T) {
 		args []string
 		want app.Config
 	}{
-		{nil, app.Config{Lab: "velocities", Width: 1280, Height: 720, MSAA: true, DT: 1.0 / 60, Seed: 1, Units: "auto"}},
-		{[]string{"--frames", "10", "--screenshot", "a.png"}, app.Config{Lab: "velocities", Frames: 10, Screenshot: "a.png", Width: 1280, Height: 720, DT: 1.0 / 60, Seed: 1, Units: "auto"}},
-		{[]string{"--width=800", "--height=600", "--msaa=off", "--dt", "0.5", "--jitter", "0.25", "--seed", "7"}, app.Config{Lab: "velocities", Width: 800, Height: 600, DT: 0.5, Jitter: 0.25, Seed: 7, Units: "auto"}},
+		{nil, app.Config{Lab: "velocities", Width: 1280, Height: 720, MSAA: true, DT: 1.0 / 60, Seed: 1, Units: "auto", Up: "auto"}},
+		{[]string{"--frames", "10", "--screenshot", "a.png"}, app.Config{Lab: "velocities", Frames: 10, Screenshot: "a.png", Width: 1280, Height: 720, DT: 1.0 / 60, Seed: 1, Units: "auto", Up: "auto"}},
+		{[]string{"--width=800", "--height=600", "--msaa=off", "--dt", "0.5", "--jitter", "0.25", "--seed", "7"}, app.Config{Lab: "velocities", Width: 800, Height: 600, DT: 0.5, Jitter: 0.25, Seed: 7, Units: "auto", Up: "auto"}},
 	}
 	for _, g := range good {
 		got, err := app.ParseFlags(g.args, io.Discard, All())
@@ -44,7 +44,9 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--bogus"}, "not defined"},
 		{[]string{"stray"}, "unexpected argument"},
 		{[]string{"--dt", "0"}, "0 < dt"},
-		{[]string{"--units", "ft"}, "auto, cm, m or in"},
+		{[]string{"--units", "ft"}, "want m, cm, mm, in, cmu or metres per unit"},
+		{[]string{"--units", "-2"}, "want m, cm, mm, in, cmu or metres per unit"},
+		{[]string{"--up", "w"}, "want y, z or x"},
 		{[]string{"walk.bvh", "--frames", "3"}, "flags (--name) before BVH files"},
 		{[]string{"--jitter", "2"}, "0 <= J"},
 		{[]string{"--csv", "a.csv"}, "needs --frames"},
@@ -64,6 +66,13 @@ func TestParseFlags(t *testing.T) {
 	c, err = app.ParseFlags([]string{"--units", "cm", "a.bvh", "B.BVH"}, io.Discard, All())
 	if err != nil || !reflect.DeepEqual(c.Files, []string{"a.bvh", "B.BVH"}) || c.Units != "cm" {
 		t.Errorf("BVH files parsed as %q units %q, %v", c.Files, c.Units, err)
+	}
+	c, err = app.ParseFlags([]string{"--units", "cmu", "--up", "z", "--keep-rest"}, io.Discard, All())
+	if err != nil || c.Units != "cmu" || c.Up != "z" || !c.KeepRest {
+		t.Errorf("--units cmu --up z --keep-rest parsed as %q %q %v, %v", c.Units, c.Up, c.KeepRest, err)
+	}
+	if c, err = app.ParseFlags([]string{"--units", "0.0564"}, io.Discard, All()); err != nil || c.Units != "0.0564" {
+		t.Errorf("--units 0.0564 parsed as %q, %v", c.Units, err)
 	}
 	if _, err := app.ParseFlags([]string{"-h"}, io.Discard, All()); !app.IsHelp(err) {
 		t.Errorf("-h gave %v, want flag.ErrHelp", err)

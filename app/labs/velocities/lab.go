@@ -60,6 +60,8 @@ type Settings struct {
 	ShowAxes        bool
 	SkipFrames      float32 // k updates the Skip button misses
 	TeleportDist    float32 // m the Teleport button moves the character
+	// Play is how a clip plays past its end: loop, clamp or ping-pong.
+	Play animsys.PlayMode
 }
 
 // DefaultSettings is the lab as it opens.
@@ -78,22 +80,26 @@ type Lab struct {
 	clips []animsys.Clip
 	wave  animsys.Clip
 
-	cur, prev      int     // playing clip, and the one a blend comes from
-	tCur, tPrev    float32 // s into each
-	trans          int32   // mode of the running transition
-	transTime      float32 // s since the transition began
-	addX           float32 // additive fade progress in [0, 1]
-	entPos         mgl32.Vec3
-	entYaw         float32
-	lookPos        mgl32.Vec3 // smoothed look-at target (m) and its velocity
-	lookVel        mgl32.Vec3
-	ikPos, ikVel   mgl32.Vec3 // IK target (m, m/s)
-	DragLook       *mgl32.Vec3
-	DragIK         *mgl32.Vec3
-	time           float64 // s of simulated time
-	skip           int     // updates to miss on the next Update
-	hasPrev        bool
-	Event          string // what the last Update did to the pose at once: teleport, reset, skip, wrap, or ""
+	cur, prev    int     // playing clip, and the one a blend comes from
+	tCur, tPrev  float32 // s into each
+	trans        int32   // mode of the running transition
+	transTime    float32 // s since the transition began
+	addX         float32 // additive fade progress in [0, 1]
+	entPos       mgl32.Vec3
+	entYaw       float32
+	lookPos      mgl32.Vec3 // smoothed look-at target (m) and its velocity
+	lookVel      mgl32.Vec3
+	ikPos, ikVel mgl32.Vec3 // IK target (m, m/s)
+	DragLook     *mgl32.Vec3
+	DragIK       *mgl32.Vec3
+	time         float64 // s of simulated time
+	skip         int     // updates to miss on the next Update
+	hasPrev      bool
+	// Event is what the last Update did to the pose at once: teleport,
+	// reset, skip; wrap, end or turn when a clip that does not loop
+	// seamlessly crossed its end (Settings.Play); or "". The finite
+	// difference of that tick reads across it.
+	Event          string
 	pendingTele    bool
 	pendingReset   bool
 	resetRNG       uint32
@@ -221,11 +227,16 @@ func (l *Lab) Update(dt float32) {
 		l.pendingSwitch = -1
 	}
 
-	if c := &l.clips[l.cur]; !(c.LoopEnd > c.LoopStart) && l.tCur+simDt >= loopLen(c) && l.Event == "" {
-		l.Event = "wrap" // a clip that does not loop jumps back to its start
+	var crossed, crossedPrev bool
+	l.tCur, crossed = l.S.Play.Advance(l.tCur, simDt, loopLen(&l.clips[l.cur]))
+	l.tPrev, crossedPrev = l.S.Play.Advance(l.tPrev, simDt, loopLen(&l.clips[l.prev]))
+	// The clip a blend comes from counts while the blend runs.
+	blending := l.trans == TransBlend && l.transTime < l.S.BlendDuration
+	if e := l.endEvent(l.cur, crossed); e != "" && l.Event == "" {
+		l.Event = e
+	} else if e := l.endEvent(l.prev, crossedPrev && blending); e != "" && l.Event == "" {
+		l.Event = e
 	}
-	l.tCur = app.WrapTime(l.tCur+simDt, loopLen(&l.clips[l.cur]))
-	l.tPrev = app.WrapTime(l.tPrev+simDt, loopLen(&l.clips[l.prev]))
 	l.transTime += simDt
 	l.time += float64(simDt)
 	l.updateAdditive(simDt)
@@ -245,6 +256,25 @@ func sincos(x float32) (float32, float32) {
 func loopLen(c *animsys.Clip) float32 {
 	_, n := c.Loop()
 	return n
+}
+
+// endEvent names what clip i did when its playback crossed an end: wrap
+// (back to the start of a clip that does not loop seamlessly), end (a
+// clamped clip stopped) or turn (ping-pong); "" if it did not cross, or
+// looped seamlessly.
+func (l *Lab) endEvent(i int, crossed bool) string {
+	c := &l.clips[i]
+	switch {
+	case !crossed:
+		return ""
+	case l.S.Play == animsys.PlayClamp:
+		return "end"
+	case l.S.Play == animsys.PlayPingPong:
+		return "turn"
+	case c.LoopEnd > c.LoopStart:
+		return ""
+	}
+	return "wrap"
 }
 
 // loopTime maps a time t (s) into clip c's loop, as a clip time (s).
@@ -283,15 +313,22 @@ func (l *Lab) startTransition(i int) {
 	l.trans, l.transTime = mode, 0
 }
 
-// sample writes clip i at time t into p, in place: the root joint keeps
-// its root-motion velocities (clip frame) but sits at the origin, so
-// transitions between clips never blend root positions.
+// sample writes clip i at playback time t (s, Settings.Play) into p, in
+// place: the root joint keeps its root-motion velocities (clip frame) but
+// sits at the origin, so transitions between clips never blend root
+// positions. Played backwards or held, the velocities are scaled by the
+// rate (-1, 0): what the pose really does.
 func (l *Lab) sample(p *animsys.Pose, i int, t float32) {
 	c := &l.clips[i]
+	start, n := c.Loop()
+	off, rate := l.S.Play.At(t, n)
 	if l.S.Cubic {
-		animsys.SampleCubic(p, c, loopTime(c, t))
+		animsys.SampleCubic(p, c, start+off)
 	} else {
-		animsys.SampleLinear(p, c, loopTime(c, t))
+		animsys.SampleLinear(p, c, start+off)
+	}
+	if rate != 1 {
+		animsys.TimeScale(p, rate)
 	}
 	p.Pos[0] = mgl32.Vec3{}
 	p.Rot[0] = mathx.QuatIdentity()

@@ -3,10 +3,14 @@ package velocities
 import (
 	"image"
 	"image/color"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/app"
 	"kinelab/app/apptest"
 	"kinelab/assets"
@@ -20,6 +24,64 @@ import (
 func TestRender(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{Lab: "velocities", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
+	checkLoadedBody(t, a)
+}
+
+// checkLoadedBody: a BVH file loaded after the default character was drawn
+// (as a file dropped on the window) is drawn with a body of its own, bound
+// to its own skeleton: lit at the midpoints of its spine and shins. The
+// file is the bench skeleton, in centimetres, whose joints differ from the
+// default character's.
+func checkLoadedBody(t *testing.T, a *app.App) {
+	sk, clip := animsys.BenchSkeleton(), animsys.GenerateBenchClip(3)
+	path := filepath.Join(t.TempDir(), "bench.bvh")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bvh.Write(f, &sk, &clip, bvh.Centimetres.Scale()); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	lab := a.Lab().(*Lab)
+	before := a.View().BodyFor(&lab.skel)
+	if !a.Load([]string{path}) {
+		t.Fatalf("%s did not load", path)
+	}
+	// The lab starts over in the same place: its Skeleton value has the
+	// same address, and must not get the body cached for the old one.
+	if after := a.View().BodyFor(&lab.skel); after == nil || after == before {
+		t.Fatalf("the loaded character's body is %v, the default's %v: want a new one", after, before)
+	}
+	lab.S.ShowSkeleton, lab.S.Joint = false, -1
+	for i := 0; i < 20; i++ {
+		a.Frame(nil)
+	}
+	var img *image.RGBA
+	a.Clock().Paused = true
+	a.Frame(func() { img = a.ReadPixels() })
+	a.Clock().Paused = false
+	defer apptest.KeepOnFailure(t, img, "velocities-loaded-body")
+	fig := lab.ch.Figure
+	if fig == nil {
+		t.Fatal("the bench skeleton did not read as a human figure")
+	}
+	v := a.View()
+	lit, n := 0, 0
+	mids := []int{fig.Spine[2], fig.Spine[3], fig.Legs[0].End, fig.Legs[1].End}
+	for _, i := range mids {
+		mid := lab.global.Pos[i].Add(lab.global.Pos[lab.skel.Parents[i]]).Mul(0.5)
+		s := v.Project(mid)
+		c := img.RGBAAt(int(s.X+0.5), int(s.Y+0.5))
+		lo, hi := min(c.R, c.G, c.B), max(c.R, c.G, c.B)
+		n++
+		if hi-lo < 50 && int(c.R)+int(c.G)+int(c.B) > 3*100 {
+			lit++
+		}
+	}
+	if lit < n {
+		t.Errorf("loaded character: %d of %d spine and shin points show the lit body", lit, n)
+	}
 }
 
 // checkFrame: the skeleton's bones, the skinned body, the

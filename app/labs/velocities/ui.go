@@ -2,6 +2,7 @@ package velocities
 
 import (
 	"fmt"
+	"kinelab/animsys"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
@@ -109,6 +110,10 @@ func (l *Lab) Panel(p *ui.Panel) {
 		}
 		p.Check("Cubic sampling", &s.Cubic)
 		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
+		mode := int32(s.Play)
+		if p.Choice([]string{"Loop", "Clamp", "Ping-pong"}, 3, &mode) {
+			s.Play = animsys.PlayMode(mode)
+		}
 	}
 	if p.Section("Additive ("+l.wave.Name+")", &sec.add) {
 		p.Check("Fade in", &s.Additive)
