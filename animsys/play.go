@@ -28,14 +28,6 @@ func (m PlayMode) String() string {
 	return "loop"
 }
 
-// period is the playback time (s) after which the mode repeats itself.
-func (m PlayMode) period(length float32) float32 {
-	if m == PlayPingPong {
-		return 2 * length
-	}
-	return length
-}
-
 // Advance moves playback time t (s) on by dt (s, >= 0) for a clip whose
 // loop lasts length seconds. It returns the new playback time, kept within
 // one period of the mode so that float32 time stays exact however long a

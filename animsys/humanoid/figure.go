@@ -170,13 +170,6 @@ func (t *tree) path(a, b int) []int {
 	return p
 }
 
-// childToward is the child of a on the way down to its descendant b.
-func (t *tree) childToward(a, b int) int {
-	for ; b >= 0 && t.parents[b] != a; b = t.parents[b] {
-	}
-	return b
-}
-
 // longest follows, from j, the child with the longest way down to a leaf,
 // and returns the joints after j.
 func (t *tree) longest(j int) []int {
