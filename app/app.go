@@ -12,12 +12,14 @@ package app
 import (
 	"fmt"
 	"image"
-	"image/color"
 	"os"
+	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	gui "github.com/gen2brain/raylib-go/raygui"
 	rl "github.com/gen2brain/raylib-go/raylib"
@@ -40,9 +42,9 @@ type App struct {
 	ground  *render.Ground
 
 	playPanel, labPanel ui.Panel
+	msgPanel            ui.Panel
 	showUI, showHelp    bool
-	toast               string
-	toastFrames         int
+	messages            []Message // notices and errors until dismissed
 	frames              int
 	keys                []Key // global keys, for input and the help overlay
 	dragging            bool  // a camera drag started outside the UI
@@ -58,6 +60,15 @@ type App struct {
 	mocapOpen           bool        // the playback panel's Mocap section is open
 	bodies              map[bodyKey]BodyDrawer
 	bodyErrs            map[bodyKey]string // why a skeleton has no body
+	viewOpen            bool               // the playback panel's View section is open
+	set                 AppSettings
+	stored              map[string]json.RawMessage // labs' settings read from the file
+	defaults            map[int]reflect.Value      // each made lab's default settings
+	browser             *fileBrowser               // the open file browser, or nil
+	lastView            View                       // the last frame's, for clicks
+	press               rl.Vector2                 // where the left button went down (units)
+	pressOverUI         bool
+	click               bool // a left click in the 3D view this frame
 }
 
 // Run opens the window with labs (in tab order) and runs the render loop
@@ -70,6 +81,15 @@ func Run(cfg Config, labs []LabEntry) int {
 		return 1
 	}
 	defer a.Close()
+	if err := a.startSettings(); err != nil {
+		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
+		if cfg.SettingsFile != "" {
+			return 1
+		}
+	}
+	if !cfg.Headless() {
+		defer a.saveUserSettings()
+	}
 	if len(cfg.Files) > 0 && !a.Load(cfg.Files) && cfg.Headless() {
 		a.loadFailed = true
 	}
@@ -110,6 +130,7 @@ func Run(cfg Config, labs []LabEntry) int {
 func New(cfg Config, labs []LabEntry) *App {
 	a := &App{cfg: cfg, entries: labs, clock: NewClock(), cam: DefaultCamera(), showUI: true,
 		loadOpts: LoadOptions{Units: cfg.Units, Up: cfg.Up, KeepRest: cfg.KeepRest}}
+	a.set.UIScale = cfg.UIScale
 	if cfg.DT > 0 {
 		a.clock.FixedDt = cfg.DT
 	}
@@ -120,8 +141,7 @@ func New(cfg Config, labs []LabEntry) *App {
 			a.cur = i
 		}
 	}
-	a.playPanel = ui.Panel{X: 10, Y: 44, W: 300, Title: "Playback"}
-	a.labPanel = ui.Panel{X: 10, W: 300}
+	a.playPanel = ui.Panel{Title: "Playback"}
 	a.keys = []Key{
 		{rl.KeyF1, "F1", "help", "show / hide this help", func() { a.showHelp = !a.showHelp }},
 		{rl.KeyH, "H", "hide-ui", "hide / show panels and plots", func() { a.showUI = !a.showUI }},
@@ -132,6 +152,7 @@ func New(cfg Config, labs []LabEntry) *App {
 		{rl.KeyD, "D", "fixed-dt", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }},
 		{rl.KeyC, "C", "camera-reset", "reset the camera", a.ResetCamera},
 		{rl.KeyF, "F", "follow", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }},
+		{rl.KeyO, "O", "open", "open BVH files (file browser)", a.OpenBrowser},
 		{rl.KeyF12, "F12", "screenshot", "save a screenshot (PNG, current folder)", func() { a.screenshotAtEnd = true }},
 		{rl.KeyTab, "Tab", "next-lab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }},
 	}
@@ -146,6 +167,8 @@ func New(cfg Config, labs []LabEntry) *App {
 func (a *App) Lab() Lab {
 	if a.labs[a.cur] == nil {
 		l := a.entries[a.cur].New()
+		a.keepDefaults(a.cur, l)
+		a.applyStored(a.cur, l)
 		if s, ok := l.(Configurer); ok {
 			s.Configure(a.cfg)
 		}
@@ -213,6 +236,7 @@ func (a *App) Open() error {
 		rl.SetTargetFPS(60)
 	}
 	ui.SetStyle()
+	a.applyScale()
 	a.ground = render.NewGround()
 	a.ResetCamera()
 	return nil
@@ -231,6 +255,7 @@ func (a *App) Close() {
 		}
 	}
 	a.ground.Unload()
+	ui.Unload()
 	rl.CloseWindow()
 }
 
@@ -243,18 +268,30 @@ func (a *App) frameDt() float32 {
 	return rl.GetFrameTime()
 }
 
-// View describes the current frame for drawing code.
+// View describes the current frame for drawing code, in UI units (see
+// ui.Scale): the 2D pass is drawn zoomed by the UI scale.
 func (a *App) View() View {
-	w, h := int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())
-	pw := min(560, float32(w)*0.42)
-	ph := min(280, float32(h)*0.38)
-	v := View{Camera: a.cam.Raylib(), Width: w, Height: h,
-		Plot:    rl.Rectangle{X: float32(w) - pw - 10, Y: float32(h) - ph - 10, Width: pw, Height: ph},
-		BodyFor: a.bodyFor, Mouse: rl.Vector2{X: -1, Y: -1}}
+	w, h := ui.Width(), ui.Height()
+	_, timeline := a.Lab().(Timeliner)
+	lay := layoutFor(w, h, timeline)
+	v := View{Camera: a.cam.Raylib(), Width: int32(w), Height: int32(h),
+		Plot: lay.Plot, Area: lay.Area, Timeline: lay.Timeline, scale: ui.Scale(),
+		BodyFor: a.bodyFor, Mouse: rl.Vector2{X: -1, Y: -1}, LabelJoints: a.set.LabelJoints}
 	if !a.cfg.Headless() {
 		v.Mouse = rl.GetMousePosition()
 	}
 	return v
+}
+
+// applyScale sets the UI scale: the setting (or --ui-scale), else one
+// from the window's size and the monitor's DPI.
+func (a *App) applyScale() {
+	s := a.set.UIScale
+	if !(s > 0) {
+		dpi := rl.GetWindowScaleDPI()
+		s = ui.AutoScale(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()), max(dpi.X, dpi.Y))
+	}
+	ui.SetScale(s)
 }
 
 // Frame runs one frame: key actions and --do steps, the lab's updates for
@@ -262,6 +299,9 @@ func (a *App) View() View {
 // nil, runs when the frame is drawn but not yet shown (to read its pixels
 // with ReadPixels).
 func (a *App) Frame(onDrawn func()) {
+	if !a.scaleDrag() {
+		a.applyScale()
+	}
 	a.input()
 	for _, act := range a.cfg.Do {
 		if act.Frame == a.frames {
@@ -270,6 +310,7 @@ func (a *App) Frame(onDrawn func()) {
 	}
 	lab := a.Lab()
 	if pl, ok := lab.(Pointable); ok {
+		a.pointer.view = &a.lastView
 		pl.Point(a.pointer)
 	}
 	for _, dt := range a.clock.Advance(a.frameDt()) {
@@ -281,19 +322,31 @@ func (a *App) Frame(onDrawn func()) {
 	a.cam.Track(lab.Focus(), a.frameDt())
 
 	v := a.View()
+	a.lastView = v
 	rl.BeginDrawing()
 	rl.ClearBackground(render.Background)
 	rl.BeginMode3D(v.Camera)
 	a.ground.Draw(a.cam.Target)
 	lab.Draw3D(&v)
 	rl.EndMode3D()
+	rl.BeginMode2D(rl.Camera2D{Zoom: ui.Scale()})
+	modal := a.browser != nil
+	a.playPanel.Modal, a.msgPanel.Modal, a.labPanel.Modal = modal, modal, modal
+	if modal {
+		gui.Lock()
+	}
 	if a.showUI {
 		lab.Draw2D(&v)
 		a.drawUI(lab, &v)
 	}
 	if a.showHelp {
-		a.drawHelp(lab)
+		a.drawHelp(lab, &v)
 	}
+	if modal {
+		gui.Unlock()
+		a.drawBrowser(&v)
+	}
+	rl.EndMode2D()
 	if onDrawn != nil {
 		onDrawn()
 	}
@@ -301,7 +354,6 @@ func (a *App) Frame(onDrawn func()) {
 		a.screenshotAtEnd = false
 		a.writeScreenshot(fmt.Sprintf("kinelab-%s.png", time.Now().Format("20060102-150405.000")))
 	}
-	a.drawToast(&v)
 	rl.EndDrawing()
 	a.frames++
 }
@@ -309,9 +361,16 @@ func (a *App) Frame(onDrawn func()) {
 // input runs key actions and the mouse camera. Mouse drags that start over
 // a panel belong to the UI, not the camera.
 func (a *App) input() {
-	for _, k := range a.Keys() {
-		if rl.IsKeyPressed(k.Code) {
-			k.Action()
+	// While the user types a value, or browses files, keys are theirs (and
+	// Esc cancels instead of quitting).
+	if ui.Typing() || a.browser != nil {
+		rl.SetExitKey(rl.KeyNull)
+	} else {
+		rl.SetExitKey(rl.KeyEscape)
+		for _, k := range a.Keys() {
+			if rl.IsKeyPressed(k.Code) {
+				k.Action()
+			}
 		}
 	}
 	if rl.IsFileDropped() {
@@ -319,11 +378,13 @@ func (a *App) input() {
 		rl.UnloadDroppedFiles()
 		a.Load(files)
 	}
-	m := rl.GetMousePosition()
-	overUI := a.showUI && (rl.CheckCollisionPointRec(m, a.playPanel.Bounds()) ||
-		rl.CheckCollisionPointRec(m, a.labPanel.Bounds()) || m.Y < 36)
+	m := rl.GetMousePosition() // units: raylib's mouse scale is the UI scale
+	overUI := a.browser != nil || a.showUI && (rl.CheckCollisionPointRec(m, a.playPanel.Bounds()) ||
+		rl.CheckCollisionPointRec(m, a.labPanel.Bounds()) || m.Y < tabBarH ||
+		len(a.messages) > 0 && rl.CheckCollisionPointRec(m, a.msgPanel.Bounds()) ||
+		rl.CheckCollisionPointRec(m, a.lastView.Timeline))
 	if u, ok := a.Lab().(UIRecter); ok && a.showUI {
-		for _, r := range u.UIRects(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())) {
+		for _, r := range u.UIRects(int32(ui.Width()), int32(ui.Height())) {
 			overUI = overUI || rl.CheckCollisionPointRec(m, r)
 		}
 	}
@@ -331,9 +392,20 @@ func (a *App) input() {
 		a.dragging = !overUI
 	}
 	ctrl := rl.IsKeyDown(rl.KeyLeftControl) || rl.IsKeyDown(rl.KeyRightControl)
+	// A click picks: the left button released near where it went down.
+	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) {
+		a.press, a.pressOverUI = m, overUI
+	}
 	a.pointer = Pointer{}
+	if rl.IsMouseButtonReleased(rl.MouseButtonLeft) && !a.pressOverUI && !ctrl {
+		d := rl.Vector2{X: m.X - a.press.X, Y: m.Y - a.press.Y}
+		if d.X*d.X+d.Y*d.Y < 16 {
+			a.pointer.Click, a.pointer.At = true, m
+		}
+	}
 	if ctrl && !overUI {
-		ray := rl.GetScreenToWorldRay(m, a.cam.Raylib())
+		s := ui.Scale()
+		ray := rl.GetScreenToWorldRay(rl.Vector2{X: m.X * s, Y: m.Y * s}, a.cam.Raylib())
 		a.pointer = Pointer{Origin: mgl32.Vec3{ray.Position.X, ray.Position.Y, ray.Position.Z},
 			Dir: mgl32.Vec3{ray.Direction.X, ray.Direction.Y, ray.Direction.Z}, Down: rl.IsMouseButtonDown(rl.MouseButtonLeft)}
 	}
@@ -345,9 +417,16 @@ func (a *App) input() {
 			a.cam.Pan(d.X, d.Y)
 		}
 	}
-	if w := rl.GetMouseWheelMove(); w != 0 && a.showUI && rl.CheckCollisionPointRec(m, a.labPanel.Bounds()) {
+	w := rl.GetMouseWheelMove()
+	switch {
+	case w == 0 || a.browser != nil:
+	case a.showUI && rl.CheckCollisionPointRec(m, a.labPanel.Bounds()):
 		a.labPanel.ScrollBy(w)
-	} else if w != 0 && !overUI {
+	case a.showUI && rl.CheckCollisionPointRec(m, a.playPanel.Bounds()):
+		a.playPanel.ScrollBy(w)
+	case a.showUI && len(a.messages) > 0 && rl.CheckCollisionPointRec(m, a.msgPanel.Bounds()):
+		a.msgPanel.ScrollBy(w)
+	case !overUI:
 		a.cam.Zoom(w)
 	}
 }
@@ -364,133 +443,47 @@ func (a *App) ShowUI(show bool) { a.showUI = show }
 // ShowHelp shows or hides the help overlay (the F1 key).
 func (a *App) ShowHelp(show bool) { a.showHelp = show }
 
-// drawUI draws the tab bar, the playback panel and the lab's panel.
-func (a *App) drawUI(lab Lab, v *View) {
-	rl.DrawRectangle(0, 0, v.Width, 36, color.RGBA{22, 24, 29, 235})
-	tab := int32(a.cur)
-	gui.SetStyle(gui.TOGGLE, gui.GROUP_PADDING, 4)
-	names := entryNames(a.entries)
-	for i := range names {
-		names[i] = fmt.Sprintf("%d %s", i+1, strings.ToUpper(names[i][:1])+names[i][1:])
-	}
-	stats := fmt.Sprintf("t %.2f s   frame %d   %d fps   F1 help", a.clock.Time, a.clock.Frame, rl.GetFPS())
-	room := float32(v.Width - rl.MeasureText(stats, ui.TextSize) - 40)
-	tw := min(150, room/float32(len(names))-4)
-	gui.ToggleGroup(rl.Rectangle{X: 10, Y: 5, Width: tw, Height: 26}, strings.Join(names, ";"), &tab)
-	if int(tab) != a.cur {
-		a.switchLab(int(tab))
-	}
-	rl.DrawText(stats, v.Width-rl.MeasureText(stats, ui.TextSize)-12, 9, ui.TextSize, render.DimText)
-
-	p := &a.playPanel
-	p.Begin()
-	label := "Pause"
-	if a.clock.Paused {
-		label = "Play"
-	}
-	switch p.Buttons(label, "Step") {
-	case 0:
-		a.clock.Paused = !a.clock.Paused
-	case 1:
-		a.clock.Paused = true
-		a.clock.Step()
-	}
-	p.Slider("Time scale", &a.clock.TimeScale, 0, 4, "%.2fx")
-	if p.Section("Time step", &a.dtOpen) {
-		p.Check("Fixed dt (else frame time)", &a.clock.Fixed)
-		hz := 1 / a.clock.FixedDt
-		if p.Slider("Tick rate", &hz, 10, 240, "%.0f Hz") {
-			a.clock.FixedDt = 1 / hz
-		}
-		j := a.clock.Jitter * 100
-		p.Slider("dt jitter", &j, 0, 100, "+-%.0f%%")
-		a.clock.Jitter = j / 100
-	}
-	a.mocapSection(p)
-	p.End()
-
-	lp := &a.labPanel
-	lp.Y = p.Bounds().Y + p.Bounds().Height + 8
-	lp.MaxH = float32(v.Height) - lp.Y - 8
-	lp.Title = lab.Title()
-	lp.Begin()
-	lab.Panel(lp)
-	lp.End()
-}
-
-// drawHelp lists every key and mouse control over the scene, with the
-// action names --do scripts use.
-func (a *App) drawHelp(lab Lab) {
-	var keys []Key
-	for _, k := range a.Keys() {
-		if !strings.HasPrefix(k.Name, "lab-") {
-			keys = append(keys, k)
-		}
-	}
-	keys = append(keys, Key{Label: fmt.Sprintf("1-%d", len(a.labs)), Name: "lab-NAME", Help: "switch lab: " + strings.Join(entryNames(a.entries), ", ")})
-	const line = 23
-	w := int32(760)
-	h := int32((len(keys)+3)*line + 56)
-	x := (int32(rl.GetScreenWidth()) - w) / 2
-	y := max(40, (int32(rl.GetScreenHeight())-h)/2)
-	rl.DrawRectangle(x, y, w, h, color.RGBA{16, 18, 22, 240})
-	rl.DrawRectangleLines(x, y, w, h, color.RGBA{110, 120, 140, 255})
-	rl.DrawText("kinelab keys - "+lab.Title(), x+16, y+12, ui.TextSize, color.RGBA{255, 214, 120, 255})
-	rl.DrawText("--do name", x+w-190, y+12, ui.TextSize, render.DimText)
-	ty := y + 42
-	for _, t := range []string{"Mouse: left-drag orbit, right-drag pan, wheel zoom", "Ctrl+left-drag: move the lab's target   Esc: quit"} {
-		rl.DrawText(t, x+16, ty, ui.TextSize, render.TextColor)
-		ty += line
-	}
-	ty += line / 2
-	for _, k := range keys {
-		rl.DrawText(k.Label, x+16, ty, ui.TextSize, color.RGBA{255, 236, 180, 255})
-		rl.DrawText(k.Help, x+90, ty, ui.TextSize, render.TextColor)
-		rl.DrawText(k.Name, x+w-190, ty, ui.TextSize, render.DimText)
-		ty += line
-	}
-}
-
-func (a *App) drawToast(v *View) {
-	if a.toastFrames <= 0 {
-		return
-	}
-	a.toastFrames--
-	tw := rl.MeasureText(a.toast, ui.TextSize)
-	x := (v.Width - tw) / 2
-	rl.DrawRectangle(x-10, v.Height-46, tw+20, 32, color.RGBA{16, 18, 22, 230})
-	rl.DrawText(a.toast, x, v.Height-40, ui.TextSize, render.TextColor)
-}
-
 // writeScreenshot saves the frame drawn so far as a PNG and says where.
 func (a *App) writeScreenshot(path string) error {
-	img := a.ReadPixels()
-	abs, _ := filepath.Abs(path)
-	if err := SavePNG(path, img); err != nil {
-		a.say(fmt.Sprintf("could not save screenshot: %v", err))
-		fmt.Fprintln(os.Stderr, "kinelab:", a.toast)
+	img, err := a.readPixels()
+	if err == nil {
+		err = SavePNG(path, img)
+	}
+	if err != nil {
+		msg := fmt.Sprintf("could not save screenshot %s: %v", path, err)
+		a.sayErr(msg)
+		fmt.Fprintln(os.Stderr, "kinelab:", msg)
 		return err
 	}
-	a.say("screenshot saved to " + abs)
-	fmt.Println("kinelab:", a.toast)
+	abs, _ := filepath.Abs(path)
+	fmt.Println("kinelab:", a.say("screenshot saved to "+abs))
 	return nil
 }
 
-func (a *App) say(msg string) { a.toast, a.toastFrames = msg, 180 }
-
 // ReadPixels returns what has been drawn this frame (call it from Frame's
-// onDrawn).
+// onDrawn), or nil if raylib could not read the screen.
 func (a *App) ReadPixels() *image.RGBA {
+	img, _ := a.readPixels()
+	return img
+}
+
+// readPixels copies the screen's pixels straight from raylib's image:
+// raylib-go's LoadImageColors cannot return more than 16.7 million pixels
+// (a 7680x4320 window has 33 million).
+func (a *App) readPixels() (*image.RGBA, error) {
 	rl.DrawRenderBatchActive()
 	img := rl.LoadImageFromScreen()
 	defer rl.UnloadImage(img)
-	cols := rl.LoadImageColors(img)
-	defer rl.UnloadImageColors(cols)
-	out := image.NewRGBA(image.Rect(0, 0, int(img.Width), int(img.Height)))
-	for i, c := range cols {
-		out.Pix[4*i], out.Pix[4*i+1], out.Pix[4*i+2], out.Pix[4*i+3] = c.R, c.G, c.B, 255
+	w, h := int(img.Width), int(img.Height)
+	if img.Data == nil || w <= 0 || h <= 0 || img.Format != rl.UncompressedR8g8b8a8 {
+		return nil, fmt.Errorf("raylib could not read the screen (%dx%d, format %d)", w, h, img.Format)
 	}
-	return out
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	copy(out.Pix, unsafe.Slice((*byte)(img.Data), 4*w*h))
+	for i := 3; i < len(out.Pix); i += 4 {
+		out.Pix[i] = 255
+	}
+	return out, nil
 }
 
 // bodyKey names a skeleton by its data, not by the Skeleton value's
@@ -524,7 +517,7 @@ func (a *App) bodyFor(sk *animsys.Skeleton) BodyDrawer {
 	if err != nil {
 		a.bodyErrs[k] = err.Error()
 		fmt.Fprintln(os.Stderr, "kinelab: no skinned body:", err)
-		a.say("no skinned body: " + err.Error())
+		a.sayErr("no skinned body: " + err.Error())
 	}
 	a.bodies[k] = b
 	return b
@@ -564,13 +557,14 @@ func (a *App) Load(files []string) bool {
 		}
 		a.cam.Target = a.Lab().Focus()
 	}
-	switch {
-	case len(errs) == 1:
-		a.say(errs[0].Error())
-	case len(errs) > 1:
-		a.say(fmt.Sprintf("%v (and %d more errors on stderr)", errs[0], len(errs)-1))
-	case ch != nil:
+	for _, err := range errs {
+		a.sayErr(err.Error())
+	}
+	if ch != nil {
 		a.say(fmt.Sprintf("loaded %s: %d joints, %d clips", ch.Name, ch.Skel.Len(), len(ch.Clips)))
+		for _, n := range ch.Notes {
+			a.say(ch.Name + ": " + n)
+		}
 	}
 	return len(errs) == 0
 }

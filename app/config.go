@@ -29,6 +29,11 @@ type Config struct {
 	Units      string   // BVH units: auto, or what bvh.ParseUnits takes (m, cm, mm, in, cmu, a factor)
 	Up         string   // BVH up axis: auto, or what bvh.ParseUp takes (y, z, x, -y...)
 	KeepRest   bool     // keep a BVH clip's leading rest frames
+	UIScale    float32  // pixels per UI unit; 0: from the window size and DPI
+	// SettingsFile is read at start instead of the user's settings file
+	// (--settings); ResetSettings starts from the defaults instead.
+	SettingsFile  string
+	ResetSettings bool
 }
 
 // Action is a key action (Key.Name) to run at the start of a frame.
@@ -68,6 +73,9 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
 	fs.StringVar(&c.Up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
 	fs.BoolVar(&c.KeepRest, "keep-rest", false, "keep a BVH clip's leading rest-pose frames (by default they are dropped)")
+	uiScale := fs.Float64("ui-scale", 0, "size of the UI: `S` pixels per unit, 0.5-4 (0: from the window size and the monitor's DPI)")
+	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
+	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh ...]\n       kinelab verify [--json] [--bvh FILE]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab bench [--characters N] [--threads K] [--json]\n\nflags:\n")
 		fs.PrintDefaults()
@@ -112,6 +120,10 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	if !(*halflife >= 0 && *halflife <= 5) {
 		return c, fmt.Errorf("--halflife %v: want 0 < H <= 5 (seconds), or 0 for the lab's default", *halflife)
 	}
+	if *uiScale != 0 && !(*uiScale >= 0.5 && *uiScale <= 4) {
+		return c, fmt.Errorf("--ui-scale %v: want 0.5-4, or 0 for automatic", *uiScale)
+	}
+	c.UIScale = float32(*uiScale)
 	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
 	c.Halflife = float32(*halflife)
 	if c.CSV != "" && c.Frames == 0 {

@@ -50,15 +50,26 @@ type Key struct {
 }
 
 // View is what drawing code needs to know about the frame: the camera and
-// the screen, and the screen areas the UI covers.
+// the screen, and the screen areas the UI covers. Sizes and positions are
+// in UI units (see ui.Scale), which Draw2D draws in.
 type View struct {
 	Camera        rl.Camera3D
 	Width, Height int32
-	// Plot is the screen rectangle a lab may use for its plots.
+	// Area is the screen the framework leaves to the lab: right of the
+	// panels, under the tabs, above the timeline. Readouts and plots go
+	// in it.
+	Area rl.Rectangle
+	// Plot is the rectangle a lab may use for its main plot, in the
+	// bottom right of Area.
 	Plot rl.Rectangle
-	// Mouse is the cursor (px); off screen in headless runs so hover
-	// readouts never show in scripted screenshots.
+	// Timeline is the framework's timeline (empty for a lab without one).
+	Timeline rl.Rectangle
+	// Mouse is the cursor; off screen in headless runs so hover readouts
+	// never show in scripted screenshots.
 	Mouse rl.Vector2
+	// LabelJoints: the user asked for every joint's name (DrawJointLabels).
+	LabelJoints bool
+	scale       float32 // pixels per unit
 	// BodyFor returns the skinned body of a skeleton, made on first use
 	// and kept by the App; nil if it cannot be drawn.
 	BodyFor func(sk *animsys.Skeleton) BodyDrawer
@@ -69,9 +80,15 @@ type BodyDrawer interface {
 	Draw(pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3, tint color.RGBA)
 }
 
-// Project returns the screen position (px) of world point p (m).
+// Project returns the screen position (units) of world point p (m).
 func (v *View) Project(p mgl32.Vec3) rl.Vector2 {
-	return rl.GetWorldToScreenEx(rl.Vector3{X: p[0], Y: p[1], Z: p[2]}, v.Camera, v.Width, v.Height)
+	s := v.scale
+	if !(s > 0) {
+		s = 1
+	}
+	q := rl.GetWorldToScreenEx(rl.Vector3{X: p[0], Y: p[1], Z: p[2]}, v.Camera,
+		int32(float32(v.Width)*s+0.5), int32(float32(v.Height)*s+0.5))
+	return rl.Vector2{X: q.X / s, Y: q.Y / s}
 }
 
 // LabEntry is one lab as the App lists it: the short name --lab, --do

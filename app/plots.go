@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/render"
+	"kinelab/ui"
 )
 
 // Shared parts of the labs that plot signals in a column on the right of
@@ -15,27 +16,28 @@ import (
 // signal in a plot with the mouse.
 
 // StackedPlots is where the signal labs put their two stacked plots: a
-// column on the right of a w x h screen, under the tab bar, leaving the
-// middle of the screen to the 3D view.
+// column on the right of a w x h screen (units), under the tab bar,
+// leaving the middle of the screen to the 3D view.
 func StackedPlots(w, h int32) (top, bottom rl.Rectangle) {
-	pw := min(580, float32(w)-330-300) // keep ~300 px of 3D view beside the panels
-	pw = max(pw, float32(w)*0.4)
-	x := float32(w) - pw - 10
-	ph := (float32(h) - 44 - 10 - 8) / 2
-	return rl.Rectangle{X: x, Y: 44, Width: pw, Height: ph},
-		rl.Rectangle{X: x, Y: 44 + ph + 8, Width: pw, Height: ph}
+	area := layoutFor(float32(w), float32(h), false).Area
+	pw := min(580, area.Width-300) // keep ~300 units of 3D view beside the panels
+	pw = max(pw, area.Width*0.45)
+	x := area.X + area.Width - pw
+	ph := (area.Height - 8) / 2
+	return rl.Rectangle{X: x, Y: area.Y, Width: pw, Height: ph},
+		rl.Rectangle{X: x, Y: area.Y + ph + 8, Width: pw, Height: ph}
 }
 
 // FocusBesidePlots is the camera focus that shows point p, seen by the
-// default camera, in the middle of the space between the panels (x up to
-// 310 px) and the plot column on the right of the window.
+// default camera, in the middle of the space between the panels and the
+// plot column on the right of the window.
 func FocusBesidePlots(p mgl32.Vec3) mgl32.Vec3 {
-	w, h := int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight())
+	w, h := int32(ui.Width()), int32(ui.Height())
 	if w <= 0 || h <= 0 { // no window (headless tests)
 		w, h = 1280, 720
 	}
 	top, _ := StackedPlots(w, h)
-	shift := float32(w)/2 - (310+top.X)/2 // px
+	shift := float32(w)/2 - (columnW+2*columnGap+top.X)/2 // units
 	cam := DefaultCamera()
 	pxPerM := float32(h) / (2 * cam.Distance * float32(math.Tan(float64(cam.FovY)*math.Pi/360)))
 	return p.Add(DefaultCameraRight().Mul(shift / pxPerM))

@@ -1,6 +1,7 @@
 package app
 
 import (
+	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -9,6 +10,12 @@ import (
 type Pointer struct {
 	Origin, Dir mgl32.Vec3 // ray (m), Dir unit length
 	Down        bool       // Ctrl + left button held outside the UI
+	// Click is a left click in the 3D view (pressed and released without
+	// a drag, not over the UI) at At (units): labs pick joints with it
+	// (JointAt).
+	Click bool
+	At    rl.Vector2
+	view  *View // the last frame's, to find what was clicked
 }
 
 // Pointable is a lab that takes the pointer each frame before Update.

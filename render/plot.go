@@ -6,6 +6,8 @@ import (
 	"math"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
+
+	"kinelab/ui"
 )
 
 // Plot is a scrolling history of several signals against time, with a
@@ -194,40 +196,48 @@ func (p *Plot) yRange() (float32, float32) {
 // Draw draws the plot in rectangle r (px); mouse is the cursor position,
 // used for the value readout when it is inside r.
 func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
-	const fs = 20
+	const fs = ui.TextSize
+	const small = ui.SmallText
+	ui.BeginBlock(ui.KindPlot, p.Title, r)
+	defer ui.EndBlock()
 	rl.DrawRectangleRec(r, color.RGBA{18, 20, 25, 225})
 	rl.DrawRectangleLinesEx(r, 1, color.RGBA{70, 76, 88, 255})
 	// Legend on the title row, right-aligned, colours matching the lines;
 	// in smaller type when it does not fit beside the title, and the title
 	// left out when it still does not.
-	legendWidth := func(size int32) float32 {
+	legendWidth := func(size float32) float32 {
 		w := float32(0)
 		for _, n := range p.names {
-			w += float32(rl.MeasureText(n, size)) + 32
+			w += ui.Measure(n, size) + 32
 		}
 		return w
 	}
-	room := r.Width - 16 - float32(rl.MeasureText(p.Title, fs)) - 12
-	lfs := int32(fs)
+	room := r.Width - 16 - ui.Measure(p.Title, fs) - 12
+	lfs := float32(fs)
 	if legendWidth(lfs) > room {
-		lfs = fs - 6
+		lfs = small - 2
 	}
 	if legendWidth(lfs) <= room {
-		rl.DrawText(p.Title, int32(r.X+8), int32(r.Y+6), fs, TextColor)
+		ui.DrawText(p.Title, r.X+8, r.Y+6, fs, TextColor)
+	} else if title := ui.Clip(p.Title, r.Width-16-legendWidth(lfs), fs); legendWidth(lfs) <= r.Width-16 && title != "" {
+		ui.DrawText(title, r.X+8, r.Y+6, fs, TextColor)
 	}
 	x := r.X + r.Width - 8
-	legendY, boxY := int32(r.Y+6+(fs-float32(lfs))/2), int32(r.Y+6+float32(fs)/2-4)
+	legendY, boxY := r.Y+6+(fs-lfs)/2, r.Y+6+fs/2-4
 	for i := len(p.names) - 1; i >= 0; i-- {
-		w := float32(rl.MeasureText(p.names[i], lfs))
+		w := ui.Measure(p.names[i], lfs)
 		x -= w
+		if x < r.X+8 { // no room left: the rest of the legend is left out
+			break
+		}
 		if p.hidden[i] {
-			rl.DrawText(p.names[i], int32(x), legendY, lfs, DimText)
+			ui.DrawText(p.names[i], x, legendY, lfs, DimText)
 			x -= 18
-			rl.DrawRectangleLines(int32(x), boxY, 12, 8, p.colors[i])
+			rl.DrawRectangleLinesEx(rl.Rectangle{X: x, Y: boxY, Width: 12, Height: 8}, 1, p.colors[i])
 		} else {
-			rl.DrawText(p.names[i], int32(x), legendY, lfs, p.colors[i])
+			ui.DrawText(p.names[i], x, legendY, lfs, p.colors[i])
 			x -= 18
-			rl.DrawRectangle(int32(x), boxY, 12, 8, p.colors[i])
+			rl.DrawRectangleRec(rl.Rectangle{X: x, Y: boxY, Width: 12, Height: 8}, p.colors[i])
 		}
 		x -= 14
 	}
@@ -240,9 +250,9 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 	for _, f := range []float32{0, 0.5, 1} {
 		yv := lo + (hi-lo)*f
 		yy := area.Y + area.Height*(1-f)
-		rl.DrawText(fmt.Sprintf("%.3g", yv), int32(r.X+6), int32(yy-8), fs-4, DimText)
+		ui.DrawText(fmt.Sprintf("%.3g", yv), r.X+6, yy-small/2, small, DimText)
 	}
-	rl.DrawText(p.YUnit, int32(r.X+6), int32(r.Y+r.Height-24), fs-4, DimText)
+	ui.DrawText(p.YUnit, r.X+6, r.Y+r.Height-small-6, small, DimText)
 	if lo < 0 && hi > 0 {
 		yy := area.Y + area.Height*(1-(0-lo)/(hi-lo))
 		rl.DrawLine(int32(area.X), int32(yy), int32(area.X+area.Width), int32(yy), color.RGBA{70, 74, 84, 255})
@@ -252,11 +262,11 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 		hold = "  (range held)"
 	}
 	if p.n < 2 {
-		rl.DrawText("no samples yet"+hold, int32(area.X+8), int32(area.Y+8), fs-4, DimText)
+		ui.DrawText("no samples yet"+hold, area.X+8, area.Y+8, small, DimText)
 		return
 	}
 	k0, t0, t1 := p.span()
-	rl.DrawText(fmt.Sprintf("t %.2f s .. %.2f s%s", t0, t1, hold), int32(area.X), int32(r.Y+r.Height-24), fs-4, DimText)
+	ui.DrawText(fmt.Sprintf("t %.2f s .. %.2f s%s", t0, t1, hold), area.X, r.Y+r.Height-small-6, small, DimText)
 
 	tx := func(t float64) float32 { return area.X + area.Width*float32((t-t0)/(t1-t0)) }
 	px := func(k int) float32 { return tx(p.t[p.at(k)]) }
@@ -295,16 +305,39 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 	mx := px(k)
 	rl.DrawLine(int32(mx), int32(area.Y), int32(mx), int32(area.Y+area.Height), DimText)
 	ty := area.Y + 4
+	lines := []string{fmt.Sprintf("t %.3f s", p.t[p.at(k)])}
+	for s := range p.v {
+		if !p.hidden[s] {
+			lines = append(lines, fmt.Sprintf("%.4g %s", p.v[s][p.at(k)], p.YUnit))
+		}
+	}
+	w := float32(0)
+	for _, l := range lines {
+		w = max(w, ui.Measure(l, small))
+	}
 	lx := mx + 6
 	if mx > area.X+area.Width/2 {
-		lx = mx - 200
+		lx = mx - 6 - w
 	}
-	rl.DrawText(fmt.Sprintf("t %.3f s", p.t[p.at(k)]), int32(lx), int32(ty), fs-4, TextColor)
-	for s := range p.v {
-		if p.hidden[s] {
-			continue
+	for i, l := range lines {
+		c := TextColor
+		if i > 0 {
+			c = p.colors[p.shown(i-1)]
 		}
-		ty += 18
-		rl.DrawText(fmt.Sprintf("%.4g %s", p.v[s][p.at(k)], p.YUnit), int32(lx), int32(ty), fs-4, p.colors[s])
+		ui.DrawText(l, lx, ty, small, c)
+		ty += small * 1.2
 	}
+}
+
+// shown is the index of the k-th visible series.
+func (p *Plot) shown(k int) int {
+	for s := range p.hidden {
+		if !p.hidden[s] {
+			if k == 0 {
+				return s
+			}
+			k--
+		}
+	}
+	return 0
 }

@@ -8,6 +8,7 @@ import (
 
 	"kinelab/animsys/spring"
 	"kinelab/render"
+	"kinelab/ui"
 )
 
 // Drawing of the Transition-cost lab's heat maps (textures, colour bars,
@@ -108,11 +109,13 @@ func (l *Lab) Unload() {
 // picked offset and, on the exact and error maps, the line 2xy + v = 0
 // where the approximate feature's cost is zero.
 func (l *Lab) drawMap(lay costLayout, i int, tex rl.Texture2D, title, unit string) {
-	const fs = 16
+	const fs = ui.SmallText + 1
 	t, r, b := lay.tiles[i], lay.maps[i], lay.bars[i]
+	ui.BeginBlock(ui.KindPlot, title, t)
+	defer ui.EndBlock()
 	rl.DrawRectangleRec(t, costPanelBg)
 	rl.DrawRectangleLinesEx(t, 1, costPanelLine)
-	rl.DrawText(title, int32(t.X+8), int32(t.Y+5), fs, render.TextColor)
+	ui.DrawText(ui.Clip(title, t.Width-16, fs), t.X+8, t.Y+5, fs, render.TextColor)
 	rl.DrawTexturePro(tex, rl.Rectangle{Width: costGridN, Height: costGridN}, r, rl.Vector2{}, 0, rl.White)
 
 	// Axes: ticks at the ends and zero, units along each axis.
@@ -120,19 +123,19 @@ func (l *Lab) drawMap(lay costLayout, i int, tex rl.Texture2D, title, unit strin
 	for _, f := range []float32{-1, 0, 1} {
 		p := l.mapPoint(r, f*l.S.XRange, f*l.S.VRange)
 		s := fmt.Sprintf("%.3g", f*l.S.XRange)
-		w := float32(rl.MeasureText(s, fs-2))
+		w := ui.Measure(s, fs-2)
 		rl.DrawLine(int32(p.X), int32(r.Y+r.Height), int32(p.X), int32(r.Y+r.Height+4), dim)
-		rl.DrawText(s, int32(min(max(p.X-w/2, r.X-8), r.X+r.Width-w+8)), int32(r.Y+r.Height+5), fs-2, dim)
+		ui.DrawText(s, min(max(p.X-w/2, r.X-8), r.X+r.Width-w+8), r.Y+r.Height+5, fs-2, dim)
 		s = fmt.Sprintf("%.3g", f*l.S.VRange)
-		w = float32(rl.MeasureText(s, fs-2))
+		w = ui.Measure(s, fs-2)
 		rl.DrawLine(int32(r.X-4), int32(p.Y), int32(r.X), int32(p.Y), dim)
-		rl.DrawText(s, int32(r.X-6-w), int32(min(max(p.Y-7, r.Y), r.Y+r.Height-14)), fs-2, dim)
+		ui.DrawText(s, r.X-6-w, min(max(p.Y-7, r.Y), r.Y+r.Height-14), fs-2, dim)
 	}
 	xl := "position offset x (m)"
-	rl.DrawText(xl, int32(r.X+r.Width/2)-rl.MeasureText(xl, fs-2)/2, int32(r.Y+r.Height+22), fs-2, dim)
-	yl := "velocity v (m/s)"
-	rl.DrawTextPro(rl.GetFontDefault(), yl, rl.Vector2{X: t.X + 6, Y: r.Y + r.Height/2 + float32(rl.MeasureText(yl, fs-2))/2},
-		rl.Vector2{}, -90, fs-2, 2, dim)
+	xl = ui.Fit(t.Width-16, fs-2, xl, "x (m)")
+	ui.DrawText(xl, min(r.X+r.Width/2-ui.Measure(xl, fs-2)/2, t.X+t.Width-8-ui.Measure(xl, fs-2)), r.Y+r.Height+22, fs-2, dim)
+	yl := ui.Fit(r.Height, fs-2, "velocity v (m/s)", "v (m/s)")
+	ui.DrawTextRotated(yl, t.X+4, r.Y+r.Height/2+ui.Measure(yl, fs-2)/2, fs-2, dim)
 
 	// Colour bar with its range and unit.
 	for k := 0; k < int(b.Height); k++ {
@@ -143,11 +146,11 @@ func (l *Lab) drawMap(lay costLayout, i int, tex rl.Texture2D, title, unit strin
 	mx := l.MaxVal[i]
 	for _, f := range []float32{0, 0.5, 1} {
 		y := b.Y + b.Height*(1-f)
-		rl.DrawText(fmt.Sprintf("%.3g", f*mx), int32(b.X+b.Width+4), int32(min(max(y-7, b.Y), b.Y+b.Height-14)), fs-2, dim)
+		ui.DrawText(fmt.Sprintf("%.3g", f*mx), b.X+b.Width+4, min(max(y-7, b.Y), b.Y+b.Height-14), fs-2, dim)
 	}
-	rl.DrawText(unit, int32(b.X+b.Width+4), int32(b.Y+16), fs-2, dim)
+	ui.DrawText(unit, b.X+b.Width+4, b.Y+16, fs-2, dim)
 
-	rl.BeginScissorMode(int32(r.X), int32(r.Y), int32(r.Width), int32(r.Height))
+	ui.BeginScissor(r)
 	if i != MapSAD {
 		l.drawValley(r)
 	}
@@ -186,19 +189,16 @@ func (l *Lab) drawHover(lay costLayout, m rl.Vector2) {
 		lines := []string{fmt.Sprintf("x %+.3f m  v %+.2f m/s", x, v),
 			fmt.Sprintf("exact %.4f m*s", e), fmt.Sprintf("feature %.4f m*s", a),
 			fmt.Sprintf("error %.4f m*s", e-a), fmt.Sprintf("SAD %.3f m", spring.TransitionCostBaseline(x, v, 1, l.S.VelWeight))}
-		const fs = 16
-		w := int32(0)
-		for _, s := range lines {
-			w = max(w, rl.MeasureText(s, fs))
+		const fs = ui.SmallText
+		box := ui.CaptionRect(0, 0, fs, lines...)
+		bx, by := m.X+14, m.Y+14
+		if bx+box.Width > ui.Width() {
+			bx = m.X - 14 - box.Width
 		}
-		bx, by := int32(m.X)+14, int32(m.Y)+14
-		if sw := int32(rl.GetScreenWidth()); bx+w+8 > sw {
-			bx = int32(m.X) - 14 - w
-		}
-		rl.DrawRectangle(bx-6, by-4, w+12, int32(len(lines))*18+8, color.RGBA{10, 12, 16, 235})
-		for k, s := range lines {
-			rl.DrawText(s, bx, by+int32(k)*18, fs, render.TextColor)
-		}
+		by = min(by, ui.Height()-box.Height)
+		ui.BeginBlock(ui.KindOverlay, "hover", rl.Rectangle{X: bx, Y: by, Width: box.Width, Height: box.Height})
+		ui.Caption("hover", bx, by, fs, []color.RGBA{render.TextColor}, lines...)
+		ui.EndBlock()
 		return
 	}
 }
@@ -208,12 +208,14 @@ func (l *Lab) drawHover(lay costLayout, m rl.Vector2) {
 // cost adds both, the approximate feature subtracts them), the crossing
 // marked, and the costs.
 func (l *Lab) drawCurve(r rl.Rectangle) {
-	const fs = 16
+	const fs = ui.SmallText + 1
+	ui.BeginBlock(ui.KindPlot, "offset curve", r)
+	defer ui.EndBlock()
 	rl.DrawRectangleRec(r, costPanelBg)
 	rl.DrawRectangleLinesEx(r, 1, costPanelLine)
 	pick := fmt.Sprintf("x %+.3f m, v %+.2f m/s", l.S.PickX, l.S.PickV)
-	rl.DrawText(costFit(r.Width-16, fs+2, "Offset after a transition: "+pick, "Offset from "+pick, pick),
-		int32(r.X+8), int32(r.Y+6), fs+2, render.TextColor)
+	ui.DrawText(ui.Fit(r.Width-16, fs+2, "Offset after a transition: "+pick, "Offset from "+pick, pick),
+		r.X+8, r.Y+6, fs+2, render.TextColor)
 	area := rl.Rectangle{X: r.X + 62, Y: r.Y + 34, Width: r.Width - 74, Height: r.Height - 92}
 	if area.Width < 20 || area.Height < 20 {
 		return
@@ -259,14 +261,14 @@ func (l *Lab) drawCurve(r rl.Rectangle) {
 		rl.DrawCircleV(rl.Vector2{X: x, Y: zero}, 5, costMarkCol)
 		s := fmt.Sprintf("crosses 0 at %.3f s", l.Crossing)
 		tx := x + 8
-		if w := float32(rl.MeasureText(s, fs)); tx+w > area.X+area.Width-4 {
+		if w := ui.Measure(s, fs); tx+w > area.X+area.Width-4 {
 			tx = x - 8 - w
 		}
 		ty := area.Y + 6 // on the side of zero away from the lobe after the crossing
 		if l.Curve[0] < 0 {
 			ty = area.Y + area.Height - 22
 		}
-		rl.DrawText(s, int32(tx), int32(ty), fs, costMarkCol)
+		ui.DrawText(s, tx, ty, fs, costMarkCol)
 	}
 
 	// Axes: offset (m) at the top, zero and bottom; time (s) under.
@@ -279,19 +281,20 @@ func (l *Lab) drawCurve(r rl.Rectangle) {
 		if y == hi {
 			s += " m"
 		}
-		rl.DrawText(s, int32(r.X+6), int32(py(y)-7), fs-2, dim)
+		ui.DrawText(s, r.X+6, py(y)-7, fs-2, dim)
 	}
 	for _, f := range []float32{0, 1} {
 		s := fmt.Sprintf("%.3g s", f*l.CurveT)
-		w := float32(rl.MeasureText(s, fs-2))
-		rl.DrawText(s, int32(area.X+area.Width*f-w*f), int32(area.Y+area.Height+4), fs-2, dim)
+		w := ui.Measure(s, fs-2)
+		ui.DrawText(s, area.X+area.Width*f-w*f, area.Y+area.Height+4, fs-2, dim)
 	}
-	s := fmt.Sprintf("time after the transition, half-life %.3f s", l.S.Halflife)
-	rl.DrawText(s, int32(area.X+area.Width/2)-rl.MeasureText(s, fs-2)/2, int32(area.Y+area.Height+4), fs-2, dim)
+	s := ui.Fit(area.Width-2*ui.Measure("0.000 s", fs-2)-16, fs-2, fmt.Sprintf("time after the transition, half-life %.3f s", l.S.Halflife),
+		fmt.Sprintf("half-life %.3f s", l.S.Halflife), "")
+	ui.DrawText(s, area.X+area.Width/2-ui.Measure(s, fs-2)/2, area.Y+area.Height+4, fs-2, dim)
 
 	// Costs, coloured like the areas they measure.
-	y := int32(r.Y + r.Height - 34)
-	x := int32(r.X + 8)
+	y := r.Y + r.Height - 2*fs - 6
+	x := r.X + 8
 	parts := []struct {
 		s string
 		c color.RGBA
@@ -303,24 +306,16 @@ func (l *Lab) drawCurve(r rl.Rectangle) {
 	for _, p := range parts {
 		c := p.c
 		c.A = 255
-		rl.DrawText(p.s, x, y, fs, c)
-		x += rl.MeasureText(p.s, fs)
+		if x+ui.Measure(p.s, fs) > r.X+r.Width-8 {
+			break
+		}
+		ui.DrawText(p.s, x, y, fs, c)
+		x += ui.Measure(p.s, fs)
 	}
 	if l.Crossing > 0 {
-		rl.DrawText(costFit(r.Width-16, fs-2, "orange + purple = exact; orange - purple = feature", "exact: A + B, feature: |A - B|"),
-			int32(r.X+8), y+17, fs-2, dim)
+		ui.DrawText(ui.Fit(r.Width-16, fs-2, "orange + purple = exact; orange - purple = feature", "exact: A + B, feature: |A - B|"),
+			r.X+8, y+fs+2, fs-2, dim)
 	}
-}
-
-// costFit returns the first of texts that fits in width px at font size
-// fs, or the last.
-func costFit(width float32, fs int32, texts ...string) string {
-	for _, s := range texts {
-		if float32(rl.MeasureText(s, fs)) <= width {
-			return s
-		}
-	}
-	return texts[len(texts)-1]
 }
 
 // costColor maps t in [0, 1] to an inferno-like colour ramp (black, purple,

@@ -59,7 +59,7 @@ func (l *Lab) pickWithMouse() {
 		return
 	}
 	m := rl.GetMousePosition()
-	lay := costMapLayout(float32(rl.GetScreenWidth()), float32(rl.GetScreenHeight()))
+	lay := costMapLayout(ui.Width(), ui.Height())
 	for _, r := range lay.maps {
 		if rl.CheckCollisionPointRec(m, r) {
 			x, v := l.mapOffset(r, m)
@@ -124,17 +124,20 @@ func (l *Lab) Draw2D(v *app.View) {
 // drawTable lists the best targets with all three costs, and the last
 // transition's predicted cost beside the one measured through FK.
 func (l *Lab) drawTable(r rl.Rectangle) {
-	const fs, row = 16, 19
+	const fs = ui.SmallText
+	const row = fs * 1.25
 	if r.Height < 3*row {
 		return
 	}
+	ui.BeginBlock(ui.KindReadout, "finder table", r)
+	defer ui.EndBlock()
 	rl.DrawRectangleRec(r, costPanelBg)
 	rl.DrawRectangleLinesEx(r, 1, costPanelLine)
 	other := int32(RankSAD)
 	if l.S.RankBy == RankSAD {
 		other = RankExact
 	}
-	x, y := int32(r.X+8), int32(r.Y+5)
+	x, y := r.X+8, r.Y+5
 	rows := min(costRanked, int((r.Height-2*row-8)/row))
 	head := []string{"#", "target by " + costRankNames[l.S.RankBy], "exact m*s", "feature", "SAD m", costRankNames[other] + " #"}
 	cells := make([][]string, rows)
@@ -146,31 +149,32 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 	}
 	// Columns as wide as their widest cell; on a narrow table the feature
 	// column, then the other ranking's, are left out.
-	width := make([]int32, len(head))
+	width := make([]float32, len(head))
 	for k, h := range head {
-		width[k] = rl.MeasureText(h, fs) + 14
+		width[k] = ui.Measure(h, fs) + 14
 		for _, c := range cells {
 			if c != nil {
-				width[k] = max(width[k], rl.MeasureText(c[k], fs)+14)
+				width[k] = max(width[k], ui.Measure(c[k], fs)+14)
 			}
 		}
 	}
 	show := []int{0, 1, 2, 3, 4, 5}
-	sum := func() (s int32) {
+	sum := func() (s float32) {
 		for _, k := range show {
 			s += width[k]
 		}
 		return s
 	}
-	for _, drop := range []int{3, 5} {
-		if sum() > int32(r.Width)-16 {
+	for _, drop := range []int{3, 5, 2} {
+		if sum() > r.Width-16 {
 			show = slices.DeleteFunc(show, func(k int) bool { return k == drop })
 		}
 	}
-	line := func(y int32, texts []string, col color.RGBA) {
+	line := func(y float32, texts []string, col color.RGBA) {
 		cx := x
 		for _, k := range show {
-			rl.DrawText(texts[k], cx, y, fs, col)
+			t := ui.Clip(texts[k], width[k]-8, fs)
+			ui.DrawTextIn(t, cx, y, fs, col, rl.Rectangle{X: cx, Y: y - 1, Width: width[k], Height: row})
 			cx += width[k]
 		}
 	}
@@ -187,18 +191,37 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 		line(y, c, col)
 	}
 	y += row + 2
-	msg := costFit(r.Width-16, fs, "press B or a number in the panel to play a target", "B plays the best target")
+	msg := ui.Fit(r.Width-16, fs, "press B or a number in the panel to play a target", "B plays the best target")
 	if l.Target >= 0 {
 		name := l.CandidateName(l.Target)
-		msg = costFit(r.Width-16, fs,
+		msg = ui.Fit(r.Width-16, fs,
 			fmt.Sprintf("last: %s  predicted %.4f  measured %.4f m*s", name, l.Predicted, l.Measured),
 			fmt.Sprintf("%s: predicted %.4f, measured %.4f", name, l.Predicted, l.Measured))
 	}
-	rl.DrawText(msg, x, y, fs, render.DimText)
+	if y+fs <= r.Y+r.Height {
+		ui.DrawText(msg, x, y, fs, render.DimText)
+	}
 }
 
 // UIRects implements app.UIRecter: the three heat-map tiles.
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	lay := costMapLayout(float32(w), float32(h))
 	return lay.tiles[:]
+}
+
+// Settings implements app.SettingsLab.
+func (l *Lab) Settings() any { return &l.S }
+
+// CheckSettings implements app.SettingsChecker.
+func (l *Lab) CheckSettings() {
+	s := &l.S
+	app.Clamp32(&s.RankBy, 0, int32(len(costRankNames)-1))
+	for _, f := range []struct {
+		v      *float32
+		lo, hi float32
+	}{{&s.Halflife, 0.01, 1}, {&s.XRange, 0.05, 2}, {&s.VRange, 0.5, 40}, {&s.VelWeight, 0, 2}, {&s.AutoEvery, 0.5, 5}} {
+		app.ClampF(f.v, f.lo, f.hi)
+	}
+	app.ClampF(&s.PickX, -s.XRange, s.XRange)
+	app.ClampF(&s.PickV, -s.VRange, s.VRange)
 }

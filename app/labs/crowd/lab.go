@@ -80,6 +80,7 @@ type Lab struct {
 	cols, rows       int
 	laidSpacing      float32 // S.Spacing of the cells' layout
 	pick             int
+	pickedJoint      int // of the picked character, clicked; 0 for none
 	time             float64 // s of simulated time
 	ticked           bool    // the crowd has ticked since it was built
 	Mean, Max        float32 // |red - blue| over the picked character's joints (m/s)
@@ -351,6 +352,10 @@ func (l *Lab) Character(i int) (pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.
 // Point implements app.Pointable: Ctrl+click picks the character whose hips
 // pass nearest the mouse ray (within 0.6 m).
 func (l *Lab) Point(ptr app.Pointer) {
+	if ptr.Click && l.pick >= 0 && l.pick < l.builtN {
+		pos, _, _, shift := l.Character(l.pick)
+		l.pickedJoint = max(0, ptr.JointAt(pos, shift))
+	}
 	if !ptr.Down {
 		return
 	}

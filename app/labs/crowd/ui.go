@@ -230,7 +230,8 @@ func (l *Lab) Draw2D(v *app.View) {
 	pos, _, _, shift := l.Character(l.pick)
 	s := v.Project(pos[l.head].Add(shift).Add(mgl32.Vec3{0, 0.3, 0}))
 	label := fmt.Sprintf("#%d", l.pick)
-	rl.DrawText(label, int32(s.X)-rl.MeasureText(label, ui.TextSize)/2, int32(s.Y), ui.TextSize, pickTint)
+	ui.DrawText(label, s.X-ui.Measure(label, ui.TextSize)/2, s.Y, ui.TextSize, pickTint)
+	v.DrawJointLabels(pos, shift, l.skel.Names, l.pickedJoint)
 
 	d := &l.draw
 	auto := ""
@@ -248,22 +249,27 @@ func (l *Lab) Draw2D(v *app.View) {
 	case d.bodies[0] != nil:
 		body = "no bodies"
 	}
-	lines := []struct {
-		text string
-		col  color.RGBA
-	}{
-		{fmt.Sprintf("%d characters, %d threads%s, %s", l.builtN, l.crowd.Threads(), auto, lib), render.TextColor},
-		{fmt.Sprintf("tick %.3f ms   %.2f us per character", l.tickAvg, 1e3*l.tickAvg/float32(l.builtN)), render.TextColor},
-		{fmt.Sprintf("draw calls %.2f ms (%s, %d as lines)", d.drawMs, body, d.lines), render.TextColor},
-		{fmt.Sprintf("frame %.2f ms", d.frameMs), render.TextColor},
-		{fmt.Sprintf("#%d: mean |red - blue| %.4f m/s   max %.4f m/s", l.pick, l.Mean, l.Max), render.TextColor},
-		{"red: propagated   blue: finite difference (previous tick)", render.DimText},
+	lines := []string{
+		fmt.Sprintf("%d characters, %d threads%s, %s", l.builtN, l.crowd.Threads(), auto, lib),
+		fmt.Sprintf("tick %.3f ms   %.2f us per character", l.tickAvg, 1e3*l.tickAvg/float32(l.builtN)),
+		fmt.Sprintf("draw calls %.2f ms (%s, %d as lines)", d.drawMs, body, d.lines),
+		fmt.Sprintf("frame %.2f ms", d.frameMs),
+		fmt.Sprintf("#%d: mean |red - blue| %.4f m/s   max %.4f m/s", l.pick, l.Mean, l.Max),
 	}
-	y := int32(v.Height) - int32(len(lines))*26 - 10
-	for _, t := range lines {
-		rl.DrawText(t.text, int32(v.Width)-rl.MeasureText(t.text, ui.TextSize)-12, y, ui.TextSize, t.col)
-		y += 26
+	cols := []color.RGBA{render.TextColor}
+	if j := l.pickedJoint; j > 0 && j < l.skel.Len() {
+		red, blue := l.Lines(j)
+		lines = append(lines, fmt.Sprintf("%s: red %.3f  blue %.3f  |red - blue| %.3f m/s", l.skel.Names[j], red.Len(), blue.Len(), red.Sub(blue).Len()))
 	}
+	lines = append(lines, "red: propagated   blue: finite difference (previous tick)")
+	for range lines[1:] {
+		cols = append(cols, render.TextColor)
+	}
+	cols[len(cols)-1] = render.DimText
+	// Over the crowd the readout sits in a dark box, so it reads whatever
+	// is behind it.
+	r := ui.CaptionRect(0, 0, ui.TextSize, lines...)
+	ui.Caption("crowd readout", v.Area.X+v.Area.Width-r.Width, v.Area.Y+v.Area.Height-r.Height, ui.TextSize, cols, lines...)
 }
 
 // clipsName names the character's clips: "gait" for the default
@@ -297,7 +303,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		if s.Threads >= 0.5 {
 			threads = fmt.Sprintf("%.0f", s.Threads)
 		}
-		p.SliderText("Threads", &s.Threads, 0, crowdMaxThread, threads)
+		p.SliderFor(&s.Threads, "Threads", &s.Threads, 0, crowdMaxThread, threads)
 		p.Slider("Spacing", &s.Spacing, 0.8, 4, "%.2f m")
 		p.Choice([]string{l.clipsLabel(), "Bench library"}, 2, &s.Library)
 		p.Check("Inertialize every 0.5 s", &s.Inertialize)
@@ -310,10 +316,10 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Slider("Coarse at", &s.CoarseDist, 0, 200, "%.0f m")
 	}
 	if p.Section("Picked character", &sec.pick) {
-		p.SliderText("Character", &s.Pick, 0, float32(l.builtN-1), fmt.Sprintf("#%d", l.pick))
+		p.SliderFor(&s.Pick, "Character", &s.Pick, 0, float32(l.builtN-1), fmt.Sprintf("#%d", l.pick))
 		p.Check("Red / blue lines", &s.Lines)
-		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m/(m/s)")
-		p.Text("Ctrl+click a character to pick it")
+		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m per m/s")
+		p.Paragraph("Ctrl+click a character to pick it; click one of its joints for its values")
 	}
 }
 
@@ -331,5 +337,21 @@ func (l *Lab) Keys() []app.Key {
 		{Code: rl.KeyI, Label: "I", Name: "inertialize", Help: "inertialization every 0.5 s on / off", Action: func() { s.Inertialize = !s.Inertialize }},
 		{Code: rl.KeyM, Label: "M", Name: "mesh", Help: "skinned bodies / skeleton lines", Action: func() { s.ShowMesh = !s.ShowMesh }},
 		{Code: rl.KeyL, Label: "L", Name: "lines", Help: "picked character's red / blue lines on / off", Action: func() { s.Lines = !s.Lines }},
+	}
+}
+
+// Settings implements app.SettingsLab.
+func (l *Lab) Settings() any { return &l.S }
+
+// CheckSettings implements app.SettingsChecker.
+func (l *Lab) CheckSettings() {
+	s := &l.S
+	app.Clamp32(&s.Library, 0, 1)
+	for _, f := range []struct {
+		v      *float32
+		lo, hi float32
+	}{{&s.Count, 1, MaxCount}, {&s.Threads, 0, crowdMaxThread}, {&s.Spacing, 0.8, 4}, {&s.Pick, 0, MaxCount - 1},
+		{&s.LineScale, 0.01, 1}, {&s.MeshDist, 1, 200}, {&s.FineDist, 0, 200}, {&s.CoarseDist, 0, 200}, {&s.MaxMeshes, 0, MaxCount}} {
+		app.ClampF(f.v, f.lo, f.hi)
 	}
 }

@@ -167,9 +167,8 @@ func (l *Lab) Draw2D(v *app.View) {
 	l.plots[l.S.Plot].Draw(demo, v.Mouse)
 	l.hierPlot.Draw(hier, v.Mouse)
 	msg := fmt.Sprintf("hierarchy |red - blue| mean %.4f  max %.4f m/s", l.Mean, l.Max)
-	w := rl.MeasureText(msg, 16)
-	rl.DrawRectangle(int32(hier.X), int32(hier.Y-26), w+12, 24, color.RGBA{16, 18, 22, 200})
-	rl.DrawText(msg, int32(hier.X+6), int32(hier.Y-22), 16, render.TextColor)
+	r := ui.CaptionRect(0, 0, ui.SmallText, msg)
+	ui.Caption("hierarchy readout", hier.X, hier.Y-r.Height-4, ui.SmallText, []color.RGBA{render.TextColor}, msg)
 }
 
 // scalarLabel draws a small caption box centred above world point p: a
@@ -189,22 +188,15 @@ func scalarCaption(v *app.View, p mgl32.Vec3, below bool, col color.RGBA, name s
 	if p.Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z}).Dot(fwd) <= 0 {
 		return
 	}
-	const fs, gap = 16, 17
-	w := rl.MeasureText(name, fs)
-	for _, s := range lines {
-		w = max(w, rl.MeasureText(s, fs))
-	}
-	h := int32(gap * (1 + len(lines)))
+	const fs = ui.SmallText
+	all := append([]string{name}, lines...)
+	r := ui.CaptionRect(0, 0, fs, all...)
 	s := v.Project(p)
-	x, y := int32(s.X)-w/2, int32(s.Y)-h
+	x, y := s.X-r.Width/2, s.Y-r.Height
 	if below {
-		y = int32(s.Y) + 8
+		y = s.Y + 8
 	}
-	rl.DrawRectangle(x-4, y-2, w+8, h+2, color.RGBA{16, 18, 22, 190})
-	rl.DrawText(name, x, y, fs, col)
-	for i, t := range lines {
-		rl.DrawText(t, x, y+int32(gap*(i+1)), fs, render.TextColor)
-	}
+	ui.Caption(name, x, y, fs, []color.RGBA{col, render.TextColor}, all...)
 }
 
 // scalarLifeText formats a doublelife or half-life (s), "never" at rest.
@@ -294,5 +286,22 @@ func (l *Lab) Keys() []app.Key {
 		{Code: rl.KeyS, Label: "S", Name: "source", Help: "hierarchy scale: oscillation / scale spring", Action: func() { s.Source = 1 - s.Source }},
 		{Code: rl.KeyE, Label: "E", Name: "expansion", Help: "show FK without the expansion term on / off", Action: func() { s.ShowNoExp = !s.ShowNoExp }},
 		{Code: rl.KeyP, Label: "P", Name: "plot", Help: "next plot", Action: func() { s.Plot = (s.Plot + 1) % int32(len(scalarPlotNames)) }},
+	}
+}
+
+// Settings implements app.SettingsLab.
+func (l *Lab) Settings() any { return &l.S }
+
+// CheckSettings implements app.SettingsChecker.
+func (l *Lab) CheckSettings() {
+	s := &l.S
+	app.Clamp32(&s.Plot, 0, int32(len(scalarPlotNames)-1))
+	app.Clamp32(&s.Source, 0, 1)
+	for _, f := range []struct {
+		v      *float32
+		lo, hi float32
+	}{{&s.GrowTime, 0.5, 10}, {&s.Alpha, 0, 1}, {&s.Base2Vel, -4, 4}, {&s.Halflife, 0, 1}, {&s.OscAmp, 0, 3},
+		{&s.OscFreq, 0, 2}, {&s.RootSpin, -3, 3}, {&s.ElbowSpin, -3, 3}, {&s.LineScale, 0.02, 1}} {
+		app.ClampF(f.v, f.lo, f.hi)
 	}
 }

@@ -53,8 +53,8 @@ func (l *Lab) Draw2D(v *app.View) {
 	l.vel.Draw(bottom, v.Mouse)
 	for i := range numSprings {
 		p := v.Project(springRailBase(i))
-		w := float32(rl.MeasureText(springIDs[i], ui.TextSize-4))
-		rl.DrawText(springIDs[i], int32(p.X-w/2), int32(p.Y+8), ui.TextSize-4, Colors[i])
+		w := ui.Measure(springIDs[i], ui.SmallText)
+		ui.DrawText(springIDs[i], p.X-w/2, p.Y+8, ui.SmallText, Colors[i])
 	}
 }
 
@@ -72,7 +72,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		if s.Goal == GoalRamps {
 			p.Slider("Ramp time", &s.RampTime, 0.05, 3, "%.2f s")
 		}
-		switch p.Buttons("Step (S)", "Ramp (R)") {
+		switch p.Buttons("Step (S)", "Ramp (R)") { // S's --do name is goal-step
 		case 0:
 			l.Step()
 		case 1:
@@ -104,7 +104,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 func (l *Lab) Keys() []app.Key {
 	s := &l.S
 	return []app.Key{
-		{Code: rl.KeyS, Label: "S", Name: "step", Help: "the goal steps to the other side", Action: l.Step},
+		{Code: rl.KeyS, Label: "S", Name: "goal-step", Help: "the goal steps to the other side", Action: l.Step},
 		{Code: rl.KeyR, Label: "R", Name: "ramp", Help: "the goal ramps to the other side", Action: l.Ramp},
 		{Code: rl.KeyG, Label: "G", Name: "goal-mode", Help: "next goal motion (steps, ramps, sine)", Action: func() { s.Goal = (s.Goal + 1) % 3 }},
 		{Code: rl.KeyA, Label: "A", Name: "auto", Help: "repeat steps / ramps on / off", Action: func() { s.Auto = !s.Auto }},
@@ -124,7 +124,7 @@ func (l *Lab) Keys() []app.Key {
 
 // Point implements app.Pointable: Ctrl+drag in the top plot moves the goal.
 func (l *Lab) Point(ptr app.Pointer) {
-	top, _ := app.StackedPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
+	top, _ := app.StackedPlots(int32(ui.Width()), int32(ui.Height()))
 	l.draw.Point(ptr, l.pos, top)
 }
 
@@ -132,4 +132,20 @@ func (l *Lab) Point(ptr app.Pointer) {
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	a, b := app.StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
+}
+
+// Settings implements app.SettingsLab.
+func (l *Lab) Settings() any { return &l.S }
+
+// CheckSettings implements app.SettingsChecker.
+func (l *Lab) CheckSettings() {
+	s := &l.S
+	app.Clamp32(&s.Goal, 0, 2)
+	for _, f := range []struct {
+		v      *float32
+		lo, hi float32
+	}{{&s.Period, 0.2, 5}, {&s.Amplitude, 0.1, 2}, {&s.RampTime, 0.05, 3}, {&s.DamperHalflife, 0, 1},
+		{&s.CriticalHalflife, 0, 1}, {&s.Frequency, 0, 4}, {&s.Ratio, 0, 3}, {&s.DecayHalflife, 0, 1}, {&s.Window, 1, 20}} {
+		app.ClampF(f.v, f.lo, f.hi)
+	}
 }

@@ -22,7 +22,7 @@ type trackPanels struct {
 // Point implements app.Pointable: Ctrl+drag in the top plot draws the input
 // (and switches to the drawn signal).
 func (l *Lab) Point(ptr app.Pointer) {
-	top, _ := app.StackedPlots(int32(rl.GetScreenWidth()), int32(rl.GetScreenHeight()))
+	top, _ := app.StackedPlots(int32(ui.Width()), int32(ui.Height()))
 	l.draw.Point(ptr, l.plot, top)
 	if l.draw.Down {
 		l.S.Signal = SignalDrawn
@@ -51,8 +51,8 @@ func (l *Lab) Draw2D(v *app.View) {
 	}
 	c := l.char
 	caption := func(x, y float32, text string, col color.RGBA) {
-		w := float32(rl.MeasureText(text, ui.TextSize))
-		rl.DrawText(text, int32(x-w/2), int32(y), ui.TextSize, col)
+		w := ui.Measure(text, ui.TextSize)
+		ui.DrawText(text, x-w/2, y, ui.TextSize, col)
 	}
 	above := mgl32.Vec3{0, 0.3, 0}
 	pr, pf := v.Project(c.rawG.Pos[assets.Head].Add(above)), v.Project(c.filtG.Pos[assets.Head].Add(above))
@@ -78,7 +78,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 			if s.SwitchPeriod > 0 {
 				every = fmt.Sprintf("%.1f s", s.SwitchPeriod)
 			}
-			p.SliderText("Swap every", &s.SwitchPeriod, 0, 5, every)
+			p.SliderFor(&s.SwitchPeriod, "Swap every", &s.SwitchPeriod, 0, 5, every)
 		case SignalJumps:
 			p.Slider("Jump rate", &s.JumpRate, 0, 4, "%.1f /s")
 			p.Slider("Jump size", &s.JumpSize, 0, 2, "%.2f m")
@@ -95,7 +95,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		gainSlider(p, "v gain", &s.VGain)
 		p.Slider("a gain", &s.AGain, 0, 1, "%.2f")
 		hz := 1 / s.GainDt
-		if p.SliderText("Gain dt", &hz, 10, 240, fmt.Sprintf("%.1f ms", 1000*s.GainDt)) {
+		if p.SliderFor(&s.GainDt, "Gain dt", &hz, 10, 240, fmt.Sprintf("%.1f ms", 1000*s.GainDt)) {
 			s.GainDt = 1 / hz
 		}
 		p.Slider("x half-life", &s.XHalflife, 0, 3, "%.2f s")
@@ -140,7 +140,7 @@ func gainSlider(p *ui.Panel, label string, g *float32) {
 	if *g > 0 {
 		u = max(-4, min(0, float32(math.Log10(float64(*g)))))
 	}
-	if p.SliderText(label, &u, -4, 0, fmt.Sprintf("%.3g", *g)) {
+	if p.SliderFor(g, label, &u, -4, 0, fmt.Sprintf("%.3g", *g)) {
 		*g = float32(math.Pow(10, float64(u)))
 		if u <= -3.97 {
 			*g = 0
@@ -166,4 +166,24 @@ func (l *Lab) Keys() []app.Key {
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	a, b := app.StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
+}
+
+// Settings implements app.SettingsLab.
+func (l *Lab) Settings() any { return &l.S }
+
+// CheckSettings implements app.SettingsChecker.
+func (l *Lab) CheckSettings() {
+	s := &l.S
+	app.Clamp32(&s.Signal, 0, 2)
+	app.Clamp32(&s.CharVariant, 0, numVariants-1)
+	app.Clamp32(&s.CharClip, 0, int32(len(l.char.clips)-1))
+	for _, f := range []struct {
+		v      *float32
+		lo, hi float32
+	}{{&s.SwitchPeriod, 0, 5}, {&s.JumpRate, 0, 4}, {&s.JumpSize, 0, 2}, {&s.PlainHalflife, 0, 0.5},
+		{&s.XGain, 0, 1}, {&s.VGain, 0, 1}, {&s.AGain, 0, 1}, {&s.GainDt, 1.0 / 240, 0.1},
+		{&s.XHalflife, 0, 3}, {&s.VHalflife, 0, 0.5}, {&s.AHalflife, 0, 0.5}, {&s.MaxVel, 0.1, 20},
+		{&s.MaxAcc, 1, 200}, {&s.CutEvery, 0, 5}, {&s.CutSkip, 0, 1}, {&s.Window, 1, 20}} {
+		app.ClampF(f.v, f.lo, f.hi)
+	}
 }

@@ -62,6 +62,9 @@ type Settings struct {
 	TeleportDist    float32 // m the Teleport button moves the character
 	// Play is how a clip plays past its end: loop, clamp or ping-pong.
 	Play animsys.PlayMode
+	// ClipSpeed scales the clips' time (1: as recorded); their
+	// velocities scale with it.
+	ClipSpeed float32
 }
 
 // DefaultSettings is the lab as it opens.
@@ -69,7 +72,7 @@ func DefaultSettings() Settings {
 	return Settings{Cubic: true, Transition: TransInertCubic, BlendDuration: 0.4,
 		InertDuration: 0.4, InertHalflife: 0.1, DeadHalflife: 0.2, AddWeight: 1,
 		AddDuration: 0.5, IKChain: 1, TurnRate: 0.25, LineScale: 0.15, Joint: -1,
-		ShowMesh: true, ShowSkeleton: true, SkipFrames: 4, TeleportDist: 3}
+		ShowMesh: true, ShowSkeleton: true, SkipFrames: 4, TeleportDist: 3, ClipSpeed: 1}
 }
 
 // Lab is the lab's state. Update drives it; drawing only reads it.
@@ -104,6 +107,8 @@ type Lab struct {
 	pendingReset   bool
 	resetRNG       uint32
 	pendingSwitch  int
+	pendingSeek    float32 // s into the loop to jump to, or -1
+	picked         int     // joint picked with a click, 0 for none
 	Mean, Max      float32 // |red - blue| over joints, in the quantity's unit
 	plot           *render.Plot
 	lastQuantity   int32
@@ -134,7 +139,7 @@ func New() *Lab {
 // newLab builds the lab on character ch.
 func newLab(ch *app.Character) *Lab {
 	l := &Lab{S: DefaultSettings(), ch: ch, skel: ch.Skel, clips: ch.Clips,
-		wave: ch.Additive, pendingSwitch: -1, resetRNG: 12345,
+		wave: ch.Additive, pendingSwitch: -1, pendingSeek: -1, resetRNG: 12345,
 		sec: velPanels{clip: true, events: true, lines: true}}
 	n := l.skel.Len()
 	for _, p := range []*animsys.Pose{&l.sampA, &l.sampB, &l.mix, &l.tmp, &l.offset, &l.transPose,
@@ -203,6 +208,8 @@ func (l *Lab) Update(dt float32) {
 		l.Event = "reset"
 	case l.skip > 0:
 		l.Event = "skip"
+	case l.pendingSeek >= 0:
+		l.Event = "scrub"
 	default:
 		l.Event = ""
 	}
@@ -226,10 +233,15 @@ func (l *Lab) Update(dt float32) {
 		l.startTransition(l.pendingSwitch)
 		l.pendingSwitch = -1
 	}
+	if l.pendingSeek >= 0 {
+		l.tCur = min(l.pendingSeek, loopLen(&l.clips[l.cur]))
+		l.pendingSeek = -1
+	}
 
 	var crossed, crossedPrev bool
-	l.tCur, crossed = l.S.Play.Advance(l.tCur, simDt, loopLen(&l.clips[l.cur]))
-	l.tPrev, crossedPrev = l.S.Play.Advance(l.tPrev, simDt, loopLen(&l.clips[l.prev]))
+	clipDt := simDt * l.clipSpeed()
+	l.tCur, crossed = l.S.Play.Advance(l.tCur, clipDt, loopLen(&l.clips[l.cur]))
+	l.tPrev, crossedPrev = l.S.Play.Advance(l.tPrev, clipDt, loopLen(&l.clips[l.prev]))
 	// The clip a blend comes from counts while the blend runs.
 	blending := l.trans == TransBlend && l.transTime < l.S.BlendDuration
 	if e := l.endEvent(l.cur, crossed); e != "" && l.Event == "" {
@@ -250,6 +262,14 @@ func (l *Lab) Update(dt float32) {
 func sincos(x float32) (float32, float32) {
 	s, c := math.Sincos(float64(x))
 	return float32(s), float32(c)
+}
+
+// clipSpeed is Settings.ClipSpeed, kept within the timeline's range.
+func (l *Lab) clipSpeed() float32 {
+	if !(l.S.ClipSpeed >= 0) {
+		return 0
+	}
+	return min(l.S.ClipSpeed, app.MaxClipSpeed)
 }
 
 // loopLen is the length (s) of clip c's loop.
@@ -322,6 +342,7 @@ func (l *Lab) sample(p *animsys.Pose, i int, t float32) {
 	c := &l.clips[i]
 	start, n := c.Loop()
 	off, rate := l.S.Play.At(t, n)
+	rate *= l.clipSpeed()
 	if l.S.Cubic {
 		animsys.SampleCubic(p, c, start+off)
 	} else {

@@ -2,11 +2,12 @@ package velocities
 
 import (
 	"fmt"
-	"kinelab/animsys"
+	"image/color"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/render"
@@ -60,27 +61,33 @@ func (l *Lab) Draw3D(v *app.View) {
 	render.Root(l.global.Pos[0], mathx.QuatMulVec3(l.global.Rot[0], mgl32.Vec3{0, 0, 1}), render.DimText)
 }
 
-// Draw2D implements app.Lab: the difference plot and its readout.
+// Draw2D implements app.Lab: the difference plot, its readout above it,
+// and the joints' names (hovered, picked, or all).
 func (l *Lab) Draw2D(v *app.View) {
 	unit := quantityUnits[l.S.Quantity]
 	l.plot.Title = "|red - blue|: " + quantityNames[l.S.Quantity]
 	l.plot.Draw(v.Plot, v.Mouse)
-	msg := fmt.Sprintf("mean %.4f %s   max %.4f %s", l.Mean, unit, l.Max, unit)
-	rl.DrawText(msg, int32(v.Plot.X), int32(v.Plot.Y-26), ui.TextSize, render.TextColor)
-	y := int32(v.Plot.Y - 52)
-	if l.S.Joint >= 0 {
-		red, blue := l.Lines(int(l.S.Joint))
-		rl.DrawText(fmt.Sprintf("%s  red %.3f  blue %.3f %s", l.skel.Names[l.S.Joint], red.Len(), blue.Len(), unit),
-			int32(v.Plot.X), y, ui.TextSize, render.TextColor)
-		y -= 26
-	}
+	lines := []string{"red: propagated   blue: finite difference"}
+	cols := []color.RGBA{render.DimText}
 	if l.lastEvent != "" && l.time-l.lastEventTime < 3 {
-		msg := fmt.Sprintf("%s at %.2f s: blue off by %.1f %s", l.lastEvent, l.lastEventTime, l.lastEventMax, unit)
-		rl.DrawText(msg, int32(v.Plot.X), y, ui.TextSize, render.TargetColor)
-		y -= 26
+		lines = append(lines, fmt.Sprintf("%s at %.2f s: blue off by %.1f %s", l.lastEvent, l.lastEventTime, l.lastEventMax, unit))
+		cols = append(cols, render.TargetColor)
 	}
-	legend := "red: propagated   blue: finite difference"
-	rl.DrawText(legend, int32(v.Plot.X), y, ui.TextSize, render.DimText)
+	j := l.picked
+	if j <= 0 && l.S.Joint > 0 {
+		j = int(l.S.Joint)
+	}
+	if j > 0 && j < l.skel.Len() {
+		red, blue := l.Lines(j)
+		lines = append(lines, fmt.Sprintf("%s: red %.3f  blue %.3f  |red - blue| %.3f %s",
+			l.skel.Names[j], red.Len(), blue.Len(), red.Sub(blue).Len(), unit))
+		cols = append(cols, render.TextColor)
+	}
+	lines = append(lines, fmt.Sprintf("mean %.4f %s   max %.4f %s", l.Mean, unit, l.Max, unit))
+	cols = append(cols, render.TextColor)
+	r := ui.CaptionRect(0, 0, ui.TextSize, lines...)
+	ui.Caption("velocities readout", v.Plot.X+v.Plot.Width-r.Width, v.Plot.Y-r.Height-6, ui.TextSize, cols, lines...)
+	v.DrawJointLabels(l.global.Pos, mgl32.Vec3{}, l.skel.Names, l.picked)
 }
 
 // Panel implements app.Lab.
@@ -110,10 +117,6 @@ func (l *Lab) Panel(p *ui.Panel) {
 		}
 		p.Check("Cubic sampling", &s.Cubic)
 		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
-		mode := int32(s.Play)
-		if p.Choice([]string{"Loop", "Clamp", "Ping-pong"}, 3, &mode) {
-			s.Play = animsys.PlayMode(mode)
-		}
 	}
 	if p.Section("Additive ("+l.wave.Name+")", &sec.add) {
 		p.Check("Fade in", &s.Additive)
@@ -144,14 +147,14 @@ func (l *Lab) Panel(p *ui.Panel) {
 	}
 	if p.Section("Lines", &sec.lines) {
 		p.Combo(joinNames(quantityNames), &s.Quantity)
-		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m/u")
+		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m per "+quantityUnits[s.Quantity])
 		j := float32(s.Joint)
 		name := "all"
 		if s.Joint >= 0 {
 			name = l.skel.Names[s.Joint]
 		}
-		p.SliderText("Joint", &j, -1, float32(l.skel.Len()-1), name)
-		s.Joint = int32(j + 0.5*sign(j))
+		p.SliderFor(&s.Joint, "Joint", &j, -1, float32(l.skel.Len()-1), name)
+		s.Joint = max(-1, min(int32(l.skel.Len()-1), int32(j+0.5*sign(j))))
 	}
 	if p.Section("Display", &sec.display) {
 		p.Check("Skinned mesh", &s.ShowMesh)
@@ -201,10 +204,13 @@ func (l *Lab) Keys() []app.Key {
 	}
 }
 
-// Point implements app.Pointable: Ctrl+drag moves the IK target when IK is
-// on, else the look-at target, on the vertical plane through it that
-// faces the camera.
+// Point implements app.Pointable: a click picks a joint (or none), and
+// Ctrl+drag moves the IK target when IK is on, else the look-at target, on
+// the vertical plane through it that faces the camera.
 func (l *Lab) Point(ptr app.Pointer) {
+	if ptr.Click {
+		l.picked = max(0, ptr.JointAt(l.global.Pos, mgl32.Vec3{}))
+	}
 	if !ptr.Down {
 		return
 	}
@@ -219,5 +225,55 @@ func (l *Lab) Point(ptr app.Pointer) {
 			l.S.LookAt = true
 			l.DragLook = &q
 		}
+	}
+}
+
+// Settings implements app.SettingsLab.
+func (l *Lab) Settings() any { return &l.S }
+
+// Timeline implements app.Timeliner: the playing clip.
+func (l *Lab) Timeline() app.Timeline {
+	c := &l.clips[l.cur]
+	_, n := c.Loop()
+	off, _ := l.S.Play.At(l.tCur, n)
+	return app.Timeline{Clip: c.Name, Time: off, Length: n, FrameTime: c.FrameTime, Mode: l.S.Play, Speed: l.S.ClipSpeed}
+}
+
+// Seek implements app.Timeliner: the next update jumps the playing clip to
+// t s into its loop, an event ("scrub") the plot marks.
+func (l *Lab) Seek(t float32) {
+	if t >= 0 {
+		l.pendingSeek = t
+	}
+}
+
+// SetPlayMode implements app.Timeliner.
+func (l *Lab) SetPlayMode(m animsys.PlayMode) {
+	if m >= animsys.PlayLoop && m <= animsys.PlayPingPong {
+		l.S.Play = m
+	}
+}
+
+// SetClipSpeed implements app.Timeliner.
+func (l *Lab) SetClipSpeed(s float32) { l.S.ClipSpeed = max(0, min(app.MaxClipSpeed, s)) }
+
+// CheckSettings implements app.SettingsChecker.
+func (l *Lab) CheckSettings() {
+	s := &l.S
+	app.Clamp32(&s.Transition, TransCut, TransDeadBlend)
+	app.Clamp32(&s.IKChain, 0, 1)
+	app.Clamp32(&s.Quantity, 0, int32(len(quantityNames)-1))
+	app.Clamp32(&s.Joint, -1, int32(l.skel.Len()-1))
+	l.SetPlayMode(s.Play)
+	if s.Play < animsys.PlayLoop || s.Play > animsys.PlayPingPong {
+		s.Play = animsys.PlayLoop
+	}
+	for _, f := range []struct {
+		v      *float32
+		lo, hi float32
+	}{{&s.BlendDuration, 0, 2}, {&s.InertDuration, 0, 2}, {&s.InertHalflife, 0, 1}, {&s.DeadHalflife, 0, 1},
+		{&s.AddWeight, 0, 1}, {&s.AddDuration, 0, 2}, {&s.TurnRate, -1.5, 1.5}, {&s.LineScale, 0.01, 1},
+		{&s.SkipFrames, 1, 30}, {&s.TeleportDist, 0, 100}, {&s.ClipSpeed, 0, app.MaxClipSpeed}} {
+		app.ClampF(f.v, f.lo, f.hi)
 	}
 }

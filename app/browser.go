@@ -1,0 +1,153 @@
+package app
+
+import (
+	"image/color"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// fileBrowser is the in-window file browser (Open..., the O key): folders
+// and .bvh files, for systems where dropping files on the window does not
+// work. Choosing files loads them as App.Load does.
+type fileBrowser struct {
+	dir      string
+	dirs     []string // sub-folders of dir
+	files    []string // .bvh files in dir
+	selected map[string]bool
+	err      string
+	list     ui.Panel
+}
+
+// OpenBrowser opens the file browser in the folder of the loaded files, or
+// the current folder.
+func (a *App) OpenBrowser() {
+	dir := "."
+	if len(a.files) > 0 {
+		dir = filepath.Dir(a.files[0])
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	a.browser = &fileBrowser{}
+	a.browser.cd(abs)
+}
+
+// BrowserOpen reports whether the file browser is showing.
+func (a *App) BrowserOpen() bool { return a.browser != nil }
+
+// cd lists folder dir.
+func (b *fileBrowser) cd(dir string) {
+	b.dir, b.dirs, b.files, b.err = dir, nil, nil, ""
+	b.selected = map[string]bool{}
+	b.list.Scroll = 0
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.err = err.Error()
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
+				isDir = st.IsDir()
+			}
+		}
+		switch {
+		case isDir:
+			b.dirs = append(b.dirs, name)
+		case strings.EqualFold(filepath.Ext(name), ".bvh"):
+			b.files = append(b.files, name)
+		}
+	}
+	slices.Sort(b.dirs)
+	slices.Sort(b.files)
+}
+
+// drawBrowser draws the browser over everything and acts on its buttons.
+func (a *App) drawBrowser(v *View) {
+	b := a.browser
+	W, H := float32(v.Width), float32(v.Height)
+	w, h := min(720, W-40), min(640, H-tabBarH-30)
+	box := rl.Rectangle{X: (W - w) / 2, Y: tabBarH + (H-tabBarH-h)/2, Width: w, Height: h}
+	ui.BeginBlock(ui.KindOverlay, "file browser", box)
+	rl.DrawRectangleRec(box, color.RGBA{16, 18, 22, 245})
+	rl.DrawRectangleLinesEx(box, 1, color.RGBA{110, 120, 140, 255})
+	x, y := box.X+12, box.Y+10
+	ui.DrawText("Open BVH files", x, y, ui.TextSize, color.RGBA{255, 214, 120, 255})
+	y += 28
+	ui.DrawText(ui.Clip(b.dir, w-24, ui.SmallText), x, y, ui.SmallText, render.DimText)
+	y += 24
+	n := 0
+	for _, s := range b.files {
+		if b.selected[s] {
+			n++
+		}
+	}
+	bw := (w - 24 - 8) / 3
+	row := func(i int) rl.Rectangle { return rl.Rectangle{X: x + float32(i)*(bw+4), Y: box.Y + h - 36, Width: bw, Height: 26} }
+	load := "Load selected"
+	if n > 0 {
+		load = "Load " + strconv.Itoa(n) + " file"
+		if n > 1 {
+			load += "s"
+		}
+	}
+	if ui.Button(row(0), "Up a folder") {
+		b.cd(filepath.Dir(b.dir))
+	}
+	if ui.Button(row(1), load) && n > 0 {
+		var paths []string
+		for _, s := range b.files {
+			if b.selected[s] {
+				paths = append(paths, filepath.Join(b.dir, s))
+			}
+		}
+		a.browser = nil
+		a.Load(paths)
+	}
+	if ui.Button(row(2), "Cancel") || rl.IsKeyPressed(rl.KeyEscape) {
+		a.browser = nil
+	}
+	p := &b.list
+	p.X, p.Y, p.W = x, y, w-24
+	p.MaxH = box.Y + h - 46 - y
+	p.Begin()
+	if b.err != "" {
+		p.ParagraphColor(b.err, color.RGBA{255, 150, 130, 255})
+	}
+	if len(b.dirs)+len(b.files) == 0 && b.err == "" {
+		p.Text("no folders or .bvh files here")
+	}
+	for _, d := range b.dirs {
+		if p.Button(ui.Clip(d+"/", p.W-40, ui.TextSize)) {
+			b.cd(filepath.Join(b.dir, d))
+			break
+		}
+	}
+	for _, f := range b.files {
+		on := b.selected[f]
+		if p.Check(ui.Clip(f, p.W-60, ui.TextSize), &on) {
+			b.selected[f] = on
+		}
+	}
+	p.End()
+	ui.EndBlock()
+	if m := rl.GetMousePosition(); rl.CheckCollisionPointRec(m, p.Bounds()) {
+		if wh := rl.GetMouseWheelMove(); wh != 0 {
+			p.ScrollBy(wh)
+		}
+	}
+}

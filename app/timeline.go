@@ -1,0 +1,85 @@
+package app
+
+import (
+	"fmt"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+
+	"kinelab/animsys"
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// timelineH is the timeline's height (units): a line of clip, time and
+// controls over a scrub bar.
+const timelineH = 64
+
+// Timeline is what a lab playing a clip shows on the framework's timeline.
+type Timeline struct {
+	Clip      string
+	Time      float32 // s into the clip's loop, where the pose is sampled
+	Length    float32 // s, the loop's length
+	FrameTime float32 // s per frame of the clip
+	Mode      animsys.PlayMode
+	Speed     float32 // clip speed (1: as recorded)
+}
+
+// Timeliner is a lab that plays a clip: the framework draws its timeline
+// (clip time and frame, a scrub bar, loop / clamp / ping-pong, clip speed)
+// at the bottom of the screen and passes the user's changes back.
+type Timeliner interface {
+	Timeline() Timeline
+	// Seek jumps the clip to t s into its loop at the next update: an
+	// event (the pose jumps) that the lab marks like a teleport.
+	Seek(t float32)
+	SetPlayMode(m animsys.PlayMode)
+	SetClipSpeed(s float32)
+}
+
+// MaxClipSpeed is the top of the clip speed slider.
+const MaxClipSpeed = 3
+
+// drawTimeline draws lab t's timeline in r and applies the user's changes.
+func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) {
+	if r.Width <= 0 {
+		return
+	}
+	tl := t.Timeline()
+	ui.BeginBlock(ui.KindPanel, "timeline", r)
+	rl.DrawRectangleRec(r, rl.Color{R: 22, G: 24, B: 29, A: 215})
+	rl.DrawRectangleLinesEx(r, 1, rl.Color{R: 70, G: 76, B: 88, A: 255})
+	top := rl.Rectangle{X: r.X + 8, Y: r.Y + 6, Width: r.Width - 16, Height: 24}
+
+	// Right to left: speed slider, play mode, then the clip and its time.
+	speed := rl.Rectangle{X: top.X + top.Width - 200, Y: top.Y, Width: 200, Height: top.Height}
+	sp := tl.Speed
+	if ui.SliderBar(speed, &sp, 0, MaxClipSpeed, fmt.Sprintf("speed %.2fx", sp)) {
+		t.SetClipSpeed(sp)
+	}
+	modes := rl.Rectangle{X: speed.X - 8 - 260, Y: top.Y, Width: 260, Height: top.Height}
+	m := int32(tl.Mode)
+	if ui.Toggles(modes, []string{"Loop", "Clamp", "Ping-pong"}, &m) {
+		t.SetPlayMode(animsys.PlayMode(m))
+	}
+	frame, frames := 0, 0
+	if tl.FrameTime > 0 {
+		frame, frames = int(tl.Time/tl.FrameTime+0.5), int(tl.Length/tl.FrameTime+0.5)
+	}
+	info := ui.Fit(modes.X-8-top.X, ui.TextSize,
+		fmt.Sprintf("%s   %.2f / %.2f s   frame %d / %d", tl.Clip, tl.Time, tl.Length, frame, frames),
+		fmt.Sprintf("%s  %.2f s  frame %d", tl.Clip, tl.Time, frame),
+		fmt.Sprintf("%.2f s  f %d", tl.Time, frame))
+	ui.DrawText(info, top.X, top.Y+(top.Height-ui.TextSize)/2, ui.TextSize, render.TextColor)
+
+	// The scrub bar: dragging it seeks; while paused each seek steps one
+	// tick so the pose follows the bar.
+	bar := rl.Rectangle{X: top.X, Y: top.Y + top.Height + 6, Width: top.Width, Height: 20}
+	x := tl.Time
+	if ui.SliderBar(bar, &x, 0, max(tl.Length, 1e-3), "") && x != tl.Time {
+		t.Seek(x)
+		if a.clock.Paused {
+			a.clock.Step()
+		}
+	}
+	ui.EndBlock()
+}
