@@ -10,10 +10,10 @@
 package app
 
 import (
+	"encoding/json"
 	"fmt"
 	"image"
 	"os"
-	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"slices"

@@ -97,7 +97,9 @@ func (a *App) drawBrowser(v *View) {
 		}
 	}
 	bw := (w - 24 - 8) / 3
-	row := func(i int) rl.Rectangle { return rl.Rectangle{X: x + float32(i)*(bw+4), Y: box.Y + h - 36, Width: bw, Height: 26} }
+	row := func(i int) rl.Rectangle {
+		return rl.Rectangle{X: x + float32(i)*(bw+4), Y: box.Y + h - 36, Width: bw, Height: 26}
+	}
 	load := "Load selected"
 	if n > 0 {
 		load = "Load " + strconv.Itoa(n) + " file"

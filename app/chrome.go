@@ -279,7 +279,9 @@ func (a *App) drawHelp(lab Lab, v *View) {
 		if cols == 2 && used >= per && cx == x+16 {
 			cx, ty = x+16+colW, top
 		}
-		cell := func(x0, w float32) rl.Rectangle { return rl.Rectangle{X: x0, Y: ty - 2, Width: w, Height: line*float32(len(r.help)) + 2} }
+		cell := func(x0, w float32) rl.Rectangle {
+			return rl.Rectangle{X: x0, Y: ty - 2, Width: w, Height: line*float32(len(r.help)) + 2}
+		}
 		ui.DrawTextIn(r.key, cx, ty, fs, color.RGBA{255, 236, 180, 255}, cell(cx, labelW+8))
 		hx := cx + labelW + 16
 		for i, t := range r.help {
@@ -292,3 +294,14 @@ func (a *App) drawHelp(lab Lab, v *View) {
 	}
 	ui.EndBlock()
 }
+
+// ScrollPanels scrolls every panel of the column by wheel notches, as the
+// mouse wheel over each does (negative: down to the end).
+func (a *App) ScrollPanels(notches float32) {
+	a.playPanel.ScrollBy(notches)
+	a.msgPanel.ScrollBy(notches)
+	a.labPanel.ScrollBy(notches)
+}
+
+// CloseBrowser closes the file browser.
+func (a *App) CloseBrowser() { a.browser = nil }

@@ -16,6 +16,8 @@ import (
 	"runtime"
 	"testing"
 
+	rl "github.com/gen2brain/raylib-go/raylib"
+
 	"kinelab/app"
 )
 
@@ -71,4 +73,19 @@ func RenderLab(t *testing.T, a *app.App, name string, frames int, each func(int)
 	var img *image.RGBA
 	a.Frame(func() { img = a.ReadPixels() })
 	return img
+}
+
+// Resize sets the window to w x h pixels and runs frames until raylib
+// reports the new size (the X server answers asynchronously); it reports
+// whether it did.
+func Resize(a *app.App, w, h int32) bool {
+	rl.SetWindowSize(int(w), int(h))
+	for range 60 {
+		a.Frame(nil)
+		if int32(rl.GetScreenWidth()) == w && int32(rl.GetScreenHeight()) == h {
+			a.Frame(nil) // lay out once at the new size
+			return true
+		}
+	}
+	return false
 }

@@ -80,7 +80,7 @@ type Lab struct {
 	cols, rows       int
 	laidSpacing      float32 // S.Spacing of the cells' layout
 	pick             int
-	pickedJoint      int // of the picked character, clicked; 0 for none
+	pickedJoint      int     // of the picked character, clicked; 0 for none
 	time             float64 // s of simulated time
 	ticked           bool    // the crowd has ticked since it was built
 	Mean, Max        float32 // |red - blue| over the picked character's joints (m/s)
