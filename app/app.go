@@ -198,7 +198,9 @@ func (a *App) switchLab(i int) {
 	}
 	a.cur = i
 	a.ResetCamera()
-	rl.SetWindowTitle(a.title())
+	if rl.IsWindowReady() {
+		rl.SetWindowTitle(a.title())
+	}
 }
 
 // ResetCamera gives the current lab its own camera, or the default one,

@@ -99,7 +99,7 @@ func (a *App) drawUI(lab Lab, v *View) {
 	p := &a.playPanel
 	p.X, p.Y, p.W = columnGap, tabBarH+8, columnW
 	p.MaxH = (h - p.Y) * 0.45
-	p.Reset = a.resetSetting
+	p.Reset = a.ResetSetting
 	p.Begin()
 	label := "Pause"
 	if a.clock.Paused {
@@ -160,7 +160,7 @@ func (a *App) drawUI(lab Lab, v *View) {
 	lp.X, lp.Y, lp.W = columnGap, y, columnW
 	lp.MaxH = h - lp.Y - columnGap
 	lp.Title = lab.Title()
-	lp.Reset = a.resetSetting
+	lp.Reset = a.ResetSetting
 	lp.Begin()
 	lab.Panel(lp)
 	lp.End()

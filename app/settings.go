@@ -200,10 +200,10 @@ func (a *App) keepDefaults(i int, l Lab) {
 	a.defaults[i] = d
 }
 
-// resetSetting puts the setting at ptr back to its default: one of the
+// ResetSetting puts the setting at ptr back to its default: one of the
 // current lab's settings, the clock's or the framework's. It reports
 // whether ptr is one of them.
-func (a *App) resetSetting(ptr any) bool {
+func (a *App) ResetSetting(ptr any) bool {
 	p := reflect.ValueOf(ptr)
 	if p.Kind() != reflect.Pointer || p.IsNil() {
 		return false

@@ -36,7 +36,8 @@ func NeedDisplay(t *testing.T) {
 }
 
 // OpenWindow opens the App's real window (cfg's size, lab cfg.Lab of labs)
-// for a render test: it skips without a display (see NeedDisplay), locks
+// for a render test (give cfg.UIScale 1 to compare pixels with the View's
+// rectangles, which are in UI units): it skips without a display (see NeedDisplay), locks
 // the test's goroutine to its OS thread for the GL calls, and closes the
 // window when the test ends. Call it from the test function itself and
 // keep every frame in that function.

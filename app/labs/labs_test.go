@@ -52,6 +52,8 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--csv", "a.csv"}, "needs --frames"},
 		{[]string{"--do", "x:teleport"}, "FRAME:NAME"},
 		{[]string{"--do", "10:fly"}, "no action \"fly\""},
+		{[]string{"--ui-scale", "9"}, "want 0.5-4"},
+		{[]string{"--ui-scale", "0.1"}, "want 0.5-4"},
 	}
 	for _, b := range bad {
 		_, err := app.ParseFlags(b.args, io.Discard, All())
@@ -73,6 +75,10 @@ func TestParseFlags(t *testing.T) {
 	}
 	if c, err = app.ParseFlags([]string{"--units", "0.0564"}, io.Discard, All()); err != nil || c.Units != "0.0564" {
 		t.Errorf("--units 0.0564 parsed as %q, %v", c.Units, err)
+	}
+	c, err = app.ParseFlags([]string{"--ui-scale", "1.5", "--settings", "s.json", "--reset-settings"}, io.Discard, All())
+	if err != nil || c.UIScale != 1.5 || c.SettingsFile != "s.json" || !c.ResetSettings {
+		t.Errorf("--ui-scale 1.5 --settings s.json --reset-settings parsed as %v %q %v, %v", c.UIScale, c.SettingsFile, c.ResetSettings, err)
 	}
 	if _, err := app.ParseFlags([]string{"-h"}, io.Discard, All()); !app.IsHelp(err) {
 		t.Errorf("-h gave %v, want flag.ErrHelp", err)
@@ -104,10 +110,11 @@ func TestAllLabs(t *testing.T) {
 	}
 }
 
-// The Scalar-velocity and Transition-cost labs' keys have distinct --do
-// names and key codes, which the app's own keys do not take.
+// In every lab, the global keys and the lab's have distinct --do names and
+// key codes: a --do name runs one action, a key does one thing.
 func TestLabKeysAreDistinct(t *testing.T) {
-	for _, name := range []string{"scalar", "cost"} {
+	for _, e := range All() {
+		name := e.Name
 		a := app.New(app.Config{Lab: name}, All())
 		seen := map[string]bool{}
 		for _, k := range a.Keys() {

@@ -14,7 +14,7 @@ import (
 // pixels. All GL work stays on this goroutine's locked thread, so no t.Run
 // subtests.
 func TestRender(t *testing.T) {
-	a := apptest.OpenWindow(t, app.Config{Lab: "springs", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
+	a := apptest.OpenWindow(t, app.Config{UIScale: 1, Lab: "springs", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
 }
 

@@ -15,7 +15,7 @@ import (
 // pixels. All GL work stays on this goroutine's locked thread, so no t.Run
 // subtests.
 func TestRender(t *testing.T) {
-	a := apptest.OpenWindow(t, app.Config{Lab: "tracking", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
+	a := apptest.OpenWindow(t, app.Config{UIScale: 1, Lab: "tracking", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
 }
 
