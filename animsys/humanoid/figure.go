@@ -376,7 +376,9 @@ func (t *tree) assemble(feet, hands [2]int, head int) (Figure, error) {
 	}
 	if head < 0 || t.isAncestor(head, f.Chest) {
 		// The head: the end of the longest branch from the chest that
-		// holds no hand, without its end site.
+		// holds no hand, without its end site (a leaf is taken for an End
+		// Site, so an unnamed head with nothing above it reads as the
+		// joint below it).
 		var best []int
 		for _, c := range t.kids[f.Chest] {
 			if t.isAncestor(c, hands[Left]) || t.isAncestor(c, hands[Right]) {
