@@ -208,3 +208,30 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 	}
 	return p.Sub(a.Add(d.Mul(t))).Len()
 }
+
+// A file whose skeleton differs from the first one's is refused with the
+// first joint that differs; the same names in another order too.
+func TestLoadSkeletonMismatch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(s fixture.Spec) string {
+		path := filepath.Join(dir, s.Name+".bvh")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fixture.Write(f, s); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return path
+	}
+	a, b := write(fixture.LAFAN1()), write(fixture.Neuron())
+	ch, errs := LoadCharacter([]string{a, b}, "auto")
+	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
+		t.Fatalf("%v, %v", ch, errs)
+	}
+	// LAFAN1 lists the left leg first, the Neuron file the right one.
+	if msg := errs[0].Error(); !strings.Contains(msg, `its skeleton differs`) || !strings.Contains(msg, `joint 2 is "RightUpLeg", not "LeftUpLeg"`) {
+		t.Errorf("mismatch message: %s", msg)
+	}
+}
