@@ -235,3 +235,32 @@ func TestLoadSkeletonMismatch(t *testing.T) {
 		t.Errorf("mismatch message: %s", msg)
 	}
 }
+
+// The CMU figure's T-pose row is dropped, with a note saying why, unless
+// the rest frames are kept.
+func TestLoadRestFrames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cmu.bvh")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fixture.CMU()
+	if err := fixture.Write(f, s); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, keep := range []bool{false, true} {
+		ch, errs := LoadCharacterWith([]string{path}, LoadOptions{KeepRest: keep})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		want, note := s.Frames, "frame 0: LeftArm turns 84°"
+		if keep {
+			want, note = s.Frames+1, "kept (as asked) the rest frame 0"
+		}
+		notes := strings.Join(ch.Notes, "\n")
+		if ch.Clips[0].Frames != want || !strings.Contains(notes, note) {
+			t.Errorf("keep %v: %d frames, want %d; notes:\n%s", keep, ch.Clips[0].Frames, want, notes)
+		}
+	}
+}
