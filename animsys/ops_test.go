@@ -122,6 +122,44 @@ func TestExtrapolateDecayed(t *testing.T) {
 	}
 }
 
+// A very fast joint turns at most MaxExtrapolatedTurn in total, steadily
+// and about its own axis, with velocities that stay the derivative of the
+// extrapolation; a slow one extrapolates exactly as op_extrapolate_decayed.
+func TestExtrapolateDecayedBoundsTurn(t *testing.T) {
+	const halflife = 0.2
+	in, out, next := NewPose(3), NewPose(3), NewPose(3)
+	in.Rot[1] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0.3, 0, 0})
+	in.Ang[1] = mgl32.Vec3{0, 60, 0} // rad/s: 17 rad in the article's limit
+	in.Ang[2] = mgl32.Vec3{2, 0, 1}  // rad/s: 0.65 rad in the limit
+	prev := float32(0)
+	for _, tt := range []float32{0.01, 0.05, 0.1, 0.2, 0.4, 0.8, 2, 100} {
+		ExtrapolateDecayed(&out, &in, tt, halflife)
+		turn := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(out.Rot[1], in.Rot[1])))
+		if a := turn.Len(); a > MaxExtrapolatedTurn+1e-4 || a < prev || abs32(mathx.Vec3Normalize(turn)[1]) < 1-1e-4 {
+			t.Fatalf("t=%g: the fast joint has turned %v (%.4f rad, %.4f before); want about its axis, growing, at most %.4f",
+				tt, turn, a, prev, MaxExtrapolatedTurn)
+		} else {
+			prev = a
+		}
+		y := mathx.Ln2 / halflife
+		alpha := (1 - mathx.Exp(-y*tt)) / y
+		if want := mathx.QuatMul(mathx.QuatFromScaledAngleAxis(in.Ang[2].Mul(alpha)), in.Rot[2]); !nearQuat(out.Rot[2], want, 1e-5) {
+			t.Fatalf("t=%g: slow joint %v, want the article's %v", tt, out.Rot[2], want)
+		}
+		// The angular velocity is the derivative of the rotation.
+		const h = 1e-3
+		ExtrapolateDecayed(&next, &in, tt+h, halflife)
+		fd := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(next.Rot[1], out.Rot[1]))).Mul(1 / h)
+		ExtrapolateDecayed(&next, &in, tt+h/2, halflife)
+		if !near3(next.Ang[1], fd, 2e-2*max(1, fd.Len())) {
+			t.Fatalf("t=%g: angular velocity %v, finite difference %v", tt, next.Ang[1], fd)
+		}
+	}
+	if prev < MaxExtrapolatedTurn-1e-3 {
+		t.Fatalf("the fast joint turns %.4f in the limit, want %.4f", prev, MaxExtrapolatedTurn)
+	}
+}
+
 // Look-at turns the head so fwd points at the target; the kineform version
 // gives the same rotation as the static one.
 func TestLookAt(t *testing.T) {
@@ -215,4 +253,9 @@ func TestTwoBoneIKFirstOrder(t *testing.T) {
 	if fine > coarse/5 || coarse > 1 {
 		t.Fatalf("IK velocity error %g at delta 0.01, %g at 0.001: not first order", coarse, fine)
 	}
+}
+
+// nearQuat reports whether a and b are the same rotation within tol.
+func nearQuat(a, b mgl32.Quat, tol float32) bool {
+	return mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(a, b))).Len() <= tol
 }
