@@ -30,9 +30,9 @@ func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target
 	lat := mathx.Clamp(target.Sub(a).Len(), abs32(lab-lcb)*1.0001+1e-6, (lab+lcb)*0.9999)
 
 	// Bend: the interior angle at the mid joint, now and wanted.
-	now := acos32(ab.Dot(cb) / (lab*lcb + mathx.Eps))
-	want := acos32((lab*lab + lcb*lcb - lat*lat) / (2*lab*lcb + mathx.Eps))
 	axis := cb.Cross(ab)
+	now := atan2f(axis.Len(), ab.Dot(cb))
+	want := lawOfCosines(lab, lcb, lat)
 	if axis.Len() < 1e-6*lab*lcb {
 		// Straight chain: bend about the mid joint's own x axis.
 		axis = mathx.QuatMulVec3(global.Rot[j.Mid], mgl32.Vec3{1, 0, 0})
@@ -78,7 +78,15 @@ func abs32(x float32) float32 {
 	return x
 }
 
-// acos32 is acos with its argument clamped to [-1, 1].
-func acos32(x float32) float32 {
-	return float32(math.Acos(float64(mathx.Clamp(x, -1, 1))))
+// atan2f is float32 atan2(y, x).
+func atan2f(y, x float32) float32 { return float32(math.Atan2(float64(y), float64(x))) }
+
+// lawOfCosines is the angle (rad) between sides a and b of a triangle
+// whose third side is c, in its half-angle form 2 atan2(sqrt((c - a + b)
+// (c + a - b)), sqrt((a + b - c) (a + b + c))): unlike acos((a^2 + b^2 -
+// c^2) / 2ab), which near a straight (pi) or folded (0) chain resolves the
+// angle only to sqrt(float32 epsilon) ~ 3e-4 rad, it keeps the angle's
+// float32 precision there. a, b > 0 and |a - b| < c < a + b.
+func lawOfCosines(a, b, c float32) float32 {
+	return 2 * atan2f(sqrt32((c-a+b)*(c+a-b)), sqrt32((a+b-c)*(a+b+c)))
 }

@@ -259,3 +259,57 @@ func TestTwoBoneIKFirstOrder(t *testing.T) {
 func nearQuat(a, b mgl32.Quat, tol float32) bool {
 	return mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(a, b))).Len() <= tol
 }
+
+// On a nearly straight knee (a standing or striding leg) the IK's angles
+// keep their precision, so its finite-difference velocities still
+// converge at first order: with acos, the knee's interior angle near pi is
+// resolved to ~3e-4 rad, and over delta = 1 ms that noise (up to 0.9
+// rad/s here) swamped the velocity error it should shrink.
+func TestTwoBoneIKNearlyStraight(t *testing.T) {
+	skel := BenchSkeleton()
+	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	n := skel.Len()
+	temp, gc, gt, global := NewPose(n), NewPose(n), NewPose(n), NewPose(n)
+	// The hip swings about x; the knee is bent by only `knee` rad; the
+	// target sits 4-6% of the way from the foot to the hip.
+	eval := func(out *Pose, tm, delta, knee float32) {
+		copy(out.Pos, skel.Offsets)
+		for j := range out.Rot {
+			out.Rot[j], out.Vel[j], out.Ang[j] = mathx.QuatIdentity(), mgl32.Vec3{}, mgl32.Vec3{}
+		}
+		s, c := sincos32(2 * tm)
+		out.Rot[leg.Root] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0.4 * s, 0, 0})
+		out.Ang[leg.Root] = mgl32.Vec3{0.8 * c, 0, 0}
+		out.Rot[leg.Mid] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{knee, 0, 0})
+		FK(&global, out, skel.Parents)
+		k, dk := 0.05+0.01*s, 0.02*c
+		foot, hip := global.Pos[leg.End], global.Pos[leg.Root]
+		target := foot.Add(hip.Sub(foot).Mul(k))
+		vel := global.Vel[leg.End].Add(global.Vel[leg.Root].Sub(global.Vel[leg.End]).Mul(k)).Add(hip.Sub(foot).Mul(dk))
+		TwoBoneIK(out, &temp, &gc, &gt, skel.Parents, leg, target, vel, delta)
+	}
+	// Worst angular velocity error of the IK'd joints against a central
+	// difference (h = 1 ms) over 3 s.
+	errAt := func(delta, knee float32) float32 {
+		p, p0, p1 := NewPose(n), NewPose(n), NewPose(n)
+		worst := float32(0)
+		for f := 0; f < 200; f++ {
+			const h = 1e-3
+			tm := float32(f) * 0.0157
+			eval(&p, tm, delta, knee)
+			eval(&p0, tm-h, delta, knee)
+			eval(&p1, tm+h, delta, knee)
+			inv := 1 / ((tm + h) - (tm - h))
+			for _, j := range []int{leg.Root, leg.Mid} {
+				fd := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(p1.Rot[j], p0.Rot[j]))).Mul(inv)
+				worst = max(worst, p.Ang[j].Sub(fd).Len())
+			}
+		}
+		return worst
+	}
+	for _, knee := range []float32{0.01, 1e-3, 1e-4} {
+		if coarse, fine := errAt(0.01, knee), errAt(0.001, knee); fine > coarse/3 || fine > 0.01 {
+			t.Errorf("knee bent %g rad: IK velocity error %.3g rad/s at delta 10 ms, %.3g at 1 ms: not first order", knee, coarse, fine)
+		}
+	}
+}
