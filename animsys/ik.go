@@ -56,11 +56,17 @@ func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target
 // difference (op_two_bone_ik): the local pose is extrapolated delta seconds
 // back along its velocities (ExtrapolatePrev into localTemp), both poses go
 // through FKStatic and the IK — the earlier one towards the target moved
-// back by delta heelVel — and the velocities of localCurr become the finite
-// difference of the two over delta (s; the article uses 0.01). No pose from
-// the previous frame is needed. localTemp, globalCurr and globalTemp are
-// scratch poses of the same size; globalCurr is left holding FK of the pose
-// before the IK.
+// back by delta heelVel — and the angular velocities of the two joints the
+// IK turns (j.Root, j.Mid) become the finite difference of the two over
+// delta (s; the article uses 0.01). No pose from the previous frame is
+// needed. localTemp, globalCurr and globalTemp are scratch poses of the
+// same size; globalCurr is left holding FK of the pose before the IK.
+//
+// Every other velocity is kept as it was. The article finite-differences
+// the whole pose, which gives them back (up to float32 noise) only while
+// a joint turns less than pi in delta: a joint faster than pi/delta (314
+// rad/s at 0.01 s, as a flailing thumb in a real capture) came back
+// aliased, off by hundreds of rad/s.
 func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int,
 	j TwoBoneJoints, heelPos, heelVel mgl32.Vec3, delta float32) {
 	ExtrapolatePrev(localTemp, localCurr, delta)
@@ -68,7 +74,10 @@ func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int
 	FKStatic(globalTemp, localTemp, parents)
 	TwoBoneIKStatic(localCurr, globalCurr, parents, j, heelPos)
 	TwoBoneIKStatic(localTemp, globalTemp, parents, j, heelPos.Sub(heelVel.Mul(delta)))
-	FiniteDiffInPlace(localCurr, localTemp, delta)
+	inv := 1 / delta
+	for _, i := range [2]int{j.Root, j.Mid} {
+		localCurr.Ang[i] = rotDelta(ldqp(&localTemp.Rot[i]), ldqp(&localCurr.Rot[i])).scale(inv).vec()
+	}
 }
 
 func abs32(x float32) float32 {

@@ -313,3 +313,33 @@ func TestTwoBoneIKNearlyStraight(t *testing.T) {
 		}
 	}
 }
+
+// TwoBoneIK finite-differences only the two joints it turns: every other
+// joint keeps its velocities exactly, even one turning faster than pi per
+// delta (400 rad/s here, 4 rad in 10 ms), which a round trip through
+// ExtrapolatePrev and a finite difference would alias.
+func TestTwoBoneIKKeepsOtherVelocities(t *testing.T) {
+	skel := BenchSkeleton()
+	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	local := sampled(1, 2)
+	local.Rot[leg.Mid] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(mgl32.Vec3{.5, 0, 0}), local.Rot[leg.Mid])
+	hand := len(skel.Names) - 1
+	if skel.Names[hand] != "RightHand" {
+		t.Fatalf("joint %d is %s", hand, skel.Names[hand])
+	}
+	local.Ang[hand] = mgl32.Vec3{0, 400, 30}
+	global := NewPose(23)
+	FK(&global, &local, skel.Parents)
+	before := NewPose(23)
+	before.CopyFrom(&local)
+	temp, gc, gt := NewPose(23), NewPose(23), NewPose(23)
+	TwoBoneIK(&local, &temp, &gc, &gt, skel.Parents, leg, global.Pos[leg.End].Add(mgl32.Vec3{0, .1, 0}), global.Vel[leg.End], 0.01)
+	for i := range local.Pos {
+		if i == leg.Root || i == leg.Mid {
+			continue
+		}
+		if local.Ang[i] != before.Ang[i] || local.Vel[i] != before.Vel[i] || local.Svl[i] != before.Svl[i] || local.Rot[i] != before.Rot[i] {
+			t.Errorf("joint %d (%s): velocities %v %v, were %v %v", i, skel.Names[i], local.Vel[i], local.Ang[i], before.Vel[i], before.Ang[i])
+		}
+	}
+}
