@@ -6,8 +6,8 @@ import (
 )
 
 // WriteText writes the report as a table, one line per operation and
-// velocity ending with its worst sample, then the operations' seams left
-// out, then a verdict line.
+// velocity ending with its worst sample, then the data jumps and the
+// operations' seams left out, then a verdict line.
 func WriteText(w io.Writer, rep Report) error {
 	var err error
 	pr := func(format string, args ...any) {
@@ -21,6 +21,12 @@ func WriteText(w io.Writer, rep Report) error {
 		pr("%s\n", s)
 		if s.Checked && !s.Pass {
 			failed++
+		}
+	}
+	if len(rep.Excluded) > 0 {
+		pr("left out: %d data jumps (the samples reading them, for that joint and, through the hierarchy, its descendants):\n", len(rep.Excluded))
+		for _, e := range rep.Excluded {
+			pr("  %s\n", e)
 		}
 	}
 	if len(rep.Seams) > 0 {

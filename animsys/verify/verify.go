@@ -14,7 +14,15 @@
 // per operation and quantity, the max and mean error over joints, times
 // and clips, in m/s, rad/s and natural-log scale per second, against a
 // stated tolerance, and where the worst case is: clip, time, frame and
-// joint. `kinelab verify` prints the report; the animsys tests assert it.
+// joint.
+//
+// The article assumes clean animation data. Where a clip's own data jumps
+// inside one frame interval (a joint flipping near 180 degrees, a
+// zero-pose frame, a teleport), the jump is found by a spike test on the
+// data (DetectEvents), reported, and the intervals whose samples read it
+// are left out of the checks of that joint (and, for operations that go
+// through the hierarchy, of its descendants). No tolerance changes.
+// `kinelab verify` prints the report; the animsys tests assert it.
 package verify
 
 import (
@@ -81,7 +89,8 @@ type Tolerance struct {
 // Time (s), by cubic sampling (frames k-1 .. k+2 of interval k) or, if
 // Linear, by linear sampling (frames k, k+1). A sampled clip is smooth
 // only within a frame interval, so the harness keeps each sample's
-// stencil inside one interval of every clip read.
+// stencil inside one interval of every clip read, and a data jump in the
+// frames read leaves the sample out.
 type Read struct {
 	Clip   *animsys.Clip
 	Time   float32
@@ -98,8 +107,8 @@ type Case struct {
 	Tol     Tolerance
 	Why     string // why the tolerance is what it is
 	// Hierarchy marks cases whose output at a joint depends on the
-	// joint's ancestors (world poses, look-at, IK): what leaves a joint
-	// out also leaves out its descendants.
+	// joint's ancestors (world poses, look-at, IK): a data jump at a joint
+	// also leaves its descendants out.
 	Hierarchy bool
 	// Times returns the times (s) to check with clip a, in at most n of
 	// its frame intervals; nil means IntervalTimes(a, n). The harness
@@ -158,6 +167,9 @@ type Stat struct {
 	Checked bool  `json:"checked"`
 	Pass    bool  `json:"pass"`
 	Samples int   `json:"samples"`
+	// Excluded counts the samples (time x joint) left out because the
+	// frames they read hold a data jump (Report.Excluded).
+	Excluded int `json:"excluded"`
 	// AtSeam counts the samples left out because the operation's blend
 	// switches sides inside the stencil (Report.Seams).
 	AtSeam int `json:"at_seam"`
@@ -173,6 +185,9 @@ type Report struct {
 	Clips []string `json:"clips"`
 	H     float64  `json:"h"`
 	Stats []Stat   `json:"stats"`
+	// Excluded are the data jumps found in the clips; samples that read
+	// them are left out (Stat.Excluded).
+	Excluded []DataEvent `json:"excluded"`
 	// Seams are the samples where an operation's shortest-arc blend
 	// switches sides (Case.Seams), left out (Stat.AtSeam).
 	Seams []Seam `json:"seams"`
@@ -200,15 +215,19 @@ func Run(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip) Report {
 // RunIntervals is Run checking at most n frame intervals per clip, spread
 // evenly (a quicker, coarser run).
 func RunIntervals(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip, n int) Report {
-	rep := Report{H: H, Pass: true, Seams: []Seam{}}
+	rep := Report{H: H, Pass: true, Excluded: []DataEvent{}, Seams: []Seam{}}
+	taints := map[*animsys.Clip]*taint{}
 	for _, c := range clips {
 		rep.Clips = append(rep.Clips, c.Name)
+		ev := DetectEvents(skel, c)
+		rep.Excluded = append(rep.Excluded, ev...)
+		taints[c] = newTaint(skel.Parents, c, ev)
 	}
 	for _, cs := range cases {
 		var acc [3]accum
 		for i, a := range clips {
 			b := clips[(i+1)%len(clips)]
-			rep.Seams = append(rep.Seams, checkCase(&acc, cs, skel, a, b, n)...)
+			rep.Seams = append(rep.Seams, checkCase(&acc, cs, skel, a, b, taints, n)...)
 		}
 		for q := Quantity(0); q < 3; q++ {
 			st := acc[q].stat(cs, q)
@@ -225,7 +244,7 @@ func RunIntervals(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip, n
 type accum struct {
 	max, fineMax, sum, scale, worst float64
 	at                              Where
-	n, seams                        int
+	n, excluded, seams              int
 	nan                             bool
 }
 
@@ -264,7 +283,7 @@ func (a *accum) add(e, fine, allow, s float64, w Where) {
 func (a *accum) stat(cs Case, q Quantity) Stat {
 	st := Stat{Op: cs.Name, Article: cs.Article, Space: cs.Space, Quantity: q.String(),
 		Unit: q.Unit(), Max: a.max, Scale: a.scale, Tol: cs.Tol.Abs[q], TolRel: cs.Tol.Rel,
-		Worst: math.Max(a.worst, 0), At: a.at, Samples: a.n, AtSeam: a.seams, Why: cs.Why}
+		Worst: math.Max(a.worst, 0), At: a.at, Samples: a.n, Excluded: a.excluded, AtSeam: a.seams, Why: cs.Why}
 	if cs.Tol.FirstOrder {
 		st.FineMax = a.fineMax
 	}
@@ -343,7 +362,7 @@ func (cs *Case) place(a, b *animsys.Clip, t, h float32) (float32, float32, bool)
 // times it) and added to the allowance: the check then measures the
 // operation, not the reference. So is the reference's error from the
 // float32 resolution of the times the operation samples (timeRes).
-func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Clip, intervals int) []Seam {
+func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Clip, taints map[*animsys.Clip]*taint, intervals int) []Seam {
 	n := skel.Len()
 	h0 := step(a, b)
 	times := IntervalTimes(a, intervals)
@@ -362,7 +381,7 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 		w0, w1 = make([]float32, n), make([]float32, n)
 	}
 	var found []Seam
-	seam := make([]bool, n)
+	skip, seam := make([]bool, n), make([]bool, n)
 	for _, t := range times {
 		t, h1, ok := cs.place(a, b, t, h0)
 		if !ok {
@@ -372,6 +391,10 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 		frame := interval(a, t)
 		if len(reads) > 0 {
 			frame = interval(reads[0].Clip, reads[0].Time)
+		}
+		clear(skip)
+		for _, r := range reads {
+			taints[r.Clip].mark(skip, r, cs.Hierarchy)
 		}
 		h := coarse.eval(t, h1, cs.Tol)
 		if fine != nil {
@@ -398,7 +421,13 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 		}
 		for j := 0; j < n; j++ {
 			w := Where{Clip: a.Name, Time: float64(t), Frame: frame, Joint: skel.Names[j]}
-			if seam[j] {
+			switch {
+			case skip[j]:
+				for q := range acc {
+					acc[q].excluded++
+				}
+				continue
+			case seam[j]:
 				for q := range acc {
 					acc[q].seams++
 				}

@@ -148,6 +148,9 @@ func TestFastJointShrinksStep(t *testing.T) {
 			t.Errorf("%s", s)
 		}
 	}
+	if len(rep.Excluded) != 0 {
+		t.Errorf("smooth fast motion taken for a data jump: %v", rep.Excluded)
+	}
 }
 
 // Late in a long, low-rate clip float32 resolves the times an operation
@@ -207,10 +210,18 @@ func TestBlendSeamNamed(t *testing.T) {
 }
 
 // Every line of the text report names its worst sample (clip, time, frame,
-// joint), and so does every stat in JSON.
+// joint), and so does every stat in JSON; left-out data jumps are listed
+// with frame, joint and reason.
 func TestReportNamesWorst(t *testing.T) {
 	skel := chainSkeleton(4)
-	c := synthClip("named", &skel, 100, 60, smoothMotion(&skel, 1.4, 0.6, 1))
+	base := smoothMotion(&skel, 1.4, 0.6, 1)
+	c := synthClip("named", &skel, 100, 60, func(f, j int, tm float64) (mgl32.Vec3, mgl32.Quat) {
+		p, r := base(f, j, tm)
+		if f == 50 && j == 3 {
+			r = rot(mgl32.Vec3{0, 0, 1}, 3).Mul(r)
+		}
+		return p, r
+	})
 	rep := RunIntervals(&skel, Cases(&skel, NoRoles()), []*animsys.Clip{c}, 40)
 	var b bytes.Buffer
 	if err := WriteText(&b, rep); err != nil {
@@ -222,6 +233,9 @@ func TestReportNamesWorst(t *testing.T) {
 			t.Errorf("line does not name its worst sample: %q", l)
 		}
 	}
+	if !strings.Contains(b.String(), "named frame 49-50 j3: near-180 degree flip") {
+		t.Errorf("the flip is not listed:\n%s", b.String())
+	}
 	js, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -230,6 +244,11 @@ func TestReportNamesWorst(t *testing.T) {
 		Stats []struct {
 			At Where `json:"at"`
 		} `json:"stats"`
+		Excluded []struct {
+			Frame  int    `json:"frame"`
+			Joint  string `json:"joint"`
+			Reason string `json:"reason"`
+		} `json:"excluded"`
 	}
 	if err := json.Unmarshal(js, &back); err != nil {
 		t.Fatal(err)
@@ -238,6 +257,9 @@ func TestReportNamesWorst(t *testing.T) {
 		if s.At.Clip != "named" || s.At.Joint == "" {
 			t.Errorf("stat %d: at %+v", i, s.At)
 		}
+	}
+	if len(back.Excluded) != 2 || back.Excluded[0].Joint != "j3" || back.Excluded[0].Reason == "" {
+		t.Errorf("excluded in JSON: %+v", back.Excluded)
 	}
 }
 

@@ -63,13 +63,15 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 // (up to N per clip), over the bench-spec clips (verify.BenchSeeds) and the
 // embedded default clips — or over a BVH file's clip. It prints per
 // operation and velocity the max and mean error (m/s, rad/s, 1/s), the
-// tolerance and the worst sample (clip, time, frame, joint), and returns 1
-// if any tolerance is exceeded or the file does not load.
+// tolerance and the worst sample (clip, time, frame, joint), then the data
+// jumps it left out, and returns 1 if any tolerance is exceeded or the
+// file does not load.
 func Verify(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--bvh FILE [--units auto|cm|m|in]]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
-			"BVH file's clip; exits 1 if any tolerance is exceeded.", stderr)
+			"BVH file's clip, leaving out (and naming) frames where the data itself jumps;\n"+
+			"exits 1 if any tolerance is exceeded.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	intervals := fs.Int("intervals", verify.MaxIntervals, "check at most `N` frame intervals per clip, spread evenly")
 	file := fs.String("bvh", "", "verify over this BVH `FILE`'s clip instead")

@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh/mocap"
 	"kinelab/animsys/verify"
 )
 
@@ -146,6 +148,65 @@ func TestFindRoles(t *testing.T) {
 	} {
 		if got := findRoles(tc.skel); got != tc.want {
 			t.Errorf("%v: roles %+v, want %+v", tc.skel.Names, got, tc.want)
+		}
+	}
+}
+
+// verify passes on every real capture in ../shared/mocap, leaving out only
+// the data jumps it names; the procedural cases find their joints in each
+// (every file has a head and a left leg). With -short each clip is checked
+// on 150 frame intervals instead of all.
+func TestVerifyRealCaptures(t *testing.T) {
+	intervals := verify.MaxIntervals
+	if testing.Short() {
+		intervals = 150
+	}
+	for _, path := range mocap.Need(t) {
+		t.Run(mocap.Base(path), func(t *testing.T) {
+			t.Parallel()
+			skel, clip, err := loadBVH(path, "auto")
+			if err != nil {
+				t.Fatal(err)
+			}
+			roles := findRoles(&skel)
+			if roles.Head < 0 || roles.Leg.End < 0 {
+				t.Errorf("roles %+v: no head or left leg found in %v", roles, skel.Names)
+			}
+			rep := verify.RunIntervals(&skel, verify.Cases(&skel, roles), []*animsys.Clip{&clip}, intervals)
+			for _, s := range rep.Stats {
+				if s.Checked && !s.Pass {
+					t.Errorf("%s", s)
+				}
+			}
+			for _, e := range rep.Excluded {
+				t.Logf("left out: %s", e)
+			}
+		})
+	}
+}
+
+// The command line names the worst sample of each line and the left-out
+// frames of a real capture (found in every frame, however few intervals
+// are checked).
+func TestVerifyBVHReport(t *testing.T) {
+	paths := mocap.Need(t)
+	var path string
+	for _, p := range paths {
+		if strings.HasPrefix(filepath.Base(p), "07_") { // has data jumps: a flipping thumb
+			path = p
+		}
+	}
+	if path == "" {
+		t.Skip("SKIPPED: needs 07_metres_cmu131_start_walk_stop.bvh")
+	}
+	code, out, errs := run(verifyCmd, "--intervals", "200", "--bvh", path)
+	if code != ExitOK || strings.Contains(out, "FAIL") || !strings.Contains(out, "left out:") ||
+		!strings.Contains(out, "RThumb: near-180 degree flip") {
+		t.Fatalf("exit %d, stderr %s, output:\n%s", code, errs, out)
+	}
+	for _, l := range strings.Split(out, "\n")[1:] {
+		if strings.HasPrefix(l, "TwoBoneIK") && !strings.Contains(l, "worst: 07_") {
+			t.Errorf("line without its worst sample: %q", l)
 		}
 	}
 }
