@@ -2,11 +2,14 @@ package app
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
 	"kinelab/animsys/humanoid"
 	"kinelab/render"
@@ -116,6 +119,28 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	if len(out) > 0 {
 		t.Errorf("%s: %d of %d bone midpoints outside the body: %s", name, len(out), bones, strings.Join(out, ", "))
 	}
+	// Nothing but the figure is dressed: every vertex lies within 15% of
+	// the figure's height of one of its bones (a torso is 10% wide, a
+	// head 13% tall above its joint), so no solid joins it to a joint
+	// outside it (a root on the floor beside it).
+	height := hi[1] - lo[1]
+	far := 0
+	for v := 0; v < b.VertexCount(); v++ {
+		p := mgl32.Vec3{b.Positions[3*v], b.Positions[3*v+1], b.Positions[3*v+2]}
+		near := false
+		for j, par := range sk.Parents {
+			if par >= 0 && in[par] && segmentDist(p, bind.Pos[par], bind.Pos[j]) <= 0.15*height {
+				near = true
+				break
+			}
+		}
+		if !near {
+			far++
+		}
+	}
+	if far > 0 {
+		t.Errorf("%s: %d of %d vertices are further than %.2f m from every bone of the figure", name, far, b.VertexCount(), 0.15*height)
+	}
 	l, r := fig.Legs[humanoid.Left], fig.Legs[humanoid.Right]
 	if l.Upper < 0 || r.Upper < 0 {
 		t.Errorf("%s: legs without thigh and knee", name)
@@ -132,6 +157,110 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	} {
 		if w := b.Winding(c.p); w > 0.5 {
 			t.Errorf("%s: the point %s is inside the body (winding %.2f): the legs are fused", name, c.what, w)
+		}
+	}
+}
+
+// TestConventionCharacters loads a synthetic figure in each exporter
+// convention (package fixture) and checks it as the real files: it stands
+// 1.2-2.1 m tall on the floor, its body covers its bones with legs apart,
+// the Entity's root motion stays under its hips (a root 1 m away from the
+// hips included) and its IK chains and head are found.
+func TestConventionCharacters(t *testing.T) {
+	dir := t.TempDir()
+	for _, s := range fixture.All() {
+		path := filepath.Join(dir, s.Name+".bvh")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fixture.Write(f, s); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		name := s.String()
+		ch, errs := LoadCharacter([]string{path}, "auto")
+		if len(errs) > 0 || ch == nil || ch.Figure == nil {
+			t.Errorf("%s: %v (%v)", name, errs, ch.Notes)
+			continue
+		}
+		checkStanding(t, name, ch)
+		checkBodyCovers(t, name, ch)
+		if ch.Head < 0 || ch.Leg.Root < 0 || ch.Arm.Root < 0 {
+			t.Errorf("%s: head %d, leg %v, arm %v", name, ch.Head, ch.Leg, ch.Arm)
+		}
+		pos, _ := sampledGlobals(&ch.Skel, &ch.Clips[0], 12)
+		for i, fr := range pos {
+			if d := fr[ch.Hips].Sub(fr[0]); d[0]*d[0]+d[2]*d[2] > 1e-6 {
+				t.Errorf("%s: sample %d: the root is %v off the hips' ground projection", name, i, d)
+				break
+			}
+		}
+	}
+}
+
+// segmentDist is the distance from p to the segment a-b.
+func segmentDist(p, a, b mgl32.Vec3) float32 {
+	d := b.Sub(a)
+	t := float32(0)
+	if l := d.Dot(d); l > 0 {
+		t = min(1, max(0, p.Sub(a).Dot(d)/l))
+	}
+	return p.Sub(a.Add(d.Mul(t))).Len()
+}
+
+// A file whose skeleton differs from the first one's is refused with the
+// first joint that differs; the same names in another order too.
+func TestLoadSkeletonMismatch(t *testing.T) {
+	dir := t.TempDir()
+	write := func(s fixture.Spec) string {
+		path := filepath.Join(dir, s.Name+".bvh")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fixture.Write(f, s); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return path
+	}
+	a, b := write(fixture.LAFAN1()), write(fixture.Neuron())
+	ch, errs := LoadCharacter([]string{a, b}, "auto")
+	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
+		t.Fatalf("%v, %v", ch, errs)
+	}
+	// LAFAN1 lists the left leg first, the Neuron file the right one.
+	if msg := errs[0].Error(); !strings.Contains(msg, `its skeleton differs`) || !strings.Contains(msg, `joint 2 is "RightUpLeg", not "LeftUpLeg"`) {
+		t.Errorf("mismatch message: %s", msg)
+	}
+}
+
+// The CMU figure's T-pose row is dropped, with a note saying why, unless
+// the rest frames are kept.
+func TestLoadRestFrames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cmu.bvh")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fixture.CMU()
+	if err := fixture.Write(f, s); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, keep := range []bool{false, true} {
+		ch, errs := LoadCharacterWith([]string{path}, LoadOptions{KeepRest: keep})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		want, note := s.Frames, "frame 0: LeftArm turns 84°"
+		if keep {
+			want, note = s.Frames+1, "kept (as asked) the rest frame 0"
+		}
+		notes := strings.Join(ch.Notes, "\n")
+		if ch.Clips[0].Frames != want || !strings.Contains(notes, note) {
+			t.Errorf("keep %v: %d frames, want %d; notes:\n%s", keep, ch.Clips[0].Frames, want, notes)
 		}
 	}
 }

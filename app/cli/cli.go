@@ -57,23 +57,31 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 	return -1
 }
 
-// Verify runs `kinelab verify [--json] [--bvh FILE [--units U]]`: every
-// velocity operation of animsys, comparing propagated velocities with a
-// fine central finite difference, over the bench-spec clips
-// (verify.BenchSeeds) and the embedded default clips — or over a BVH
-// file's clip. It prints per operation and velocity the max and mean error
-// (m/s, rad/s, 1/s) and the tolerance, and returns 1 if any tolerance is
-// exceeded or the file does not load.
+// Verify runs `kinelab verify [--json] [--intervals N] [--bvh FILE [--units
+// U]]`: every velocity operation of animsys, comparing propagated
+// velocities with a fine central finite difference in every frame interval
+// (up to N per clip), over the bench-spec clips (verify.BenchSeeds) and the
+// embedded default clips — or over a BVH file's clip. It prints per
+// operation and velocity the max and mean error (m/s, rad/s, 1/s), the
+// tolerance and the worst sample (clip, time, frame, joint), then the data
+// jumps it left out, and returns 1 if any tolerance is exceeded or the
+// file does not load.
 func Verify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--bvh FILE [--units auto|cm|m|in]]",
+	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--bvh FILE [--units auto|cm|m|in]]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
-			"(h = 1 ms) over the bench-spec and embedded clips, or a BVH file's clip;\n"+
+			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
+			"BVH file's clip, leaving out (and naming) frames where the data itself jumps;\n"+
 			"exits 1 if any tolerance is exceeded.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	intervals := fs.Int("intervals", verify.MaxIntervals, "check at most `N` frame intervals per clip, spread evenly")
 	file := fs.String("bvh", "", "verify over this BVH `FILE`'s clip instead")
 	units := fs.String("units", "auto", "units of the BVH file: auto, cm, m or in")
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
+	}
+	if *intervals < 1 {
+		fmt.Fprintf(stderr, "kinelab verify: --intervals must be at least 1, got %d\n", *intervals)
+		return ExitUsage
 	}
 	if *file != "" {
 		skel, clip, err := loadBVH(*file, *units)
@@ -81,14 +89,14 @@ func Verify(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 			return ExitFail
 		}
-		return verifyClips(stdout, stderr, *asJSON, &skel, []*animsys.Clip{&clip})
+		return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, []*animsys.Clip{&clip})
 	}
 	skel := animsys.BenchSkeleton()
 	clips := verify.BenchClips()
 	for _, c := range assets.Clips() {
 		clips = append(clips, &c)
 	}
-	return verifyClips(stdout, stderr, *asJSON, &skel, clips)
+	return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, clips)
 }
 
 // VerifyClips is Verify over the given clips of skeleton skel (all clips
@@ -101,10 +109,10 @@ func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
-	return verifyClips(stdout, stderr, *asJSON, skel, clips)
+	return verifyClips(stdout, stderr, *asJSON, verify.MaxIntervals, skel, clips)
 }
 
-func verifyClips(stdout, stderr io.Writer, asJSON bool, skel *animsys.Skeleton, clips []*animsys.Clip) int {
+func verifyClips(stdout, stderr io.Writer, asJSON bool, intervals int, skel *animsys.Skeleton, clips []*animsys.Clip) int {
 	if err := skel.Validate(); err != nil {
 		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 		return ExitFail
@@ -120,7 +128,40 @@ func verifyClips(stdout, stderr io.Writer, asJSON bool, skel *animsys.Skeleton, 
 			return ExitFail
 		}
 	}
-	return writeVerify(verify.Run(verify.Cases(skel), clips), asJSON, stdout, stderr)
+	rep := verify.RunIntervals(skel, verify.Cases(skel, findRoles(skel)), clips, intervals)
+	return writeVerify(rep, asJSON, stdout, stderr)
+}
+
+// findRoles finds the joints of verify's procedural cases by name, ignoring
+// case and anything but letters and digits (so "mixamorig:LeftFoot" and
+// "l_ankle" match): the head, a joint whose name ends in "head"; the leg,
+// the first joint whose name ends in "leftfoot", "leftankle", "lfoot" or
+// "lankle" with its parent and grandparent (knee and hip). A stand-in
+// until a skeleton-anatomy classifier replaces it.
+func findRoles(skel *animsys.Skeleton) verify.Roles {
+	roles := verify.NoRoles()
+	for i, name := range skel.Names {
+		var b strings.Builder
+		for _, r := range strings.ToLower(name) {
+			if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+				b.WriteRune(r)
+			}
+		}
+		n := b.String()
+		if roles.Head < 0 && strings.HasSuffix(n, "head") {
+			roles.Head = i
+		}
+		if roles.Leg.End >= 0 {
+			continue
+		}
+		for _, foot := range []string{"leftfoot", "leftankle", "lfoot", "lankle"} {
+			if mid := skel.Parents[i]; strings.HasSuffix(n, foot) && mid >= 0 && skel.Parents[mid] >= 0 {
+				roles.Leg = animsys.TwoBoneJoints{Root: skel.Parents[mid], Mid: mid, End: i}
+				break
+			}
+		}
+	}
+	return roles
 }
 
 // loadBVH reads a BVH file's skeleton and clip in metres; units is auto

@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh/mocap"
 	"kinelab/animsys/verify"
 )
 
@@ -20,7 +22,7 @@ func verifyCmd(args []string, out, errb *bytes.Buffer) int { return Verify(args,
 func benchCmd(args []string, out, errb *bytes.Buffer) int  { return Bench(args, out, errb) }
 
 func TestVerifyText(t *testing.T) {
-	code, out, _ := run(verifyCmd)
+	code, out, _ := run(verifyCmd, "--intervals", "60")
 	if code != ExitOK || !strings.Contains(out, "PASS") || !strings.Contains(out, "SampleCubic") ||
 		!strings.Contains(out, "rad/s") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
@@ -28,7 +30,7 @@ func TestVerifyText(t *testing.T) {
 }
 
 func TestVerifyJSON(t *testing.T) {
-	code, out, _ := run(verifyCmd, "--json")
+	code, out, _ := run(verifyCmd, "--json", "--intervals", "60")
 	var rep verify.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != ExitOK || !rep.Pass || len(rep.Stats) == 0 {
 		t.Fatalf("exit %d, err %v, output:\n%s", code, err, out)
@@ -65,6 +67,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{"verify unknown flag", verifyCmd, []string{"--bogus"}, ExitUsage, "flag provided but not defined"},
 		{"verify positional", verifyCmd, []string{"extra"}, ExitUsage, `unexpected argument "extra"`},
+		{"verify zero intervals", verifyCmd, []string{"--intervals", "0"}, ExitUsage, "--intervals must be at least 1"},
 		{"verify help", verifyCmd, []string{"-h"}, ExitOK, "usage: kinelab verify"},
 		{"bench zero characters", benchCmd, []string{"--characters", "0"}, ExitUsage, "--characters must be at least 1"},
 		{"bench negative threads", benchCmd, []string{"--threads", "-1"}, ExitUsage, "--threads must be"},
@@ -115,5 +118,95 @@ func TestBenchTextDefaultThreads(t *testing.T) {
 	code, out, _ := run(benchCmd, "--characters", "3")
 	if code != ExitOK || !strings.Contains(out, "ns/char-tick") || !strings.Contains(out, "char-ticks/s") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
+
+// The roles finder reads the usual naming schemes: the bench humanoid,
+// CMU (LeftHip/LeftKnee/LeftAnkle), Mixamo prefixes, lower case with
+// separators; absent joints stay -1.
+func TestFindRoles(t *testing.T) {
+	skel := func(names ...string) *animsys.Skeleton {
+		s := &animsys.Skeleton{Names: names}
+		for i := range names {
+			s.Parents = append(s.Parents, i-1) // a chain is enough here
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		skel *animsys.Skeleton
+		want verify.Roles
+	}{
+		{skel("Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "Spine", "Head"),
+			verify.Roles{Head: 5, Leg: animsys.TwoBoneJoints{Root: 1, Mid: 2, End: 3}}},
+		{skel("Hips", "LHipJoint", "LeftHip", "LeftKnee", "LeftAnkle", "LeftToe", "Neck", "Head"),
+			verify.Roles{Head: 7, Leg: animsys.TwoBoneJoints{Root: 2, Mid: 3, End: 4}}},
+		{skel("mixamorig:Hips", "mixamorig:LeftUpLeg", "mixamorig:LeftLeg", "mixamorig:LeftFoot", "mixamorig:Head", "mixamorig:HeadTop_End"),
+			verify.Roles{Head: 4, Leg: animsys.TwoBoneJoints{Root: 1, Mid: 2, End: 3}}},
+		{skel("pelvis", "l_hip", "l_knee", "l_ankle", "r_ankle"),
+			verify.Roles{Head: -1, Leg: animsys.TwoBoneJoints{Root: 1, Mid: 2, End: 3}}},
+		{skel("LeftFoot", "Spine", "RightFoot"), verify.NoRoles()}, // a foot without two parents
+	} {
+		if got := findRoles(tc.skel); got != tc.want {
+			t.Errorf("%v: roles %+v, want %+v", tc.skel.Names, got, tc.want)
+		}
+	}
+}
+
+// verify passes on every real capture in ../shared/mocap, leaving out only
+// the data jumps it names; the procedural cases find their joints in each
+// (every file has a head and a left leg). With -short each clip is checked
+// on 150 frame intervals instead of all.
+func TestVerifyRealCaptures(t *testing.T) {
+	intervals := verify.MaxIntervals
+	if testing.Short() {
+		intervals = 150
+	}
+	for _, path := range mocap.Need(t) {
+		t.Run(mocap.Base(path), func(t *testing.T) {
+			t.Parallel()
+			skel, clip, err := loadBVH(path, "auto")
+			if err != nil {
+				t.Fatal(err)
+			}
+			roles := findRoles(&skel)
+			if roles.Head < 0 || roles.Leg.End < 0 {
+				t.Errorf("roles %+v: no head or left leg found in %v", roles, skel.Names)
+			}
+			rep := verify.RunIntervals(&skel, verify.Cases(&skel, roles), []*animsys.Clip{&clip}, intervals)
+			for _, s := range rep.Stats {
+				if s.Checked && !s.Pass {
+					t.Errorf("%s", s)
+				}
+			}
+			for _, e := range rep.Excluded {
+				t.Logf("left out: %s", e)
+			}
+		})
+	}
+}
+
+// The command line names the worst sample of each line and the left-out
+// frames of a real capture (found in every frame, however few intervals
+// are checked).
+func TestVerifyBVHReport(t *testing.T) {
+	paths := mocap.Need(t)
+	var path string
+	for _, p := range paths {
+		if strings.HasPrefix(filepath.Base(p), "07_") { // has data jumps: a flipping thumb
+			path = p
+		}
+	}
+	if path == "" {
+		t.Skip("SKIPPED: needs 07_metres_cmu131_start_walk_stop.bvh")
+	}
+	code, out, errs := run(verifyCmd, "--intervals", "200", "--bvh", path)
+	if code != ExitOK || strings.Contains(out, "FAIL") || !strings.Contains(out, "left out:") ||
+		!strings.Contains(out, "RThumb: near-180 degree flip") {
+		t.Fatalf("exit %d, stderr %s, output:\n%s", code, errs, out)
+	}
+	for _, l := range strings.Split(out, "\n")[1:] {
+		if strings.HasPrefix(l, "TwoBoneIK") && !strings.Contains(l, "worst: 07_") {
+			t.Errorf("line without its worst sample: %q", l)
+		}
 	}
 }
