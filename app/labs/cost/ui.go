@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/app"
 	"kinelab/render"
@@ -123,6 +124,20 @@ func (l *Lab) Draw2D(v *app.View) {
 	table := rl.Rectangle{X: v.Plot.X, Y: lay.bottom + 8, Width: v.Plot.Width, Height: v.Plot.Y - 8 - lay.bottom - 8}
 	l.drawTable(table)
 	l.drawHover(lay, v.Mouse)
+	v.DrawJointLabels(l.global.Pos, mgl32.Vec3{}, l.skel.Names, l.joint)
+	if j := l.joint; j > 0 && j < l.skel.Len() {
+		msg := fmt.Sprintf("%s: %.2f m/s, %.2f rad/s (propagated)", l.skel.Names[j], l.global.Vel[j].Len(), l.global.Ang[j].Len())
+		r := ui.CaptionRect(0, 0, ui.TextSize, msg)
+		ui.Caption("joint readout", v.Area.X, v.Area.Y+v.Area.Height-r.Height, ui.TextSize, []color.RGBA{render.TargetColor}, msg)
+	}
+}
+
+// Point implements app.Pointable: a click picks a joint of the character
+// (or none).
+func (l *Lab) Point(ptr app.Pointer) {
+	if ptr.Click {
+		l.joint = max(0, ptr.JointAt(l.global.Pos, mgl32.Vec3{}))
+	}
 }
 
 // drawTable lists the best targets with all three costs, and the last

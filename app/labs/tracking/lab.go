@@ -83,6 +83,7 @@ func DefaultSettings() Settings {
 
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
+	joint int // joint of the raw character picked with a click, 0 for none
 	S   Settings
 	sec trackPanels
 

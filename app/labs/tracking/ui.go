@@ -21,6 +21,9 @@ type trackPanels struct {
 // Point implements app.Pointable: Ctrl+drag in the top plot draws the input
 // (and switches to the drawn signal).
 func (l *Lab) Point(ptr app.Pointer) {
+	if ptr.Click && l.S.Character {
+		l.joint = max(0, ptr.JointAt(l.char.rawG.Pos, mgl32.Vec3{}))
+	}
 	top, _ := app.StackedPlots(int32(ui.Width()), int32(ui.Height()))
 	l.draw.Point(ptr, l.plot, top)
 	if l.draw.Down {
@@ -62,6 +65,15 @@ func (l *Lab) Draw2D(v *app.View) {
 	x, y := (fr.X+ff.X)/2, max(fr.Y, ff.Y)+20
 	caption(x, y, "filtered vs raw", render.DimText)
 	caption(x, y+22, fmt.Sprintf("mean %.1f max %.1f deg", c.MeanDeg, c.MaxDeg), render.DimText)
+	v.DrawJointLabels(c.rawG.Pos, mgl32.Vec3{}, c.skel.Names, l.joint)
+	if j := l.joint; j > 0 && j < c.skel.Len() {
+		d := c.rawG.Rot[j].Dot(c.filtG.Rot[j])
+		deg := 2 * math.Acos(math.Min(1, math.Abs(float64(d)))) * 180 / math.Pi
+		msg := fmt.Sprintf("%s: filtered %.1f deg from raw", c.skel.Names[j], deg)
+		r := ui.CaptionRect(0, 0, ui.TextSize, msg)
+		top, _ := app.StackedPlots(v.Width, v.Height)
+		ui.Caption("joint readout", v.Area.X, top.Y+top.Height-r.Height, ui.TextSize, []color.RGBA{render.TargetColor}, msg)
+	}
 }
 
 // Panel implements app.Lab.

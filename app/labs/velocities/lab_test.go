@@ -9,6 +9,7 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
+	"kinelab/app"
 	"kinelab/app/apptest"
 )
 
@@ -215,5 +216,46 @@ func TestVelocitiesChainConvergesWithDt(t *testing.T) {
 		if !(means[1] < means[0]/5) {
 			t.Errorf("%s: mean |red-blue| %.5g at 1/60 s but %.5g at 1/600 s: not first order", name, means[0], means[1])
 		}
+	}
+}
+
+// The timeline: a seek is an event the plot marks, the clip speed scales
+// how fast the clip's time runs, and the play mode is the lab's.
+func TestTimeline(t *testing.T) {
+	l := New()
+	dt := float32(1.0 / 60)
+	for range 10 {
+		l.Update(dt)
+	}
+	tl := l.Timeline()
+	if tl.Clip != l.clips[l.cur].Name || !(tl.Length > 0) || tl.Speed != 1 || tl.Mode != animsys.PlayLoop {
+		t.Fatalf("timeline %+v", tl)
+	}
+	l.Seek(tl.Length / 2)
+	l.Update(dt)
+	if l.Event != "scrub" {
+		t.Errorf("the update after a seek has event %q, want scrub", l.Event)
+	}
+	if got := l.Timeline().Time; got < tl.Length/2 || got > tl.Length/2+2*dt {
+		t.Errorf("after seeking to %.3f s the clip is at %.3f s", tl.Length/2, got)
+	}
+	l.Update(dt)
+	if l.Event != "" {
+		t.Errorf("the next update has event %q", l.Event)
+	}
+	before := l.Timeline().Time
+	l.SetClipSpeed(2)
+	l.Update(dt)
+	if got := l.Timeline().Time - before; got < 1.9*dt || got > 2.1*dt {
+		t.Errorf("at clip speed 2 one tick of %.4f s moved the clip %.4f s", dt, got)
+	}
+	l.SetClipSpeed(99)
+	if l.S.ClipSpeed != app.MaxClipSpeed {
+		t.Errorf("clip speed 99 kept as %v", l.S.ClipSpeed)
+	}
+	l.SetPlayMode(animsys.PlayPingPong)
+	l.SetPlayMode(animsys.PlayMode(9))
+	if l.Timeline().Mode != animsys.PlayPingPong {
+		t.Errorf("play mode %v after ping-pong and a bad mode", l.Timeline().Mode)
 	}
 }
