@@ -100,7 +100,7 @@ type costCandidate struct {
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
 	joint int // joint picked with a click, 0 for none
-	S Settings
+	S     Settings
 
 	// The maps: row-major grids, row 0 at v = +VRange, column 0 at
 	// x = -XRange; colours for the textures, and each map's maximum.

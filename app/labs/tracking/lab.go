@@ -84,8 +84,8 @@ func DefaultSettings() Settings {
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
 	joint int // joint of the raw character picked with a click, 0 for none
-	S   Settings
-	sec trackPanels
+	S     Settings
+	sec   trackPanels
 
 	time   float64 // s of simulated time
 	dt     float32 // s, the last tick
