@@ -8,7 +8,10 @@ TOOLS       := $(CURDIR)/.tools
 STATICCHECK := $(TOOLS)/staticcheck
 # staticcheck 2026.1, the first release that reads Go 1.26.
 STATICCHECK_VERSION := v0.7.0
-XVFB        := xvfb-run -a -s "-screen 0 1280x720x24"
+# A screen as large as the largest size the fit test renders (3840x2160);
+# the 7680x4320 screenshot test's window is larger than the screen, which X
+# allows.
+XVFB        := xvfb-run -a -s "-screen 0 3840x2160x24"
 ARGS        ?=
 
 .PHONY: run test build deps vet lint fmt-check gotest bench verify screenshots clean
@@ -57,6 +60,11 @@ screenshots: build
 	$(XVFB) ./bin/kinelab --lab cost --frames 240 --screenshot docs/cost.png
 	$(XVFB) ./bin/kinelab --lab springs --frames 240 --screenshot docs/springs.png
 	$(XVFB) ./bin/kinelab --lab crowd --frames 290 --screenshot docs/crowd.png
+	mkdir -p docs/sizes
+	$(XVFB) ./bin/kinelab --lab velocities --frames 200 --do 90:teleport --width 1024 --height 600 --screenshot docs/sizes/velocities-1024x600.png
+	$(XVFB) ./bin/kinelab --lab cost --frames 120 --do 1:help --width 1024 --height 600 --screenshot docs/sizes/cost-help-1024x600.png
+	$(XVFB) ./bin/kinelab --lab scalar --frames 240 --width 1920 --height 1080 --screenshot docs/sizes/scalar-1920x1080.png
+	$(XVFB) ./bin/kinelab --lab springs --frames 240 --width 3840 --height 2160 --screenshot docs/sizes/springs-3840x2160.png
 
 clean:
 	rm -rf bin $(TOOLS)

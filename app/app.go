@@ -68,7 +68,6 @@ type App struct {
 	lastView            View                       // the last frame's, for clicks
 	press               rl.Vector2                 // where the left button went down (units)
 	pressOverUI         bool
-	click               bool // a left click in the 3D view this frame
 }
 
 // Run opens the window with labs (in tab order) and runs the render loop
