@@ -16,8 +16,8 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
-	"kinelab/animsys/humanoid"
 	"kinelab/animsys/crowd"
+	"kinelab/animsys/humanoid"
 	"kinelab/animsys/verify"
 	"kinelab/assets"
 )
