@@ -1,10 +1,12 @@
 package humanoid
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 )
 
@@ -327,4 +329,40 @@ func (b *binder) aimAt(j int, p, dir mgl32.Vec3) {
 		return
 	}
 	b.turn(j, mathx.QuatBetween(v, dir))
+}
+
+// ClipFrames runs static forward kinematics on up to k frames of clip c
+// spread from its first frame to its last, and returns each one's global
+// joint positions and rotations: the posed frames Classify, Up, Height
+// and BindFrame measure.
+func ClipFrames(sk *animsys.Skeleton, c *animsys.Clip, k int) ([][]mgl32.Vec3, [][]mgl32.Quat) {
+	n := sk.Len()
+	if c.Frames == 0 || c.Joints != n {
+		return nil, nil
+	}
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	k = max(1, min(k, c.Frames))
+	pos, rot := make([][]mgl32.Vec3, k), make([][]mgl32.Quat, k)
+	for i := range pos {
+		fr := 0
+		if k > 1 {
+			fr = i * (c.Frames - 1) / (k - 1)
+		}
+		copy(local.Pos, c.Pos[c.At(fr, 0):c.At(fr+1, 0)])
+		copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
+		animsys.FKStatic(&global, &local, sk.Parents)
+		pos[i] = append([]mgl32.Vec3(nil), global.Pos...)
+		rot[i] = append([]mgl32.Quat(nil), global.Rot...)
+	}
+	return pos, rot
+}
+
+// ClassifyClip reads the skeleton of clip c as a human figure, measured on
+// up to 48 of its frames.
+func ClassifyClip(sk *animsys.Skeleton, c *animsys.Clip) (Figure, error) {
+	pos, _ := ClipFrames(sk, c, 48)
+	if pos == nil {
+		return Figure{}, fmt.Errorf("humanoid: clip %q has no frames of the skeleton's %d joints", c.Name, sk.Len())
+	}
+	return Classify(sk.Parents, sk.Names, pos)
 }

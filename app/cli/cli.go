@@ -17,6 +17,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/crowd"
+	"kinelab/animsys/humanoid"
 	"kinelab/animsys/verify"
 	"kinelab/assets"
 )
@@ -67,7 +68,7 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 // jumps it left out, and returns 1 if any tolerance is exceeded or the
 // file does not load.
 func Verify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--bvh FILE [--units auto|cm|m|in]]",
+	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--bvh FILE [--units U] [--up y|z] [--keep-rest]]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
 			"BVH file's clip, leaving out (and naming) frames where the data itself jumps;\n"+
@@ -75,7 +76,9 @@ func Verify(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	intervals := fs.Int("intervals", verify.MaxIntervals, "check at most `N` frame intervals per clip, spread evenly")
 	file := fs.String("bvh", "", "verify over this BVH `FILE`'s clip instead")
-	units := fs.String("units", "auto", "units of the BVH file: auto, cm, m or in")
+	units := fs.String("units", "auto", "units of the BVH file: auto, m, cm, mm, in, cmu or metres per unit")
+	up := fs.String("up", "auto", "up axis of the BVH file: auto, y or z")
+	keep := fs.Bool("keep-rest", false, "keep the BVH file's leading rest frames (dropped by default, as in the app)")
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
@@ -84,10 +87,13 @@ func Verify(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	if *file != "" {
-		skel, clip, err := loadBVH(*file, *units)
+		skel, clip, notes, err := loadBVH(*file, *units, *up, *keep)
 		if err != nil {
 			fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 			return ExitFail
+		}
+		for _, n := range notes {
+			fmt.Fprintf(stderr, "kinelab verify: %s: %s\n", *file, n)
 		}
 		return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, []*animsys.Clip{&clip})
 	}
@@ -128,54 +134,60 @@ func verifyClips(stdout, stderr io.Writer, asJSON bool, intervals int, skel *ani
 			return ExitFail
 		}
 	}
-	rep := verify.RunIntervals(skel, verify.Cases(skel, findRoles(skel)), clips, intervals)
+	rep := verify.RunIntervals(skel, verify.Cases(skel, findRoles(skel, clips[0])), clips, intervals)
 	return writeVerify(rep, asJSON, stdout, stderr)
 }
 
-// findRoles finds the joints of verify's procedural cases by name, ignoring
-// case and anything but letters and digits (so "mixamorig:LeftFoot" and
-// "l_ankle" match): the head, a joint whose name ends in "head"; the leg,
-// the first joint whose name ends in "leftfoot", "leftankle", "lfoot" or
-// "lankle" with its parent and grandparent (knee and hip). A stand-in
-// until a skeleton-anatomy classifier replaces it.
-func findRoles(skel *animsys.Skeleton) verify.Roles {
+// findRoles finds the joints of verify's procedural cases: the head and
+// the left leg's thigh, knee and ankle of the skeleton read as a human
+// figure (humanoid.ClassifyClip on clip c); none when it does not read as
+// one.
+func findRoles(skel *animsys.Skeleton, c *animsys.Clip) verify.Roles {
 	roles := verify.NoRoles()
-	for i, name := range skel.Names {
-		var b strings.Builder
-		for _, r := range strings.ToLower(name) {
-			if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-				b.WriteRune(r)
-			}
-		}
-		n := b.String()
-		if roles.Head < 0 && strings.HasSuffix(n, "head") {
-			roles.Head = i
-		}
-		if roles.Leg.End >= 0 {
-			continue
-		}
-		for _, foot := range []string{"leftfoot", "leftankle", "lfoot", "lankle"} {
-			if mid := skel.Parents[i]; strings.HasSuffix(n, foot) && mid >= 0 && skel.Parents[mid] >= 0 {
-				roles.Leg = animsys.TwoBoneJoints{Root: skel.Parents[mid], Mid: mid, End: i}
-				break
-			}
-		}
+	f, err := humanoid.ClassifyClip(skel, c)
+	if err != nil {
+		return roles
+	}
+	roles.Head = f.Head
+	if l := f.Legs[humanoid.Left]; l.Upper >= 0 {
+		roles.Leg = animsys.TwoBoneJoints{Root: l.Upper, Mid: l.Mid, End: l.End}
 	}
 	return roles
 }
 
-// loadBVH reads a BVH file's skeleton and clip in metres; units is auto
-// (detected from the skeleton's height) or cm, m, in.
-func loadBVH(path, units string) (animsys.Skeleton, animsys.Clip, error) {
+// loadBVH reads a BVH file's skeleton and clip as the app does
+// (bvh.Detect): in metres, standing on +Y, leading rest frames dropped;
+// units and up are "auto" or the user's choice, keep keeps the rest
+// frames. It returns what it detected and chose, for stderr.
+func loadBVH(path, units, up string, keep bool) (animsys.Skeleton, animsys.Clip, []string, error) {
 	f, err := bvh.ReadFile(path)
 	if err != nil {
-		return animsys.Skeleton{}, animsys.Clip{}, err
+		return animsys.Skeleton{}, animsys.Clip{}, nil, err
 	}
-	u, err := bvh.UnitsFor(f, units)
-	if err != nil {
-		return animsys.Skeleton{}, animsys.Clip{}, fmt.Errorf("--units: %v", err)
+	d := bvh.Detect(f)
+	imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up, Skip: d.Skip}
+	notes := []string{fmt.Sprintf("units %s: %s", d.Units, d.UnitsReason), fmt.Sprintf("up %s: %s", d.Up, d.UpReason)}
+	if units != "" && units != "auto" {
+		u, err := bvh.ParseUnits(units)
+		if err != nil {
+			return animsys.Skeleton{}, animsys.Clip{}, nil, fmt.Errorf("--units: %v", err)
+		}
+		imp.Scale, notes[0] = u.Scale(), fmt.Sprintf("units %s (--units; detected %s)", u, d.Units)
 	}
-	return f.Skeleton(u.Scale()), f.Clip(u.Scale(), ""), nil
+	if up != "" && up != "auto" {
+		u, err := bvh.ParseUp(up)
+		if err != nil {
+			return animsys.Skeleton{}, animsys.Clip{}, nil, fmt.Errorf("--up: %v", err)
+		}
+		imp.Up, notes[1] = u, fmt.Sprintf("up %s (--up; detected %s)", u, d.Up)
+	}
+	if d.Skip > 0 && keep {
+		imp.Skip = 0
+		notes = append(notes, "rest frames kept (--keep-rest): "+d.SkipReason)
+	} else if d.Skip > 0 {
+		notes = append(notes, "rest frames dropped (--keep-rest keeps them): "+d.SkipReason)
+	}
+	return f.SkeletonWith(imp), f.ClipWith(imp, ""), notes, nil
 }
 
 // writeVerify prints a report and returns the exit code it calls for.

@@ -3,6 +3,10 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/go-gl/mathgl/mgl32"
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/bvh/fixture"
+	"kinelab/animsys/humanoid"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,34 +125,40 @@ func TestBenchTextDefaultThreads(t *testing.T) {
 	}
 }
 
-// The roles finder reads the usual naming schemes: the bench humanoid,
-// CMU (LeftHip/LeftKnee/LeftAnkle), Mixamo prefixes, lower case with
-// separators; absent joints stay -1.
+// The roles are the figure's head and left leg in every exporter's
+// convention (package fixture); a skeleton that is no figure has none.
 func TestFindRoles(t *testing.T) {
-	skel := func(names ...string) *animsys.Skeleton {
-		s := &animsys.Skeleton{Names: names}
-		for i := range names {
-			s.Parents = append(s.Parents, i-1) // a chain is enough here
+	for _, spec := range fixture.All() {
+		var buf bytes.Buffer
+		if err := fixture.Write(&buf, spec); err != nil {
+			t.Fatal(err)
 		}
-		return s
+		f, err := bvh.Parse(&buf, spec.Name+".bvh")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := bvh.Detect(f)
+		imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up, Skip: d.Skip}
+		skel, clip := f.SkeletonWith(imp), f.ClipWith(imp, "")
+		r := findRoles(&skel, &clip)
+		name := func(j int) string {
+			if j < 0 {
+				return "(none)"
+			}
+			return strings.ToLower(skel.Names[j])
+		}
+		if !strings.Contains(name(r.Head), "head") || !strings.Contains(name(r.Leg.End), "foot") ||
+			skel.Parents[r.Leg.End] != r.Leg.Mid || skel.Parents[r.Leg.Mid] != r.Leg.Root {
+			t.Errorf("%s: head %s, leg %s %s %s", spec, name(r.Head), name(r.Leg.Root), name(r.Leg.Mid), name(r.Leg.End))
+		}
+		if s, ok := humanoid.SideOf(skel.Names[r.Leg.End]); !ok || s != humanoid.Left {
+			t.Errorf("%s: the leg ends at %s", spec, name(r.Leg.End))
+		}
 	}
-	for _, tc := range []struct {
-		skel *animsys.Skeleton
-		want verify.Roles
-	}{
-		{skel("Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "Spine", "Head"),
-			verify.Roles{Head: 5, Leg: animsys.TwoBoneJoints{Root: 1, Mid: 2, End: 3}}},
-		{skel("Hips", "LHipJoint", "LeftHip", "LeftKnee", "LeftAnkle", "LeftToe", "Neck", "Head"),
-			verify.Roles{Head: 7, Leg: animsys.TwoBoneJoints{Root: 2, Mid: 3, End: 4}}},
-		{skel("mixamorig:Hips", "mixamorig:LeftUpLeg", "mixamorig:LeftLeg", "mixamorig:LeftFoot", "mixamorig:Head", "mixamorig:HeadTop_End"),
-			verify.Roles{Head: 4, Leg: animsys.TwoBoneJoints{Root: 1, Mid: 2, End: 3}}},
-		{skel("pelvis", "l_hip", "l_knee", "l_ankle", "r_ankle"),
-			verify.Roles{Head: -1, Leg: animsys.TwoBoneJoints{Root: 1, Mid: 2, End: 3}}},
-		{skel("LeftFoot", "Spine", "RightFoot"), verify.NoRoles()}, // a foot without two parents
-	} {
-		if got := findRoles(tc.skel); got != tc.want {
-			t.Errorf("%v: roles %+v, want %+v", tc.skel.Names, got, tc.want)
-		}
+	chain := animsys.Skeleton{Names: []string{"a", "b", "c"}, Parents: []int{-1, 0, 1}, Offsets: make([]mgl32.Vec3, 3)}
+	clip := animsys.NewClip("c", 3, 3, 0.1)
+	if r := findRoles(&chain, &clip); r != verify.NoRoles() {
+		t.Errorf("a chain has roles %+v", r)
 	}
 }
 
@@ -164,11 +174,11 @@ func TestVerifyRealCaptures(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		t.Run(mocap.Base(path), func(t *testing.T) {
 			t.Parallel()
-			skel, clip, err := loadBVH(path, "auto")
+			skel, clip, _, err := loadBVH(path, "auto", "auto", false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			roles := findRoles(&skel)
+			roles := findRoles(&skel, &clip)
 			if roles.Head < 0 || roles.Leg.End < 0 {
 				t.Errorf("roles %+v: no head or left leg found in %v", roles, skel.Names)
 			}

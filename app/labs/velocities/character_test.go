@@ -1,9 +1,11 @@
 package velocities
 
 import (
+	"github.com/go-gl/mathgl/mgl32"
 	"kinelab/animsys"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -159,5 +161,38 @@ func TestMocapRedBlue(t *testing.T) {
 				t.Errorf("%s %v: mean |red - blue| %.4f m/s at 60 Hz, %.4f at 600 Hz", mocap.Base(path), mode, means[0], means[1])
 			}
 		}
+	}
+}
+
+// TestDataJumpMarked: a joint that flips 170 degrees for one frame of the
+// clip (a capture glitch) marks the ticks whose samples read it as "data
+// jump" events; the largest |red - blue| of the run is on one of them, and
+// no tick far from it is marked.
+func TestDataJumpMarked(t *testing.T) {
+	ch := writeFixture(t, fixture.Mixamo())
+	c := &ch.Clips[0]
+	const bad = 30 // frame
+	j := ch.Arm.Mid
+	flip := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, 0, 170 * math.Pi / 180})
+	c.Rot[c.At(bad, j)] = mathx.QuatMul(flip, c.Rot[c.At(bad, j)])
+	c.Prepare()
+	l := newLab(ch)
+	worst, worstEvent := float32(0), ""
+	marked := 0
+	for i := 0; i < int(loopLen(c)*60)-2; i++ {
+		l.Update(1.0 / 60)
+		frame := l.clipTime(l.cur, l.tCur) / c.FrameTime
+		if l.Event == "data jump" {
+			marked++
+			if frame < bad-4 || frame > bad+5 {
+				t.Errorf("tick %d at frame %.1f marked, %d frames from the jump", i, frame, int(frame)-bad)
+			}
+		}
+		if i > 0 && l.Mean > worst {
+			worst, worstEvent = l.Mean, l.Event
+		}
+	}
+	if marked == 0 || worstEvent != "data jump" {
+		t.Errorf("%d ticks marked; the largest |red - blue| (%.2f m/s) is on a tick marked %q", marked, worst, worstEvent)
 	}
 }
