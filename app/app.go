@@ -575,9 +575,10 @@ func (a *App) Load(files []string) bool {
 // (units, up axis, leading rest frames).
 func (a *App) mocapSection(p *ui.Panel) {
 	ch := a.character
-	if ch == nil || !p.Section("Mocap: "+ch.Name, &a.mocapOpen) {
+	if ch == nil || !p.Section("Mocap", &a.mocapOpen) {
 		return
 	}
+	p.Paragraph(ch.Name + ": " + strings.Join(a.baseNames(), ", "))
 	o := a.loadOpts
 	units := []string{"auto", "m", "cm", "mm", "in", "cmu"}
 	u := int32(max(0, slices.Index(units, o.Units)))
@@ -602,4 +603,13 @@ func (a *App) mocapSection(p *ui.Panel) {
 		a.loadOpts = o
 		a.Load(a.files)
 	}
+}
+
+// baseNames are the loaded files' names without their folders.
+func (a *App) baseNames() []string {
+	out := make([]string, len(a.files))
+	for i, f := range a.files {
+		out[i] = filepath.Base(f)
+	}
+	return out
 }

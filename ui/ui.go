@@ -189,10 +189,13 @@ func (p *Panel) label(text string, r rl.Rectangle, w float32, col color.RGBA) {
 	DrawTextIn(text, r.X, r.Y+(r.Height-TextSize)/2, TextSize, col, rl.Rectangle{X: r.X, Y: r.Y - 2, Width: w, Height: r.Height + 4})
 }
 
-// Header is a bold line of text that starts a group of widgets.
+// Header is a line of text in the heading colour that starts a group of
+// widgets, wrapped when it is wider than the panel.
 func (p *Panel) Header(text string) {
-	r := p.row(Row - 4)
-	p.label(text, r, r.Width, color.RGBA{255, 214, 120, 255})
+	for _, line := range Wrap(text, p.W-16, TextSize) {
+		r := p.row(Row - 4)
+		p.label(line, r, r.Width, color.RGBA{255, 214, 120, 255})
+	}
 }
 
 // Text is a plain line of text.
@@ -462,29 +465,70 @@ var openAll bool
 // must see every row).
 func OpenAllSections(on bool) { openAll = on }
 
-// Choice is a set of mutually exclusive toggles, perRow to a row; it
-// reports a change.
+// Choice is a set of mutually exclusive toggles, perRow to a row (fewer
+// when a caption would not fit; a caption wider than the panel, such as a
+// loaded clip's name, is cut with an ellipsis); it reports a change.
 func (p *Panel) Choice(options []string, perRow int, v *int32) bool {
 	p.bind(v)
 	old := *v
-	var r rl.Rectangle
-	w := float32(0)
-	for i, o := range options {
-		if i%perRow == 0 {
-			r = p.row(Row)
-			n := min(perRow, len(options)-i)
-			w = (r.Width - float32(n-1)*3) / float32(n)
-		}
-		b := rl.Rectangle{X: r.X + float32(i%perRow)*(w+3), Y: r.Y, Width: w, Height: r.Height}
-		recordWidget(o, b)
+	p.grid(options, perRow, func(i int, b rl.Rectangle, text string) {
 		on := *v == int32(i)
-		gui.Toggle(b, o, &on)
+		gui.Toggle(b, text, &on)
 		if on && *v != int32(i) {
 			*v = int32(i)
 		}
-	}
+	})
 	return *v != old
 }
+
+// ButtonGrid lays out buttons perRow to a row, as Choice does, and returns
+// the index of the one clicked, or -1.
+func (p *Panel) ButtonGrid(texts []string, perRow int) int {
+	hit := -1
+	p.grid(texts, perRow, func(i int, b rl.Rectangle, text string) {
+		if gui.Button(b, text) {
+			hit = i
+		}
+	})
+	return hit
+}
+
+// grid lays out cells for texts, at most perRow to a row and only as many
+// as fit their captions, and calls draw for each.
+func (p *Panel) grid(texts []string, perRow int, draw func(i int, b rl.Rectangle, text string)) {
+	const gap = 3
+	full := p.W - 16
+	fits := func(i, n int) bool {
+		w := (full - float32(n-1)*gap) / float32(n)
+		return Measure(texts[i], TextSize)+2*cellMargin <= w
+	}
+	for i := 0; i < len(texts); {
+		n := min(perRow, len(texts)-i)
+		for n > 1 {
+			ok := true
+			for k := i; k < i+n; k++ {
+				ok = ok && fits(k, n)
+			}
+			if ok {
+				break
+			}
+			n--
+		}
+		r := p.row(Row)
+		w := (r.Width - float32(n-1)*gap) / float32(n)
+		for k := 0; k < n; k++ {
+			b := rl.Rectangle{X: r.X + float32(k)*(w+gap), Y: r.Y, Width: w, Height: r.Height}
+			text := Clip(texts[i+k], w-2*cellMargin, TextSize)
+			recordWidget(text, b)
+			draw(i+k, b, text)
+		}
+		i += n
+	}
+}
+
+// cellMargin is the room (units) a caption keeps from each side of its
+// widget.
+const cellMargin = 4
 
 // Combo is a one-row choice that cycles through options (";"-separated) on
 // each click; it reports a change.

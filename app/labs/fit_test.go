@@ -2,6 +2,8 @@ package labs
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,10 +28,20 @@ func TestUIFits(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{Lab: "velocities", Frames: 1 << 30, Width: 1024, Height: 600, DT: 1.0 / 60}, All())
 	ui.OpenAllSections(true)
 	defer ui.OpenAllSections(false)
-	// An error with a long path: the message list shows it, wrapped.
+	// A character from a file with a long name (the labs' titles, the
+	// Mocap section and the timeline name it), and an error with a long
+	// path: the message list shows it, wrapped.
+	dir := t.TempDir()
+	long := filepath.Join(dir, "motion_capture_session_2026_take_0042_walk_forward_then_turn.bvh")
+	if err := os.Rename(apptest.WriteDefaultBVH(t, dir, "walk"), long); err != nil {
+		t.Fatal(err)
+	}
+	if !a.Load([]string{long}) {
+		t.Fatalf("%s did not load", long)
+	}
 	a.Load([]string{"/no/such/folder/with/a/rather/long/name/motion_capture_take_0042_walk_and_run.bvh"})
-	if len(a.Messages()) == 0 {
-		t.Fatal("a file that does not exist left no message")
+	if len(a.Messages()) < 2 {
+		t.Fatalf("loading two files left %d messages", len(a.Messages()))
 	}
 	problems := 0
 	check := func(what string) {

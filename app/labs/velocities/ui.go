@@ -94,14 +94,12 @@ func (l *Lab) Draw2D(v *app.View) {
 func (l *Lab) Panel(p *ui.Panel) {
 	s, sec := &l.S, &l.sec
 	if p.Section("Clip and transition", &sec.clip) {
-		for row := 0; row < len(l.clips); row += 3 {
-			names := []string{}
-			for i := row; i < min(row+3, len(l.clips)); i++ {
-				names = append(names, l.clips[i].Name)
-			}
-			if i := p.Buttons(names...); i >= 0 {
-				l.Play(row + i)
-			}
+		names := make([]string, len(l.clips))
+		for i := range l.clips {
+			names[i] = l.clips[i].Name
+		}
+		if i := p.ButtonGrid(names, 3); i >= 0 {
+			l.Play(i)
 		}
 		p.Choice([]string{"Cut", "Blend", "Cubic inert.", "Spring inert.", "Dead blend"}, 3, &s.Transition)
 		switch s.Transition {
