@@ -1,9 +1,10 @@
 // Package app is kinelab's lab framework: the window and render loop, and
 // everything the labs share — the playback clock, orbit camera, panels,
-// help overlay, screenshots, CSV export, scripted headless runs, BVH
-// characters and the pointer. A lab is a [Lab], with optional interfaces
-// ([Configurer], [CSVExporter], [CharacterSetter], [Pointable], ...) for
-// what it takes part in. The labs live in packages of their own under
+// help overlay, messages, the clip timeline, the file browser, settings
+// that last, screenshots, CSV export, scripted headless runs, BVH
+// characters, joint picking and the pointer. A lab is a [Lab], with
+// optional interfaces ([Configurer], [CSVExporter], [CharacterSetter],
+// [Pointable], [Timeliner], [SettingsLab], ...) for what it takes part in. The labs live in packages of their own under
 // app/labs; the framework never imports them: main passes the list
 // (labs.All) to [ParseFlags] and [Run]. Data flows one way: input and UI
 // state -> animsys (through a lab's Update) -> render.

@@ -166,6 +166,9 @@ func (a *App) drawUI(lab Lab, v *View) {
 	lp.End()
 
 	if t, ok := lab.(Timeliner); ok {
+		if a.browser != nil {
+			gui.Lock() // the panels' End unlocked raygui
+		}
 		a.drawTimeline(t, v.Timeline)
 	}
 }
@@ -188,14 +191,15 @@ func (a *App) viewSection(p *ui.Panel) {
 	if s == 0 {
 		s = ui.Scale()
 	}
-	if p.SliderFor(&a.set.UIScale, "UI scale", &s, 0.5, 4, fmt.Sprintf("%.2fx", s)) && !a.scaleDrag() {
-		a.set.UIScale = s
+	if p.SliderFor(&a.set.UIScale, "UI scale", &s, 0.5, 4, fmt.Sprintf("%.2fx", s)) {
+		a.set.UIScale = s // applied when the mouse button is let go (Frame)
 	}
 	p.Check("Label every joint", &a.set.LabelJoints)
 }
 
-// scaleDrag keeps the scale from changing under the mouse while its slider
-// is dragged (the slider would move with the UI); it applies on release.
+// scaleDrag keeps the scale from changing under the mouse while a button
+// is held (the UI-scale slider would move away from the mouse dragging
+// it); a new scale applies on release.
 func (a *App) scaleDrag() bool { return rl.IsMouseButtonDown(rl.MouseButtonLeft) }
 
 // drawHelp lists every key and mouse control over the scene, with the

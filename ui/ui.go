@@ -3,6 +3,11 @@
 // with one dark style for the whole app. Widgets are immediate mode: they
 // draw and return the user's input in the same call, so a panel is the input
 // stage of a frame; labs apply the values at their next update.
+//
+// Everything is laid out in UI units that Scale makes pixels, and text is
+// drawn from a TrueType font at its pixel size (text.go). While recording
+// (Record), each widget, line of text, panel row and block is listed with
+// its rectangle, for the test that the UI fits every screen (record.go).
 package ui
 
 import (
