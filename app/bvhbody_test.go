@@ -161,6 +161,24 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	}
 }
 
+// writeFixture writes a synthetic convention's figure to dir (the apptest
+// package's WriteFixture, which this package's tests cannot import).
+func writeFixture(t *testing.T, dir string, s fixture.Spec) string {
+	t.Helper()
+	path := filepath.Join(dir, s.Name+".bvh")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fixture.Write(f, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestConventionCharacters loads a synthetic figure in each exporter
 // convention (package fixture) and checks it as the real files: it stands
 // 1.2-2.1 m tall on the floor, its body covers its bones with legs apart,
@@ -169,15 +187,7 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 func TestConventionCharacters(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		path := filepath.Join(dir, s.Name+".bvh")
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fixture.Write(f, s); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
+		path := writeFixture(t, dir, s)
 		name := s.String()
 		ch, errs := LoadCharacter([]string{path}, "auto")
 		if len(errs) > 0 || ch == nil || ch.Figure == nil {
@@ -213,19 +223,7 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 // first joint that differs; the same names in another order too.
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
-	write := func(s fixture.Spec) string {
-		path := filepath.Join(dir, s.Name+".bvh")
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fixture.Write(f, s); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		return path
-	}
-	a, b := write(fixture.LAFAN1()), write(fixture.Neuron())
+	a, b := writeFixture(t, dir, fixture.LAFAN1()), writeFixture(t, dir, fixture.Neuron())
 	ch, errs := LoadCharacter([]string{a, b}, "auto")
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
 		t.Fatalf("%v, %v", ch, errs)
@@ -239,16 +237,8 @@ func TestLoadSkeletonMismatch(t *testing.T) {
 // The CMU figure's T-pose row is dropped, with a note saying why, unless
 // the rest frames are kept.
 func TestLoadRestFrames(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cmu.bvh")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := fixture.CMU()
-	if err := fixture.Write(f, s); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := writeFixture(t, t.TempDir(), s)
 	for _, keep := range []bool{false, true} {
 		ch, errs := LoadCharacterWith([]string{path}, LoadOptions{KeepRest: keep})
 		if len(errs) > 0 {
