@@ -79,9 +79,10 @@ func median32(xs []float32) float32 {
 	return s[len(s)/2]
 }
 
-// checkBodyCovers: in the bind pose, the body holds the midpoint of every
-// bone of the figure longer than 2% of its size, and not the points
-// between its thighs and between its shins.
+// checkBodyCovers: in the bind pose, the body holds every bone of the
+// figure longer than 2% of its size (the points at a quarter, half and
+// three quarters of it), and not the points between its thighs, knees and
+// shins, nor between each forearm and the spine.
 func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	sk := &ch.Skel
 	bind := sk.BindPose()
@@ -111,13 +112,16 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 			continue
 		}
 		bones++
-		mid := bind.Pos[j].Add(bind.Pos[p]).Mul(0.5)
-		if w := b.Winding(mid); w < 0.5 {
-			out = append(out, fmt.Sprintf("%s-%s (%.2f)", sk.Names[p], sk.Names[j], w))
+		for _, f := range []float32{0.25, 0.5, 0.75} {
+			at := bind.Pos[p].Add(bind.Pos[j].Sub(bind.Pos[p]).Mul(f))
+			if w := b.Winding(at); w < 0.5 {
+				out = append(out, fmt.Sprintf("%s-%s at %.2f (%.2f)", sk.Names[p], sk.Names[j], f, w))
+				break
+			}
 		}
 	}
 	if len(out) > 0 {
-		t.Errorf("%s: %d of %d bone midpoints outside the body: %s", name, len(out), bones, strings.Join(out, ", "))
+		t.Errorf("%s: %d of %d bones poke out of the body (a point at a quarter, half or three quarters of them): %s", name, len(out), bones, strings.Join(out, ", "))
 	}
 	// Nothing but the figure is dressed: every vertex lies within 15% of
 	// the figure's height of one of its bones (a torso is 10% wide, a
@@ -154,11 +158,31 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 		{"between the thighs", at(l.Upper, l.Mid, 0.45).Add(at(r.Upper, r.Mid, 0.45)).Mul(0.5)},
 		{"between the knees", at(l.Upper, l.Mid, 0.9).Add(at(r.Upper, r.Mid, 0.9)).Mul(0.5)},
 		{"between the shins", at(l.Mid, l.End, 0.5).Add(at(r.Mid, r.End, 0.5)).Mul(0.5)},
+		{"between the left forearm and the spine", armGap(bind.Pos, fig, humanoid.Left)},
+		{"between the right forearm and the spine", armGap(bind.Pos, fig, humanoid.Right)},
 	} {
 		if w := b.Winding(c.p); w > 0.5 {
-			t.Errorf("%s: the point %s is inside the body (winding %.2f): the legs are fused", name, c.what, w)
+			t.Errorf("%s: the point %s is inside the body (winding %.2f): the limbs are fused", name, c.what, w)
 		}
 	}
+}
+
+// writeFixture writes a synthetic convention's figure to dir (the apptest
+// package's WriteFixture, which this package's tests cannot import).
+func writeFixture(t *testing.T, dir string, s fixture.Spec) string {
+	t.Helper()
+	path := filepath.Join(dir, s.Name+".bvh")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fixture.Write(f, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestConventionCharacters loads a synthetic figure in each exporter
@@ -169,15 +193,7 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 func TestConventionCharacters(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		path := filepath.Join(dir, s.Name+".bvh")
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fixture.Write(f, s); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
+		path := writeFixture(t, dir, s)
 		name := s.String()
 		ch, errs := LoadCharacter([]string{path}, "auto")
 		if len(errs) > 0 || ch == nil || ch.Figure == nil {
@@ -213,19 +229,7 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 // first joint that differs; the same names in another order too.
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
-	write := func(s fixture.Spec) string {
-		path := filepath.Join(dir, s.Name+".bvh")
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := fixture.Write(f, s); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		return path
-	}
-	a, b := write(fixture.LAFAN1()), write(fixture.Neuron())
+	a, b := writeFixture(t, dir, fixture.LAFAN1()), writeFixture(t, dir, fixture.Neuron())
 	ch, errs := LoadCharacter([]string{a, b}, "auto")
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
 		t.Fatalf("%v, %v", ch, errs)
@@ -239,16 +243,8 @@ func TestLoadSkeletonMismatch(t *testing.T) {
 // The CMU figure's T-pose row is dropped, with a note saying why, unless
 // the rest frames are kept.
 func TestLoadRestFrames(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cmu.bvh")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := fixture.CMU()
-	if err := fixture.Write(f, s); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := writeFixture(t, t.TempDir(), s)
 	for _, keep := range []bool{false, true} {
 		ch, errs := LoadCharacterWith([]string{path}, LoadOptions{KeepRest: keep})
 		if len(errs) > 0 {
@@ -263,4 +259,27 @@ func TestLoadRestFrames(t *testing.T) {
 			t.Errorf("keep %v: %d frames, want %d; notes:\n%s", keep, ch.Clips[0].Frames, want, notes)
 		}
 	}
+}
+
+// armGap is the point 60% of the way from the spine to the middle of
+// side's forearm: outside the body when the arm hangs apart from the
+// torso (a torso is 10% of the figure wide, an arm held against it would
+// put this point in it or its fillet).
+func armGap(pos []mgl32.Vec3, fig *humanoid.Figure, side humanoid.Side) mgl32.Vec3 {
+	a := fig.Arms[side]
+	fore := pos[a.Mid].Add(pos[a.End]).Mul(0.5)
+	best, near := float32(-1), fore
+	for i := 0; i+1 < len(fig.Spine); i++ {
+		p, q := pos[fig.Spine[i]], pos[fig.Spine[i+1]]
+		d := q.Sub(p)
+		t := float32(0)
+		if l := d.Dot(d); l > 0 {
+			t = min(1, max(0, fore.Sub(p).Dot(d)/l))
+		}
+		c := p.Add(d.Mul(t))
+		if dist := fore.Sub(c).Len(); best < 0 || dist < best {
+			best, near = dist, c
+		}
+	}
+	return near.Add(fore.Sub(near).Mul(0.6))
 }

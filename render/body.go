@@ -377,7 +377,10 @@ func (b *bodyBuilder) addTorso(pelvis int) {
 			}
 			kind := otherLimb
 			switch {
-			case i == 0 && b.lowest(c) < low:
+			case b.lowest(c) < low:
+				// A leg reaches well below the pelvis, whichever joint of
+				// the lower spine it hangs from (a 3ds Max biped's thighs
+				// hang from its spine).
 				kind = legLimb
 			case i > 0 && i >= chest/2:
 				kind = armLimb

@@ -354,20 +354,11 @@ func TestCostMapMapping(t *testing.T) {
 // that clip, none within costNearPlaying of the playing time, and plays
 // the best.
 func TestFinderOneClip(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "neuron.bvh")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := fixture.Neuron()
 	s.Frames = 4 * 125 // 4 s
-	if err := fixture.Write(f, s); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	ch, errs := app.LoadCharacter([]string{path}, "auto")
-	if len(errs) > 0 || len(ch.Clips) != 1 {
-		t.Fatal(errs)
+	ch := apptest.FixtureCharacter(t, s)
+	if len(ch.Clips) != 1 {
+		t.Fatalf("%d clips", len(ch.Clips))
 	}
 	l := New()
 	l.SetCharacter(ch)

@@ -300,18 +300,9 @@ func TestCrowdLabHeadlessCharacter(t *testing.T) {
 // like the full body: it holds the middle of the thighs, shins, upper arms
 // and spine, and not the point between the thighs.
 func TestCrowdBodiesLoaded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lafan1.bvh")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fixture.Write(f, fixture.LAFAN1()); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	ch, errs := app.LoadCharacter([]string{path}, "auto")
-	if len(errs) > 0 || ch.Figure == nil {
-		t.Fatal(errs)
+	ch := apptest.FixtureCharacter(t, fixture.LAFAN1())
+	if ch.Figure == nil {
+		t.Fatal("not read as a figure")
 	}
 	bodies := crowdBodies(&ch.Skel)
 	b := &bodies[0]

@@ -4,8 +4,6 @@ import (
 	"kinelab/animsys/bvh/fixture"
 	"math"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -360,19 +358,7 @@ func TestTrackingCharacterCuts(t *testing.T) {
 // clip's cuts: in the tick of a cut its filtered joints turn far less
 // than the raw ones, the two stand apart, and everything stays finite.
 func TestTrackingLoadedCharacter(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lafan1.bvh")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fixture.Write(f, fixture.LAFAN1()); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	ch, errs := app.LoadCharacter([]string{path}, "auto")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	ch := apptest.FixtureCharacter(t, fixture.LAFAN1())
 	l := New()
 	l.SetCharacter(ch)
 	l.S.CutEvery = 0

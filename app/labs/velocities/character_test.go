@@ -6,8 +6,6 @@ import (
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -61,33 +59,13 @@ func TestLabOnPelvisRootCharacter(t *testing.T) {
 	}
 }
 
-// writeFixture writes a synthetic convention's walk as a BVH file and
-// loads it as a character.
-func writeFixture(t *testing.T, s fixture.Spec) *app.Character {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), s.Name+".bvh")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fixture.Write(f, s); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	ch, errs := app.LoadCharacter([]string{path}, "auto")
-	if ch == nil || len(errs) != 0 {
-		t.Fatalf("%s: %v", s, errs)
-	}
-	return ch
-}
-
 // TestPlayModesMarkEnds: a clip that does not loop seamlessly marks the
 // tick it crosses its end, and only that tick, in each play mode: a wrap
 // each time round, a turn at each end of ping-pong, one end when clamped
 // (after which the pose rests and red and blue are both zero). Away from
 // those ticks red and blue agree as on the rest of the clip.
 func TestPlayModesMarkEnds(t *testing.T) {
-	ch := writeFixture(t, fixture.Mixamo()) // a 2 s walk, no loop markers
+	ch := apptest.FixtureCharacter(t, fixture.Mixamo()) // a 2 s walk, no loop markers
 	for _, c := range []struct {
 		mode  animsys.PlayMode
 		event string
@@ -169,7 +147,7 @@ func TestMocapRedBlue(t *testing.T) {
 // jump" events; the largest |red - blue| of the run is on one of them, and
 // no tick far from it is marked.
 func TestDataJumpMarked(t *testing.T) {
-	ch := writeFixture(t, fixture.Mixamo())
+	ch := apptest.FixtureCharacter(t, fixture.Mixamo())
 	c := &ch.Clips[0]
 	const bad = 30 // frame
 	j := ch.Arm.Mid
