@@ -130,40 +130,27 @@ func (a *App) drawUI(lab Lab, v *View) {
 	p.End()
 	y := p.Bounds().Y + p.Bounds().Height + 8
 
+	// The messages sit at the bottom of the column, so one that comes or
+	// goes does not move the lab's panel under the mouse.
+	bottom := h - columnGap
+	m := &a.msgPanel
 	if len(a.messages) > 0 {
-		m := &a.msgPanel
-		m.X, m.Y, m.W = columnGap, y, columnW
+		m.X, m.W = columnGap, columnW
 		m.MaxH = (h - y) * 0.4
-		m.Title = fmt.Sprintf("Messages (%d)", len(a.messages))
-		m.Begin()
-		drop := -1
-		for i, msg := range a.messages {
-			col := color.RGBA{200, 204, 212, 255}
-			if msg.Error {
-				col = color.RGBA{255, 150, 130, 255}
-			}
-			if m.Note(msg.Text, col) {
-				drop = i
-			}
-		}
-		if len(a.messages) > 1 && m.Button("Dismiss all") {
-			a.messages = a.messages[:0]
-		}
-		m.End()
-		if drop >= 0 && drop < len(a.messages) {
-			a.messages = append(a.messages[:drop], a.messages[drop+1:]...)
-		}
-		y = m.Bounds().Y + m.Bounds().Height + 8
+		m.Y = bottom - m.Bounds().Height
+		bottom = m.Y - 8
 	}
-
 	lp := &a.labPanel
 	lp.X, lp.Y, lp.W = columnGap, y, columnW
-	lp.MaxH = h - lp.Y - columnGap
+	lp.MaxH = bottom - lp.Y
 	lp.Title = lab.Title()
 	lp.Reset = a.ResetSetting
 	lp.Begin()
 	lab.Panel(lp)
 	lp.End()
+	if len(a.messages) > 0 {
+		a.drawMessages(m)
+	}
 
 	if t, ok := lab.(Timeliner); ok {
 		if a.browser != nil {
@@ -309,3 +296,27 @@ func (a *App) ScrollPanels(notches float32) {
 
 // CloseBrowser closes the file browser.
 func (a *App) CloseBrowser() { a.browser = nil }
+
+// drawMessages draws the message list in panel m; each message has a
+// close box, and Dismiss all clears them.
+func (a *App) drawMessages(m *ui.Panel) {
+	m.Title = fmt.Sprintf("Messages (%d)", len(a.messages))
+	m.Begin()
+	drop := -1
+	for i, msg := range a.messages {
+		col := color.RGBA{200, 204, 212, 255}
+		if msg.Error {
+			col = color.RGBA{255, 150, 130, 255}
+		}
+		if m.Note(msg.Text, col) {
+			drop = i
+		}
+	}
+	if len(a.messages) > 1 && m.Button("Dismiss all") {
+		a.messages = a.messages[:0]
+	}
+	m.End()
+	if drop >= 0 && drop < len(a.messages) {
+		a.messages = append(a.messages[:drop], a.messages[drop+1:]...)
+	}
+}
