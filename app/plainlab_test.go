@@ -7,14 +7,37 @@ import (
 	"kinelab/ui"
 )
 
-// plainLab is the least lab: the framework's tests draw it.
-type plainLab struct{}
+// plainLab is the least lab: the framework's window tests draw it. It has
+// one setting, on a slider in a section, and keeps the last click.
+type plainLab struct {
+	S     plainSettings
+	open  bool
+	click app.Pointer
+}
 
-func (plainLab) Name() string      { return "springs" }
-func (plainLab) Title() string     { return "plain" }
-func (plainLab) Update(float32)    {}
-func (plainLab) Draw3D(*app.View)  {}
-func (plainLab) Draw2D(*app.View)  {}
-func (plainLab) Panel(p *ui.Panel) { p.Text("nothing here") }
-func (plainLab) Keys() []app.Key   { return nil }
-func (plainLab) Focus() mgl32.Vec3 { return mgl32.Vec3{} }
+type plainSettings struct {
+	Value float32
+}
+
+func newPlainLab() *plainLab { return &plainLab{S: plainSettings{Value: 2}} }
+
+func (*plainLab) Name() string      { return "springs" }
+func (*plainLab) Title() string     { return "plain" }
+func (*plainLab) Update(float32)    {}
+func (*plainLab) Draw3D(*app.View)  {}
+func (*plainLab) Draw2D(*app.View)  {}
+func (*plainLab) Keys() []app.Key   { return nil }
+func (*plainLab) Focus() mgl32.Vec3 { return mgl32.Vec3{} }
+func (l *plainLab) Settings() any   { return &l.S }
+
+func (l *plainLab) Panel(p *ui.Panel) {
+	if p.Section("Things", &l.open) {
+		p.Slider("Value", &l.S.Value, 0, 10, "%.1f")
+	}
+}
+
+func (l *plainLab) Point(ptr app.Pointer) {
+	if ptr.Click {
+		l.click = ptr
+	}
+}

@@ -10,17 +10,27 @@ import (
 	"kinelab/app"
 	"kinelab/app/apptest"
 	"kinelab/render"
+	"kinelab/ui"
 )
+
+// TestWindow opens the framework's window once (one window per process)
+// and checks, in turn, a screenshot of the largest window and the mouse
+// and key input of the panels.
+func TestWindow(t *testing.T) {
+	t.Setenv(app.ConfigDirEnv, t.TempDir())
+	lab := newPlainLab()
+	a := apptest.OpenWindow(t, app.Config{Lab: "springs", Frames: 1 << 30, Width: 1280, Height: 720, DT: 1.0 / 60, UIScale: 1},
+		[]app.LabEntry{{Name: "springs", New: func() app.Lab { return lab }}})
+	checkInput(t, a, lab)
+	checkScreenshot8K(t, a)
+}
 
 // A screenshot of the largest window --width and --height allow,
 // 7680x4320 (33 million pixels, past the 16.7 million raylib-go's
 // LoadImageColors can return), is read whole and saved. The window is
 // real: it is larger than Xvfb's screen, which X allows, and Mesa renders
 // all of it.
-func TestScreenshot8K(t *testing.T) {
-	t.Setenv(app.ConfigDirEnv, t.TempDir())
-	a := apptest.OpenWindow(t, app.Config{Lab: "springs", Frames: 1 << 30, Width: 1280, Height: 720, DT: 1.0 / 60},
-		[]app.LabEntry{{Name: "springs", New: func() app.Lab { return plainLab{} }}})
+func checkScreenshot8K(t *testing.T, a *app.App) {
 	if !apptest.Resize(a, 7680, 4320) {
 		t.Skipf("SKIPPED: the X server gave the window %dx%d, not 7680x4320", rl.GetScreenWidth(), rl.GetScreenHeight())
 	}
@@ -35,7 +45,7 @@ func TestScreenshot8K(t *testing.T) {
 		if b := img.Bounds(); b.Dx() != 7680 || b.Dy() != 4320 {
 			t.Fatalf("screenshot is %v, want 7680x4320", b)
 		}
-		// The last row is the scene's background, not left empty.
+		// The bottom row is the scene, not left empty.
 		if c := img.RGBAAt(7000, 4319); !apptest.Near(c, render.Background, 40) && c.A != 255 {
 			t.Errorf("bottom-right pixel %v", c)
 		}
@@ -45,4 +55,111 @@ func TestScreenshot8K(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("7680x4320 frame read and saved in %v", time.Since(start))
+}
+
+// raylib's input events, played into its input state as if they came
+// from the window (rl.PlayAutomationEvent).
+const (
+	evKeyUp     = 1
+	evKeyDown   = 2
+	evMouseUp   = 5
+	evMouseDown = 6
+	evMouseAt   = 7
+)
+
+func play(typ uint32, p0, p1 int32) {
+	rl.PlayAutomationEvent(rl.AutomationEvent{Type: typ, Params: [4]int32{p0, p1}})
+}
+
+// checkInput drives the panels with the mouse and keys: right-click
+// resets a slider, a section's reset button resets its settings, a
+// double-click types a value and Esc cancels it, O opens the file browser
+// and Esc closes it, and a click in the scene reaches the lab while a
+// drag does not.
+func checkInput(t *testing.T, a *app.App, lab *plainLab) {
+	ui.OpenAllSections(true)
+	for range 3 {
+		a.Frame(nil)
+	}
+	ui.OpenAllSections(false)
+	// Where the slider and the reset button are in the lab's panel: the
+	// slider's value is drawn on it, "reset" on the button.
+	find := func(name string) rl.Rectangle {
+		t.Helper()
+		ui.Record(true)
+		a.Frame(nil)
+		for _, it := range ui.Record(false) {
+			if it.Kind == ui.KindText && it.Name == name && it.HasBox && it.Owner == lab.Title() {
+				return it.Box
+			}
+		}
+		t.Fatalf("no text %q drawn", name)
+		return rl.Rectangle{}
+	}
+	click := func(r rl.Rectangle, button int32) {
+		x, y := int32(r.X+r.Width/2), int32(r.Y+r.Height/2)
+		play(evMouseAt, x, y)
+		a.Frame(nil)
+		play(evMouseDown, button, 0)
+		a.Frame(nil)
+		play(evMouseUp, button, 0)
+		a.Frame(nil)
+	}
+	key := func(k int32) {
+		play(evKeyDown, k, 0)
+		a.Frame(nil)
+		play(evKeyUp, k, 0)
+		a.Frame(nil)
+	}
+
+	lab.S.Value = 7
+	slider := find("7.0")
+	click(slider, int32(rl.MouseButtonRight))
+	if lab.S.Value != 2 {
+		t.Errorf("after a right-click on the slider its value is %v, want the default 2", lab.S.Value)
+	}
+
+	lab.S.Value = 7
+	click(find("reset"), int32(rl.MouseButtonLeft))
+	if lab.S.Value != 2 {
+		t.Errorf("after the section's reset its value is %v, want the default 2", lab.S.Value)
+	}
+
+	click(slider, int32(rl.MouseButtonLeft))
+	click(slider, int32(rl.MouseButtonLeft))
+	if !ui.Typing() {
+		t.Error("a double-click on the slider did not open its text field")
+	}
+	key(int32(rl.KeyEscape))
+	if ui.Typing() {
+		t.Error("Esc did not close the text field")
+	}
+
+	key(int32(rl.KeyO))
+	if !a.BrowserOpen() {
+		t.Error("O did not open the file browser")
+	}
+	key(int32(rl.KeyEscape))
+	if a.BrowserOpen() {
+		t.Error("Esc did not close the file browser")
+	}
+
+	// A click in the scene is a click; a drag is not.
+	lab.click = app.Pointer{}
+	click(rl.Rectangle{X: 800, Y: 400}, int32(rl.MouseButtonLeft))
+	if !lab.click.Click || lab.click.At.X != 800 || lab.click.At.Y != 400 {
+		t.Errorf("a click at (800, 400) reached the lab as %+v", lab.click)
+	}
+	lab.click = app.Pointer{}
+	play(evMouseAt, 700, 300)
+	a.Frame(nil)
+	play(evMouseDown, int32(rl.MouseButtonLeft), 0)
+	a.Frame(nil)
+	play(evMouseAt, 760, 330)
+	a.Frame(nil)
+	play(evMouseUp, int32(rl.MouseButtonLeft), 0)
+	a.Frame(nil)
+	if lab.click.Click {
+		t.Errorf("a drag reached the lab as a click at %v", lab.click.At)
+	}
 }
