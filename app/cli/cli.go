@@ -1,7 +1,9 @@
 // Package cli implements kinelab's headless subcommands, `kinelab verify`,
-// `kinelab bench` and `kinelab bvh`. Each takes its arguments (after the subcommand name)
-// and the output streams, and returns the process exit code: 0 success,
-// 1 failure (a tolerance exceeded), 2 bad usage. It needs no window.
+// `kinelab bench`, `kinelab bvh`, `kinelab export` and `kinelab golden`.
+// Each takes its arguments (after the subcommand name) and the output
+// streams, and returns the process exit code: 0 success, 1 failure (a
+// tolerance exceeded, a file not read or written), 2 bad usage. None
+// opens a window or needs a display.
 package cli
 
 import (
