@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"math"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -346,5 +348,63 @@ func TestResampledFrames(t *testing.T) {
 	}
 	if v := a["world_vel"].vec3(frames-1, 0); v.Len() < 0.3 {
 		t.Errorf("the walking root is at rest at the last frame: %v", v)
+	}
+}
+
+// numpy.load reads the archive (where a Python with numpy is installed):
+// every array's name, dtype and shape, and values equal to the test's own
+// reader's.
+func TestNumpyLoads(t *testing.T) {
+	var python string
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(p, "-c", "import numpy").Run() == nil {
+			python = p
+			break
+		}
+	}
+	if python == "" {
+		t.Skip("SKIPPED: no python3 with numpy here; the test's own .npz reader checks the format")
+	}
+	sk := assets.Humanoid()
+	c := assets.Clips()[1]
+	path := filepath.Join(t.TempDir(), "walk.npz")
+	w := NewNPZWriter(path)
+	if err := Export(ClipSource{Clip: &c, Skel: &sk}, Options{FD: true}, w); err != nil {
+		t.Fatal(err)
+	}
+	a := readNPZ(t, path)
+	script := `
+import json, sys, numpy as np
+d = np.load(sys.argv[1])
+print(json.dumps({k: [str(d[k].dtype), list(d[k].shape)] for k in d.files} | {
+    "world_vel_5_3": d["world_vel"][5, 3].tolist(), "local_rot_7_2": d["local_rot"][7, 2].tolist(),
+    "names": d["names"].tolist(), "parents": d["parents"].tolist(), "units": str(d["units"]), "fps": float(d["fps"])}))
+`
+	out, err := exec.Command(python, "-c", script, path).Output()
+	if err != nil {
+		t.Fatalf("numpy.load: %v\n%s", err, out)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if s := got["world_pos"].([]any); s[0] != "float32" || s[1].([]any)[1] != float64(sk.Len()) || s[1].([]any)[2] != 3.0 {
+		t.Errorf("world_pos: %v", s)
+	}
+	if s := got["names"].([]any); len(s) != sk.Len() || s[14] != "Head" || got["units"] != "m" {
+		t.Errorf("names %v units %v", s, got["units"])
+	}
+	v := a["world_vel"].vec3(5, 3)
+	q := a["local_rot"].quat(7, 2)
+	for i, x := range got["world_vel_5_3"].([]any) {
+		if float32(x.(float64)) != v[i] {
+			t.Errorf("world_vel[5, 3] in numpy %v, %v here", got["world_vel_5_3"], v)
+		}
+	}
+	if r := got["local_rot_7_2"].([]any); float32(r[0].(float64)) != q.W || float32(r[1].(float64)) != q.V[0] {
+		t.Errorf("local_rot[7, 2] in numpy %v, %v here (w first)", r, q)
+	}
+	if len(got) != 2+len(a) { // two added keys; names, parents, units and fps replace the arrays' entries
+		t.Errorf("numpy sees %d arrays, the test's reader %d", len(got)-2, len(a))
 	}
 }
