@@ -1,10 +1,20 @@
 package animsys
 
 import (
+	"math"
+
 	"kinelab/animsys/mathx"
 )
 
 // Dead blending (propagating-velocities, "Dead Blending").
+
+// MaxExtrapolatedTurn (rad) bounds the total angle ExtrapolateDecayed turns
+// a joint: half a turn. Turned further, an extrapolated rotation heads back
+// towards where it started, and the shortest-arc blend of DeadBlend
+// reverses on its way to the live pose (a very fast joint at the
+// transition, 50 rad/s in one real capture's first frame, would spin
+// round 2.5 times over a 0.2 s half-life).
+const MaxExtrapolatedTurn = math.Pi
 
 // ExtrapolateDecayed writes into out the pose in extrapolated time seconds
 // forward along velocities that decay with the given half-life (s)
@@ -13,10 +23,17 @@ import (
 // and its velocities are scaled by e^(-y time), so they are the exact time
 // derivatives of the extrapolated pose. The root (joint 0) is copied, not
 // extrapolated. out may be in.
+//
+// A joint turns by at most MaxExtrapolatedTurn in total (|ang| / y as time
+// grows): an angular velocity faster than MaxExtrapolatedTurn y rad/s (10.9
+// rad/s at a 0.2 s half-life) is scaled down to it first, so the
+// extrapolation still follows the joint's axis and stays smooth, with
+// exact velocities. Slower joints extrapolate as in the article.
 func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 	y := mathx.Ln2 / (halflife + mathx.Eps)
 	decay := mathx.Exp(-y * time)
 	alpha := (1 - decay) / (y + mathx.Eps)
+	fastest := MaxExtrapolatedTurn * y // rad/s
 	n := len(in.Pos)
 	ip, ir, is := in.Pos[:n], in.Rot[:n], in.Scl[:n]
 	iv, ia, isv := in.Vel[:n], in.Ang[:n], in.Svl[:n]
@@ -29,6 +46,9 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 			continue
 		}
 		v, w, sv := ldp(&iv[i]), ldp(&ia[i]), ldp(&isv[i])
+		if w2 := w.dot(w); w2 > fastest*fastest {
+			w = w.scale(fastest / sqrt32(w2))
+		}
 		op[i] = ldp(&ip[i]).add(v.scale(alpha)).vec()
 		or[i] = qmul(qexp(w.scale(alpha)), ldqp(&ir[i])).quat()
 		os[i] = ldp(&is[i]).mul(exp3(sv.scale(alpha))).vec()

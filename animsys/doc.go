@@ -26,7 +26,7 @@
 //
 // Every velocity here is the exact time derivative of what the operation
 // outputs, which `kinelab verify` and the tests check against a fine
-// central difference. Three places needed more than the listings:
+// central difference. Four places needed more than the listings:
 //
 //   - BK and KformDiv divide by the parent scale and keep the expansion term
 //     in the local frame: the exact inverse of op_fk. The article's op_bk
@@ -42,6 +42,11 @@
 //   - Accordingly InertializeOffset stores in Offset.Ang the rate of the
 //     offset's scaled angle-axis, so the inertialized pose starts with the
 //     source's angular velocity exactly.
+//   - ExtrapolateDecayed turns a joint by at most half a turn in total
+//     (MaxExtrapolatedTurn), scaling down angular velocities faster than
+//     that allows: the listing spins a very fast joint (50 rad/s in a real
+//     capture's first frame) round several times, and DeadBlend's
+//     shortest-arc blend then reverses each time it passes the far side.
 //
 // # Article function -> Go name (units of the velocities)
 //

@@ -41,7 +41,6 @@ func (a v3) scale(s float32) v3   { return v3{a.x * s, a.y * s, a.z * s} }
 func (a v3) mul(b v3) v3          { return v3{a.x * b.x, a.y * b.y, a.z * b.z} }
 func (a v3) div(b v3) v3          { return v3{a.x / b.x, a.y / b.y, a.z / b.z} }
 func (a v3) dot(b v3) float32     { return a.x*b.x + a.y*b.y + a.z*b.z }
-func (a v3) length() float32      { return sqrt32(a.dot(a)) }
 func lerp3(a, b v3, t float32) v3 { return a.add(b.sub(a).scale(t)) }
 
 func (a v3) cross(b v3) v3 {

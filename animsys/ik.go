@@ -30,9 +30,9 @@ func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target
 	lat := mathx.Clamp(target.Sub(a).Len(), abs32(lab-lcb)*1.0001+1e-6, (lab+lcb)*0.9999)
 
 	// Bend: the interior angle at the mid joint, now and wanted.
-	now := acos32(ab.Dot(cb) / (lab*lcb + mathx.Eps))
-	want := acos32((lab*lab + lcb*lcb - lat*lat) / (2*lab*lcb + mathx.Eps))
 	axis := cb.Cross(ab)
+	now := atan2f(axis.Len(), ab.Dot(cb))
+	want := lawOfCosines(lab, lcb, lat)
 	if axis.Len() < 1e-6*lab*lcb {
 		// Straight chain: bend about the mid joint's own x axis.
 		axis = mathx.QuatMulVec3(global.Rot[j.Mid], mgl32.Vec3{1, 0, 0})
@@ -56,11 +56,17 @@ func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target
 // difference (op_two_bone_ik): the local pose is extrapolated delta seconds
 // back along its velocities (ExtrapolatePrev into localTemp), both poses go
 // through FKStatic and the IK — the earlier one towards the target moved
-// back by delta heelVel — and the velocities of localCurr become the finite
-// difference of the two over delta (s; the article uses 0.01). No pose from
-// the previous frame is needed. localTemp, globalCurr and globalTemp are
-// scratch poses of the same size; globalCurr is left holding FK of the pose
-// before the IK.
+// back by delta heelVel — and the angular velocities of the two joints the
+// IK turns (j.Root, j.Mid) become the finite difference of the two over
+// delta (s; the article uses 0.01). No pose from the previous frame is
+// needed. localTemp, globalCurr and globalTemp are scratch poses of the
+// same size; globalCurr is left holding FK of the pose before the IK.
+//
+// Every other velocity is kept as it was. The article finite-differences
+// the whole pose, which gives them back (up to float32 noise) only while
+// a joint turns less than pi in delta: a joint faster than pi/delta (314
+// rad/s at 0.01 s, as a flailing thumb in a real capture) came back
+// aliased, off by hundreds of rad/s.
 func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int,
 	j TwoBoneJoints, heelPos, heelVel mgl32.Vec3, delta float32) {
 	ExtrapolatePrev(localTemp, localCurr, delta)
@@ -68,7 +74,10 @@ func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int
 	FKStatic(globalTemp, localTemp, parents)
 	TwoBoneIKStatic(localCurr, globalCurr, parents, j, heelPos)
 	TwoBoneIKStatic(localTemp, globalTemp, parents, j, heelPos.Sub(heelVel.Mul(delta)))
-	FiniteDiffInPlace(localCurr, localTemp, delta)
+	inv := 1 / delta
+	for _, i := range [2]int{j.Root, j.Mid} {
+		localCurr.Ang[i] = rotDelta(ldqp(&localTemp.Rot[i]), ldqp(&localCurr.Rot[i])).scale(inv).vec()
+	}
 }
 
 func abs32(x float32) float32 {
@@ -78,7 +87,15 @@ func abs32(x float32) float32 {
 	return x
 }
 
-// acos32 is acos with its argument clamped to [-1, 1].
-func acos32(x float32) float32 {
-	return float32(math.Acos(float64(mathx.Clamp(x, -1, 1))))
+// atan2f is float32 atan2(y, x).
+func atan2f(y, x float32) float32 { return float32(math.Atan2(float64(y), float64(x))) }
+
+// lawOfCosines is the angle (rad) between sides a and b of a triangle
+// whose third side is c, in its half-angle form 2 atan2(sqrt((c - a + b)
+// (c + a - b)), sqrt((a + b - c) (a + b + c))): unlike acos((a^2 + b^2 -
+// c^2) / 2ab), which near a straight (pi) or folded (0) chain resolves the
+// angle only to sqrt(float32 epsilon) ~ 3e-4 rad, it keeps the angle's
+// float32 precision there. a, b > 0 and |a - b| < c < a + b.
+func lawOfCosines(a, b, c float32) float32 {
+	return 2 * atan2f(sqrt32((c-a+b)*(c+a-b)), sqrt32((a+b-c)*(a+b+c)))
 }

@@ -122,6 +122,44 @@ func TestExtrapolateDecayed(t *testing.T) {
 	}
 }
 
+// A very fast joint turns at most MaxExtrapolatedTurn in total, steadily
+// and about its own axis, with velocities that stay the derivative of the
+// extrapolation; a slow one extrapolates exactly as op_extrapolate_decayed.
+func TestExtrapolateDecayedBoundsTurn(t *testing.T) {
+	const halflife = 0.2
+	in, out, next := NewPose(3), NewPose(3), NewPose(3)
+	in.Rot[1] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0.3, 0, 0})
+	in.Ang[1] = mgl32.Vec3{0, 60, 0} // rad/s: 17 rad in the article's limit
+	in.Ang[2] = mgl32.Vec3{2, 0, 1}  // rad/s: 0.65 rad in the limit
+	prev := float32(0)
+	for _, tt := range []float32{0.01, 0.05, 0.1, 0.2, 0.4, 0.8, 2, 100} {
+		ExtrapolateDecayed(&out, &in, tt, halflife)
+		turn := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(out.Rot[1], in.Rot[1])))
+		if a := turn.Len(); a > MaxExtrapolatedTurn+1e-4 || a < prev || abs32(mathx.Vec3Normalize(turn)[1]) < 1-1e-4 {
+			t.Fatalf("t=%g: the fast joint has turned %v (%.4f rad, %.4f before); want about its axis, growing, at most %.4f",
+				tt, turn, a, prev, MaxExtrapolatedTurn)
+		} else {
+			prev = a
+		}
+		y := mathx.Ln2 / halflife
+		alpha := (1 - mathx.Exp(-y*tt)) / y
+		if want := mathx.QuatMul(mathx.QuatFromScaledAngleAxis(in.Ang[2].Mul(alpha)), in.Rot[2]); !nearQuat(out.Rot[2], want, 1e-5) {
+			t.Fatalf("t=%g: slow joint %v, want the article's %v", tt, out.Rot[2], want)
+		}
+		// The angular velocity is the derivative of the rotation.
+		const h = 1e-3
+		ExtrapolateDecayed(&next, &in, tt+h, halflife)
+		fd := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(next.Rot[1], out.Rot[1]))).Mul(1 / h)
+		ExtrapolateDecayed(&next, &in, tt+h/2, halflife)
+		if !near3(next.Ang[1], fd, 2e-2*max(1, fd.Len())) {
+			t.Fatalf("t=%g: angular velocity %v, finite difference %v", tt, next.Ang[1], fd)
+		}
+	}
+	if prev < MaxExtrapolatedTurn-1e-3 {
+		t.Fatalf("the fast joint turns %.4f in the limit, want %.4f", prev, MaxExtrapolatedTurn)
+	}
+}
+
 // Look-at turns the head so fwd points at the target; the kineform version
 // gives the same rotation as the static one.
 func TestLookAt(t *testing.T) {
@@ -214,5 +252,94 @@ func TestTwoBoneIKFirstOrder(t *testing.T) {
 	coarse, fine := errAt(0.01), errAt(0.001)
 	if fine > coarse/5 || coarse > 1 {
 		t.Fatalf("IK velocity error %g at delta 0.01, %g at 0.001: not first order", coarse, fine)
+	}
+}
+
+// nearQuat reports whether a and b are the same rotation within tol.
+func nearQuat(a, b mgl32.Quat, tol float32) bool {
+	return mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(a, b))).Len() <= tol
+}
+
+// On a nearly straight knee (a standing or striding leg) the IK's angles
+// keep their precision, so its finite-difference velocities still
+// converge at first order: with acos, the knee's interior angle near pi is
+// resolved to ~3e-4 rad, and over delta = 1 ms that noise (up to 0.9
+// rad/s here) swamped the velocity error it should shrink.
+func TestTwoBoneIKNearlyStraight(t *testing.T) {
+	skel := BenchSkeleton()
+	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	n := skel.Len()
+	temp, gc, gt, global := NewPose(n), NewPose(n), NewPose(n), NewPose(n)
+	// The hip swings about x; the knee is bent by only `knee` rad; the
+	// target sits 4-6% of the way from the foot to the hip.
+	eval := func(out *Pose, tm, delta, knee float32) {
+		copy(out.Pos, skel.Offsets)
+		for j := range out.Rot {
+			out.Rot[j], out.Vel[j], out.Ang[j] = mathx.QuatIdentity(), mgl32.Vec3{}, mgl32.Vec3{}
+		}
+		s, c := sincos32(2 * tm)
+		out.Rot[leg.Root] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0.4 * s, 0, 0})
+		out.Ang[leg.Root] = mgl32.Vec3{0.8 * c, 0, 0}
+		out.Rot[leg.Mid] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{knee, 0, 0})
+		FK(&global, out, skel.Parents)
+		k, dk := 0.05+0.01*s, 0.02*c
+		foot, hip := global.Pos[leg.End], global.Pos[leg.Root]
+		target := foot.Add(hip.Sub(foot).Mul(k))
+		vel := global.Vel[leg.End].Add(global.Vel[leg.Root].Sub(global.Vel[leg.End]).Mul(k)).Add(hip.Sub(foot).Mul(dk))
+		TwoBoneIK(out, &temp, &gc, &gt, skel.Parents, leg, target, vel, delta)
+	}
+	// Worst angular velocity error of the IK'd joints against a central
+	// difference (h = 1 ms) over 3 s.
+	errAt := func(delta, knee float32) float32 {
+		p, p0, p1 := NewPose(n), NewPose(n), NewPose(n)
+		worst := float32(0)
+		for f := 0; f < 200; f++ {
+			const h = 1e-3
+			tm := float32(f) * 0.0157
+			eval(&p, tm, delta, knee)
+			eval(&p0, tm-h, delta, knee)
+			eval(&p1, tm+h, delta, knee)
+			inv := 1 / ((tm + h) - (tm - h))
+			for _, j := range []int{leg.Root, leg.Mid} {
+				fd := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(p1.Rot[j], p0.Rot[j]))).Mul(inv)
+				worst = max(worst, p.Ang[j].Sub(fd).Len())
+			}
+		}
+		return worst
+	}
+	for _, knee := range []float32{0.01, 1e-3, 1e-4} {
+		if coarse, fine := errAt(0.01, knee), errAt(0.001, knee); fine > coarse/3 || fine > 0.01 {
+			t.Errorf("knee bent %g rad: IK velocity error %.3g rad/s at delta 10 ms, %.3g at 1 ms: not first order", knee, coarse, fine)
+		}
+	}
+}
+
+// TwoBoneIK finite-differences only the two joints it turns: every other
+// joint keeps its velocities exactly, even one turning faster than pi per
+// delta (400 rad/s here, 4 rad in 10 ms), which a round trip through
+// ExtrapolatePrev and a finite difference would alias.
+func TestTwoBoneIKKeepsOtherVelocities(t *testing.T) {
+	skel := BenchSkeleton()
+	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	local := sampled(1, 2)
+	local.Rot[leg.Mid] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(mgl32.Vec3{.5, 0, 0}), local.Rot[leg.Mid])
+	hand := len(skel.Names) - 1
+	if skel.Names[hand] != "RightHand" {
+		t.Fatalf("joint %d is %s", hand, skel.Names[hand])
+	}
+	local.Ang[hand] = mgl32.Vec3{0, 400, 30}
+	global := NewPose(23)
+	FK(&global, &local, skel.Parents)
+	before := NewPose(23)
+	before.CopyFrom(&local)
+	temp, gc, gt := NewPose(23), NewPose(23), NewPose(23)
+	TwoBoneIK(&local, &temp, &gc, &gt, skel.Parents, leg, global.Pos[leg.End].Add(mgl32.Vec3{0, .1, 0}), global.Vel[leg.End], 0.01)
+	for i := range local.Pos {
+		if i == leg.Root || i == leg.Mid {
+			continue
+		}
+		if local.Ang[i] != before.Ang[i] || local.Vel[i] != before.Vel[i] || local.Svl[i] != before.Svl[i] || local.Rot[i] != before.Rot[i] {
+			t.Errorf("joint %d (%s): velocities %v %v, were %v %v", i, skel.Names[i], local.Vel[i], local.Ang[i], before.Vel[i], before.Ang[i])
+		}
 	}
 }

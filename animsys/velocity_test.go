@@ -15,9 +15,9 @@ import (
 func TestVelocitiesMatchCentralDifference(t *testing.T) {
 	skel := animsys.BenchSkeleton()
 	clips := verify.BenchClips()
-	for _, cs := range verify.Cases(&skel) {
+	for _, cs := range verify.Cases(&skel, verify.BenchRoles()) {
 		t.Run(cs.Name, func(t *testing.T) {
-			rep := verify.Run([]verify.Case{cs}, clips)
+			rep := verify.Run(&skel, []verify.Case{cs}, clips)
 			for _, s := range rep.Stats {
 				if s.Checked && !s.Pass {
 					t.Errorf("%s", s)

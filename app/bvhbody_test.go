@@ -2,11 +2,14 @@ package app
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
 	"kinelab/animsys/humanoid"
 	"kinelab/render"
@@ -76,9 +79,10 @@ func median32(xs []float32) float32 {
 	return s[len(s)/2]
 }
 
-// checkBodyCovers: in the bind pose, the body holds the midpoint of every
-// bone of the figure longer than 2% of its size, and not the points
-// between its thighs and between its shins.
+// checkBodyCovers: in the bind pose, the body holds every bone of the
+// figure longer than 2% of its size (the points at a quarter, half and
+// three quarters of it), and not the points between its thighs, knees and
+// shins, nor between each forearm and the spine.
 func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	sk := &ch.Skel
 	bind := sk.BindPose()
@@ -108,13 +112,38 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 			continue
 		}
 		bones++
-		mid := bind.Pos[j].Add(bind.Pos[p]).Mul(0.5)
-		if w := b.Winding(mid); w < 0.5 {
-			out = append(out, fmt.Sprintf("%s-%s (%.2f)", sk.Names[p], sk.Names[j], w))
+		for _, f := range []float32{0.25, 0.5, 0.75} {
+			at := bind.Pos[p].Add(bind.Pos[j].Sub(bind.Pos[p]).Mul(f))
+			if w := b.Winding(at); w < 0.5 {
+				out = append(out, fmt.Sprintf("%s-%s at %.2f (%.2f)", sk.Names[p], sk.Names[j], f, w))
+				break
+			}
 		}
 	}
 	if len(out) > 0 {
-		t.Errorf("%s: %d of %d bone midpoints outside the body: %s", name, len(out), bones, strings.Join(out, ", "))
+		t.Errorf("%s: %d of %d bones poke out of the body (a point at a quarter, half or three quarters of them): %s", name, len(out), bones, strings.Join(out, ", "))
+	}
+	// Nothing but the figure is dressed: every vertex lies within 15% of
+	// the figure's height of one of its bones (a torso is 10% wide, a
+	// head 13% tall above its joint), so no solid joins it to a joint
+	// outside it (a root on the floor beside it).
+	height := hi[1] - lo[1]
+	far := 0
+	for v := 0; v < b.VertexCount(); v++ {
+		p := mgl32.Vec3{b.Positions[3*v], b.Positions[3*v+1], b.Positions[3*v+2]}
+		near := false
+		for j, par := range sk.Parents {
+			if par >= 0 && in[par] && segmentDist(p, bind.Pos[par], bind.Pos[j]) <= 0.15*height {
+				near = true
+				break
+			}
+		}
+		if !near {
+			far++
+		}
+	}
+	if far > 0 {
+		t.Errorf("%s: %d of %d vertices are further than %.2f m from every bone of the figure", name, far, b.VertexCount(), 0.15*height)
 	}
 	l, r := fig.Legs[humanoid.Left], fig.Legs[humanoid.Right]
 	if l.Upper < 0 || r.Upper < 0 {
@@ -129,9 +158,128 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 		{"between the thighs", at(l.Upper, l.Mid, 0.45).Add(at(r.Upper, r.Mid, 0.45)).Mul(0.5)},
 		{"between the knees", at(l.Upper, l.Mid, 0.9).Add(at(r.Upper, r.Mid, 0.9)).Mul(0.5)},
 		{"between the shins", at(l.Mid, l.End, 0.5).Add(at(r.Mid, r.End, 0.5)).Mul(0.5)},
+		{"between the left forearm and the spine", armGap(bind.Pos, fig, humanoid.Left)},
+		{"between the right forearm and the spine", armGap(bind.Pos, fig, humanoid.Right)},
 	} {
 		if w := b.Winding(c.p); w > 0.5 {
-			t.Errorf("%s: the point %s is inside the body (winding %.2f): the legs are fused", name, c.what, w)
+			t.Errorf("%s: the point %s is inside the body (winding %.2f): the limbs are fused", name, c.what, w)
 		}
 	}
+}
+
+// writeFixture writes a synthetic convention's figure to dir (the apptest
+// package's WriteFixture, which this package's tests cannot import).
+func writeFixture(t *testing.T, dir string, s fixture.Spec) string {
+	t.Helper()
+	path := filepath.Join(dir, s.Name+".bvh")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fixture.Write(f, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestConventionCharacters loads a synthetic figure in each exporter
+// convention (package fixture) and checks it as the real files: it stands
+// 1.2-2.1 m tall on the floor, its body covers its bones with legs apart,
+// the Entity's root motion stays under its hips (a root 1 m away from the
+// hips included) and its IK chains and head are found.
+func TestConventionCharacters(t *testing.T) {
+	dir := t.TempDir()
+	for _, s := range fixture.All() {
+		path := writeFixture(t, dir, s)
+		name := s.String()
+		ch, errs := LoadCharacter([]string{path}, "auto")
+		if len(errs) > 0 || ch == nil || ch.Figure == nil {
+			t.Errorf("%s: %v (%v)", name, errs, ch.Notes)
+			continue
+		}
+		checkStanding(t, name, ch)
+		checkBodyCovers(t, name, ch)
+		if ch.Head < 0 || ch.Leg.Root < 0 || ch.Arm.Root < 0 {
+			t.Errorf("%s: head %d, leg %v, arm %v", name, ch.Head, ch.Leg, ch.Arm)
+		}
+		pos, _ := sampledGlobals(&ch.Skel, &ch.Clips[0], 12)
+		for i, fr := range pos {
+			if d := fr[ch.Hips].Sub(fr[0]); d[0]*d[0]+d[2]*d[2] > 1e-6 {
+				t.Errorf("%s: sample %d: the root is %v off the hips' ground projection", name, i, d)
+				break
+			}
+		}
+	}
+}
+
+// segmentDist is the distance from p to the segment a-b.
+func segmentDist(p, a, b mgl32.Vec3) float32 {
+	d := b.Sub(a)
+	t := float32(0)
+	if l := d.Dot(d); l > 0 {
+		t = min(1, max(0, p.Sub(a).Dot(d)/l))
+	}
+	return p.Sub(a.Add(d.Mul(t))).Len()
+}
+
+// A file whose skeleton differs from the first one's is refused with the
+// first joint that differs; the same names in another order too.
+func TestLoadSkeletonMismatch(t *testing.T) {
+	dir := t.TempDir()
+	a, b := writeFixture(t, dir, fixture.LAFAN1()), writeFixture(t, dir, fixture.Neuron())
+	ch, errs := LoadCharacter([]string{a, b}, "auto")
+	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
+		t.Fatalf("%v, %v", ch, errs)
+	}
+	// LAFAN1 lists the left leg first, the Neuron file the right one.
+	if msg := errs[0].Error(); !strings.Contains(msg, `its skeleton differs`) || !strings.Contains(msg, `joint 2 is "RightUpLeg", not "LeftUpLeg"`) {
+		t.Errorf("mismatch message: %s", msg)
+	}
+}
+
+// The CMU figure's T-pose row is dropped, with a note saying why, unless
+// the rest frames are kept.
+func TestLoadRestFrames(t *testing.T) {
+	s := fixture.CMU()
+	path := writeFixture(t, t.TempDir(), s)
+	for _, keep := range []bool{false, true} {
+		ch, errs := LoadCharacterWith([]string{path}, LoadOptions{KeepRest: keep})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		want, note := s.Frames, "frame 0: LeftArm turns 84°"
+		if keep {
+			want, note = s.Frames+1, "kept (as asked) the rest frame 0"
+		}
+		notes := strings.Join(ch.Notes, "\n")
+		if ch.Clips[0].Frames != want || !strings.Contains(notes, note) {
+			t.Errorf("keep %v: %d frames, want %d; notes:\n%s", keep, ch.Clips[0].Frames, want, notes)
+		}
+	}
+}
+
+// armGap is the point 60% of the way from the spine to the middle of
+// side's forearm: outside the body when the arm hangs apart from the
+// torso (a torso is 10% of the figure wide, an arm held against it would
+// put this point in it or its fillet).
+func armGap(pos []mgl32.Vec3, fig *humanoid.Figure, side humanoid.Side) mgl32.Vec3 {
+	a := fig.Arms[side]
+	fore := pos[a.Mid].Add(pos[a.End]).Mul(0.5)
+	best, near := float32(-1), fore
+	for i := 0; i+1 < len(fig.Spine); i++ {
+		p, q := pos[fig.Spine[i]], pos[fig.Spine[i+1]]
+		d := q.Sub(p)
+		t := float32(0)
+		if l := d.Dot(d); l > 0 {
+			t = min(1, max(0, fore.Sub(p).Dot(d)/l))
+		}
+		c := p.Add(d.Mul(t))
+		if dist := fore.Sub(c).Len(); best < 0 || dist < best {
+			best, near = dist, c
+		}
+	}
+	return near.Add(fore.Sub(near).Mul(0.6))
 }

@@ -187,34 +187,14 @@ func (ch *Character) clipFromBVH(f *bvh.File, imp bvh.Import, name string) anims
 	return rootedClip(&fs, &fc, ch.root)
 }
 
-// sampledGlobals runs forward kinematics (static) on up to k frames spread
-// over clip c and returns each frame's global positions and rotations.
+// sampledGlobals is humanoid.ClipFrames.
 func sampledGlobals(sk *animsys.Skeleton, c *animsys.Clip, k int) ([][]mgl32.Vec3, [][]mgl32.Quat) {
-	n := sk.Len()
-	local, global := animsys.NewPose(n), animsys.NewPose(n)
-	k = max(1, min(k, c.Frames))
-	pos, rot := make([][]mgl32.Vec3, k), make([][]mgl32.Quat, k)
-	for i := range pos {
-		fr := 0
-		if k > 1 {
-			fr = i * (c.Frames - 1) / (k - 1)
-		}
-		copy(local.Pos, c.Pos[c.At(fr, 0):c.At(fr+1, 0)])
-		copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
-		animsys.FKStatic(&global, &local, sk.Parents)
-		pos[i] = append([]mgl32.Vec3(nil), global.Pos...)
-		rot[i] = append([]mgl32.Quat(nil), global.Rot...)
-	}
-	return pos, rot
+	return humanoid.ClipFrames(sk, c, k)
 }
 
 // classifyClip reads the skeleton of clip c as a human figure.
 func classifyClip(sk *animsys.Skeleton, c *animsys.Clip) (humanoid.Figure, error) {
-	if c.Frames == 0 {
-		return humanoid.Figure{}, fmt.Errorf("no frames")
-	}
-	pos, _ := sampledGlobals(sk, c, 48)
-	return humanoid.Classify(sk.Parents, sk.Names, pos)
+	return humanoid.ClassifyClip(sk, c)
 }
 
 // rootFollows reports whether the skeleton's root is a ground-level joint

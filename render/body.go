@@ -210,6 +210,9 @@ func newBodyBuilder(parents []int, pos []mgl32.Vec3, names []string) *bodyBuilde
 			far = far && pos[c][1]-pos[j][1] > 0.25*(hi[1]-lo[1])
 		}
 		b.ground[j] = far
+		if !far {
+			b.groundChain(j, lo[1]+0.15*(hi[1]-lo[1]))
+		}
 	}
 	// A first size from the height (resize refines it once the head is
 	// known); a skeleton lying flat is measured by its length.
@@ -229,6 +232,28 @@ func newBodyBuilder(parents []int, pos []mgl32.Vec3, names []string) *bodyBuilde
 		}
 	}
 	return b
+}
+
+// groundChain marks as ground the chain of single children from root r
+// that lies on the floor (below floor) when it leads up to a joint above
+// it: a ground-level root with a second one under it (an Entity above a
+// file's own root joint beside the figure), neither of them part of the
+// body. A chain that never rises (a figure lying down) is left alone.
+func (b *bodyBuilder) groundChain(r int, floor float32) {
+	var chain []int
+	for j := r; ; {
+		if b.pos[j][1] > floor {
+			for _, c := range chain {
+				b.ground[c] = true
+			}
+			return
+		}
+		if len(b.kids[j]) != 1 {
+			return
+		}
+		chain = append(chain, j)
+		j = b.kids[j][0]
+	}
 }
 
 // measure fills subTop and subLen for joint j and its subtree.
@@ -277,7 +302,7 @@ func (b *bodyBuilder) classify() {
 		switch {
 		case p < 0 && !b.ground[j]:
 			b.addTorso(j)
-		case p >= 0 && b.ground[p]:
+		case p >= 0 && b.ground[p] && !b.ground[j]:
 			b.addTorso(j)
 		}
 	}
@@ -352,7 +377,10 @@ func (b *bodyBuilder) addTorso(pelvis int) {
 			}
 			kind := otherLimb
 			switch {
-			case i == 0 && b.lowest(c) < low:
+			case b.lowest(c) < low:
+				// A leg reaches well below the pelvis, whichever joint of
+				// the lower spine it hangs from (a 3ds Max biped's thighs
+				// hang from its spine).
 				kind = legLimb
 			case i > 0 && i >= chest/2:
 				kind = armLimb

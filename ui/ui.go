@@ -7,8 +7,8 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"image/color"
+	"strings"
 
 	gui "github.com/gen2brain/raylib-go/raygui"
 	rl "github.com/gen2brain/raylib-go/raylib"

@@ -228,40 +228,45 @@ const (
 
 // restFrames finds leading frames that are no part of the motion: frames
 // with every rotation channel exactly zero (a rest or bind pose written as
-// a frame; also the start of a pose ramping in from zero), then a first
-// frame that jumps far further into the next than the motion ever moves
-// in a frame (the T-pose row of the CMU conversions).
+// a frame; also the start of a pose ramping in from zero), then a frame
+// that jumps far further into the next than the motion ever moves in a
+// frame (the T-pose row of the CMU conversions). It returns how many, and
+// why.
 func restFrames(f *File) (int, string) {
 	if f.Frames < 3 {
 		return 0, ""
 	}
-	skip := 0
+	skip, why := 0, ""
 	for skip < f.Frames-2 && f.zeroRotations(skip) {
 		skip++
 	}
 	if skip > 0 {
-		return skip, fmt.Sprintf("frame%s 0-%d: every rotation is zero (a rest pose, not motion)", plural(skip), skip-1)
+		why = fmt.Sprintf("frame%s 0-%d: every rotation is zero (a rest pose, not motion)", plural(skip), skip-1)
 	}
-	if f.Frames < restLook+2 {
-		return 0, ""
+	if f.Frames-skip < restLook+2 {
+		return skip, why
 	}
 	n := len(f.Joints)
 	q := [2][]mgl32.Quat{make([]mgl32.Quat, n), make([]mgl32.Quat, n)}
 	pos := make([]mgl32.Vec3, n)
-	f.pose(pos, q[0], 0, 1)
-	f.pose(pos, q[1], 1, 1)
+	f.pose(pos, q[0], skip, 1)
+	f.pose(pos, q[1], skip+1, 1)
 	first, joint := maxTurn(q[0], q[1])
 	var later float64
 	for i := 1; i <= restLook; i++ {
-		f.pose(pos, q[(i+1)%2], i+1, 1)
+		f.pose(pos, q[(i+1)%2], skip+i+1, 1)
 		a, _ := maxTurn(q[i%2], q[(i+1)%2])
 		later = math.Max(later, a)
 	}
 	if first > restJump && first > restRatio*later {
-		return 1, fmt.Sprintf("frame 0: %s turns %.0f° into frame 1, while no joint turns more than %.1f° a frame over the next %d (a rest pose, not motion)",
-			f.Joints[joint].Name, first, later, restLook)
+		if why != "" {
+			why += "; "
+		}
+		why += fmt.Sprintf("frame %d: %s turns %.0f° into frame %d, while no joint turns more than %.1f° a frame over the next %d (a rest pose, not motion)",
+			skip, f.Joints[joint].Name, first, skip+1, later, restLook)
+		skip++
 	}
-	return 0, ""
+	return skip, why
 }
 
 func plural(n int) string {

@@ -1,21 +1,102 @@
 package bvh
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
+	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
 )
 
-// TestDetectMocap prints what Detect reads from every real file.
+// TestDetectMocap: what Detect reads from every real file, against what
+// ../shared/mocap/SOURCES.md says of it (unlisted files: a figure 0.9-2.3
+// m tall).
 func TestDetectMocap(t *testing.T) {
+	want := map[string]struct {
+		up    Up
+		units Units
+		skip  int
+	}{
+		"01": {UpY, CMU, 1}, // cgspeed's T-pose row
+		"02": {UpY, Centimetres, 0},
+		"03": {UpY, Centimetres, 0},
+		"04": {UpZ, Inches, 0},
+		"05": {UpZ, Inches, 0},
+		"06": {UpY, Centimetres, 0},
+		"07": {UpY, Metres, 0},
+		"08": {UpY, CMU, 0}, // the 3dsMax release has no T-pose row
+		"09": {UpZ, Inches, 0},
+	}
 	for _, path := range mocap.Need(t) {
 		f, err := ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		d := Detect(f)
-		t.Logf("%s\n  up %s: %s\n  units %s (%.3f m): %s\n  skip %d: %s\n  figure err %v hips %s head %v",
-			mocap.Base(path), d.Up, d.UpReason, d.Units, d.Height*d.Units.Scale(), d.UnitsReason, d.Skip, d.SkipReason, d.FigureErr,
-			f.Joints[d.Figure.Hips].Name, d.Figure.Head)
+		name := mocap.Base(path)
+		t.Logf("%s: up %s (%s); units %s (%s); skip %d %s", name, d.Up, d.UpReason, d.Units, d.UnitsReason, d.Skip, d.SkipReason)
+		if d.FigureErr != nil {
+			t.Errorf("%s: not read as a human figure: %v", name, d.FigureErr)
+		}
+		if h := d.Height * d.Units.Scale(); h < MinHeight || h > MaxHeight {
+			t.Errorf("%s: %.2f m tall", name, h)
+		}
+		w, ok := want[name[:2]]
+		if !ok {
+			continue
+		}
+		if d.Up != w.up || d.Units != w.units || d.Skip != w.skip {
+			t.Errorf("%s: up %s, units %s, skip %d; want %s, %s, %d", name, d.Up, d.Units, d.Skip, w.up, w.units, w.skip)
+		}
+	}
+}
+
+// TestDetectFixtures: the synthetic conventions' units, up axis and rest
+// frames, each as written.
+func TestDetectFixtures(t *testing.T) {
+	units := map[float32]Units{100: Centimetres, 1000: Millimetres, 39.37: Inches, 0.45 / 0.0254: CMU}
+	for _, s := range fixture.All() {
+		for _, rest := range []int{0, 2} {
+			s.RestFrames = rest
+			var buf bytes.Buffer
+			if err := fixture.Write(&buf, s); err != nil {
+				t.Fatal(err)
+			}
+			f, err := Parse(&buf, s.Name+".bvh")
+			if err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+			d := Detect(f)
+			up, skip := UpY, rest
+			if s.ZUp {
+				up = UpZ
+			}
+			if s.TPose {
+				skip++
+			}
+			if d.FigureErr != nil || d.Up != up || d.Units != units[s.PerMetre] || d.Skip != skip {
+				t.Errorf("%s with %d rest frames: figure %v, up %s, units %s, skip %d (%s); want %s, %s, %d",
+					s, rest, d.FigureErr, d.Up, d.Units, d.Skip, d.SkipReason, up, units[s.PerMetre], skip)
+			}
+		}
+	}
+}
+
+// A figure no unit makes human-sized is scaled to NominalHeight, and says so.
+func TestDetectNominalHeight(t *testing.T) {
+	s := fixture.Mixamo()
+	s.PerMetre = 7 // 12 units tall: 12 m, 12 cm, 1.2 cm or 30 cm
+	var buf bytes.Buffer
+	if err := fixture.Write(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(&buf, "tiny.bvh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Detect(f)
+	if h := d.Height * d.Units.Scale(); h < NominalHeight-0.01 || h > NominalHeight+0.01 || !strings.Contains(d.UnitsReason, "scaled to 1.70 m") {
+		t.Errorf("units %s (%s): %.3f m", d.Units, d.UnitsReason, h)
 	}
 }

@@ -2,8 +2,9 @@
 // files and converts them to and from animsys skeletons and clips.
 //
 //	f, err := bvh.Parse(file, "walk.bvh")     // *bvh.ParseError: walk.bvh:12:7: expected ...
-//	scale := bvh.DetectUnits(f).Scale()       // metres per file unit (or the user's choice)
-//	sk, clip := f.Skeleton(scale), f.Clip(scale, "")
+//	d := bvh.Detect(f)                        // units, up axis, rest frames, with reasons
+//	imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up, Skip: d.Skip}
+//	sk, clip := f.SkeletonWith(imp), f.ClipWith(imp, "")
 //	err = bvh.Write(out, &sk, &clip, bvh.Centimetres.Scale())
 //
 // # What Parse accepts
@@ -38,13 +39,33 @@
 // # Conversion
 //
 // Lengths are multiplied by a scale, the size of one file unit in metres
-// (Units.Scale); DetectUnits guesses centimetres, metres or inches from
-// the skeleton's size (File.Height) and a user should be able to override
-// it. Rotations follow BVH's convention: a joint's rotation is the product
-// of its rotation channels in the listed order ("Zrotation Xrotation
-// Yrotation" is Rz*Rx*Ry), in degrees. Position channels replace their
-// component of the joint's OFFSET; the root keeps its position channels,
-// so root motion stays on the root.
+// (Units.Scale). Rotations follow BVH's convention: a joint's rotation is
+// the product of its rotation channels in the listed order ("Zrotation
+// Xrotation Yrotation" is Rz*Rx*Ry), in degrees. Position channels replace
+// their component of the joint's OFFSET; the root keeps its position
+// channels, so root motion stays on the root.
+//
+// # What Detect reads
+//
+// Files do not say their units or which way is up, and many exporters
+// write a first frame that is no motion. Detect reads them from posed
+// frames (up to 48, spread over the clip), with the skeleton read as a
+// human figure (package humanoid):
+//
+//   - Up: the axis from the figure's ankles to its head, +Y, +Z (Blender,
+//     3ds Max) or another.
+//   - Height: the figure's median extent along it, in file units.
+//   - Units: the one of m, cm, mm and in that puts that height in
+//     MinHeight-MaxHeight metres, nearest NominalHeight of several; CMU's
+//     unit (1/0.45 inch) first for CMU joint names; else a factor that
+//     scales the figure to NominalHeight.
+//   - Skip: leading frames with every rotation zero, then a frame that
+//     jumps far further into the next than the motion moves in a frame
+//     (CMU's T-pose row).
+//
+// Each comes with its reason. Import (SkeletonWith, ClipWith) applies a
+// choice: it scales, turns the roots from the up axis to +Y and drops the
+// leading frames.
 //
 // # Writing
 //

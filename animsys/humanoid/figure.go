@@ -67,10 +67,11 @@ type Figure struct {
 type tree struct {
 	parents []int
 	names   []string // lower case, without a namespace prefix ("mixamorig:")
+	raw     []string // as given, for the case of side letters ("lFoot")
 	kids    [][]int
 	depth   []int
 	bone    []float32 // median distance from each joint to its parent over the frames
-	size    float32   // the largest bone-length sum from a root to a leaf
+	size    float32   // the longest path between two joints (bone lengths summed)
 }
 
 func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error) {
@@ -78,13 +79,14 @@ func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error
 	if n == 0 {
 		return nil, errors.New("humanoid: no joints")
 	}
-	t := &tree{parents: parents, names: make([]string, n), kids: make([][]int, n),
+	t := &tree{parents: parents, names: make([]string, n), raw: make([]string, n), kids: make([][]int, n),
 		depth: make([]int, n), bone: make([]float32, n)}
 	for j, p := range parents {
 		if p < -1 || p >= j {
 			return nil, fmt.Errorf("humanoid: joint %d has parent %d; want -1 <= parent < %d", j, p, j)
 		}
 		if j < len(names) {
+			t.raw[j] = names[j]
 			nm := names[j]
 			if i := strings.LastIndexByte(nm, ':'); i >= 0 {
 				nm = nm[i+1:]
@@ -111,13 +113,20 @@ func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error
 			t.bone[j] = median(d)
 		}
 	}
+	// The size: the longest path through any joint is its two longest
+	// ways down (the tree's diameter), whichever joint is the root.
 	for j := n - 1; j >= 0; j-- {
+		var a, b float32
 		for _, c := range t.kids[j] {
-			reach[j] = max(reach[j], reach[c]+t.bone[c])
+			switch l := reach[c] + t.bone[c]; {
+			case l > a:
+				a, b = l, a
+			case l > b:
+				b = l
+			}
 		}
-		if parents[j] < 0 {
-			t.size = max(t.size, reach[j])
-		}
+		reach[j] = a
+		t.size = max(t.size, a+b)
 	}
 	return t, nil
 }
@@ -310,7 +319,7 @@ func (t *tree) extremities(words []string) [2]int {
 		if nm == "" || !hasAny(nm, words) || hasAny(nm, fingerWords) || hasAny(nm, endWords) {
 			continue
 		}
-		s, ok := SideOf(nm)
+		s, ok := SideOf(t.raw[j])
 		if !ok {
 			continue
 		}
@@ -367,7 +376,9 @@ func (t *tree) assemble(feet, hands [2]int, head int) (Figure, error) {
 	}
 	if head < 0 || t.isAncestor(head, f.Chest) {
 		// The head: the end of the longest branch from the chest that
-		// holds no hand, without its end site.
+		// holds no hand, without its end site (a leaf is taken for an End
+		// Site, so an unnamed head with nothing above it reads as the
+		// joint below it).
 		var best []int
 		for _, c := range t.kids[f.Chest] {
 			if t.isAncestor(c, hands[Left]) || t.isAncestor(c, hands[Right]) {
@@ -440,10 +451,10 @@ func (t *tree) finish(f *Figure) {
 // and forearm). Left is told from the posed frames: the toes point
 // forward, the spine up, and left is up x forward.
 func (t *tree) byShape(frames [][]mgl32.Vec3) (Figure, error) {
-	long := func(j int) []int { // branches of j longer than a fifth of the figure
+	long := func(j int) []int { // branches of j longer than a tenth of the figure's span
 		var out []int
 		for _, c := range t.kids[j] {
-			if t.bone[c]+t.reach(c) >= 0.2*t.size {
+			if t.bone[c]+t.reach(c) >= 0.1*t.size {
 				out = append(out, c)
 			}
 		}

@@ -1,10 +1,12 @@
 package humanoid
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 )
 
@@ -88,14 +90,17 @@ func (f *Figure) BindFrame(frames [][]mgl32.Vec3) int {
 	return best
 }
 
-// Bind pose angles (radians): each leg turned out from straight down, each
-// arm down from horizontal, the clavicles up from horizontal, the feet
-// down from horizontal.
+// Bind pose angles (radians): each leg turned out from straight down (at
+// least), each arm down from horizontal, the clavicles up from horizontal,
+// the feet down from horizontal; and how far apart the thighs' middles
+// must be, over the figure's height: two thighs' width and a gap, in a
+// body of human proportions (render's body: 8.8 cm thighs at 1.53 m).
 const (
 	legSpread    = 0.12
 	armDrop      = 0.75
 	clavicleLift = 0.15
 	footPitch    = 0.3
+	thighsApart  = 0.13
 )
 
 // BindPose turns a posed frame of the figure into a pose to bind a skinned
@@ -136,9 +141,10 @@ func (f *Figure) BindPose(parents []int, pos []mgl32.Vec3, rot []mgl32.Quat) ([]
 			b.aim(h, tip, y)
 		}
 	}
+	spread := b.legSpread(f)
 	for s, sign := range [2]float32{1, -1} {
 		leg := f.Legs[s]
-		down := mgl32.Vec3{sign * sin(legSpread), -cos(legSpread), 0}
+		down := mgl32.Vec3{sign * sin(spread), -cos(spread), 0}
 		if leg.Upper >= 0 {
 			b.aim(leg.Upper, leg.Mid, down)
 			b.aim(leg.Mid, leg.End, down)
@@ -235,6 +241,26 @@ func (b *binder) chainTip(j int) int {
 	}
 }
 
+// legSpread is the angle (rad) each leg turns out from straight down:
+// legSpread, or more when the hips are narrow (legs together, as Poser's
+// figures stand), so that the thighs' middles are thighsApart of the
+// figure's height apart; at most 0.4.
+func (b *binder) legSpread(f *Figure) float32 {
+	l, r := f.Legs[Left], f.Legs[Right]
+	if l.Upper < 0 || r.Upper < 0 {
+		return legSpread
+	}
+	thigh := 0.5 * (b.pos[l.Mid].Sub(b.pos[l.Upper]).Len() + b.pos[r.Mid].Sub(b.pos[r.Upper]).Len())
+	shin := 0.5 * (b.pos[l.End].Sub(b.pos[l.Mid]).Len() + b.pos[r.End].Sub(b.pos[r.Mid]).Len())
+	height := b.pos[f.top()][1] - b.pos[l.Upper][1] + thigh + shin
+	width := b.pos[l.Upper].Sub(b.pos[r.Upper]).Len()
+	if !(thigh > 0) || !(height > 0) {
+		return legSpread
+	}
+	s := (thighsApart*height - width) / (2 * 0.45 * thigh)
+	return min(0.4, max(legSpread, float32(math.Asin(float64(min(1, max(-1, s)))))))
+}
+
 // start is the joint the bone into the arm's Upper starts at (the
 // clavicle), or -1 when that is the chest itself or nothing.
 func (b *binder) start(arm Limb, chest int) int {
@@ -303,4 +329,40 @@ func (b *binder) aimAt(j int, p, dir mgl32.Vec3) {
 		return
 	}
 	b.turn(j, mathx.QuatBetween(v, dir))
+}
+
+// ClipFrames runs static forward kinematics on up to k frames of clip c
+// spread from its first frame to its last, and returns each one's global
+// joint positions and rotations: the posed frames Classify, Up, Height
+// and BindFrame measure.
+func ClipFrames(sk *animsys.Skeleton, c *animsys.Clip, k int) ([][]mgl32.Vec3, [][]mgl32.Quat) {
+	n := sk.Len()
+	if c.Frames == 0 || c.Joints != n {
+		return nil, nil
+	}
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	k = max(1, min(k, c.Frames))
+	pos, rot := make([][]mgl32.Vec3, k), make([][]mgl32.Quat, k)
+	for i := range pos {
+		fr := 0
+		if k > 1 {
+			fr = i * (c.Frames - 1) / (k - 1)
+		}
+		copy(local.Pos, c.Pos[c.At(fr, 0):c.At(fr+1, 0)])
+		copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
+		animsys.FKStatic(&global, &local, sk.Parents)
+		pos[i] = append([]mgl32.Vec3(nil), global.Pos...)
+		rot[i] = append([]mgl32.Quat(nil), global.Rot...)
+	}
+	return pos, rot
+}
+
+// ClassifyClip reads the skeleton of clip c as a human figure, measured on
+// up to 48 of its frames.
+func ClassifyClip(sk *animsys.Skeleton, c *animsys.Clip) (Figure, error) {
+	pos, _ := ClipFrames(sk, c, 48)
+	if pos == nil {
+		return Figure{}, fmt.Errorf("humanoid: clip %q has no frames of the skeleton's %d joints", c.Name, sk.Len())
+	}
+	return Classify(sk.Parents, sk.Names, pos)
 }

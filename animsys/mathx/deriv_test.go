@@ -1,6 +1,7 @@
 package mathx
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 
@@ -108,6 +109,36 @@ func TestExpMapDx(t *testing.T) {
 	v := mgl32.Vec3{0.3, -1, 0.7}
 	if got := QuatFromScaledAngleAxisDx(v, v); got.Sub(v).Len() > 1e-6 {
 		t.Fatalf("J(v) v = %v", got)
+	}
+}
+
+// Near and beyond pi (an inertializer's decayed offset w0 log(q) + w1 ang
+// is not wrapped, and passes pi), J^-1 still inverts J: its coefficient
+// 1/a^2 - (1 + cos a)/(2 a sin a) is taken as 1/a^2 - cot(a/2)/(2a), which
+// neither cancels near pi nor changes sign beyond it.
+func TestExpMapDxNearAndBeyondPi(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for _, a := range []float32{2.5, 3, 3.1, 3.14, math.Pi - 1e-3, math.Pi - 1e-4, math.Pi - 1e-5, math.Pi, math.Pi + 1e-5, 3.2, 4, 5, 6} {
+		for i := 0; i < 200; i++ {
+			v := randVec(r, 1)
+			if v.Len() < 0.1 {
+				continue
+			}
+			v = v.Normalize().Mul(a)
+			dv := randVec(r, 2)
+			q0 := QuatFromScaledAngleAxis(v.Sub(dv.Mul(hdx)))
+			q1 := QuatFromScaledAngleAxis(v.Add(dv.Mul(hdx)))
+			fd := QuatToScaledAngleAxis(QuatAbs(QuatMulInv(q1, q0))).Mul(1 / (2 * hdx))
+			ang := QuatFromScaledAngleAxisDx(v, dv)
+			if ang.Sub(fd).Len() > 1e-3*(1+fd.Len()) {
+				t.Fatalf("|v| = %v: QuatFromScaledAngleAxisDx = %v, fd %v", a, ang, fd)
+			}
+			// Within float32 rounding (the cancelling form erred by 5e-5
+			// at pi - 1e-4); J^-1 grows as a nears 2 pi (cot(a/2) -> -inf).
+			if back := QuatToScaledAngleAxisDx(v, ang); back.Sub(dv).Len() > 1e-5*(1+dv.Len())*max(1, 1/(2*math.Pi-a)) {
+				t.Fatalf("|v| = %v: J^-1 J dv = %v, want %v", a, back, dv)
+			}
+		}
 	}
 }
 

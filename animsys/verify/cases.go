@@ -39,15 +39,45 @@ var tolExact = Tolerance{Abs: [3]float64{5e-3, 2e-3, 2e-3}, Rel: 1e-3}
 // exact velocities, within Abs.
 var tolIK = Tolerance{Abs: tolExact.Abs, Rel: 1e-3, FirstOrder: true}
 
+// Roles are the joints of a skeleton that the procedural cases act on,
+// by index, -1 when absent: the head that LookAt turns, and the leg
+// (hip, knee, ankle) that TwoBoneIK bends. The caller finds them (by name,
+// or from the skeleton's anatomy); a case whose joints are absent is left
+// out.
+type Roles struct {
+	Head int
+	Leg  animsys.TwoBoneJoints
+}
+
+// NoRoles is Roles with every joint absent.
+func NoRoles() Roles { return Roles{Head: -1, Leg: animsys.TwoBoneJoints{Root: -1, Mid: -1, End: -1}} }
+
+// BenchRoles are the roles of the bench skeleton (animsys.BenchSkeleton):
+// its Head and left leg.
+func BenchRoles() Roles {
+	return Roles{Head: animsys.BenchHead,
+		Leg: animsys.TwoBoneJoints{Root: animsys.BenchLeftUpLeg, Mid: animsys.BenchLeftLeg, End: animsys.BenchLeftFoot}}
+}
+
+// legOK reports whether the leg is a chain of skel: Mid a child of Root,
+// End a child of Mid.
+func (r Roles) legOK(skel *animsys.Skeleton) bool {
+	l, n := r.Leg, skel.Len()
+	return l.Root >= 0 && l.Mid >= 0 && l.End >= 0 && l.Root < n && l.Mid < n && l.End < n &&
+		skel.Parents[l.Mid] == l.Root && skel.Parents[l.End] == l.Mid
+}
+
 // Cases returns the checks of every velocity-propagating operation on
-// clips of skeleton skel.
-func Cases(skel *animsys.Skeleton) []Case {
+// clips of skeleton skel, with LookAt and TwoBoneIK on the joints of
+// roles when present.
+func Cases(skel *animsys.Skeleton, roles Roles) []Case {
 	parents := skel.Parents
 	n := skel.Len()
 	cases := []Case{
 		{
 			Name: "SampleLinear", Article: "op_sample_linear", Space: "local", Tol: tolExact,
-			Why: "exact derivative of the lerp/slerp/eerp within a frame interval",
+			Why:   "exact derivative of the lerp/slerp/eerp within a frame interval",
+			Reads: func(a, _ *animsys.Clip, t float32) []Read { return []Read{{Clip: a, Time: t, Linear: true}} },
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				return func(out *animsys.Pose, t float32) { animsys.SampleLinear(out, a, t) }
 			},
@@ -61,7 +91,8 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "FK", Article: "op_fk", Space: "world", Tol: tolExact,
-			Why: "exact (product rule through the hierarchy); world positions up to 12 m",
+			Why:       "exact (product rule through the hierarchy); world positions up to 12 m",
+			Hierarchy: true,
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				local := animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -72,7 +103,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "BK", Article: "op_bk", Space: "local", Tol: tolExact,
-			Why: "exact inverse of FK",
+			Why: "exact inverse of FK", Hierarchy: true,
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				local, global := animsys.NewPose(n), animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -84,7 +115,9 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "BlendStatic", Article: "op_blend_static", Space: "local", Tol: tolExact,
-			Why: "exact: lerped velocities with the exp-map derivative of the slerp",
+			Why:   "exact: lerped velocities with the exp-map derivative of the slerp",
+			Reads: readsAB,
+			Seams: seamsAB,
 			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 				pb := animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -96,7 +129,9 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "Blend", Article: "op_blend", Space: "local", Tol: tolExact,
-			Why: "exact: adds the pose difference times the weight rate",
+			Why:   "exact: adds the pose difference times the weight rate",
+			Reads: readsAB,
+			Seams: seamsAB,
 			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 				pb := animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -119,6 +154,10 @@ func Cases(skel *animsys.Skeleton) []Case {
 		{
 			Name: "TimeScale", Article: "(playback rate)", Space: "local", Tol: tolExact,
 			Why: "exact: sampling at rate*t scales every velocity by rate",
+			// Check every interval of the clip at its 0.37 point in
+			// sampled time 0.8 t.
+			Times: func(a *animsys.Clip, n int) []float32 { return FractionTimes(a, 0.37, 0.8, n) },
+			Reads: func(a, _ *animsys.Clip, t float32) []Read { return []Read{{Clip: a, Time: 0.8 * t}} },
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				return func(out *animsys.Pose, t float32) {
 					animsys.SampleCubic(out, a, 0.8*t)
@@ -128,7 +167,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "RemoveGlobalRoot+FK", Article: "(in-place pose)", Space: "world", Tol: tolExact,
-			Why: "exact: the root is fixed at rest",
+			Why: "exact: the root is fixed at rest", Hierarchy: true,
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				local := animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -140,7 +179,11 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "FiniteDiff", Article: "op_finite_diff", Space: "world", Tol: Tolerance{Abs: [3]float64{-1, -1, -1}},
-			Why: "reference only: a backward difference over one 1/60 s frame is first-order, off by ~dt/2 x acceleration",
+			Why:       "reference only: a backward difference over one frame is first-order, off by ~dt/2 x acceleration",
+			Hierarchy: true,
+			Reads: func(a, _ *animsys.Clip, t float32) []Read {
+				return []Read{{Clip: a, Time: t}, {Clip: a, Time: t - a.FrameTime}}
+			},
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				local, prev := animsys.NewPose(n), animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -154,7 +197,8 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "ExtrapolateDecayed", Article: "op_extrapolate_decayed", Space: "local", Tol: tolExact,
-			Why: "exact: velocities are the derivative of the decayed extrapolation",
+			Why:   "exact: velocities are the derivative of the decayed extrapolation",
+			Reads: readsNone, // the transition pose is sampled at the anchor only
 			New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 				tr := animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
@@ -167,15 +211,20 @@ func Cases(skel *animsys.Skeleton) []Case {
 		},
 		{
 			Name: "DeadBlend", Article: "op_dead_blending", Space: "local", Tol: tolExact,
-			Why: "exact: extrapolation and blend are both exact",
+			Why:   "exact: extrapolation and blend are both exact",
+			Reads: readsB, // clip a at the anchor only
+			Seams: func(a, b *animsys.Clip) func([]float32, float32) {
+				tr, ex, in := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n)
+				return func(w []float32, t float32) {
+					t0 := deadBlendInputs(&tr, &in, a, b, t)
+					animsys.ExtrapolateDecayed(&ex, &tr, t-t0, 0.2)
+					blendSeams(w, &ex, &in)
+				}
+			},
 			New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 				tr, ex := animsys.NewPose(n), animsys.NewPose(n)
 				return func(out *animsys.Pose, t float32) {
-					t0 := anchor(t, 0.5, a.FrameTime)
-					animsys.SampleCubic(&tr, a, t0)
-					animsys.RemoveGlobalRoot(&tr)
-					animsys.SampleCubic(out, b, t)
-					animsys.RemoveGlobalRoot(out)
+					t0 := deadBlendInputs(&tr, out, a, b, t)
 					animsys.DeadBlend(out, &ex, &tr, out, 0.2, t-t0, 0.5)
 				}
 			},
@@ -186,13 +235,11 @@ func Cases(skel *animsys.Skeleton) []Case {
 		kformCase("KformMulInv", "kform_mul_inv", n, func(v, w animsys.Kform) animsys.Kform { return animsys.KformMulInv(v, w) }),
 	}
 	cases = append(cases, chainCase(parents))
-	if head := jointIndex(skel, "Head"); head >= 0 {
-		cases = append(cases, lookAtCase(parents, head))
+	if roles.Head >= 0 && roles.Head < n {
+		cases = append(cases, lookAtCase(parents, roles.Head))
 	}
-	leg := animsys.TwoBoneJoints{Root: jointIndex(skel, "LeftUpLeg"),
-		Mid: jointIndex(skel, "LeftLeg"), End: jointIndex(skel, "LeftFoot")}
-	if leg.Root >= 0 && leg.Mid >= 0 && leg.End >= 0 {
-		cases = append(cases, twoBoneIKCase(parents, leg))
+	if roles.legOK(skel) {
+		cases = append(cases, twoBoneIKCase(parents, roles.Leg))
 	}
 	return cases
 }
@@ -203,6 +250,7 @@ func Cases(skel *animsys.Skeleton) []Case {
 func inertializeCase(name, article, why string, n int, apply func(out, off *animsys.Pose, since float32)) Case {
 	return Case{
 		Name: name, Article: article, Space: "local", Tol: tolExact, Why: why,
+		Reads: readsB, // clip a and b at the anchor, then b live
 		New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 			src, off := animsys.NewPose(n), animsys.NewPose(n)
 			return func(out *animsys.Pose, t float32) {
@@ -217,22 +265,13 @@ func inertializeCase(name, article, why string, n int, apply func(out, off *anim
 	}
 }
 
-// jointIndex is the index of the named joint, or -1.
-func jointIndex(skel *animsys.Skeleton, name string) int {
-	for i, s := range skel.Names {
-		if s == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // lookAtCase turns the head towards a target circling the character.
 func lookAtCase(parents []int, head int) Case {
 	n := len(parents)
 	return Case{
 		Name: "LookAt", Article: "op_lookat", Space: "local", Tol: tolExact,
-		Why: "exact: kineform algebra and the derivatives of normalize and quat_between",
+		Why:       "exact: kineform algebra and the derivatives of normalize and quat_between",
+		Hierarchy: true,
 		New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 			global := animsys.NewPose(n)
 			return func(out *animsys.Pose, t float32) {
@@ -248,8 +287,9 @@ func lookAtCase(parents []int, head int) Case {
 	}
 }
 
-// twoBoneIKCase lifts the foot 10 cm above where the clip puts it and
-// sways it sideways, through the single-frame finite-difference IK.
+// twoBoneIKCase bends the knee away from its singular configurations and
+// pulls the foot towards the hip, through the single-frame
+// finite-difference IK.
 func twoBoneIKCase(parents []int, leg animsys.TwoBoneJoints) Case {
 	ik := func(a *animsys.Clip, delta float32) func(*animsys.Pose, float32) {
 		return twoBoneIKEval(parents, leg, a, delta)
@@ -258,38 +298,84 @@ func twoBoneIKCase(parents []int, leg animsys.TwoBoneJoints) Case {
 		Name: "TwoBoneIK", Article: "op_two_bone_ik", Space: "local", Tol: tolIK,
 		Why: "first order: a backward difference over delta = 0.01 s of the IK'd pose, " +
 			"off by ~delta/2 x angular acceleration of the IK joints; must shrink 5x at delta = 1 ms",
-		New:    func(a, _ *animsys.Clip) func(*animsys.Pose, float32) { return ik(a, 0.01) },
-		Refine: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) { return ik(a, 0.001) },
+		Hierarchy: true,
+		New:       func(a, _ *animsys.Clip) func(*animsys.Pose, float32) { return ik(a, 0.01) },
+		Refine:    func(a, _ *animsys.Clip) func(*animsys.Pose, float32) { return ik(a, 0.001) },
 	}
 }
 
-// twoBoneIKEval is the TwoBoneIK case's evaluator on clip a with step delta (s).
+// twoBoneIKEval is the TwoBoneIK case's evaluator on clip a with step
+// delta (s). The IK has two singular configurations, where its output is
+// not a smooth function of the target: a straight chain (no bend plane)
+// and a folded one (the law of cosines' other end). Real legs straighten
+// at every step, so the case first bends the knee by a constant rotation
+// (kneeBend) that keeps it as far from both as it can over the whole clip,
+// then sets the target a tenth of the way (+-3%) from the foot to the hip:
+// inside reach, whatever the skeleton's axes (the case bent the knee about
+// local x and lifted the target 10 cm along world y, which on skeletons
+// with bones along x or z up twisted the knee and left it straight, or
+// put the target out of reach).
+// The root joint stays at the origin (its rotation plays): the IK works on
+// world positions, which 12 m away (the bench clips' walk) float32
+// resolves to 1e-6 m, ~2.5e-6 rad on a 0.4 m bone: 5e-3 rad/s of noise
+// over the finer 1 ms step, more than the tolerance.
 func twoBoneIKEval(parents []int, leg animsys.TwoBoneJoints, a *animsys.Clip, delta float32) func(*animsys.Pose, float32) {
 	n := len(parents)
 	temp, gc, gt, global := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n)
-	// Keep the knee bent but not folded: a straight chain has no
-	// bend plane, and a folded one sits on the law of cosines'
-	// other singularity; IK output jumps at either. Add 0.9 rad of
-	// bend, less if the clip's knee already bends past 1.3 rad (a
-	// run), keeping it under 2.2 rad.
-	var most float32
-	for k := 0; k <= 100; k++ {
-		animsys.SampleLinear(&temp, a, a.Duration()*float32(k)/100)
-		most = max(most, mathx.QuatToScaledAngleAxis(mathx.QuatAbs(temp.Rot[leg.Mid])).Len())
-	}
-	bend := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{min(0.9, max(0, 2.2-most)), 0, 0})
+	bend := kneeBend(a, leg)
 	return func(out *animsys.Pose, t float32) {
 		animsys.SampleCubic(out, a, t)
+		out.Pos[0], out.Vel[0] = mgl32.Vec3{}, mgl32.Vec3{}
 		out.Rot[leg.Mid] = mathx.QuatMul(bend, out.Rot[leg.Mid])
 		out.Ang[leg.Mid] = mathx.QuatMulVec3(bend, out.Ang[leg.Mid])
 		animsys.FK(&global, out, parents)
 		s, c := math.Sincos(2 * float64(t))
-		off := mgl32.Vec3{0.05 * float32(s), 0.1, 0}
-		offVel := mgl32.Vec3{0.1 * float32(c), 0, 0}
-		pos := global.Pos[leg.End].Add(off)
-		vel := global.Vel[leg.End].Add(offVel)
+		k, dk := 0.1+0.03*float32(s), 0.06*float32(c) // fraction towards the hip, its rate (1/s)
+		foot, hip := global.Pos[leg.End], global.Pos[leg.Root]
+		vFoot, vHip := global.Vel[leg.End], global.Vel[leg.Root]
+		pos := foot.Add(hip.Sub(foot).Mul(k))
+		vel := vFoot.Add(vHip.Sub(vFoot).Mul(k)).Add(hip.Sub(foot).Mul(dk))
 		animsys.TwoBoneIK(out, &temp, &gc, &gt, parents, leg, pos, vel, delta)
 	}
+}
+
+// kneeBend is a constant rotation of the knee (on its parent's side) that
+// keeps the angle between thigh and shin (0 when straight) away from 0
+// and pi over clip a: about the mean normal of the clip's bend planes (or
+// any axis across the thigh if the leg never bends), by the angle in
+// 0..2 rad that keeps the bend furthest from both ends at every frame.
+func kneeBend(a *animsys.Clip, leg animsys.TwoBoneJoints) mgl32.Quat {
+	thigh := func(f int) mgl32.Vec3 { return a.Pos[a.At(f, leg.Mid)] }
+	shin := func(f int) mgl32.Vec3 {
+		return mathx.QuatMulVec3(a.Rot[a.At(f, leg.Mid)], mathx.Vec3Mul(a.Pos[a.At(f, leg.End)], a.Scl[a.At(f, leg.Mid)]))
+	}
+	var axis mgl32.Vec3
+	for f := 0; f < a.Frames; f++ {
+		axis = axis.Add(mathx.Vec3Normalize(thigh(f).Cross(shin(f))))
+	}
+	u := mathx.Vec3Normalize(thigh(0))
+	axis = axis.Sub(u.Mul(axis.Dot(u))) // across the thigh
+	if axis.Len() < 0.1*float32(a.Frames) {
+		// Barely bent: any axis across the thigh.
+		axis = u.Cross(mgl32.Vec3{1, 0, 0})
+		if axis.Len() < 0.5 {
+			axis = u.Cross(mgl32.Vec3{0, 1, 0})
+		}
+	}
+	axis = mathx.Vec3Normalize(axis)
+	best, bestMargin := mathx.QuatIdentity(), float32(-1)
+	for k := 0; k <= 40; k++ {
+		r := mathx.QuatFromScaledAngleAxis(axis.Mul(0.05 * float32(k)))
+		margin := float32(math.Pi)
+		for f := 0; f < a.Frames; f++ {
+			b := float32(math.Acos(float64(mathx.Clamp(mathx.Vec3Normalize(thigh(f)).Dot(mathx.Vec3Normalize(mathx.QuatMulVec3(r, shin(f)))), -1, 1))))
+			margin = min(margin, b, math.Pi-b)
+		}
+		if margin > bestMargin+1e-3 {
+			best, bestMargin = r, margin
+		}
+	}
+	return best
 }
 
 // cosineWeight is the bench-spec blend weight .5 - .5 cos(2 pi t / period)
@@ -362,7 +448,8 @@ func randomMovingPose(out *animsys.Pose, seed uint32) {
 func kformCase(name, article string, n int, op func(v, w animsys.Kform) animsys.Kform) Case {
 	return Case{
 		Name: name, Article: article, Space: "kform", Tol: tolExact,
-		Why: "exact: the velocity rows are the derivatives of the transform rows",
+		Why:   "exact: the velocity rows are the derivatives of the transform rows",
+		Reads: readsNone,
 		New: func(a, _ *animsys.Clip) func(*animsys.Pose, float32) {
 			v0, w0, v, w := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n)
 			randomMovingPose(&v0, 11+uint32(a.Frames))
@@ -385,18 +472,84 @@ func chainCase(parents []int) Case {
 	n := len(parents)
 	return Case{
 		Name: "Chain", Article: "(bench-spec tick)", Space: "world", Tol: tolExact,
-		Why: "exact: every stage is",
+		Why:       "exact: every stage is",
+		Hierarchy: true,
+		Reads: func(a, b *animsys.Clip, t float32) []Read {
+			return []Read{{Clip: a, Time: t}, {Clip: b, Time: chainTimeB(b, t)}}
+		},
+		// The chain re-applies its inertialization offset in full every
+		// InertDuration: a jump of its output, by design.
+		Restart: animsys.BenchChain(parents).InertDuration,
+		Seams: func(a, b *animsys.Clip) func([]float32, float32) {
+			pa, pb := animsys.NewPose(n), animsys.NewPose(n)
+			return func(w []float32, t float32) {
+				animsys.SampleCubic(&pa, a, t)
+				animsys.SampleCubic(&pb, b, chainTimeB(b, t))
+				blendSeams(w, &pa, &pb)
+			}
+		},
 		New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
 			ch := animsys.BenchChain(parents)
 			c := animsys.NewCharacter(&ch, a, b, 5, 0, 0, nil)
 			add0 := animsys.NewPose(n)
 			add0.CopyFrom(&c.Add)
 			return func(out *animsys.Pose, t float32) {
-				c.TA, c.TB, c.T = t, t+0.3, t
+				c.TA, c.TB, c.T = t, chainTimeB(b, t), t
 				movingPose(&c.Add, &add0, t, a.FrameTime)
 				c.Evaluate()
 				out.CopyFrom(&c.Global)
 			}
 		},
+	}
+}
+
+// chainTimeB is the time (s) of clip b in the Chain case at time t: about
+// 0.3 s ahead of clip a, in whole frames of b so that b is sampled at the
+// same point of its frame interval as a (at the same frame rate), and 0.3
+// s behind where ahead would run past b's end.
+func chainTimeB(b *animsys.Clip, t float32) float32 {
+	off := float32(math.Round(0.3/float64(b.FrameTime))) * b.FrameTime
+	switch {
+	case t+off <= b.Duration():
+		return t + off
+	case t-off >= 0:
+		return t - off
+	}
+	return t
+}
+
+// readsAB reads clips a and b live at t; readsB only b; readsNone no clip.
+func readsAB(a, b *animsys.Clip, t float32) []Read {
+	return []Read{{Clip: a, Time: t}, {Clip: b, Time: t}}
+}
+func readsB(_, b *animsys.Clip, t float32) []Read    { return []Read{{Clip: b, Time: t}} }
+func readsNone(_, _ *animsys.Clip, _ float32) []Read { return nil }
+
+// deadBlendInputs samples the DeadBlend case's inputs at time t: the
+// transition pose tr from clip a at the last anchor t0 (returned) and the
+// live pose in from clip b at t, both in place (root removed).
+func deadBlendInputs(tr, in *animsys.Pose, a, b *animsys.Clip, t float32) (t0 float32) {
+	t0 = anchor(t, 0.5, a.FrameTime)
+	animsys.SampleCubic(tr, a, t0)
+	animsys.RemoveGlobalRoot(tr)
+	animsys.SampleCubic(in, b, t)
+	animsys.RemoveGlobalRoot(in)
+	return t0
+}
+
+// blendSeams writes the w of rhs.rot lhs.rot^-1 per joint (Case.Seams).
+func blendSeams(w []float32, lhs, rhs *animsys.Pose) {
+	for j := range w {
+		w[j] = mathx.QuatMulInv(rhs.Rot[j], lhs.Rot[j]).W
+	}
+}
+
+// seamsAB are the seams of blending clip a into clip b, both at t.
+func seamsAB(a, b *animsys.Clip) func([]float32, float32) {
+	pa, pb := animsys.NewPose(a.Joints), animsys.NewPose(b.Joints)
+	return func(w []float32, t float32) {
+		animsys.SampleCubic(&pa, a, t)
+		animsys.SampleCubic(&pb, b, t)
+		blendSeams(w, &pa, &pb)
 	}
 }

@@ -1,9 +1,6 @@
 package verify
 
 import (
-	"fmt"
-	"io"
-
 	"kinelab/animsys"
 )
 
@@ -29,30 +26,5 @@ func BenchClips(seeds ...uint32) []*animsys.Clip {
 // the bench skeleton.
 func RunBench() Report {
 	skel := animsys.BenchSkeleton()
-	return Run(Cases(&skel), BenchClips())
-}
-
-// WriteText writes the report as a table, one line per operation and
-// velocity, then a verdict line.
-func WriteText(w io.Writer, rep Report) error {
-	if _, err := fmt.Fprintf(w, "velocities vs central finite difference (h = %g s) over clips %v\n", rep.H, rep.Clips); err != nil {
-		return err
-	}
-	for _, s := range rep.Stats {
-		if _, err := fmt.Fprintln(w, s); err != nil {
-			return err
-		}
-	}
-	failed := 0
-	for _, s := range rep.Stats {
-		if s.Checked && !s.Pass {
-			failed++
-		}
-	}
-	verdict := "PASS: every checked velocity is within tolerance"
-	if failed > 0 {
-		verdict = fmt.Sprintf("FAIL: %d checks exceed their tolerance", failed)
-	}
-	_, err := fmt.Fprintln(w, verdict)
-	return err
+	return Run(&skel, Cases(&skel, BenchRoles()), BenchClips())
 }

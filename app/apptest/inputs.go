@@ -10,7 +10,9 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
+	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/mathx"
+	"kinelab/app"
 	"kinelab/assets"
 )
 
@@ -99,4 +101,33 @@ func WriteDefaultBVH(t *testing.T, dir, clip string) string {
 	}
 	t.Fatalf("no clip %q", clip)
 	return ""
+}
+
+// WriteFixture writes a synthetic exporter convention's figure (package
+// fixture) to dir as NAME.bvh and returns its path.
+func WriteFixture(t *testing.T, dir string, s fixture.Spec) string {
+	t.Helper()
+	path := filepath.Join(dir, s.Name+".bvh")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fixture.Write(f, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// FixtureCharacter loads a synthetic convention's figure as the app loads
+// a BVH file.
+func FixtureCharacter(t *testing.T, s fixture.Spec) *app.Character {
+	t.Helper()
+	ch, errs := app.LoadCharacter([]string{WriteFixture(t, t.TempDir(), s)}, "auto")
+	if ch == nil || len(errs) > 0 {
+		t.Fatalf("%s: %v", s, errs)
+	}
+	return ch
 }

@@ -15,14 +15,15 @@ import (
 	"kinelab/assets"
 )
 
-const bvhSynopsis = "kinelab bvh info FILE.bvh [--units cm|m|in]\n" +
+const bvhSynopsis = "kinelab bvh info FILE.bvh [--units U] [--up y|z]\n" +
 	"       kinelab bvh export OUT.bvh [--clip NAME] [--units cm|m|in]"
 
 // BVH runs `kinelab bvh info` and `kinelab bvh export`; args follow "bvh".
 //
 // `info FILE` prints the joints with their channels in file order, the
-// frames, frame time, the detected units (or those of --units) and the
-// height in metres. `export OUT.bvh` writes the embedded clips of the
+// frames, frame time, and what kinelab reads from the file (bvh.Detect),
+// each with its reason: the up axis (or --up's), the units (or --units')
+// and the standing height in metres, and the leading frames it drops. `export OUT.bvh` writes the embedded clips of the
 // default character (kinelab/assets: idle, walk, run, lean left, lean
 // right), one file each since a BVH file holds one clip: OUT-idle.bvh,
 // OUT-walk.bvh, ... beside OUT; with --clip NAME only that clip, to OUT
@@ -90,9 +91,11 @@ func unitsFlag(fs *flag.FlagSet, s string, stderr io.Writer) (bvh.Units, bool, i
 }
 
 func bvhInfo(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("kinelab bvh info", "kinelab bvh info FILE.bvh [--units cm|m|in]",
-		"Prints a BVH file's joints and channels, frames, frame time, units and height.", stderr)
-	unitsArg := fs.String("units", "", "the file's units, cm, m or in (default: detected from the skeleton's height)")
+	fs := newFlagSet("kinelab bvh info", "kinelab bvh info FILE.bvh [--units U] [--up y|z]",
+		"Prints a BVH file's joints and channels, frames, frame time, and the up axis,\n"+
+			"units, height and rest frames kinelab reads in it, each with its reason.", stderr)
+	unitsArg := fs.String("units", "", "the file's units: m, cm, mm, in, cmu or metres per unit (default: detected)")
+	upArg := fs.String("up", "", "the file's up axis: y or z (x, -y, -z too; default: detected)")
 	pos, code := parseBVHArgs(fs, args, 1, stderr)
 	if code >= 0 {
 		return code
@@ -101,25 +104,41 @@ func bvhInfo(args []string, stdout, stderr io.Writer) int {
 	if code >= 0 {
 		return code
 	}
+	var up *bvh.Up
+	if *upArg != "" {
+		u, err := bvh.ParseUp(*upArg)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: --up: %v\n", fs.Name(), err)
+			return ExitUsage
+		}
+		up = &u
+	}
 	f, err := bvh.ReadFile(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
 		return ExitFail
 	}
-	writeBVHInfo(stdout, f, units, given)
+	var chosen *bvh.Units
+	if given {
+		chosen = &units
+	}
+	writeBVHInfo(stdout, f, chosen, up)
 	return ExitOK
 }
 
-// writeBVHInfo prints the summary and the hierarchy of f.
-func writeBVHInfo(w io.Writer, f *bvh.File, units bvh.Units, given bool) {
-	detected, h := bvh.DetectUnits(f), f.Height()
-	source := "detected"
-	if !given {
-		units = detected
-	} else if units != detected {
-		source = "--units; detected " + detected.String()
-	} else {
-		source = "--units, as detected"
+// writeBVHInfo prints the summary and the hierarchy of f, with the units
+// and up axis given (nil: detected).
+func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) {
+	d := bvh.Detect(f)
+	u, unitsLine := d.Units, fmt.Sprintf("%s (detected: %s)", d.Units, d.UnitsReason)
+	if units != nil {
+		u, unitsLine = *units, fmt.Sprintf("%s (--units; detected %s: %s)", *units, d.Units, d.UnitsReason)
+	}
+	upLine := fmt.Sprintf("%s (detected: %s)", d.Up, d.UpReason)
+	height := d.Height
+	if up != nil && *up != d.Up {
+		upLine = fmt.Sprintf("%s (--up; detected %s: %s)", *up, d.Up, d.UpReason)
+		height = 0 // measured along the detected axis only
 	}
 	withChannels := 0
 	for _, j := range f.Joints {
@@ -137,8 +156,17 @@ func writeBVHInfo(w io.Writer, f *bvh.File, units bvh.Units, given bool) {
 	fmt.Fprintf(tw, "channels\t%d per frame\n", f.Channels)
 	fmt.Fprintf(tw, "frames\t%d\n", f.Frames)
 	fmt.Fprintf(tw, "frame time\t%g s (%.4g fps), duration %.4g s\n", f.FrameTime, 1/f.FrameTime, float32(max(f.Frames-1, 0))*f.FrameTime)
-	fmt.Fprintf(tw, "units\t%s (%s)\n", units, source)
-	fmt.Fprintf(tw, "height\t%.4g m (%.4g %s)\n", h*units.Scale(), h, units)
+	fmt.Fprintf(tw, "up\t%s\n", upLine)
+	fmt.Fprintf(tw, "units\t%s\n", unitsLine)
+	if height > 0 {
+		fmt.Fprintf(tw, "height\t%.4g m standing (%.4g %s)\n", height*u.Scale(), height, u)
+	}
+	if d.Skip > 0 {
+		fmt.Fprintf(tw, "rest frames\t%d dropped (--keep-rest keeps them): %s\n", d.Skip, d.SkipReason)
+	}
+	if d.FigureErr != nil {
+		fmt.Fprintf(tw, "figure\tnot read as a human (%v)\n", d.FigureErr)
+	}
 	tw.Flush()
 
 	fmt.Fprintln(w, "\njoints (channels in file order):")

@@ -47,8 +47,9 @@ func TestBVHExportAllAndInfo(t *testing.T) {
 		"joints      28 (23 with channels, 5 End Sites, 1 root)",
 		"channels    75 per frame",
 		"frame time  0.016666668 s (60 fps)",
-		"units       cm (detected)",
-		"height      1.6",
+		"units       cm (detected: the figure stands 157.7 units tall: 1.58 m in cm)",
+		"up          Y (detected: the figure's head is above its feet along Y",
+		"height      1.577 m standing",
 		"  Entity", "6  Xposition Yposition Zposition Zrotation Xrotation Yrotation",
 		"      LeftUpLeg", "3  Zrotation Xrotation Yrotation",
 		"LeftToe_End", "-  End Site",
@@ -72,7 +73,8 @@ func TestBVHExportOneClip(t *testing.T) {
 		t.Fatalf("%d files written", len(entries))
 	}
 	code, out, _ := runBVH("info", "--units", "m", path)
-	if code != ExitOK || !strings.Contains(out, "units       m (--units; detected in)") {
+	if code != ExitOK || !strings.Contains(out, "units       m (--units; detected in: the figure stands 62.46 units tall: 1.59 m in in)") ||
+		!strings.Contains(out, "height      62.46 m standing") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/crowd"
+	"kinelab/animsys/humanoid"
 	"kinelab/animsys/verify"
 	"kinelab/assets"
 )
@@ -59,38 +60,51 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 	return -1
 }
 
-// Verify runs `kinelab verify [--json] [--bvh FILE [--units U]]`: every
-// velocity operation of animsys, comparing propagated velocities with a
-// fine central finite difference, over the bench-spec clips
-// (verify.BenchSeeds) and the embedded default clips — or over a BVH
-// file's clip. It prints per operation and velocity the max and mean error
-// (m/s, rad/s, 1/s) and the tolerance, and returns 1 if any tolerance is
-// exceeded or the file does not load.
+// Verify runs `kinelab verify [--json] [--intervals N] [--bvh FILE [--units
+// U]]`: every velocity operation of animsys, comparing propagated
+// velocities with a fine central finite difference in every frame interval
+// (up to N per clip), over the bench-spec clips (verify.BenchSeeds) and the
+// embedded default clips — or over a BVH file's clip. It prints per
+// operation and velocity the max and mean error (m/s, rad/s, 1/s), the
+// tolerance and the worst sample (clip, time, frame, joint), then the data
+// jumps it left out, and returns 1 if any tolerance is exceeded or the
+// file does not load.
 func Verify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--bvh FILE [--units auto|cm|m|in]]",
+	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--bvh FILE [--units U] [--up y|z] [--keep-rest]]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
-			"(h = 1 ms) over the bench-spec and embedded clips, or a BVH file's clip;\n"+
+			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
+			"BVH file's clip, leaving out (and naming) frames where the data itself jumps;\n"+
 			"exits 1 if any tolerance is exceeded.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	intervals := fs.Int("intervals", verify.MaxIntervals, "check at most `N` frame intervals per clip, spread evenly")
 	file := fs.String("bvh", "", "verify over this BVH `FILE`'s clip instead")
-	units := fs.String("units", "auto", "units of the BVH file: auto, cm, m or in")
+	units := fs.String("units", "auto", "units of the BVH file: auto, m, cm, mm, in, cmu or metres per unit")
+	up := fs.String("up", "auto", "up axis of the BVH file: auto, y or z")
+	keep := fs.Bool("keep-rest", false, "keep the BVH file's leading rest frames (dropped by default, as in the app)")
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
+	if *intervals < 1 {
+		fmt.Fprintf(stderr, "kinelab verify: --intervals must be at least 1, got %d\n", *intervals)
+		return ExitUsage
+	}
 	if *file != "" {
-		skel, clip, err := loadBVH(*file, *units)
+		skel, clip, notes, err := loadBVH(*file, *units, *up, *keep)
 		if err != nil {
 			fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 			return ExitFail
 		}
-		return verifyClips(stdout, stderr, *asJSON, &skel, []*animsys.Clip{&clip})
+		for _, n := range notes {
+			fmt.Fprintf(stderr, "kinelab verify: %s: %s\n", *file, n)
+		}
+		return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, []*animsys.Clip{&clip})
 	}
 	skel := animsys.BenchSkeleton()
 	clips := verify.BenchClips()
 	for _, c := range assets.Clips() {
 		clips = append(clips, &c)
 	}
-	return verifyClips(stdout, stderr, *asJSON, &skel, clips)
+	return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, clips)
 }
 
 // VerifyClips is Verify over the given clips of skeleton skel (all clips
@@ -103,10 +117,10 @@ func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
-	return verifyClips(stdout, stderr, *asJSON, skel, clips)
+	return verifyClips(stdout, stderr, *asJSON, verify.MaxIntervals, skel, clips)
 }
 
-func verifyClips(stdout, stderr io.Writer, asJSON bool, skel *animsys.Skeleton, clips []*animsys.Clip) int {
+func verifyClips(stdout, stderr io.Writer, asJSON bool, intervals int, skel *animsys.Skeleton, clips []*animsys.Clip) int {
 	if err := skel.Validate(); err != nil {
 		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 		return ExitFail
@@ -122,21 +136,60 @@ func verifyClips(stdout, stderr io.Writer, asJSON bool, skel *animsys.Skeleton, 
 			return ExitFail
 		}
 	}
-	return writeVerify(verify.Run(verify.Cases(skel), clips), asJSON, stdout, stderr)
+	rep := verify.RunIntervals(skel, verify.Cases(skel, findRoles(skel, clips[0])), clips, intervals)
+	return writeVerify(rep, asJSON, stdout, stderr)
 }
 
-// loadBVH reads a BVH file's skeleton and clip in metres; units is auto
-// (detected from the skeleton's height) or cm, m, in.
-func loadBVH(path, units string) (animsys.Skeleton, animsys.Clip, error) {
+// findRoles finds the joints of verify's procedural cases: the head and
+// the left leg's thigh, knee and ankle of the skeleton read as a human
+// figure (humanoid.ClassifyClip on clip c); none when it does not read as
+// one.
+func findRoles(skel *animsys.Skeleton, c *animsys.Clip) verify.Roles {
+	roles := verify.NoRoles()
+	f, err := humanoid.ClassifyClip(skel, c)
+	if err != nil {
+		return roles
+	}
+	roles.Head = f.Head
+	if l := f.Legs[humanoid.Left]; l.Upper >= 0 {
+		roles.Leg = animsys.TwoBoneJoints{Root: l.Upper, Mid: l.Mid, End: l.End}
+	}
+	return roles
+}
+
+// loadBVH reads a BVH file's skeleton and clip as the app does
+// (bvh.Detect): in metres, standing on +Y, leading rest frames dropped;
+// units and up are "auto" or the user's choice, keep keeps the rest
+// frames. It returns what it detected and chose, for stderr.
+func loadBVH(path, units, up string, keep bool) (animsys.Skeleton, animsys.Clip, []string, error) {
 	f, err := bvh.ReadFile(path)
 	if err != nil {
-		return animsys.Skeleton{}, animsys.Clip{}, err
+		return animsys.Skeleton{}, animsys.Clip{}, nil, err
 	}
-	u, err := bvh.UnitsFor(f, units)
-	if err != nil {
-		return animsys.Skeleton{}, animsys.Clip{}, fmt.Errorf("--units: %v", err)
+	d := bvh.Detect(f)
+	imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up, Skip: d.Skip}
+	notes := []string{fmt.Sprintf("units %s: %s", d.Units, d.UnitsReason), fmt.Sprintf("up %s: %s", d.Up, d.UpReason)}
+	if units != "" && units != "auto" {
+		u, err := bvh.ParseUnits(units)
+		if err != nil {
+			return animsys.Skeleton{}, animsys.Clip{}, nil, fmt.Errorf("--units: %v", err)
+		}
+		imp.Scale, notes[0] = u.Scale(), fmt.Sprintf("units %s (--units; detected %s)", u, d.Units)
 	}
-	return f.Skeleton(u.Scale()), f.Clip(u.Scale(), ""), nil
+	if up != "" && up != "auto" {
+		u, err := bvh.ParseUp(up)
+		if err != nil {
+			return animsys.Skeleton{}, animsys.Clip{}, nil, fmt.Errorf("--up: %v", err)
+		}
+		imp.Up, notes[1] = u, fmt.Sprintf("up %s (--up; detected %s)", u, d.Up)
+	}
+	if d.Skip > 0 && keep {
+		imp.Skip = 0
+		notes = append(notes, "rest frames kept (--keep-rest): "+d.SkipReason)
+	} else if d.Skip > 0 {
+		notes = append(notes, "rest frames dropped (--keep-rest keeps them): "+d.SkipReason)
+	}
+	return f.SkeletonWith(imp), f.ClipWith(imp, ""), notes, nil
 }
 
 // writeVerify prints a report and returns the exit code it calls for.

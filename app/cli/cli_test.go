@@ -3,10 +3,16 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/go-gl/mathgl/mgl32"
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/bvh/fixture"
+	"kinelab/animsys/humanoid"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh/mocap"
 	"kinelab/animsys/verify"
 )
 
@@ -20,7 +26,7 @@ func verifyCmd(args []string, out, errb *bytes.Buffer) int { return Verify(args,
 func benchCmd(args []string, out, errb *bytes.Buffer) int  { return Bench(args, out, errb) }
 
 func TestVerifyText(t *testing.T) {
-	code, out, _ := run(verifyCmd)
+	code, out, _ := run(verifyCmd, "--intervals", "60")
 	if code != ExitOK || !strings.Contains(out, "PASS") || !strings.Contains(out, "SampleCubic") ||
 		!strings.Contains(out, "rad/s") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
@@ -28,7 +34,7 @@ func TestVerifyText(t *testing.T) {
 }
 
 func TestVerifyJSON(t *testing.T) {
-	code, out, _ := run(verifyCmd, "--json")
+	code, out, _ := run(verifyCmd, "--json", "--intervals", "60")
 	var rep verify.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != ExitOK || !rep.Pass || len(rep.Stats) == 0 {
 		t.Fatalf("exit %d, err %v, output:\n%s", code, err, out)
@@ -65,6 +71,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{"verify unknown flag", verifyCmd, []string{"--bogus"}, ExitUsage, "flag provided but not defined"},
 		{"verify positional", verifyCmd, []string{"extra"}, ExitUsage, `unexpected argument "extra"`},
+		{"verify zero intervals", verifyCmd, []string{"--intervals", "0"}, ExitUsage, "--intervals must be at least 1"},
 		{"verify help", verifyCmd, []string{"-h"}, ExitOK, "usage: kinelab verify"},
 		{"bench zero characters", benchCmd, []string{"--characters", "0"}, ExitUsage, "--characters must be at least 1"},
 		{"bench negative threads", benchCmd, []string{"--threads", "-1"}, ExitUsage, "--threads must be"},
@@ -115,5 +122,101 @@ func TestBenchTextDefaultThreads(t *testing.T) {
 	code, out, _ := run(benchCmd, "--characters", "3")
 	if code != ExitOK || !strings.Contains(out, "ns/char-tick") || !strings.Contains(out, "char-ticks/s") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+}
+
+// The roles are the figure's head and left leg in every exporter's
+// convention (package fixture); a skeleton that is no figure has none.
+func TestFindRoles(t *testing.T) {
+	for _, spec := range fixture.All() {
+		var buf bytes.Buffer
+		if err := fixture.Write(&buf, spec); err != nil {
+			t.Fatal(err)
+		}
+		f, err := bvh.Parse(&buf, spec.Name+".bvh")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := bvh.Detect(f)
+		imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up, Skip: d.Skip}
+		skel, clip := f.SkeletonWith(imp), f.ClipWith(imp, "")
+		r := findRoles(&skel, &clip)
+		name := func(j int) string {
+			if j < 0 {
+				return "(none)"
+			}
+			return strings.ToLower(skel.Names[j])
+		}
+		if !strings.Contains(name(r.Head), "head") || !strings.Contains(name(r.Leg.End), "foot") ||
+			skel.Parents[r.Leg.End] != r.Leg.Mid || skel.Parents[r.Leg.Mid] != r.Leg.Root {
+			t.Errorf("%s: head %s, leg %s %s %s", spec, name(r.Head), name(r.Leg.Root), name(r.Leg.Mid), name(r.Leg.End))
+		}
+		if s, ok := humanoid.SideOf(skel.Names[r.Leg.End]); !ok || s != humanoid.Left {
+			t.Errorf("%s: the leg ends at %s", spec, name(r.Leg.End))
+		}
+	}
+	chain := animsys.Skeleton{Names: []string{"a", "b", "c"}, Parents: []int{-1, 0, 1}, Offsets: make([]mgl32.Vec3, 3)}
+	clip := animsys.NewClip("c", 3, 3, 0.1)
+	if r := findRoles(&chain, &clip); r != verify.NoRoles() {
+		t.Errorf("a chain has roles %+v", r)
+	}
+}
+
+// verify passes on every real capture in ../shared/mocap, leaving out only
+// the data jumps it names; the procedural cases find their joints in each
+// (every file has a head and a left leg). With -short each clip is checked
+// on 150 frame intervals instead of all.
+func TestVerifyRealCaptures(t *testing.T) {
+	intervals := verify.MaxIntervals
+	if testing.Short() {
+		intervals = 150
+	}
+	for _, path := range mocap.Need(t) {
+		t.Run(mocap.Base(path), func(t *testing.T) {
+			t.Parallel()
+			skel, clip, _, err := loadBVH(path, "auto", "auto", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			roles := findRoles(&skel, &clip)
+			if roles.Head < 0 || roles.Leg.End < 0 {
+				t.Errorf("roles %+v: no head or left leg found in %v", roles, skel.Names)
+			}
+			rep := verify.RunIntervals(&skel, verify.Cases(&skel, roles), []*animsys.Clip{&clip}, intervals)
+			for _, s := range rep.Stats {
+				if s.Checked && !s.Pass {
+					t.Errorf("%s", s)
+				}
+			}
+			for _, e := range rep.Excluded {
+				t.Logf("left out: %s", e)
+			}
+		})
+	}
+}
+
+// The command line names the worst sample of each line and the left-out
+// frames of a real capture (found in every frame, however few intervals
+// are checked).
+func TestVerifyBVHReport(t *testing.T) {
+	paths := mocap.Need(t)
+	var path string
+	for _, p := range paths {
+		if strings.HasPrefix(filepath.Base(p), "07_") { // has data jumps: a flipping thumb
+			path = p
+		}
+	}
+	if path == "" {
+		t.Skip("SKIPPED: needs 07_metres_cmu131_start_walk_stop.bvh")
+	}
+	code, out, errs := run(verifyCmd, "--intervals", "200", "--bvh", path)
+	if code != ExitOK || strings.Contains(out, "FAIL") || !strings.Contains(out, "left out:") ||
+		!strings.Contains(out, "RThumb: near-180 degree flip") {
+		t.Fatalf("exit %d, stderr %s, output:\n%s", code, errs, out)
+	}
+	for _, l := range strings.Split(out, "\n")[1:] {
+		if strings.HasPrefix(l, "TwoBoneIK") && !strings.Contains(l, "worst: 07_") {
+			t.Errorf("line without its worst sample: %q", l)
+		}
 	}
 }

@@ -177,7 +177,7 @@ func (l *Lab) rank() {
 	for r := range l.Ranked {
 		best := -1
 		for i, c := range by {
-			if l.S.SkipPlaying && l.cands[i].clip == l.cur || l.nearRanked(i, r) {
+			if l.skipped(i) || l.nearRanked(i, r) {
 				continue
 			}
 			if best < 0 || c < by[best] {
@@ -186,6 +186,28 @@ func (l *Lab) rank() {
 		}
 		l.Ranked[r] = best
 	}
+}
+
+// costNearPlaying is how close (s) to the playing time a frame of the
+// playing clip is skipped when it is the only clip: a transition to a
+// moment just before or after the current one is no transition.
+const costNearPlaying = 1.0
+
+// skipped reports whether the finder passes over candidate i: with Skip
+// the playing clip on, the playing clip's frames, or, when the character
+// has a single clip, its frames within costNearPlaying of the playing
+// time.
+func (l *Lab) skipped(i int) bool {
+	k := &l.cands[i]
+	if !l.S.SkipPlaying || k.clip != l.cur {
+		return false
+	}
+	if len(l.clips) > 1 {
+		return true
+	}
+	_, n := l.clips[l.cur].Loop()
+	d := costAbs(k.t - l.tCur)
+	return min(d, n-d) < costNearPlaying
 }
 
 // costDistinct is how far apart (s) two listed targets of one clip must be,
@@ -226,7 +248,7 @@ func (l *Lab) RankOf(i int, by int32) int {
 	c := l.rankCosts(by)
 	n := 1
 	for k, x := range c {
-		if k != i && x < c[i] && !(l.S.SkipPlaying && l.cands[k].clip == l.cur) {
+		if k != i && x < c[i] && !l.skipped(k) {
 			n++
 		}
 	}

@@ -3,6 +3,7 @@ package cost
 import (
 	"encoding/csv"
 	"io"
+	"kinelab/animsys/bvh/fixture"
 	"math"
 	"math/rand"
 	"os"
@@ -346,5 +347,38 @@ func TestCostMapMapping(t *testing.T) {
 		if math.Abs(float64(x-o[0])) > 1e-4 || math.Abs(float64(v-o[1])) > 1e-3 {
 			t.Errorf("(%g, %g) maps back to (%g, %g)", o[0], o[1], x, v)
 		}
+	}
+}
+
+// TestFinderOneClip: with a single loaded clip the finder ranks frames of
+// that clip, none within costNearPlaying of the playing time, and plays
+// the best.
+func TestFinderOneClip(t *testing.T) {
+	s := fixture.Neuron()
+	s.Frames = 4 * 125 // 4 s
+	ch := apptest.FixtureCharacter(t, s)
+	if len(ch.Clips) != 1 {
+		t.Fatalf("%d clips", len(ch.Clips))
+	}
+	l := New()
+	l.SetCharacter(ch)
+	l.S.Auto = false
+	for i := 0; i < 30; i++ {
+		l.Update(1.0 / 60)
+	}
+	_, n := l.clips[0].Loop()
+	for r, i := range l.Ranked {
+		if i < 0 {
+			t.Fatalf("rank %d empty: %v", r+1, l.Ranked)
+		}
+		d := float32(math.Abs(float64(l.cands[i].t - l.tCur)))
+		if d = min(d, n-d); d < costNearPlaying {
+			t.Errorf("rank %d is %.2f s from the playing time %.2f s", r+1, d, l.tCur)
+		}
+	}
+	best := l.Ranked[0]
+	l.PlayRanked(0)
+	if l.Target != best || !l.inert {
+		t.Errorf("played target %d (inertializing %v), want %d", l.Target, l.inert, best)
 	}
 }

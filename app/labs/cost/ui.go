@@ -39,7 +39,11 @@ func (l *Lab) Panel(p *ui.Panel) {
 	}
 	if p.Section("Transition finder", &sec.finder) {
 		p.Choice(costRankNames, 3, &s.RankBy)
-		p.Check("Skip the playing clip", &s.SkipPlaying)
+		skip := "Skip the playing clip"
+		if len(l.clips) == 1 {
+			skip = "Skip frames within 1 s"
+		}
+		p.Check(skip, &s.SkipPlaying)
 		p.Check("Auto: play the best", &s.Auto)
 		p.Slider("every", &s.AutoEvery, 0.5, 5, "%.1f s")
 		p.Text("play target (table, right):")

@@ -1,6 +1,7 @@
 package crowd
 
 import (
+	"kinelab/animsys/bvh/fixture"
 	"math"
 	"math/rand"
 	"os"
@@ -291,5 +292,36 @@ func TestCrowdLabHeadlessCharacter(t *testing.T) {
 		if !posesFinite(c) {
 			t.Fatalf("character %d not finite", i)
 		}
+	}
+}
+
+// TestCrowdBodiesLoaded: the crowd's finest body of a loaded character
+// whose bones lie along X (a synthetic LAFAN1 file) is bound to its A-pose
+// like the full body: it holds the middle of the thighs, shins, upper arms
+// and spine, and not the point between the thighs.
+func TestCrowdBodiesLoaded(t *testing.T) {
+	ch := apptest.FixtureCharacter(t, fixture.LAFAN1())
+	if ch.Figure == nil {
+		t.Fatal("not read as a figure")
+	}
+	bodies := crowdBodies(&ch.Skel)
+	b := &bodies[0]
+	bind := ch.Skel.BindPose()
+	mid := func(a, c int) mgl32.Vec3 { return bind.Pos[a].Add(bind.Pos[c]).Mul(0.5) }
+	fig := ch.Figure
+	var in []int
+	for s := range fig.Legs {
+		in = append(in, fig.Legs[s].Mid, fig.Legs[s].End, fig.Arms[s].Mid)
+	}
+	in = append(in, fig.Spine[2], fig.Spine[3])
+	for _, j := range in {
+		if w := b.Winding(mid(ch.Skel.Parents[j], j)); w < 0.5 {
+			t.Errorf("%d-vertex body: the middle of the bone to %s is outside (winding %.2f)", b.VertexCount(), ch.Skel.Names[j], w)
+		}
+	}
+	l, r := fig.Legs[0], fig.Legs[1]
+	between := mid(l.Upper, l.Mid).Add(mid(r.Upper, r.Mid)).Mul(0.5)
+	if w := b.Winding(between); w > 0.5 {
+		t.Errorf("%d-vertex body: the point between the thighs is inside (winding %.2f)", b.VertexCount(), w)
 	}
 }

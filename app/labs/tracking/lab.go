@@ -111,6 +111,13 @@ type Lab struct {
 	plot, errs *render.Plot
 }
 
+// SetCharacter implements app.CharacterSetter: the character filtered
+// across cuts becomes ch (loaded BVH files), playing its clips.
+func (l *Lab) SetCharacter(ch *app.Character) {
+	l.char = newTrackCharOf(ch)
+	l.S.CharClip = 0
+}
+
 // Entry is how the App lists the Tracking lab: --lab tracking.
 func Entry() app.LabEntry {
 	return app.LabEntry{Name: "tracking", New: func() app.Lab { return New() }}

@@ -9,7 +9,6 @@ import (
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
-	"kinelab/assets"
 )
 
 // Beyond the article: the tracking filter applied to a whole character. The
@@ -34,6 +33,8 @@ import (
 type trackChar struct {
 	skel  animsys.Skeleton
 	clips []animsys.Clip
+	top   int     // joint the captions float above (the head)
+	apart float32 // m between the two characters
 	clip  int32   // clip playing
 	t     float32 // s into it
 	since float32 // s since the last cut
@@ -50,7 +51,22 @@ type trackChar struct {
 }
 
 func newTrackChar() *trackChar {
-	c := &trackChar{skel: assets.Humanoid(), clips: assets.Clips(), clip: -1}
+	return newTrackCharOf(app.DefaultCharacter())
+}
+
+// newTrackCharOf is the raw and filtered character of ch (the default, or
+// loaded from BVH files), standing a body width apart.
+func newTrackCharOf(ch *app.Character) *trackChar {
+	c := &trackChar{skel: ch.Skel, clips: ch.Clips, clip: -1, top: ch.Head, apart: 1}
+	if c.top < 0 {
+		c.top = ch.Hips
+	}
+	if f := ch.Figure; f != nil {
+		// Arms out and a step apart: the two must not overlap.
+		rest := ch.Skel.BindPose()
+		span := rest.Pos[f.Arms[0].End].Sub(rest.Pos[f.Arms[1].End]).Len()
+		c.apart = max(1, 0.8*span)
+	}
 	n := c.skel.Len()
 	for _, p := range []*animsys.Pose{&c.raw, &c.prev, &c.filt, &c.rawG, &c.filtG} {
 		*p = animsys.NewPose(n)
@@ -62,7 +78,7 @@ func newTrackChar() *trackChar {
 // Places of the raw and filtered characters (m), side by side as the
 // default camera sees them.
 func (c *trackChar) places() (raw, filt mgl32.Vec3) {
-	r := app.DefaultCameraRight().Mul(0.5)
+	r := app.DefaultCameraRight().Mul(0.5 * c.apart)
 	return r.Mul(-1), r
 }
 

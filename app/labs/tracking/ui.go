@@ -9,7 +9,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/app"
-	"kinelab/assets"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -55,7 +54,7 @@ func (l *Lab) Draw2D(v *app.View) {
 		rl.DrawText(text, int32(x-w/2), int32(y), ui.TextSize, col)
 	}
 	above := mgl32.Vec3{0, 0.3, 0}
-	pr, pf := v.Project(c.rawG.Pos[assets.Head].Add(above)), v.Project(c.filtG.Pos[assets.Head].Add(above))
+	pr, pf := v.Project(c.rawG.Pos[c.top].Add(above)), v.Project(c.filtG.Pos[c.top].Add(above))
 	caption(pr.X, pr.Y, "raw", InputColor)
 	caption(pf.X, pf.Y, "filtered: "+trackVariantLabels[l.S.CharVariant], Colors[l.S.CharVariant])
 	// The offset readout under the feet, between the two.

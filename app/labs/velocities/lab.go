@@ -9,6 +9,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
+	"kinelab/animsys/verify"
 	"kinelab/app"
 	"kinelab/render"
 )
@@ -97,9 +98,14 @@ type Lab struct {
 	hasPrev      bool
 	// Event is what the last Update did to the pose at once: teleport,
 	// reset, skip; wrap, end or turn when a clip that does not loop
-	// seamlessly crossed its end (Settings.Play); or "". The finite
-	// difference of that tick reads across it.
+	// seamlessly crossed its end (Settings.Play); "data jump" when the
+	// samples read a frame interval where the clip's own data jumps
+	// (verify.DetectEvents: a joint flipping near 180 degrees in one
+	// frame, a rest frame); or "". The finite difference of that tick
+	// reads across it.
 	Event          string
+	jumps          [][]int     // per clip, the frame intervals where its data jumps
+	readAt         [2]clipRead // what the last tick sampled: the playing clip, the blend's source
 	pendingTele    bool
 	pendingReset   bool
 	resetRNG       uint32
@@ -142,6 +148,15 @@ func newLab(ch *app.Character) *Lab {
 		&l.fdLocal, &l.bk, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB} {
 		*p = animsys.NewPose(n)
 	}
+	l.jumps = make([][]int, len(l.clips))
+	for i := range l.clips {
+		for _, e := range verify.DetectEvents(&l.skel, &l.clips[i]) {
+			if k := len(l.jumps[i]); k == 0 || l.jumps[i][k-1] != e.Frame {
+				l.jumps[i] = append(l.jumps[i], e.Frame)
+			}
+		}
+	}
+	l.readAt = [2]clipRead{{-1, 0}, {-1, 0}}
 	l.plot = render.NewPlot("|red - blue| over joints", quantityUnits[0], 600)
 	l.plot.AddSeries("mean", render.PlotMean)
 	l.plot.AddSeries("max", render.PlotMax)
@@ -241,6 +256,9 @@ func (l *Lab) Update(dt float32) {
 	l.time += float64(simDt)
 	l.updateAdditive(simDt)
 	l.evaluate(simDt)
+	if jump := l.readsJump(); jump && l.Event == "" {
+		l.Event = "data jump"
+	}
 
 	l.measure(dt)
 	l.hasPrev = true
@@ -256,6 +274,54 @@ func sincos(x float32) (float32, float32) {
 func loopLen(c *animsys.Clip) float32 {
 	_, n := c.Loop()
 	return n
+}
+
+// clipRead is a clip and the time (s, into the clip) a tick sampled it
+// at; clip -1 for none.
+type clipRead struct {
+	clip int
+	t    float32
+}
+
+// clipTime is the clip time (s) playback time t of clip i samples.
+func (l *Lab) clipTime(i int, t float32) float32 {
+	start, n := l.clips[i].Loop()
+	off, _ := l.S.Play.At(t, n)
+	return start + off
+}
+
+// readsJump reports whether this tick's or the last tick's samples read a
+// frame interval where the clip's data jumps, and records this tick's. A
+// sample at time s reads the interval around s, and with cubic sampling
+// the one before and the one after; the finite difference reads every
+// interval between the two ticks' samples of a clip.
+func (l *Lab) readsJump() bool {
+	now := [2]clipRead{{l.cur, l.clipTime(l.cur, l.tCur)}, {-1, 0}}
+	if l.trans == TransBlend && l.transTime < l.S.BlendDuration {
+		now[1] = clipRead{l.prev, l.clipTime(l.prev, l.tPrev)}
+	}
+	hit := false
+	for _, r := range now {
+		if r.clip < 0 || len(l.jumps[r.clip]) == 0 {
+			continue
+		}
+		lo, hi := r.t, r.t
+		for _, p := range l.readAt {
+			if p.clip == r.clip {
+				lo, hi = min(lo, p.t), max(hi, p.t)
+			}
+		}
+		ft := l.clips[r.clip].FrameTime
+		first, last := int(lo/ft), int(hi/ft)
+		if l.S.Cubic {
+			first, last = first-1, last+1
+		}
+		for _, f := range l.jumps[r.clip] {
+			hit = hit || (f >= first && f <= last)
+		}
+	}
+	l.readAt = now
+	return hit
 }
 
 // endEvent names what clip i did when its playback crossed an end: wrap
