@@ -866,9 +866,10 @@ func poseOps() []Op {
 		&op[IKIn, Pose]{
 			meta: Meta{Op: "two_bone_ik", Article: pvArticle, Section: "Finite Difference", Function: "op_two_bone_ik", Animsys: "animsys.TwoBoneIK (TwoBoneIKStatic)",
 				Notes: "The local pose after IK: the mid joint bends about the chain's plane by the law of cosines, the root swings the end onto the target (clamped to the reachable distance), " +
-					"and the velocities of the whole pose become the finite difference over delta (s) against the pose extrapolated delta back with the target moved back by delta target_vel. " +
+					"and the angular velocities of the two joints the IK turns (root and mid) become the finite difference over delta (s) against the pose extrapolated delta back with the target moved back by delta target_vel; " +
+					"every other velocity is kept (the article finite-differences the whole pose, which gives them back only while a joint turns less than pi in delta). " +
 					"The IK itself is animsys's own (the article does not list op_two_bone_ik_static): a port must match TwoBoneIKStatic's construction to match these numbers. " +
-					"Tolerance: the velocities divide a rotation's float32 rounding (1e-7 rad, amplified up to a hundred times by the law of cosines' acos near a straight knee, as in the out-of-reach case) by delta, so abs is 5e-3.",
+					"Tolerance: the two joints' angular velocities divide a rotation's float32 rounding (1e-7 rad, amplified by the bend's sensitivity near a straight knee, as in the out-of-reach case) by delta, so abs is 5e-3.",
 				Tolerance: Tolerance{Abs: 5e-3, Rel: 1e-4}},
 			cases: ikCases,
 			eval: func(in *IKIn) Pose {

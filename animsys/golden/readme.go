@@ -71,8 +71,10 @@ the places, each also in the file's notes:
   agrees only for unit, constant parent scales.
 - Cubic sampling is the article's "sample four poses instead of two",
   which it does not list: sample_cubic.json's notes define it.
-- Two-bone IK's static solve is animsys's own (TwoBoneIKStatic); its
-  velocities are the article's single-frame finite difference.
+- Two-bone IK's static solve is animsys's own (TwoBoneIKStatic); the
+  angular velocities of the two joints it turns are the article's
+  single-frame finite difference, and every other velocity is kept rather
+  than finite-differenced with them.
 
 ## Tolerance
 
