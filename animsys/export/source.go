@@ -1,7 +1,6 @@
 package export
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -30,12 +29,8 @@ type Source interface {
 }
 
 // ReadOptions say how to read a BVH file, as the app's command line does
-// (app.LoadOptions): empty or "auto" detects (bvh.Detect).
-type ReadOptions struct {
-	Units    string // auto, or what bvh.ParseUnits takes: m, cm, mm, in, cmu or metres per unit
-	Up       string // auto, or what bvh.ParseUp takes: y, z, x, -y...
-	KeepRest bool   // keep leading rest-pose frames (by default they are dropped)
-}
+// (bvh.Choice): empty or "auto" detects (bvh.Detect).
+type ReadOptions = bvh.Choice
 
 // BVHSource streams a BVH file's frames exactly as the app reads the file
 // (bvh.File.ClipWith): in metres, stood up on +Y, its leading rest frames
@@ -65,35 +60,10 @@ func ReadBVH(path string, opt ReadOptions) (*BVHSource, []string, error) {
 
 // NewBVHSource reads a parsed file with opt (see ReadBVH).
 func NewBVHSource(f *bvh.File, opt ReadOptions) (*BVHSource, []string, error) {
-	d := bvh.Detect(f)
-	units := d.Units
-	imp := bvh.Import{Scale: units.Scale(), Up: d.Up, Skip: d.Skip}
-	notes := []string{fmt.Sprintf("units %s (detected): %s", d.Units, d.UnitsReason)}
-	if opt.Units != "" && opt.Units != "auto" {
-		u, err := bvh.ParseUnits(opt.Units)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--units: %v", err)
-		}
-		units, imp.Scale = u, u.Scale()
-		notes[0] = fmt.Sprintf("units %s (chosen; detected %s: %s)", u, d.Units, d.UnitsReason)
+	imp, units, notes, err := bvh.ImportFor(f, bvh.Detect(f), opt)
+	if err != nil {
+		return nil, nil, err
 	}
-	notes = append(notes, fmt.Sprintf("up %s (detected): %s", d.Up, d.UpReason))
-	if opt.Up != "" && opt.Up != "auto" {
-		u, err := bvh.ParseUp(opt.Up)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--up: %v", err)
-		}
-		imp.Up = u
-		notes[1] = fmt.Sprintf("up %s (chosen; detected %s)", u, d.Up)
-	}
-	switch {
-	case d.Skip > 0 && opt.KeepRest:
-		imp.Skip = 0
-		notes = append(notes, "kept (as asked) the rest "+d.SkipReason)
-	case d.Skip > 0:
-		notes = append(notes, "dropped the rest "+d.SkipReason)
-	}
-	imp.Skip = min(imp.Skip, max(f.Frames-1, 0)) // as ClipWith: at least one frame stays
 	s := &BVHSource{file: f, imp: imp, units: units, skel: f.SkeletonWith(imp),
 		end: make([]bool, len(f.Joints)), prev: make([]mgl32.Quat, len(f.Joints)),
 		name: strings.TrimSuffix(filepath.Base(f.Name), filepath.Ext(f.Name))}
