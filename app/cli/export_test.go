@@ -110,7 +110,7 @@ func TestExportErrors(t *testing.T) {
 func TestExportReadsFilesAsTheApp(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		for _, opt := range []export.ReadOptions{{}, {KeepRest: true}, {Units: "m", Up: "z"}} {
-			ch, errs := app.LoadCharacterWith([]string{path}, app.LoadOptions{Units: opt.Units, Up: opt.Up, KeepRest: opt.KeepRest})
+			ch, errs := app.LoadCharacterWith([]string{path}, opt)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
