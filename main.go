@@ -24,6 +24,10 @@ func run(args []string) int {
 			return cli.Bench(args[1:], os.Stdout, os.Stderr)
 		case "bvh":
 			return cli.BVH(args[1:], os.Stdout, os.Stderr)
+		case "export":
+			return cli.Export(args[1:], os.Stdout, os.Stderr)
+		case "golden":
+			return cli.Golden(args[1:], os.Stdout, os.Stderr)
 		}
 	}
 	cfg, err := app.ParseFlags(args, os.Stderr, labs.All())

@@ -8,16 +8,39 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// buildKinelab builds the command once per test binary.
+// binDir holds the command built once for every test (TestMain).
+var binDir string
+
+func TestMain(m *testing.M) {
+	var err error
+	if binDir, err = os.MkdirTemp("", "kinelab-test-"); err != nil {
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(binDir)
+	os.Exit(code)
+}
+
+var (
+	buildOnce sync.Once
+	buildErr  error
+	buildOut  []byte
+)
+
+// buildKinelab builds the command once per test binary (the build cache
+// keeps raylib compiled: this only links).
 func buildKinelab(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kinelab")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin := filepath.Join(binDir, "kinelab")
+	buildOnce.Do(func() {
+		buildOut, buildErr = exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("go build: %v\n%s", buildErr, buildOut)
 	}
 	return bin
 }

@@ -67,6 +67,7 @@
 //	(projections)                      KformPosOnly, KformRotOnly, KformSclOnly
 //	op_sample_linear                   SampleLinear (m/s, rad/s, 1/s)
 //	(cubic sampling, described)        SampleCubic (m/s, rad/s, 1/s)
+//	(sampling by frame and fraction)   SampleLinearFrame, SampleCubicFrame
 //	(playback rate)                    TimeScale
 //	(in-place root)                    RemoveGlobalRoot
 //	op_fk                              FK (world m/s, rad/s, 1/s)

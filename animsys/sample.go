@@ -44,8 +44,17 @@ func sclDelta(a, b v3) v3 {
 // are clamped at the ends (velocities are zero outside the clip); wrapping
 // a looping time is the caller's job. out must have c.Joints joints.
 func SampleLinear(out *Pose, c *Clip, time float32) {
-	dt := c.FrameTime
-	st, alpha := frameAt(time, dt)
+	st, alpha := frameAt(time, c.FrameTime)
+	SampleLinearFrame(out, c, st, alpha)
+}
+
+// SampleLinearFrame is SampleLinear at fraction alpha (0 to 1) of the way
+// from frame to frame+1: the time frame + alpha frames, given without the
+// float32 time, whose resolution falls to 1e-4 s at 1000 s. alpha = 1 on
+// the last interval is the clip's end approached from inside: its last
+// frame with the velocities of the interval before it.
+func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	st, dt := frame, c.FrameTime
 	n := c.Joints
 	s0 := clampFrame(st, c.Frames) * n
 	s1 := clampFrame(st+1, c.Frames) * n
@@ -298,8 +307,16 @@ func deltaAt(d []v3, a, b, n, j int) v3 {
 // exp-map derivative mathx.QuatFromScaledAngleAxisDx); natural-log scale per
 // second. Frames are clamped at the ends; wrapping is the caller's job.
 func SampleCubic(out *Pose, c *Clip, time float32) {
-	dt := c.FrameTime
-	st, alpha := frameAt(time, dt)
+	st, alpha := frameAt(time, c.FrameTime)
+	SampleCubicFrame(out, c, st, alpha)
+}
+
+// SampleCubicFrame is SampleCubic at fraction alpha (0 to 1) of the way
+// from frame to frame+1 (see SampleLinearFrame): alpha = 1 on the last
+// interval gives the last frame with the velocity the curve ends with,
+// where SampleCubic at the clip's end holds the frame at rest.
+func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	st, dt := frame, c.FrameTime
 	h := hermiteAt(alpha)
 	if st < 0 || st >= c.Frames-1 {
 		h = hermite{} // outside the clip: hold the end frame, at rest

@@ -156,3 +156,37 @@ func TestTimeScaleAndRemoveRoot(t *testing.T) {
 		t.Fatalf("root not removed: %+v", p.Kform(0))
 	}
 }
+
+// Sampling by frame and fraction reaches the clip's end from inside: at
+// alpha = 1 of the last interval the pose is the last frame and the
+// velocities are the curve's own there (continuous with alpha just below
+// 1), where sampling at the end time holds the frame at rest. The cubic
+// curve's end tangent repeats the last frame (clamped Catmull-Rom), so it
+// ends at half the last interval's rate; linear keeps the whole rate.
+func TestSampleFrameAtEnd(t *testing.T) {
+	c := GenerateBenchClip(3)
+	last := c.Frames - 1
+	end, before := NewPose(c.Joints), NewPose(c.Joints)
+	for _, s := range []struct {
+		name   string
+		sample func(*Pose, *Clip, int, float32)
+		tol    float32 // m/s between alpha = 1 and 1 - 1e-4
+		rate   float32 // of the last interval's rate at the end
+	}{{"linear", SampleLinearFrame, 1e-6, 1}, {"cubic", SampleCubicFrame, 1e-3, 0.5}} {
+		s.sample(&end, &c, last-1, 1)
+		s.sample(&before, &c, last-1, 1-1e-4)
+		for j := 0; j < c.Joints; j++ {
+			i := c.At(last, j)
+			if !near3(end.Pos[j], c.Pos[i], 2e-5) || !nearQ(end.Rot[j], c.Rot[i], 2e-6) || !near3(end.Scl[j], c.Scl[i], 1e-6) {
+				t.Fatalf("%s joint %d: alpha 1 gives %v %v, last frame %v %v", s.name, j, end.Pos[j], end.Rot[j], c.Pos[i], c.Rot[i])
+			}
+			if !near3(end.Vel[j], before.Vel[j], s.tol) || !near3(end.Ang[j], before.Ang[j], s.tol) {
+				t.Fatalf("%s joint %d: velocity %v %v at the end, %v %v just before", s.name, j, end.Vel[j], end.Ang[j], before.Vel[j], before.Ang[j])
+			}
+		}
+		want := c.Pos[c.At(last, 0)].Sub(c.Pos[c.At(last-1, 0)]).Mul(s.rate / c.FrameTime)
+		if !near3(end.Vel[0], want, 1e-3) || want.Len() < 0.5 {
+			t.Fatalf("%s: root velocity %v at the end, want %v", s.name, end.Vel[0], want)
+		}
+	}
+}

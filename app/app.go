@@ -75,6 +75,9 @@ type App struct {
 // until the window closes or cfg.Frames frames have been drawn. It returns
 // the process exit code.
 func Run(cfg Config, labs []LabEntry) int {
+	if cfg.drawsNothing() {
+		return runHeadless(cfg, labs)
+	}
 	a := New(cfg, labs)
 	if err := a.Open(); err != nil {
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
@@ -198,7 +201,7 @@ func (a *App) switchLab(i int) {
 	}
 	a.cur = i
 	a.ResetCamera()
-	if rl.IsWindowReady() {
+	if rl.IsWindowReady() { // a headless run has no window
 		rl.SetWindowTitle(a.title())
 	}
 }
@@ -305,22 +308,7 @@ func (a *App) Frame(onDrawn func()) {
 		a.applyScale()
 	}
 	a.input()
-	for _, act := range a.cfg.Do {
-		if act.Frame == a.frames {
-			a.run(act.Name)
-		}
-	}
-	lab := a.Lab()
-	if pl, ok := lab.(Pointable); ok {
-		a.pointer.view = &a.lastView
-		pl.Point(a.pointer)
-	}
-	for _, dt := range a.clock.Advance(a.frameDt()) {
-		lab.Update(dt)
-		if a.csv != nil {
-			a.csv.Write(lab)
-		}
-	}
+	lab := a.tick()
 	a.cam.Track(lab.Focus(), a.frameDt())
 
 	v := a.View()

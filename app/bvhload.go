@@ -14,15 +14,10 @@ import (
 	"kinelab/animsys/mathx"
 )
 
-// LoadOptions say how to read BVH files. Empty strings (and "auto")
-// detect; see bvh.Detect.
-type LoadOptions struct {
-	Units string // "auto" or what bvh.ParseUnits takes: m, cm, mm, in, cmu or metres per unit
-	Up    string // "auto" or what bvh.ParseUp takes: y, z, x, -y...
-	// KeepRest keeps leading frames that are a rest pose (all rotations
-	// zero, a T-pose row) in the clip; by default they are dropped.
-	KeepRest bool
-}
+// LoadOptions say how to read BVH files: units and up axis ("" or "auto"
+// to detect, see bvh.Detect), and whether to keep leading rest frames (a
+// rest pose, a T-pose row), by default dropped.
+type LoadOptions = bvh.Choice
 
 // LoadCharacter is LoadCharacterWith with the units chosen and the rest
 // detected.
@@ -31,51 +26,40 @@ func LoadCharacter(paths []string, units string) (ch *Character, errs []error) {
 }
 
 // LoadCharacterWith reads BVH files into one character: the first file's
-// skeleton, every compatible file's clip, in metres with +Y up. Units and
-// up axis are the options' or detected from the first file (bvh.Detect),
-// and apply to every file; each file's leading rest frames are dropped
-// unless opt.KeepRest. What was detected, and why, is in ch.Notes. Files
-// that fail to load or whose skeleton differs from the first are reported
-// in errs (each "file:line:col: ..." or "file: ..."); ch is nil only if
-// none loaded.
+// skeleton, every compatible file's clip, in metres with +Y up, each read
+// as bvh.ImportFor says. Units and up axis are the options' or detected
+// from the first file, and apply to every file; each file's leading rest
+// frames are dropped unless opt.KeepRest. What was detected, and why, is
+// in ch.Notes. Files that fail to load or whose skeleton differs from the
+// first are reported in errs (each "file:line:col: ..." or "file: ...");
+// ch is nil only if none loaded.
 func LoadCharacterWith(paths []string, opt LoadOptions) (ch *Character, errs []error) {
 	var base *bvh.File
-	var imp bvh.Import
+	var baseImp bvh.Import
 	for _, path := range paths {
 		f, err := bvh.ReadFile(path)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		d := bvh.Detect(f)
-		skip, skipNote := d.Skip, d.SkipReason
-		if opt.KeepRest && skip > 0 {
-			skip, skipNote = 0, "kept (as asked) the rest "+d.SkipReason
+		imp, _, notes, err := bvh.ImportFor(f, bvh.Detect(f), opt)
+		if err != nil {
+			return ch, append(errs, err)
 		}
 		if base == nil {
-			var notes []string
-			imp, notes, err = importFor(f, d, opt)
-			if err != nil {
-				return nil, append(errs, err)
-			}
-			imp.Skip = skip
-			base = f
+			base, baseImp = f, imp
 			ch = characterFromBVH(f, imp)
-			ch.Notes = append(notes, ch.Notes...)
-			if skipNote != "" {
-				ch.Notes = append(ch.Notes, clipName(path)+": "+skipNote)
-			}
+			ch.Notes = append(notes[:2:2], ch.Notes...)
+			ch.Notes = append(ch.Notes, restNotes(path, notes)...)
 			continue
 		}
 		if err := sameHierarchy(base, f); err != nil {
 			errs = append(errs, fmt.Errorf("%s: its skeleton differs from %s's: %v; load it on its own", path, base.Name, err))
 			continue
 		}
-		imp.Skip = skip
+		imp.Scale, imp.Up = baseImp.Scale, baseImp.Up
 		ch.Clips = append(ch.Clips, ch.clipFromBVH(f, imp, clipName(path)))
-		if skipNote != "" {
-			ch.Notes = append(ch.Notes, clipName(path)+": "+skipNote)
-		}
+		ch.Notes = append(ch.Notes, restNotes(path, notes)...)
 	}
 	if ch != nil {
 		ch.fitIKPaths()
@@ -83,29 +67,14 @@ func LoadCharacterWith(paths []string, opt LoadOptions) (ch *Character, errs []e
 	return ch, errs
 }
 
-// importFor is how to read f: the options' units and up axis, or those
-// detected, with a note on each choice.
-func importFor(f *bvh.File, d bvh.Detection, opt LoadOptions) (bvh.Import, []string, error) {
-	imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up}
-	units := fmt.Sprintf("units %s (detected): %s", d.Units, d.UnitsReason)
-	if opt.Units != "" && opt.Units != "auto" {
-		u, err := bvh.ParseUnits(opt.Units)
-		if err != nil {
-			return imp, nil, fmt.Errorf("--units: %v", err)
-		}
-		imp.Scale = u.Scale()
-		units = fmt.Sprintf("units %s (chosen; detected %s: %s)", u, d.Units, d.UnitsReason)
+// restNotes are ImportFor's notes on a file's rest frames, named by the
+// file's clip.
+func restNotes(path string, notes []string) []string {
+	var out []string
+	for _, n := range notes[2:] {
+		out = append(out, clipName(path)+": "+n)
 	}
-	up := fmt.Sprintf("up %s (detected): %s", d.Up, d.UpReason)
-	if opt.Up != "" && opt.Up != "auto" {
-		u, err := bvh.ParseUp(opt.Up)
-		if err != nil {
-			return imp, nil, fmt.Errorf("--up: %v", err)
-		}
-		imp.Up = u
-		up = fmt.Sprintf("up %s (chosen; detected %s)", u, d.Up)
-	}
-	return imp, []string{units, up}, nil
+	return out
 }
 
 func clipName(path string) string {

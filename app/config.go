@@ -64,7 +64,7 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs.IntVar(&c.Width, "width", 1280, "window width in pixels")
 	fs.IntVar(&c.Height, "height", 720, "window height in pixels")
 	msaa := fs.String("msaa", "auto", "4x multisampling: on, off, or auto (on unless --frames is set)")
-	fs.StringVar(&c.CSV, "csv", "", "write the lab's plotted signals to `FILE` (CSV, one row per update; needs --frames)")
+	fs.StringVar(&c.CSV, "csv", "", "write the lab's plotted signals to `FILE` (CSV, one row per update, for --frames N frames; the cost lab writes its grid without); without --screenshot no window opens")
 	do := fs.String("do", "", "run key actions at frames, e.g. `60:teleport,120:reset` (names in the help overlay)")
 	dt := fs.Float64("dt", 1.0/60, "fixed time step in `seconds` (0 < dt <= 1)")
 	jitter := fs.Float64("jitter", 0, "dt jitter: each step is scaled by a random factor in [1-J, 1+J], 0 <= `J` <= 1")
@@ -126,8 +126,8 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	c.UIScale = float32(*uiScale)
 	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
 	c.Halflife = float32(*halflife)
-	if c.CSV != "" && c.Frames == 0 {
-		return c, fmt.Errorf("--csv %q needs --frames N (a headless run)", c.CSV)
+	if c.CSV != "" && c.Frames == 0 && c.Screenshot != "" {
+		return c, fmt.Errorf("--csv %q with --screenshot needs --frames N (a headless run)", c.CSV)
 	}
 	if *do != "" {
 		acts, err := parseActions(*do, c, labs)

@@ -73,26 +73,11 @@ func (f *File) ClipWith(imp Import, name string) animsys.Clip {
 	frames := f.Frames - skip
 	n := len(f.Joints)
 	c := animsys.NewClip(name, frames, n, f.FrameTime)
-	up := imp.Up.ToY()
 	for fr := 0; fr < frames; fr++ {
-		pos, rot := c.Pos[fr*n:(fr+1)*n], c.Rot[fr*n:(fr+1)*n]
-		f.pose(pos, rot, fr+skip, imp.Scale)
-		if imp.Up != UpY {
-			for j := range f.Joints {
-				if f.Joints[j].Parent < 0 {
-					pos[j] = up.Rotate(pos[j])
-					rot[j] = up.Mul(rot[j]).Normalize()
-				}
-			}
-		}
-		if fr == 0 {
-			continue
-		}
-		for j := 0; j < n; j++ {
-			q, prev := &c.Rot[fr*n+j], c.Rot[(fr-1)*n+j]
-			if q.W*prev.W+q.V.Dot(prev.V) < 0 {
-				*q = mgl32.Quat{W: -q.W, V: q.V.Mul(-1)}
-			}
+		rot := c.Rot[fr*n : (fr+1)*n]
+		f.FrameWith(imp, fr+skip, c.Pos[fr*n:(fr+1)*n], rot)
+		if fr > 0 {
+			ContinueSigns(rot, c.Rot[(fr-1)*n:fr*n])
 		}
 	}
 	c.Prepare()

@@ -316,3 +316,48 @@ func medianOf(xs []float32) float32 {
 	sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
 	return s[len(s)/2]
 }
+
+// Choice is what a user asks of a file's reading: units and up axis
+// ("" or "auto" to detect; else what ParseUnits and ParseUp take), and
+// whether to keep the leading rest frames Detect finds.
+type Choice struct {
+	Units, Up string
+	KeepRest  bool
+}
+
+// ImportFor is how to read f: d's detection with c's choices applied, the
+// units it reads in, and a note on each choice ("units cm (detected):
+// ...", "up Z (chosen; detected Y)", "dropped the rest frame 0: ...").
+// The app, `kinelab verify --bvh` and `kinelab export` all read a file
+// through it. The error names the flag of a choice that does not parse.
+func ImportFor(f *File, d Detection, c Choice) (Import, Units, []string, error) {
+	units := d.Units
+	imp := Import{Scale: units.Scale(), Up: d.Up, Skip: d.Skip}
+	notes := []string{fmt.Sprintf("units %s (detected): %s", d.Units, d.UnitsReason)}
+	if c.Units != "" && c.Units != "auto" {
+		u, err := ParseUnits(c.Units)
+		if err != nil {
+			return imp, units, nil, fmt.Errorf("--units: %v", err)
+		}
+		units, imp.Scale = u, u.Scale()
+		notes[0] = fmt.Sprintf("units %s (chosen; detected %s: %s)", u, d.Units, d.UnitsReason)
+	}
+	notes = append(notes, fmt.Sprintf("up %s (detected): %s", d.Up, d.UpReason))
+	if c.Up != "" && c.Up != "auto" {
+		u, err := ParseUp(c.Up)
+		if err != nil {
+			return imp, units, nil, fmt.Errorf("--up: %v", err)
+		}
+		imp.Up = u
+		notes[1] = fmt.Sprintf("up %s (chosen; detected %s)", u, d.Up)
+	}
+	switch {
+	case d.Skip > 0 && c.KeepRest:
+		imp.Skip = 0
+		notes = append(notes, "kept (as asked) the rest "+d.SkipReason)
+	case d.Skip > 0:
+		notes = append(notes, "dropped the rest "+d.SkipReason)
+	}
+	imp.Skip = min(imp.Skip, max(f.Frames-1, 0)) // as ClipWith: at least one frame stays
+	return imp, units, notes, nil
+}

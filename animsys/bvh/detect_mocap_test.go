@@ -100,3 +100,33 @@ func TestDetectNominalHeight(t *testing.T) {
 		t.Errorf("units %s (%s): %.3f m", d.Units, d.UnitsReason, h)
 	}
 }
+
+// ImportFor applies a user's choices over the detection, says so in its
+// notes, and names the flag of a choice that does not parse.
+func TestImportFor(t *testing.T) {
+	var buf bytes.Buffer
+	if err := fixture.Write(&buf, fixture.CMU()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(&buf, "cmu.bvh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Detect(f)
+	imp, u, notes, err := ImportFor(f, d, Choice{})
+	if err != nil || u != CMU || imp.Up != UpY || imp.Skip != 1 || len(notes) != 3 ||
+		!strings.HasPrefix(notes[0], "units cmu (detected): ") || !strings.HasPrefix(notes[2], "dropped the rest frame 0") {
+		t.Errorf("detected: %+v %v %q %v", imp, u, notes, err)
+	}
+	imp, u, notes, err = ImportFor(f, d, Choice{Units: "in", Up: "z", KeepRest: true})
+	if err != nil || u != Inches || imp.Scale != Inches.Scale() || imp.Up != UpZ || imp.Skip != 0 ||
+		notes[0] != "units in (chosen; detected cmu: "+d.UnitsReason+")" || notes[1] != "up Z (chosen; detected Y)" ||
+		!strings.HasPrefix(notes[2], "kept (as asked) the rest frame 0") {
+		t.Errorf("chosen: %+v %v %q %v", imp, u, notes, err)
+	}
+	for _, c := range []Choice{{Units: "furlongs"}, {Up: "w"}} {
+		if _, _, _, err := ImportFor(f, d, c); err == nil || !strings.HasPrefix(err.Error(), "--") {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 // Package cli implements kinelab's headless subcommands, `kinelab verify`,
-// `kinelab bench` and `kinelab bvh`. Each takes its arguments (after the subcommand name)
-// and the output streams, and returns the process exit code: 0 success,
-// 1 failure (a tolerance exceeded), 2 bad usage. It needs no window.
+// `kinelab bench`, `kinelab bvh`, `kinelab export` and `kinelab golden`.
+// Each takes its arguments (after the subcommand name) and the output
+// streams, and returns the process exit code: 0 success, 1 failure (a
+// tolerance exceeded, a file not read or written), 2 bad usage. None
+// opens a window or needs a display.
 package cli
 
 import (
@@ -164,28 +166,9 @@ func loadBVH(path, units, up string, keep bool) (animsys.Skeleton, animsys.Clip,
 	if err != nil {
 		return animsys.Skeleton{}, animsys.Clip{}, nil, err
 	}
-	d := bvh.Detect(f)
-	imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up, Skip: d.Skip}
-	notes := []string{fmt.Sprintf("units %s: %s", d.Units, d.UnitsReason), fmt.Sprintf("up %s: %s", d.Up, d.UpReason)}
-	if units != "" && units != "auto" {
-		u, err := bvh.ParseUnits(units)
-		if err != nil {
-			return animsys.Skeleton{}, animsys.Clip{}, nil, fmt.Errorf("--units: %v", err)
-		}
-		imp.Scale, notes[0] = u.Scale(), fmt.Sprintf("units %s (--units; detected %s)", u, d.Units)
-	}
-	if up != "" && up != "auto" {
-		u, err := bvh.ParseUp(up)
-		if err != nil {
-			return animsys.Skeleton{}, animsys.Clip{}, nil, fmt.Errorf("--up: %v", err)
-		}
-		imp.Up, notes[1] = u, fmt.Sprintf("up %s (--up; detected %s)", u, d.Up)
-	}
-	if d.Skip > 0 && keep {
-		imp.Skip = 0
-		notes = append(notes, "rest frames kept (--keep-rest): "+d.SkipReason)
-	} else if d.Skip > 0 {
-		notes = append(notes, "rest frames dropped (--keep-rest keeps them): "+d.SkipReason)
+	imp, _, notes, err := bvh.ImportFor(f, bvh.Detect(f), bvh.Choice{Units: units, Up: up, KeepRest: keep})
+	if err != nil {
+		return animsys.Skeleton{}, animsys.Clip{}, nil, err
 	}
 	return f.SkeletonWith(imp), f.ClipWith(imp, ""), notes, nil
 }

@@ -49,7 +49,7 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--up", "w"}, "want y, z or x"},
 		{[]string{"walk.bvh", "--frames", "3"}, "flags (--name) before BVH files"},
 		{[]string{"--jitter", "2"}, "0 <= J"},
-		{[]string{"--csv", "a.csv"}, "needs --frames"},
+		{[]string{"--csv", "a.csv", "--screenshot", "a.png"}, "needs --frames"},
 		{[]string{"--do", "x:teleport"}, "FRAME:NAME"},
 		{[]string{"--do", "10:fly"}, "no action \"fly\""},
 		{[]string{"--ui-scale", "9"}, "want 0.5-4"},

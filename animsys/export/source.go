@@ -1,0 +1,140 @@
+package export
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/bvh"
+)
+
+// Source is a clip read one frame at a time: the local positions (m),
+// rotations and scales of every joint of its skeleton at each of its
+// frames, FrameTime seconds apart. Frame is called with f = 0, 1, 2, ...
+// in order, each f once, so a source may keep what it needs from the frame
+// before (a BVH file's rotation signs).
+type Source interface {
+	Name() string
+	Skeleton() *animsys.Skeleton
+	// EndSites marks the joints that are a BVH file's End Sites (nil: none).
+	EndSites() []bool
+	Frames() int
+	FrameTime() float32
+	// Units is the unit lengths are given in by the source itself (the
+	// BVH file's: cm, in...) and its size in metres; metres for a clip.
+	Units() bvh.Units
+	Frame(f int, pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3)
+}
+
+// ReadOptions say how to read a BVH file, as the app's command line does
+// (bvh.Choice): empty or "auto" detects (bvh.Detect).
+type ReadOptions = bvh.Choice
+
+// BVHSource streams a BVH file's frames exactly as the app reads the file
+// (bvh.File.ClipWith): in metres, stood up on +Y, its leading rest frames
+// dropped, each joint's quaternions sign-continuous from frame to frame —
+// without building the clip, whose frames and sampling cache would take
+// about 100 bytes per joint and frame.
+type BVHSource struct {
+	file  *bvh.File
+	imp   bvh.Import
+	units bvh.Units
+	skel  animsys.Skeleton
+	end   []bool
+	prev  []mgl32.Quat // the last frame's rotations, for their signs
+	name  string
+}
+
+// ReadBVH parses the BVH file at path and reads it with opt: units, up
+// axis and rest frames chosen or detected as the app does for the first
+// file it loads. It returns the notes that say what was detected and why.
+func ReadBVH(path string, opt ReadOptions) (*BVHSource, []string, error) {
+	f, err := bvh.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return NewBVHSource(f, opt)
+}
+
+// NewBVHSource reads a parsed file with opt (see ReadBVH).
+func NewBVHSource(f *bvh.File, opt ReadOptions) (*BVHSource, []string, error) {
+	imp, units, notes, err := bvh.ImportFor(f, bvh.Detect(f), opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &BVHSource{file: f, imp: imp, units: units, skel: f.SkeletonWith(imp),
+		end: make([]bool, len(f.Joints)), prev: make([]mgl32.Quat, len(f.Joints)),
+		name: strings.TrimSuffix(filepath.Base(f.Name), filepath.Ext(f.Name))}
+	for j := range f.Joints {
+		s.end[j] = f.Joints[j].EndSite
+	}
+	return s, notes, nil
+}
+
+// Import is how the file is read: scale, up axis and frames skipped.
+func (s *BVHSource) Import() bvh.Import { return s.imp }
+
+// Name is the file's base name without extension.
+func (s *BVHSource) Name() string { return s.name }
+
+// Skeleton is the file's hierarchy, End Sites included, in metres, its
+// roots turned to +Y (bvh.File.SkeletonWith).
+func (s *BVHSource) Skeleton() *animsys.Skeleton { return &s.skel }
+
+// EndSites marks the file's End Sites.
+func (s *BVHSource) EndSites() []bool { return s.end }
+
+// Frames is the number of frames after the skipped rest frames.
+func (s *BVHSource) Frames() int { return s.file.Frames - s.imp.Skip }
+
+// FrameTime is the file's Frame Time (s).
+func (s *BVHSource) FrameTime() float32 { return s.file.FrameTime }
+
+// Units is the file's unit, chosen or detected.
+func (s *BVHSource) Units() bvh.Units { return s.units }
+
+// Frame reads frame f (after the skipped ones) as ClipWith stores it.
+func (s *BVHSource) Frame(f int, pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3) {
+	s.file.FrameWith(s.imp, f+s.imp.Skip, pos, rot)
+	if f > 0 {
+		bvh.ContinueSigns(rot, s.prev)
+	}
+	copy(s.prev, rot)
+	for j := range scl {
+		scl[j] = mgl32.Vec3{1, 1, 1}
+	}
+}
+
+// ClipSource reads an animsys.Clip already in memory (an embedded clip).
+type ClipSource struct {
+	Clip *animsys.Clip
+	Skel *animsys.Skeleton
+}
+
+// Name is the clip's name.
+func (s ClipSource) Name() string { return s.Clip.Name }
+
+// Skeleton is the clip's skeleton.
+func (s ClipSource) Skeleton() *animsys.Skeleton { return s.Skel }
+
+// EndSites is nil: a clip has none.
+func (s ClipSource) EndSites() []bool { return nil }
+
+// Frames is the clip's number of frames.
+func (s ClipSource) Frames() int { return s.Clip.Frames }
+
+// FrameTime is the clip's frame time (s).
+func (s ClipSource) FrameTime() float32 { return s.Clip.FrameTime }
+
+// Units is metres.
+func (s ClipSource) Units() bvh.Units { return bvh.Metres }
+
+// Frame copies frame f of the clip.
+func (s ClipSource) Frame(f int, pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3) {
+	c := s.Clip
+	copy(pos, c.Pos[c.At(f, 0):c.At(f+1, 0)])
+	copy(rot, c.Rot[c.At(f, 0):c.At(f+1, 0)])
+	copy(scl, c.Scl[c.At(f, 0):c.At(f+1, 0)])
+}
