@@ -551,7 +551,11 @@ func (a *App) Load(files []string) bool {
 		a.sayErr(err.Error())
 	}
 	if ch != nil {
-		a.say(fmt.Sprintf("loaded %s: %d joints, %d clips", ch.Name, ch.Skel.Len(), len(ch.Clips)))
+		clips := "1 clip"
+		if len(ch.Clips) != 1 {
+			clips = fmt.Sprintf("%d clips", len(ch.Clips))
+		}
+		a.say(fmt.Sprintf("loaded %s: %d joints, %s", ch.Name, ch.Skel.Len(), clips))
 		for _, n := range ch.Notes {
 			a.say(ch.Name + ": " + n)
 		}

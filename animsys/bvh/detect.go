@@ -156,7 +156,7 @@ func chooseUnits(height float32, cmu, human bool) (Units, string) {
 	var tried []string
 	for _, u := range []Units{Metres, Centimetres, Millimetres, Inches} {
 		h := height * u.PerUnit
-		tried = append(tried, fmt.Sprintf("%.3g m in %s", h, u))
+		tried = append(tried, fmt.Sprintf("%.3g m in %s", h, u.Long()))
 		if !fits(u) {
 			continue
 		}
@@ -165,7 +165,7 @@ func chooseUnits(height float32, cmu, human bool) (Units, string) {
 		}
 	}
 	if score < math.Inf(1) {
-		return best, fmt.Sprintf("%s stands %.4g units tall: %.2f m in %s", what, height, height*best.PerUnit, best)
+		return best, fmt.Sprintf("%s stands %.4g units tall: %.2f m in %s", what, height, height*best.PerUnit, best.Long())
 	}
 	u := Factor(NominalHeight / height)
 	return u, fmt.Sprintf("%s stands %.4g units tall, which no unit makes %.1f-%.1f m (%s); scaled to %.2f m",

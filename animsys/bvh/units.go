@@ -46,6 +46,24 @@ func (u Units) String() string {
 	return u.Name
 }
 
+// Long is the unit's name in words: "metres", "centimetres",
+// "millimetres", "inches", "CMU units", or the factor in metres per unit.
+func (u Units) Long() string {
+	switch u {
+	case Metres:
+		return "metres"
+	case Centimetres:
+		return "centimetres"
+	case Millimetres:
+		return "millimetres"
+	case Inches:
+		return "inches"
+	case CMU:
+		return "CMU units"
+	}
+	return u.String() + " m per unit"
+}
+
 // ParseUnits reads a unit as a user types it: "m", "cm", "mm", "in" or
 // "cmu" (or the words metres/meters, centimetres/centimeters,
 // millimetres/millimeters, inches, any case), or a positive number of

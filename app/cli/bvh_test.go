@@ -47,7 +47,7 @@ func TestBVHExportAllAndInfo(t *testing.T) {
 		"joints      28 (23 with channels, 5 End Sites, 1 root)",
 		"channels    75 per frame",
 		"frame time  0.016666668 s (60 fps)",
-		"units       cm (detected: the figure stands 157.7 units tall: 1.58 m in cm)",
+		"units       cm (detected: the figure stands 157.7 units tall: 1.58 m in centimetres)",
 		"up          Y (detected: the figure's head is above its feet along Y",
 		"height      1.577 m standing",
 		"  Entity", "6  Xposition Yposition Zposition Zrotation Xrotation Yrotation",
@@ -73,7 +73,7 @@ func TestBVHExportOneClip(t *testing.T) {
 		t.Fatalf("%d files written", len(entries))
 	}
 	code, out, _ := runBVH("info", "--units", "m", path)
-	if code != ExitOK || !strings.Contains(out, "units       m (--units; detected in: the figure stands 62.46 units tall: 1.59 m in in)") ||
+	if code != ExitOK || !strings.Contains(out, "units       m (--units; detected in: the figure stands 62.46 units tall: 1.59 m in inches)") ||
 		!strings.Contains(out, "height      62.46 m standing") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
