@@ -20,5 +20,9 @@
 // difference spike while the red stays right. W drops the velocity a
 // changing blend weight adds. A plot tracks the mean and max |red - blue|;
 // --csv writes them with the picked joint's vectors. BVH files (command
-// line or dropped on the window) replace the character.
+// line or dropped on the window) replace the character; the timeline
+// plays its clip looped, clamped or ping-ponged and scrubs it. Every tick
+// whose finite difference reads across a jump is marked on the plot as an
+// event: teleport, reset, skip, scrub, a clip's wrap, end or turn, and a
+// data jump (a frame where the capture itself jumps, verify.DetectEvents).
 package velocities
