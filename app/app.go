@@ -11,6 +11,7 @@
 package app
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -573,14 +574,16 @@ func (a *App) mocapSection(p *ui.Panel) {
 	}
 	p.Paragraph(ch.Name + ": " + strings.Join(a.baseNames(), ", "))
 	o := a.loadOpts
+	// A choice the buttons do not name (a factor from --units 0.05, -z
+	// from --up) lights none of them.
 	units := []string{"auto", "m", "cm", "mm", "in", "cmu"}
-	u := int32(max(0, slices.Index(units, o.Units)))
+	u := int32(slices.Index(units, cmp.Or(strings.ToLower(o.Units), "auto")))
 	p.Text("Units")
 	if p.Choice([]string{"Auto", "m", "cm", "mm", "in", "CMU"}, 3, &u) {
 		o.Units = units[u]
 	}
 	ups := []string{"auto", "y", "z"}
-	up := int32(max(0, slices.Index(ups, strings.ToLower(o.Up))))
+	up := int32(slices.Index(ups, cmp.Or(strings.ToLower(o.Up), "auto")))
 	p.Text("Up axis")
 	if p.Choice([]string{"Auto", "Y", "Z"}, 3, &up) {
 		o.Up = ups[up]

@@ -43,7 +43,7 @@ func TestMocapCharacters(t *testing.T) {
 // a plausible height, and its lowest joint touches the floor in some
 // frame (a dancer may jump in most of them).
 func checkStanding(t *testing.T, name string, ch *Character) {
-	pos, _ := sampledGlobals(&ch.Skel, &ch.Clips[0], 48)
+	pos, _ := humanoid.ClipFrames(&ch.Skel, &ch.Clips[0], 48)
 	hs, lows := make([]float32, len(pos)), make([]float32, len(pos))
 	for i, fr := range pos {
 		lo, hi := fr[1][1], fr[1][1]
@@ -205,7 +205,7 @@ func TestConventionCharacters(t *testing.T) {
 		if ch.Head < 0 || ch.Leg.Root < 0 || ch.Arm.Root < 0 {
 			t.Errorf("%s: head %d, leg %v, arm %v", name, ch.Head, ch.Leg, ch.Arm)
 		}
-		pos, _ := sampledGlobals(&ch.Skel, &ch.Clips[0], 12)
+		pos, _ := humanoid.ClipFrames(&ch.Skel, &ch.Clips[0], 12)
 		for i, fr := range pos {
 			if d := fr[ch.Hips].Sub(fr[0]); d[0]*d[0]+d[2]*d[2] > 1e-6 {
 				t.Errorf("%s: sample %d: the root is %v off the hips' ground projection", name, i, d)

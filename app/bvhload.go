@@ -118,7 +118,7 @@ func characterFromBVH(f *bvh.File, imp bvh.Import) *Character {
 	fc := f.ClipWith(imp, name)
 	ch := &Character{Name: name, Hips: 0, Head: -1,
 		Leg: animsys.TwoBoneJoints{Root: -1}, Arm: animsys.TwoBoneJoints{Root: -1}}
-	fig, ferr := classifyClip(&fs, &fc)
+	fig, ferr := humanoid.ClassifyClip(&fs, &fc)
 	hips := 0
 	if ferr == nil {
 		hips = fig.Hips
@@ -156,16 +156,6 @@ func (ch *Character) clipFromBVH(f *bvh.File, imp bvh.Import, name string) anims
 	return rootedClip(&fs, &fc, ch.root)
 }
 
-// sampledGlobals is humanoid.ClipFrames.
-func sampledGlobals(sk *animsys.Skeleton, c *animsys.Clip, k int) ([][]mgl32.Vec3, [][]mgl32.Quat) {
-	return humanoid.ClipFrames(sk, c, k)
-}
-
-// classifyClip reads the skeleton of clip c as a human figure.
-func classifyClip(sk *animsys.Skeleton, c *animsys.Clip) (humanoid.Figure, error) {
-	return humanoid.ClassifyClip(sk, c)
-}
-
 // rootFollows reports whether the skeleton's root is a ground-level joint
 // with a single child that stays under the hips: on every sampled frame
 // below 15% of the figure's height and within 10% of it of the hips'
@@ -183,7 +173,7 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 	if children != 1 {
 		return false
 	}
-	pos, _ := sampledGlobals(sk, c, 24)
+	pos, _ := humanoid.ClipFrames(sk, c, 24)
 	for _, fr := range pos {
 		lo, hi := fr[0][1], fr[0][1]
 		for _, p := range fr {
@@ -234,7 +224,7 @@ func (ch *Character) bind() {
 	if ch.Figure == nil {
 		return
 	}
-	pos, rot := sampledGlobals(&ch.Skel, &ch.Clips[0], 48)
+	pos, rot := humanoid.ClipFrames(&ch.Skel, &ch.Clips[0], 48)
 	i := ch.Figure.BindFrame(pos)
 	bp, br := ch.Figure.BindPose(ch.Skel.Parents, pos[i], rot[i])
 	n := ch.Skel.Len()
@@ -251,7 +241,7 @@ func (ch *Character) bind() {
 // "head"; a left foot or ankle; a right hand or wrist, falling back to any
 // side); a role not found stays -1 and its stage is unavailable.
 func (ch *Character) findRoles() {
-	if fig, err := classifyClip(&ch.Skel, &ch.Clips[0]); err == nil {
+	if fig, err := humanoid.ClassifyClip(&ch.Skel, &ch.Clips[0]); err == nil {
 		ch.Figure = &fig
 		ch.Hips, ch.Head = fig.Hips, fig.Head
 		chain := func(l humanoid.Limb) animsys.TwoBoneJoints {

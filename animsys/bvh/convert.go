@@ -131,29 +131,6 @@ func quat32(q [4]float64) mgl32.Quat {
 	return mgl32.Quat{W: float32(q[0] / l), V: mgl32.Vec3{float32(q[1] / l), float32(q[2] / l), float32(q[3] / l)}}
 }
 
-// Height is the size of the skeleton in file units: the largest side of
-// the box around its joints (End Sites included) in the rest pose, every
-// joint at its offset with no rotation. If the rest pose is a point (all
-// offsets zero), the first frame's pose is measured instead. It is the
-// standing height for a skeleton whose rest pose stands, and about the
-// same (the arm span) for a T-pose, whichever axis is up.
-func (f *File) Height() float32 {
-	n := len(f.Joints)
-	local, global := animsys.NewPose(n), animsys.NewPose(n)
-	parents := make([]int, n)
-	for i := range f.Joints {
-		local.Pos[i], parents[i] = f.Joints[i].Offset, f.Joints[i].Parent
-	}
-	animsys.FKStatic(&global, &local, parents)
-	h := extent(global.Pos)
-	if h == 0 && f.Frames > 0 {
-		f.pose(local.Pos, local.Rot, 0, 1)
-		animsys.FKStatic(&global, &local, parents)
-		h = extent(global.Pos)
-	}
-	return h
-}
-
 // extent is the largest side of the axis-aligned box around ps.
 func extent(ps []mgl32.Vec3) float32 {
 	if len(ps) == 0 {

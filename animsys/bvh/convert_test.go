@@ -142,7 +142,8 @@ func TestUnits(t *testing.T) {
 	}
 }
 
-// With every offset zero, Height measures the first frame.
+// With every offset zero the rest pose is a point: the first frame
+// measures the skeleton.
 func TestHeightFirstFrame(t *testing.T) {
 	const src = "ROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\nJOINT b\n{\nOFFSET 0 0 0\n" +
 		"CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\nEnd Site { OFFSET 0 0 0 }\n}\n}\n" +
@@ -151,8 +152,8 @@ func TestHeightFirstFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := f.Height(); h != 80 || DetectUnits(f) != Inches {
-		t.Fatalf("height %g", h)
+	if d := Detect(f); d.Height != 80 || d.Units != Inches {
+		t.Fatalf("height %g, units %v", d.Height, d.Units)
 	}
 }
 

@@ -12,12 +12,3 @@ func ReadFile(path string) (*File, error) {
 	defer fh.Close()
 	return Parse(fh, path)
 }
-
-// UnitsFor is the units to read f in: the user's choice (anything
-// ParseUnits takes), or DetectUnits(f) for "" or "auto".
-func UnitsFor(f *File, choice string) (Units, error) {
-	if choice == "" || choice == "auto" {
-		return DetectUnits(f), nil
-	}
-	return ParseUnits(choice)
-}

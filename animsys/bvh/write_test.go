@@ -41,7 +41,7 @@ func TestRoundTripEmbeddedClips(t *testing.T) {
 				t.Fatal(err)
 			}
 			if u := DetectUnits(f); u != units {
-				t.Errorf("%s in %v: detected %v (height %g)", c.Name, units, u, f.Height())
+				t.Errorf("%s in %v: detected %v (height %g)", c.Name, units, u, Detect(f).Height)
 			}
 			sk2, c2 := f.Skeleton(units.Scale()), f.Clip(units.Scale(), "")
 			if c2.Name != c.Name || c2.Frames != c.Frames || c2.FrameTime != c.FrameTime {

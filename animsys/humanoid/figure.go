@@ -71,6 +71,7 @@ type tree struct {
 	kids    [][]int
 	depth   []int
 	bone    []float32 // median distance from each joint to its parent over the frames
+	down    []float32 // the longest bone-length sum from each joint down to a leaf
 	size    float32   // the longest path between two joints (bone lengths summed)
 }
 
@@ -128,6 +129,7 @@ func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error
 		reach[j] = a
 		t.size = max(t.size, a+b)
 	}
+	t.down = reach
 	return t, nil
 }
 
@@ -197,13 +199,7 @@ func (t *tree) longest(j int) []int {
 }
 
 // reach is the longest bone-length sum from j down to a leaf.
-func (t *tree) reach(j int) float32 {
-	r := float32(0)
-	for _, c := range t.kids[j] {
-		r = max(r, t.bone[c]+t.reach(c))
-	}
-	return r
-}
+func (t *tree) reach(j int) float32 { return t.down[j] }
 
 // zero reports whether the bone to j is too short to turn anything: a
 // joint that shares its parent's place (CMU's LHipJoint, twist joints).
