@@ -78,29 +78,6 @@ func BenchSkeleton() Skeleton {
 	}
 }
 
-// Xorshift32 is the bench-spec random number generator:
-// x ^= x<<13; x ^= x>>17; x ^= x<<5.
-type Xorshift32 struct{ X uint32 }
-
-// NewXorshift32 seeds the generator as bench-spec does: seed*2654435761 + 12345.
-func NewXorshift32(seed uint32) Xorshift32 { return Xorshift32{X: seed*2654435761 + 12345} }
-
-// Next advances the state and returns it.
-func (r *Xorshift32) Next() uint32 {
-	x := r.X
-	x ^= x << 13
-	x ^= x >> 17
-	x ^= x << 5
-	r.X = x
-	return x
-}
-
-// Float returns u = (x>>8) / 2^24 in [0, 1) from the next state.
-func (r *Xorshift32) Float() float32 { return float32(r.Next()>>8) / (1 << 24) }
-
-// Range returns a uniform value in [-s, s).
-func (r *Xorshift32) Range(s float32) float32 { return s * (2*r.Float() - 1) }
-
 // BenchMotion is the analytic motion behind a bench clip: every value is a
 // sum of sines of time, so its exact velocities are known at any time.
 type BenchMotion struct {
@@ -122,7 +99,7 @@ func NewBenchMotion(seed uint32) BenchMotion {
 		Amp: make([][3]float32, n), Freq: make([][3]float32, n), Phase: make([][3]float32, n),
 		Offsets: BenchSkeleton().Offsets,
 	}
-	r := NewXorshift32(seed)
+	r := mathx.NewXorshift32(seed)
 	for j := 0; j < n; j++ {
 		for k := 0; k < 3; k++ {
 			m.Amp[j][k] = .05 + .25*r.Float()
@@ -200,7 +177,7 @@ func GenerateBenchClip(seed uint32) Clip {
 // BenchScaledJoints also scale exp(+-.05) and scalar velocity +-.1 /s per
 // axis (identity and zero elsewhere).
 func RandomAdditive(out *Pose, seed uint32) {
-	r := NewXorshift32(seed)
+	r := mathx.NewXorshift32(seed)
 	rv := func(s float32) mgl32.Vec3 { return mgl32.Vec3{r.Range(s), r.Range(s), r.Range(s)} }
 	for j := range out.Pos {
 		out.Pos[j] = rv(.02)

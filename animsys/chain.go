@@ -51,10 +51,10 @@ type Character struct {
 	Add    Pose // additive pose (bench-spec: RandomAdditive)
 	Offset Pose // inertialization offset (A to B at 0.5 s)
 
-	Global     Pose // FK of the chain's local pose: propagated world velocities
-	PrevGlobal Pose // Global of the previous tick
-	FD         Pose // Global with finite-difference velocities
-	FDLocal    Pose // BK of FD: finite-difference local velocities
+	Global  Pose // newest FK of the chain's local pose: propagated world velocities
+	Prev    Pose // Global of the previous tick, the finite difference's start
+	FD      Pose // Global with finite-difference velocities
+	FDLocal Pose // BK of FD: finite-difference local velocities
 
 	own *Scratch // for Tick and Evaluate, made on first use
 }
@@ -79,14 +79,14 @@ func NewScratch(n int) *Scratch {
 // NewCharacter sets up a character playing clips a and b (same joints as
 // chain.Parents) from times tA and tB (s), with the bench-spec additive
 // pose drawn from seed and the inertialization offset between a and b
-// sampled at 0.5 s. PrevGlobal is evaluated at the start times, so the
-// first tick's finite difference is meaningful. The set-up runs in s; with
+// sampled at 0.5 s. Global is evaluated at the start times, so the first
+// tick's finite difference is meaningful. The set-up runs in s; with
 // s nil the character makes a Scratch of its own, which Tick and Evaluate
 // then use (a crowd passes its shared one and ticks with TickWith).
 func NewCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scratch) *Character {
 	n := len(chain.Parents)
 	c := &Character{Chain: chain, A: a, B: b, TA: tA, TB: tB}
-	NewPoses(n, &c.Add, &c.Offset, &c.Global, &c.PrevGlobal, &c.FD, &c.FDLocal)
+	NewPoses(n, &c.Add, &c.Offset, &c.Global, &c.Prev, &c.FD, &c.FDLocal)
 	if s == nil {
 		s = c.scratch()
 	}
@@ -95,7 +95,6 @@ func NewCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scra
 	SampleCubic(&s.SampleB, b, 0.5)
 	InertializeOffset(&c.Offset, &s.SampleA, &s.SampleB)
 	c.EvaluateWith(s)
-	c.Global, c.PrevGlobal = c.PrevGlobal, c.Global
 	return c
 }
 
@@ -109,6 +108,7 @@ func (c *Character) scratch() *Scratch {
 
 // Evaluate runs the chain at the current clocks, through FK (steps 2-6 of
 // bench-spec): sample A and B, blend, additive, inertialize, FK into Global.
+// It overwrites the newest pose, so the next Tick differentiates from it.
 func (c *Character) Evaluate() { c.EvaluateWith(c.scratch()) }
 
 // EvaluateWith is Evaluate with the tick's temporary poses in s.
@@ -149,31 +149,32 @@ func (c *Character) EvaluateWith(s *Scratch) {
 }
 
 // Tick advances the character by dt seconds and runs one bench-spec tick:
-// advance the clocks (wrapping at each clip's last frame), Evaluate, the
-// finite difference of Global against PrevGlobal into FD, BK of FD into
-// FDLocal, swap Global and PrevGlobal (no copy). It returns a checksum of
-// a few outputs, so benchmarks cannot optimise the work away.
+// swap Global into Prev (no copy), advance the clocks (wrapping at each
+// clip's last frame), Evaluate into Global, the finite difference of Global
+// against Prev into FD, BK of FD into FDLocal. It returns a checksum of a
+// few outputs, so benchmarks cannot optimise the work away.
 func (c *Character) Tick(dt float32) float32 { return c.TickWith(dt, c.scratch()) }
 
 // TickWith is Tick with the tick's temporary poses in s, which must have
 // the character's number of joints.
 func (c *Character) TickWith(dt float32, s *Scratch) float32 {
+	// Swapping first leaves Global the newest pose between ticks.
+	c.Global, c.Prev = c.Prev, c.Global
 	c.TA = wrapTime(c.TA+dt, c.A.Duration())
 	c.TB = wrapTime(c.TB+dt, c.B.Duration())
 	c.T += dt
 	c.EvaluateWith(s)
-	FiniteDiff(&c.FD, &c.Global, &c.PrevGlobal, dt)
+	FiniteDiff(&c.FD, &c.Global, &c.Prev, dt)
 	BK(&c.FDLocal, &c.FD, c.Chain.Parents)
-	c.Global, c.PrevGlobal = c.PrevGlobal, c.Global
 	return c.checksum()
 }
 
-// checksum folds a few velocities of the tick (now in PrevGlobal, FD and
-// FDLocal) into one number.
+// checksum folds a few velocities of the tick (in Global, FD and FDLocal)
+// into one number.
 func (c *Character) checksum() float32 {
 	n := len(c.FDLocal.Pos) - 1
-	g, f := c.PrevGlobal.Vel[n], c.FDLocal.Ang[n]
-	return g[0] + g[1] + g[2] + f[0] + f[1] + f[2] + c.FD.Svl[n][0] + c.PrevGlobal.Ang[0][1]
+	g, f := c.Global.Vel[n], c.FDLocal.Ang[n]
+	return g[0] + g[1] + g[2] + f[0] + f[1] + f[2] + c.FD.Svl[n][0] + c.Global.Ang[0][1]
 }
 
 // CosineWeight is the bench-spec weight .5 - .5 cos(2 pi t / period) and

@@ -46,7 +46,7 @@ func TestChainStages(t *testing.T) {
 			c.Tick(1.0 / 60)
 		}
 		for j := range c.FDLocal.Ang {
-			if !mathx.Vec3Finite(c.PrevGlobal.Vel[j]) || !mathx.Vec3Finite(c.FDLocal.Ang[j]) {
+			if !mathx.Vec3Finite(c.Global.Vel[j]) || !mathx.Vec3Finite(c.FDLocal.Ang[j]) {
 				t.Fatalf("stages %+v: joint %d not finite", ch.Stages, j)
 			}
 		}

@@ -1,8 +1,8 @@
 // Package animsys is kinelab's animation core: poses, kineforms and every
 // pose operation of "Propagating Velocities through Animation Systems"
-// (Daniel Holden, 2023), each propagating its velocities, so a character's
-// velocities are known on any frame — the frame it teleports or resets
-// included — without keeping the previous pose.
+// (Daniel Holden, 2023; docs/articles.md), each propagating its velocities,
+// so a character's velocities are known on any frame — the frame it
+// teleports or resets included — without keeping the previous pose.
 //
 // It is plain Go on mathgl's float32 types: no raylib, no globals, and no
 // allocation in any per-tick operation (allocate poses once with NewPose).
@@ -109,6 +109,13 @@
 // them and adds an additive pose with moving weights, inertializes, runs FK,
 // then a finite difference against the previous tick and BK of it. Package
 // crowd ticks many characters; package verify checks every velocity.
+//
+// # Data jumps
+//
+// The article assumes clean data. DetectEvents finds the frame intervals
+// where a clip's own data jumps (a joint flipping near 180 degrees, a
+// zero-pose frame, a teleport), so that a lab can mark them and verify can
+// leave the samples that read them out of its checks.
 //
 // # Speed
 //

@@ -48,7 +48,7 @@ func ExampleCharacter_Tick() {
 	chain := animsys.BenchChain(skel.Parents)
 	c := animsys.NewCharacter(&chain, &a, &b, 1, 0, 0, nil)
 	c.Tick(1.0 / 60)
-	// PrevGlobal now holds this tick's world pose (Global and PrevGlobal swap).
-	fmt.Println(len(c.PrevGlobal.Vel), mathx.Vec3Finite(c.FDLocal.Ang[14]))
+	// Global now holds this tick's world pose, Prev the previous tick's.
+	fmt.Println(len(c.Global.Vel), mathx.Vec3Finite(c.FDLocal.Ang[14]))
 	// Output: 23 true
 }

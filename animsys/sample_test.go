@@ -25,7 +25,7 @@ func TestBenchSkeleton(t *testing.T) {
 // The generator follows bench-spec exactly: xorshift32 seeded with
 // seed*2654435761 + 12345, u = (x>>8)/2^24, parameters in draw order.
 func TestBenchClipGenerator(t *testing.T) {
-	r := NewXorshift32(1)
+	r := mathx.NewXorshift32(1)
 	x := uint32(1)*2654435761 + 12345
 	x ^= x << 13
 	x ^= x >> 17
@@ -34,7 +34,7 @@ func TestBenchClipGenerator(t *testing.T) {
 		t.Fatalf("first draw %v, want %v", got, want)
 	}
 	m := NewBenchMotion(1)
-	r = NewXorshift32(1)
+	r = mathx.NewXorshift32(1)
 	if amp := .05 + .25*r.Float(); m.Amp[0][0] != amp {
 		t.Fatalf("first amplitude %v, want %v", m.Amp[0][0], amp)
 	}

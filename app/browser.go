@@ -30,19 +30,19 @@ type fileBrowser struct {
 // the current folder.
 func (a *App) OpenBrowser() {
 	dir := "."
-	if len(a.files) > 0 {
-		dir = filepath.Dir(a.files[0])
+	if len(a.mocap.files) > 0 {
+		dir = filepath.Dir(a.mocap.files[0])
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		abs = dir
 	}
-	a.browser = &fileBrowser{}
-	a.browser.cd(abs)
+	a.chrome.browser = &fileBrowser{}
+	a.chrome.browser.cd(abs)
 }
 
 // BrowserOpen reports whether the file browser is showing.
-func (a *App) BrowserOpen() bool { return a.browser != nil }
+func (a *App) BrowserOpen() bool { return a.chrome.browser != nil }
 
 // cd lists folder dir.
 func (b *fileBrowser) cd(dir string) {
@@ -76,9 +76,11 @@ func (b *fileBrowser) cd(dir string) {
 	slices.Sort(b.files)
 }
 
-// drawBrowser draws the browser over everything and acts on its buttons.
-func (a *App) drawBrowser(v *View) {
-	b := a.browser
+// drawBrowser draws the browser over everything and returns what its
+// buttons ask for (loading the chosen files, closing it). Moving between
+// folders is the browser's own state and happens at once.
+func (a *App) drawBrowser(v *View) (asked []func()) {
+	b := a.chrome.browser
 	W, H := float32(v.Width), float32(v.Height)
 	w, h := min(720, W-40), min(640, H-tabBarH-30)
 	box := rl.Rectangle{X: (W - w) / 2, Y: tabBarH + (H-tabBarH-h)/2, Width: w, Height: h}
@@ -117,11 +119,10 @@ func (a *App) drawBrowser(v *View) {
 				paths = append(paths, filepath.Join(b.dir, s))
 			}
 		}
-		a.browser = nil
-		a.Load(paths)
+		asked = append(asked, func() { a.CloseBrowser(); a.Load(paths) })
 	}
 	if ui.Button(row(2), "Cancel") || rl.IsKeyPressed(rl.KeyEscape) {
-		a.browser = nil
+		asked = append(asked, a.CloseBrowser)
 	}
 	p := &b.list
 	p.X, p.Y, p.W = x, y, w-24
@@ -152,4 +153,5 @@ func (a *App) drawBrowser(v *View) {
 			p.ScrollBy(wh)
 		}
 	}
+	return asked
 }

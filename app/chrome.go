@@ -45,6 +45,27 @@ func layoutFor(w, h float32, timeline bool) screenLayout {
 	return l
 }
 
+// chrome is the framework's screen furniture and its state between
+// frames.
+type chrome struct {
+	playPanel, labPanel, msgPanel ui.Panel
+	showUI, showHelp              bool
+	messages                      []Message    // notices and errors until dismissed
+	dtOpen, viewOpen, mocapOpen   bool         // the playback panel's sections
+	browser                       *fileBrowser // the open file browser, or nil
+	lastView                      View         // the last frame's, for clicks
+	statsW                        float32      // width of the tab bar's statistics last drawn (units)
+}
+
+func newChrome() chrome {
+	return chrome{playPanel: ui.Panel{Title: "Playback"}, showUI: true}
+}
+
+// LabArea is the screen a lab has on a w x h screen (units) without a
+// timeline: right of the panels, under the tabs (View.Area while
+// drawing; this for layout outside it).
+func LabArea(w, h float32) rl.Rectangle { return layoutFor(w, h, false).Area }
+
 // Message is a notice or an error shown in the Messages panel until the
 // user dismisses it.
 type Message struct {
@@ -62,19 +83,39 @@ func (a *App) say(msg string) string {
 func (a *App) sayErr(msg string) { a.post(Message{Text: msg, Error: true}) }
 
 func (a *App) post(m Message) {
-	a.messages = append(a.messages, m)
-	if len(a.messages) > 20 { // the oldest go first
-		a.messages = a.messages[len(a.messages)-20:]
+	c := &a.chrome
+	c.messages = append(c.messages, m)
+	if len(c.messages) > 20 { // the oldest go first
+		c.messages = c.messages[len(c.messages)-20:]
 	}
-	a.msgPanel.Scroll = 1e9 // show the newest
+	c.msgPanel.Scroll = 1e9 // show the newest
 }
 
 // Messages lists the notices and errors not yet dismissed, oldest first.
-func (a *App) Messages() []Message { return a.messages }
+func (a *App) Messages() []Message { return a.chrome.messages }
+
+// tabBar is the row of lab tabs on a w units wide screen for n labs,
+// beside statistics statsW units wide: each tab as wide as the room they
+// leave, at most tabMaxW units.
+func tabBar(w float32, n int, statsW float32) rl.Rectangle {
+	tw := min(tabMaxW, (w-statsW-40)/float32(n)-4)
+	return rl.Rectangle{X: 10, Y: 5, Width: float32(n)*(tw+4) - 4, Height: 26}
+}
+
+const tabMaxW = 150
+
+// tabRects are the lab tabs as drawn in tabBar(w, n, statsW): the input
+// stage hit-tests the ones last drawn, so a click acts on what the user
+// saw.
+func tabRects(w float32, n int, statsW float32) []rl.Rectangle {
+	return ui.ToggleRects(tabBar(w, n, statsW), n)
+}
 
 // drawUI draws the tab bar, the playback panel, the messages, the lab's
-// panel and the timeline.
-func (a *App) drawUI(lab Lab, v *View) {
+// panel and the timeline, and returns what the user asked of them; the
+// frame applies that before the next update.
+func (a *App) drawUI(lab Lab, v *View) (asked []func()) {
+	c := &a.chrome
 	w := float32(v.Width)
 	bar := rl.Rectangle{Width: w, Height: tabBarH}
 	ui.BeginBlock(ui.KindPanel, "tabs", bar)
@@ -86,17 +127,15 @@ func (a *App) drawUI(lab Lab, v *View) {
 		names[i] = fmt.Sprintf("%d %s", i+1, strings.ToUpper(names[i][:1])+names[i][1:])
 	}
 	stats := fmt.Sprintf("t %.2f s   frame %d   %d fps   F1 help", a.clock.Time, a.clock.Frame, rl.GetFPS())
-	sw := ui.Measure(stats, ui.TextSize)
-	room := w - sw - 40
-	tw := min(150, room/float32(len(names))-4)
-	if ui.Toggles(rl.Rectangle{X: 10, Y: 5, Width: float32(len(names))*(tw+4) - 4, Height: 26}, names, &tab) {
-		a.switchLab(int(tab))
-	}
-	ui.DrawText(stats, w-sw-12, (tabBarH-ui.TextSize)/2, ui.TextSize, render.DimText)
+	c.statsW = ui.Measure(stats, ui.TextSize)
+	// The click on a tab was taken by the input stage (switchLab): the
+	// toggles only show which lab is current.
+	ui.Toggles(tabBar(w, len(names), c.statsW), names, &tab)
+	ui.DrawText(stats, w-c.statsW-12, (tabBarH-ui.TextSize)/2, ui.TextSize, render.DimText)
 	ui.EndBlock()
 
 	h := float32(v.Height)
-	p := &a.playPanel
+	p := &c.playPanel
 	p.X, p.Y, p.W = columnGap, tabBarH+8, columnW
 	p.MaxH = (h - p.Y) * 0.45
 	p.Reset = a.ResetSetting
@@ -107,40 +146,35 @@ func (a *App) drawUI(lab Lab, v *View) {
 	}
 	switch p.Buttons(label, "Step", "Open...") {
 	case 0:
-		a.clock.Paused = !a.clock.Paused
+		asked = append(asked, func() { a.clock.Paused = !a.clock.Paused })
 	case 1:
-		a.clock.Paused = true
-		a.clock.Step()
+		asked = append(asked, func() { a.clock.Paused = true; a.clock.Step() })
 	case 2:
-		a.OpenBrowser()
+		asked = append(asked, a.OpenBrowser)
 	}
-	p.Slider("Time scale", &a.clock.TimeScale, 0, 4, "%.2fx")
-	if p.Section("Time step", &a.dtOpen) {
+	clock := a.clockRanges()
+	p.Range(clock, &a.clock.TimeScale)
+	if p.Section("Time step", &c.dtOpen) {
 		p.Check("Fixed dt (else frame)", &a.clock.Fixed)
-		hz := 1 / a.clock.FixedDt
-		if p.SliderFor(&a.clock.FixedDt, "Tick rate", &hz, 10, 240, fmt.Sprintf("%.0f Hz", hz)) {
-			a.clock.FixedDt = 1 / hz
-		}
-		j := a.clock.Jitter * 100
-		p.SliderFor(&a.clock.Jitter, "dt jitter", &j, 0, 100, fmt.Sprintf("+-%.0f%%", j))
-		a.clock.Jitter = j / 100
+		p.Range(clock, &a.clock.FixedDt)
+		p.Range(clock, &a.clock.Jitter)
 	}
 	a.viewSection(p)
-	a.mocapSection(p)
+	asked = append(asked, a.mocapSection(p)...)
 	p.End()
 	y := p.Bounds().Y + p.Bounds().Height + 8
 
 	// The messages sit at the bottom of the column, so one that comes or
 	// goes does not move the lab's panel under the mouse.
 	bottom := h - columnGap
-	m := &a.msgPanel
-	if len(a.messages) > 0 {
+	m := &c.msgPanel
+	if len(c.messages) > 0 {
 		m.X, m.W = columnGap, columnW
 		m.MaxH = (h - y) * 0.4
 		m.Y = bottom - m.Bounds().Height
 		bottom = m.Y - 8
 	}
-	lp := &a.labPanel
+	lp := &c.labPanel
 	lp.X, lp.Y, lp.W = columnGap, y, columnW
 	lp.MaxH = bottom - lp.Y
 	lp.Title = lab.Title()
@@ -148,175 +182,104 @@ func (a *App) drawUI(lab Lab, v *View) {
 	lp.Begin()
 	lab.Panel(lp)
 	lp.End()
-	if len(a.messages) > 0 {
-		a.drawMessages(m)
+	if len(c.messages) > 0 {
+		asked = append(asked, a.drawMessages(m)...)
 	}
 
 	if t, ok := lab.(Timeliner); ok {
-		if a.browser != nil {
+		if c.browser != nil {
 			gui.Lock() // the panels' End unlocked raygui
 		}
-		a.drawTimeline(t, v.Timeline)
+		asked = append(asked, a.drawTimeline(t, v.Timeline)...)
+	}
+	return asked
+}
+
+// clockRanges is the playback panel's table of the clock's sliders, read
+// by the panel and by the settings check: the time scale, the tick rate
+// (a rate in Hz for the fixed step in seconds) and the dt jitter (a
+// percentage of the fraction).
+func (a *App) clockRanges() ui.Ranges {
+	c := &a.clock
+	return ui.Ranges{
+		{Label: "Time scale", V: &c.TimeScale, Lo: 0, Hi: 4, Format: "%.2fx"},
+		{Label: "Tick rate", V: &c.FixedDt, Lo: 10, Hi: 240, Format: "%.0f Hz",
+			Get: func() float32 { return 1 / c.FixedDt }, Set: func(hz float32) { c.FixedDt = 1 / hz }},
+		{Label: "dt jitter", V: &c.Jitter, Lo: 0, Hi: 100, Format: "+-%.0f%%",
+			Get: func() float32 { return c.Jitter * 100 }, Set: func(p float32) { c.Jitter = p / 100 }},
 	}
 }
 
 // viewSection is the playback panel's section for how the UI looks: its
-// scale and the joint labels.
+// scale (0: automatic, from the window and DPI) and the joint labels.
 func (a *App) viewSection(p *ui.Panel) {
-	if !p.Section("View", &a.viewOpen) {
+	set := &a.settings.set
+	if !p.Section("View", &a.chrome.viewOpen) {
 		return
 	}
-	auto := a.set.UIScale == 0
+	auto := set.UIScale == 0
 	if p.Check("Auto UI scale", &auto) {
 		if auto {
-			a.set.UIScale = 0
+			set.UIScale = 0
 		} else {
-			a.set.UIScale = ui.Scale()
+			set.UIScale = ui.Scale()
 		}
 	}
-	s := a.set.UIScale
+	s := set.UIScale
 	if s == 0 {
 		s = ui.Scale()
 	}
-	if p.SliderFor(&a.set.UIScale, "UI scale", &s, 0.5, 4, fmt.Sprintf("%.2fx", s)) {
-		a.set.UIScale = s // applied when the mouse button is let go (Frame)
+	if p.SliderFor(&set.UIScale, "UI scale", &s, minUIScale, maxUIScale, fmt.Sprintf("%.2fx", s)) {
+		set.UIScale = s // applied when the mouse button is let go (Frame)
 	}
-	p.Check("Label every joint", &a.set.LabelJoints)
+	p.Check("Label every joint", &set.LabelJoints)
 }
 
-// scaleDrag keeps the scale from changing under the mouse while a button
-// is held (the UI-scale slider would move away from the mouse dragging
-// it); a new scale applies on release.
-func (a *App) scaleDrag() bool { return rl.IsMouseButtonDown(rl.MouseButtonLeft) }
-
-// drawHelp lists every key and mouse control over the scene, with the
-// action names --do scripts use.
-func (a *App) drawHelp(lab Lab, v *View) {
-	var keys []Key
-	for _, k := range a.Keys() {
-		if !strings.HasPrefix(k.Name, "lab-") {
-			keys = append(keys, k)
-		}
-	}
-	keys = append(keys, Key{Label: fmt.Sprintf("1-%d", len(a.labs)), Name: "lab-NAME", Help: "switch lab: " + strings.Join(entryNames(a.entries), ", ")})
-	const fs = ui.TextSize
-	const line = fs * 1.25
-	intro := []string{
-		"Mouse: left-drag orbit, right-drag pan, wheel zoom; click a joint to pick it",
-		"Ctrl+left-drag: move the lab's target. Esc: quit",
-		"Sliders: right-click resets, double-click (or Enter) types a value",
-		"Drop .bvh files on the window, or Open... (O) to browse for them",
-	}
-	labelW, nameW := float32(0), ui.Measure("--do name", fs)
-	for _, k := range keys {
-		labelW = max(labelW, ui.Measure(k.Label, fs))
-		nameW = max(nameW, ui.Measure(k.Name, fs))
-	}
-	W, H := float32(v.Width), float32(v.Height)
-	w := min(W-20, 900)
-	helpW := w - 32 - labelW - 16 - nameW - 16
-	type row struct {
-		key, name string
-		help      []string
-	}
-	var rows []row
-	n := 0
-	for _, k := range keys {
-		r := row{k.Label, k.Name, ui.Wrap(k.Help, helpW, fs)}
-		rows = append(rows, r)
-		n += len(r.help)
-	}
-	var introLines []string
-	for _, t := range intro {
-		introLines = append(introLines, ui.Wrap(t, w-32, fs)...)
-	}
-	h := float32(n+len(introLines)+2)*line + 40
-	// Too tall for the screen: the rows go in two columns.
-	cols := 1
-	if h > H-tabBarH-10 {
-		cols = 2
-		w = W - 20
-		helpW = (w-32)/2 - labelW - 16 - nameW - 16
-		n = 0
-		for i := range rows {
-			rows[i].help = ui.Wrap(keys[i].Help, helpW, fs)
-			n += len(rows[i].help)
-		}
-		h = float32((n+1)/2+len(introLines)+2)*line + 40
-	}
-	x := (W - w) / 2
-	y := max(tabBarH+4, (H-h)/2)
-	box := rl.Rectangle{X: x, Y: y, Width: w, Height: h}
-	ui.BeginBlock(ui.KindOverlay, "help", box)
-	rl.DrawRectangleRec(box, color.RGBA{16, 18, 22, 240})
-	rl.DrawRectangleLinesEx(box, 1, color.RGBA{110, 120, 140, 255})
-	title := ui.Clip("kinelab keys - "+lab.Title(), w-32-nameW-16, fs)
-	ui.DrawText(title, x+16, y+12, fs, color.RGBA{255, 214, 120, 255})
-	colW := (w - 32) / float32(cols)
-	ty := y + 12 + line*1.5
-	for _, t := range introLines {
-		ui.DrawText(t, x+16, ty, fs, render.TextColor)
-		ty += line
-	}
-	ty += line / 2
-	top := ty
-	per := (n + cols - 1) / cols
-	used := 0
-	cx := x + 16
-	for c := 0; c < cols; c++ {
-		ui.DrawText("--do name", cx+colW-nameW-16, top-line*0.9, fs*0.8, render.DimText)
-	}
-	for _, r := range rows {
-		if cols == 2 && used >= per && cx == x+16 {
-			cx, ty = x+16+colW, top
-		}
-		cell := func(x0, w float32) rl.Rectangle {
-			return rl.Rectangle{X: x0, Y: ty - 2, Width: w, Height: line*float32(len(r.help)) + 2}
-		}
-		ui.DrawTextIn(r.key, cx, ty, fs, color.RGBA{255, 236, 180, 255}, cell(cx, labelW+8))
-		hx := cx + labelW + 16
-		for i, t := range r.help {
-			ui.DrawTextIn(t, hx, ty+float32(i)*line, fs, render.TextColor, cell(hx, helpW+4))
-		}
-		nx := cx + colW - nameW - 16
-		ui.DrawTextIn(r.name, nx, ty, fs, render.DimText, cell(nx, nameW+8))
-		ty += line * float32(len(r.help))
-		used += len(r.help)
-	}
-	ui.EndBlock()
-}
+// The UI scale's range (pixels per unit): --ui-scale, the View section's
+// slider, a settings file.
+const minUIScale, maxUIScale = 0.5, 4.0
 
 // ScrollPanels scrolls every panel of the column by wheel notches, as the
 // mouse wheel over each does (negative: down to the end).
 func (a *App) ScrollPanels(notches float32) {
-	a.playPanel.ScrollBy(notches)
-	a.msgPanel.ScrollBy(notches)
-	a.labPanel.ScrollBy(notches)
+	c := &a.chrome
+	c.playPanel.ScrollBy(notches)
+	c.msgPanel.ScrollBy(notches)
+	c.labPanel.ScrollBy(notches)
 }
 
 // CloseBrowser closes the file browser.
-func (a *App) CloseBrowser() { a.browser = nil }
+func (a *App) CloseBrowser() { a.chrome.browser = nil }
 
-// drawMessages draws the message list in panel m; each message has a
-// close box, and Dismiss all clears them.
-func (a *App) drawMessages(m *ui.Panel) {
-	m.Title = fmt.Sprintf("Messages (%d)", len(a.messages))
+// drawMessages draws the message list in panel m, each message with a
+// close box, and Dismiss all; it returns the dismissals asked for.
+func (a *App) drawMessages(m *ui.Panel) (asked []func()) {
+	msgs := a.chrome.messages
+	m.Title = fmt.Sprintf("Messages (%d)", len(msgs))
 	m.Begin()
-	drop := -1
-	for i, msg := range a.messages {
+	for _, msg := range msgs {
 		col := color.RGBA{200, 204, 212, 255}
 		if msg.Error {
 			col = color.RGBA{255, 150, 130, 255}
 		}
 		if m.Note(msg.Text, col) {
-			drop = i
+			asked = append(asked, func() { a.dismiss(msg) })
 		}
 	}
-	if len(a.messages) > 1 && m.Button("Dismiss all") {
-		a.messages = a.messages[:0]
+	if len(msgs) > 1 && m.Button("Dismiss all") {
+		asked = append(asked, func() { a.chrome.messages = a.chrome.messages[:0] })
 	}
 	m.End()
-	if drop >= 0 && drop < len(a.messages) {
-		a.messages = append(a.messages[:drop], a.messages[drop+1:]...)
+	return asked
+}
+
+// dismiss removes message msg (the first equal one) from the list.
+func (a *App) dismiss(msg Message) {
+	c := &a.chrome
+	for i, x := range c.messages {
+		if x == msg {
+			c.messages = append(c.messages[:i], c.messages[i+1:]...)
+			return
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package app
 
+import "kinelab/animsys/mathx"
+
 // Clock is the playback clock every lab shares. It turns the real time of
 // each rendered frame into the simulation steps labs run that frame.
 //
@@ -29,13 +31,13 @@ type Clock struct {
 
 	acc   float32 // real time (s) not yet ticked, in fixed mode
 	step  bool
-	rng   uint32
+	rng   mathx.Xorshift32 // Jitter's factors
 	steps []float32
 }
 
 // NewClock returns a running clock ticking a fixed 1/60 s step.
 func NewClock() Clock {
-	return Clock{Fixed: true, FixedDt: 1.0 / 60, TimeScale: 1, MaxDt: 0.1, MaxSteps: 16, rng: 0x9e3779b9}
+	return Clock{Fixed: true, FixedDt: 1.0 / 60, TimeScale: 1, MaxDt: 0.1, MaxSteps: 16, rng: mathx.Xorshift32{X: 0x9e3779b9}}
 }
 
 // Step asks for a single step on the next Advance while paused.
@@ -85,7 +87,7 @@ func (c *Clock) Advance(realDt float32) []float32 {
 func (c *Clock) emit(dt float32) {
 	dt *= c.TimeScale
 	if c.Jitter > 0 {
-		dt *= 1 + c.Jitter*(2*c.uniform()-1)
+		dt *= 1 + c.Jitter*(2*c.rng.Float()-1)
 	}
 	if !(dt > 0) {
 		return
@@ -93,12 +95,4 @@ func (c *Clock) emit(dt float32) {
 	c.Time += float64(dt)
 	c.Frame++
 	c.steps = append(c.steps, dt)
-}
-
-// uniform draws from [0, 1) with xorshift32, deterministic per clock.
-func (c *Clock) uniform() float32 {
-	c.rng ^= c.rng << 13
-	c.rng ^= c.rng >> 17
-	c.rng ^= c.rng << 5
-	return float32(c.rng>>8) / (1 << 24)
 }

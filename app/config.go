@@ -24,12 +24,14 @@ type Config struct {
 	DT         float32  // s, the fixed time step
 	Jitter     float32  // dt jitter fraction in [0, 1]
 	Seed       uint32   // seed of the lab's random choices
-	Halflife   float32  // s, half-life of the cost lab's grid and springs; 0: the lab's own
-	Files      []string // BVH files to load as the character and its clips
-	Units      string   // BVH units: auto, or what bvh.ParseUnits takes (m, cm, mm, in, cmu, a factor)
-	Up         string   // BVH up axis: auto, or what bvh.ParseUp takes (y, z, x, -y...)
-	KeepRest   bool     // keep a BVH clip's leading rest frames
-	UIScale    float32  // pixels per UI unit; 0: from the window size and DPI
+	// LabFlags are the labs' own flags given on the command line (see
+	// LabFlag), by name; a flag not given is absent.
+	LabFlags map[string]float64
+	Files    []string // BVH files to load as the character and its clips
+	Units    string   // BVH units: auto, or what bvh.ParseUnits takes (m, cm, mm, in, cmu, a factor)
+	Up       string   // BVH up axis: auto, or what bvh.ParseUp takes (y, z, x, -y...)
+	KeepRest bool     // keep a BVH clip's leading rest frames
+	UIScale  float32  // pixels per UI unit; 0: from the window size and DPI
 	// SettingsFile is read at start instead of the user's settings file
 	// (--settings); ResetSettings starts from the defaults instead.
 	SettingsFile  string
@@ -69,7 +71,11 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	dt := fs.Float64("dt", 1.0/60, "fixed time step in `seconds` (0 < dt <= 1)")
 	jitter := fs.Float64("jitter", 0, "dt jitter: each step is scaled by a random factor in [1-J, 1+J], 0 <= `J` <= 1")
 	seed := fs.Uint("seed", 1, "seed of the lab's random choices")
-	halflife := fs.Float64("halflife", 0, "half-life in `seconds` of the cost lab's grid and the scalar lab's springs (0 < H <= 5; 0: the lab's default)")
+	labFlags := labFlagsOf(labs)
+	labValues := make([]*float64, len(labFlags))
+	for i, f := range labFlags {
+		labValues[i] = fs.Float64(f.Name, 0, fmt.Sprintf("%s (%g to %g; 0: the lab's default)", f.Usage, f.Min, f.Max))
+	}
 	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
 	fs.StringVar(&c.Up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
 	fs.BoolVar(&c.KeepRest, "keep-rest", false, "keep a BVH clip's leading rest-pose frames (by default they are dropped)")
@@ -117,15 +123,25 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	if !(*jitter >= 0 && *jitter <= 1) {
 		return c, fmt.Errorf("--jitter %v: want 0 <= J <= 1", *jitter)
 	}
-	if !(*halflife >= 0 && *halflife <= 5) {
-		return c, fmt.Errorf("--halflife %v: want 0 < H <= 5 (seconds), or 0 for the lab's default", *halflife)
+	for i, f := range labFlags {
+		v := *labValues[i]
+		if v != 0 && !(v >= f.Min && v <= f.Max) {
+			return c, fmt.Errorf("--%s %v: want %g to %g, or 0 for the lab's default", f.Name, v, f.Min, f.Max)
+		}
+		fs.Visit(func(g *flag.Flag) {
+			if g.Name == f.Name {
+				if c.LabFlags == nil {
+					c.LabFlags = map[string]float64{}
+				}
+				c.LabFlags[f.Name] = v
+			}
+		})
 	}
-	if *uiScale != 0 && !(*uiScale >= 0.5 && *uiScale <= 4) {
-		return c, fmt.Errorf("--ui-scale %v: want 0.5-4, or 0 for automatic", *uiScale)
+	if *uiScale != 0 && !(*uiScale >= minUIScale && *uiScale <= maxUIScale) {
+		return c, fmt.Errorf("--ui-scale %v: want %g-%g, or 0 for automatic", *uiScale, minUIScale, maxUIScale)
 	}
 	c.UIScale = float32(*uiScale)
 	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
-	c.Halflife = float32(*halflife)
 	if c.CSV != "" && c.Frames == 0 && c.Screenshot != "" {
 		return c, fmt.Errorf("--csv %q with --screenshot needs --frames N (a headless run)", c.CSV)
 	}
@@ -147,6 +163,32 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 		return c, fmt.Errorf("--msaa %q: want on, off or auto", *msaa)
 	}
 	return c, nil
+}
+
+// labFlagsOf gathers the labs' own flags, once each: a flag two labs
+// declare has both usages, joined.
+func labFlagsOf(labs []LabEntry) []LabFlag {
+	var out []LabFlag
+	for _, e := range labs {
+		for _, f := range e.Flags {
+			i := slices.IndexFunc(out, func(g LabFlag) bool { return g.Name == f.Name })
+			if i < 0 {
+				out = append(out, f)
+				continue
+			}
+			out[i].Usage += "; " + f.Usage
+			out[i].Min, out[i].Max = max(out[i].Min, f.Min), min(out[i].Max, f.Max)
+		}
+	}
+	return out
+}
+
+// LabFlag returns the value of the lab flag called name given on the
+// command line, and whether it was given (and is not 0, the lab's
+// default).
+func (c Config) LabFlag(name string) (float64, bool) {
+	v, ok := c.LabFlags[name]
+	return v, ok && v != 0
 }
 
 // IsHelp reports whether err is the -h request (exit 0, not an error).

@@ -5,15 +5,38 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
+	"strconv"
 )
 
+// CSVExporter is a lab whose signals --csv writes. The header names every
+// column with its unit, e.g. "t_s". CSVRows appends the rows the last
+// update adds to rows and returns it: one row of signals for a lab that
+// plots them over time; for a lab whose data is a table (the
+// Transition-cost lab's grid), the whole table on the first update and
+// nothing after (its LabEntry gives CSVFrames, so it needs no --frames).
+type CSVExporter interface {
+	CSVHeader() []string
+	CSVRows(rows [][]string) [][]string
+}
+
+// CSVFloat formats a float32 for CSV with the fewest digits that parse
+// back to the same value: the one number format of every lab's CSV.
+func CSVFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
+
+// CSVTime formats a simulated time (s) for CSV's first column: to the
+// microsecond, so a time that 1/60 s steps add up to reads 0.016667.
+func CSVTime(t float64) string { return strconv.FormatFloat(t, 'f', 6, 64) }
+
+// CSVBool formats a switch for CSV.
+func CSVBool(b bool) string { return strconv.FormatBool(b) }
+
 // CSVFile is the --csv file of a headless run: a lab's header, then its
-// rows, one per update (or the rows a CSVTableExporter gives).
+// rows.
 type CSVFile struct {
-	f   *os.File
-	w   *csv.Writer
-	row []string
-	lab Lab // the lab whose header was written
+	f    *os.File
+	w    *csv.Writer
+	rows [][]string
+	lab  Lab // the lab whose header was written
 }
 
 // CreateCSV creates the --csv file at path for lab, which must be a
@@ -29,17 +52,8 @@ func CreateCSV(path string, lab Lab) (*CSVFile, error) {
 	return &CSVFile{f: f, w: csv.NewWriter(bufio.NewWriter(f))}, nil
 }
 
-// CSVTableExporter is a CSVExporter that writes any number of rows per
-// update instead of one: none, or a whole table at once (the
-// Transition-cost lab writes its grid on the first update). The App calls
-// CSVRows instead of CSVRow.
-type CSVTableExporter interface {
-	CSVExporter
-	CSVRows() [][]string
-}
-
-// Write appends the lab's current signals (and the header first). A lab
-// that is not a CSVExporter writes nothing.
+// Write appends the rows of the lab's last update (and the header first).
+// A lab that is not a CSVExporter writes nothing.
 func (c *CSVFile) Write(lab Lab) {
 	e, ok := lab.(CSVExporter)
 	if !ok {
@@ -49,14 +63,10 @@ func (c *CSVFile) Write(lab Lab) {
 		c.lab = lab
 		_ = c.w.Write(e.CSVHeader())
 	}
-	if r, ok := lab.(CSVTableExporter); ok {
-		for _, row := range r.CSVRows() {
-			_ = c.w.Write(row)
-		}
-		return
+	c.rows = e.CSVRows(c.rows[:0])
+	for _, row := range c.rows {
+		_ = c.w.Write(row)
 	}
-	c.row = e.CSVRow(c.row[:0])
-	_ = c.w.Write(c.row)
 }
 
 // Close flushes and closes the file.

@@ -12,11 +12,11 @@ func (c Config) drawsNothing() bool { return c.CSV != "" && c.Screenshot == "" }
 // runHeadless is Run for a run that draws nothing (--csv without
 // --screenshot): the same frames as a windowed --frames run — each counts
 // 1/60 s of real time, --do actions run at their frames, the clock turns
-// it into the lab's updates and each update writes its CSV row — in a
+// it into the lab's updates and each update writes its CSV rows — in a
 // plain loop, with no window, no input and no drawing, so no display is
-// needed (InitWindow is never called). Without --frames a lab that writes
-// a table (the Transition-cost lab's grid, a CSVTableExporter) runs one
-// frame; any other lab needs --frames, one row per tick.
+// needed (InitWindow is never called). Without --frames a lab whose entry
+// gives CSVFrames (the Transition-cost lab's grid) runs that many frames;
+// any other lab needs --frames, one row per tick.
 func runHeadless(cfg Config, labs []LabEntry) int {
 	a := New(cfg, labs)
 	if err := a.startSettings(); err != nil { // only --settings FILE: a scripted run
@@ -24,16 +24,17 @@ func runHeadless(cfg Config, labs []LabEntry) int {
 		return 1
 	}
 	if len(cfg.Files) > 0 && !a.Load(cfg.Files) {
-		a.loadFailed = true
+		a.mocap.loadFailed = true
 	}
 	lab := a.Lab()
 	if cfg.Frames == 0 {
-		if _, ok := lab.(CSVTableExporter); !ok {
+		n := a.entries[a.cur].CSVFrames
+		if n <= 0 {
 			fmt.Fprintf(os.Stderr, "kinelab: --csv %q needs --frames N for lab %s: it writes one row per tick (only a lab that writes a table does without)\n", cfg.CSV, lab.Name())
 			a.unload()
 			return 2
 		}
-		a.cfg.Frames = 1 // one frame, of a headless run's 1/60 s
+		a.cfg.Frames = n // frames of a headless run's 1/60 s
 	}
 	out, err := CreateCSV(cfg.CSV, lab)
 	if err != nil {
@@ -41,43 +42,20 @@ func runHeadless(cfg Config, labs []LabEntry) int {
 		a.unload()
 		return 1
 	}
-	a.csv = out
+	a.out.csv = out
 	for a.frames < a.cfg.Frames {
 		a.tick()
 		a.frames++
 	}
 	a.unload()
-	if err := a.csv.Close(); err != nil {
+	if err := a.out.csv.Close(); err != nil {
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
 		return 1
 	}
-	if a.loadFailed {
+	if a.mocap.loadFailed {
 		return 1
 	}
 	return 0
-}
-
-// tick runs what a frame does besides input and drawing: the --do actions
-// of this frame, then the lab's updates for the clock's steps, each with
-// its CSV row. It returns the current lab.
-func (a *App) tick() Lab {
-	for _, act := range a.cfg.Do {
-		if act.Frame == a.frames {
-			a.run(act.Name)
-		}
-	}
-	lab := a.Lab()
-	if pl, ok := lab.(Pointable); ok {
-		a.pointer.view = &a.lastView
-		pl.Point(a.pointer)
-	}
-	for _, dt := range a.clock.Advance(a.frameDt()) {
-		lab.Update(dt)
-		if a.csv != nil {
-			a.csv.Write(lab)
-		}
-	}
-	return lab
 }
 
 // unload stops what the labs started (the Crowd lab's workers) when no

@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/character"
 	"kinelab/ui"
 )
 
@@ -15,17 +16,23 @@ import (
 // clock, camera, ground, panels, help overlay, screenshots and headless
 // runs — so a lab holds only its own idea.
 //
-// Per frame the App calls, in order: key actions, Update(dt), then Draw3D
-// inside the camera, Draw2D in screen space, and Panel for the widgets.
-// Update must not draw; Draw3D and Draw2D must not change state; Panel is
-// the input stage, its changes act from the next Update.
+// Per frame the App runs, in order: input (key actions, clicks on the
+// tabs, dropped files, the pointer), the intents of the last frame's
+// panels, Update(dt) for each tick, Upload (an Uploader's GPU resources),
+// then the drawing: Draw3D inside the camera, Draw2D in screen space, and
+// Panel for the widgets. Update must not draw; Draw3D and Draw2D must not
+// change state; Panel is the input stage: its widgets edit settings that
+// act from the next Update, and its buttons ask for what the next Update
+// does (a pending teleport, a clip to play), never do it while drawing.
 type Lab interface {
 	// Name is the short id used by --lab and the tabs (e.g. "velocities").
 	Name() string
 	// Title names the lab and what it is showing, for the window title.
 	Title() string
-	// Update advances the lab by dt seconds; dt may be 0 (paused) and the
-	// lab must stay finite for any dt >= 0.
+	// Update advances the lab by dt seconds. dt is 0 on a frame without a
+	// tick (paused, or between ticks of a slow tick rate): the lab then
+	// takes what its panel asked for and moves nothing. It must stay
+	// finite for any dt >= 0.
 	Update(dt float32)
 	// Draw3D draws the lab's world inside BeginMode3D.
 	Draw3D(v *View)
@@ -70,8 +77,9 @@ type View struct {
 	// LabelJoints: the user asked for every joint's name (DrawJointLabels).
 	LabelJoints bool
 	scale       float32 // pixels per unit
-	// BodyFor returns the skinned body of a skeleton, made on first use
-	// and kept by the App; nil if it cannot be drawn.
+	// BodyFor returns the skinned body of a skeleton, made when the
+	// character was set (the App never builds one while drawing); nil if
+	// it has none.
 	BodyFor func(sk *animsys.Skeleton) BodyDrawer
 }
 
@@ -92,12 +100,27 @@ func (v *View) Project(p mgl32.Vec3) rl.Vector2 {
 }
 
 // LabEntry is one lab as the App lists it: the short name --lab, --do
-// and the tabs use (the lab's Name), and how to make the lab. The App makes
-// each lab when it is first shown. The labs are listed outside the
-// framework (package kinelab/app/labs) and passed to ParseFlags and Run.
+// and the tabs use (the lab's Name), how to make the lab, and the
+// command-line flags of its own. The App makes each lab when it is first
+// shown. The labs are listed outside the framework (package
+// kinelab/app/labs) and passed to ParseFlags and Run.
 type LabEntry struct {
-	Name string
-	New  func() Lab
+	Name  string
+	New   func() Lab
+	Flags []LabFlag
+	// CSVFrames is how many frames a --csv run without --frames runs:
+	// 0 when the lab needs --frames (one row per tick), 1 for a lab
+	// whose CSV is a table written on the first update.
+	CSVFrames int
+}
+
+// LabFlag is a number a lab takes from the command line (--NAME V): the
+// framework parses it with its own flags, checks it is 0 (the lab's
+// default) or within [Min, Max], and gives it to the lab in Config.LabFlags
+// (Configurer). Labs may share a flag: its usage lines are joined.
+type LabFlag struct {
+	Name, Usage string
+	Min, Max    float64
 }
 
 // entryNames lists the labs' names in tab order.
@@ -115,18 +138,11 @@ type Configurer interface {
 	Configure(c Config)
 }
 
-// CSVExporter is a lab whose plotted signals --csv writes, one row per
-// update. The header names every column with its unit, e.g. "t_s".
-type CSVExporter interface {
-	CSVHeader() []string
-	// CSVRow appends the current values to row and returns it.
-	CSVRow(row []string) []string
-}
-
-// CharacterSetter is a lab that animates a character: loading BVH files (on
-// the command line or dropped on the window) replaces it.
+// CharacterSetter is a lab that animates a character (character.Default
+// until files are loaded): loading BVH files (on the command line, dropped
+// on the window, or through the file browser) replaces it.
 type CharacterSetter interface {
-	SetCharacter(ch *Character)
+	SetCharacter(ch *character.Character)
 }
 
 // UIRecter is a lab with screen areas of its own that take the mouse
@@ -134,6 +150,13 @@ type CharacterSetter interface {
 // drags there do not orbit the camera.
 type UIRecter interface {
 	UIRects(w, h int32) []rl.Rectangle
+}
+
+// Uploader is a lab with GPU resources to make from its state (meshes
+// built for a new character): the App calls Upload after the frame's
+// updates and before drawing, with the window open, so Draw3D only draws.
+type Uploader interface {
+	Upload()
 }
 
 // Unloader is a lab that frees the GPU resources it made when the window

@@ -13,6 +13,7 @@ type plainLab struct {
 	S     plainSettings
 	open  bool
 	click app.Pointer
+	name  string // "springs" unless set
 }
 
 type plainSettings struct {
@@ -21,8 +22,13 @@ type plainSettings struct {
 
 func newPlainLab() *plainLab { return &plainLab{S: plainSettings{Value: 2}} }
 
-func (*plainLab) Name() string      { return "springs" }
-func (*plainLab) Title() string     { return "plain" }
+func (l *plainLab) Name() string {
+	if l.name != "" {
+		return l.name
+	}
+	return "springs"
+}
+func (l *plainLab) Title() string   { return "plain " + l.Name() }
 func (*plainLab) Update(float32)    {}
 func (*plainLab) Draw3D(*app.View)  {}
 func (*plainLab) Draw2D(*app.View)  {}

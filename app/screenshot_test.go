@@ -18,11 +18,53 @@ import (
 // and key input of the panels.
 func TestWindow(t *testing.T) {
 	t.Setenv(app.ConfigDirEnv, t.TempDir())
-	lab := newPlainLab()
+	lab, other := newPlainLab(), newPlainLab()
+	other.name = "other"
 	a := apptest.OpenWindow(t, app.Config{Lab: "springs", Frames: 1 << 30, Width: 1280, Height: 720, DT: 1.0 / 60, UIScale: 1},
-		[]app.LabEntry{{Name: "springs", New: func() app.Lab { return lab }}})
+		[]app.LabEntry{{Name: "springs", New: func() app.Lab { return lab }}, {Name: "other", New: func() app.Lab { return other }}})
 	checkInput(t, a, lab)
+	checkTabClick(t, a, lab, other)
 	checkScreenshot8K(t, a)
+}
+
+// checkTabClick: a click on a lab's tab switches lab before anything is
+// drawn, so the frame of the click draws the new lab's panel and nothing
+// of the old one's (drawing changes no lab state: the tab bar only shows
+// the switch the input stage made).
+func checkTabClick(t *testing.T, a *app.App, from, to *plainLab) {
+	a.SwitchLab(from.Name())
+	ui.Record(true)
+	a.Frame(nil)
+	var tab rl.Rectangle
+	found := false
+	for _, it := range ui.Record(false) {
+		if it.Kind == ui.KindWidget && it.Name == "2 Other" {
+			tab, found = it.Rect, true
+		}
+	}
+	if !found {
+		t.Fatal("no tab \"2 Other\" drawn")
+	}
+	play(evMouseAt, int32(tab.X+tab.Width/2), int32(tab.Y+tab.Height/2))
+	a.Frame(nil)
+	play(evMouseDown, int32(rl.MouseButtonLeft), 0)
+	a.Frame(nil)
+	ui.Record(true)
+	play(evMouseUp, int32(rl.MouseButtonLeft), 0)
+	a.Frame(nil)
+	items := ui.Record(false)
+	if a.Lab() != app.Lab(to) {
+		t.Fatalf("after the click on its tab the current lab is %s", a.Lab().Name())
+	}
+	drew := map[string]bool{}
+	for _, it := range items {
+		drew[it.Owner] = true
+	}
+	if !drew[to.Title()] || drew[from.Title()] {
+		t.Errorf("the frame of the click drew the panel of %q: %v; the new lab's %q: %v",
+			from.Title(), drew[from.Title()], to.Title(), drew[to.Title()])
+	}
+	a.SwitchLab(from.Name())
 }
 
 // A screenshot of the largest window --width and --height allow,

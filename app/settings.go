@@ -44,8 +44,17 @@ type clockSettings struct {
 type settingsFile struct {
 	App   AppSettings                `json:"app"`
 	Clock clockSettings              `json:"clock"`
-	Load  LoadOptions                `json:"bvh"`
+	Load  Options                    `json:"bvh"`
 	Labs  map[string]json.RawMessage `json:"labs"`
+}
+
+// settingsState is the settings the App holds: the framework's, the
+// labs' as read from the file (for labs not made yet), and each made
+// lab's defaults (for the reset buttons).
+type settingsState struct {
+	set      AppSettings
+	stored   map[string]json.RawMessage
+	defaults map[int]reflect.Value
 }
 
 // ConfigDirEnv names the environment variable that, when set, is the
@@ -70,9 +79,9 @@ func UserSettingsPath() (string, error) {
 // SaveSettings writes the framework's and every lab's settings to path
 // (labs not made in this run keep what the file they came from said).
 func (a *App) SaveSettings(path string) error {
-	f := settingsFile{App: a.set, Load: a.loadOpts, Labs: map[string]json.RawMessage{},
+	f := settingsFile{App: a.settings.set, Load: a.mocap.opts, Labs: map[string]json.RawMessage{},
 		Clock: clockSettings{a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter}}
-	for k, v := range a.stored {
+	for k, v := range a.settings.stored {
 		f.Labs[k] = v
 	}
 	for i, l := range a.labs {
@@ -111,35 +120,28 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 	}
 	var f settingsFile
 	f.Clock = clockSettings{a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter}
-	f.App, f.Load = a.set, a.loadOpts
+	f.App, f.Load = a.settings.set, a.mocap.opts
 	if err := json.Unmarshal(b, &f); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
 	}
-	a.set = f.App
-	if !(a.set.UIScale >= 0.5 && a.set.UIScale <= 4) {
-		a.set.UIScale = 0
+	set := &a.settings.set
+	*set = f.App
+	if !(set.UIScale >= minUIScale && set.UIScale <= maxUIScale) {
+		set.UIScale = 0
 	}
 	if a.cfg.UIScale > 0 { // --ui-scale wins
-		a.set.UIScale = a.cfg.UIScale
+		set.UIScale = a.cfg.UIScale
 	}
 	c := f.Clock
-	if c.FixedDt > 0 && c.FixedDt <= 1 {
-		a.clock.FixedDt = c.FixedDt
-	}
-	if c.TimeScale >= 0 && c.TimeScale <= 4 {
-		a.clock.TimeScale = c.TimeScale
-	}
-	if c.Jitter >= 0 && c.Jitter <= 1 {
-		a.clock.Jitter = c.Jitter
-	}
-	a.clock.Fixed = c.Fixed
+	a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter = c.Fixed, c.FixedDt, c.TimeScale, c.Jitter
+	a.clockRanges().Clamp() // the panel's ranges
 	// The command line's BVH options win over the file's.
-	if a.loadOpts == (LoadOptions{Units: "auto", Up: "auto"}) || a.loadOpts == (LoadOptions{}) {
-		if validLoadOptions(f.Load) {
-			a.loadOpts = f.Load
+	if o := a.mocap.opts; o == (Options{Units: "auto", Up: "auto"}) || o == (Options{}) {
+		if validOptions(f.Load) {
+			a.mocap.opts = f.Load
 		}
 	}
-	a.stored = f.Labs
+	a.settings.stored = f.Labs
 	for i, l := range a.labs {
 		if l != nil {
 			a.applyStored(i, l)
@@ -151,7 +153,7 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 // applyStored sets lab i's settings from the loaded file, if it has them.
 func (a *App) applyStored(i int, l Lab) {
 	s, ok := l.(SettingsLab)
-	raw, have := a.stored[a.entries[i].Name]
+	raw, have := a.settings.stored[a.entries[i].Name]
 	if !ok || !have {
 		return
 	}
@@ -165,20 +167,10 @@ func (a *App) applyStored(i int, l Lab) {
 
 // SettingsChecker is a SettingsLab that puts read settings back in their
 // ranges (a file edited by hand, or by an older version): choices within
-// their options, sliders within their ends.
+// their options, sliders within their ends (the lab's table of sliders,
+// ui.Ranges, which its panel draws).
 type SettingsChecker interface {
 	CheckSettings()
-}
-
-// Clamp32 puts an int32 setting (a choice) within [lo, hi].
-func Clamp32(v *int32, lo, hi int32) { *v = max(lo, min(hi, *v)) }
-
-// ClampF puts a float32 setting within [lo, hi] (lo if NaN).
-func ClampF(v *float32, lo, hi float32) {
-	if !(*v >= lo) {
-		*v = lo
-	}
-	*v = min(hi, *v)
 }
 
 // keepDefaults copies lab i's settings as they are when it is made: its
@@ -194,10 +186,10 @@ func (a *App) keepDefaults(i int, l Lab) {
 	}
 	d := reflect.New(v.Elem().Type())
 	d.Elem().Set(v.Elem())
-	if a.defaults == nil {
-		a.defaults = map[int]reflect.Value{}
+	if a.settings.defaults == nil {
+		a.settings.defaults = map[int]reflect.Value{}
 	}
-	a.defaults[i] = d
+	a.settings.defaults[i] = d
 }
 
 // ResetSetting puts the setting at ptr back to its default: one of the
@@ -209,7 +201,7 @@ func (a *App) ResetSetting(ptr any) bool {
 		return false
 	}
 	if s, ok := a.Lab().(SettingsLab); ok {
-		if d, ok := a.defaults[a.cur]; ok && resetIn(reflect.ValueOf(s.Settings()).Elem(), d.Elem(), p) {
+		if d, ok := a.settings.defaults[a.cur]; ok && resetIn(reflect.ValueOf(s.Settings()).Elem(), d.Elem(), p) {
 			return true
 		}
 	}
@@ -218,7 +210,7 @@ func (a *App) ResetSetting(ptr any) bool {
 		return true
 	}
 	var set AppSettings
-	return resetIn(reflect.ValueOf(&a.set).Elem(), reflect.ValueOf(&set).Elem(), p)
+	return resetIn(reflect.ValueOf(&a.settings.set).Elem(), reflect.ValueOf(&set).Elem(), p)
 }
 
 // resetIn finds the value ptr points at inside cur (a struct, walked
@@ -276,8 +268,8 @@ func (a *App) saveUserSettings() {
 	}
 }
 
-// validLoadOptions reports whether o's units and up axis read.
-func validLoadOptions(o LoadOptions) bool {
+// validOptions reports whether o's units and up axis read.
+func validOptions(o Options) bool {
 	if o.Units != "auto" {
 		if _, err := bvh.ParseUnits(o.Units); err != nil {
 			return false

@@ -39,10 +39,11 @@ type Timeliner interface {
 // MaxClipSpeed is the top of the clip speed slider.
 const MaxClipSpeed = 3
 
-// drawTimeline draws lab t's timeline in r and applies the user's changes.
-func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) {
+// drawTimeline draws lab t's timeline in r and returns the user's
+// changes, for the frame to apply before the next update.
+func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) (asked []func()) {
 	if r.Width <= 0 {
-		return
+		return nil
 	}
 	tl := t.Timeline()
 	ui.BeginBlock(ui.KindPanel, "timeline", r)
@@ -54,12 +55,12 @@ func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) {
 	speed := rl.Rectangle{X: top.X + top.Width - 200, Y: top.Y, Width: 200, Height: top.Height}
 	sp := tl.Speed
 	if ui.SliderBar(speed, &sp, 0, MaxClipSpeed, fmt.Sprintf("speed %.2fx", sp)) {
-		t.SetClipSpeed(sp)
+		asked = append(asked, func() { t.SetClipSpeed(sp) })
 	}
 	modes := rl.Rectangle{X: speed.X - 8 - 260, Y: top.Y, Width: 260, Height: top.Height}
 	m := int32(tl.Mode)
 	if ui.Toggles(modes, []string{"Loop", "Clamp", "Ping-pong"}, &m) {
-		t.SetPlayMode(animsys.PlayMode(m))
+		asked = append(asked, func() { t.SetPlayMode(animsys.PlayMode(m)) })
 	}
 	frame, frames := 0, 0
 	if tl.FrameTime > 0 {
@@ -76,10 +77,13 @@ func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) {
 	bar := rl.Rectangle{X: top.X, Y: top.Y + top.Height + 6, Width: top.Width, Height: 20}
 	x := tl.Time
 	if ui.SliderBar(bar, &x, 0, max(tl.Length, 1e-3), "") && x != tl.Time {
-		t.Seek(x)
-		if a.clock.Paused {
-			a.clock.Step()
-		}
+		asked = append(asked, func() {
+			t.Seek(x)
+			if a.clock.Paused {
+				a.clock.Step()
+			}
+		})
 	}
 	ui.EndBlock()
+	return asked
 }

@@ -10,7 +10,7 @@ import (
 	"kinelab/animsys/mathx"
 )
 
-// Joint indices of the default humanoid (../shared/docs/bench-spec.md).
+// Joint indices of the default humanoid (docs/bench-spec.md).
 const (
 	Entity = iota
 	Hips

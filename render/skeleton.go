@@ -7,35 +7,50 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Skeleton draws each joint of a global pose as a sphere and each
-// parent-child link as a tapered cylinder (its "bone"). pos holds world
-// positions (m), parents the hierarchy (-1 for roots). Links from a root
-// are skipped: the root is the ground-level entity, not a bone.
-func Skeleton(pos []mgl32.Vec3, parents []int, bone, joint color.RGBA, radius float32) {
+// Skeleton draws each joint of a global pose as a sphere and each bone — a
+// link between two body joints — as a tapered cylinder. pos holds world
+// positions (m), parents the hierarchy (-1 for roots), ground the joints
+// that are no part of the body (humanoid.Figure.Ground: a ground-level
+// root carrying root motion, a file's static root metres from the hips);
+// nil means the roots. No bone links a ground joint; one below the
+// skeleton's root is drawn as a ground marker (Root draws the root's).
+func Skeleton(pos []mgl32.Vec3, parents []int, ground []bool, bone, joint color.RGBA, radius float32) {
+	off := groundOf(parents, ground)
 	for i, p := range parents {
-		if p < 0 || parents[p] < 0 {
+		if p < 0 || off(i) || off(p) {
 			continue
 		}
 		rl.DrawCylinderEx(V3(pos[p]), V3(pos[i]), radius, radius*0.6, 8, bone)
 	}
 	for i, p := range parents {
-		if p < 0 {
-			continue
+		switch {
+		case p < 0:
+		case off(i):
+			rl.DrawCircle3D(V3(pos[i]), 0.1, rl.Vector3{X: 1}, 90, DimText)
+		default:
+			rl.DrawSphereEx(V3(pos[i]), radius*1.25, 6, 8, joint)
 		}
-		rl.DrawSphereEx(V3(pos[i]), radius*1.25, 6, 8, joint)
 	}
 }
 
-// SkeletonLines draws each parent-child link of a global pose as a line,
-// skipping links from a root as Skeleton does: the cheap skeleton, for
-// many characters at once.
-func SkeletonLines(pos []mgl32.Vec3, parents []int, col color.RGBA) {
+// SkeletonLines draws each bone of a global pose as a line, as Skeleton
+// does (ground as there): the cheap skeleton, for many characters at once.
+func SkeletonLines(pos []mgl32.Vec3, parents []int, ground []bool, col color.RGBA) {
+	off := groundOf(parents, ground)
 	for i, p := range parents {
-		if p < 0 || parents[p] < 0 {
+		if p < 0 || off(i) || off(p) {
 			continue
 		}
 		rl.DrawLine3D(V3(pos[p]), V3(pos[i]), col)
 	}
+}
+
+// groundOf tells the ground joints: ground's, or the roots when nil.
+func groundOf(parents []int, ground []bool) func(j int) bool {
+	if ground == nil {
+		return func(j int) bool { return parents[j] < 0 }
+	}
+	return func(j int) bool { return j < len(ground) && ground[j] }
 }
 
 // Root draws the ground-projected root (entity) as a flat marker with a

@@ -8,6 +8,7 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys/body"
 	"kinelab/shaders"
 )
 
@@ -22,7 +23,7 @@ const (
 	attribBoneWeights = 8 // vertexBoneWeights
 )
 
-// SkinnedMesh is a BodyMesh uploaded to the GPU with the skinning shader
+// SkinnedMesh is a body.Mesh uploaded to the GPU with the skinning shader
 // (shaders/skin.vs, skin.fs). raylib 6.0's own GPU skinning is compiled
 // out, so the bone data go into two extra vertex buffers in the mesh's
 // VAO and the bone matrices are uploaded by Draw.
@@ -35,7 +36,7 @@ type SkinnedMesh struct {
 	// 200 bodies under llvmpipe).
 	Opaque bool
 
-	mesh        *rl.Mesh // allocated on its own: see docs/platform-notes.md
+	mesh        *rl.Mesh // allocated on its own: cgo refuses UploadMesh a pointer into a struct holding Go pointers
 	shader      rl.Shader
 	boneIDs     uint32 // VBOs
 	boneWeights uint32
@@ -52,7 +53,7 @@ type SkinnedMesh struct {
 
 // NewSkinnedMesh checks b and uploads it; call with the window open, on
 // the main thread.
-func NewSkinnedMesh(b *BodyMesh) (*SkinnedMesh, error) {
+func NewSkinnedMesh(b *body.Mesh) (*SkinnedMesh, error) {
 	return newSkinnedMesh(b, shaders.SkinVS, shaders.SkinFS,
 		"skinned mesh: shaders/skin.vs or skin.fs failed to compile (see the GL log)")
 }
@@ -61,11 +62,11 @@ func NewSkinnedMesh(b *BodyMesh) (*SkinnedMesh, error) {
 // vs and fs must take the same attributes and uniforms as shaders/skin.vs
 // and skin.fs (mvp and boneMatrices at least), as shaders.SkinCrowdVS and
 // SkinCrowdFS do.
-func NewSkinnedMeshShaders(b *BodyMesh, vs, fs string) (*SkinnedMesh, error) {
+func NewSkinnedMeshShaders(b *body.Mesh, vs, fs string) (*SkinnedMesh, error) {
 	return newSkinnedMesh(b, vs, fs, "skinned mesh: the skinning shaders failed to compile (see the GL log)")
 }
 
-func newSkinnedMesh(b *BodyMesh, vs, fs, compileErr string) (*SkinnedMesh, error) {
+func newSkinnedMesh(b *body.Mesh, vs, fs, compileErr string) (*SkinnedMesh, error) {
 	if err := checkBody(b); err != nil {
 		return nil, err
 	}
@@ -131,32 +132,14 @@ func newSkinnedMesh(b *BodyMesh, vs, fs, compileErr string) (*SkinnedMesh, error
 	return m, nil
 }
 
-// checkBody validates a BodyMesh before upload.
-func checkBody(b *BodyMesh) error {
-	nv := b.VertexCount()
-	switch {
-	case nv == 0 || len(b.Indices) == 0:
-		return errors.New("skinned mesh: empty body")
-	case len(b.Positions) != 3*nv || len(b.Normals) != 3*nv:
-		return fmt.Errorf("skinned mesh: %d position and %d normal floats; want 3 per vertex", len(b.Positions), len(b.Normals))
-	case len(b.BoneIDs) != 4*nv || len(b.BoneWeights) != 4*nv:
-		return fmt.Errorf("skinned mesh: %d bone ids and %d weights for %d vertices; want 4 each", len(b.BoneIDs), len(b.BoneWeights), nv)
-	case len(b.Indices)%3 != 0:
-		return fmt.Errorf("skinned mesh: %d indices is not whole triangles", len(b.Indices))
-	case nv > 65536:
-		return fmt.Errorf("skinned mesh: %d vertices; 16-bit indices allow 65536", nv)
-	case len(b.BindInv) == 0 || len(b.BindInv) > MaxBones:
+// checkBody validates a body mesh before upload: its own consistency,
+// and no more joints than the skinning shader takes.
+func checkBody(b *body.Mesh) error {
+	if err := b.Validate(); err != nil {
+		return fmt.Errorf("skinned mesh: %v", err)
+	}
+	if len(b.BindInv) > MaxBones {
 		return fmt.Errorf("skinned mesh: %d joints; the skinning shader takes 1 to %d", len(b.BindInv), MaxBones)
-	}
-	for _, i := range b.Indices {
-		if int(i) >= nv {
-			return fmt.Errorf("skinned mesh: index %d out of %d vertices", i, nv)
-		}
-	}
-	for _, id := range b.BoneIDs {
-		if id < 0 || int(id) >= len(b.BindInv) || id != float32(int(id)) {
-			return fmt.Errorf("skinned mesh: bone id %v out of %d joints", id, len(b.BindInv))
-		}
 	}
 	return nil
 }

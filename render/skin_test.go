@@ -14,6 +14,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/body"
+	"kinelab/animsys/humanoid"
 )
 
 // requireDisplay skips a render test where no X server can be had, and
@@ -114,9 +116,13 @@ func openWindow(t *testing.T, w, h int32, title string) {
 // open) and returns it with the bent pose and a camera framing it.
 func bentBodyScene(tb testing.TB) (*SkinnedMesh, animsys.Pose, rl.Camera3D) {
 	s := animsys.BenchSkeleton()
-	restPos, restRot := restGlobals(s)
-	body := GenerateBody(s.Parents, restPos, restRot, s.Names)
-	sm, err := NewSkinnedMesh(&body)
+	rest := s.RestPose()
+	fig, err := humanoid.Read(s.Parents, s.Names, [][]mgl32.Vec3{rest.Pos})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	mesh := body.Generate(&fig, rest.Pos, rest.Rot)
+	sm, err := NewSkinnedMesh(&mesh)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -137,7 +143,7 @@ func TestSkinnedMeshRender(t *testing.T) {
 	sm, pose, cam := bentBodyScene(t)
 	defer sm.Unload()
 	s := animsys.BenchSkeleton()
-	restPos, _ := restGlobals(s)
+	restPos := s.RestPose().Pos
 
 	var img *image.RGBA
 	for frame := 0; frame < 2; frame++ {

@@ -1,6 +1,10 @@
 package bvh
 
-import "os"
+import (
+	"os"
+
+	"kinelab/animsys"
+)
 
 // ReadFile parses the BVH file at path. The file goes to Parse as it is, so
 // Parse can size the motion data from the file's length up front.
@@ -11,4 +15,18 @@ func ReadFile(path string) (*File, error) {
 	}
 	defer fh.Close()
 	return Parse(fh, path)
+}
+
+// WriteFile writes clip c of skeleton sk to a new BVH file at path (see
+// Write; scale is file units per metre).
+func WriteFile(path string, sk *animsys.Skeleton, c *animsys.Clip, scale float32) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := Write(f, sk, c, scale); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

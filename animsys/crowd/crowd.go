@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"kinelab/animsys"
+	"kinelab/animsys/mathx"
 )
 
 // Bench-spec crowd constants.
@@ -64,7 +65,7 @@ func New(skel *animsys.Skeleton, lib []animsys.Clip, n int, seed uint32) (*Crowd
 	}
 	c := &Crowd{Chain: animsys.BenchChain(skel.Parents), sums: make([]float32, n),
 		scratch: []*animsys.Scratch{animsys.NewScratch(skel.Len())}}
-	r := animsys.NewXorshift32(seed)
+	r := mathx.NewXorshift32(seed)
 	pick := func() *animsys.Clip { return &lib[int(r.Next()%uint32(len(lib)))] }
 	for i := 0; i < n; i++ {
 		a, b := pick(), pick()

@@ -40,7 +40,7 @@ func TestParallelMatchesSerial(t *testing.T) {
 	}
 	for i := range serial.Characters {
 		s, p := serial.Characters[i], parallel.Characters[i]
-		for _, pair := range [][2]*animsys.Pose{{&s.PrevGlobal, &p.PrevGlobal}, {&s.FDLocal, &p.FDLocal}} {
+		for _, pair := range [][2]*animsys.Pose{{&s.Global, &p.Global}, {&s.FDLocal, &p.FDLocal}} {
 			for j := range pair[0].Pos {
 				if pair[0].Pos[j] != pair[1].Pos[j] || pair[0].Rot[j] != pair[1].Rot[j] ||
 					pair[0].Vel[j] != pair[1].Vel[j] || pair[0].Ang[j] != pair[1].Ang[j] ||

@@ -8,6 +8,7 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 )
 
 // Source is a clip read one frame at a time: the local positions (m),
@@ -29,8 +30,8 @@ type Source interface {
 }
 
 // ReadOptions say how to read a BVH file, as the app's command line does
-// (bvh.Choice): empty or "auto" detects (bvh.Detect).
-type ReadOptions = bvh.Choice
+// (character.Options): empty or "auto" detects (bvh.Detect).
+type ReadOptions = character.Options
 
 // BVHSource streams a BVH file's frames exactly as the app reads the file
 // (bvh.File.ClipWith): in metres, stood up on +Y, its leading rest frames
@@ -47,30 +48,37 @@ type BVHSource struct {
 	name  string
 }
 
-// ReadBVH parses the BVH file at path and reads it with opt: units, up
-// axis and rest frames chosen or detected as the app does for the first
-// file it loads. It returns the notes that say what was detected and why.
+// ReadBVH opens the BVH file at path as kinelab reads every file
+// (character.Open: units, up axis and rest frames chosen with opt or
+// detected, as the app does for the first file it loads). It returns the
+// notes that say what was detected and why.
 func ReadBVH(path string, opt ReadOptions) (*BVHSource, []string, error) {
-	f, err := bvh.ReadFile(path)
+	file, err := character.Open(path, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	return NewBVHSource(f, opt)
+	return FileSource(file), file.Notes, nil
 }
 
 // NewBVHSource reads a parsed file with opt (see ReadBVH).
 func NewBVHSource(f *bvh.File, opt ReadOptions) (*BVHSource, []string, error) {
-	imp, units, notes, err := bvh.ImportFor(f, bvh.Detect(f), opt)
+	file, err := character.Read(f, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	s := &BVHSource{file: f, imp: imp, units: units, skel: f.SkeletonWith(imp),
+	return FileSource(file), file.Notes, nil
+}
+
+// FileSource streams a file read by package character.
+func FileSource(file *character.File) *BVHSource {
+	f, imp := file.BVH, file.Import
+	s := &BVHSource{file: f, imp: imp, units: file.Units, skel: f.SkeletonWith(imp),
 		end: make([]bool, len(f.Joints)), prev: make([]mgl32.Quat, len(f.Joints)),
 		name: strings.TrimSuffix(filepath.Base(f.Name), filepath.Ext(f.Name))}
 	for j := range f.Joints {
 		s.end[j] = f.Joints[j].EndSite
 	}
-	return s, notes, nil
+	return s
 }
 
 // Import is how the file is read: scale, up axis and frames skipped.

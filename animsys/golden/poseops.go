@@ -11,7 +11,7 @@ import (
 )
 
 // The operations of "Propagating Velocities through Animation Systems"
-// (seeds/propagating-velocities.md), on poses of the bench-spec skeleton
+// (docs/articles.md), on poses of the bench-spec skeleton
 // (docs/bench-spec.md: 23 joints, clips A and B from seeds 1 and 2) and on
 // hand-picked edge cases.
 
@@ -85,7 +85,7 @@ func stillScales(p animsys.Pose) animsys.Pose {
 // rotations up to 2.6 rad, non-uniform scales exp(+-0.5), velocities +-1
 // m/s, +-2 rad/s, +-0.5 /s.
 func randomPose(n int, seed uint32) animsys.Pose {
-	r := animsys.NewXorshift32(seed)
+	r := mathx.NewXorshift32(seed)
 	rv := func(s float32) mgl32.Vec3 { return mgl32.Vec3{r.Range(s), r.Range(s), r.Range(s)} }
 	p := animsys.NewPose(n)
 	for j := 0; j < n; j++ {

@@ -1,9 +1,14 @@
-// Package humanoid reads a skeleton as a human figure, whatever its
-// exporter called the joints and however it laid out its bones: which
-// joints are the pelvis, spine, head, legs and arms (Classify), which way
-// is up in the file and how tall the figure stands (Up, Height), and a
-// bind pose to skin a body to that has straight limbs, legs apart and arms
-// away from the torso (BindPose).
+// Package humanoid is kinelab's one reading of a skeleton as a body:
+// whatever its exporter called the joints and however it laid out its
+// bones, which joints are the pelvis, spine, head, legs and arms (Read,
+// Classify), which are no part of the body at all (a ground-level root
+// that carries root motion, a file's static root metres from the hips:
+// Figure.Ground), how the body is laid out for dressing with solids
+// (Figure.Parts), which way is up in the file and how tall the figure
+// stands (Up, Height), and a bind pose to skin a body to that has straight
+// limbs, legs apart and arms away from the torso (BindPose). Nothing else
+// in kinelab matches joint names to body parts: code that needs a foot, a
+// hand or the head asks the Figure.
 //
 // Joint names are the first clue ("LeftFoot", "mixamorig:LeftFoot",
 // "lFoot", "Bip01 L Foot", "foot_l", "Foot_L", "foot.L"); where they are
@@ -50,179 +55,49 @@ type Limb struct {
 	Tip int
 }
 
-// Figure is a skeleton read as a human: indices of its joints.
+// Figure is a skeleton read as a body: indices of its joints. Read makes
+// one for any skeleton; when it reads as a human (Human) every field is
+// filled, otherwise Hips, Spine, Chest and Head come from the layout of
+// its trunk (Parts) and a leg or an arm only where a joint's name says its
+// side. Classify makes only human figures.
 type Figure struct {
-	Hips  int   // the pelvis: where the legs meet the spine
+	// Parents and Names are the skeleton read: each joint's parent (-1
+	// for roots, parents before children) and name ("" for none).
+	Parents []int
+	Names   []string
+	// Human reports whether the skeleton reads as a human figure with two
+	// legs, two arms and a spine; NotHuman says what was missing when it
+	// does not.
+	Human    bool
+	NotHuman string
+
+	Hips  int   // the pelvis: where the legs meet the spine; -1 when unknown
 	Spine []int // Hips, then the spine, chest and neck joints up to Head (or to the top)
-	Chest int   // the spine joint the arms hang from
+	Chest int   // the spine joint the arms hang from; -1 when unknown
 	Head  int   // -1 when the figure has no joint to call a head
-	Legs  [2]Limb
-	Arms  [2]Limb
+	// Legs and Arms by Side; a limb's Upper is -1 when it was not found.
+	Legs [2]Limb
+	Arms [2]Limb
 	// ByName reports whether the feet and hands were found by their
 	// names (else by the shape of the tree and the posed frames).
 	ByName bool
+	// Ground marks the joints that are no part of the body: roots on the
+	// floor above it — the ground-level root that carries root motion
+	// ("Entity"), a file's static root metres from the hips — and the
+	// floor-level chain from them to the body. They are never dressed and
+	// never drawn as bones (Bone); labs draw them as ground markers.
+	Ground []bool
 }
 
-// tree is a joint hierarchy with lengths measured on posed frames.
-type tree struct {
-	parents []int
-	names   []string // lower case, without a namespace prefix ("mixamorig:")
-	raw     []string // as given, for the case of side letters ("lFoot")
-	kids    [][]int
-	depth   []int
-	bone    []float32 // median distance from each joint to its parent over the frames
-	down    []float32 // the longest bone-length sum from each joint down to a leaf
-	size    float32   // the longest path between two joints (bone lengths summed)
+// Bone reports whether the link from joint j to its parent is a bone of
+// the body: both ends are body joints (neither is Ground). Links to a root
+// of a skeleton without Ground joints are bones: that root is the pelvis.
+func (f *Figure) Bone(j int) bool {
+	p := f.Parents[j]
+	return p >= 0 && !f.ground(j) && !f.ground(p)
 }
 
-func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error) {
-	n := len(parents)
-	if n == 0 {
-		return nil, errors.New("humanoid: no joints")
-	}
-	t := &tree{parents: parents, names: make([]string, n), raw: make([]string, n), kids: make([][]int, n),
-		depth: make([]int, n), bone: make([]float32, n)}
-	for j, p := range parents {
-		if p < -1 || p >= j {
-			return nil, fmt.Errorf("humanoid: joint %d has parent %d; want -1 <= parent < %d", j, p, j)
-		}
-		if j < len(names) {
-			t.raw[j] = names[j]
-			nm := names[j]
-			if i := strings.LastIndexByte(nm, ':'); i >= 0 {
-				nm = nm[i+1:]
-			}
-			t.names[j] = strings.ToLower(nm)
-		}
-		if p >= 0 {
-			t.kids[p] = append(t.kids[p], j)
-			t.depth[j] = t.depth[p] + 1
-		}
-	}
-	for _, fr := range frames {
-		if len(fr) != n {
-			return nil, fmt.Errorf("humanoid: a frame has %d joints, the skeleton %d", len(fr), n)
-		}
-	}
-	d := make([]float32, len(frames))
-	reach := make([]float32, n)
-	for j := n - 1; j >= 0; j-- {
-		if p := parents[j]; p >= 0 {
-			for k, fr := range frames {
-				d[k] = fr[j].Sub(fr[p]).Len()
-			}
-			t.bone[j] = median(d)
-		}
-	}
-	// The size: the longest path through any joint is its two longest
-	// ways down (the tree's diameter), whichever joint is the root.
-	for j := n - 1; j >= 0; j-- {
-		var a, b float32
-		for _, c := range t.kids[j] {
-			switch l := reach[c] + t.bone[c]; {
-			case l > a:
-				a, b = l, a
-			case l > b:
-				b = l
-			}
-		}
-		reach[j] = a
-		t.size = max(t.size, a+b)
-	}
-	t.down = reach
-	return t, nil
-}
-
-func median(xs []float32) float32 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float32(nil), xs...)
-	sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
-	return s[len(s)/2]
-}
-
-// isAncestor reports whether a is b or above it.
-func (t *tree) isAncestor(a, b int) bool {
-	for ; b >= 0; b = t.parents[b] {
-		if a == b {
-			return true
-		}
-	}
-	return false
-}
-
-// lca is the lowest common ancestor of a and b, -1 if in different trees.
-func (t *tree) lca(a, b int) int {
-	for t.depth[a] > t.depth[b] {
-		a = t.parents[a]
-	}
-	for t.depth[b] > t.depth[a] {
-		b = t.parents[b]
-	}
-	for a != b && a >= 0 && b >= 0 {
-		a, b = t.parents[a], t.parents[b]
-	}
-	if a != b {
-		return -1
-	}
-	return a
-}
-
-// path lists the joints from a (excluded) down to its descendant b (included).
-func (t *tree) path(a, b int) []int {
-	var p []int
-	for j := b; j != a && j >= 0; j = t.parents[j] {
-		p = append(p, j)
-	}
-	for i, k := 0, len(p)-1; i < k; i, k = i+1, k-1 {
-		p[i], p[k] = p[k], p[i]
-	}
-	return p
-}
-
-// longest follows, from j, the child with the longest way down to a leaf,
-// and returns the joints after j.
-func (t *tree) longest(j int) []int {
-	var p []int
-	for len(t.kids[j]) > 0 {
-		best, bl := -1, float32(-1)
-		for _, c := range t.kids[j] {
-			if l := t.bone[c] + t.reach(c); l > bl {
-				best, bl = c, l
-			}
-		}
-		p = append(p, best)
-		j = best
-	}
-	return p
-}
-
-// reach is the longest bone-length sum from j down to a leaf.
-func (t *tree) reach(j int) float32 { return t.down[j] }
-
-// zero reports whether the bone to j is too short to turn anything: a
-// joint that shares its parent's place (CMU's LHipJoint, twist joints).
-func (t *tree) zero(j int) bool { return t.bone[j] <= 1e-3*t.size }
-
-// placeOf is the first joint at j's place: j's ancestor reached through
-// zero-length bones, stopping at stop.
-func (t *tree) placeOf(j, stop int) int {
-	for j != stop && t.parents[j] >= 0 && t.parents[j] != stop && t.zero(j) {
-		j = t.parents[j]
-	}
-	return j
-}
-
-// above is the joint at the other end of the bone ending at j's place:
-// the place of the first ancestor of j's place that is somewhere else.
-func (t *tree) above(j, stop int) int {
-	j = t.placeOf(j, stop)
-	if j == stop || t.parents[j] < 0 {
-		return -1
-	}
-	return t.placeOf(t.parents[j], stop)
-}
+func (f *Figure) ground(j int) bool { return j < len(f.Ground) && f.Ground[j] }
 
 // Words of joint names, matched in lower case inside the name.
 var (
@@ -277,34 +152,6 @@ func sideLetter(c byte) Side {
 		return Right
 	}
 	return Left
-}
-
-// Classify reads a skeleton as a human figure. parents lists each joint's
-// parent (-1 for roots, parents before children), names its names (nil or
-// empty names for none), and frames a few posed frames of the figure's
-// global joint positions (any unit, any up axis; the more varied, the
-// better the lengths), at least one. It returns an error saying what is
-// missing when the skeleton does not read as a figure with two legs, two
-// arms and a spine.
-func Classify(parents []int, names []string, frames [][]mgl32.Vec3) (Figure, error) {
-	if len(frames) == 0 {
-		return Figure{}, errors.New("humanoid: no posed frame to measure")
-	}
-	t, err := newTree(parents, names, frames)
-	if err != nil {
-		return Figure{}, err
-	}
-	f, err := t.byName()
-	if err != nil {
-		var gerr error
-		if f, gerr = t.byShape(frames); gerr != nil {
-			return Figure{}, fmt.Errorf("%v; %v", err, gerr)
-		}
-	} else {
-		f.ByName = true
-	}
-	t.finish(&f)
-	return f, nil
 }
 
 // extremities finds, per side, the joint nearest the root whose name has

@@ -129,17 +129,21 @@ func (f *Figure) BindPose(parents []int, pos []mgl32.Vec3, rot []mgl32.Quat) ([]
 	if side[0] != 0 || side[2] != 0 {
 		b.turnAll(hips, mgl32.QuatRotate(float32(math.Atan2(float64(side[2]), float64(side[0]))), y))
 	}
-	// Spine and neck straight up, and the head's own bone when it has a
-	// single chain (a head-top end, not eyes).
+	// Spine and neck straight up, the head held as the figure holds it in
+	// the frame (upright, as people hold their heads): its End Site may
+	// point up, forward or sideways (Rokoko's points along the head's X
+	// axis, to its left), so it says nothing of which way the head is up.
+	var headRot mgl32.Quat
+	if f.Head >= 0 {
+		headRot = b.rot[f.Head]
+	}
 	for i := 0; i+1 < len(f.Spine); i++ {
 		if f.Spine[i] != hips {
 			b.aim(f.Spine[i], f.Spine[i+1], y)
 		}
 	}
-	if h := f.Head; h >= 0 {
-		if tip := b.chainTip(h); tip >= 0 {
-			b.aim(h, tip, y)
-		}
+	if f.Head >= 0 {
+		b.turn(f.Head, mathx.QuatNormalize(mathx.QuatMul(headRot, mathx.QuatInv(b.rot[f.Head]))))
 	}
 	spread := b.legSpread(f)
 	for s, sign := range [2]float32{1, -1} {
@@ -223,22 +227,6 @@ func (b *binder) children(j int) []int {
 		}
 	}
 	return kids
-}
-
-// chainTip is the end of the single chain below j (each joint one child),
-// or -1 when j has no child or the chain branches.
-func (b *binder) chainTip(j int) int {
-	tip := -1
-	for {
-		kids := b.children(j)
-		if len(kids) != 1 {
-			if len(kids) > 1 {
-				return -1
-			}
-			return tip
-		}
-		j, tip = kids[0], kids[0]
-	}
 }
 
 // legSpread is the angle (rad) each leg turns out from straight down:

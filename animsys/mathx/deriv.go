@@ -94,7 +94,7 @@ func expJacobianCoeffs(a float32) (c1, c2 float32) {
 	if a < 0.1 {
 		return 0.5 - a2/24 + a2*a2/720, 1.0/6 - a2/120 + a2*a2/5040
 	}
-	s, c := sincos(a)
+	s, c := Sincos(a)
 	return (1 - c) / a2, (a - s) / (a2 * a)
 }
 
@@ -129,10 +129,4 @@ func QuatToScaledAngleAxisDx(v, ang mgl32.Vec3) mgl32.Vec3 {
 	}
 	vxw := v.Cross(ang)
 	return ang.Sub(vxw.Mul(0.5)).Add(v.Cross(vxw).Mul(c2))
-}
-
-// sincos is float32 sin and cos.
-func sincos(a float32) (s, c float32) {
-	s64, c64 := math.Sincos(float64(a))
-	return float32(s64), float32(c64)
 }

@@ -10,6 +10,7 @@
 package mathx
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -21,8 +22,10 @@ const Eps = 1e-8
 // Ln2 is ln(2) as float32; half-lives convert to decay rates through it.
 const Ln2 = float32(math.Ln2)
 
-// Clamp limits x to [lo, hi].
-func Clamp(x, lo, hi float32) float32 {
+// Clamp limits x to [lo, hi]: kinelab's one clamp, for float32 values and
+// int32 choices alike. A NaN x stays NaN (settings map it to a value:
+// ui.ClampSetting).
+func Clamp[T cmp.Ordered](x, lo, hi T) T {
 	if x < lo {
 		return lo
 	}
@@ -49,6 +52,12 @@ func Log(x float32) float32 { return float32(math.Log(float64(x))) }
 
 // Sqrt is float32 sqrt(x).
 func Sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }
+
+// Sincos is float32 sin(x) and cos(x), computed in float64 and rounded once.
+func Sincos(x float32) (s, c float32) {
+	s64, c64 := math.Sincos(float64(x))
+	return float32(s64), float32(c64)
+}
 
 // Smoothstep is 3x^2 - 2x^3 (propagating-velocities: smoothstep).
 func Smoothstep(x float32) float32 { return x * x * (3 - 2*x) }

@@ -3,7 +3,7 @@
 // transition cost.
 //
 // The pieces, each named after the article function it implements so the
-// code can be read beside the articles in kinelab's shared/seeds:
+// code can be read beside the articles (docs/articles.md):
 //
 //   - Dampers and springs: [DamperExact], [SpringDamperExact] (any stiffness
 //     and damping, with goal velocity), [CriticalSpringDamperExact],

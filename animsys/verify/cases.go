@@ -431,7 +431,7 @@ func additiveCase(name, article string, n int, moving, local bool) Case {
 // rotations +-1.5 rad per axis, non-uniform scales exp(+-.5), velocities
 // +-1 m/s, +-2 rad/s, +-.5 /s).
 func randomMovingPose(out *animsys.Pose, seed uint32) {
-	r := animsys.NewXorshift32(seed)
+	r := mathx.NewXorshift32(seed)
 	rv := func(s float32) mgl32.Vec3 { return mgl32.Vec3{r.Range(s), r.Range(s), r.Range(s)} }
 	for j := range out.Pos {
 		out.Pos[j] = rv(1)

@@ -3,7 +3,6 @@ package apptest
 import (
 	"math"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -11,8 +10,8 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/bvh/fixture"
+	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
-	"kinelab/app"
 	"kinelab/assets"
 )
 
@@ -83,39 +82,24 @@ func WriteDefaultBVH(t *testing.T, dir, clip string) string {
 	t.Helper()
 	sk := assets.Humanoid()
 	for _, c := range assets.Clips() {
-		if c.Name != clip {
-			continue
+		if c.Name == clip {
+			path := filepath.Join(dir, clip+".bvh")
+			if err := bvh.WriteFile(path, &sk, &c, bvh.Centimetres.Scale()); err != nil {
+				t.Fatal(err)
+			}
+			return path
 		}
-		path := filepath.Join(dir, clip+".bvh")
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := bvh.Write(f, &sk, &c, bvh.Centimetres.Scale()); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return path
 	}
-	t.Fatalf("no clip %q", clip)
+	t.Fatalf("no embedded clip %q", clip)
 	return ""
 }
 
-// WriteFixture writes a synthetic exporter convention's figure (package
-// fixture) to dir as NAME.bvh and returns its path.
+// WriteFixture writes a synthetic convention's figure to dir and returns
+// its path.
 func WriteFixture(t *testing.T, dir string, s fixture.Spec) string {
 	t.Helper()
-	path := filepath.Join(dir, s.Name+".bvh")
-	f, err := os.Create(path)
+	path, err := fixture.WriteFile(dir, s)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fixture.Write(f, s); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -123,9 +107,9 @@ func WriteFixture(t *testing.T, dir string, s fixture.Spec) string {
 
 // FixtureCharacter loads a synthetic convention's figure as the app loads
 // a BVH file.
-func FixtureCharacter(t *testing.T, s fixture.Spec) *app.Character {
+func FixtureCharacter(t *testing.T, s fixture.Spec) *character.Character {
 	t.Helper()
-	ch, errs := app.LoadCharacter([]string{WriteFixture(t, t.TempDir(), s)}, "auto")
+	ch, errs := character.Load([]string{WriteFixture(t, t.TempDir(), s)}, character.Options{})
 	if ch == nil || len(errs) > 0 {
 		t.Fatalf("%s: %v", s, errs)
 	}

@@ -17,9 +17,8 @@ import (
 	"strings"
 
 	"kinelab/animsys"
-	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 	"kinelab/animsys/crowd"
-	"kinelab/animsys/humanoid"
 	"kinelab/animsys/verify"
 	"kinelab/assets"
 )
@@ -89,27 +88,29 @@ func Verify(args []string, stdout, stderr io.Writer) int {
 		return ExitUsage
 	}
 	if *file != "" {
-		skel, clip, notes, err := loadBVH(*file, *units, *up, *keep)
-		if err != nil {
-			fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
+		ch, errs := character.Load([]string{*file}, character.Options{Units: *units, Up: *up, KeepRest: *keep})
+		if len(errs) > 0 {
+			fmt.Fprintf(stderr, "kinelab verify: %v\n", errs[0])
 			return ExitFail
 		}
-		for _, n := range notes {
+		for _, n := range ch.Notes {
 			fmt.Fprintf(stderr, "kinelab verify: %s: %s\n", *file, n)
 		}
-		return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, []*animsys.Clip{&clip})
+		roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
+		return verifyClips(stdout, stderr, *asJSON, *intervals, &ch.Skel, roles, []*animsys.Clip{&ch.Clips[0]})
 	}
 	skel := animsys.BenchSkeleton()
 	clips := verify.BenchClips()
 	for _, c := range assets.Clips() {
 		clips = append(clips, &c)
 	}
-	return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, clips)
+	return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, verify.BenchRoles(), clips)
 }
 
 // VerifyClips is Verify over the given clips of skeleton skel (all clips
-// must match it), for callers with clips of their own (embedded or loaded).
-func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton, clips []*animsys.Clip) int {
+// must match it), the procedural cases on roles' joints, for callers with
+// clips of their own (embedded or loaded).
+func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton, roles verify.Roles, clips []*animsys.Clip) int {
 	fs := newFlagSet("kinelab verify", "kinelab verify [--json]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) over the clips; exits 1 if any tolerance is exceeded.", stderr)
@@ -117,10 +118,12 @@ func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
-	return verifyClips(stdout, stderr, *asJSON, verify.MaxIntervals, skel, clips)
+	return verifyClips(stdout, stderr, *asJSON, verify.MaxIntervals, skel, roles, clips)
 }
 
-func verifyClips(stdout, stderr io.Writer, asJSON bool, intervals int, skel *animsys.Skeleton, clips []*animsys.Clip) int {
+// verifyClips runs verify's cases, with the procedural ones on roles'
+// joints, over clips of skel.
+func verifyClips(stdout, stderr io.Writer, asJSON bool, intervals int, skel *animsys.Skeleton, roles verify.Roles, clips []*animsys.Clip) int {
 	if err := skel.Validate(); err != nil {
 		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 		return ExitFail
@@ -136,41 +139,8 @@ func verifyClips(stdout, stderr io.Writer, asJSON bool, intervals int, skel *ani
 			return ExitFail
 		}
 	}
-	rep := verify.RunIntervals(skel, verify.Cases(skel, findRoles(skel, clips[0])), clips, intervals)
+	rep := verify.RunIntervals(skel, verify.Cases(skel, roles), clips, intervals)
 	return writeVerify(rep, asJSON, stdout, stderr)
-}
-
-// findRoles finds the joints of verify's procedural cases: the head and
-// the left leg's thigh, knee and ankle of the skeleton read as a human
-// figure (humanoid.ClassifyClip on clip c); none when it does not read as
-// one.
-func findRoles(skel *animsys.Skeleton, c *animsys.Clip) verify.Roles {
-	roles := verify.NoRoles()
-	f, err := humanoid.ClassifyClip(skel, c)
-	if err != nil {
-		return roles
-	}
-	roles.Head = f.Head
-	if l := f.Legs[humanoid.Left]; l.Upper >= 0 {
-		roles.Leg = animsys.TwoBoneJoints{Root: l.Upper, Mid: l.Mid, End: l.End}
-	}
-	return roles
-}
-
-// loadBVH reads a BVH file's skeleton and clip as the app does
-// (bvh.Detect): in metres, standing on +Y, leading rest frames dropped;
-// units and up are "auto" or the user's choice, keep keeps the rest
-// frames. It returns what it detected and chose, for stderr.
-func loadBVH(path, units, up string, keep bool) (animsys.Skeleton, animsys.Clip, []string, error) {
-	f, err := bvh.ReadFile(path)
-	if err != nil {
-		return animsys.Skeleton{}, animsys.Clip{}, nil, err
-	}
-	imp, _, notes, err := bvh.ImportFor(f, bvh.Detect(f), bvh.Choice{Units: units, Up: up, KeepRest: keep})
-	if err != nil {
-		return animsys.Skeleton{}, animsys.Clip{}, nil, err
-	}
-	return f.SkeletonWith(imp), f.ClipWith(imp, ""), notes, nil
 }
 
 // writeVerify prints a report and returns the exit code it calls for.

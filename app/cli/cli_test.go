@@ -3,16 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/go-gl/mathgl/mgl32"
-	"kinelab/animsys/bvh"
-	"kinelab/animsys/bvh/fixture"
-	"kinelab/animsys/humanoid"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh/mocap"
+	"kinelab/animsys/character"
 	"kinelab/animsys/verify"
 )
 
@@ -45,11 +42,11 @@ func TestVerifyClipsRejectsMismatch(t *testing.T) {
 	skel := animsys.BenchSkeleton()
 	bad := animsys.NewClip("tiny", 3, 23, 1.0/60)
 	var out, errb bytes.Buffer
-	if code := VerifyClips(nil, &out, &errb, &skel, []*animsys.Clip{&bad}); code != ExitFail ||
+	if code := VerifyClips(nil, &out, &errb, &skel, verify.NoRoles(), []*animsys.Clip{&bad}); code != ExitFail ||
 		!strings.Contains(errb.String(), `clip "tiny"`) {
 		t.Fatalf("exit %d, stderr %s", code, errb.String())
 	}
-	if code := VerifyClips(nil, &out, &errb, &skel, nil); code != ExitFail {
+	if code := VerifyClips(nil, &out, &errb, &skel, verify.NoRoles(), nil); code != ExitFail {
 		t.Fatalf("exit %d with no clips", code)
 	}
 }
@@ -125,43 +122,6 @@ func TestBenchTextDefaultThreads(t *testing.T) {
 	}
 }
 
-// The roles are the figure's head and left leg in every exporter's
-// convention (package fixture); a skeleton that is no figure has none.
-func TestFindRoles(t *testing.T) {
-	for _, spec := range fixture.All() {
-		var buf bytes.Buffer
-		if err := fixture.Write(&buf, spec); err != nil {
-			t.Fatal(err)
-		}
-		f, err := bvh.Parse(&buf, spec.Name+".bvh")
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := bvh.Detect(f)
-		imp := bvh.Import{Scale: d.Units.Scale(), Up: d.Up, Skip: d.Skip}
-		skel, clip := f.SkeletonWith(imp), f.ClipWith(imp, "")
-		r := findRoles(&skel, &clip)
-		name := func(j int) string {
-			if j < 0 {
-				return "(none)"
-			}
-			return strings.ToLower(skel.Names[j])
-		}
-		if !strings.Contains(name(r.Head), "head") || !strings.Contains(name(r.Leg.End), "foot") ||
-			skel.Parents[r.Leg.End] != r.Leg.Mid || skel.Parents[r.Leg.Mid] != r.Leg.Root {
-			t.Errorf("%s: head %s, leg %s %s %s", spec, name(r.Head), name(r.Leg.Root), name(r.Leg.Mid), name(r.Leg.End))
-		}
-		if s, ok := humanoid.SideOf(skel.Names[r.Leg.End]); !ok || s != humanoid.Left {
-			t.Errorf("%s: the leg ends at %s", spec, name(r.Leg.End))
-		}
-	}
-	chain := animsys.Skeleton{Names: []string{"a", "b", "c"}, Parents: []int{-1, 0, 1}, Offsets: make([]mgl32.Vec3, 3)}
-	clip := animsys.NewClip("c", 3, 3, 0.1)
-	if r := findRoles(&chain, &clip); r != verify.NoRoles() {
-		t.Errorf("a chain has roles %+v", r)
-	}
-}
-
 // verify passes on every real capture in ../shared/mocap, leaving out only
 // the data jumps it names; the procedural cases find their joints in each
 // (every file has a head and a left leg). With -short each clip is checked
@@ -174,15 +134,15 @@ func TestVerifyRealCaptures(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		t.Run(mocap.Base(path), func(t *testing.T) {
 			t.Parallel()
-			skel, clip, _, err := loadBVH(path, "auto", "auto", false)
-			if err != nil {
-				t.Fatal(err)
+			ch, errs := character.Load([]string{path}, character.Options{})
+			if len(errs) > 0 {
+				t.Fatal(errs)
 			}
-			roles := findRoles(&skel, &clip)
+			roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
 			if roles.Head < 0 || roles.Leg.End < 0 {
-				t.Errorf("roles %+v: no head or left leg found in %v", roles, skel.Names)
+				t.Errorf("roles %+v: no head or left leg found in %v", roles, ch.Skel.Names)
 			}
-			rep := verify.RunIntervals(&skel, verify.Cases(&skel, roles), []*animsys.Clip{&clip}, intervals)
+			rep := verify.RunIntervals(&ch.Skel, verify.Cases(&ch.Skel, roles), []*animsys.Clip{&ch.Clips[0]}, intervals)
 			for _, s := range rep.Stats {
 				if s.Checked && !s.Pass {
 					t.Errorf("%s", s)

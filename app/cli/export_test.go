@@ -11,8 +11,8 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh/mocap"
+	"kinelab/animsys/character"
 	"kinelab/animsys/export"
-	"kinelab/app"
 )
 
 func exportCmd(args []string, out, errb *bytes.Buffer) int { return Export(args, out, errb) }
@@ -110,7 +110,7 @@ func TestExportErrors(t *testing.T) {
 func TestExportReadsFilesAsTheApp(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		for _, opt := range []export.ReadOptions{{}, {KeepRest: true}, {Units: "m", Up: "z"}} {
-			ch, errs := app.LoadCharacterWith([]string{path}, opt)
+			ch, errs := character.Load([]string{path}, opt)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}

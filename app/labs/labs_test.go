@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,7 +87,7 @@ func TestParseFlags(t *testing.T) {
 }
 
 // Every lab is listed under the name it gives itself, once, and every
-// folder under app/labs is a listed lab.
+// folder under app/labs is a listed lab or a shared package.
 func TestAllLabs(t *testing.T) {
 	seen := map[string]bool{}
 	for _, e := range All() {
@@ -104,7 +105,7 @@ func TestAllLabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range dirs {
-		if d.IsDir() && !seen[d.Name()] {
+		if d.IsDir() && !seen[d.Name()] && !slices.Contains(shared, d.Name()) {
 			t.Errorf("app/labs/%s is not in All()", d.Name())
 		}
 	}
@@ -158,15 +159,29 @@ func imports(t *testing.T, dir string) map[string][]string {
 	return out
 }
 
+// shared are the packages under app/labs that are no lab: what several
+// labs share (the signal labs' plots), which any lab may import.
+var shared = []string{"signals"}
+
 // No lab imports another lab (or this list), and the framework, its test
 // helpers and the subcommands import no lab: a lab's folder can change
-// without touching anything else.
+// without touching anything else. A shared package imports no lab either.
 func TestLabsAreIndependent(t *testing.T) {
 	const labsPkg = "kinelab/app/labs"
+	isLab := func(p string) bool {
+		return p == labsPkg || strings.HasPrefix(p, labsPkg+"/") && !slices.Contains(shared, strings.TrimPrefix(p, labsPkg+"/"))
+	}
 	for _, e := range All() {
 		for p, files := range imports(t, e.Name) {
-			if p == labsPkg || strings.HasPrefix(p, labsPkg+"/") && p != labsPkg+"/"+e.Name {
+			if isLab(p) && p != labsPkg+"/"+e.Name {
 				t.Errorf("lab %s imports %s (%v)", e.Name, p, files)
+			}
+		}
+	}
+	for _, dir := range shared {
+		for p, files := range imports(t, dir) {
+			if isLab(p) {
+				t.Errorf("shared package %s imports the lab %s (%v)", dir, p, files)
 			}
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"testing"
 )
 
 // Dir returns the mocap folder, or "" when there is none: $KINELAB_MOCAP
@@ -47,9 +46,16 @@ func Files() []string {
 	return paths
 }
 
-// Need returns the mocap files, or skips the test with a message that
-// names what is missing.
-func Need(t testing.TB) []string {
+// TB is the part of testing.TB that Need calls; taking it instead keeps
+// this non-test package from importing "testing".
+type TB interface {
+	Helper()
+	Skip(args ...any)
+}
+
+// Need returns the mocap files, or skips the test t (a testing.TB) with a
+// message that names what is missing.
+func Need(t TB) []string {
 	t.Helper()
 	fs := Files()
 	if len(fs) == 0 {

@@ -4,13 +4,11 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"kinelab/animsys"
-	"kinelab/animsys/humanoid"
+	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
-	"kinelab/app"
 )
 
 // The Transition-cost lab's transition finder (beyond the article): every
@@ -20,18 +18,19 @@ import (
 // critical-spring inertialization of the lab's half-life.
 
 // SetCharacter implements app.CharacterSetter: the finder ranks the frames of
-// ch's clips, comparing its feet and hands (found by name, else its IK
-// chains' ends and head), and the lab plays its second clip (walk, on the
-// default character).
-func (l *Lab) SetCharacter(ch *app.Character) {
-	l.skel, l.clips = ch.Skel, ch.Clips
+// ch's clips, comparing its feet and hands (costFeatureJoints), and the lab
+// plays the clip ch opens on (walk, on the default character). What the
+// panel asked for about the last character's targets is dropped.
+func (l *Lab) SetCharacter(ch *character.Character) {
+	l.skel, l.clips, l.ground = ch.Skel, ch.Clips, ch.Figure.Ground
 	l.joints = costFeatureJoints(ch)
 	n := l.skel.Len()
 	for _, p := range []*animsys.Pose{&l.offset, &l.samp, &l.out, &l.global, &l.ghost} {
 		*p = animsys.NewPose(n)
 	}
-	l.cur, l.tCur = min(1, len(l.clips)-1), 0
+	l.cur, l.tCur = ch.Start, 0
 	l.inert, l.Target, l.autoT = false, -1, 0
+	l.asked = l.asked[:0]
 	l.buildCandidates()
 	l.costExact = make([]float32, len(l.cands))
 	l.costSAD = make([]float32, len(l.cands))
@@ -41,31 +40,21 @@ func (l *Lab) SetCharacter(ch *app.Character) {
 }
 
 // costFeatureJoints picks the joints the finder compares: the feet and
-// hands of the character's figure (humanoid.Figure), else by name, else
-// its IK chains' ends and head, else its first joints below the root.
-func costFeatureJoints(ch *app.Character) []int {
+// hands of the character's figure (left foot, left hand, right foot, right
+// hand, those it found), else the ends of its IK chains and its head, else
+// its first joints below the root. The figure is the one reading of the
+// skeleton as a body, so the lab matches no joint names itself.
+func costFeatureJoints(ch *character.Character) []int {
 	var out []int
 	add := func(j int) {
 		if j > 0 && len(out) < costMaxJoints && !slices.Contains(out, j) {
 			out = append(out, j)
 		}
 	}
-	if f := ch.Figure; f != nil {
-		for s := range f.Legs {
-			add(f.Legs[s].End)
-			add(f.Arms[s].End)
-		}
-	}
-	for _, side := range []humanoid.Side{humanoid.Left, humanoid.Right} {
-		for _, part := range []string{"foot", "hand"} {
-			for j, nm := range ch.Skel.Names {
-				l := strings.ToLower(nm)
-				if s, ok := humanoid.SideOf(nm); j > 0 && ok && s == side && strings.Contains(l, part) && !strings.Contains(l, "_end") {
-					add(j)
-					break
-				}
-			}
-		}
+	f := ch.Figure
+	for s := range f.Legs { // a limb the figure did not find has End -1: add passes over it
+		add(f.Legs[s].End)
+		add(f.Arms[s].End)
 	}
 	if len(out) < 2 {
 		add(ch.Leg.End)

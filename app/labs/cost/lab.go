@@ -3,10 +3,12 @@ package cost
 import (
 	"image/color"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
@@ -124,7 +126,8 @@ type Lab struct {
 	// costs from the playing pose, and the best costRanked by S.RankBy.
 	skel                         animsys.Skeleton
 	clips                        []animsys.Clip
-	joints                       []int // the compared joints (at most costMaxJoints)
+	ground                       []bool // the character's joints that are no part of its body
+	joints                       []int  // the compared joints (at most costMaxJoints)
 	cands                        []costCandidate
 	costExact, costSAD, costFeat []float32
 	Ranked                       [costRanked]int // candidate indices, -1 if none
@@ -141,13 +144,27 @@ type Lab struct {
 	Predicted, PredictedSAD float32 // its exact (m·s) and SAD (m) cost when chosen
 	Measured                float32 // m·s, ∫|output - target| dt of its feature joints so far
 
+	// asked is what the panel asked for (a pick in a map, an example, a
+	// target to play), in order: the panel only records it, so nothing
+	// changes while the frame is drawn, and the next Update carries it out.
+	asked []func()
+
 	tex *costTextures
 	sec costPanels
 }
 
-// Entry is how the App lists the Transition-cost lab: --lab cost.
+// Entry is how the App lists the Transition-cost lab: --lab cost, with the
+// --halflife of its grid and finder (0 < H <= 5 s, 0 for the lab's
+// default; the smallest accepted is a tiny positive Min because 0 means
+// "not given"). Its CSV is the grid, written on the first update, so a
+// --csv run needs no --frames.
 func Entry() app.LabEntry {
-	return app.LabEntry{Name: "cost", New: func() app.Lab { return New() }}
+	return app.LabEntry{
+		Name:      "cost",
+		New:       func() app.Lab { return New() },
+		Flags:     []app.LabFlag{{Name: "halflife", Usage: "half-life in seconds of the Transition-cost lab's grid and transition finder", Min: 1e-6, Max: 5}},
+		CSVFrames: 1,
+	}
 }
 
 // New builds the lab on the default character and its clips.
@@ -159,7 +176,7 @@ func New() *Lab {
 	}
 	l.approx = make([]float32, costGridN*costGridN)
 	l.Curve = make([]float32, costCurveN)
-	l.SetCharacter(app.DefaultCharacter())
+	l.SetCharacter(character.Default())
 	l.refresh()
 	return l
 }
@@ -184,14 +201,20 @@ func (l *Lab) Focus() mgl32.Vec3 {
 // Configure implements app.Configurer: --halflife, when given, sets the
 // half-life of the maps, the curve and the finder.
 func (l *Lab) Configure(c app.Config) {
-	if c.Halflife > 0 {
-		l.S.Halflife = c.Halflife
+	if v, ok := c.LabFlag("halflife"); ok {
+		l.S.Halflife = float32(v)
 		l.refresh()
 	}
 }
 
-// Update implements app.Lab. dt = 0 only refreshes what the settings changed.
+// Update implements app.Lab: it first carries out what the panel asked for
+// since the last update and refreshes what the settings changed (all
+// that dt = 0 does), then plays on.
 func (l *Lab) Update(dt float32) {
+	for _, do := range l.asked {
+		do()
+	}
+	l.asked = l.asked[:0]
 	l.refresh()
 	if !(dt > 0) {
 		return
@@ -207,8 +230,9 @@ func (l *Lab) Update(dt float32) {
 	}
 }
 
-// refresh rebuilds the maps and the picked curve when what they depend on
-// changed. The panel and the keys call it too, so they act while paused.
+// refresh rebuilds the maps, the picked curve and the finder's list when
+// what they depend on changed. The keys call it too, so they act while
+// paused.
 func (l *Lab) refresh() {
 	s := &l.S
 	s.PickX = mathx.Clamp(s.PickX, -s.XRange, s.XRange)
@@ -312,7 +336,8 @@ func (l *Lab) NextExample() {
 
 // ScaleHalflife multiplies the half-life by k, within the slider's range.
 func (l *Lab) ScaleHalflife(k float32) {
-	l.S.Halflife = mathx.Clamp(l.S.Halflife*k, 0.01, 1)
+	r := l.sliders().Of(&l.S.Halflife)
+	l.S.Halflife = mathx.Clamp(l.S.Halflife*k, r.Lo, r.Hi)
 	l.refresh()
 }
 
@@ -321,22 +346,16 @@ func (l *Lab) CSVHeader() []string {
 	return []string{"x_m", "v_m/s", "exact_m*s", "approx_m*s", "sad_m"}
 }
 
-// CSVRow implements app.CSVExporter: the picked offset and its costs.
-func (l *Lab) CSVRow(row []string) []string {
-	return append(row, app.CSVFloat(l.S.PickX), app.CSVFloat(l.S.PickV), app.CSVFloat(l.PickExact),
-		app.CSVFloat(l.PickApprox), app.CSVFloat(l.PickSAD))
-}
-
-// CSVRows implements app.CSVTableExporter: the whole grid (v ascending, x ascending
-// within) on the first update, nothing after: --csv writes the maps of the
-// half-life set by --halflife (default 0.15 s).
-func (l *Lab) CSVRows() [][]string {
+// CSVRows implements app.CSVExporter: the whole grid (v ascending, x
+// ascending within) on the first update, nothing after: --csv writes the
+// maps of the half-life set by --halflife (default 0.15 s).
+func (l *Lab) CSVRows(rows [][]string) [][]string {
 	if l.csvDone {
 		return nil
 	}
 	l.csvDone = true
 	l.refresh()
-	rows := make([][]string, 0, costGridN*costGridN)
+	rows = slices.Grow(rows, costGridN*costGridN)
 	for r := costGridN - 1; r >= 0; r-- {
 		for c := 0; c < costGridN; c++ {
 			i := r*costGridN + c

@@ -3,17 +3,20 @@ package cost
 import (
 	"encoding/csv"
 	"io"
-	"kinelab/animsys/bvh/fixture"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh/fixture"
+	"kinelab/animsys/character"
+	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
@@ -94,7 +97,7 @@ func TestCostStress(t *testing.T) {
 	r := rand.New(rand.NewSource(4))
 	l := New()
 	header := l.CSVHeader()
-	var row []string
+	var rows [][]string
 	for i := 0; i < 3000; i++ {
 		if r.Intn(5) == 0 {
 			randomizeCost(r, l)
@@ -104,8 +107,13 @@ func TestCostStress(t *testing.T) {
 		if what := costFinite(l); what != "" {
 			t.Fatalf("update %d (dt %g, settings %+v): %s not finite", i, dt, l.S, what)
 		}
-		row = l.CSVRow(row[:0])
-		apptest.ParseCSVRow(t, header, row)
+		rows = l.CSVRows(rows[:0])
+		if n := len(rows); n != 0 && (i > 0 || n != costGridN*costGridN) {
+			t.Fatalf("update %d: %d CSV rows, want the grid on the first update only", i, n)
+		}
+		for _, row := range rows {
+			apptest.ParseCSVRow(t, header, row)
+		}
 		c := l.rankCosts(l.S.RankBy)
 		for k := 1; k < costRanked; k++ {
 			a, b := l.Ranked[k-1], l.Ranked[k]
@@ -127,7 +135,7 @@ func TestCostStress(t *testing.T) {
 // spring package's cost functions called directly, at the --halflife.
 func TestCostCSVGrid(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cost.csv")
-	a := app.New(app.Config{Lab: "cost", CSV: path, Frames: 3, Halflife: 0.2}, []app.LabEntry{Entry()})
+	a := app.New(app.Config{Lab: "cost", CSV: path, Frames: 3, LabFlags: map[string]float64{"halflife": 0.2}}, []app.LabEntry{Entry()})
 	lab := a.Lab()
 	out, err := app.CreateCSV(path, lab)
 	if err != nil {
@@ -192,32 +200,38 @@ func TestCostCSVGrid(t *testing.T) {
 	}
 	t.Logf("grid of %d points at half-life %g s: worst relative difference %.2g; the offset crosses zero at %d points", costGridN*costGridN, h, worst, crossings)
 
-	// The picked offset's row, and the lab's per-update interface.
+	// The lab's per-update interface: the grid appended once, then nothing.
 	c := New()
-	c.Pick(0.3, -8)
-	if got := c.CSVRow(nil); got[2] != app.CSVFloat(spring.TransitionCost(0.3, -8, c.S.Halflife)) {
-		t.Errorf("picked row %v", got)
-	}
-	if c.CSVRows() == nil || c.CSVRows() != nil {
-		t.Error("CSVRows should return the grid once, then nothing")
+	head := [][]string{{"kept"}}
+	if got := c.CSVRows(head); len(got) != 1+costGridN*costGridN || got[0][0] != "kept" || c.CSVRows(nil) != nil {
+		t.Error("CSVRows should append the grid once, then nothing")
 	}
 }
 
-// TestCostHalflifeFlag: --halflife is read, checked, and reaches the lab
-// (the Scalar-velocity lab's tests check that it reaches its springs).
+// TestCostHalflifeFlag: --halflife, declared in the lab's entry, is read,
+// checked (0 < H <= 5, 0 for the lab's default) and reaches the lab (the
+// Scalar-velocity lab's tests check that it reaches its springs).
 func TestCostHalflifeFlag(t *testing.T) {
 	labs := []app.LabEntry{Entry()}
 	c, err := app.ParseFlags([]string{"--lab", "cost", "--halflife", "0.25"}, io.Discard, labs)
-	if err != nil || c.Halflife != 0.25 {
+	if h, ok := c.LabFlag("halflife"); err != nil || !ok || h != 0.25 {
 		t.Fatalf("--halflife 0.25: %+v, %v", c, err)
 	}
-	if _, err := app.ParseFlags([]string{"--halflife", "-1"}, io.Discard, labs); err == nil {
-		t.Error("--halflife -1 accepted")
+	for _, bad := range []string{"-1", "5.01"} {
+		if _, err := app.ParseFlags([]string{"--halflife", bad}, io.Discard, labs); err == nil {
+			t.Errorf("--halflife %s accepted", bad)
+		}
 	}
 	l := New()
 	l.Configure(c)
 	if l.S.Halflife != 0.25 || l.gridKey.halflife != 0.25 {
 		t.Errorf("lab half-life %g (grid %g), want 0.25", l.S.Halflife, l.gridKey.halflife)
+	}
+	c, err = app.ParseFlags([]string{"--lab", "cost", "--halflife", "0"}, io.Discard, labs)
+	l = New()
+	l.Configure(c)
+	if err != nil || l.S.Halflife != DefaultSettings().Halflife {
+		t.Errorf("--halflife 0: half-life %g (%v), want the default %g", l.S.Halflife, err, DefaultSettings().Halflife)
 	}
 }
 
@@ -380,5 +394,95 @@ func TestFinderOneClip(t *testing.T) {
 	l.PlayRanked(0)
 	if l.Target != best || !l.inert {
 		t.Errorf("played target %d (inertializing %v), want %d", l.Target, l.inert, best)
+	}
+}
+
+// TestCostFeatureJoints: the finder compares the feet and hands the
+// character's figure found (left foot, left hand, right foot, right hand)
+// on the default character and on every fixture's.
+func TestCostFeatureJoints(t *testing.T) {
+	l := New()
+	check := func(name string, ch *character.Character) {
+		f := ch.Figure
+		want := []int{f.Legs[humanoid.Left].End, f.Arms[humanoid.Left].End, f.Legs[humanoid.Right].End, f.Arms[humanoid.Right].End}
+		if !slices.Equal(l.joints, want) {
+			t.Errorf("%s: compares joints %v, want the figure's feet and hands %v", name, l.joints, want)
+		}
+	}
+	check("default", character.Default())
+	for _, s := range fixture.All() {
+		ch := apptest.FixtureCharacter(t, s)
+		l.SetCharacter(ch)
+		check(s.String(), ch)
+		if l.cur != ch.Start {
+			t.Errorf("%s: plays clip %d, want the character's start %d", s, l.cur, ch.Start)
+		}
+	}
+}
+
+// TestCostAskedWaitsForUpdate: what the panel asks for (a pick in a map,
+// a target to play) changes nothing until the next Update, which carries
+// it out before it plays on, as the click did at once before.
+func TestCostAskedWaitsForUpdate(t *testing.T) {
+	l := New()
+	l.S.Auto = false
+	for i := 0; i < 10; i++ {
+		l.Update(1.0 / 60)
+	}
+	x, v, exact := l.S.PickX, l.S.PickV, l.PickExact
+	i := l.Ranked[2]
+	l.ask(func() { l.Pick(0.1, 2) })
+	l.ask(func() { l.Play(i) })
+	if l.S.PickX != x || l.S.PickV != v || l.PickExact != exact || l.Target != -1 || l.inert {
+		t.Fatalf("asking changed the lab: pick (%g, %g), target %d", l.S.PickX, l.S.PickV, l.Target)
+	}
+	l.Update(0)
+	if l.S.PickX != 0.1 || l.S.PickV != 2 || l.PickExact != spring.TransitionCost(0.1, 2, l.S.Halflife) {
+		t.Errorf("after the update: pick (%g, %g), exact %g", l.S.PickX, l.S.PickV, l.PickExact)
+	}
+	if l.Target != i || !l.inert {
+		t.Errorf("after the update: target %d (inertializing %v), want %d", l.Target, l.inert, i)
+	}
+	if len(l.asked) != 0 {
+		t.Errorf("%d requests left after the update", len(l.asked))
+	}
+}
+
+// TestCostCheckSettings: settings read from a file land within the
+// panel's sliders (through the one slider table), the picked offset
+// within the maps' ranges as clamped, and the ranking within its options;
+// settings already inside stay bit for bit.
+func TestCostCheckSettings(t *testing.T) {
+	nan := float32(math.NaN())
+	l := New()
+	def := l.S
+	l.CheckSettings()
+	if l.S != def {
+		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", l.S, def)
+	}
+	for _, tc := range []struct {
+		name string
+		set  func(s *Settings)
+		got  func(s *Settings) float32
+		want float32
+	}{
+		{"Half-life 0", func(s *Settings) { s.Halflife = 0 }, func(s *Settings) float32 { return s.Halflife }, 0.01},
+		{"Half-life NaN", func(s *Settings) { s.Halflife = nan }, func(s *Settings) float32 { return s.Halflife }, 0.01},
+		{"x range 9", func(s *Settings) { s.XRange = 9 }, func(s *Settings) float32 { return s.XRange }, 2},
+		{"v range 0", func(s *Settings) { s.VRange = 0 }, func(s *Settings) float32 { return s.VRange }, 0.5},
+		{"SAD w 3", func(s *Settings) { s.VelWeight = 3 }, func(s *Settings) float32 { return s.VelWeight }, 2},
+		{"every 9", func(s *Settings) { s.AutoEvery = 9 }, func(s *Settings) float32 { return s.AutoEvery }, 5},
+		{"x 1 in +-0.5", func(s *Settings) { s.PickX = 1 }, func(s *Settings) float32 { return s.PickX }, 0.5},
+		{"x 9, x range 9", func(s *Settings) { s.PickX, s.XRange = 9, 9 }, func(s *Settings) float32 { return s.PickX }, 2},
+		{"v -50, v range 50", func(s *Settings) { s.PickV, s.VRange = -50, 50 }, func(s *Settings) float32 { return s.PickV }, -40},
+		{"v NaN", func(s *Settings) { s.PickV = nan }, func(s *Settings) float32 { return s.PickV }, -10},
+		{"Rank 7", func(s *Settings) { s.RankBy = 7 }, func(s *Settings) float32 { return float32(s.RankBy) }, RankFeature},
+	} {
+		l.S = def
+		tc.set(&l.S)
+		l.CheckSettings()
+		if got := tc.got(&l.S); got != tc.want {
+			t.Errorf("%s: %v after CheckSettings, want %v", tc.name, got, tc.want)
+		}
 	}
 }

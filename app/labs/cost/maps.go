@@ -62,17 +62,18 @@ func (l *Lab) mapPoint(r rl.Rectangle, x, v float32) rl.Vector2 {
 	return rl.Vector2{X: r.X + (u*(costGridN-1)+0.5)/costGridN*r.Width, Y: r.Y + (w*(costGridN-1)+0.5)/costGridN*r.Height}
 }
 
-// costTextures holds the maps' GPU textures: made on the window thread at
-// the first draw, refreshed when the grid changes, freed by Unload.
+// costTextures holds the maps' GPU textures: made by the first Upload,
+// refreshed by Upload when the grid changes, freed by Unload.
 type costTextures struct {
 	tex     [costMaps]rl.Texture2D
 	version int
 }
 
-// textures returns the maps' textures, uploading the grid's colours if
-// they changed since the last draw. It is a cache of the GPU copies, not
-// lab state.
-func (l *Lab) textures() *costTextures {
+// Upload implements app.Uploader: it makes the maps' textures, and uploads
+// the grid's colours when they changed since the last upload, after the
+// frame's updates, so drawing only draws. The textures are GPU copies of
+// the grid, not lab state.
+func (l *Lab) Upload() {
 	t := l.tex
 	if t == nil {
 		t = &costTextures{version: -1}
@@ -90,11 +91,10 @@ func (l *Lab) textures() *costTextures {
 		}
 		t.version = l.gridVersion
 	}
-	return t
 }
 
 // Unload frees the maps' textures; call on the window thread while the
-// window is open. The lab makes them again if it is drawn after.
+// window is open. The next Upload makes them again.
 func (l *Lab) Unload() {
 	if l.tex == nil {
 		return

@@ -10,6 +10,7 @@ import (
 	"kinelab/app"
 	"kinelab/app/apptest"
 	"kinelab/render"
+	"kinelab/ui"
 )
 
 // TestRender runs the app's real render path in a window with the cost lab
@@ -19,6 +20,16 @@ import (
 func TestRender(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{UIScale: 1, Lab: "cost", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
+	checkPanel(t, a)
+}
+
+// checkPanel (called by TestRender): the panel draws with every section
+// open, so every slider it draws is a row of the lab's table
+// (ui.Ranges.Of panics on one that is not).
+func checkPanel(t *testing.T, a *app.App) {
+	ui.OpenAllSections(true)
+	defer ui.OpenAllSections(false)
+	apptest.RenderLab(t, a, "cost", 2, func(int) {})
 }
 
 // checkFrame: the heat maps show the colours of their grids at grid

@@ -8,6 +8,7 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/render"
 	"kinelab/ui"
@@ -18,24 +19,46 @@ type costPanels struct {
 	maps, pick, finder bool
 }
 
+// sliders is every slider of the lab's panel, declared once: Panel draws
+// them and CheckSettings keeps settings read from a file within them. The
+// picked offset's ends are the maps' ranges.
+func (l *Lab) sliders() ui.Ranges {
+	s := &l.S
+	return ui.Ranges{
+		{Label: "Half-life", V: &s.Halflife, Lo: 0.01, Hi: 1, Format: "%.3f s"},
+		{Label: "x range", V: &s.XRange, Lo: 0.05, Hi: 2, Format: "+-%.2f m"},
+		{Label: "v range", V: &s.VRange, Lo: 0.5, Hi: 40, Format: "+-%.1f m/s"},
+		{Label: "SAD w", V: &s.VelWeight, Lo: 0, Hi: 2, Format: "%.2f s"},
+		{Label: "x", V: &s.PickX, Lo: -s.XRange, Hi: s.XRange, Format: "%+.3f m"},
+		{Label: "v", V: &s.PickV, Lo: -s.VRange, Hi: s.VRange, Format: "%+.2f m/s"},
+		{Label: "every", V: &s.AutoEvery, Lo: 0.5, Hi: 5, Format: "%.1f s"},
+	}
+}
+
+// ask records what the panel asked for; the next Update carries it out.
+func (l *Lab) ask(do func()) { l.asked = append(l.asked, do) }
+
 // Panel implements app.Lab. It is also where a click in a heat map picks an
 // offset (the panel is the frame's input stage): a plain click picks, and
-// Ctrl+drag scrubs (Ctrl keeps the camera from orbiting).
+// Ctrl+drag scrubs (Ctrl keeps the camera from orbiting). Picks and
+// buttons ask (ask) rather than act, so the lab does not change while the
+// frame is drawn.
 func (l *Lab) Panel(p *ui.Panel) {
-	s, sec := &l.S, &l.sec
+	s, sec, sl := &l.S, &l.sec, l.sliders()
 	l.pickWithMouse()
 	if p.Section("Heat maps", &sec.maps) {
-		p.Slider("Half-life", &s.Halflife, 0.01, 1, "%.3f s")
-		p.Slider("x range", &s.XRange, 0.05, 2, "+-%.2f m")
-		p.Slider("v range", &s.VRange, 0.5, 40, "+-%.1f m/s")
-		p.Slider("SAD w", &s.VelWeight, 0, 2, "%.2f s")
+		p.Range(sl, &s.Halflife)
+		p.Range(sl, &s.XRange)
+		p.Range(sl, &s.VRange)
+		p.Range(sl, &s.VelWeight)
 	}
 	if p.Section("Picked offset", &sec.pick) {
+		sl = l.sliders() // with the maps' ranges the sliders above may have just moved
 		p.Text("click a map, or Ctrl+drag")
-		p.Slider("x", &s.PickX, -s.XRange, s.XRange, "%+.3f m")
-		p.Slider("v", &s.PickV, -s.VRange, s.VRange, "%+.2f m/s")
+		p.Range(sl, &s.PickX)
+		p.Range(sl, &s.PickV)
 		if p.Button("Next example (P)") {
-			l.NextExample()
+			l.ask(l.NextExample)
 		}
 	}
 	if p.Section("Transition finder", &sec.finder) {
@@ -46,17 +69,17 @@ func (l *Lab) Panel(p *ui.Panel) {
 		}
 		p.Check(skip, &s.SkipPlaying)
 		p.Check("Auto: play the best", &s.Auto)
-		p.Slider("every", &s.AutoEvery, 0.5, 5, "%.1f s")
+		p.Range(sl, &s.AutoEvery)
 		p.Text("play target (table, right):")
 		if r := p.Buttons("1", "2", "3", "4", "5"); r >= 0 {
-			l.PlayRanked(r)
+			i := l.Ranked[r] // the target the table shows in row r now
+			l.ask(func() { l.Play(i) })
 		}
 	}
-	l.refresh()
 }
 
-// pickWithMouse picks the offset under the mouse in a heat map on a click,
-// or while Ctrl is held with the button down.
+// pickWithMouse asks to pick the offset under the mouse in a heat map on a
+// click, or while Ctrl is held with the button down.
 func (l *Lab) pickWithMouse() {
 	down := rl.IsMouseButtonPressed(rl.MouseButtonLeft) ||
 		rl.IsMouseButtonDown(rl.MouseButtonLeft) && (rl.IsKeyDown(rl.KeyLeftControl) || rl.IsKeyDown(rl.KeyRightControl))
@@ -68,13 +91,14 @@ func (l *Lab) pickWithMouse() {
 	for _, r := range lay.maps {
 		if rl.CheckCollisionPointRec(m, r) {
 			x, v := l.mapOffset(r, m)
-			l.Pick(x, v)
+			l.ask(func() { l.Pick(x, v) })
 			return
 		}
 	}
 }
 
-// Keys implements app.Lab.
+// Keys implements app.Lab. Keys run in the frame's input stage, so they
+// act at once.
 func (l *Lab) Keys() []app.Key {
 	s := &l.S
 	return []app.Key{
@@ -97,13 +121,13 @@ func (l *Lab) Draw3D(v *app.View) {
 	}
 	render.BeginOnTop()
 	if l.inert {
-		render.Skeleton(l.ghost.Pos, l.skel.Parents, render.DimText, render.DimText, 0.008)
+		render.Skeleton(l.ghost.Pos, l.skel.Parents, l.ground, render.DimText, render.DimText, 0.008)
 	}
 	r := float32(0.022)
 	if body != nil {
 		r = 0.008
 	}
-	render.Skeleton(l.global.Pos, l.skel.Parents, render.BoneColor, render.JointColor, r)
+	render.Skeleton(l.global.Pos, l.skel.Parents, l.ground, render.BoneColor, render.JointColor, r)
 	for _, j := range l.joints {
 		rl.DrawSphere(render.V3(l.global.Pos[j]), 0.035, render.TargetColor)
 	}
@@ -114,11 +138,14 @@ func (l *Lab) Draw3D(v *app.View) {
 // the finder's table.
 func (l *Lab) Draw2D(v *app.View) {
 	lay := costMapLayout(float32(v.Width), float32(v.Height))
-	tex := l.textures()
+	var tex [costMaps]rl.Texture2D // none before the first Upload: the maps draw empty
+	if l.tex != nil {
+		tex = l.tex.tex
+	}
 	titles := [costMaps]string{"Exact: area |offset| dt", fmt.Sprintf("SAD: |x| + %.2f s |v|", l.S.VelWeight), "Error: exact - |2xy+v|/y^2"}
 	units := [costMaps]string{"m*s", "m", "m*s"}
 	for i := range lay.maps {
-		l.drawMap(lay, i, tex.tex[i], titles[i], units[i])
+		l.drawMap(lay, i, tex[i], titles[i], units[i])
 	}
 	l.drawCurve(v.Plot)
 	table := rl.Rectangle{X: v.Plot.X, Y: lay.bottom + 8, Width: v.Plot.Width, Height: v.Plot.Y - 8 - lay.bottom - 8}
@@ -231,16 +258,13 @@ func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 // Settings implements app.SettingsLab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker.
+// CheckSettings implements app.SettingsChecker: every slider within its
+// ends, the ranking within its options.
 func (l *Lab) CheckSettings() {
 	s := &l.S
-	app.Clamp32(&s.RankBy, 0, int32(len(costRankNames)-1))
-	for _, f := range []struct {
-		v      *float32
-		lo, hi float32
-	}{{&s.Halflife, 0.01, 1}, {&s.XRange, 0.05, 2}, {&s.VRange, 0.5, 40}, {&s.VelWeight, 0, 2}, {&s.AutoEvery, 0.5, 5}} {
-		app.ClampF(f.v, f.lo, f.hi)
-	}
-	app.ClampF(&s.PickX, -s.XRange, s.XRange)
-	app.ClampF(&s.PickV, -s.VRange, s.VRange)
+	s.RankBy = mathx.Clamp(s.RankBy, 0, int32(len(costRankNames)-1))
+	l.sliders().Clamp()
+	// The picked offset's ends are the maps' ranges, which the pass above
+	// may have moved: a table made now has them.
+	l.sliders().Clamp()
 }

@@ -1,8 +1,7 @@
 // Package crowd is kinelab's Crowd lab (tab 6, --lab crowd). It shows the
 // velocity chain of "Propagating Velocities through Animation Systems"
-// (propagating-velocities.md in kinelab's shared/seeds) at scale: the core
-// benchmark's chain (bench-spec.md in kinelab's shared docs) ticked for a
-// crowd.
+// (docs/articles.md) at scale: the core benchmark's chain
+// (docs/bench-spec.md) ticked for a crowd.
 //
 // On screen (issue 8): hundreds of characters, each with its own two clips
 // (the default character's, a loaded BVH character's, or the bench-spec

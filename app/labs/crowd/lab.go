@@ -11,11 +11,13 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/body"
+	"kinelab/animsys/character"
 	"kinelab/animsys/crowd"
-	"kinelab/animsys/mathx"
+	"kinelab/animsys/humanoid"
 	"kinelab/app"
 	"kinelab/assets"
-	"kinelab/render"
+	"kinelab/ui"
 )
 
 // Crowd sizes and defaults.
@@ -62,14 +64,18 @@ func DefaultSettings() Settings {
 // it (but for the timing of the drawing itself, in draw).
 type Lab struct {
 	S         Settings
-	ch        *app.Character   // whose clips LibraryGait plays (SetCharacter)
-	benchSkel animsys.Skeleton // the bench library's skeleton: the default character's
-	bench     []animsys.Clip   // made when first chosen: 64 clips take a moment
+	ch        *character.Character // whose clips LibraryGait plays (SetCharacter)
+	benchSkel animsys.Skeleton     // the bench library's skeleton: the default character's
+	bench     []animsys.Clip       // made when first chosen: 64 clips take a moment
 	seed      uint32
-	// The crowd's skeleton (&ch.Skel or &benchSkel) and its hips and head
-	// joints (the picking target and the label's anchor).
+	// The crowd's skeleton (&ch.Skel or &benchSkel), the figure it reads
+	// as (the default character's for the bench library, whose skeleton
+	// it is), and its hips and head joints (the picking target and the
+	// label's anchor).
 	skel       *animsys.Skeleton
+	fig        *humanoid.Figure
 	hips, head int
+	ranges     ui.Ranges // the sliders' table (sliders), made once: sync reads it every tick
 
 	crowd            *crowd.Crowd
 	builtN           int   // characters in crowd
@@ -102,8 +108,9 @@ func Entry() app.LabEntry {
 // New builds the lab with DefaultSettings on the default
 // character's skeleton and clips.
 func New() *Lab {
-	l := &Lab{S: DefaultSettings(), ch: app.DefaultCharacter(), benchSkel: assets.Humanoid(), seed: crowdSeed,
+	l := &Lab{S: DefaultSettings(), ch: character.Default(), benchSkel: assets.Humanoid(), seed: crowdSeed,
 		sec: crowdPanels{crowd: true, drawing: true, pick: true}, statsEnv: os.Getenv("KINELAB_CROWD_STATS") != ""}
+	l.ranges = l.sliders()
 	l.tickSamples = make([]float32, statSamples)
 	l.draw.init()
 	l.sync()
@@ -136,7 +143,7 @@ func (l *Lab) Camera() app.OrbitCamera {
 // SetCharacter implements app.CharacterSetter: the crowd is rebuilt on ch's
 // skeleton, playing ch's clips (the bench library keeps the default
 // skeleton), with new bodies made for it.
-func (l *Lab) SetCharacter(ch *app.Character) {
+func (l *Lab) SetCharacter(ch *character.Character) {
 	l.ch = ch
 	l.builtN = 0 // rebuild on the next sync
 	l.sync()
@@ -170,25 +177,13 @@ func (l *Lab) Fewer() { l.S.Count = max(1, l.S.Count/2) }
 // NextPick picks the next character.
 func (l *Lab) NextPick() { l.S.Pick = float32((l.pick + 1) % l.builtN) }
 
-// clampSettings keeps every setting finite and in range, whatever the
-// panel, a key or a test wrote into it.
+// clampSettings keeps every setting in range, whatever the panel, a key,
+// a settings file or a test wrote into it: the sliders within their table
+// (NaN at the low end), the picked character within the largest crowd.
 func (l *Lab) clampSettings() {
 	s := &l.S
-	c := func(v *float32, lo, hi, def float32) {
-		if !mathx.Finite(*v) {
-			*v = def
-		}
-		*v = max(lo, min(hi, *v))
-	}
-	c(&s.Count, 1, MaxCount, crowdDefault)
-	c(&s.Threads, 0, crowdMaxThread, 0)
-	c(&s.Spacing, 0.8, 4, 1.6)
-	c(&s.Pick, 0, MaxCount-1, 0)
-	c(&s.LineScale, 0.01, 1, 0.15)
-	c(&s.MeshDist, 1, 200, 60)
-	c(&s.FineDist, 0, 200, 14)
-	c(&s.CoarseDist, 0, 200, 24)
-	c(&s.MaxMeshes, 0, MaxCount, 400)
+	l.ranges.Clamp()
+	s.Pick = ui.ClampSetting(s.Pick, 0, MaxCount-1)
 	if s.Library != LibraryBench {
 		s.Library = LibraryGait
 	}
@@ -218,17 +213,17 @@ func (l *Lab) sync() {
 // skeleton. A character whose clips do not fit its skeleton (LoadCharacter
 // does not make one) is replaced by the default one.
 func (l *Lab) build(n int) {
-	skel, lib, hips, head := &l.ch.Skel, l.ch.Clips, l.ch.Hips, l.ch.Head
+	skel, lib, fig, hips, head := &l.ch.Skel, l.ch.Clips, l.ch.Figure, l.ch.Hips, l.ch.Head
 	if l.S.Library == LibraryBench {
 		if l.bench == nil {
 			l.bench = crowd.NewLibrary()
 		}
-		skel, lib, hips, head = &l.benchSkel, l.bench, animsys.BenchHips, animsys.BenchHead
+		skel, lib, fig, hips, head = &l.benchSkel, l.bench, character.Default().Figure, animsys.BenchHips, animsys.BenchHead
 	}
 	c, err := crowd.New(skel, lib, n, l.seed)
 	if err != nil && l.S.Library != LibraryBench {
-		l.ch = app.DefaultCharacter()
-		skel, lib, hips, head = &l.ch.Skel, l.ch.Clips, l.ch.Hips, l.ch.Head
+		l.ch = character.Default()
+		skel, lib, fig, hips, head = &l.ch.Skel, l.ch.Clips, l.ch.Figure, l.ch.Hips, l.ch.Head
 		c, err = crowd.New(skel, lib, n, l.seed)
 	}
 	if err != nil { // the embedded clips always fit the embedded skeleton
@@ -238,10 +233,9 @@ func (l *Lab) build(n int) {
 		l.crowd.Close()
 	}
 	if skel != l.skel {
-		l.draw.unload() // bodies of another skeleton; made again on the next draw
-		l.draw.tried = false
+		l.draw.stale = true // bodies of another skeleton: Upload makes them again
 	}
-	l.skel, l.hips, l.head = skel, hips, topJoint(skel, head)
+	l.skel, l.fig, l.hips, l.head = skel, fig, hips, topJoint(skel, head)
 	l.crowd, l.builtN, l.builtLib, l.ticked = c, n, l.S.Library, false
 	l.crowd.Start(l.Threads())
 	l.cells = make([]mgl32.Vec3, n)
@@ -286,10 +280,10 @@ func (l *Lab) layout() {
 	}
 }
 
-// current is character c's pose of the last tick: Tick swaps Global into
-// PrevGlobal, so PrevGlobal holds the newest pose with propagated
-// velocities (before the first tick, NewCharacter put the start pose there).
-func current(c *animsys.Character) *animsys.Pose { return &c.PrevGlobal }
+// current is character c's newest pose, with propagated velocities: the
+// last tick's, or before the first tick the start pose NewCharacter
+// evaluated.
+func current(c *animsys.Character) *animsys.Pose { return &c.Global }
 
 // placeAll stands every character in its cell: its root's ground position
 // is moved to the cell centre (its root motion is dropped, so it walks in
@@ -331,7 +325,7 @@ func (l *Lab) Update(dt float32) {
 // velocities (red) with the finite difference against the previous tick
 // (blue), over every joint but the root.
 func (l *Lab) measure() {
-	l.Mean, l.Max = app.DiffStats(l.skel.Len(), l.Lines)
+	l.Mean, l.Max = animsys.DiffStats(l.skel.Len(), l.Lines)
 }
 
 // Lines returns joint j of the picked character: its propagated (red) and
@@ -417,7 +411,7 @@ const crowdLevels = 3
 
 // crowdVertices are the vertex counts of the crowd's bodies by level of
 // detail: the finest near the camera, the coarsest far away. Each is a
-// fine body (crowdSourceCell) simplified by render.Decimate, which keeps
+// fine body (crowdSourceCell) simplified by body.Decimate, which keeps
 // forearms and feet whole down to about 100 vertices, where a coarse
 // surface grid broke them apart below about 500. Under a software
 // renderer drawing costs about in proportion to vertices.
@@ -446,15 +440,15 @@ func (d *crowdDraw) bodiesText() string {
 	return s + " vertices"
 }
 
-// crowdBodies generates the crowd's bodies for skeleton sk in its bind
-// pose, one per level of crowdVertices, each simplified from the one
-// before, with two influences per vertex.
-func crowdBodies(sk *animsys.Skeleton) [crowdLevels]render.BodyMesh {
+// crowdBodies generates the crowd's bodies for skeleton sk, read as
+// figure fig, in its bind pose: one per level of crowdVertices, each
+// simplified from the one before, with two influences per vertex.
+func crowdBodies(fig *humanoid.Figure, sk *animsys.Skeleton) [crowdLevels]body.Mesh {
 	bind := sk.BindPose()
-	var out [crowdLevels]render.BodyMesh
-	prev := render.GenerateBodyCell(sk.Parents, bind.Pos, bind.Rot, sk.Names, crowdSourceCell)
+	var out [crowdLevels]body.Mesh
+	prev := body.GenerateCell(fig, bind.Pos, bind.Rot, crowdSourceCell)
 	for k, n := range crowdVertices {
-		prev = render.Decimate(&prev, n)
+		prev = body.Decimate(&prev, n)
 		out[k] = prev
 	}
 	for k := range out {
@@ -467,7 +461,7 @@ func crowdBodies(sk *animsys.Skeleton) [crowdLevels]render.BodyMesh {
 // and second, renormalised (the other two get weight 0), as
 // shaders/skin_crowd.vs reads only those two: half the bone-matrix reads
 // of four, which dominate skinning under a software renderer.
-func twoInfluences(b *render.BodyMesh) {
+func twoInfluences(b *body.Mesh) {
 	for v := 0; 4*v+3 < len(b.BoneWeights); v++ {
 		id, w := b.BoneIDs[4*v:4*v+4], b.BoneWeights[4*v:4*v+4]
 		for i := 1; i < 4; i++ { // insertion sort, heaviest first

@@ -2,6 +2,7 @@ package crowd
 
 import (
 	"kinelab/animsys/bvh/fixture"
+	"kinelab/animsys/character"
 	"math"
 	"math/rand"
 	"os"
@@ -20,7 +21,7 @@ import (
 
 // posesFinite reports whether every pose of character c is finite.
 func posesFinite(c *animsys.Character) bool {
-	for _, p := range []*animsys.Pose{&c.PrevGlobal, &c.FD, &c.FDLocal} {
+	for _, p := range []*animsys.Pose{&c.Global, &c.FD, &c.FDLocal} {
 		for j := range p.Pos {
 			if !mathx.Vec3Finite(p.Pos[j]) || !mathx.Vec3Finite(p.Vel[j]) || !mathx.Vec3Finite(p.Ang[j]) ||
 				!mathx.Vec3Finite(p.Scl[j]) || !mathx.Vec3Finite(p.Svl[j]) {
@@ -122,7 +123,7 @@ func TestCrowdLabParallelMatchesSerial(t *testing.T) {
 	}
 	for i := range labs[0].crowd.Characters {
 		s, p := labs[0].crowd.Characters[i], labs[1].crowd.Characters[i]
-		for _, pair := range [][2]*animsys.Pose{{&s.PrevGlobal, &p.PrevGlobal}, {&s.FD, &p.FD}, {&s.FDLocal, &p.FDLocal}} {
+		for _, pair := range [][2]*animsys.Pose{{&s.Global, &p.Global}, {&s.FD, &p.FD}, {&s.FDLocal, &p.FDLocal}} {
 			a, b := pair[0], pair[1]
 			for j := range a.Pos {
 				if a.Pos[j] != b.Pos[j] || a.Rot[j] != b.Rot[j] || a.Scl[j] != b.Scl[j] ||
@@ -178,7 +179,7 @@ func TestCrowdLabPointPicks(t *testing.T) {
 func TestCrowdBodyLevels(t *testing.T) {
 	sk := assets.Humanoid()
 	prev := math.MaxInt
-	for k, b := range crowdBodies(&sk) {
+	for k, b := range crowdBodies(character.Default().Figure, &sk) {
 		nv := b.VertexCount()
 		t.Logf("level %d: %d vertices", k, nv)
 		if nv == 0 || nv >= prev || nv > crowdVertices[k] {
@@ -196,7 +197,7 @@ func TestCrowdBodyLevels(t *testing.T) {
 
 // crowdOf is a Crowd lab of n characters on ch, ticked ticks times at 60 Hz
 // (closed when the test ends).
-func crowdOf(t *testing.T, ch *app.Character, n float32, ticks int) *Lab {
+func crowdOf(t *testing.T, ch *character.Character, n float32, ticks int) *Lab {
 	l := New()
 	t.Cleanup(l.Close)
 	l.S.Count = n
@@ -214,7 +215,7 @@ func crowdOf(t *testing.T, ch *app.Character, n float32, ticks int) *Lab {
 // library goes back to the default skeleton and returns to the
 // character's when chosen again.
 func TestCrowdLabBVHCharacter(t *testing.T) {
-	ch, errs := app.LoadCharacter([]string{apptest.WriteDefaultBVH(t, t.TempDir(), "walk")}, "auto")
+	ch, errs := character.Load([]string{apptest.WriteDefaultBVH(t, t.TempDir(), "walk")}, character.Options{})
 	if ch == nil {
 		t.Fatalf("no character: %v", errs)
 	}
@@ -245,7 +246,7 @@ func TestCrowdLabBVHCharacter(t *testing.T) {
 	if l.Picked() != 7 {
 		t.Errorf("picked %d, want 7", l.Picked())
 	}
-	for k, b := range crowdBodies(&ch.Skel) {
+	for k, b := range crowdBodies(ch.Figure, &ch.Skel) {
 		if n := b.VertexCount(); n == 0 || n > crowdVertices[k] || len(b.BindInv) != ch.Skel.Len() {
 			t.Errorf("level %d: %d vertices, %d joints", k, n, len(b.BindInv))
 		}
@@ -273,7 +274,7 @@ func TestCrowdLabHeadlessCharacter(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "JOINT Head", "JOINT Skull", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ch, errs := app.LoadCharacter([]string{path}, "auto")
+	ch, errs := character.Load([]string{path}, character.Options{})
 	if ch == nil {
 		t.Fatalf("no character: %v", errs)
 	}
@@ -301,10 +302,10 @@ func TestCrowdLabHeadlessCharacter(t *testing.T) {
 // and spine, and not the point between the thighs.
 func TestCrowdBodiesLoaded(t *testing.T) {
 	ch := apptest.FixtureCharacter(t, fixture.LAFAN1())
-	if ch.Figure == nil {
+	if !ch.Figure.Human {
 		t.Fatal("not read as a figure")
 	}
-	bodies := crowdBodies(&ch.Skel)
+	bodies := crowdBodies(ch.Figure, &ch.Skel)
 	b := &bodies[0]
 	bind := ch.Skel.BindPose()
 	mid := func(a, c int) mgl32.Vec3 { return bind.Pos[a].Add(bind.Pos[c]).Mul(0.5) }

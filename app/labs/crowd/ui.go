@@ -9,7 +9,6 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/render"
@@ -23,13 +22,13 @@ type crowdPanels struct {
 }
 
 // crowdDraw is what drawing the crowd keeps: the coarse skinned bodies,
-// one per level of detail (made on the first draw, with the window open),
-// scratch space, and the timing of the drawing itself — the only state
-// Draw3D writes.
+// one per level of detail (made by Upload when the skeleton changes,
+// never while drawing), scratch space, and the timing of the drawing
+// itself — the only state Draw3D writes.
 type crowdDraw struct {
 	bodies   [crowdLevels]*render.SkinnedMesh // by level: crowdVertices; a nil level uses the finer one
 	vertices [crowdLevels]int                 // of bodies
-	tried    bool                             // body generation was attempted (nil bodies[0]: lines only)
+	stale    bool                             // the skeleton changed: Upload makes the bodies again
 	pos      []mgl32.Vec3                     // one character's shifted positions
 	level    []int8                           // each character's body level this frame; -1: lines
 
@@ -47,15 +46,18 @@ func (d *crowdDraw) init() {
 	d.frameSamples = make([]float32, statSamples)
 }
 
-// ensureBody generates and uploads the bodies once; without the finest
-// the crowd is drawn as lines, and a coarser level that fails uses the
-// finer one.
-func (d *crowdDraw) ensureBody(sk *animsys.Skeleton) {
-	if d.tried {
+// Upload implements app.Uploader: when the crowd's skeleton changed, the
+// old bodies go and the new ones are generated and uploaded; without the
+// finest the crowd is drawn as lines, and a coarser level that fails uses
+// the finer one.
+func (l *Lab) Upload() {
+	d := &l.draw
+	if !d.stale {
 		return
 	}
-	d.tried = true
-	meshes := crowdBodies(sk)
+	d.stale = false
+	d.unload()
+	meshes := crowdBodies(l.fig, l.skel)
 	for k := range meshes {
 		mesh := &meshes[k]
 		m, err := render.NewSkinnedMeshShaders(mesh, shaders.SkinCrowdVS, shaders.SkinCrowdFS)
@@ -113,7 +115,6 @@ func (d *crowdDraw) shifted(pos []mgl32.Vec3, shift mgl32.Vec3) []mgl32.Vec3 {
 func (l *Lab) Draw3D(v *app.View) {
 	d := &l.draw
 	t0 := time.Now()
-	d.ensureBody(l.skel)
 	n := l.builtN
 	if len(d.level) != n {
 		d.level = make([]int8, n)
@@ -161,7 +162,7 @@ func (l *Lab) Draw3D(v *app.View) {
 		if i == l.pick {
 			col = pickTint
 		}
-		render.SkeletonLines(d.shifted(pos, shift), parents, col)
+		render.SkeletonLines(d.shifted(pos, shift), parents, l.fig.Ground, col)
 	}
 	l.drawPicked(v)
 	rl.DrawRenderBatchActive()
@@ -294,31 +295,49 @@ func (l *Lab) clipsLabel() string {
 	return string(unicode.ToUpper(r[0])) + string(r[1:]) + " clips"
 }
 
+// sliders is every slider of the lab's panel but the picked character's
+// (its end follows the crowd's size), declared once: Panel draws them and
+// clampSettings keeps the settings within them.
+func (l *Lab) sliders() ui.Ranges {
+	s := &l.S
+	return ui.Ranges{
+		{Label: "Characters", V: &s.Count, Lo: 1, Hi: MaxCount, Format: "%.0f"},
+		{Label: "Threads", V: &s.Threads, Lo: 0, Hi: crowdMaxThread, Text: func(k float32) string {
+			if k >= 0.5 {
+				return fmt.Sprintf("%.0f", k)
+			}
+			return "auto"
+		}},
+		{Label: "Spacing", V: &s.Spacing, Lo: 0.8, Hi: 4, Format: "%.2f m"},
+		{Label: "Max bodies", V: &s.MaxMeshes, Lo: 0, Hi: MaxCount, Format: "%.0f"},
+		{Label: "Body within", V: &s.MeshDist, Lo: 1, Hi: 200, Format: "%.0f m"},
+		{Label: "Fine within", V: &s.FineDist, Lo: 0, Hi: 200, Format: "%.0f m"},
+		{Label: "Coarse at", V: &s.CoarseDist, Lo: 0, Hi: 200, Format: "%.0f m"},
+		{Label: "Length", V: &s.LineScale, Lo: 0.01, Hi: 1, Format: "%.2f m per m/s"},
+	}
+}
+
 // Panel implements app.Lab.
 func (l *Lab) Panel(p *ui.Panel) {
-	s, sec := &l.S, &l.sec
+	s, sec, sl := &l.S, &l.sec, l.ranges
 	if p.Section("Crowd", &sec.crowd) {
-		p.Slider("Characters", &s.Count, 1, MaxCount, "%.0f")
-		threads := "auto"
-		if s.Threads >= 0.5 {
-			threads = fmt.Sprintf("%.0f", s.Threads)
-		}
-		p.SliderFor(&s.Threads, "Threads", &s.Threads, 0, crowdMaxThread, threads)
-		p.Slider("Spacing", &s.Spacing, 0.8, 4, "%.2f m")
+		p.Range(sl, &s.Count)
+		p.Range(sl, &s.Threads)
+		p.Range(sl, &s.Spacing)
 		p.Choice([]string{l.clipsLabel(), "Bench library"}, 2, &s.Library)
 		p.Check("Inertialize every 0.5 s", &s.Inertialize)
 	}
 	if p.Section("Drawing", &sec.drawing) {
 		p.Check("Skinned bodies", &s.ShowMesh)
-		p.Slider("Max bodies", &s.MaxMeshes, 0, MaxCount, "%.0f")
-		p.Slider("Body within", &s.MeshDist, 1, 200, "%.0f m")
-		p.Slider("Fine within", &s.FineDist, 0, 200, "%.0f m")
-		p.Slider("Coarse at", &s.CoarseDist, 0, 200, "%.0f m")
+		p.Range(sl, &s.MaxMeshes)
+		p.Range(sl, &s.MeshDist)
+		p.Range(sl, &s.FineDist)
+		p.Range(sl, &s.CoarseDist)
 	}
 	if p.Section("Picked character", &sec.pick) {
 		p.SliderFor(&s.Pick, "Character", &s.Pick, 0, float32(l.builtN-1), fmt.Sprintf("#%d", l.pick))
 		p.Check("Red / blue lines", &s.Lines)
-		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m per m/s")
+		p.Range(sl, &s.LineScale)
 		p.Paragraph("Ctrl+click a character to pick it; click one of its joints for its values")
 	}
 }
@@ -344,14 +363,4 @@ func (l *Lab) Keys() []app.Key {
 func (l *Lab) Settings() any { return &l.S }
 
 // CheckSettings implements app.SettingsChecker.
-func (l *Lab) CheckSettings() {
-	s := &l.S
-	app.Clamp32(&s.Library, 0, 1)
-	for _, f := range []struct {
-		v      *float32
-		lo, hi float32
-	}{{&s.Count, 1, MaxCount}, {&s.Threads, 0, crowdMaxThread}, {&s.Spacing, 0.8, 4}, {&s.Pick, 0, MaxCount - 1},
-		{&s.LineScale, 0.01, 1}, {&s.MeshDist, 1, 200}, {&s.FineDist, 0, 200}, {&s.CoarseDist, 0, 200}, {&s.MaxMeshes, 0, MaxCount}} {
-		app.ClampF(f.v, f.lo, f.hi)
-	}
-}
+func (l *Lab) CheckSettings() { l.clampSettings() }

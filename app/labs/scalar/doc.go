@@ -1,6 +1,5 @@
 // Package scalar is kinelab's Scalar-velocity lab (tab 3, --lab scalar).
-// It shows the article "Scalar Velocity" (scalar-velocity.md in kinelab's
-// shared/seeds).
+// It shows the article "Scalar Velocity" (docs/articles.md).
 //
 // On screen: objects on the ground
 // growing from 0.1 to 10 by a naive (additive) and a natural (log/exp)

@@ -3,7 +3,6 @@ package scalar
 import (
 	"image/color"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -118,8 +117,8 @@ func DefaultSettings() Settings {
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
 	S    Settings
-	time float64 // s of simulated time
-	rng  uint32
+	time float64          // s of simulated time
+	rng  mathx.Xorshift32 // random goals, reproducible per seed
 
 	// Growth from 0.1 to 10 in S.GrowTime seconds, then a rest.
 	growT          float32 // s into the current growth
@@ -156,16 +155,27 @@ type Lab struct {
 	plots    [5]*render.Plot
 	hierPlot *render.Plot
 	sec      scalarPanels
+
+	// asked is what the panel's buttons asked for (new goals, a restart),
+	// in order: the panel only records it, so nothing changes while the
+	// frame is drawn, and the next Update carries it out.
+	asked []func()
 }
 
-// Entry is how the App lists the Scalar-velocity lab: --lab scalar.
+// Entry is how the App lists the Scalar-velocity lab: --lab scalar, with
+// its springs' --halflife (0 < H <= 5 s, 0 for the lab's default; the
+// smallest accepted is a tiny positive Min because 0 means "not given").
 func Entry() app.LabEntry {
-	return app.LabEntry{Name: "scalar", New: func() app.Lab { return New() }}
+	return app.LabEntry{
+		Name:  "scalar",
+		New:   func() app.Lab { return New() },
+		Flags: []app.LabFlag{{Name: "halflife", Usage: "half-life in seconds of the Scalar lab's springs", Min: 1e-6, Max: 5}},
+	}
 }
 
 // New builds the lab.
 func New() *Lab {
-	l := &Lab{S: DefaultSettings(), rng: 0x2545f491,
+	l := &Lab{S: DefaultSettings(), rng: mathx.Xorshift32{X: 0x2545f491},
 		sec: scalarPanels{base2: true, hier: true}}
 	l.skel = animsys.Skeleton{
 		Names:   []string{"root", "scaler", "elbow", "tip"},
@@ -224,21 +234,13 @@ func (l *Lab) Focus() mgl32.Vec3 { return scalarPlace(-0.6, 0.6).Add(mgl32.Vec3{
 // Configure implements app.Configurer: --seed seeds the random spring goals and
 // --halflife, when given, sets the springs' half-life.
 func (l *Lab) Configure(c app.Config) {
-	l.rng = c.Seed*2654435761 + 0x2545f491
-	if l.rng == 0 {
-		l.rng = 0x2545f491
+	l.rng.X = c.Seed*2654435761 + 0x2545f491
+	if l.rng.X == 0 { // a zero state would draw zeros forever
+		l.rng.X = 0x2545f491
 	}
-	if c.Halflife > 0 {
-		l.S.Halflife = c.Halflife
+	if v, ok := c.LabFlag("halflife"); ok {
+		l.S.Halflife = float32(v)
 	}
-}
-
-// rand draws from [0, 1) (xorshift32), so goals are reproducible.
-func (l *Lab) rand() float32 {
-	l.rng ^= l.rng << 13
-	l.rng ^= l.rng >> 17
-	l.rng ^= l.rng << 5
-	return float32(l.rng>>8) / (1 << 24)
 }
 
 // NaiveVel is the naive scalar velocity of the growth (scale units/s):
@@ -253,8 +255,14 @@ func (l *Lab) NaturalVel() float32 {
 	return spring.ScaleDifferentiateVelocityNatural(scalarTo, scalarFrom, l.S.GrowTime)
 }
 
-// Update implements app.Lab. dt = 0 changes nothing.
+// Update implements app.Lab: it first carries out what the panel asked for
+// since the last step, then advances every demo; dt = 0 only does the
+// former.
 func (l *Lab) Update(dt float32) {
+	for _, do := range l.asked {
+		do()
+	}
+	l.asked = l.asked[:0]
 	if !(dt > 0) {
 		return
 	}
@@ -396,7 +404,7 @@ func (l *Lab) ScaleGoalBy(k float32) {
 // RandomScaleGoal picks a goal with log2 in [-2, 2] (uniform if S.Uniform).
 func (l *Lab) RandomScaleGoal() {
 	for i := range 3 {
-		l.SclGoal[i] = float32(math.Exp2(float64(4*l.rand() - 2)))
+		l.SclGoal[i] = float32(math.Exp2(float64(4*l.rng.Float() - 2)))
 	}
 	if l.S.Uniform {
 		l.SclGoal = mgl32.Vec3{l.SclGoal[0], l.SclGoal[0], l.SclGoal[0]}
@@ -412,8 +420,8 @@ func (l *Lab) TurnGoal(angle float32) {
 
 // RandomTurnGoal picks a random goal rotation 0.5 to 3 rad away.
 func (l *Lab) RandomTurnGoal() {
-	axis := mathx.Vec3Normalize(mgl32.Vec3{l.rand()*2 - 1, l.rand()*2 - 1 + 0.5, l.rand()*2 - 1})
-	turn := mathx.QuatFromScaledAngleAxis(axis.Mul(0.5 + 2.5*l.rand()))
+	axis := mathx.Vec3Normalize(mgl32.Vec3{l.rng.Float()*2 - 1, l.rng.Float()*2 - 1 + 0.5, l.rng.Float()*2 - 1})
+	turn := mathx.QuatFromScaledAngleAxis(axis.Mul(0.5 + 2.5*l.rng.Float()))
 	l.QuatGoal = mathx.QuatNormalize(mathx.QuatMul(turn, l.QuatGoal))
 	l.goalChanged(PlotQuatSpring)
 }
@@ -531,11 +539,12 @@ func scalarAxes(name string) []string {
 	return []string{strings.Replace(name, "%", "x", 1), strings.Replace(name, "%", "y", 1), strings.Replace(name, "%", "z", 1)}
 }
 
-// CSVRow implements app.CSVExporter.
-func (l *Lab) CSVRow(row []string) []string {
-	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
+// CSVRows implements app.CSVExporter: one row per update.
+func (l *Lab) CSVRows(rows [][]string) [][]string {
+	f := app.CSVFloat
 	v3 := func(v mgl32.Vec3) []string { return []string{f(v[0]), f(v[1]), f(v[2])} }
-	row = append(row, strconv.FormatFloat(l.time, 'f', 6, 64),
+	row := make([]string, 0, 40) // the header's columns
+	row = append(row, app.CSVTime(l.time),
 		f(l.Naive), f(l.Natural), f(l.NaiveVel()), f(l.NaturalVel()),
 		f(l.Alpha), f(l.Lerp), f(l.Eerp),
 		f(l.S.Base2Vel), f(l.S.Base2Vel*mathx.Ln2), f(l.Base2), f(l.Doublelife()), f(l.Halflife()),
@@ -550,5 +559,5 @@ func (l *Lab) CSVRow(row []string) []string {
 	row = append(row, v3(l.global.Vel[scalarTip])...)
 	row = append(row, v3(l.fd.Vel[scalarTip])...)
 	row = append(row, v3(l.noExp.Vel[scalarTip])...)
-	return append(row, f(l.Mean), f(l.Max))
+	return append(rows, append(row, f(l.Mean), f(l.Max)))
 }

@@ -64,7 +64,7 @@ func TestScalarStress(t *testing.T) {
 	l := New()
 	l.Configure(app.Config{Seed: 9})
 	header := l.CSVHeader()
-	var row []string
+	var rows [][]string
 	for i := 0; i < 6000; i++ {
 		if r.Intn(4) == 0 {
 			randomizeScalar(r, l)
@@ -74,8 +74,10 @@ func TestScalarStress(t *testing.T) {
 			dt = r.Float32() * 0.5
 		}
 		l.Update(dt)
-		row = l.CSVRow(row[:0])
-		v := apptest.ParseCSVRow(t, header, row)
+		if rows = l.CSVRows(rows[:0]); len(rows) != 1 {
+			t.Fatalf("update %d: %d CSV rows, want 1", i, len(rows))
+		}
+		v := apptest.ParseCSVRow(t, header, rows[0])
 		for k, h := range header {
 			if strings.Contains(h, "scale") && !strings.Contains(h, "/s") && !(v[k] > 0) {
 				t.Fatalf("update %d (dt %g): %s = %g, want > 0", i, dt, h, v[k])
@@ -124,7 +126,7 @@ func TestScalarCSVMatchesSpring(t *testing.T) {
 	qx, qv, qg := mathx.QuatIdentity(), mgl32.Vec3{}, l.QuatGoal
 	nv := spring.ScaleDifferentiateVelocityNaive(10, 0.1, l.S.GrowTime)
 	tv := spring.ScaleDifferentiateVelocityNatural(10, 0.1, l.S.GrowTime)
-	var row []string
+	var rows [][]string
 	worst := 0.0
 	for i := 0; i < 150; i++ { // 2.5 s: within the 3 s growth
 		l.Update(dt)
@@ -137,8 +139,8 @@ func TestScalarCSVMatchesSpring(t *testing.T) {
 		sx, sv = spring.ScaleSpringDamperExact(sx, sv, sg, l.S.Halflife, dt)
 		qx, qv = spring.QuatSpringDamperExact(qx, qv, qg, l.S.Halflife, dt)
 		qx = mathx.QuatNormalize(qx)
-		row = l.CSVRow(row[:0])
-		v := apptest.ParseCSVRow(t, header, row)
+		rows = l.CSVRows(rows[:0])
+		v := apptest.ParseCSVRow(t, header, rows[0])
 		want := map[string]float32{
 			"naive_scale": naive, "natural_scale": natural, "naive_vel_scale/s": nv, "natural_vel_1/s": tv,
 			"alpha": 0.3, "lerp_scale": mathx.Lerp(0.1, 10, 0.3), "eerp_scale": spring.EerpPow(0.1, 10, 0.3),
@@ -284,16 +286,106 @@ func TestScalarBase2Readouts(t *testing.T) {
 	}
 }
 
-// TestScalarHalflifeFlag: --halflife, read and checked by ParseFlags,
-// reaches the lab's springs.
+// TestScalarHalflifeFlag: --halflife, declared in the lab's entry and
+// checked by ParseFlags (0 < H <= 5, 0 for the lab's default), reaches the
+// lab's springs.
 func TestScalarHalflifeFlag(t *testing.T) {
-	c, err := app.ParseFlags([]string{"--lab", "scalar", "--halflife", "0.25"}, io.Discard, []app.LabEntry{Entry()})
-	if err != nil || c.Halflife != 0.25 {
+	labs := []app.LabEntry{Entry()}
+	c, err := app.ParseFlags([]string{"--lab", "scalar", "--halflife", "0.25"}, io.Discard, labs)
+	if h, ok := c.LabFlag("halflife"); err != nil || !ok || h != 0.25 {
 		t.Fatalf("--halflife 0.25: %+v, %v", c, err)
 	}
 	s := New()
 	s.Configure(c)
 	if s.S.Halflife != 0.25 {
 		t.Errorf("scalar lab's springs' half-life %g, want 0.25", s.S.Halflife)
+	}
+	for _, tc := range []struct {
+		arg string
+		ok  bool
+	}{{"5", true}, {"1e-6", true}, {"0", true}, {"5.01", false}, {"-1", false}} {
+		c, err := app.ParseFlags([]string{"--lab", "scalar", "--halflife", tc.arg}, io.Discard, labs)
+		if (err == nil) != tc.ok {
+			t.Errorf("--halflife %s: error %v, want accepted %v", tc.arg, err, tc.ok)
+			continue
+		}
+		if tc.arg == "0" {
+			s := New()
+			s.Configure(c)
+			if s.S.Halflife != DefaultSettings().Halflife {
+				t.Errorf("--halflife 0: half-life %g, want the default %g", s.S.Halflife, DefaultSettings().Halflife)
+			}
+		}
+	}
+}
+
+// TestScalarCheckSettings: settings read from a file land within the
+// panel's sliders (through the one slider table) and the choices within
+// their options; settings already inside stay bit for bit.
+func TestScalarCheckSettings(t *testing.T) {
+	nan := float32(math.NaN())
+	l := New()
+	def := l.S
+	l.CheckSettings()
+	if l.S != def {
+		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", l.S, def)
+	}
+	for _, tc := range []struct {
+		name string
+		set  func(s *Settings)
+		got  func(s *Settings) float32
+		want float32
+	}{
+		{"Duration 0", func(s *Settings) { s.GrowTime = 0 }, func(s *Settings) float32 { return s.GrowTime }, 0.5},
+		{"Alpha NaN", func(s *Settings) { s.Alpha = nan }, func(s *Settings) float32 { return s.Alpha }, 0},
+		{"Velocity -9", func(s *Settings) { s.Base2Vel = -9 }, func(s *Settings) float32 { return s.Base2Vel }, -4},
+		{"Half-life 3", func(s *Settings) { s.Halflife = 3 }, func(s *Settings) float32 { return s.Halflife }, 1},
+		{"Amplitude 4", func(s *Settings) { s.OscAmp = 4 }, func(s *Settings) float32 { return s.OscAmp }, 3},
+		{"Frequency -1", func(s *Settings) { s.OscFreq = -1 }, func(s *Settings) float32 { return s.OscFreq }, 0},
+		{"Root spin 5", func(s *Settings) { s.RootSpin = 5 }, func(s *Settings) float32 { return s.RootSpin }, 3},
+		{"Elbow spin -5", func(s *Settings) { s.ElbowSpin = -5 }, func(s *Settings) float32 { return s.ElbowSpin }, -3},
+		{"Lines 0", func(s *Settings) { s.LineScale = 0 }, func(s *Settings) float32 { return s.LineScale }, 0.02},
+		{"Lines 0.5", func(s *Settings) { s.LineScale = 0.5 }, func(s *Settings) float32 { return s.LineScale }, 0.5},
+		{"Plot 9", func(s *Settings) { s.Plot = 9 }, func(s *Settings) float32 { return float32(s.Plot) }, PlotQuatSpring},
+		{"Source -1", func(s *Settings) { s.Source = -1 }, func(s *Settings) float32 { return float32(s.Source) }, SourceOscillate},
+	} {
+		l.S = def
+		tc.set(&l.S)
+		l.CheckSettings()
+		if got := tc.got(&l.S); got != tc.want {
+			t.Errorf("%s: %v after CheckSettings, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestScalarAskedWaitsForUpdate: what the panel's buttons ask for changes
+// nothing until the next Update — a paused frame's Update(0) included —
+// which carries it out in order, as the click did at once before: a goal
+// scaled x4 then /4 is back where it was; a paused frame moves nothing
+// else.
+func TestScalarAskedWaitsForUpdate(t *testing.T) {
+	l := New()
+	l.S.AutoGoal = false
+	l.Update(1.0 / 60)
+	goal, q, now := l.SclGoal, l.QuatGoal, l.time
+	l.ask(func() { l.ScaleGoalBy(4) })
+	l.ask(func() { l.TurnGoal(math.Pi / 2) })
+	l.ask(func() { l.ScaleGoalBy(0.25) })
+	l.ask(func() { l.ScaleGoalBy(4) })
+	if l.SclGoal != goal || l.QuatGoal != q {
+		t.Fatalf("asked goals changed before an update: %v %v", l.SclGoal, l.QuatGoal)
+	}
+	l.Update(0)
+	if l.time != now {
+		t.Fatalf("a paused frame moved the time from %v to %v", now, l.time)
+	}
+	if want := goal.Mul(4); l.SclGoal != want {
+		t.Errorf("scale goal %v after x4, /4, x4; want %v", l.SclGoal, want)
+	}
+	if a := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(l.QuatGoal, q))).Len(); math.Abs(float64(a)-math.Pi/2) > 1e-5 {
+		t.Errorf("quat goal turned %g rad, want pi/2", a)
+	}
+	if len(l.asked) != 0 {
+		t.Errorf("%d requests left after the update", len(l.asked))
 	}
 }

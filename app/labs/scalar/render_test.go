@@ -11,6 +11,7 @@ import (
 	"kinelab/app"
 	"kinelab/app/apptest"
 	"kinelab/render"
+	"kinelab/ui"
 )
 
 // TestRender runs the app's real render path in a window with the scalar lab
@@ -20,6 +21,16 @@ import (
 func TestRender(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{UIScale: 1, Lab: "scalar", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
+	checkPanel(t, a)
+}
+
+// checkPanel (called by TestRender): the panel draws with every section
+// open for each source of the hierarchy's scale, so every slider it draws
+// is a row of the lab's table (ui.Ranges.Of panics on one that is not).
+func checkPanel(t *testing.T, a *app.App) {
+	ui.OpenAllSections(true)
+	defer ui.OpenAllSections(false)
+	apptest.RenderLab(t, a, "scalar", 2, func(f int) { a.Lab().(*Lab).S.Source = int32(f) })
 }
 
 // checkFrame: the hierarchy plot shows its red (FK, wide, under),

@@ -57,7 +57,7 @@ func (l *Lab) Draw3D(v *app.View) {
 	// global scale, links, and the velocity lines on top.
 	g := &l.global
 	scalarBox(g.Pos[scalarRoot].Add(mgl32.Vec3{0, 0.01, 0}), mgl32.Vec3{0.34, 0.02, 0.34}, g.Rot[scalarRoot], render.DimText, true)
-	render.Skeleton(g.Pos, l.skel.Parents, render.BoneColor, render.JointColor, 0.012)
+	render.Skeleton(g.Pos, l.skel.Parents, nil, render.BoneColor, render.JointColor, 0.012)
 	for i := scalarScaler; i < scalarJoints; i++ {
 		scalarBox(g.Pos[i], g.Scl[i].Mul(0.07), g.Rot[i], scalarJointColor, true)
 	}
@@ -207,9 +207,31 @@ func scalarLifeText(t float32) string {
 	return fmt.Sprintf("%.3f s", t)
 }
 
+// sliders is every slider of the lab's panel, declared once: Panel draws
+// them and CheckSettings keeps settings read from a file within them.
+func (l *Lab) sliders() ui.Ranges {
+	s := &l.S
+	return ui.Ranges{
+		{Label: "Duration", V: &s.GrowTime, Lo: 0.5, Hi: 10, Format: "%.1f s"},
+		{Label: "Alpha", V: &s.Alpha, Lo: 0, Hi: 1, Format: "%.2f"},
+		{Label: "Velocity", V: &s.Base2Vel, Lo: -4, Hi: 4, Format: "%+.2f dbl/s"},
+		{Label: "Half-life", V: &s.Halflife, Lo: 0, Hi: 1, Format: "%.2f s"},
+		{Label: "Amplitude", V: &s.OscAmp, Lo: 0, Hi: 3, Format: "%.2f dbl"},
+		{Label: "Frequency", V: &s.OscFreq, Lo: 0, Hi: 2, Format: "%.2f Hz"},
+		{Label: "Root spin", V: &s.RootSpin, Lo: -3, Hi: 3, Format: "%.2f rad/s"},
+		{Label: "Elbow spin", V: &s.ElbowSpin, Lo: -3, Hi: 3, Format: "%.2f rad/s"},
+		{Label: "Lines", V: &s.LineScale, Lo: 0.02, Hi: 1, Format: "%.2f m per m/s"},
+	}
+}
+
+// ask records what a button asked for; the next Update carries it out.
+func (l *Lab) ask(do func()) { l.asked = append(l.asked, do) }
+
 // Panel implements app.Lab. Opening a demo's section also shows its plot.
+// Its buttons ask (ask) rather than act, so the lab does not change while
+// the frame is drawn.
 func (l *Lab) Panel(p *ui.Panel) {
-	s, sec := &l.S, &l.sec
+	s, sec, sl := &l.S, &l.sec, l.sliders()
 	section := func(title string, open *bool, plot int32) bool {
 		was := *open
 		if p.Section(title, open) && !was {
@@ -218,40 +240,40 @@ func (l *Lab) Panel(p *ui.Panel) {
 		return *open
 	}
 	if section("Growth 0.1 -> 10", &sec.growth, PlotGrowth) {
-		p.Slider("Duration", &s.GrowTime, 0.5, 10, "%.1f s")
+		p.Range(sl, &s.GrowTime)
 		if p.Button("Restart growth") {
-			l.Restart()
+			l.ask(l.Restart)
 		}
 	}
 	if section("Lerp vs eerp", &sec.lerp, PlotLerp) {
 		p.Check("Animate alpha", &s.AnimAlpha)
-		if p.Slider("Alpha", &s.Alpha, 0, 1, "%.2f") {
+		if p.Range(sl, &s.Alpha) {
 			s.AnimAlpha = false
 		}
 	}
 	if section("Base-2 scalar velocity", &sec.base2, PlotBase2) {
-		p.Slider("Velocity", &s.Base2Vel, -4, 4, "%+.2f dbl/s")
+		p.Range(sl, &s.Base2Vel)
 		p.Text(fmt.Sprintf("= %+.3f 1/s natural (x ln 2)", s.Base2Vel*mathx.Ln2))
 		p.Text("doublelife 1/v: " + scalarLifeText(l.Doublelife()))
 		p.Text("half-life -1/v: " + scalarLifeText(l.Halflife()))
 	}
 	if section("Scale and quat springs", &sec.springs, PlotScaleSpring) {
-		p.Slider("Half-life", &s.Halflife, 0, 1, "%.2f s")
+		p.Range(sl, &s.Halflife)
 		switch p.Buttons("Scale x4", "/4", "Random") {
 		case 0:
-			l.ScaleGoalBy(4)
+			l.ask(func() { l.ScaleGoalBy(4) })
 		case 1:
-			l.ScaleGoalBy(0.25)
+			l.ask(func() { l.ScaleGoalBy(0.25) })
 		case 2:
-			l.RandomScaleGoal()
+			l.ask(l.RandomScaleGoal)
 		}
 		switch p.Buttons("Turn 90", "180", "Random") {
 		case 0:
-			l.TurnGoal(math.Pi / 2)
+			l.ask(func() { l.TurnGoal(math.Pi / 2) })
 		case 1:
-			l.TurnGoal(math.Pi)
+			l.ask(func() { l.TurnGoal(math.Pi) })
 		case 2:
-			l.RandomTurnGoal()
+			l.ask(l.RandomTurnGoal)
 		}
 		p.Check("Uniform scale goals", &s.Uniform)
 		p.Check("New goals every 2.5 s", &s.AutoGoal)
@@ -259,30 +281,32 @@ func (l *Lab) Panel(p *ui.Panel) {
 	if p.Section("Hierarchy (expansion)", &sec.hier) {
 		p.Choice([]string{"Oscillate", "Scale spring"}, 2, &s.Source)
 		if s.Source == SourceOscillate {
-			p.Slider("Amplitude", &s.OscAmp, 0, 3, "%.2f dbl")
-			p.Slider("Frequency", &s.OscFreq, 0, 2, "%.2f Hz")
+			p.Range(sl, &s.OscAmp)
+			p.Range(sl, &s.OscFreq)
 		} else {
 			p.Text("FK svl = spring v x ln 2")
 		}
-		p.Slider("Root spin", &s.RootSpin, -3, 3, "%.2f rad/s")
-		p.Slider("Elbow spin", &s.ElbowSpin, -3, 3, "%.2f rad/s")
+		p.Range(sl, &s.RootSpin)
+		p.Range(sl, &s.ElbowSpin)
 		p.Check("Orange: no expansion", &s.ShowNoExp)
 	}
 	if p.Section("Display", &sec.display) {
 		p.Choice(scalarPlotNames, 3, &s.Plot)
-		p.Slider("Lines", &s.LineScale, 0.02, 1, "%.2f m per m/s")
+		p.Range(sl, &s.LineScale)
 	}
 }
 
-// Keys implements app.Lab.
+// Keys implements app.Lab. Keys run in the frame's input stage, so they
+// act at once. Up and Down stop at the velocity slider's ends.
 func (l *Lab) Keys() []app.Key {
 	s := &l.S
+	vel := l.sliders().Of(&s.Base2Vel)
 	return []app.Key{
 		{Code: rl.KeyG, Label: "G", Name: "goals", Help: "new spring goals (scale and rotation)", Action: l.NextGoals},
 		{Code: rl.KeyR, Label: "R", Name: "restart", Help: "restart the growth", Action: l.Restart},
 		{Code: rl.KeyU, Label: "U", Name: "uniform", Help: "uniform / per-axis random scale goals", Action: func() { s.Uniform = !s.Uniform }},
-		{Code: rl.KeyUp, Label: "Up", Name: "base2-up", Help: "base-2 velocity +0.5 doublings/s", Action: func() { s.Base2Vel = min(4, s.Base2Vel+0.5) }},
-		{Code: rl.KeyDown, Label: "Down", Name: "base2-down", Help: "base-2 velocity -0.5 doublings/s", Action: func() { s.Base2Vel = max(-4, s.Base2Vel-0.5) }},
+		{Code: rl.KeyUp, Label: "Up", Name: "base2-up", Help: "base-2 velocity +0.5 doublings/s", Action: func() { s.Base2Vel = min(vel.Hi, s.Base2Vel+0.5) }},
+		{Code: rl.KeyDown, Label: "Down", Name: "base2-down", Help: "base-2 velocity -0.5 doublings/s", Action: func() { s.Base2Vel = max(vel.Lo, s.Base2Vel-0.5) }},
 		{Code: rl.KeyS, Label: "S", Name: "source", Help: "hierarchy scale: oscillation / scale spring", Action: func() { s.Source = 1 - s.Source }},
 		{Code: rl.KeyE, Label: "E", Name: "expansion", Help: "show FK without the expansion term on / off", Action: func() { s.ShowNoExp = !s.ShowNoExp }},
 		{Code: rl.KeyP, Label: "P", Name: "plot", Help: "next plot", Action: func() { s.Plot = (s.Plot + 1) % int32(len(scalarPlotNames)) }},
@@ -292,16 +316,11 @@ func (l *Lab) Keys() []app.Key {
 // Settings implements app.SettingsLab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker.
+// CheckSettings implements app.SettingsChecker: every slider within its
+// ends, the choices within their options.
 func (l *Lab) CheckSettings() {
 	s := &l.S
-	app.Clamp32(&s.Plot, 0, int32(len(scalarPlotNames)-1))
-	app.Clamp32(&s.Source, 0, 1)
-	for _, f := range []struct {
-		v      *float32
-		lo, hi float32
-	}{{&s.GrowTime, 0.5, 10}, {&s.Alpha, 0, 1}, {&s.Base2Vel, -4, 4}, {&s.Halflife, 0, 1}, {&s.OscAmp, 0, 3},
-		{&s.OscFreq, 0, 2}, {&s.RootSpin, -3, 3}, {&s.ElbowSpin, -3, 3}, {&s.LineScale, 0.02, 1}} {
-		app.ClampF(f.v, f.lo, f.hi)
-	}
+	s.Plot = mathx.Clamp(s.Plot, 0, int32(len(scalarPlotNames)-1))
+	s.Source = mathx.Clamp(s.Source, 0, 1)
+	l.sliders().Clamp()
 }

@@ -1,6 +1,5 @@
 // Package springs is kinelab's Springs lab (tab 5, --lab springs). It shows
-// the springs the articles lean on (spring-math.md in kinelab's shared
-// docs).
+// the springs the articles lean on (docs/spring-math.md).
 //
 // On screen: one goal chased at once by the exact damper, the critical spring, the general
 // spring-damper — its damping ratio slider walks it through the under-,

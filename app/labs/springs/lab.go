@@ -3,13 +3,13 @@ package springs
 import (
 	"image/color"
 	"math"
-	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
+	"kinelab/app/labs/signals"
 	"kinelab/render"
 )
 
@@ -88,7 +88,7 @@ type Lab struct {
 	pendStep         bool
 	pendRamp         bool
 	Jumped           bool // the goal jumped, or its velocity changed at once, this tick
-	draw             app.PlotDrag
+	draw             signals.PlotDrag
 
 	x, v           [numSprings]float32 // m, m/s
 	decOff, decVel float32             // the decay spring's offset from the goal (m, m/s)
@@ -136,7 +136,7 @@ func (l *Lab) Title() string {
 }
 
 // Focus implements app.Lab: the middle of the rails, left of the plots.
-func (l *Lab) Focus() mgl32.Vec3 { return app.FocusBesidePlots(mgl32.Vec3{0, 0.95, 0}) }
+func (l *Lab) Focus() mgl32.Vec3 { return signals.FocusBesidePlots(mgl32.Vec3{0, 0.95, 0}) }
 
 // Step makes the goal jump to the other side now.
 func (l *Lab) Step() { l.S.Goal, l.pendStep = GoalSteps, true }
@@ -185,7 +185,7 @@ func (l *Lab) Update(dt float32) {
 	// The damper has no velocity state: its velocity is the tick's mean.
 	x0 := l.x[SprDamper]
 	l.x[SprDamper] = spring.DamperExact(x0, g, s.DamperHalflife, dt)
-	l.v[SprDamper] = app.Float32Sat((float64(l.x[SprDamper]) - float64(x0)) / float64(dt))
+	l.v[SprDamper] = mathx.Float32Sat((float64(l.x[SprDamper]) - float64(x0)) / float64(dt))
 
 	l.x[SprCritical], l.v[SprCritical] = spring.CriticalSpringDamperExact(l.x[SprCritical], l.v[SprCritical], g, q, s.CriticalHalflife, dt)
 
@@ -195,12 +195,12 @@ func (l *Lab) Update(dt float32) {
 	// The decay spring is an inertializer: at a jump the output's offset
 	// from the new goal (and the velocity's) is taken over, then decays.
 	if l.Jumped {
-		l.decOff = app.Float32Sat(float64(l.x[SprDecay]) - float64(g))
-		l.decVel = app.Float32Sat(float64(l.v[SprDecay]) - float64(l.goalVel))
+		l.decOff = mathx.Float32Sat(float64(l.x[SprDecay]) - float64(g))
+		l.decVel = mathx.Float32Sat(float64(l.v[SprDecay]) - float64(l.goalVel))
 	}
 	l.decOff, l.decVel = spring.DecaySpringDamperExact(l.decOff, l.decVel, s.DecayHalflife, dt)
-	l.x[SprDecay] = app.Float32Sat(float64(g) + float64(l.decOff))
-	l.v[SprDecay] = app.Float32Sat(float64(l.goalVel) + float64(l.decVel))
+	l.x[SprDecay] = mathx.Float32Sat(float64(g) + float64(l.decOff))
+	l.v[SprDecay] = mathx.Float32Sat(float64(l.goalVel) + float64(l.decVel))
 
 	l.push()
 }
@@ -285,11 +285,12 @@ func (l *Lab) CSVHeader() []string {
 	return append(h, "dt_s", "jump")
 }
 
-// CSVRow implements app.CSVExporter.
-func (l *Lab) CSVRow(row []string) []string {
-	row = append(row, strconv.FormatFloat(l.time, 'f', 6, 64), app.CSVFloat(l.goal), app.CSVFloat(l.goalVel))
+// CSVRows implements app.CSVExporter: one row per update.
+func (l *Lab) CSVRows(rows [][]string) [][]string {
+	row := make([]string, 0, 5+2*numSprings)
+	row = append(row, app.CSVTime(l.time), app.CSVFloat(l.goal), app.CSVFloat(l.goalVel))
 	for i := range numSprings {
 		row = append(row, app.CSVFloat(l.x[i]), app.CSVFloat(l.v[i]))
 	}
-	return append(row, app.CSVFloat(l.dt), strconv.FormatBool(l.Jumped))
+	return append(rows, append(row, app.CSVFloat(l.dt), app.CSVBool(l.Jumped)))
 }

@@ -55,7 +55,7 @@ func TestSpringsStress(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	l := New()
 	header := l.CSVHeader()
-	var row []string
+	var rows [][]string
 	var maxAbs float64
 	jumps := 0
 	const ticks = 20000
@@ -71,8 +71,10 @@ func TestSpringsStress(t *testing.T) {
 		if l.Jumped {
 			jumps++
 		}
-		row = l.CSVRow(row[:0])
-		for _, x := range apptest.ParseCSVRow(t, header, row) {
+		if rows = l.CSVRows(rows[:0]); len(rows) != 1 {
+			t.Fatalf("tick %d: %d CSV rows, want one per update", i, len(rows))
+		}
+		for _, x := range apptest.ParseCSVRow(t, header, rows[0]) {
 			maxAbs = max(maxAbs, math.Abs(x))
 		}
 		if !mathx.Finite(l.decOff) || !mathx.Finite(l.decVel) {
@@ -110,13 +112,11 @@ func TestSpringsCSVMatchesSpring(t *testing.T) {
 		}
 		var off, offVel float32
 		r := rand.New(rand.NewSource(int64(tc.goal)))
-		var row []string
 		jumps := 0
 		for i := 0; i < 3000; i++ {
 			dt := float32(1.0/60) * (0.2 + 1.6*r.Float32())
 			l.Update(dt)
-			row = l.CSVRow(row[:0])
-			f := apptest.ParseCSVRow(t, want, row)
+			f := apptest.ParseCSVRow(t, want, l.CSVRows(nil)[0])
 			g, gv, jump := float32(f[1]), float32(f[2]), f[12] == 1
 			q := float32(0)
 			if tc.goalVel {
@@ -194,6 +194,43 @@ func TestSpringsRegimesAndDtInvariance(t *testing.T) {
 		t.Logf("%s: largest |x(30 Hz) - x(240 Hz)| after a step %.2g m", springIDs[k], worst)
 		if worst > 1e-4 {
 			t.Errorf("%s: not dt-invariant for a held goal: 30 Hz and 240 Hz differ by %.3g m", springIDs[k], worst)
+		}
+	}
+}
+
+// TestSpringsCheckSettings: settings read from a file land where the
+// panel's sliders can show them, through the one slider table (the
+// damping ratio's captioned slider too), and the goal motion within its
+// options; settings already inside stay bit for bit.
+func TestSpringsCheckSettings(t *testing.T) {
+	nan := float32(math.NaN())
+	l := New()
+	def := l.S
+	l.CheckSettings()
+	if l.S != def {
+		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", l.S, def)
+	}
+	for _, tc := range []struct {
+		name string
+		set  func(s *Settings)
+		got  func(s *Settings) float32
+		want float32
+	}{
+		{"Period 0", func(s *Settings) { s.Period = 0 }, func(s *Settings) float32 { return s.Period }, 0.2},
+		{"Amplitude 9", func(s *Settings) { s.Amplitude = 9 }, func(s *Settings) float32 { return s.Amplitude }, 2},
+		{"Ramp time NaN", func(s *Settings) { s.RampTime = nan }, func(s *Settings) float32 { return s.RampTime }, 0.05},
+		{"Damping 7", func(s *Settings) { s.Ratio = 7 }, func(s *Settings) float32 { return s.Ratio }, 3},
+		{"Damping -1", func(s *Settings) { s.Ratio = -1 }, func(s *Settings) float32 { return s.Ratio }, 0},
+		{"Damping 1.5", func(s *Settings) { s.Ratio = 1.5 }, func(s *Settings) float32 { return s.Ratio }, 1.5},
+		{"Decay h-l 2", func(s *Settings) { s.DecayHalflife = 2 }, func(s *Settings) float32 { return s.DecayHalflife }, 1},
+		{"Window 0", func(s *Settings) { s.Window = 0 }, func(s *Settings) float32 { return s.Window }, 1},
+		{"Goal 5", func(s *Settings) { s.Goal = 5 }, func(s *Settings) float32 { return float32(s.Goal) }, GoalSine},
+	} {
+		l.S = def
+		tc.set(&l.S)
+		l.CheckSettings()
+		if got := tc.got(&l.S); got != tc.want {
+			t.Errorf("%s: %v after CheckSettings, want %v", tc.name, got, tc.want)
 		}
 	}
 }

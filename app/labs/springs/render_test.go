@@ -7,6 +7,8 @@ import (
 
 	"kinelab/app"
 	"kinelab/app/apptest"
+	"kinelab/app/labs/signals"
+	"kinelab/ui"
 )
 
 // TestRender runs the app's real render path in a window with the springs lab
@@ -16,6 +18,16 @@ import (
 func TestRender(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{UIScale: 1, Lab: "springs", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
+	checkPanel(t, a)
+}
+
+// checkPanel (called by TestRender): the panel draws with every section
+// open in each goal motion, so every slider it draws is a row of the lab's
+// table (ui.Ranges.Of panics on one that is not).
+func checkPanel(t *testing.T, a *app.App) {
+	ui.OpenAllSections(true)
+	defer ui.OpenAllSections(false)
+	apptest.RenderLab(t, a, "springs", 3, func(f int) { a.Lab().(*Lab).S.Goal = int32(f) })
 }
 
 // checkFrame (called by TestRender): the goal and every spring
@@ -31,7 +43,7 @@ func checkFrame(t *testing.T, a *app.App) {
 	})
 	defer apptest.KeepOnFailure(t, img, "springs")
 	v := a.View()
-	top, bottom := app.StackedPlots(v.Width, v.Height)
+	top, bottom := signals.StackedPlots(v.Width, v.Height)
 	const tol, want = 6, 40
 	got := map[string]int{"x goal": apptest.CountNear(img, lab.pos.Area(top), GoalColor, tol)}
 	view3D := rl.Rectangle{X: 320, Y: 40, Width: top.X - 330, Height: float32(v.Height) - 50}

@@ -6,7 +6,9 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys/mathx"
 	"kinelab/app"
+	"kinelab/app/labs/signals"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -48,7 +50,7 @@ func (l *Lab) Draw3D(v *app.View) {
 // Draw2D implements app.Lab: the position and velocity plots, the rails'
 // names.
 func (l *Lab) Draw2D(v *app.View) {
-	top, bottom := app.StackedPlots(v.Width, v.Height)
+	top, bottom := signals.StackedPlots(v.Width, v.Height)
 	l.pos.Draw(top, v.Mouse)
 	l.vel.Draw(bottom, v.Mouse)
 	for i := range numSprings {
@@ -58,19 +60,40 @@ func (l *Lab) Draw2D(v *app.View) {
 	}
 }
 
-// Panel implements app.Lab.
+// sliders is every slider of the lab's panel, declared once: Panel draws
+// them and CheckSettings keeps settings read from a file within them.
+func (l *Lab) sliders() ui.Ranges {
+	s := &l.S
+	return ui.Ranges{
+		{Label: "Period", V: &s.Period, Lo: 0.2, Hi: 5, Format: "%.1f s"},
+		{Label: "Amplitude", V: &s.Amplitude, Lo: 0.1, Hi: 2, Format: "%.2f m"},
+		{Label: "Ramp time", V: &s.RampTime, Lo: 0.05, Hi: 3, Format: "%.2f s"},
+		{Label: "Damper h-l", V: &s.DamperHalflife, Lo: 0, Hi: 1, Format: "%.2f s"},
+		{Label: "Critical h-l", V: &s.CriticalHalflife, Lo: 0, Hi: 1, Format: "%.2f s"},
+		{Label: "Frequency", V: &s.Frequency, Lo: 0, Hi: 4, Format: "%.2f Hz"},
+		// The ratio's caption names the regime it puts the spring in.
+		{Label: "Damping", V: &s.Ratio, Lo: 0, Hi: 3, Text: func(r float32) string {
+			return fmt.Sprintf("%.2f %s", r, springRegime(r))
+		}},
+		{Label: "Decay h-l", V: &s.DecayHalflife, Lo: 0, Hi: 1, Format: "%.2f s"},
+		{Label: "Window", V: &s.Window, Lo: 1, Hi: 20, Format: "%.0f s"},
+	}
+}
+
+// Panel implements app.Lab. Its Step and Ramp buttons only ask: the next
+// Update moves the goal.
 func (l *Lab) Panel(p *ui.Panel) {
-	s, sec := &l.S, &l.sec
+	s, sec, sl := &l.S, &l.sec, l.sliders()
 	p.Text(fmt.Sprintf("tick dt %.1f ms (Playback)", l.dt*1000))
 	if p.Section("Goal", &sec.goal) {
 		p.Choice([]string{"Steps", "Ramps", "Sine"}, 3, &s.Goal)
 		if s.Goal != GoalSine {
 			p.Check("Repeat (A)", &s.Auto)
 		}
-		p.Slider("Period", &s.Period, 0.2, 5, "%.1f s")
-		p.Slider("Amplitude", &s.Amplitude, 0.1, 2, "%.2f m")
+		p.Range(sl, &s.Period)
+		p.Range(sl, &s.Amplitude)
 		if s.Goal == GoalRamps {
-			p.Slider("Ramp time", &s.RampTime, 0.05, 3, "%.2f s")
+			p.Range(sl, &s.RampTime)
 		}
 		switch p.Buttons("Step (S)", "Ramp (R)") { // S's --do name is goal-step
 		case 0:
@@ -81,21 +104,21 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Text("or Ctrl+drag in the top plot")
 	}
 	if p.Section("Springs", &sec.springs) {
-		p.Slider("Damper h-l", &s.DamperHalflife, 0, 1, "%.2f s")
-		p.Slider("Critical h-l", &s.CriticalHalflife, 0, 1, "%.2f s")
-		p.Slider("Frequency", &s.Frequency, 0, 4, "%.2f Hz")
-		p.SliderText("Damping", &s.Ratio, 0, 3, fmt.Sprintf("%.2f %s", s.Ratio, springRegime(s.Ratio)))
+		p.Range(sl, &s.DamperHalflife)
+		p.Range(sl, &s.CriticalHalflife)
+		p.Range(sl, &s.Frequency)
+		p.Range(sl, &s.Ratio)
 		st, d := s.stiffnessDamping()
 		p.Text(fmt.Sprintf("  s %.1f/s2  d %.2f/s", st, d))
 		p.Check("Goal velocity to springs", &s.GoalVel)
-		p.Slider("Decay h-l", &s.DecayHalflife, 0, 1, "%.2f s")
+		p.Range(sl, &s.DecayHalflife)
 		p.Text("  (= critical after a step)")
 	}
 	if p.Section("Plots", &sec.plots) {
 		for i, id := range springIDs {
 			p.Check(id, &s.Show[i])
 		}
-		p.Slider("Window", &s.Window, 1, 20, "%.0f s")
+		p.Range(sl, &s.Window)
 		p.Check("Hold y ranges", &s.HoldPlot)
 	}
 }
@@ -124,28 +147,23 @@ func (l *Lab) Keys() []app.Key {
 
 // Point implements app.Pointable: Ctrl+drag in the top plot moves the goal.
 func (l *Lab) Point(ptr app.Pointer) {
-	top, _ := app.StackedPlots(int32(ui.Width()), int32(ui.Height()))
+	top, _ := signals.StackedPlots(int32(ui.Width()), int32(ui.Height()))
 	l.draw.Point(ptr, l.pos, top)
 }
 
 // UIRects implements app.UIRecter: the two plots (the goal is dragged in one).
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
-	a, b := app.StackedPlots(w, h)
+	a, b := signals.StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
 }
 
 // Settings implements app.SettingsLab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker.
+// CheckSettings implements app.SettingsChecker: the goal motion within
+// its options, every slider within its table row.
 func (l *Lab) CheckSettings() {
 	s := &l.S
-	app.Clamp32(&s.Goal, 0, 2)
-	for _, f := range []struct {
-		v      *float32
-		lo, hi float32
-	}{{&s.Period, 0.2, 5}, {&s.Amplitude, 0.1, 2}, {&s.RampTime, 0.05, 3}, {&s.DamperHalflife, 0, 1},
-		{&s.CriticalHalflife, 0, 1}, {&s.Frequency, 0, 4}, {&s.Ratio, 0, 3}, {&s.DecayHalflife, 0, 1}, {&s.Window, 1, 20}} {
-		app.ClampF(f.v, f.lo, f.hi)
-	}
+	s.Goal = mathx.Clamp(s.Goal, 0, 2)
+	l.sliders().Clamp()
 }

@@ -1,6 +1,5 @@
 // Package tracking is kinelab's Tracking lab (tab 2, --lab tracking). It
-// shows the article "Perfect Tracking with Springs"
-// (perfect-tracking-with-springs.md in kinelab's shared/seeds).
+// shows the article "Perfect Tracking with Springs" (docs/articles.md).
 //
 // On screen: a 1-D signal
 // with discontinuities is tracked at once by a stiff plain spring, the

@@ -1,15 +1,17 @@
 package tracking
 
 import (
+	"fmt"
 	"image/color"
 	"math"
-	"strconv"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
+	"kinelab/app/labs/signals"
 	"kinelab/render"
 )
 
@@ -71,13 +73,14 @@ type Settings struct {
 }
 
 // DefaultSettings is the lab as it opens: the article's gains (x 0.01,
-// v 0.2, a 1 at 60 Hz) and half-lives (x 1, v 0.05, a 0).
+// v 0.2, a 1 at 60 Hz) and half-lives (x 1, v 0.05, a 0), the default
+// character on the clip it opens on (walk).
 func DefaultSettings() Settings {
 	return Settings{Signal: SignalSwitch, SwitchPeriod: 2, JumpRate: 0.6, JumpSize: 0.8,
 		PlainHalflife: 0.05, XGain: 0.01, VGain: 0.2, AGain: 1, GainDt: 1.0 / 60,
 		XHalflife: 1, VHalflife: 0.05, AHalflife: 0,
 		KnownCuts: true, MaxVel: 3, MaxAcc: 20,
-		Character: true, CharVariant: VarExact, CharClip: 1, CutEvery: 1.5, CutSkip: 0.35,
+		Character: true, CharVariant: VarExact, CharClip: int32(character.Default().Start), CutEvery: 1.5, CutSkip: 0.35,
 		Window: 6, Show: [numVariants]bool{true, true, true, true}}
 }
 
@@ -87,18 +90,18 @@ type Lab struct {
 	S     Settings
 	sec   trackPanels
 
-	time   float64 // s of simulated time
-	dt     float32 // s, the last tick
-	rng    uint32
-	input  float32 // m, the signal's newest sample
-	cut    bool    // the newest sample follows a discontinuity
-	cuts   int     // discontinuities so far
-	which  int     // SignalSwitch: which of the two signals plays
-	since  float32 // s since the last swap (SignalSwitch)
-	offset float32 // m, the jumping offset (SignalJumps)
-	signal int32   // mode of the last update, to notice a change
-	pend   bool    // a discontinuity was asked for
-	draw   app.PlotDrag
+	time   float64          // s of simulated time
+	dt     float32          // s, the last tick
+	rng    mathx.Xorshift32 // the jumps, reproducible per seed
+	input  float32          // m, the signal's newest sample
+	cut    bool             // the newest sample follows a discontinuity
+	cuts   int              // discontinuities so far
+	which  int              // SignalSwitch: which of the two signals plays
+	since  float32          // s since the last swap (SignalSwitch)
+	offset float32          // m, the jumping offset (SignalJumps)
+	signal int32            // mode of the last update, to notice a change
+	pend   bool             // a discontinuity was asked for
+	draw   signals.PlotDrag
 
 	// The variants: the plain spring's state, and a filter with the
 	// CutTracker feeding it for each tracking spring.
@@ -113,10 +116,11 @@ type Lab struct {
 }
 
 // SetCharacter implements app.CharacterSetter: the character filtered
-// across cuts becomes ch (loaded BVH files), playing its clips.
-func (l *Lab) SetCharacter(ch *app.Character) {
-	l.char = newTrackCharOf(ch)
-	l.S.CharClip = 0
+// across cuts becomes ch (loaded BVH files), playing its clips from the
+// one it opens on.
+func (l *Lab) SetCharacter(ch *character.Character) {
+	l.char = newTrackChar(ch)
+	l.S.CharClip = int32(ch.Start)
 }
 
 // Entry is how the App lists the Tracking lab: --lab tracking.
@@ -127,9 +131,9 @@ func Entry() app.LabEntry {
 // New makes the lab with its defaults, seed 1.
 func New() *Lab {
 	l := &Lab{S: DefaultSettings(), sec: trackPanels{input: true, springs: true}, dt: 1.0 / 60,
-		char: newTrackChar(), signal: SignalSwitch}
+		char: newTrackChar(character.Default()), signal: SignalSwitch}
 	l.Configure(app.Config{Seed: 1})
-	l.plot = render.NewPlot("x", "m", 2048)
+	l.plot = render.NewPlot(dtTitle(l.dt), "m", 2048)
 	l.plot.AddSeries("input", InputColor)
 	l.plot.SetLineWidth(0, 6)
 	l.errs = render.NewPlot("x - input", "m", 2048)
@@ -155,10 +159,13 @@ func (l *Lab) Title() string {
 }
 
 // Configure implements app.Configurer: --seed seeds the random jumps.
-func (l *Lab) Configure(c app.Config) { l.rng = c.Seed*2654435761 + 12345 }
+func (l *Lab) Configure(c app.Config) { l.rng = mathx.NewXorshift32(c.Seed) }
 
 // Jump asks for a discontinuity now: the signals swap, or the offset jumps.
 func (l *Lab) Jump() { l.pend = true }
+
+// CutCharacter asks for a cut in the character's clip now.
+func (l *Lab) CutCharacter() { l.char.pend = true }
 
 // Update implements app.Lab: one tick of dt seconds. dt = 0 changes nothing.
 func (l *Lab) Update(dt float32) {
@@ -225,15 +232,19 @@ func (l *Lab) push() {
 	var x, e [numVariants]float32
 	for v := range numVariants {
 		x[v], _ = l.Output(v)
-		e[v] = app.Float32Sat(float64(x[v]) - float64(l.input))
+		e[v] = mathx.Float32Sat(float64(x[v]) - float64(l.input))
 		l.plot.SetVisible(v+1, l.S.Show[v])
 		l.errs.SetVisible(v, l.S.Show[v])
 	}
+	l.plot.Title = dtTitle(l.dt) // here, not in Draw2D: drawing only reads
 	l.plot.Window, l.errs.Window = float64(l.S.Window), float64(l.S.Window)
 	l.plot.Hold, l.errs.Hold = l.S.HoldPlot || l.draw.Down, l.S.HoldPlot
 	l.plot.Push(l.time, l.input, x[0], x[1], x[2], x[3])
 	l.errs.Push(l.time, e[0], e[1], e[2], e[3])
 }
+
+// dtTitle is the top plot's title: the tick the springs last ran at.
+func dtTitle(dt float32) string { return fmt.Sprintf("dt %.1f ms", dt*1000) }
 
 // next is the input's sample dt seconds after the last one, and whether
 // a discontinuity lies between them.
@@ -252,8 +263,8 @@ func (l *Lab) next(dt float32) (x float32, cut bool) {
 	case SignalJumps:
 		// A Poisson process: a jump in this tick with probability 1 - e^(-rate dt).
 		p := 1 - math.Exp(-float64(max(s.JumpRate, 0))*float64(dt))
-		if pend || float64(l.rand()) < p {
-			l.offset, cut = (2*l.rand()-1)*s.JumpSize, true
+		if pend || float64(l.rng.Float()) < p {
+			l.offset, cut = (2*l.rng.Float()-1)*s.JumpSize, true
 		}
 		x = l.sample(l.time)
 	case SignalDrawn:
@@ -284,14 +295,6 @@ func (l *Lab) sample(t float64) float32 {
 	}
 }
 
-// rand draws from [0, 1) (xorshift32), so runs with one seed repeat.
-func (l *Lab) rand() float32 {
-	l.rng ^= l.rng << 13
-	l.rng ^= l.rng >> 17
-	l.rng ^= l.rng << 5
-	return float32(l.rng>>8) / (1 << 24)
-}
-
 // CSVHeader implements app.CSVExporter: time, the input, then position and
 // velocity of each variant, then the tick's dt and whether the input
 // jumped on it.
@@ -303,16 +306,17 @@ func (l *Lab) CSVHeader() []string {
 	return append(h, "dt_s", "cut")
 }
 
-// CSVRow implements app.CSVExporter.
-func (l *Lab) CSVRow(row []string) []string {
-	row = append(row, strconv.FormatFloat(l.time, 'f', 6, 64), app.CSVFloat(l.input))
+// CSVRows implements app.CSVExporter: one row per update.
+func (l *Lab) CSVRows(rows [][]string) [][]string {
+	row := make([]string, 0, 4+2*numVariants)
+	row = append(row, app.CSVTime(l.time), app.CSVFloat(l.input))
 	for v := range numVariants {
 		x, vel := l.Output(v)
 		row = append(row, app.CSVFloat(x), app.CSVFloat(vel))
 	}
-	return append(row, app.CSVFloat(l.dt), strconv.FormatBool(l.cut))
+	return append(rows, append(row, app.CSVFloat(l.dt), app.CSVBool(l.cut)))
 }
 
 // Focus implements app.Lab: between the two characters, shifted so that with
 // the default camera they stand left of the plots.
-func (l *Lab) Focus() mgl32.Vec3 { return app.FocusBesidePlots(mgl32.Vec3{0, 0.9, 0}) }
+func (l *Lab) Focus() mgl32.Vec3 { return signals.FocusBesidePlots(mgl32.Vec3{0, 0.9, 0}) }

@@ -1,7 +1,6 @@
 package tracking
 
 import (
-	"kinelab/animsys/bvh/fixture"
 	"math"
 	"math/rand"
 	"slices"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
@@ -56,7 +56,7 @@ func randomizeTracking(r *rand.Rand, l *Lab) {
 		s.CutEvery, s.CutSkip = apptest.PickOne[float32](r, 0, 1e-6, 1.5, 5), apptest.PickOne[float32](r, 0, 0.35, 1)
 	case 17:
 		l.Jump()
-		l.char.pend = true
+		l.CutCharacter()
 	case 18: // a mouse drag in the top plot
 		l.draw.Down = r.Intn(2) == 0
 		l.draw.Pressed = l.draw.Down
@@ -75,7 +75,7 @@ func TestTrackingStress(t *testing.T) {
 	l := New()
 	l.Configure(app.Config{Seed: 42})
 	header := l.CSVHeader()
-	var row []string
+	var rows [][]string
 	var maxAbs float64
 	const ticks = 20000
 	for i := 0; i < ticks; i++ {
@@ -87,8 +87,10 @@ func TestTrackingStress(t *testing.T) {
 			dt = r.Float32() * 0.5
 		}
 		l.Update(dt)
-		row = l.CSVRow(row[:0])
-		for _, x := range apptest.ParseCSVRow(t, header, row) {
+		if rows = l.CSVRows(rows[:0]); len(rows) != 1 {
+			t.Fatalf("tick %d: %d CSV rows, want one per update", i, len(rows))
+		}
+		for _, x := range apptest.ParseCSVRow(t, header, rows[0]) {
 			maxAbs = max(maxAbs, math.Abs(x))
 		}
 		c := l.char
@@ -160,13 +162,11 @@ func TestTrackingCSVMatchesSpring(t *testing.T) {
 			x[v] = l.input
 		}
 		maxVel, maxAcc := s.clipLimits()
-		var row []string
 		n, cuts, worst := 3000, 0, 0.0
 		for i := 0; i < n; i++ {
 			dt := float32(1.0/60) * (0.2 + 1.6*r.Float32())
 			l.Update(dt)
-			row = l.CSVRow(row[:0])
-			f := apptest.ParseCSVRow(t, want, row)
+			f := apptest.ParseCSVRow(t, want, l.CSVRows(nil)[0])
 			in, cut := float32(f[1]), f[11] == 1
 			if float32(f[10]) != dt {
 				t.Fatalf("%s: tick %d: dt_s %v, want %v", tc.name, i, f[10], dt)
@@ -329,7 +329,7 @@ func TestTrackingCharacterCuts(t *testing.T) {
 		c := l.char
 		before := c.MaxDeg
 		rawBefore, filtBefore := slices.Clone(c.raw.Rot), slices.Clone(c.filt.Rot)
-		c.pend = true
+		l.CutCharacter()
 		l.Update(1.0 / 60)
 		var rawJump, filtJump float32
 		for j := 1; j < len(rawBefore); j++ {
@@ -370,7 +370,7 @@ func TestTrackingLoadedCharacter(t *testing.T) {
 		t.Fatalf("the lab filters %d joints (top %d), the character has %d (head %d)", c.skel.Len(), c.top, ch.Skel.Len(), ch.Head)
 	}
 	rawBefore, filtBefore := slices.Clone(c.raw.Rot), slices.Clone(c.filt.Rot)
-	c.pend = true
+	l.CutCharacter()
 	l.Update(1.0 / 60)
 	var rawJump, filtJump float32
 	for j := 1; j < len(rawBefore); j++ {
@@ -388,5 +388,62 @@ func TestTrackingLoadedCharacter(t *testing.T) {
 	}
 	if d := c.rawG.Pos[ch.Hips].Sub(c.filtG.Pos[ch.Hips]).Len(); d < 0.9 {
 		t.Errorf("raw and filtered hips %.2f m apart", d)
+	}
+}
+
+// TestTrackingCheckSettings: settings read from a file land where the
+// panel's sliders can show them, through the one slider table: plain
+// sliders clamp to their ends, the log gain sliders to gains in [0, 1]
+// (a gain below the slider's 1e-4 end is kept, as the slider's 0 is a
+// gain of 0), the Gain dt slider (in Hz) to ticks of 1/240 to 1/10 s, and
+// the choices to their options; settings already inside stay bit for bit.
+func TestTrackingCheckSettings(t *testing.T) {
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	l := New()
+	def := l.S
+	l.CheckSettings()
+	if l.S != def {
+		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", l.S, def)
+	}
+	for _, tc := range []struct {
+		name string
+		set  func(s *Settings)
+		got  func(s *Settings) float32
+		want float32
+	}{
+		{"Swap every 9", func(s *Settings) { s.SwitchPeriod = 9 }, func(s *Settings) float32 { return s.SwitchPeriod }, 5},
+		{"Swap every NaN", func(s *Settings) { s.SwitchPeriod = nan }, func(s *Settings) float32 { return s.SwitchPeriod }, 0},
+		{"Max vel 0", func(s *Settings) { s.MaxVel = 0 }, func(s *Settings) float32 { return s.MaxVel }, 0.1},
+		{"Window 100", func(s *Settings) { s.Window = 100 }, func(s *Settings) float32 { return s.Window }, 20},
+		{"x gain 5", func(s *Settings) { s.XGain = 5 }, func(s *Settings) float32 { return s.XGain }, 1},
+		{"x gain +Inf", func(s *Settings) { s.XGain = inf }, func(s *Settings) float32 { return s.XGain }, 1},
+		{"v gain -1", func(s *Settings) { s.VGain = -1 }, func(s *Settings) float32 { return s.VGain }, 0},
+		{"v gain NaN", func(s *Settings) { s.VGain = nan }, func(s *Settings) float32 { return s.VGain }, 0},
+		{"v gain 0", func(s *Settings) { s.VGain = 0 }, func(s *Settings) float32 { return s.VGain }, 0},
+		{"x gain 5e-5", func(s *Settings) { s.XGain = 5e-5 }, func(s *Settings) float32 { return s.XGain }, 5e-5},
+		{"x gain 0.01", func(s *Settings) { s.XGain = 0.01 }, func(s *Settings) float32 { return s.XGain }, 0.01},
+		{"Gain dt 0", func(s *Settings) { s.GainDt = 0 }, func(s *Settings) float32 { return s.GainDt }, 1.0 / 240},
+		{"Gain dt 1", func(s *Settings) { s.GainDt = 1 }, func(s *Settings) float32 { return s.GainDt }, 0.1},
+		{"Gain dt 1/30", func(s *Settings) { s.GainDt = 1.0 / 30 }, func(s *Settings) float32 { return s.GainDt }, 1.0 / 30},
+		{"Signal 7", func(s *Settings) { s.Signal = 7 }, func(s *Settings) float32 { return float32(s.Signal) }, SignalDrawn},
+		{"CharVariant -3", func(s *Settings) { s.CharVariant = -3 }, func(s *Settings) float32 { return float32(s.CharVariant) }, VarPlain},
+		{"CharClip 99", func(s *Settings) { s.CharClip = 99 }, func(s *Settings) float32 { return float32(s.CharClip) }, float32(len(l.char.clips) - 1)},
+	} {
+		l.S = def
+		tc.set(&l.S)
+		l.CheckSettings()
+		if got := tc.got(&l.S); got != tc.want {
+			t.Errorf("%s: %v after CheckSettings, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestTrackingDefaultCharacterApart: the default character and its
+// filtered twin stand 1 m apart, as they always have (the screenshots'
+// layout); only a loaded human is spread by its arm span.
+func TestTrackingDefaultCharacterApart(t *testing.T) {
+	if c := New().char; c.apart != 1 {
+		t.Errorf("default character: %.3f m apart, want 1", c.apart)
 	}
 }

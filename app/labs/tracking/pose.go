@@ -6,6 +6,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/character"
+	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
@@ -32,6 +34,7 @@ import (
 // and one vecTrack per joint for rotations and one for positions.
 type trackChar struct {
 	skel  animsys.Skeleton
+	fig   *humanoid.Figure // the skeleton read as a body: its Ground joints get no bones
 	clips []animsys.Clip
 	top   int     // joint the captions float above (the head)
 	apart float32 // m between the two characters
@@ -50,21 +53,20 @@ type trackChar struct {
 	Worst           int     // joint of MaxDeg
 }
 
-func newTrackChar() *trackChar {
-	return newTrackCharOf(app.DefaultCharacter())
-}
-
-// newTrackCharOf is the raw and filtered character of ch (the default, or
+// newTrackChar is the raw and filtered character of ch (the default, or
 // loaded from BVH files), standing a body width apart.
-func newTrackCharOf(ch *app.Character) *trackChar {
-	c := &trackChar{skel: ch.Skel, clips: ch.Clips, clip: -1, top: ch.Head, apart: 1}
+func newTrackChar(ch *character.Character) *trackChar {
+	c := &trackChar{skel: ch.Skel, fig: ch.Figure, clips: ch.Clips, clip: -1, top: ch.Head, apart: 1}
 	if c.top < 0 {
 		c.top = ch.Hips
 	}
-	if f := ch.Figure; f != nil {
-		// Arms out and a step apart: the two must not overlap.
+	// A loaded human may play its clips arms out: stand the two a step
+	// wider than its rest pose's hands so they never overlap. The default
+	// character's clips keep its arms down, so it keeps the 1 m the lab
+	// was laid out for (its T-shaped rest pose would make it 1.1 m).
+	if f := ch.Figure; f.Human && ch != character.Default() {
 		rest := ch.Skel.BindPose()
-		span := rest.Pos[f.Arms[0].End].Sub(rest.Pos[f.Arms[1].End]).Len()
+		span := rest.Pos[f.Arms[humanoid.Left].End].Sub(rest.Pos[f.Arms[humanoid.Right].End]).Len()
 		c.apart = max(1, 0.8*span)
 	}
 	n := c.skel.Len()
@@ -95,7 +97,7 @@ func (c *trackChar) update(s *Settings, dt float32) {
 	}
 	cut := due || clip != c.clip || !c.started
 	c.pend, c.clip = false, clip
-	c.t = app.WrapTime(c.t, c.clips[clip].Duration())
+	c.t = mathx.WrapTime(c.t, c.clips[clip].Duration())
 	c.Cut = cut
 
 	c.prev.CopyFrom(&c.raw)

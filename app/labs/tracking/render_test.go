@@ -8,6 +8,8 @@ import (
 
 	"kinelab/app"
 	"kinelab/app/apptest"
+	"kinelab/app/labs/signals"
+	"kinelab/ui"
 )
 
 // TestRender runs the app's real render path in a window with the tracking lab
@@ -17,6 +19,16 @@ import (
 func TestRender(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{UIScale: 1, Lab: "tracking", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
+	checkPanel(t, a)
+}
+
+// checkPanel (called by TestRender): the panel draws with every section
+// open in each input signal, so every slider it draws is a row of the lab's
+// table (ui.Ranges.Of panics on one that is not).
+func checkPanel(t *testing.T, a *app.App) {
+	ui.OpenAllSections(true)
+	defer ui.OpenAllSections(false)
+	apptest.RenderLab(t, a, "tracking", 3, func(f int) { a.Lab().(*Lab).S.Signal = int32(f) })
 }
 
 // checkFrame (called by TestRender): every series of both plots
@@ -32,7 +44,7 @@ func checkFrame(t *testing.T, a *app.App) {
 	})
 	defer apptest.KeepOnFailure(t, img, "tracking")
 	v := a.View()
-	top, bottom := app.StackedPlots(v.Width, v.Height)
+	top, bottom := signals.StackedPlots(v.Width, v.Height)
 	const tol, want = 6, 40
 	got := map[string]int{"input": apptest.CountNear(img, lab.plot.Area(top), InputColor, tol)}
 	for k := range numVariants {

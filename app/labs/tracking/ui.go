@@ -8,7 +8,9 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys/mathx"
 	"kinelab/app"
+	"kinelab/app/labs/signals"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -24,7 +26,7 @@ func (l *Lab) Point(ptr app.Pointer) {
 	if ptr.Click && l.S.Character {
 		l.joint = max(0, ptr.JointAt(l.char.rawG.Pos, mgl32.Vec3{}))
 	}
-	top, _ := app.StackedPlots(int32(ui.Width()), int32(ui.Height()))
+	top, _ := signals.StackedPlots(int32(ui.Width()), int32(ui.Height()))
 	l.draw.Point(ptr, l.plot, top)
 	if l.draw.Down {
 		l.S.Signal = SignalDrawn
@@ -37,15 +39,14 @@ func (l *Lab) Draw3D(v *app.View) {
 		return
 	}
 	c := l.char
-	render.Skeleton(c.rawG.Pos, c.skel.Parents, InputColor, render.JointColor, 0.02)
-	render.Skeleton(c.filtG.Pos, c.skel.Parents, Colors[l.S.CharVariant], render.JointColor, 0.02)
+	render.Skeleton(c.rawG.Pos, c.skel.Parents, c.fig.Ground, InputColor, render.JointColor, 0.02)
+	render.Skeleton(c.filtG.Pos, c.skel.Parents, c.fig.Ground, Colors[l.S.CharVariant], render.JointColor, 0.02)
 }
 
 // Draw2D implements app.Lab: the signal and error plots, and the characters'
 // captions.
 func (l *Lab) Draw2D(v *app.View) {
-	top, bottom := app.StackedPlots(v.Width, v.Height)
-	l.plot.Title = fmt.Sprintf("dt %.1f ms", l.dt*1000)
+	top, bottom := signals.StackedPlots(v.Width, v.Height)
 	l.plot.Draw(top, v.Mouse)
 	l.errs.Draw(bottom, v.Mouse)
 	if !l.S.Character {
@@ -71,28 +72,75 @@ func (l *Lab) Draw2D(v *app.View) {
 		deg := 2 * math.Acos(math.Min(1, math.Abs(float64(d)))) * 180 / math.Pi
 		msg := fmt.Sprintf("%s: filtered %.1f deg from raw", c.skel.Names[j], deg)
 		r := ui.CaptionRect(0, 0, ui.TextSize, msg)
-		top, _ := app.StackedPlots(v.Width, v.Height)
 		ui.Caption("joint readout", v.Area.X, top.Y+top.Height-r.Height, ui.TextSize, []color.RGBA{render.TargetColor}, msg)
 	}
 }
 
-// Panel implements app.Lab.
+// sliders is every slider of the lab's panel, declared once: Panel draws
+// them and CheckSettings keeps settings read from a file within them.
+func (l *Lab) sliders() ui.Ranges {
+	s := &l.S
+	return ui.Ranges{
+		{Label: "Swap every", V: &s.SwitchPeriod, Lo: 0, Hi: 5, Text: func(x float32) string {
+			if x > 0 {
+				return fmt.Sprintf("%.1f s", x)
+			}
+			return "on J only"
+		}},
+		{Label: "Jump rate", V: &s.JumpRate, Lo: 0, Hi: 4, Format: "%.1f /s"},
+		{Label: "Jump size", V: &s.JumpSize, Lo: 0, Hi: 2, Format: "%.2f m"},
+		{Label: "Plain h-l", V: &s.PlainHalflife, Lo: 0, Hi: 0.5, Format: "%.3f s"},
+		gainRange("x gain", &s.XGain),
+		gainRange("v gain", &s.VGain),
+		{Label: "a gain", V: &s.AGain, Lo: 0, Hi: 1, Format: "%.2f"},
+		// The exact spring's gains are for a tick: shown as its length,
+		// slid as its rate.
+		{Label: "Gain dt", V: &s.GainDt, Lo: 10, Hi: 240,
+			Text: func(hz float32) string { return fmt.Sprintf("%.1f ms", 1000/hz) },
+			Get:  func() float32 { return 1 / s.GainDt }, Set: func(hz float32) { s.GainDt = 1 / hz }},
+		{Label: "x half-life", V: &s.XHalflife, Lo: 0, Hi: 3, Format: "%.2f s"},
+		{Label: "v half-life", V: &s.VHalflife, Lo: 0, Hi: 0.5, Format: "%.3f s"},
+		{Label: "a half-life", V: &s.AHalflife, Lo: 0, Hi: 0.5, Format: "%.3f s"},
+		{Label: "Max vel", V: &s.MaxVel, Lo: 0.1, Hi: 20, Format: "%.1f m/s"},
+		{Label: "Max acc", V: &s.MaxAcc, Lo: 1, Hi: 200, Format: "%.0f m/s2"},
+		{Label: "Cut every", V: &s.CutEvery, Lo: 0, Hi: 5, Format: "%.1f s"},
+		{Label: "Cut skip", V: &s.CutSkip, Lo: 0, Hi: 1, Format: "%.2f s"},
+		{Label: "Window", V: &s.Window, Lo: 1, Hi: 20, Format: "%.0f s"},
+	}
+}
+
+// gainRange is a slider over log10 of a per-tick gain in [1e-4, 1] whose
+// leftmost position is 0: small gains such as the article's 0.01 need the
+// resolution a linear slider lacks. Its caption is the gain itself.
+// Get leaves a gain above 1 (read from a file) above the slider's end, so
+// that the table's clamp brings it to 1; a negative or NaN gain reads as
+// NaN and clamps to 0.
+func gainRange(label string, g *float32) ui.Range {
+	return ui.Range{Label: label, V: g, Lo: -4, Hi: 0,
+		Text: func(float32) string { return fmt.Sprintf("%.3g", *g) },
+		Get:  func() float32 { return max(-4, float32(math.Log10(float64(*g)))) },
+		Set: func(u float32) {
+			*g = float32(math.Pow(10, float64(u)))
+			if u <= -3.97 {
+				*g = 0
+			}
+		}}
+}
+
+// Panel implements app.Lab. Its buttons only ask (Jump, CutCharacter):
+// the next Update makes the discontinuity.
 func (l *Lab) Panel(p *ui.Panel) {
-	s, sec := &l.S, &l.sec
+	s, sec, sl := &l.S, &l.sec, l.sliders()
 	p.Text(fmt.Sprintf("tick dt %.1f ms (%.0f Hz)", l.dt*1000, 1/l.dt))
 	p.Text("from Playback > Time step")
 	if p.Section("Input signal", &sec.input) {
 		p.Choice([]string{"Switch", "Jumps", "Drawn"}, 3, &s.Signal)
 		switch s.Signal {
 		case SignalSwitch:
-			every := "on J only"
-			if s.SwitchPeriod > 0 {
-				every = fmt.Sprintf("%.1f s", s.SwitchPeriod)
-			}
-			p.SliderFor(&s.SwitchPeriod, "Swap every", &s.SwitchPeriod, 0, 5, every)
+			p.Range(sl, &s.SwitchPeriod)
 		case SignalJumps:
-			p.Slider("Jump rate", &s.JumpRate, 0, 4, "%.1f /s")
-			p.Slider("Jump size", &s.JumpSize, 0, 2, "%.2f m")
+			p.Range(sl, &s.JumpRate)
+			p.Range(sl, &s.JumpSize)
 		case SignalDrawn:
 			p.Text("Ctrl+drag in the top plot")
 		}
@@ -101,23 +149,20 @@ func (l *Lab) Panel(p *ui.Panel) {
 		}
 	}
 	if p.Section("Springs", &sec.springs) {
-		p.Slider("Plain h-l", &s.PlainHalflife, 0, 0.5, "%.3f s")
-		gainSlider(p, "x gain", &s.XGain)
-		gainSlider(p, "v gain", &s.VGain)
-		p.Slider("a gain", &s.AGain, 0, 1, "%.2f")
-		hz := 1 / s.GainDt
-		if p.SliderFor(&s.GainDt, "Gain dt", &hz, 10, 240, fmt.Sprintf("%.1f ms", 1000*s.GainDt)) {
-			s.GainDt = 1 / hz
-		}
-		p.Slider("x half-life", &s.XHalflife, 0, 3, "%.2f s")
-		p.Slider("v half-life", &s.VHalflife, 0, 0.5, "%.3f s")
-		p.Slider("a half-life", &s.AHalflife, 0, 0.5, "%.3f s")
+		p.Range(sl, &s.PlainHalflife)
+		p.Range(sl, &s.XGain)
+		p.Range(sl, &s.VGain)
+		p.Range(sl, &s.AGain)
+		p.Range(sl, &s.GainDt)
+		p.Range(sl, &s.XHalflife)
+		p.Range(sl, &s.VHalflife)
+		p.Range(sl, &s.AHalflife)
 	}
 	if p.Section("Discontinuities", &sec.cuts) {
 		p.Check("Known cuts (K)", &s.KnownCuts)
 		p.Check("Clip targets (L)", &s.Clip)
-		p.Slider("Max vel", &s.MaxVel, 0.1, 20, "%.1f m/s")
-		p.Slider("Max acc", &s.MaxAcc, 1, 200, "%.0f m/s2")
+		p.Range(sl, &s.MaxVel)
+		p.Range(sl, &s.MaxAcc)
 	}
 	if p.Section("Character", &sec.char) {
 		p.Check("Show (M)", &s.Character)
@@ -127,10 +172,10 @@ func (l *Lab) Panel(p *ui.Panel) {
 			names[i] = c.Name
 		}
 		p.Choice(names, 3, &s.CharClip)
-		p.Slider("Cut every", &s.CutEvery, 0, 5, "%.1f s")
-		p.Slider("Cut skip", &s.CutSkip, 0, 1, "%.2f s")
+		p.Range(sl, &s.CutEvery)
+		p.Range(sl, &s.CutSkip)
 		if p.Button("Cut now  (X)") {
-			l.char.pend = true
+			l.CutCharacter()
 		}
 		p.Text("worst: " + l.char.skel.Names[l.char.Worst])
 	}
@@ -138,24 +183,8 @@ func (l *Lab) Panel(p *ui.Panel) {
 		for v := range numVariants {
 			p.Check(trackVariantLabels[v], &s.Show[v])
 		}
-		p.Slider("Window", &s.Window, 1, 20, "%.0f s")
+		p.Range(sl, &s.Window)
 		p.Check("Hold y ranges", &s.HoldPlot)
-	}
-}
-
-// gainSlider is a slider over log10 of a per-tick gain in [1e-4, 1] whose
-// leftmost position is 0: small gains such as the article's 0.01 need the
-// resolution a linear slider lacks.
-func gainSlider(p *ui.Panel, label string, g *float32) {
-	u := float32(-4)
-	if *g > 0 {
-		u = max(-4, min(0, float32(math.Log10(float64(*g)))))
-	}
-	if p.SliderFor(g, label, &u, -4, 0, fmt.Sprintf("%.3g", *g)) {
-		*g = float32(math.Pow(10, float64(u)))
-		if u <= -3.97 {
-			*g = 0
-		}
 	}
 }
 
@@ -167,7 +196,7 @@ func (l *Lab) Keys() []app.Key {
 		{Code: rl.KeyG, Label: "G", Name: "signal", Help: "next input signal (switch, jumps, drawn)", Action: func() { s.Signal = (s.Signal + 1) % 3 }},
 		{Code: rl.KeyK, Label: "K", Name: "known-cuts", Help: "known-cut handling on / off", Action: func() { s.KnownCuts = !s.KnownCuts }},
 		{Code: rl.KeyL, Label: "L", Name: "clip", Help: "velocity / acceleration clipping on / off", Action: func() { s.Clip = !s.Clip }},
-		{Code: rl.KeyX, Label: "X", Name: "char-cut", Help: "cut the character's clip now", Action: func() { l.char.pend = true }},
+		{Code: rl.KeyX, Label: "X", Name: "char-cut", Help: "cut the character's clip now", Action: l.CutCharacter},
 		{Code: rl.KeyM, Label: "M", Name: "character", Help: "character on / off", Action: func() { s.Character = !s.Character }},
 		{Code: rl.KeyV, Label: "V", Name: "char-filter", Help: "next filter on the character", Action: func() { s.CharVariant = (s.CharVariant + 1) % numVariants }},
 	}
@@ -175,26 +204,20 @@ func (l *Lab) Keys() []app.Key {
 
 // UIRects implements app.UIRecter: the two plots (the input is drawn in one).
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
-	a, b := app.StackedPlots(w, h)
+	a, b := signals.StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
 }
 
 // Settings implements app.SettingsLab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker.
+// CheckSettings implements app.SettingsChecker: the choices within their
+// options (the clip within the character's clips), every slider within
+// its table row.
 func (l *Lab) CheckSettings() {
 	s := &l.S
-	app.Clamp32(&s.Signal, 0, 2)
-	app.Clamp32(&s.CharVariant, 0, numVariants-1)
-	app.Clamp32(&s.CharClip, 0, int32(len(l.char.clips)-1))
-	for _, f := range []struct {
-		v      *float32
-		lo, hi float32
-	}{{&s.SwitchPeriod, 0, 5}, {&s.JumpRate, 0, 4}, {&s.JumpSize, 0, 2}, {&s.PlainHalflife, 0, 0.5},
-		{&s.XGain, 0, 1}, {&s.VGain, 0, 1}, {&s.AGain, 0, 1}, {&s.GainDt, 1.0 / 240, 0.1},
-		{&s.XHalflife, 0, 3}, {&s.VHalflife, 0, 0.5}, {&s.AHalflife, 0, 0.5}, {&s.MaxVel, 0.1, 20},
-		{&s.MaxAcc, 1, 200}, {&s.CutEvery, 0, 5}, {&s.CutSkip, 0, 1}, {&s.Window, 1, 20}} {
-		app.ClampF(f.v, f.lo, f.hi)
-	}
+	s.Signal = mathx.Clamp(s.Signal, 0, 2)
+	s.CharVariant = mathx.Clamp(s.CharVariant, 0, numVariants-1)
+	s.CharClip = mathx.Clamp(s.CharClip, 0, int32(len(l.char.clips)-1))
+	l.sliders().Clamp()
 }

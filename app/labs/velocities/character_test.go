@@ -1,16 +1,17 @@
 package velocities
 
 import (
-	"github.com/go-gl/mathgl/mgl32"
 	"kinelab/animsys"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
+	"kinelab/animsys/character"
 	"math"
 	"slices"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"kinelab/animsys/mathx"
-	"kinelab/app"
 	"kinelab/app/apptest"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestLabOnBVHCharacter(t *testing.T) {
 	dir := t.TempDir()
 	walk, run := apptest.WriteDefaultBVH(t, dir, "walk"), apptest.WriteDefaultBVH(t, dir, "run")
-	ch, errs := app.LoadCharacter([]string{walk, run}, "auto")
+	ch, errs := character.Load([]string{walk, run}, character.Options{})
 	if ch == nil || len(errs) != 0 {
 		t.Fatalf("no character: %v", errs)
 	}
@@ -45,7 +46,7 @@ func TestLabOnBVHCharacter(t *testing.T) {
 // below it, carrying the root motion) runs with look-at and IK on and
 // stays finite.
 func TestLabOnPelvisRootCharacter(t *testing.T) {
-	ch, errs := app.LoadCharacter([]string{"../../../animsys/bvh/testdata/basic.bvh"}, "auto")
+	ch, errs := character.Load([]string{"../../../animsys/bvh/testdata/basic.bvh"}, character.Options{})
 	if ch == nil || len(errs) != 0 {
 		t.Fatalf("basic.bvh: %v", errs)
 	}
@@ -115,7 +116,7 @@ func TestPlayModesMarkEnds(t *testing.T) {
 // partly cancel in the backward difference; at 600 Hz it sees each.
 func TestMocapRedBlue(t *testing.T) {
 	for _, path := range mocap.Need(t) {
-		ch, errs := app.LoadCharacter([]string{path}, "auto")
+		ch, errs := character.Load([]string{path}, character.Options{})
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}

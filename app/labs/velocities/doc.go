@@ -1,6 +1,6 @@
 // Package velocities is kinelab's Velocities lab (tab 1, --lab velocities).
 // It shows the article "Propagating Velocities through Animation Systems"
-// (propagating-velocities.md in kinelab's shared/seeds).
+// (docs/articles.md).
 //
 // On screen: the default
 // character's clips go through the whole chain — sampling, a transition
@@ -24,5 +24,5 @@
 // plays its clip looped, clamped or ping-ponged and scrubs it. Every tick
 // whose finite difference reads across a jump is marked on the plot as an
 // event: teleport, reset, skip, scrub, a clip's wrap, end or turn, and a
-// data jump (a frame where the capture itself jumps, verify.DetectEvents).
+// data jump (a frame where the capture itself jumps, animsys.DetectEvents).
 package velocities

@@ -1,15 +1,11 @@
 package velocities
 
 import (
-	"math"
-	"strconv"
-
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
-	"kinelab/animsys/spring"
-	"kinelab/animsys/verify"
 	"kinelab/app"
 	"kinelab/render"
 )
@@ -79,7 +75,7 @@ func DefaultSettings() Settings {
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
 	S     Settings
-	ch    *app.Character
+	ch    *character.Character
 	skel  animsys.Skeleton
 	clips []animsys.Clip
 	wave  animsys.Clip
@@ -103,7 +99,7 @@ type Lab struct {
 	// reset, skip; wrap, end or turn when a clip that does not loop
 	// seamlessly crossed its end (Settings.Play); "data jump" when the
 	// samples read a frame interval where the clip's own data jumps
-	// (verify.DetectEvents: a joint flipping near 180 degrees in one
+	// (animsys.DetectEvents: a joint flipping near 180 degrees in one
 	// frame, a rest frame); or "". The finite difference of that tick
 	// reads across it.
 	Event          string
@@ -111,7 +107,8 @@ type Lab struct {
 	readAt         [2]clipRead // what the last tick sampled: the playing clip, the blend's source
 	pendingTele    bool
 	pendingReset   bool
-	resetRNG       uint32
+	pendingFree    bool             // put the dragged targets back on their paths
+	resetRNG       mathx.Xorshift32 // Reset's choices, reproducible per seed
 	pendingSwitch  int
 	pendingSeek    float32 // s into the loop to jump to, or -1
 	picked         int     // joint picked with a click, 0 for none
@@ -139,13 +136,13 @@ func Entry() app.LabEntry {
 
 // New builds the lab on the embedded default character.
 func New() *Lab {
-	return newLab(app.DefaultCharacter())
+	return newLab(character.Default())
 }
 
 // newLab builds the lab on character ch.
-func newLab(ch *app.Character) *Lab {
+func newLab(ch *character.Character) *Lab {
 	l := &Lab{S: DefaultSettings(), ch: ch, skel: ch.Skel, clips: ch.Clips,
-		wave: ch.Additive, pendingSwitch: -1, pendingSeek: -1, resetRNG: 12345,
+		wave: ch.Additive, pendingSwitch: -1, pendingSeek: -1, resetRNG: mathx.NewXorshift32(0),
 		sec: velPanels{clip: true, events: true, lines: true}}
 	n := l.skel.Len()
 	for _, p := range []*animsys.Pose{&l.sampA, &l.sampB, &l.mix, &l.tmp, &l.offset, &l.transPose,
@@ -155,7 +152,7 @@ func newLab(ch *app.Character) *Lab {
 	}
 	l.jumps = make([][]int, len(l.clips))
 	for i := range l.clips {
-		for _, e := range verify.DetectEvents(&l.skel, &l.clips[i]) {
+		for _, e := range animsys.DetectEvents(&l.skel, &l.clips[i]) {
 			if k := len(l.jumps[i]); k == 0 || l.jumps[i][k-1] != e.Frame {
 				l.jumps[i] = append(l.jumps[i], e.Frame)
 			}
@@ -165,14 +162,11 @@ func newLab(ch *app.Character) *Lab {
 	l.plot = render.NewPlot("|red - blue| over joints", quantityUnits[0], 600)
 	l.plot.AddSeries("mean", render.PlotMean)
 	l.plot.AddSeries("max", render.PlotMax)
-	if len(l.clips) > 1 {
-		l.cur, l.prev = 1, 1 // the default character starts walking
+	if ch.Start < len(l.clips) {
+		l.cur, l.prev = ch.Start, ch.Start // the default character starts walking
 	}
+	l.focusHeight = ch.HipsHeight
 	l.evaluate(0)
-	l.focusHeight = l.global.Pos[ch.Hips][1] - l.global.Pos[0][1]
-	if l.focusHeight < 0.3 {
-		l.focusHeight = 0.9 // hips at the floor: a character lying down, or a root named oddly
-	}
 	if ch.Head >= 0 {
 		l.lookPos = l.global.Pos[ch.Head].Add(ch.Facing.Mul(1.5))
 	}
@@ -239,10 +233,14 @@ func (l *Lab) Update(dt float32) {
 	}
 	if l.pendingReset {
 		l.pendingReset = false
-		l.cur = (l.cur + 1 + int(l.rand()*float32(len(l.clips)-1))) % len(l.clips)
-		l.tCur = l.rand() * loopLen(&l.clips[l.cur])
+		l.cur = (l.cur + 1 + int(l.resetRNG.Float()*float32(len(l.clips)-1))) % len(l.clips)
+		l.tCur = l.resetRNG.Float() * loopLen(&l.clips[l.cur])
 		l.trans, l.transTime = TransCut, 0
-		l.entYaw += l.rand()*2 - 1
+		l.entYaw += l.resetRNG.Float()*2 - 1
+	}
+	if l.pendingFree {
+		l.pendingFree = false
+		l.DragLook, l.DragIK = nil, nil
 	}
 	if l.pendingSwitch >= 0 {
 		l.startTransition(l.pendingSwitch)
@@ -274,12 +272,6 @@ func (l *Lab) Update(dt float32) {
 
 	l.measure(dt)
 	l.hasPrev = true
-}
-
-// sincos is float32 sin and cos.
-func sincos(x float32) (float32, float32) {
-	s, c := math.Sincos(float64(x))
-	return float32(s), float32(c)
 }
 
 // clipSpeed is Settings.ClipSpeed, kept within the timeline's range.
@@ -366,210 +358,11 @@ func (l *Lab) endEvent(i int, crossed bool) string {
 // loopTime maps a time t (s) into clip c's loop, as a clip time (s).
 func loopTime(c *animsys.Clip, t float32) float32 {
 	s, n := c.Loop()
-	return s + app.WrapTime(t, n)
-}
-
-// rand draws from [0, 1) (xorshift32), so resets are reproducible.
-func (l *Lab) rand() float32 {
-	l.resetRNG ^= l.resetRNG << 13
-	l.resetRNG ^= l.resetRNG >> 17
-	l.resetRNG ^= l.resetRNG << 5
-	return float32(l.resetRNG>>8) / (1 << 24)
+	return s + mathx.WrapTime(t, n)
 }
 
 func (l *Lab) yawQuat() mgl32.Quat {
 	return mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, l.entYaw, 0})
-}
-
-// startTransition begins the chosen transition from what plays now to clip
-// i. Inertialization records the offset from the last output to the new
-// clip; dead blending keeps the last output to extrapolate.
-func (l *Lab) startTransition(i int) {
-	mode := l.S.Transition
-	switch mode {
-	case TransBlend:
-		l.prev, l.tPrev = l.cur, l.tCur
-	case TransInertCubic, TransInertSpring:
-		l.sample(&l.sampB, i, 0)
-		animsys.InertializeOffset(&l.offset, &l.mix, &l.sampB)
-	case TransDeadBlend:
-		l.transPose.CopyFrom(&l.mix)
-	}
-	l.cur, l.tCur = i, 0
-	l.trans, l.transTime = mode, 0
-}
-
-// sample writes clip i at playback time t (s, Settings.Play) into p, in
-// place: the root joint keeps its root-motion velocities (clip frame) but
-// sits at the origin, so transitions between clips never blend root
-// positions. Played backwards or held, the velocities are scaled by the
-// rate (-1, 0): what the pose really does.
-func (l *Lab) sample(p *animsys.Pose, i int, t float32) {
-	c := &l.clips[i]
-	start, n := c.Loop()
-	off, rate := l.S.Play.At(t, n)
-	rate *= l.clipSpeed()
-	if l.S.Cubic {
-		animsys.SampleCubic(p, c, start+off)
-	} else {
-		animsys.SampleLinear(p, c, start+off)
-	}
-	if rate != 1 {
-		animsys.TimeScale(p, rate)
-	}
-	p.Pos[0] = mgl32.Vec3{}
-	p.Rot[0] = mathx.QuatIdentity()
-}
-
-// updateAdditive moves the additive's fade toward in or out at 1/duration
-// per second.
-func (l *Lab) updateAdditive(dt float32) {
-	rate := 1 / max(l.S.AddDuration, 1e-3)
-	was := l.addX
-	if l.S.Additive {
-		l.addX = min(1, l.addX+rate*dt)
-	} else {
-		l.addX = max(0, l.addX-rate*dt)
-	}
-	l.lastWeightMove = l.addX != was
-}
-
-// additiveWeight is the additive's weight and its rate (1/s): a smoothstep
-// of the fade progress, moving at +-1/duration while fading.
-func (l *Lab) additiveWeight() (a, aVel float32) {
-	a = l.S.AddWeight * mathx.Smoothstep(l.addX)
-	if l.lastWeightMove {
-		dir := float32(-1)
-		if l.S.Additive {
-			dir = 1
-		}
-		aVel = l.S.AddWeight * mathx.SmoothstepDx(l.addX) * dir / max(l.S.AddDuration, 1e-3)
-	}
-	return a, aVel
-}
-
-// updateTargets moves the look-at target (a critical spring, half-life
-// 0.15 s, smoothing a scripted path or the dragged point) and the IK
-// target (a path carried by the character's root ent, with the root's
-// velocities, or the dragged point).
-func (l *Lab) updateTargets(dt float32, ent animsys.Kform) {
-	t := float32(l.time)
-	// The look-at goal wanders over a figure of eight 1.6 m ahead of the
-	// character at head height.
-	hs, _ := sincos(0.7 * t)
-	vs, _ := sincos(1.3 * t)
-	h := l.focusHeight * 1.7
-	side := mgl32.Vec3{0, 1, 0}.Cross(l.ch.Facing)
-	goal := animsys.KformMulPos(ent, l.ch.Facing.Mul(1.6).Add(side.Mul(0.8*hs)).Add(mgl32.Vec3{0, h + 0.3*vs, 0}))
-	if l.DragLook != nil {
-		goal = *l.DragLook
-	}
-	for k := 0; k < 3; k++ {
-		l.lookPos[k], l.lookVel[k] = spring.SimpleSpringDamperExact(l.lookPos[k], l.lookVel[k], goal[k], 0.15, dt)
-	}
-
-	// IK target path in the character's frame (m) and its rate (m/s).
-	var p, v mgl32.Vec3
-	w := float64(2.0)
-	s, c := float32(math.Sin(w*float64(t))), float32(math.Cos(w*float64(t)))
-	// Both paths stay within about 85% of the chain's reach: near full
-	// extension two-bone IK is singular (the bend angle's rate is unbounded).
-	if l.S.IKChain == 0 {
-		p = mgl32.Vec3{0.1, 0.32 + 0.1*s, 0.22 + 0.15*c}
-		v = mgl32.Vec3{0, 0.1 * c * float32(w), -0.15 * s * float32(w)}
-	} else {
-		p = mgl32.Vec3{-0.27 + 0.1*c, 1.25 + 0.1*s, 0.25}
-		v = mgl32.Vec3{-0.1 * s * float32(w), 0.1 * c * float32(w), 0}
-	}
-	k := animsys.KformMul(ent, animsys.KformFromPosVel(p, v))
-	l.ikPos, l.ikVel = k.Pos, k.Vel
-	if l.DragIK != nil {
-		l.ikPos, l.ikVel = *l.DragIK, mgl32.Vec3{}
-	}
-}
-
-// entityKform is the character's root in the world: position and yaw, with
-// the clip's root-motion velocity vel (m/s, character frame) and angular
-// velocity ang (rad/s) turned into the world, plus the turn rate.
-func (l *Lab) entityKform(vel, ang mgl32.Vec3) animsys.Kform {
-	q := l.yawQuat()
-	k := animsys.KformIdentity()
-	k.Pos, k.Rot = l.entPos, q
-	k.Vel = mathx.QuatMulVec3(q, vel)
-	k.Ang = mathx.QuatMulVec3(q, ang).Add(mgl32.Vec3{0, l.turnRate(vel), 0})
-	return k
-}
-
-// turnRate turns the character only while it moves, so idles stay put.
-func (l *Lab) turnRate(vel mgl32.Vec3) float32 {
-	return l.S.TurnRate * min(1, vel.Len())
-}
-
-// evaluate runs the chain for the current times; dt (s) moves the root.
-func (l *Lab) evaluate(dt float32) {
-	weightVel := float32(1)
-	if l.S.IgnoreWeightVel {
-		weightVel = 0
-	}
-	// Sampling and the transition stage -> mix (local, in place).
-	l.sample(&l.sampA, l.cur, l.tCur)
-	switch l.trans {
-	case TransBlend:
-		l.sample(&l.sampB, l.prev, l.tPrev)
-		a := animsys.SmoothstepBlendAlpha(l.transTime, l.S.BlendDuration)
-		av := animsys.SmoothstepBlendAlphaVel(l.transTime, l.S.BlendDuration)
-		animsys.Blend(&l.mix, &l.sampB, &l.sampA, a, av*weightVel)
-	case TransInertCubic:
-		animsys.Inertialize(&l.mix, &l.offset, &l.sampA, l.transTime, l.S.InertDuration)
-	case TransInertSpring:
-		animsys.InertializeCritical(&l.mix, &l.offset, &l.sampA, l.transTime, l.S.InertHalflife)
-	case TransDeadBlend:
-		animsys.ExtrapolateDecayed(&l.extrap, &l.transPose, l.transTime, l.S.DeadHalflife)
-		a := animsys.SmoothstepBlendAlpha(l.transTime, l.S.BlendDuration)
-		av := animsys.SmoothstepBlendAlphaVel(l.transTime, l.S.BlendDuration)
-		animsys.Blend(&l.mix, &l.extrap, &l.sampA, a, av*weightVel)
-	default:
-		l.mix.CopyFrom(&l.sampA)
-	}
-	l.local.CopyFrom(&l.mix)
-
-	// Additive (the waving arm), world or local side, with weight velocity.
-	if a, av := l.additiveWeight(); a > 0 || av != 0 {
-		animsys.SampleCubic(&l.addPose, &l.wave, loopTime(&l.wave, float32(l.time)))
-		if l.S.AddLocal {
-			animsys.AdditiveLocal(&l.local, &l.addPose, a, av*weightVel)
-		} else {
-			animsys.Additive(&l.local, &l.addPose, a, av*weightVel)
-		}
-	}
-
-	// The root: integrate the clip's root motion into the world entity.
-	rootVel, rootAng := l.mix.Vel[0], l.mix.Ang[0]
-	q := l.yawQuat()
-	l.entPos = l.entPos.Add(mathx.QuatMulVec3(q, rootVel).Mul(dt))
-	l.entYaw += (rootAng[1] + l.turnRate(rootVel)) * dt
-	l.entYaw = float32(math.Remainder(float64(l.entYaw), 2*math.Pi))
-	ent := l.entityKform(rootVel, rootAng)
-	l.local.SetKform(0, ent)
-	l.updateTargets(dt, ent)
-
-	animsys.FK(&l.global, &l.local, l.skel.Parents)
-	if l.S.LookAt && l.ch.Head >= 0 {
-		animsys.LookAt(&l.local, &l.global, l.ch.Head, l.lookPos, l.lookVel, l.ch.HeadFwd)
-		animsys.FK(&l.global, &l.local, l.skel.Parents)
-	}
-	if j := l.ikChain(); l.S.IK && j.Root >= 0 {
-		animsys.TwoBoneIK(&l.local, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, l.skel.Parents, j, l.ikPos, l.ikVel, 0.01)
-		animsys.FK(&l.global, &l.local, l.skel.Parents)
-	}
-}
-
-// ikChain is the chain the IK acts on (Root -1 if the character has none).
-func (l *Lab) ikChain() animsys.TwoBoneJoints {
-	if l.S.IKChain == 1 {
-		return l.ch.Arm
-	}
-	return l.ch.Leg
 }
 
 // measure compares propagated (red) and finite-difference (blue)
@@ -592,7 +385,7 @@ func (l *Lab) measure(dt float32) {
 		l.plot.YUnit = quantityUnits[l.S.Quantity]
 		l.plot.Clear()
 	}
-	l.Mean, l.Max = app.DiffStats(l.skel.Len(), l.Lines)
+	l.Mean, l.Max = animsys.DiffStats(l.skel.Len(), l.Lines)
 	l.plot.Push(l.time, l.Mean, l.Max)
 	if l.Event != "" {
 		l.plot.Mark(l.time)
@@ -620,7 +413,7 @@ func (l *Lab) Lines(i int) (red, blue mgl32.Vec3) {
 }
 
 // Configure implements app.Configurer: --seed seeds the random choices of Reset.
-func (l *Lab) Configure(c app.Config) { l.resetRNG = c.Seed*2654435761 + 12345 }
+func (l *Lab) Configure(c app.Config) { l.resetRNG = mathx.NewXorshift32(c.Seed) }
 
 // CSVHeader implements app.CSVExporter.
 func (l *Lab) CSVHeader() []string {
@@ -631,12 +424,11 @@ func (l *Lab) CSVHeader() []string {
 		"red_x_" + u, "red_y_" + u, "red_z_" + u, "blue_x_" + u, "blue_y_" + u, "blue_z_" + u}
 }
 
-// CSVRow implements app.CSVExporter: the stage flags, the difference over joints
-// and the picked joint's red and blue vectors (joint 1, the hips, when
-// all joints are shown).
-func (l *Lab) CSVRow(row []string) []string {
-	f := func(x float32) string { return strconv.FormatFloat(float64(x), 'g', 7, 32) }
-	b := func(x bool) string { return strconv.FormatBool(x) }
+// CSVRows implements app.CSVExporter: one row per update, the stage flags,
+// the difference over joints and the picked joint's red and blue vectors
+// (the hips when all joints are shown).
+func (l *Lab) CSVRows(rows [][]string) [][]string {
+	f := app.CSVFloat
 	a, _ := l.additiveWeight()
 	j := int(l.S.Joint)
 	if j < 0 {
@@ -644,15 +436,15 @@ func (l *Lab) CSVRow(row []string) []string {
 	}
 	red, blue := l.Lines(j)
 	transitions := []string{"cut", "blend", "inertialize_cubic", "inertialize_spring", "dead_blend"}
-	return append(row, strconv.FormatFloat(l.time, 'f', 6, 64), l.clips[l.cur].Name, b(l.S.Cubic),
-		transitions[l.trans], f(l.transTime), f(a), b(l.S.LookAt), b(l.S.IK), b(l.S.IgnoreWeightVel),
+	return append(rows, []string{app.CSVTime(l.time), l.clips[l.cur].Name, app.CSVBool(l.S.Cubic),
+		transitions[l.trans], f(l.transTime), f(a), app.CSVBool(l.S.LookAt), app.CSVBool(l.S.IK), app.CSVBool(l.S.IgnoreWeightVel),
 		l.Event, quantityNames[l.S.Quantity], f(l.Mean), f(l.Max), l.skel.Names[j],
-		f(red[0]), f(red[1]), f(red[2]), f(blue[0]), f(blue[1]), f(blue[2]))
+		f(red[0]), f(red[1]), f(red[2]), f(blue[0]), f(blue[1]), f(blue[2])})
 }
 
 // SetCharacter implements app.CharacterSetter: the lab starts over on ch, keeping
 // its settings.
-func (l *Lab) SetCharacter(ch *app.Character) {
+func (l *Lab) SetCharacter(ch *character.Character) {
 	s, sec, rng := l.S, l.sec, l.resetRNG
 	*l = *newLab(ch)
 	l.S, l.sec, l.resetRNG = s, sec, rng

@@ -73,7 +73,7 @@ func TestVelocitiesLabSurvivesAnyInput(t *testing.T) {
 		if !mathx.Finite(l.Mean) || !mathx.Finite(l.Max) {
 			t.Fatalf("tick %d: readout %v %v", i, l.Mean, l.Max)
 		}
-		row = l.CSVRow(row[:0])
+		row = l.CSVRows(nil)[0]
 		for _, c := range row {
 			if c == "NaN" || c == "+Inf" || c == "-Inf" {
 				t.Fatalf("tick %d: CSV row %v", i, row)

@@ -5,12 +5,14 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
+	"kinelab/animsys/bvh/fixture"
 	"kinelab/app"
 	"kinelab/app/apptest"
 	"kinelab/assets"
@@ -25,6 +27,59 @@ func TestRender(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{UIScale: 1, Lab: "velocities", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
 	checkLoadedBody(t, a)
+	checkStillRoot(t, a)
+}
+
+// checkStillRoot: a file whose root stays put on the floor while the
+// figure walks away from it (4 m and more; a Bandai-style joint_Root) is
+// drawn without a bone from the hips to that root — the bone colour is
+// nowhere on the line between them — while the figure's own bones are.
+func checkStillRoot(t *testing.T, a *app.App) {
+	far := mgl32.Vec3{-4, 0, 0}
+	spec := fixture.Bandai()
+	spec.Name, spec.FarRoot, spec.StillRoot = "still-root", &far, true
+	if !a.Load([]string{apptest.WriteFixture(t, t.TempDir(), spec)}) {
+		t.Fatal("the still-root fixture did not load")
+	}
+	lab := a.Lab().(*Lab)
+	lab.S.ShowMesh, lab.S.ShowSkeleton, lab.S.Joint = false, true, -1
+	for i := 0; i < 10; i++ {
+		a.Frame(nil)
+	}
+	var img *image.RGBA
+	a.Clock().Paused = true
+	a.Frame(func() { img = a.ReadPixels() })
+	a.Clock().Paused = false
+	defer apptest.KeepOnFailure(t, img, "velocities-still-root")
+	root := slices.Index(lab.skel.Names, "joint_Root")
+	hips := lab.ch.Hips
+	if root < 0 || lab.skel.Parents[hips] != root {
+		t.Fatalf("joint_Root is joint %d, the hips' parent %d", root, lab.skel.Parents[hips])
+	}
+	v := a.View()
+	on := func(p mgl32.Vec3) (color.RGBA, bool) {
+		s := v.Project(p)
+		x, y := int(s.X+0.5), int(s.Y+0.5)
+		if x < 0 || y < 0 || x >= img.Bounds().Dx() || y >= img.Bounds().Dy() {
+			return color.RGBA{}, false
+		}
+		return img.RGBAAt(x, y), true
+	}
+	seen, bone := 0, 0
+	for f := float32(0.1); f < 0.95; f += 0.05 {
+		if c, ok := on(lab.global.Pos[hips].Add(lab.global.Pos[root].Sub(lab.global.Pos[hips]).Mul(f))); ok {
+			seen++
+			if apptest.Near(c, render.BoneColor, 30) {
+				bone++
+			}
+		}
+	}
+	spine := lab.ch.Figure.Spine[1]
+	c, _ := on(lab.global.Pos[hips].Add(lab.global.Pos[spine]).Mul(0.5))
+	if seen < 5 || bone > 0 || !apptest.Near(c, render.BoneColor, 30) {
+		t.Errorf("between the hips and the static root %d of %d points on screen show the bone colour (want none of at least 5); the spine's own bone shows %v",
+			bone, seen, c)
+	}
 }
 
 // checkLoadedBody: a BVH file loaded after the default character was drawn
@@ -63,7 +118,7 @@ func checkLoadedBody(t *testing.T, a *app.App) {
 	a.Clock().Paused = false
 	defer apptest.KeepOnFailure(t, img, "velocities-loaded-body")
 	fig := lab.ch.Figure
-	if fig == nil {
+	if !fig.Human {
 		t.Fatal("the bench skeleton did not read as a human figure")
 	}
 	v := a.View()

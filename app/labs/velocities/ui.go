@@ -32,7 +32,7 @@ func (l *Lab) Draw3D(v *app.View) {
 		if l.S.ShowMesh && body != nil {
 			r = 0.008
 		}
-		render.Skeleton(l.global.Pos, l.skel.Parents, render.BoneColor, render.JointColor, r)
+		render.Skeleton(l.global.Pos, l.skel.Parents, l.ch.Figure.Ground, render.BoneColor, render.JointColor, r)
 	}
 	if l.S.ShowAxes {
 		for i := 1; i < l.skel.Len(); i++ {
@@ -90,9 +90,31 @@ func (l *Lab) Draw2D(v *app.View) {
 	v.DrawJointLabels(l.global.Pos, mgl32.Vec3{}, l.skel.Names, l.picked)
 }
 
+// sliders is every slider of the lab's panel, declared once: Panel draws
+// them and CheckSettings keeps settings read from a file within them. The
+// joint slider's ends follow the skeleton, so it is not here.
+func (l *Lab) sliders() ui.Ranges {
+	s := &l.S
+	return ui.Ranges{
+		{Label: "Duration", V: &s.BlendDuration, Lo: 0, Hi: 2, Format: "%.2f s"},
+		{Label: "Duration", V: &s.InertDuration, Lo: 0, Hi: 2, Format: "%.2f s"},
+		{Label: "Half-life", V: &s.InertHalflife, Lo: 0, Hi: 1, Format: "%.2f s"},
+		{Label: "Extrap. h-l", V: &s.DeadHalflife, Lo: 0, Hi: 1, Format: "%.2f s"},
+		{Label: "Weight", V: &s.AddWeight, Lo: 0, Hi: 1, Format: "%.2f"},
+		{Label: "Fade", V: &s.AddDuration, Lo: 0, Hi: 2, Format: "%.2f s"},
+		{Label: "Skip frames", V: &s.SkipFrames, Lo: 1, Hi: 30, Format: "%.0f"},
+		{Label: "Turn rate", V: &s.TurnRate, Lo: -1.5, Hi: 1.5, Format: "%.2f rad/s"},
+		{Label: "Length", V: &s.LineScale, Lo: 0.01, Hi: 1, Format: "%.2f m per " + quantityUnits[s.Quantity]},
+		// Not on the panel: the Teleport button's distance (m) and the
+		// timeline's clip speed, kept in range all the same.
+		{Label: "Teleport", V: &s.TeleportDist, Lo: 0, Hi: 100, Format: "%.1f m"},
+		{Label: "Speed", V: &s.ClipSpeed, Lo: 0, Hi: app.MaxClipSpeed, Format: "%.2fx"},
+	}
+}
+
 // Panel implements app.Lab.
 func (l *Lab) Panel(p *ui.Panel) {
-	s, sec := &l.S, &l.sec
+	s, sec, sl := &l.S, &l.sec, l.sliders()
 	if p.Section("Clip and transition", &sec.clip) {
 		names := make([]string, len(l.clips))
 		for i := range l.clips {
@@ -104,22 +126,22 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Choice([]string{"Cut", "Blend", "Cubic inert.", "Spring inert.", "Dead blend"}, 3, &s.Transition)
 		switch s.Transition {
 		case TransBlend:
-			p.Slider("Duration", &s.BlendDuration, 0, 2, "%.2f s")
+			p.Range(sl, &s.BlendDuration)
 		case TransInertCubic:
-			p.Slider("Duration", &s.InertDuration, 0, 2, "%.2f s")
+			p.Range(sl, &s.InertDuration)
 		case TransInertSpring:
-			p.Slider("Half-life", &s.InertHalflife, 0, 1, "%.2f s")
+			p.Range(sl, &s.InertHalflife)
 		case TransDeadBlend:
-			p.Slider("Duration", &s.BlendDuration, 0, 2, "%.2f s")
-			p.Slider("Extrap. h-l", &s.DeadHalflife, 0, 1, "%.2f s")
+			p.Range(sl, &s.BlendDuration)
+			p.Range(sl, &s.DeadHalflife)
 		}
 		p.Check("Cubic sampling", &s.Cubic)
 		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
 	}
 	if p.Section("Additive ("+l.wave.Name+")", &sec.add) {
 		p.Check("Fade in", &s.Additive)
-		p.Slider("Weight", &s.AddWeight, 0, 1, "%.2f")
-		p.Slider("Fade", &s.AddDuration, 0, 2, "%.2f s")
+		p.Range(sl, &s.AddWeight)
+		p.Range(sl, &s.AddDuration)
 		p.Check("Local side (else world)", &s.AddLocal)
 	}
 	if p.Section("Look-at and IK", &sec.proc) {
@@ -128,7 +150,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Choice([]string{"Left leg", "Right hand"}, 2, &s.IKChain)
 		p.Text("Ctrl+drag moves a target")
 		if p.Button("Targets back on their paths") {
-			l.DragLook, l.DragIK = nil, nil
+			l.pendingFree = true
 		}
 	}
 	if p.Section("Teleport, reset, skip", &sec.events) {
@@ -140,12 +162,12 @@ func (l *Lab) Panel(p *ui.Panel) {
 		case 2:
 			l.Skip()
 		}
-		p.Slider("Skip frames", &s.SkipFrames, 1, 30, "%.0f")
-		p.Slider("Turn rate", &s.TurnRate, -1.5, 1.5, "%.2f rad/s")
+		p.Range(sl, &s.SkipFrames)
+		p.Range(sl, &s.TurnRate)
 	}
 	if p.Section("Lines", &sec.lines) {
 		p.Combo(joinNames(quantityNames), &s.Quantity)
-		p.Slider("Length", &s.LineScale, 0.01, 1, "%.2f m per "+quantityUnits[s.Quantity])
+		p.Range(sl, &s.LineScale)
 		j := float32(s.Joint)
 		name := "all"
 		if s.Joint >= 0 {
@@ -255,23 +277,17 @@ func (l *Lab) SetPlayMode(m animsys.PlayMode) {
 // SetClipSpeed implements app.Timeliner.
 func (l *Lab) SetClipSpeed(s float32) { l.S.ClipSpeed = max(0, min(app.MaxClipSpeed, s)) }
 
-// CheckSettings implements app.SettingsChecker.
+// CheckSettings implements app.SettingsChecker: choices within their
+// options, sliders within their ends (sliders), the joint within the
+// skeleton.
 func (l *Lab) CheckSettings() {
 	s := &l.S
-	app.Clamp32(&s.Transition, TransCut, TransDeadBlend)
-	app.Clamp32(&s.IKChain, 0, 1)
-	app.Clamp32(&s.Quantity, 0, int32(len(quantityNames)-1))
-	app.Clamp32(&s.Joint, -1, int32(l.skel.Len()-1))
-	l.SetPlayMode(s.Play)
+	s.Transition = mathx.Clamp(s.Transition, TransCut, TransDeadBlend)
+	s.IKChain = mathx.Clamp(s.IKChain, 0, 1)
+	s.Quantity = mathx.Clamp(s.Quantity, 0, int32(len(quantityNames)-1))
+	s.Joint = mathx.Clamp(s.Joint, -1, int32(l.skel.Len()-1))
 	if s.Play < animsys.PlayLoop || s.Play > animsys.PlayPingPong {
 		s.Play = animsys.PlayLoop
 	}
-	for _, f := range []struct {
-		v      *float32
-		lo, hi float32
-	}{{&s.BlendDuration, 0, 2}, {&s.InertDuration, 0, 2}, {&s.InertHalflife, 0, 1}, {&s.DeadHalflife, 0, 1},
-		{&s.AddWeight, 0, 1}, {&s.AddDuration, 0, 2}, {&s.TurnRate, -1.5, 1.5}, {&s.LineScale, 0.01, 1},
-		{&s.SkipFrames, 1, 30}, {&s.TeleportDist, 0, 100}, {&s.ClipSpeed, 0, app.MaxClipSpeed}} {
-		app.ClampF(f.v, f.lo, f.hi)
-	}
+	l.sliders().Clamp()
 }

@@ -1,4 +1,4 @@
-package render
+package body
 
 import (
 	"math"
@@ -7,7 +7,23 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/humanoid"
 )
+
+// generate dresses a skeleton (parents, names) in the pose pos, rot,
+// read as a figure from that pose alone, as the tests' skeletons have no
+// clip.
+func generate(parents []int, pos []mgl32.Vec3, rot []mgl32.Quat, names []string) Mesh {
+	return generateCell(parents, pos, rot, names, CellDefault)
+}
+
+func generateCell(parents []int, pos []mgl32.Vec3, rot []mgl32.Quat, names []string, cell float32) Mesh {
+	f, err := humanoid.Read(parents, names, [][]mgl32.Vec3{pos})
+	if err != nil {
+		return Mesh{}
+	}
+	return GenerateCell(&f, pos, rot, cell)
+}
 
 // restGlobals is the skeleton's rest pose in world space.
 func restGlobals(s animsys.Skeleton) ([]mgl32.Vec3, []mgl32.Quat) {
@@ -166,12 +182,17 @@ func zeroBones() animsys.Skeleton {
 
 // bodyStats checks every property a body must have and returns its
 // size (height of the joints) for scale-relative checks.
-func checkBodyMesh(t *testing.T, name string, s animsys.Skeleton, b *BodyMesh) {
+func checkBodyMesh(t *testing.T, name string, s animsys.Skeleton, b *Mesh) {
 	t.Helper()
 	pos, rot := restGlobals(s)
 	n := s.Len()
 	nv, nt := b.VertexCount(), b.TriangleCount()
-	lo, hi := jointBounds(pos, nil)
+	lo, hi := pos[0], pos[0]
+	for _, p := range pos {
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = min(lo[a], p[a]), max(hi[a], p[a])
+		}
+	}
 	size := hi.Sub(lo).Len()
 	t.Logf("%s: %d joints, %d vertices, %d triangles", name, n, nv, nt)
 	if len(b.BindInv) != n {
@@ -289,7 +310,7 @@ func TestGenerateBodySkeletons(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		pos, rot := restGlobals(c.s)
-		b := GenerateBody(c.s.Parents, pos, rot, c.s.Names)
+		b := generate(c.s.Parents, pos, rot, c.s.Names)
 		checkBodyMesh(t, c.name, c.s, &b)
 	}
 }
@@ -304,8 +325,8 @@ func TestBodyScalesWithSkeleton(t *testing.T) {
 	}
 	pm, rm := restGlobals(m)
 	pc, rc := restGlobals(cm)
-	a := GenerateBody(m.Parents, pm, rm, m.Names)
-	b := GenerateBody(cm.Parents, pc, rc, cm.Names)
+	a := generate(m.Parents, pm, rm, m.Names)
+	b := generate(cm.Parents, pc, rc, cm.Names)
 	if d := a.VertexCount() - b.VertexCount(); d < -10 || d > 10 {
 		t.Fatalf("m: %d vertices, cm: %d", a.VertexCount(), b.VertexCount())
 	}
@@ -351,7 +372,7 @@ func TestBodyScalesWithSkeleton(t *testing.T) {
 func TestBodyShape(t *testing.T) {
 	s := animsys.BenchSkeleton()
 	pos, rot := restGlobals(s)
-	b := GenerateBody(s.Parents, pos, rot, s.Names)
+	b := generate(s.Parents, pos, rot, s.Names)
 	lo, hi := mgl32.Vec3{1e9, 1e9, 1e9}, mgl32.Vec3{-1e9, -1e9, -1e9}
 	for v := 0; v < b.VertexCount(); v++ {
 		for a := 0; a < 3; a++ {
@@ -392,7 +413,7 @@ func TestBodyShape(t *testing.T) {
 func TestBodyWeightsBlendAtJoints(t *testing.T) {
 	s := animsys.BenchSkeleton()
 	pos, rot := restGlobals(s)
-	b := GenerateBody(s.Parents, pos, rot, s.Names)
+	b := generate(s.Parents, pos, rot, s.Names)
 	weight := func(v, j int) float32 {
 		for k := 0; k < 4; k++ {
 			if int(b.BoneIDs[4*v+k]) == j {
@@ -465,7 +486,7 @@ func TestBodyWeightsBlendAtJoints(t *testing.T) {
 func TestBodyWeightsContinuous(t *testing.T) {
 	for _, s := range []animsys.Skeleton{animsys.BenchSkeleton(), mixamoLike()} {
 		pos, rot := restGlobals(s)
-		b := GenerateBody(s.Parents, pos, rot, s.Names)
+		b := generate(s.Parents, pos, rot, s.Names)
 		weights := func(v int, out []float32) {
 			clear(out)
 			for k := 0; k < 4; k++ {
@@ -494,11 +515,11 @@ func TestBodyWeightsContinuous(t *testing.T) {
 // TestGenerateBodyDegenerate: skeletons with nothing to dress give an
 // empty body with valid inverse binds, never NaN or a panic.
 func TestGenerateBodyDegenerate(t *testing.T) {
-	one := GenerateBody([]int{-1}, []mgl32.Vec3{{1, 2, 3}}, []mgl32.Quat{mgl32.QuatIdent()}, nil)
+	one := generate([]int{-1}, []mgl32.Vec3{{1, 2, 3}}, []mgl32.Quat{mgl32.QuatIdent()}, nil)
 	if len(one.BindInv) != 1 || one.BindInv[0].Mul4x1(mgl32.Vec4{1, 2, 3, 1}) != (mgl32.Vec4{0, 0, 0, 1}) {
 		t.Fatalf("one joint: bind inverse %v", one.BindInv)
 	}
-	same := GenerateBody([]int{-1, 0, 1}, make([]mgl32.Vec3, 3), []mgl32.Quat{mgl32.QuatIdent(), mgl32.QuatIdent(), mgl32.QuatIdent()}, nil)
+	same := generate([]int{-1, 0, 1}, make([]mgl32.Vec3, 3), []mgl32.Quat{mgl32.QuatIdent(), mgl32.QuatIdent(), mgl32.QuatIdent()}, nil)
 	for _, x := range same.Positions {
 		if math.IsNaN(float64(x)) {
 			t.Fatal("coincident joints: NaN position")
@@ -513,7 +534,7 @@ func BenchmarkGenerateBody(b *testing.B) {
 	s := animsys.BenchSkeleton()
 	pos, rot := restGlobals(s)
 	for b.Loop() {
-		GenerateBody(s.Parents, pos, rot, s.Names)
+		generate(s.Parents, pos, rot, s.Names)
 	}
 }
 
@@ -522,12 +543,12 @@ func BenchmarkGenerateBody(b *testing.B) {
 func TestGenerateBodyStrayJoint(t *testing.T) {
 	s := animsys.BenchSkeleton()
 	pos, rot := restGlobals(s)
-	plain := GenerateBody(s.Parents, pos, rot, s.Names)
+	plain := generate(s.Parents, pos, rot, s.Names)
 	s.Names = append(s.Names, "Prop")
 	s.Parents = append(s.Parents, 18)
 	s.Offsets = append(s.Offsets, mgl32.Vec3{50, 0, 50})
 	pos, rot = restGlobals(s)
-	b := GenerateBody(s.Parents, pos, rot, s.Names)
+	b := generate(s.Parents, pos, rot, s.Names)
 	checkBodyMesh(t, "stray-joint", s, &b)
 	if d := b.VertexCount() - plain.VertexCount(); d < -plain.VertexCount()/20 || d > plain.VertexCount()/20 {
 		t.Fatalf("%d vertices with the prop, %d without", b.VertexCount(), plain.VertexCount())
@@ -539,7 +560,7 @@ func TestGenerateBodyStrayJoint(t *testing.T) {
 func TestBodyInside(t *testing.T) {
 	s := animsys.BenchSkeleton()
 	pos, rot := restGlobals(s)
-	b := GenerateBody(s.Parents, pos, rot, s.Names)
+	b := generate(s.Parents, pos, rot, s.Names)
 	for j, p := range s.Parents {
 		if p <= 0 {
 			continue // the floor entity's link to the hips is no bone

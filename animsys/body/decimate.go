@@ -1,4 +1,4 @@
-package render
+package body
 
 import (
 	"container/heap"
@@ -26,7 +26,7 @@ import (
 // at far fewer triangles than a surface grid of coarser cells.
 // target is clamped to at least 4; a mesh that cannot be simplified that
 // far stops where no collapse is allowed.
-func Decimate(b *BodyMesh, target int) BodyMesh {
+func Decimate(b *Mesh, target int) Mesh {
 	d := newDecimator(b)
 	d.run(max(4, target))
 	return d.result()
@@ -67,7 +67,7 @@ func (q *quadric) eval(p [3]float64) float64 {
 }
 
 type decimator struct {
-	src    *BodyMesh
+	src    *Mesh
 	pos    [][3]float64
 	q      []quadric
 	faces  [][3]int32
@@ -102,7 +102,7 @@ func (h *collapseHeap) Pop() any {
 	return x
 }
 
-func newDecimator(b *BodyMesh) *decimator {
+func newDecimator(b *Mesh) *decimator {
 	nv, nf := b.VertexCount(), b.TriangleCount()
 	d := &decimator{src: b, pos: make([][3]float64, nv), q: make([]quadric, nv),
 		faces: make([][3]int32, nf), faceOK: make([]bool, nf), vf: make([][]int32, nv),
@@ -348,10 +348,10 @@ func removeFace(fs []int32, f int32) []int32 {
 	return fs
 }
 
-// result compacts the live vertices and faces into a new BodyMesh.
-func (d *decimator) result() BodyMesh {
+// result compacts the live vertices and faces into a new Mesh.
+func (d *decimator) result() Mesh {
 	b := d.src
-	out := BodyMesh{BindInv: append(b.BindInv[:0:0], b.BindInv...)}
+	out := Mesh{BindInv: append(b.BindInv[:0:0], b.BindInv...)}
 	remap := make([]int32, len(d.pos))
 	for v := range d.pos {
 		remap[v] = -1

@@ -1,4 +1,4 @@
-package render
+package body
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // wound counter-clockwise from outside (as GenerateBody makes) it is 1
 // inside, 0 outside, and it degrades gracefully near small holes. It costs
 // one pass over the triangles.
-func (b *BodyMesh) Winding(p mgl32.Vec3) float64 {
+func (b *Mesh) Winding(p mgl32.Vec3) float64 {
 	var sum float64
 	for t := 0; t+2 < len(b.Indices); t += 3 {
 		var v [3][3]float64
@@ -32,7 +32,7 @@ func (b *BodyMesh) Winding(p mgl32.Vec3) float64 {
 
 // Inside reports whether p is inside the closed mesh (winding number above
 // one half).
-func (b *BodyMesh) Inside(p mgl32.Vec3) bool { return b.Winding(p) > 0.5 }
+func (b *Mesh) Inside(p mgl32.Vec3) bool { return b.Winding(p) > 0.5 }
 
 func length3(a [3]float64) float64 { return math.Sqrt(dot(a, a)) }
 func dot(a, b [3]float64) float64  { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }

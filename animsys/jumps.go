@@ -1,11 +1,10 @@
-package verify
+package animsys
 
 import (
 	"fmt"
 	"math"
 	"sort"
 
-	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 )
 
@@ -18,7 +17,8 @@ import (
 // frame gives velocities of hundreds of rad/s that are true to the data
 // but are not motion, and checks there measure float32 rounding, not the
 // operation. DetectEvents finds them with a spike test on each joint's own
-// local channels; Run leaves out the samples that read them.
+// local channels, so that a lab can mark them and package verify can leave
+// out the samples that read them.
 
 // Spike test parameters. An interval (frame f to f+1) of joint j is a jump
 // when its change (rotation angle, rad; position distance, m) is above
@@ -49,7 +49,8 @@ type DataEvent struct {
 	Change  float64 `json:"change"`  // rad or m from Frame to Frame+1
 	Typical float64 `json:"typical"` // median change of the neighbouring intervals
 	Reason  string  `json:"reason"`
-	joint   int
+
+	JointIndex int `json:"-"` // index of Joint in the skeleton
 }
 
 func (e DataEvent) String() string {
@@ -60,7 +61,7 @@ func (e DataEvent) String() string {
 // frame then joint order: per joint and frame interval, the rotation
 // angle quat_to_scaled_angle_axis(quat_abs(r1 r0^-1)) and the position
 // distance, each tested for a spike (see SpikeRatio).
-func DetectEvents(skel *animsys.Skeleton, c *animsys.Clip) []DataEvent {
+func DetectEvents(skel *Skeleton, c *Clip) []DataEvent {
 	if c.Frames < 3 {
 		return nil
 	}
@@ -84,14 +85,14 @@ func DetectEvents(skel *animsys.Skeleton, c *animsys.Clip) []DataEvent {
 					continue
 				}
 				out = append(out, DataEvent{Clip: c.Name, Frame: f, Joint: skel.Names[j], Kind: ch.kind,
-					Change: ch.d[f], Typical: typ, joint: j})
+					Change: ch.d[f], Typical: typ, JointIndex: j})
 			}
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Frame < out[b].Frame })
 	body := bodyWide(c, out)
 	for i := range out {
-		out[i].Reason = reason(c, out[i], body)
+		out[i].Reason = jumpReason(c, out[i], body)
 	}
 	return out
 }
@@ -101,13 +102,13 @@ func DetectEvents(skel *animsys.Skeleton, c *animsys.Clip) []DataEvent {
 // three) jump, keyed by frame, with the number of joints jumping. The
 // odd frame is the one that both its intervals jump into and out of, or
 // the clip's first or last frame.
-func bodyWide(c *animsys.Clip, events []DataEvent) map[int]int {
+func bodyWide(c *Clip, events []DataEvent) map[int]int {
 	joints := map[int]map[int]bool{} // interval -> joints jumping
 	for _, e := range events {
 		if joints[e.Frame] == nil {
 			joints[e.Frame] = map[int]bool{}
 		}
-		joints[e.Frame][e.joint] = true
+		joints[e.Frame][e.JointIndex] = true
 	}
 	wide := func(f int) bool { return len(joints[f]) >= max(3, c.Joints/5) }
 	body := map[int]int{}
@@ -153,10 +154,10 @@ func spike(d []float64, f int, floor float64) (float64, bool) {
 	return med, d[f] > SpikeRatio*med
 }
 
-// reason says what the jump is: a zero pose (every joint's rotation the
+// jumpReason says what the jump is: a zero pose (every joint's rotation the
 // identity) at either end, a frame unlike its neighbours across the body
 // (body, from bodyWide), a near-180 degree flip, or a jump.
-func reason(c *animsys.Clip, e DataEvent, body map[int]int) string {
+func jumpReason(c *Clip, e DataEvent, body map[int]int) string {
 	unit, scale := "deg", 180/math.Pi
 	if e.Kind == "position" {
 		unit, scale = "m", 1
@@ -185,7 +186,7 @@ func reason(c *animsys.Clip, e DataEvent, body map[int]int) string {
 // zeroPose reports whether every non-root joint of frame f has the
 // identity rotation (a reset or an unfilled frame), in a skeleton of at
 // least three joints.
-func zeroPose(c *animsys.Clip, f int) bool {
+func zeroPose(c *Clip, f int) bool {
 	if c.Joints < 3 {
 		return false
 	}
@@ -196,55 +197,4 @@ func zeroPose(c *animsys.Clip, f int) bool {
 		}
 	}
 	return true
-}
-
-// taint marks, per frame interval of a clip, the joints with a data jump
-// there (own) and the joints with a jump at themselves or an ancestor
-// (tree); nil rows for clean intervals.
-type taint struct {
-	own, tree [][]bool
-}
-
-func newTaint(parents []int, c *animsys.Clip, events []DataEvent) *taint {
-	t := &taint{own: make([][]bool, c.Frames), tree: make([][]bool, c.Frames)}
-	for _, e := range events {
-		if t.own[e.Frame] == nil {
-			t.own[e.Frame] = make([]bool, c.Joints)
-			t.tree[e.Frame] = make([]bool, c.Joints)
-		}
-		t.own[e.Frame][e.joint] = true
-	}
-	for f, own := range t.own {
-		if own == nil {
-			continue
-		}
-		for j, p := range parents {
-			t.tree[f][j] = own[j] || (p >= 0 && t.tree[f][p])
-		}
-	}
-	return t
-}
-
-// mark sets skip[j] for the joints whose samples through read r see a
-// data jump: cubic sampling in interval k reads frames k-1 .. k+2, so
-// jumps in intervals k-1, k and k+1 (linear: k only); with hierarchy,
-// jumps of ancestors too.
-func (t *taint) mark(skip []bool, r Read, hierarchy bool) {
-	if t == nil {
-		return
-	}
-	k := interval(r.Clip, r.Time)
-	lo, hi := k-1, k+1
-	if r.Linear {
-		lo, hi = k, k
-	}
-	rows := t.own
-	if hierarchy {
-		rows = t.tree
-	}
-	for f := max(lo, 0); f <= min(hi, len(rows)-1); f++ {
-		for j, x := range rows[f] {
-			skip[j] = skip[j] || x
-		}
-	}
 }

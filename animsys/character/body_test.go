@@ -1,18 +1,21 @@
-package app
+package character
 
 import (
 	"fmt"
-	"os"
+	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys"
+	"kinelab/animsys/body"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
 	"kinelab/animsys/humanoid"
-	"kinelab/render"
+	"kinelab/animsys/mathx"
 )
 
 // childSize lists the files of ../shared/mocap whose SOURCES.md marks a
@@ -25,12 +28,12 @@ var childSize = map[string]bool{"05_walk_turn_walk_back_zup_inches_30fps": true,
 func TestMocapCharacters(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		name := mocap.Base(path)
-		ch, errs := LoadCharacter([]string{path}, "auto")
+		ch, errs := Load([]string{path}, Options{})
 		if len(errs) > 0 || ch == nil {
 			t.Errorf("%s: %v", name, errs)
 			continue
 		}
-		if ch.Figure == nil {
+		if !ch.Figure.Human {
 			t.Errorf("%s: not read as a human figure (%s)", name, strings.Join(ch.Notes, "; "))
 			continue
 		}
@@ -86,15 +89,18 @@ func median32(xs []float32) float32 {
 func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	sk := &ch.Skel
 	bind := sk.BindPose()
-	b := render.GenerateBody(sk.Parents, bind.Pos, bind.Rot, sk.Names)
+	b := body.Generate(ch.Figure, bind.Pos, bind.Rot)
 	if b.VertexCount() == 0 {
 		t.Errorf("%s: no body", name)
 		return
 	}
 	fig := ch.Figure
+	// The figure's joints from its hips down; not what hangs from its
+	// head: the body shapes the head by the figure, and a head's End Site
+	// may point anywhere (Rokoko's sticks out 22 cm to the left).
 	in := make([]bool, sk.Len())
 	for j := range in {
-		in[j] = j == fig.Hips || (sk.Parents[j] >= 0 && in[sk.Parents[j]])
+		in[j] = j == fig.Hips || (sk.Parents[j] >= 0 && in[sk.Parents[j]] && sk.Parents[j] != fig.Head)
 	}
 	lo, hi := bind.Pos[fig.Hips], bind.Pos[fig.Hips]
 	for j, p := range bind.Pos {
@@ -108,7 +114,7 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	var out []string
 	bones := 0
 	for j, p := range sk.Parents {
-		if p < 0 || !in[p] || bind.Pos[j].Sub(bind.Pos[p]).Len() < 0.02*size {
+		if p < 0 || !in[p] || !in[j] || bind.Pos[j].Sub(bind.Pos[p]).Len() < 0.02*size {
 			continue
 		}
 		bones++
@@ -167,19 +173,11 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	}
 }
 
-// writeFixture writes a synthetic convention's figure to dir (the apptest
-// package's WriteFixture, which this package's tests cannot import).
+// writeFixture writes a synthetic convention's figure to dir.
 func writeFixture(t *testing.T, dir string, s fixture.Spec) string {
 	t.Helper()
-	path := filepath.Join(dir, s.Name+".bvh")
-	f, err := os.Create(path)
+	path, err := fixture.WriteFile(dir, s)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := fixture.Write(f, s); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -195,8 +193,8 @@ func TestConventionCharacters(t *testing.T) {
 	for _, s := range fixture.All() {
 		path := writeFixture(t, dir, s)
 		name := s.String()
-		ch, errs := LoadCharacter([]string{path}, "auto")
-		if len(errs) > 0 || ch == nil || ch.Figure == nil {
+		ch, errs := Load([]string{path}, Options{})
+		if len(errs) > 0 || ch == nil || !ch.Figure.Human {
 			t.Errorf("%s: %v (%v)", name, errs, ch.Notes)
 			continue
 		}
@@ -230,7 +228,7 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
 	a, b := writeFixture(t, dir, fixture.LAFAN1()), writeFixture(t, dir, fixture.Neuron())
-	ch, errs := LoadCharacter([]string{a, b}, "auto")
+	ch, errs := Load([]string{a, b}, Options{})
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
 		t.Fatalf("%v, %v", ch, errs)
 	}
@@ -246,7 +244,7 @@ func TestLoadRestFrames(t *testing.T) {
 	s := fixture.CMU()
 	path := writeFixture(t, t.TempDir(), s)
 	for _, keep := range []bool{false, true} {
-		ch, errs := LoadCharacterWith([]string{path}, LoadOptions{KeepRest: keep})
+		ch, errs := Load([]string{path}, Options{KeepRest: keep})
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -282,4 +280,189 @@ func armGap(pos []mgl32.Vec3, fig *humanoid.Figure, side humanoid.Side) mgl32.Ve
 		}
 	}
 	return near.Add(fore.Sub(near).Mul(0.6))
+}
+
+// variant is spec s renamed, with edit applied to its joints (found by
+// name).
+func variant(s fixture.Spec, name string, edit func(js []fixture.Joint, at func(string) int)) fixture.Spec {
+	s.Name = name
+	s.Joints = append([]fixture.Joint(nil), s.Joints...)
+	edit(s.Joints, func(n string) int {
+		for i, j := range s.Joints {
+			if j.Name == n {
+				return i
+			}
+		}
+		panic("no joint " + n)
+	})
+	return s
+}
+
+// skinned is vertex v of mesh b posed by joint j alone (its weight there is
+// at least 0.9): the joint's bind transform undone, its pose's applied.
+func skinned(b *body.Mesh, v int, bind *animsys.Pose, j int, pos mgl32.Vec3, rot mgl32.Quat) mgl32.Vec3 {
+	p := mgl32.Vec3{b.Positions[3*v], b.Positions[3*v+1], b.Positions[3*v+2]}
+	local := mathx.QuatInvMulVec3(bind.Rot[j], p.Sub(bind.Pos[j]))
+	return mathx.QuatMulVec3(rot, local).Add(pos)
+}
+
+// TestHeadUpright: a head whose End Site points along X (to its left, as
+// Rokoko's) or forward is dressed standing up, not on its side: on every
+// sampled frame of the walk, the head's part of the body lies above the
+// head joint (its middle within 35 degrees of straight up from it).
+func TestHeadUpright(t *testing.T) {
+	dir := t.TempDir()
+	specs := []fixture.Spec{fixture.MocapBank(),
+		variant(fixture.MocapBank(), "head-end-along-x", func(js []fixture.Joint, at func(string) int) {
+			js[at("Head_End")].Pos = mgl32.Vec3{0.2, 1.62, 0.02}
+		}),
+		variant(fixture.MocapBank(), "head-end-forward", func(js []fixture.Joint, at func(string) int) {
+			js[at("Head_End")].Pos = mgl32.Vec3{0, 1.6, 0.2}
+		})}
+	var paths []string
+	for _, s := range specs {
+		paths = append(paths, writeFixture(t, dir, s))
+	}
+	for _, p := range mocap.Files() {
+		if strings.Contains(p, "rokoko") {
+			paths = append(paths, p)
+		}
+	}
+	for _, path := range paths {
+		ch, errs := Load([]string{path}, Options{})
+		if ch == nil || !ch.Figure.Human {
+			t.Fatalf("%s: %v", path, errs)
+		}
+		name, h := filepath.Base(path), ch.Head
+		bind := ch.Skel.BindPose()
+		b := body.Generate(ch.Figure, bind.Pos, bind.Rot)
+		pos, rot := humanoid.ClipFrames(&ch.Skel, &ch.Clips[0], 8)
+		worst := float32(1)
+		for f := range pos {
+			var mid mgl32.Vec3
+			n := 0
+			for v := 0; v < b.VertexCount(); v++ {
+				for k := 0; k < 4; k++ {
+					if int(b.BoneIDs[4*v+k]) == h && b.BoneWeights[4*v+k] >= 0.9 {
+						mid, n = mid.Add(skinned(&b, v, &bind, h, pos[f][h], rot[f][h])), n+1
+					}
+				}
+			}
+			if n == 0 {
+				t.Fatalf("%s: no vertex skinned to the head", name)
+			}
+			d := mid.Mul(1 / float32(n)).Sub(pos[f][h])
+			worst = min(worst, d[1]/d.Len())
+		}
+		t.Logf("%s: the head's middle is at least %.0f degrees from straight up over it", name, acosDeg(worst))
+		if worst < float32(math.Cos(35*math.Pi/180)) {
+			t.Errorf("%s: the head's part of the body leans %.0f degrees from straight up over its joint: dressed on its side", name, acosDeg(worst))
+		}
+	}
+}
+
+func acosDeg(c float32) float64 { return math.Acos(float64(min(1, max(-1, c)))) * 180 / math.Pi }
+
+// neckWidth is, between the shoulders (above their deltoids) and the head
+// joint, the narrowest width of the body across the figure (side to side,
+// from the vertices within 25% of the figure's height of the spine's
+// axis), and the torso's width at its waist (the vertices skinned mostly
+// to the spine), in the bind pose.
+func neckWidth(ch *Character, b *body.Mesh) (neck, waist float32) {
+	bind := ch.Skel.BindPose()
+	fig := ch.Figure
+	head, hips := bind.Pos[fig.Head], bind.Pos[fig.Hips]
+	shoulder := max(bind.Pos[fig.Arms[0].Upper][1], bind.Pos[fig.Arms[1].Upper][1])
+	size := head[1] - bind.Pos[fig.Legs[0].End][1]
+	width := func(y float32, keep func(v int) bool) float32 {
+		lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+		for v := 0; v < b.VertexCount(); v++ {
+			p := mgl32.Vec3{b.Positions[3*v], b.Positions[3*v+1], b.Positions[3*v+2]}
+			dx, dz := p[0]-head[0], p[2]-head[2]
+			if math.Abs(float64(p[1]-y)) > 0.01*float64(size) || dx*dx+dz*dz > 0.0625*size*size || !keep(v) {
+				continue
+			}
+			lo, hi = min(lo, dx), max(hi, dx) // the bind pose faces +Z: across is X
+		}
+		return hi - lo
+	}
+	any := func(int) bool { return true }
+	torso := func(v int) bool {
+		best := 0
+		for k := 1; k < 4; k++ {
+			if b.BoneWeights[4*v+k] > b.BoneWeights[4*v+best] {
+				best = k
+			}
+		}
+		return slices.Contains(fig.Spine, int(b.BoneIDs[4*v+best]))
+	}
+	neck = float32(math.Inf(1))
+	for y := shoulder + 0.05*size; y < head[1]; y += 0.005 * size {
+		neck = min(neck, width(y, any))
+	}
+	return neck, width(hips[1]+0.35*(bind.Pos[fig.Chest][1]-hips[1]), torso)
+}
+
+// TestNeckShows: a neck shows between the shoulders and the head — the
+// body is narrower there than half its waist — on the 19-joint library
+// skeleton, on it with the arms hanging from the neck joint (the chest at
+// the neck, as a 3ds Max biped's, whose dome sank the head between the
+// shoulders), on the biped, and on the real captures.
+func TestNeckShows(t *testing.T) {
+	dir := t.TempDir()
+	armsOnNeck := variant(fixture.MocapBank(), "mocapbank-arms-on-neck", func(js []fixture.Joint, at func(string) int) {
+		js[at("LeftShoulder")].Parent, js[at("RightShoulder")].Parent = at("Neck"), at("Neck")
+	})
+	if n := armsOnNeck.Count(); n != 19 {
+		t.Fatalf("the library skeleton has %d joints, want 19", n)
+	}
+	paths := []string{writeFixture(t, dir, fixture.MocapBank()), writeFixture(t, dir, armsOnNeck), writeFixture(t, dir, fixture.Biped())}
+	paths = append(paths, mocap.Files()...)
+	for _, path := range paths {
+		ch, errs := Load([]string{path}, Options{})
+		if ch == nil || !ch.Figure.Human {
+			t.Fatalf("%s: %v", path, errs)
+		}
+		bind := ch.Skel.BindPose()
+		b := body.Generate(ch.Figure, bind.Pos, bind.Rot)
+		neck, waist := neckWidth(ch, &b)
+		t.Logf("%s: neck %.3f m wide, waist %.3f m (%.0f%%)", filepath.Base(path), neck, waist, 100*neck/waist)
+		if !(neck < 0.5*waist) {
+			t.Errorf("%s: between the shoulders and the head the body is at least %.3f m wide, %.0f%% of its waist: no neck", filepath.Base(path), neck, 100*neck/waist)
+		}
+	}
+}
+
+// TestStillRoot: a file's static root 4 m and more from the hips (it
+// stays where it is while the figure walks away) is no part of the body:
+// the figure reads it as ground, so no bone links it to the hips, and no
+// part of the body reaches toward it.
+func TestStillRoot(t *testing.T) {
+	far := mgl32.Vec3{-4, 0, 0}
+	s := fixture.Bandai()
+	s.Name, s.FarRoot, s.StillRoot = "still-root", &far, true
+	ch, errs := Load([]string{writeFixture(t, t.TempDir(), s)}, Options{})
+	if ch == nil || !ch.Figure.Human {
+		t.Fatalf("%v", errs)
+	}
+	root := -1
+	for j, n := range ch.Skel.Names {
+		if n == "joint_Root" {
+			root = j
+		}
+	}
+	fig := ch.Figure
+	pos, _ := humanoid.ClipFrames(&ch.Skel, &ch.Clips[0], 8)
+	if d := pos[0][fig.Hips].Sub(pos[0][root]); d[0]*d[0]+d[2]*d[2] < 16 {
+		t.Fatalf("the root is %v from the hips; the test wants 4 m", d)
+	}
+	if !fig.Ground[root] || !fig.Ground[0] {
+		t.Errorf("ground joints %v: want the Entity and joint_Root", fig.Ground)
+	}
+	for j := range ch.Skel.Parents {
+		if fig.Bone(j) && (ch.Skel.Parents[j] == root || j == root) {
+			t.Errorf("a bone links %s to the static root", ch.Skel.Names[j])
+		}
+	}
+	checkBodyCovers(t, s.Name, ch)
 }

@@ -1,4 +1,4 @@
-package render
+package body
 
 import (
 	"math"
@@ -177,7 +177,7 @@ func (f *bodyField) grad(p mgl32.Vec3, list []int32) mgl32.Vec3 {
 // surface crosses, one quad per grid edge it crosses. Vertices are then
 // pulled onto the surface and given its normal. ok is false when the mesh
 // would need more than 16-bit indices.
-func (f *bodyField) mesh() (m BodyMesh, ok bool) {
+func (f *bodyField) mesh() (m Mesh, ok bool) {
 	cx, cy, cz := f.nx-1, f.ny-1, f.nz-1
 	cell := make([]int32, cx*cy*cz)
 	var pos []mgl32.Vec3
@@ -313,7 +313,7 @@ func (f *bodyField) mesh() (m BodyMesh, ok bool) {
 // triangles that collapse; collapsing an edge of a closed mesh leaves it
 // closed. It then numbers the vertices in order of first use, so the
 // vertex data is read in the order the triangles need it.
-func weld(m *BodyMesh, eps float32) {
+func weld(m *Mesh, eps float32) {
 	nv := m.VertexCount()
 	root := make([]int32, nv)
 	for i := range root {
@@ -371,7 +371,7 @@ func weld(m *BodyMesh, eps float32) {
 // fade worse; a joint takes its best solid's. The fifth-largest influence
 // is subtracted from the top four so that weights stay continuous as
 // joints enter and leave the top four, and the rest are normalised.
-func (f *bodyField) skin(m *BodyMesh, fade float32) {
+func (f *bodyField) skin(m *Mesh, fade float32) {
 	nv := m.VertexCount()
 	m.BoneIDs = make([]float32, 4*nv)
 	m.BoneWeights = make([]float32, 4*nv)

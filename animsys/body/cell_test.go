@@ -1,4 +1,4 @@
-package render
+package body
 
 import (
 	"testing"
@@ -12,8 +12,8 @@ import (
 func TestGenerateBodyCell(t *testing.T) {
 	s := animsys.BenchSkeleton()
 	pos, rot := restGlobals(s)
-	def := GenerateBody(s.Parents, pos, rot, s.Names)
-	same := GenerateBodyCell(s.Parents, pos, rot, s.Names, BodyCellDefault)
+	def := generate(s.Parents, pos, rot, s.Names)
+	same := generateCell(s.Parents, pos, rot, s.Names, CellDefault)
 	if len(def.Positions) != len(same.Positions) || len(def.Indices) != len(same.Indices) {
 		t.Fatalf("default cell: %d vertices, GenerateBody %d", same.VertexCount(), def.VertexCount())
 	}
@@ -26,16 +26,16 @@ func TestGenerateBodyCell(t *testing.T) {
 		cell     float32
 		min, max int
 	}{
-		{BodyCellCrowd, 350, 800},
+		{CellCrowd, 350, 800},
 		{0.05, 600, 1200},
 		{0.08, 150, 800},
 	} {
-		b := GenerateBodyCell(s.Parents, pos, rot, s.Names, tc.cell)
+		b := generateCell(s.Parents, pos, rot, s.Names, tc.cell)
 		t.Logf("cell %.3f m: %d vertices, %d triangles", tc.cell, b.VertexCount(), b.TriangleCount())
 		if n := b.VertexCount(); n < tc.min || n > tc.max {
 			t.Errorf("cell %.3f m: %d vertices, want %d to %d", tc.cell, n, tc.min, tc.max)
 		}
-		if err := checkBody(&b); err != nil {
+		if err := b.Validate(); err != nil {
 			t.Errorf("cell %.3f m: %v", tc.cell, err)
 		}
 	}

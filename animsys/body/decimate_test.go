@@ -1,4 +1,4 @@
-package render
+package body
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // closedManifold fails t unless every edge of b is shared by exactly two
 // faces with opposite directions (closed, oriented, manifold), no face is
 // degenerate, and every vertex is used.
-func closedManifold(t *testing.T, name string, b *BodyMesh) {
+func closedManifold(t *testing.T, name string, b *Mesh) {
 	t.Helper()
 	type edge struct{ a, b uint16 }
 	dir := map[edge]int{}
@@ -64,14 +64,14 @@ func pointTriDist(p, a, b, c [3]float64) float64 {
 	return math.Min(seg(p, a, b), math.Min(seg(p, b, c), seg(p, c, a)))
 }
 
-func vtx(b *BodyMesh, i int) [3]float64 {
+func vtx(b *Mesh, i int) [3]float64 {
 	return [3]float64{float64(b.Positions[3*i]), float64(b.Positions[3*i+1]), float64(b.Positions[3*i+2])}
 }
 
 // surfaceError is the largest and the mean distance (m) from every third
 // vertex of fine (about 3,000 of the default body's, which sit 1.6 cm
 // apart) to the surface of coarse.
-func surfaceError(fine, coarse *BodyMesh) (maxD, meanD float64) {
+func surfaceError(fine, coarse *Mesh) (maxD, meanD float64) {
 	n := 0
 	for v := 0; v < fine.VertexCount(); v += 3 {
 		n++
@@ -95,16 +95,16 @@ func surfaceError(fine, coarse *BodyMesh) (maxD, meanD float64) {
 func TestDecimate(t *testing.T) {
 	s := animsys.BenchSkeleton()
 	pos, rot := restGlobals(s)
-	fine := GenerateBody(s.Parents, pos, rot, s.Names)
+	fine := generate(s.Parents, pos, rot, s.Names)
 	closedManifold(t, "fine", &fine)
 	index := map[[3]float32]int{}
 	for v := 0; v < fine.VertexCount(); v++ {
 		index[[3]float32(fine.Positions[3*v:3*v+3])] = v
 	}
-	grid := GenerateBodyCell(s.Parents, pos, rot, s.Names, BodyCellCrowd)
+	grid := generateCell(s.Parents, pos, rot, s.Names, CellCrowd)
 	gridMax, gridMean := surfaceError(&fine, &grid)
 	t.Logf("surface grid, cell %.3f m: %d vertices; distance of the fine surface: max %.1f mm, mean %.2f mm",
-		BodyCellCrowd, grid.VertexCount(), gridMax*1e3, gridMean*1e3)
+		CellCrowd, grid.VertexCount(), gridMax*1e3, gridMean*1e3)
 	prev := fine
 	for _, tc := range []struct {
 		target      int
@@ -122,7 +122,7 @@ func TestDecimate(t *testing.T) {
 		c := Decimate(&prev, tc.target)
 		el := time.Since(t0)
 		name := "decimated to " + itoa(tc.target)
-		if err := checkBody(&c); err != nil {
+		if err := c.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		closedManifold(t, name, &c)
@@ -179,7 +179,7 @@ func TestDecimateLimits(t *testing.T) {
 	// A coarse body (900 vertices) that is still a closed manifold: at
 	// cells above 0.04 surface nets can join two sheets of a hand or foot
 	// at one edge, and a decimator only promises not to add such edges.
-	b := GenerateBodyCell(s.Parents, pos, rot, s.Names, 0.04)
+	b := generateCell(s.Parents, pos, rot, s.Names, 0.04)
 	closedManifold(t, "source", &b)
 	same := Decimate(&b, b.VertexCount())
 	if same.VertexCount() != b.VertexCount() || len(same.Indices) != len(b.Indices) {
@@ -197,7 +197,7 @@ func TestDecimateLimits(t *testing.T) {
 // whatever the order of the influences, with a joint listed twice added up
 // and zero weights ignored.
 func TestSkinDiff(t *testing.T) {
-	b := BodyMesh{
+	b := Mesh{
 		BoneIDs: []float32{
 			3, 0, 0, 0, // all on joint 3
 			3, 5, 0, 0, // 0.6 on 3, 0.4 on 5
@@ -230,7 +230,7 @@ func TestSkinDiff(t *testing.T) {
 // collapsing any edge of a tetrahedron would flatten it into two faces
 // back to back, which the link condition on edges refuses.
 func TestDecimateTetrahedra(t *testing.T) {
-	var b BodyMesh
+	var b Mesh
 	for k := 0; k < 2; k++ {
 		o := float32(3 * k)
 		for _, p := range [][3]float32{{o, 0, 0}, {o + 1, 0, 0}, {o, 1, 0}, {o, 0, 1}} {

@@ -1,0 +1,56 @@
+package body
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Mesh is a skinned triangle mesh in the bind pose, world space.
+type Mesh struct {
+	Positions   []float32    // xyz per vertex
+	Normals     []float32    // xyz per vertex, unit length
+	Indices     []uint16     // three per triangle, counter-clockwise seen from outside
+	BoneIDs     []float32    // four joint indices per vertex (floats for a vec4 attribute)
+	BoneWeights []float32    // four weights per vertex in [0, 1], summing to 1
+	BindInv     []mgl32.Mat4 // inverse bind matrix of every joint
+}
+
+// VertexCount is the number of vertices.
+func (b *Mesh) VertexCount() int { return len(b.Positions) / 3 }
+
+// TriangleCount is the number of triangles.
+func (b *Mesh) TriangleCount() int { return len(b.Indices) / 3 }
+
+// Validate reports what is wrong with the mesh for skinning with 16-bit
+// indices, or nil: attributes that disagree in length, indices past the
+// vertices, bone ids past the joints.
+func (b *Mesh) Validate() error {
+	nv := b.VertexCount()
+	switch {
+	case nv == 0 || len(b.Indices) == 0:
+		return errors.New("body mesh: empty")
+	case len(b.Positions) != 3*nv || len(b.Normals) != 3*nv:
+		return fmt.Errorf("body mesh: %d position and %d normal floats; want 3 per vertex", len(b.Positions), len(b.Normals))
+	case len(b.BoneIDs) != 4*nv || len(b.BoneWeights) != 4*nv:
+		return fmt.Errorf("body mesh: %d bone ids and %d weights for %d vertices; want 4 each", len(b.BoneIDs), len(b.BoneWeights), nv)
+	case len(b.Indices)%3 != 0:
+		return fmt.Errorf("body mesh: %d indices is not whole triangles", len(b.Indices))
+	case nv > 65536:
+		return fmt.Errorf("body mesh: %d vertices; 16-bit indices allow 65536", nv)
+	case len(b.BindInv) == 0:
+		return errors.New("body mesh: no joints")
+	}
+	for _, i := range b.Indices {
+		if int(i) >= nv {
+			return fmt.Errorf("body mesh: index %d out of %d vertices", i, nv)
+		}
+	}
+	for _, id := range b.BoneIDs {
+		if id < 0 || int(id) >= len(b.BindInv) || id != float32(int(id)) {
+			return fmt.Errorf("body mesh: bone id %v out of %d joints", id, len(b.BindInv))
+		}
+	}
+	return nil
+}

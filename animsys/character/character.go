@@ -1,0 +1,159 @@
+// Package character builds the characters kinelab's labs animate, with no
+// UI: the embedded default (Default) and one read from BVH files (Load). A
+// character is a skeleton whose joint 0 is a ground-level root carrying
+// the root motion ("Entity"), its clips, an additive clip, the figure the
+// skeleton reads as (humanoid.Figure: its hips, head, legs, arms and the
+// joints that are no part of the body), a bind pose to skin a body to, and
+// the targets of the procedural stages — two-bone IK paths and a look-at
+// path — fitted to the figure's reach and facing, so they are in reach on
+// any capture. The app, `kinelab verify --bvh` and `kinelab export` read
+// files through it (Open), so all three read a file alike.
+package character
+
+import (
+	"math"
+	"sync"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/humanoid"
+	"kinelab/animsys/mathx"
+	"kinelab/assets"
+)
+
+// Character is what the labs animate.
+type Character struct {
+	Name     string
+	Skel     animsys.Skeleton
+	Clips    []animsys.Clip
+	Start    int // the clip labs open on: walk for the default, else the first file's
+	Additive animsys.Clip
+	// Figure reads the skeleton as a body; never nil. Figure.Human says
+	// whether it reads as a human, Figure.Ground which joints are no
+	// part of the body (joint 0 among them).
+	Figure *humanoid.Figure
+	// Roles of joints in the procedural stages: the hips (the camera's
+	// focus), the head (-1 without one), the two-bone IK chains (Root -1
+	// without one).
+	Hips, Head int
+	Leg, Arm   animsys.TwoBoneJoints
+	// Facing is the character's forward direction in its root's frame,
+	// HeadFwd the head's forward axis in the head's own frame (unit).
+	Facing, HeadFwd mgl32.Vec3
+	// HipsHeight is how high (m) the hips stand above the root at the
+	// start of clip Start.
+	HipsHeight float32
+	// LegPath and ArmPath are the paths the IK targets follow, LookPath
+	// the look-at goal's: within reach of the chains and in front of the
+	// figure.
+	LegPath, ArmPath Path
+	LookPath         LookPath
+	// Notes say what loading detected and chose (units, up axis, rest
+	// frames dropped), for the panel and stderr.
+	Notes []string
+	// root is the file joint the Entity's root motion follows (the hips),
+	// -1 when the file's own root is the Entity.
+	root int
+}
+
+// Path is an ellipse a target follows, Center + U cos(Rate t) + V sin(Rate
+// t) (m) at Rate rad/s, in the frame of joint Joint, which carries it (-1:
+// the character's root). A path carried by the joint above a chain keeps
+// its distance from the chain's root however the figure turns or jumps.
+type Path struct {
+	Joint        int
+	Center, U, V mgl32.Vec3
+	Rate         float32
+}
+
+// At is the point (m) and velocity (m/s) on the path at time t (s), in
+// the carrying joint's frame.
+func (p Path) At(t float32) (pos, vel mgl32.Vec3) {
+	w := float64(p.Rate)
+	s, c := float32(math.Sin(w*float64(t))), float32(math.Cos(w*float64(t)))
+	pos = p.Center.Add(p.U.Mul(c)).Add(p.V.Mul(s))
+	vel = p.U.Mul(-p.Rate * s).Add(p.V.Mul(p.Rate * c))
+	return pos, vel
+}
+
+// Target is the path's point at time t (s) in the world, with its
+// velocity: carried by frame, the carrying joint's global kineform (or
+// the root's) with its velocities (kform_mul).
+func (p Path) Target(frame animsys.Kform, t float32) animsys.Kform {
+	pos, vel := p.At(t)
+	return animsys.KformMul(frame, animsys.KformFromPosVel(pos, vel))
+}
+
+// LookPath is a figure of eight the look-at goal wanders over, in the
+// frame of joint Joint (-1: the root): Ahead, plus Side swinging Swing to
+// each side at 0.7 rad/s, plus Up bobbing Bob at 1.3 rad/s (m). The goal
+// is smoothed by a spring, so only its position is given.
+type LookPath struct {
+	Joint           int
+	Ahead, Side, Up mgl32.Vec3
+	Swing, Bob      float32
+}
+
+// At is the goal (m) at time t (s), in the carrying joint's frame.
+func (p LookPath) At(t float32) mgl32.Vec3 {
+	hs, _ := math.Sincos(float64(0.7 * t))
+	vs, _ := math.Sincos(float64(1.3 * t))
+	return p.Ahead.Add(p.Side.Mul(p.Swing * float32(hs))).Add(p.Up.Mul(p.Bob * float32(vs)))
+}
+
+// Default is the embedded humanoid with its procedural clips: it opens on
+// walk and faces +Z; its IK and look-at paths are fitted as a loaded
+// character's are. It is one value for the whole process, made on first
+// use: read it, never change it (a lab that starts over on another
+// character replaces its pointer).
+func Default() *Character {
+	defaultOnce.Do(func() { defaultChar = newDefault() })
+	return defaultChar
+}
+
+var (
+	defaultOnce sync.Once
+	defaultChar *Character
+)
+
+func newDefault() *Character {
+	c := &Character{Name: "default", Skel: assets.Humanoid(), Clips: assets.Clips(), Start: 1,
+		Additive: assets.Additives()[0], Hips: assets.Hips, Head: assets.Head,
+		Facing: mgl32.Vec3{0, 0, 1}, HeadFwd: mgl32.Vec3{0, 0, 1},
+		Leg:  animsys.TwoBoneJoints{Root: assets.LeftUpLeg, Mid: assets.LeftLeg, End: assets.LeftFoot},
+		Arm:  animsys.TwoBoneJoints{Root: assets.RightArm, Mid: assets.RightForeArm, End: assets.RightHand},
+		root: -1}
+	fig := c.read()
+	c.Figure = &fig
+	c.standing()
+	c.fitPaths()
+	return c
+}
+
+// read reads the skeleton as a figure on up to 48 frames of clip Start.
+func (c *Character) read() humanoid.Figure {
+	frames, _ := humanoid.ClipFrames(&c.Skel, &c.Clips[c.Start], 48)
+	fig, err := humanoid.Read(c.Skel.Parents, c.Skel.Names, frames)
+	if err != nil { // the clips fit the skeleton: Load checks them
+		panic("character " + c.Name + ": " + err.Error())
+	}
+	return fig
+}
+
+// standing sets HipsHeight from clip Start's first pose, sampled as the
+// labs sample it: the root at the origin.
+func (c *Character) standing() {
+	n := c.Skel.Len()
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	start, _ := c.Clips[c.Start].Loop()
+	animsys.SampleCubic(&local, &c.Clips[c.Start], start)
+	root := animsys.KformIdentity() // the labs' root at the origin, unturned
+	root.Rot = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{})
+	local.SetKform(0, root)
+	animsys.FK(&global, &local, c.Skel.Parents)
+	c.HipsHeight = global.Pos[c.Hips][1] - global.Pos[0][1]
+	if c.HipsHeight < 0.3 {
+		c.HipsHeight = 0.9 // hips at the floor: a figure lying down, or a root named oddly
+	}
+}

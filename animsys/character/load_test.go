@@ -1,0 +1,156 @@
+package character_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/bvh/fixture"
+	"kinelab/animsys/character"
+	"kinelab/assets"
+)
+
+// A BVH character gets an Entity root and its roles from its figure (the
+// Velocities lab's tests run it through the lab).
+func TestLoadCharacterFromBVH(t *testing.T) {
+	dir := t.TempDir()
+	walk, run := writeDefaultBVH(t, dir, "walk"), writeDefaultBVH(t, dir, "run")
+	bad := filepath.Join(dir, "bad.bvh")
+	os.WriteFile(bad, []byte("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n"), 0o644)
+
+	ch, errs := character.Load([]string{walk, bad, run}, character.Options{})
+	if ch == nil {
+		t.Fatalf("no character: %v", errs)
+	}
+	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), bad+":5:1: expected") {
+		t.Fatalf("errors %v, want one at %s:5:1", errs, bad)
+	}
+	if len(ch.Clips) != 2 || ch.Skel.Names[0] != "Entity" {
+		t.Fatalf("%d clips, root %q", len(ch.Clips), ch.Skel.Names[0])
+	}
+	if err := ch.Skel.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	name := func(j int) string {
+		if j < 0 {
+			return "none"
+		}
+		return ch.Skel.Names[j]
+	}
+	if name(ch.Head) != "Head" || name(ch.Leg.End) != "LeftFoot" || name(ch.Arm.End) != "RightHand" {
+		t.Fatalf("roles: head %s, leg end %s, arm end %s", name(ch.Head), name(ch.Leg.End), name(ch.Arm.End))
+	}
+	if ch.Facing[2] < 0.99 {
+		t.Fatalf("facing %v, want +z", ch.Facing)
+	}
+	// Detected units: the file is in centimetres, the character in metres.
+	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, ch.Hips)][1]; h < 0.8 || h > 1.1 {
+		t.Fatalf("hips height %v m after unit detection", h)
+	}
+}
+
+func TestLoadCharacterUnitsOverride(t *testing.T) {
+	walk := writeDefaultBVH(t, t.TempDir(), "walk")
+	ch, errs := character.Load([]string{walk}, character.Options{Units: "m"}) // wrongly: the file is in cm
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, ch.Hips)][1]; h < 80 {
+		t.Fatalf("with --units m the hips are %v units high, want ~93", h)
+	}
+	if _, errs := character.Load([]string{walk}, character.Options{Units: "furlongs"}); len(errs) == 0 {
+		t.Fatal("bad units accepted")
+	}
+}
+
+// A file whose root is the pelvis (most mocap) gets an Entity root added
+// at the floor below it, carrying the root motion.
+func TestLoadCharacterPelvisRoot(t *testing.T) {
+	ch, errs := character.Load([]string{"../bvh/testdata/basic.bvh"}, character.Options{})
+	if ch == nil || len(errs) != 0 {
+		t.Fatalf("basic.bvh: %v", errs)
+	}
+	if ch.Skel.Names[0] != "Entity" || ch.Skel.Names[1] != "Hips" || ch.Skel.Parents[1] != 0 {
+		t.Fatalf("joints %v parents %v: want an Entity above Hips", ch.Skel.Names[:2], ch.Skel.Parents[:2])
+	}
+	c := &ch.Clips[0]
+	for f := 0; f < c.Frames; f++ {
+		e, h := c.Pos[c.At(f, 0)], c.Pos[c.At(f, 1)]
+		if e[1] != 0 || h[0] != 0 || h[2] != 0 {
+			t.Fatalf("frame %d: entity %v hips %v: want the ground projection on the entity", f, e, h)
+		}
+	}
+}
+
+// writeDefaultBVH writes the default character's clip named clip as a BVH
+// file in centimetres in dir and returns its path.
+func writeDefaultBVH(t *testing.T, dir, clip string) string {
+	t.Helper()
+	sk := assets.Humanoid()
+	for _, c := range assets.Clips() {
+		if c.Name == clip {
+			path := filepath.Join(dir, clip+".bvh")
+			if err := bvh.WriteFile(path, &sk, &c, bvh.Centimetres.Scale()); err != nil {
+				t.Fatal(err)
+			}
+			return path
+		}
+	}
+	t.Fatalf("no embedded clip %q", clip)
+	return ""
+}
+
+// The roles the procedural stages act on are the figure's head and left
+// leg (thigh, knee, ankle as the fixture declares them) in every
+// exporter's convention, and its right arm; a chain of three joints, no
+// figure, has none.
+func TestRoles(t *testing.T) {
+	dir := t.TempDir()
+	for _, spec := range fixture.All() {
+		path, err := fixture.WriteFile(dir, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch, errs := character.Load([]string{path}, character.Options{})
+		if ch == nil {
+			t.Fatalf("%s: %v", spec, errs)
+		}
+		role := func(j int) fixture.Role {
+			for _, jt := range spec.Joints {
+				if j >= 0 && jt.Name == ch.Skel.Names[j] {
+					return jt.Role
+				}
+			}
+			return -1
+		}
+		name := func(j int) string {
+			if j < 0 {
+				return "(none)"
+			}
+			return ch.Skel.Names[j]
+		}
+		if !strings.Contains(strings.ToLower(name(ch.Head)), "head") {
+			t.Errorf("%s: head %s", spec, name(ch.Head))
+		}
+		if role(ch.Leg.Root) != fixture.LeftThigh || role(ch.Leg.Mid) != fixture.LeftKnee ||
+			ch.Skel.Parents[ch.Leg.End] != ch.Leg.Mid || ch.Skel.Parents[ch.Leg.Mid] != ch.Leg.Root {
+			t.Errorf("%s: leg %s %s %s", spec, name(ch.Leg.Root), name(ch.Leg.Mid), name(ch.Leg.End))
+		}
+		if role(ch.Arm.Root) != fixture.RightUpperArm {
+			t.Errorf("%s: arm from %s", spec, name(ch.Arm.Root))
+		}
+	}
+	chain := filepath.Join(dir, "chain.bvh")
+	os.WriteFile(chain, []byte("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"+
+		" JOINT b\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"+
+		"MOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 10\n"), 0o644)
+	ch, errs := character.Load([]string{chain}, character.Options{Units: "m", Up: "y"})
+	if ch == nil {
+		t.Fatal(errs)
+	}
+	if ch.Head >= 0 || ch.Leg.Root >= 0 || ch.Arm.Root >= 0 || ch.Figure.Human {
+		t.Errorf("a chain has roles: head %d, leg %v, arm %v", ch.Head, ch.Leg, ch.Arm)
+	}
+}

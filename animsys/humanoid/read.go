@@ -1,0 +1,213 @@
+package humanoid
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Read reads any skeleton as a figure: a human one when it has two legs,
+// two arms and a spine (see Classify), else one laid out from the shape of
+// its trunk; in both cases with the joints that are no part of the body
+// (Ground). parents lists each joint's parent (-1 for roots, parents before
+// children), names its names (nil or empty names for none), and frames a
+// few posed frames of the figure's global joint positions (any unit; the
+// more varied, the better the lengths), at least one. Ground is measured
+// along the figure's up direction (Up) for a human figure, along +Y for
+// any other. It returns an error only for input it cannot read: no frame,
+// a parent after its child, a frame of another size.
+func Read(parents []int, names []string, frames [][]mgl32.Vec3) (Figure, error) {
+	if len(frames) == 0 {
+		return Figure{}, errors.New("humanoid: no posed frame to measure")
+	}
+	t, err := newTree(parents, names, frames)
+	if err != nil {
+		return Figure{}, err
+	}
+	f, err := t.human(frames)
+	if err != nil {
+		f = Figure{Hips: -1, Chest: -1, Head: -1, NotHuman: err.Error()}
+		for s := range f.Legs {
+			f.Legs[s], f.Arms[s] = Limb{Upper: -1, Mid: -1, End: -1, Tip: -1}, Limb{Upper: -1, Mid: -1, End: -1, Tip: -1}
+		}
+	} else {
+		f.Human = true
+	}
+	f.Parents, f.Names = parents, names
+	up := mgl32.Vec3{0, 1, 0}
+	if f.Human {
+		up = f.Up(frames)
+	}
+	f.Ground = t.ground(frames, up, &f)
+	if !f.Human {
+		f.readTrunk(frames[0])
+	}
+	return f, nil
+}
+
+// Classify reads a skeleton as a human figure (Read), and returns an error
+// saying what is missing when it does not read as one with two legs, two
+// arms and a spine. Frames may stand along any up axis.
+func Classify(parents []int, names []string, frames [][]mgl32.Vec3) (Figure, error) {
+	f, err := Read(parents, names, frames)
+	if err != nil {
+		return Figure{}, err
+	}
+	if !f.Human {
+		return Figure{}, errors.New(f.NotHuman)
+	}
+	return f, nil
+}
+
+// human finds a human figure: feet and hands by name, else by the tree's
+// shape.
+func (t *tree) human(frames [][]mgl32.Vec3) (Figure, error) {
+	f, err := t.byName()
+	if err != nil {
+		var gerr error
+		if f, gerr = t.byShape(frames); gerr != nil {
+			return Figure{}, fmt.Errorf("%v; %v", err, gerr)
+		}
+	} else {
+		f.ByName = true
+	}
+	t.finish(&f)
+	return f, nil
+}
+
+// Fractions of the figure's height (its joints' extent along up) that
+// tell ground joints: a root whose children all stand groundAbove above it
+// is a ground-level root under the body; a joint below groundFloor over
+// the lowest joint lies on the floor.
+const (
+	groundAbove = 0.25
+	groundFloor = 0.15
+)
+
+// ground marks the joints that are no part of the body, as most frames
+// show them: a root whose children all stand well above it (an "Entity"
+// carrying root motion under the hips), and the chain of single children
+// from a root lying on the floor until the chain rises (a second ground
+// root under the first: a file's static root, however far from the hips);
+// for a human figure also every joint above its hips that lies on the
+// floor.
+func (t *tree) ground(frames [][]mgl32.Vec3, up mgl32.Vec3, f *Figure) []bool {
+	n := len(t.parents)
+	votes := make([]int, n)
+	g := make([]bool, n)
+	for _, fr := range frames {
+		clear(g)
+		t.groundIn(fr, up, g)
+		for j, x := range g {
+			if x {
+				votes[j]++
+			}
+		}
+	}
+	out := make([]bool, n)
+	for j := range out {
+		out[j] = 2*votes[j] > len(frames)
+	}
+	if !f.Human {
+		return out
+	}
+	for a := t.parents[f.Hips]; a >= 0; a = t.parents[a] {
+		floor := 0
+		for _, fr := range frames {
+			lo, hi := extent(fr, up)
+			if fr[a].Dot(up)-lo < groundFloor*(hi-lo) {
+				floor++
+			}
+		}
+		out[a] = out[a] || 2*floor > len(frames)
+	}
+	return out
+}
+
+// groundIn marks in g the ground joints of one frame (see ground).
+func (t *tree) groundIn(fr []mgl32.Vec3, up mgl32.Vec3, g []bool) {
+	lo, hi := extent(fr, up)
+	h := hi - lo
+	for j, p := range t.parents {
+		if p >= 0 || len(t.kids[j]) == 0 {
+			continue
+		}
+		far := true
+		for _, c := range t.kids[j] {
+			far = far && fr[c].Sub(fr[j]).Dot(up) > groundAbove*h
+		}
+		if far {
+			g[j] = true
+			continue
+		}
+		// A chain on the floor that leads up to the body is ground; one
+		// that never rises (a figure lying down) is the body.
+		var chain []int
+		for k := j; ; k = t.kids[k][0] {
+			if fr[k].Dot(up) > lo+groundFloor*h {
+				for _, c := range chain {
+					g[c] = true
+				}
+				break
+			}
+			if len(t.kids[k]) != 1 {
+				break
+			}
+			chain = append(chain, k)
+		}
+	}
+}
+
+// extent is the lowest and highest of the points along up.
+func extent(fr []mgl32.Vec3, up mgl32.Vec3) (lo, hi float32) {
+	for i, p := range fr {
+		y := p.Dot(up)
+		if i == 0 {
+			lo, hi = y, y
+		}
+		lo, hi = min(lo, y), max(hi, y)
+	}
+	return lo, hi
+}
+
+// readTrunk fills a figure that is not human from the layout of a frame
+// (Parts): the pelvis, spine, chest and head of its first trunk, and a leg
+// or an arm wherever a branch's foot or hand is named with its side.
+func (f *Figure) readTrunk(pos []mgl32.Vec3) {
+	p := f.Parts(pos)
+	if len(p.Torsos) > 0 {
+		tr := p.Torsos[0]
+		top := len(tr.Chain) - 1
+		if tr.Head >= 0 {
+			top = tr.Head
+			f.Head = tr.Chain[tr.Head]
+		}
+		f.Hips, f.Chest, f.Spine = tr.Chain[0], tr.Chain[tr.Chest], tr.Chain[:top+1]
+	}
+	for _, b := range p.Branches {
+		if b.Kind == OtherBranch || b.End < 1 {
+			continue
+		}
+		end := b.Path[b.End]
+		if end >= len(f.Names) {
+			continue
+		}
+		s, ok := SideOf(f.Names[end])
+		limbs := &f.Legs
+		if b.Kind == ArmBranch {
+			limbs = &f.Arms
+		}
+		if !ok || limbs[s].Upper >= 0 {
+			continue
+		}
+		l := Limb{Path: b.Path, Upper: b.Base, Mid: b.Path[b.End-1], End: end, Tip: -1}
+		if b.End >= 2 {
+			l.Upper = b.Path[b.End-2]
+		}
+		if b.End+1 < len(b.Path) {
+			l.Tip = b.Path[b.End+1]
+		}
+		limbs[s] = l
+	}
+}

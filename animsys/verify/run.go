@@ -1,0 +1,290 @@
+package verify
+
+import (
+	"math"
+
+	"kinelab/animsys"
+)
+
+// Run checks every case over the clips of skeleton skel (each clip paired
+// with the next one for two-input operations), in every frame interval of
+// each clip up to MaxIntervals, and returns the report. clips must match
+// skel and have at least 5 frames.
+func Run(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip) Report {
+	return RunIntervals(skel, cases, clips, MaxIntervals)
+}
+
+// RunIntervals is Run checking at most n frame intervals per clip, spread
+// evenly (a quicker, coarser run).
+func RunIntervals(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip, n int) Report {
+	rep := Report{H: H, Pass: true, Excluded: []animsys.DataEvent{}, Seams: []Seam{}}
+	taints := map[*animsys.Clip]*taint{}
+	for _, c := range clips {
+		rep.Clips = append(rep.Clips, c.Name)
+		ev := animsys.DetectEvents(skel, c)
+		rep.Excluded = append(rep.Excluded, ev...)
+		taints[c] = newTaint(skel.Parents, c, ev)
+	}
+	for _, cs := range cases {
+		var acc [3]accum
+		for i, a := range clips {
+			b := clips[(i+1)%len(clips)]
+			rep.Seams = append(rep.Seams, checkCase(&acc, cs, skel, a, b, taints, n)...)
+		}
+		for q := Quantity(0); q < 3; q++ {
+			st := acc[q].stat(cs, q)
+			if st.Checked && !st.Pass {
+				rep.Pass = false
+			}
+			rep.Stats = append(rep.Stats, st)
+		}
+	}
+	return rep
+}
+
+// accum gathers the errors of one case and quantity.
+type accum struct {
+	max, fineMax, sum, scale, worst float64
+	at                              Where
+	n, excluded, seams              int
+	nan                             bool
+}
+
+// add records one sample: its error e, allowance allow (< 0: unchecked)
+// and reference velocity magnitude s. For first-order cases fine >= 0 is
+// the error with the finer step, which must be within a fifth of e plus
+// allow (the float32 noise of the finer step and the reference's own
+// error).
+func (a *accum) add(e, fine, allow, s float64, w Where) {
+	if math.IsNaN(e) || math.IsNaN(fine) {
+		if !a.nan {
+			a.at = w
+		}
+		a.nan = true
+		return
+	}
+	a.scale = math.Max(a.scale, s)
+	a.sum += e
+	a.n++
+	r := -1.0
+	switch {
+	case allow < 0:
+	case fine >= 0:
+		r = fine / (allow + e/5)
+	default:
+		r = e / allow
+	}
+	if (allow < 0 && e > a.max) || (allow >= 0 && r > a.worst) || a.n == 1 {
+		a.at = w
+	}
+	a.max = math.Max(a.max, e)
+	a.fineMax = math.Max(a.fineMax, fine)
+	a.worst = math.Max(a.worst, r)
+}
+
+func (a *accum) stat(cs Case, q Quantity) Stat {
+	st := Stat{Op: cs.Name, Article: cs.Article, Space: cs.Space, Quantity: q.String(),
+		Unit: q.Unit(), Max: a.max, Scale: a.scale, Tol: cs.Tol.Abs[q], TolRel: cs.Tol.Rel,
+		Worst: math.Max(a.worst, 0), At: a.at, Samples: a.n, Excluded: a.excluded, AtSeam: a.seams, Why: cs.Why}
+	if cs.Tol.FirstOrder {
+		st.FineMax = a.fineMax
+	}
+	if a.n > 0 {
+		st.Mean = a.sum / float64(a.n)
+	}
+	if a.nan {
+		st.Max, st.Mean, st.Worst = math.Inf(1), math.Inf(1), math.Inf(1)
+	}
+	st.Checked = cs.Tol.Abs[q] >= 0
+	st.Pass = !st.Checked || (!a.nan && st.Worst <= 1)
+	return st
+}
+
+// step is the half step h (s) for a clip pair: H, or an eighth of the
+// shorter frame time above 125 fps.
+func step(a, b *animsys.Clip) float32 {
+	return min(float32(H), a.FrameTime/8, b.FrameTime/8)
+}
+
+// reads is cs.Reads with its default.
+func (cs *Case) reads(a, b *animsys.Clip, t float32) []Read {
+	if cs.Reads == nil {
+		return []Read{{Clip: a, Time: t}}
+	}
+	return cs.Reads(a, b, t)
+}
+
+// interval is the frame interval of clip c at time s (s).
+func interval(c *animsys.Clip, s float32) int {
+	return int(math.Floor(float64(s / c.FrameTime)))
+}
+
+// fits reports whether the stencil t-2h .. t+2h stays inside one frame
+// interval of every clip the case reads and contains no restart.
+func (cs *Case) fits(a, b *animsys.Clip, t, h float32) bool {
+	lo, hi := cs.reads(a, b, t-2*h), cs.reads(a, b, t+2*h)
+	for i := range lo {
+		if interval(lo[i].Clip, lo[i].Time) != interval(hi[i].Clip, hi[i].Time) {
+			return false
+		}
+	}
+	if cs.Restart > 0 {
+		r := float64(cs.Restart)
+		if math.Floor(float64(t-2*h)/r) != math.Floor(float64(t+2*h)/r) {
+			return false
+		}
+	}
+	return true
+}
+
+// place moves t, if needed, by a multiple of an eighth of clip a's frame
+// (at most three) to where its stencil fits, halving h if none does (a
+// restart in mid-interval leaves half an interval each side); ok is false
+// if none fits then.
+func (cs *Case) place(a, b *animsys.Clip, t, h float32) (float32, float32, bool) {
+	for _, hh := range [...]float32{h, h / 2} {
+		for _, m := range [...]float32{0, 1, -1, 2, -2, 3, -3} {
+			if u := t + m*a.FrameTime/8; u-2*hh >= 0 && cs.fits(a, b, u, hh) {
+				return u, hh, true
+			}
+		}
+	}
+	return t, h, false
+}
+
+// checkCase compares propagated velocities with the central difference at
+// each time of clip a (paired with b) and returns the seams it left out.
+// The difference divides by the float32 times actually used: (t+h) -
+// (t-h) is exact in float32, 2h after rounding is not.
+//
+// The central difference errs by about h^2/6 times the third derivative,
+// which fast motion (a running foot, a snapping wrist in mocap) makes
+// larger than the tolerance. That error is estimated from a second
+// difference over 2h (four times the error, so the two differ by three
+// times it) and added to the allowance: the check then measures the
+// operation, not the reference. So is the reference's error from the
+// float32 resolution of the times the operation samples (timeRes).
+func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Clip, taints map[*animsys.Clip]*taint, intervals int) []Seam {
+	n := skel.Len()
+	h0 := step(a, b)
+	times := IntervalTimes(a, intervals)
+	if cs.Times != nil {
+		times = cs.Times(a, intervals)
+	}
+	coarse := newStencil(n, cs.New(a, b))
+	var fine *stencil
+	if cs.Tol.FirstOrder {
+		fine = newStencil(n, cs.Refine(a, b))
+	}
+	var seams func([]float32, float32)
+	var w0, w1 []float32
+	if cs.Seams != nil {
+		seams = cs.Seams(a, b)
+		w0, w1 = make([]float32, n), make([]float32, n)
+	}
+	var found []Seam
+	skip, seam := make([]bool, n), make([]bool, n)
+	for _, t := range times {
+		t, h1, ok := cs.place(a, b, t, h0)
+		if !ok {
+			continue
+		}
+		reads := cs.reads(a, b, t)
+		frame := interval(a, t)
+		if len(reads) > 0 {
+			frame = interval(reads[0].Clip, reads[0].Time)
+		}
+		clear(skip)
+		for _, r := range reads {
+			taints[r.Clip].mark(skip, r, cs.Hierarchy)
+		}
+		h := coarse.eval(t, h1, cs.Tol)
+		if fine != nil {
+			fine.eval1(&fine.p, t)
+			fine.around(t, h)
+		}
+		rel := max(cs.Tol.Rel, cs.timeRes(a, b, t, h))
+		clear(seam)
+		if seams != nil {
+			// A sign change between any two of the stencil's times (the
+			// rotations can pass 180 degrees apart and back within it).
+			seams(w0, t-2*h)
+			for _, u := range [...]float32{t - h, t, t + h, t + 2*h} {
+				seams(w1, u)
+				for j := range seam {
+					seam[j] = seam[j] || (w0[j] < 0) != (w1[j] < 0)
+				}
+			}
+			for j := range seam {
+				if p := skel.Parents[j]; cs.Hierarchy && p >= 0 {
+					seam[j] = seam[j] || seam[p]
+				}
+			}
+		}
+		for j := 0; j < n; j++ {
+			w := Where{Clip: a.Name, Time: float64(t), Frame: frame, Joint: skel.Names[j]}
+			switch {
+			case skip[j]:
+				for q := range acc {
+					acc[q].excluded++
+				}
+				continue
+			case seam[j]:
+				for q := range acc {
+					acc[q].seams++
+				}
+				if p := skel.Parents[j]; !cs.Hierarchy || p < 0 || !seam[p] {
+					found = append(found, Seam{Op: cs.Name, Where: w,
+						Reason: "the two rotations blended pass 180 degrees apart: the shortest arc switches sides"})
+				}
+				continue
+			}
+			for q := Quantity(0); q < 3; q++ {
+				c := coarse.errs[3*j+int(q)]
+				e, trunc, s := c.e, c.trunc, c.scale
+				ef, noise := -1.0, 0.0
+				if fine != nil {
+					f := fine.errs[3*j+int(q)]
+					ef, trunc, noise = f.e, f.trunc, f.noise
+				}
+				allow := -1.0
+				if cs.Tol.Abs[q] >= 0 {
+					allow = cs.Tol.Abs[q] + trunc + rel*s + noise
+				}
+				acc[q].add(e, ef, allow, s, w)
+			}
+		}
+	}
+	return found
+}
+
+// timeRes is the relative error of the central difference at t with step
+// h from the float32 resolution of the times the operation samples: each
+// clip read at time s rounds s (when it is not t itself) and s /
+// frameTime, at both ends of the stencil, by up to half a float32 ulp.
+// Over the sampled step 2h' (h' = h times the playback rate) that is (ulp(s)
+// + ulp(s/frameTime) frameTime) / 2h' of the velocity: 1e-3 at 10 s of a
+// 60 fps clip (Tolerance.Rel), 2.5e-3 at 23 s of a 30 fps one.
+func (cs *Case) timeRes(a, b *animsys.Clip, t, h float32) float64 {
+	lo, hi := cs.reads(a, b, t-h), cs.reads(a, b, t+h)
+	var res float64
+	for i, r := range lo {
+		hs := math.Abs(float64(hi[i].Time-r.Time)) / 2
+		if hs == 0 {
+			continue
+		}
+		ft := r.Clip.FrameTime
+		u := ulp32(r.Time/ft) * float64(ft)
+		if r.Time != t-h {
+			u += ulp32(r.Time)
+		}
+		res = max(res, u/(2*hs))
+	}
+	return res
+}
+
+// ulp32 is the spacing of float32 values at |x|.
+func ulp32(x float32) float64 {
+	x = float32(math.Abs(float64(x)))
+	return float64(math.Nextafter32(x, float32(math.Inf(1))) - x)
+}

@@ -1,0 +1,116 @@
+package app
+
+import (
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/ui"
+)
+
+// inputState is what the App keeps of the mouse between frames.
+type inputState struct {
+	dragging    bool       // a camera drag started outside the UI
+	press       rl.Vector2 // where the left button went down (units)
+	pressOverUI bool       // and whether that was over the UI
+	pointer     Pointer    // what the lab is given this frame
+}
+
+// input is the frame's input stage, before any update or drawing: key
+// actions, a click on a lab's tab, dropped files, the pointer the lab
+// gets, and the mouse camera. Mouse drags that start over a panel belong
+// to the UI, not the camera.
+func (a *App) input() {
+	c, in := &a.chrome, &a.in
+	// While the user types a value, or browses files, keys are theirs (and
+	// Esc cancels instead of quitting).
+	if ui.Typing() || c.browser != nil {
+		rl.SetExitKey(rl.KeyNull)
+	} else {
+		rl.SetExitKey(rl.KeyEscape)
+		for _, k := range a.Keys() {
+			if rl.IsKeyPressed(k.Code) {
+				k.Action()
+			}
+		}
+	}
+	m := rl.GetMousePosition() // units: raylib's mouse scale is the UI scale
+	// A tab switches the lab here, before drawing, so the whole frame
+	// shows the new lab (raygui's toggles act on release, as this does).
+	if c.showUI && c.browser == nil && rl.IsMouseButtonReleased(rl.MouseButtonLeft) {
+		for i, r := range tabRects(ui.Width(), len(a.entries), c.statsW) {
+			if rl.CheckCollisionPointRec(m, r) {
+				a.switchLab(i)
+			}
+		}
+	}
+	if rl.IsFileDropped() {
+		files := rl.LoadDroppedFiles()
+		rl.UnloadDroppedFiles()
+		a.Load(files)
+	}
+	overUI := a.overUI(m)
+	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) || rl.IsMouseButtonPressed(rl.MouseButtonRight) {
+		in.dragging = !overUI
+	}
+	ctrl := rl.IsKeyDown(rl.KeyLeftControl) || rl.IsKeyDown(rl.KeyRightControl)
+	// A click picks: the left button released near where it went down.
+	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) {
+		in.press, in.pressOverUI = m, overUI
+	}
+	in.pointer = Pointer{}
+	if rl.IsMouseButtonReleased(rl.MouseButtonLeft) && !in.pressOverUI && !ctrl {
+		d := rl.Vector2{X: m.X - in.press.X, Y: m.Y - in.press.Y}
+		if d.X*d.X+d.Y*d.Y < 16 {
+			in.pointer.Click, in.pointer.At = true, m
+		}
+	}
+	if ctrl && !overUI {
+		s := ui.Scale()
+		ray := rl.GetScreenToWorldRay(rl.Vector2{X: m.X * s, Y: m.Y * s}, a.cam.Raylib())
+		in.pointer = Pointer{Origin: mgl32.Vec3{ray.Position.X, ray.Position.Y, ray.Position.Z},
+			Dir: mgl32.Vec3{ray.Direction.X, ray.Direction.Y, ray.Direction.Z}, Down: rl.IsMouseButtonDown(rl.MouseButtonLeft)}
+	}
+	if in.dragging && !ctrl {
+		d := rl.GetMouseDelta()
+		if rl.IsMouseButtonDown(rl.MouseButtonLeft) {
+			a.cam.Orbit(d.X, d.Y)
+		} else if rl.IsMouseButtonDown(rl.MouseButtonRight) {
+			a.cam.Pan(d.X, d.Y)
+		}
+	}
+	w := rl.GetMouseWheelMove()
+	switch {
+	case w == 0 || c.browser != nil:
+	case c.showUI && rl.CheckCollisionPointRec(m, c.labPanel.Bounds()):
+		c.labPanel.ScrollBy(w)
+	case c.showUI && rl.CheckCollisionPointRec(m, c.playPanel.Bounds()):
+		c.playPanel.ScrollBy(w)
+	case c.showUI && len(c.messages) > 0 && rl.CheckCollisionPointRec(m, c.msgPanel.Bounds()):
+		c.msgPanel.ScrollBy(w)
+	case !overUI:
+		a.cam.Zoom(w)
+	}
+}
+
+// overUI reports whether point m (units) is over the UI: a panel, the tab
+// bar, the messages, the timeline, the lab's own areas, or anywhere while
+// the file browser is open.
+func (a *App) overUI(m rl.Vector2) bool {
+	c := &a.chrome
+	if c.browser != nil {
+		return true
+	}
+	if !c.showUI {
+		return false
+	}
+	over := rl.CheckCollisionPointRec(m, c.playPanel.Bounds()) ||
+		rl.CheckCollisionPointRec(m, c.labPanel.Bounds()) || m.Y < tabBarH ||
+		len(c.messages) > 0 && rl.CheckCollisionPointRec(m, c.msgPanel.Bounds()) ||
+		rl.CheckCollisionPointRec(m, c.lastView.Timeline)
+	if u, ok := a.Lab().(UIRecter); ok {
+		for _, r := range u.UIRects(int32(ui.Width()), int32(ui.Height())) {
+			over = over || rl.CheckCollisionPointRec(m, r)
+		}
+	}
+	return over
+}

@@ -1,0 +1,203 @@
+package velocities
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/animsys/spring"
+)
+
+// The chain the lab evaluates each tick, in the order of the
+// propagating-velocities article: sampling (cubic or linear), the
+// transition (blend, inertialization, dead blending), the additive, the
+// root's motion, forward kinematics, then look-at and two-bone IK on
+// kineforms, each followed by FK again.
+
+// startTransition begins the chosen transition from what plays now to clip
+// i. Inertialization records the offset from the last output to the new
+// clip; dead blending keeps the last output to extrapolate.
+func (l *Lab) startTransition(i int) {
+	mode := l.S.Transition
+	switch mode {
+	case TransBlend:
+		l.prev, l.tPrev = l.cur, l.tCur
+	case TransInertCubic, TransInertSpring:
+		l.sample(&l.sampB, i, 0)
+		animsys.InertializeOffset(&l.offset, &l.mix, &l.sampB)
+	case TransDeadBlend:
+		l.transPose.CopyFrom(&l.mix)
+	}
+	l.cur, l.tCur = i, 0
+	l.trans, l.transTime = mode, 0
+}
+
+// sample writes clip i at playback time t (s, Settings.Play) into p, in
+// place: the root joint keeps its root-motion velocities (clip frame) but
+// sits at the origin, so transitions between clips never blend root
+// positions. Played backwards or held, the velocities are scaled by the
+// rate (-1, 0): what the pose really does.
+func (l *Lab) sample(p *animsys.Pose, i int, t float32) {
+	c := &l.clips[i]
+	start, n := c.Loop()
+	off, rate := l.S.Play.At(t, n)
+	rate *= l.clipSpeed()
+	if l.S.Cubic {
+		animsys.SampleCubic(p, c, start+off)
+	} else {
+		animsys.SampleLinear(p, c, start+off)
+	}
+	if rate != 1 {
+		animsys.TimeScale(p, rate)
+	}
+	p.Pos[0] = mgl32.Vec3{}
+	p.Rot[0] = mathx.QuatIdentity()
+}
+
+// updateAdditive moves the additive's fade toward in or out at 1/duration
+// per second.
+func (l *Lab) updateAdditive(dt float32) {
+	rate := 1 / max(l.S.AddDuration, 1e-3)
+	was := l.addX
+	if l.S.Additive {
+		l.addX = min(1, l.addX+rate*dt)
+	} else {
+		l.addX = max(0, l.addX-rate*dt)
+	}
+	l.lastWeightMove = l.addX != was
+}
+
+// additiveWeight is the additive's weight and its rate (1/s): a smoothstep
+// of the fade progress, moving at +-1/duration while fading.
+func (l *Lab) additiveWeight() (a, aVel float32) {
+	a = l.S.AddWeight * mathx.Smoothstep(l.addX)
+	if l.lastWeightMove {
+		dir := float32(-1)
+		if l.S.Additive {
+			dir = 1
+		}
+		aVel = l.S.AddWeight * mathx.SmoothstepDx(l.addX) * dir / max(l.S.AddDuration, 1e-3)
+	}
+	return a, aVel
+}
+
+// updateTargets moves the look-at target (a critical spring, half-life
+// 0.15 s, smoothing the character's look-at path or the dragged point)
+// and the IK target (the character's path for the chain, with the
+// velocities of the joint that carries it, or the dragged point). The
+// paths are fitted to the character's reach and facing
+// (character.Character.LegPath, ArmPath, LookPath); ent is the root's
+// kineform, which carries a path of joint -1.
+func (l *Lab) updateTargets(dt float32, ent animsys.Kform) {
+	t := float32(l.time)
+	frame := func(j int) animsys.Kform {
+		if j < 0 {
+			return ent
+		}
+		return l.global.Kform(j)
+	}
+	look := l.ch.LookPath
+	goal := animsys.KformMulPos(frame(look.Joint), look.At(t))
+	if l.DragLook != nil {
+		goal = *l.DragLook
+	}
+	for k := 0; k < 3; k++ {
+		l.lookPos[k], l.lookVel[k] = spring.SimpleSpringDamperExact(l.lookPos[k], l.lookVel[k], goal[k], 0.15, dt)
+	}
+	path := l.ch.ArmPath
+	if l.S.IKChain == 0 {
+		path = l.ch.LegPath
+	}
+	k := path.Target(frame(path.Joint), t)
+	l.ikPos, l.ikVel = k.Pos, k.Vel
+	if l.DragIK != nil {
+		l.ikPos, l.ikVel = *l.DragIK, mgl32.Vec3{}
+	}
+}
+
+// entityKform is the character's root in the world: position and yaw, with
+// the clip's root-motion velocity vel (m/s, character frame) and angular
+// velocity ang (rad/s) turned into the world, plus the turn rate.
+func (l *Lab) entityKform(vel, ang mgl32.Vec3) animsys.Kform {
+	q := l.yawQuat()
+	k := animsys.KformIdentity()
+	k.Pos, k.Rot = l.entPos, q
+	k.Vel = mathx.QuatMulVec3(q, vel)
+	k.Ang = mathx.QuatMulVec3(q, ang).Add(mgl32.Vec3{0, l.turnRate(vel), 0})
+	return k
+}
+
+// turnRate turns the character only while it moves, so idles stay put.
+func (l *Lab) turnRate(vel mgl32.Vec3) float32 {
+	return l.S.TurnRate * min(1, vel.Len())
+}
+
+// evaluate runs the chain for the current times; dt (s) moves the root.
+func (l *Lab) evaluate(dt float32) {
+	weightVel := float32(1)
+	if l.S.IgnoreWeightVel {
+		weightVel = 0
+	}
+	// Sampling and the transition stage -> mix (local, in place).
+	l.sample(&l.sampA, l.cur, l.tCur)
+	switch l.trans {
+	case TransBlend:
+		l.sample(&l.sampB, l.prev, l.tPrev)
+		a := animsys.SmoothstepBlendAlpha(l.transTime, l.S.BlendDuration)
+		av := animsys.SmoothstepBlendAlphaVel(l.transTime, l.S.BlendDuration)
+		animsys.Blend(&l.mix, &l.sampB, &l.sampA, a, av*weightVel)
+	case TransInertCubic:
+		animsys.Inertialize(&l.mix, &l.offset, &l.sampA, l.transTime, l.S.InertDuration)
+	case TransInertSpring:
+		animsys.InertializeCritical(&l.mix, &l.offset, &l.sampA, l.transTime, l.S.InertHalflife)
+	case TransDeadBlend:
+		animsys.ExtrapolateDecayed(&l.extrap, &l.transPose, l.transTime, l.S.DeadHalflife)
+		a := animsys.SmoothstepBlendAlpha(l.transTime, l.S.BlendDuration)
+		av := animsys.SmoothstepBlendAlphaVel(l.transTime, l.S.BlendDuration)
+		animsys.Blend(&l.mix, &l.extrap, &l.sampA, a, av*weightVel)
+	default:
+		l.mix.CopyFrom(&l.sampA)
+	}
+	l.local.CopyFrom(&l.mix)
+
+	// Additive (the waving arm), world or local side, with weight velocity.
+	if a, av := l.additiveWeight(); a > 0 || av != 0 {
+		animsys.SampleCubic(&l.addPose, &l.wave, loopTime(&l.wave, float32(l.time)))
+		if l.S.AddLocal {
+			animsys.AdditiveLocal(&l.local, &l.addPose, a, av*weightVel)
+		} else {
+			animsys.Additive(&l.local, &l.addPose, a, av*weightVel)
+		}
+	}
+
+	// The root: integrate the clip's root motion into the world entity.
+	rootVel, rootAng := l.mix.Vel[0], l.mix.Ang[0]
+	q := l.yawQuat()
+	l.entPos = l.entPos.Add(mathx.QuatMulVec3(q, rootVel).Mul(dt))
+	l.entYaw += (rootAng[1] + l.turnRate(rootVel)) * dt
+	l.entYaw = float32(math.Remainder(float64(l.entYaw), 2*math.Pi))
+	ent := l.entityKform(rootVel, rootAng)
+	l.local.SetKform(0, ent)
+	animsys.FK(&l.global, &l.local, l.skel.Parents)
+
+	// Look-at and IK, their targets carried by joints of this pose.
+	l.updateTargets(dt, ent)
+	if l.S.LookAt && l.ch.Head >= 0 {
+		animsys.LookAt(&l.local, &l.global, l.ch.Head, l.lookPos, l.lookVel, l.ch.HeadFwd)
+		animsys.FK(&l.global, &l.local, l.skel.Parents)
+	}
+	if j := l.ikChain(); l.S.IK && j.Root >= 0 {
+		animsys.TwoBoneIK(&l.local, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, l.skel.Parents, j, l.ikPos, l.ikVel, 0.01)
+		animsys.FK(&l.global, &l.local, l.skel.Parents)
+	}
+}
+
+// ikChain is the chain the IK acts on (Root -1 if the character has none).
+func (l *Lab) ikChain() animsys.TwoBoneJoints {
+	if l.S.IKChain == 1 {
+		return l.ch.Arm
+	}
+	return l.ch.Leg
+}

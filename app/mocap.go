@@ -1,0 +1,121 @@
+package app
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+
+	"kinelab/animsys/character"
+	"kinelab/ui"
+)
+
+// Options say how BVH files are read (character.Options): units, up
+// axis, leading rest frames.
+type Options = character.Options
+
+// mocapState is the character loaded from BVH files (nil: the default)
+// and how its files were read.
+type mocapState struct {
+	character  *character.Character
+	files      []string // the BVH files it was loaded from
+	opts       Options  // how they were read (the Mocap section changes it)
+	loadFailed bool     // a headless run's files did not all load
+}
+
+// Load reads BVH files as the character of every lab that animates one
+// (drag and drop does the same), with the Mocap section's options (the
+// command line's at first), and makes its body. Errors go to stderr and
+// the screen; the app keeps running. It reports whether every file
+// loaded. Call it from the input stage or before the loop, never while
+// drawing.
+func (a *App) Load(files []string) bool {
+	ch, errs := character.Load(files, a.mocap.opts)
+	for _, err := range errs {
+		fmt.Fprintln(os.Stderr, "kinelab:", err)
+	}
+	if ch != nil {
+		a.mocap.character, a.mocap.files = ch, files
+		for _, n := range ch.Notes {
+			fmt.Fprintln(os.Stderr, "kinelab:", ch.Name+":", n)
+		}
+		a.makeBody(ch)
+		for _, l := range a.labs {
+			if c, ok := l.(CharacterSetter); ok {
+				c.SetCharacter(ch)
+			}
+		}
+		if rl.IsWindowReady() {
+			rl.SetWindowTitle(a.title())
+		}
+		a.cam.Target = a.Lab().Focus()
+	}
+	for _, err := range errs {
+		a.sayErr(err.Error())
+	}
+	if ch != nil {
+		clips := "1 clip"
+		if len(ch.Clips) != 1 {
+			clips = fmt.Sprintf("%d clips", len(ch.Clips))
+		}
+		a.say(fmt.Sprintf("loaded %s: %d joints, %s", ch.Name, ch.Skel.Len(), clips))
+		for _, n := range ch.Notes {
+			a.say(ch.Name + ": " + n)
+		}
+	}
+	return len(errs) == 0
+}
+
+// mocapSection is the playback panel's section for the loaded BVH files:
+// what was detected and why, and the choices that read the files again
+// (units, up axis, leading rest frames). A new choice comes back as an
+// intent: the files are read again before the next update.
+func (a *App) mocapSection(p *ui.Panel) (asked []func()) {
+	ch := a.mocap.character
+	if ch == nil || !p.Section("Mocap", &a.chrome.mocapOpen) {
+		return nil
+	}
+	p.Paragraph(ch.Name + ": " + strings.Join(a.baseNames(), ", "))
+	o := a.mocap.opts
+	// A choice the buttons do not name (a factor from --units 0.05, -z
+	// from --up) lights none of them.
+	units := []string{"auto", "m", "cm", "mm", "in", "cmu"}
+	u := int32(slices.Index(units, cmp.Or(strings.ToLower(o.Units), "auto")))
+	p.Text("Units")
+	if p.Choice([]string{"Auto", "m", "cm", "mm", "in", "CMU"}, 3, &u) {
+		o.Units = units[u]
+	}
+	ups := []string{"auto", "y", "z"}
+	up := int32(slices.Index(ups, cmp.Or(strings.ToLower(o.Up), "auto")))
+	p.Text("Up axis")
+	if p.Choice([]string{"Auto", "Y", "Z"}, 3, &up) {
+		o.Up = ups[up]
+	}
+	p.Check("Keep rest frames", &o.KeepRest)
+	for _, n := range ch.Notes {
+		p.Paragraph(n)
+	}
+	if msg := a.bodies.errs[keyOf(&ch.Skel)]; msg != "" {
+		p.Paragraph("No skinned body: " + msg)
+	}
+	if o != a.mocap.opts {
+		asked = append(asked, func() {
+			a.mocap.opts = o
+			a.Load(a.mocap.files)
+		})
+	}
+	return asked
+}
+
+// baseNames are the loaded files' names without their folders.
+func (a *App) baseNames() []string {
+	out := make([]string, len(a.mocap.files))
+	for i, f := range a.mocap.files {
+		out[i] = filepath.Base(f)
+	}
+	return out
+}
