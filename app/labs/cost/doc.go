@@ -1,6 +1,6 @@
 // Package cost is kinelab's Transition-cost lab (tab 4, --lab cost). It
 // shows the article "Inertialization Transition Cost"
-// (inertialization-transition-cost.md in kinelab's shared/seeds).
+// (docs/articles.md).
 //
 // On screen: heat maps over (position offset x, velocity offset v) of the exact
 // inertialized displacement ∫|offset(t)| dt, the summed absolute

@@ -30,6 +30,10 @@ const (
 )
 
 var quantityNames = []string{"world linear", "world angular", "world scalar", "local angular", "BK local angular", "BK local scalar"}
+
+// plotTitle is the difference plot's title for quantity q.
+func plotTitle(q int32) string { return "|red - blue|: " + quantityNames[q] }
+
 var quantityUnits = []string{"m/s", "rad/s", "1/s", "rad/s", "rad/s", "1/s"}
 
 // Settings are the lab's sliders and switches.
@@ -159,7 +163,7 @@ func newLab(ch *character.Character) *Lab {
 		}
 	}
 	l.readAt = [2]clipRead{{-1, 0}, {-1, 0}}
-	l.plot = render.NewPlot("|red - blue| over joints", quantityUnits[0], 600)
+	l.plot = render.NewPlot(plotTitle(0), quantityUnits[0], 600)
 	l.plot.AddSeries("mean", render.PlotMean)
 	l.plot.AddSeries("max", render.PlotMax)
 	if ch.Start < len(l.clips) {
@@ -382,7 +386,7 @@ func (l *Lab) measure(dt float32) {
 
 	if l.S.Quantity != l.lastQuantity {
 		l.lastQuantity = l.S.Quantity
-		l.plot.YUnit = quantityUnits[l.S.Quantity]
+		l.plot.Title, l.plot.YUnit = plotTitle(l.S.Quantity), quantityUnits[l.S.Quantity]
 		l.plot.Clear()
 	}
 	l.Mean, l.Max = animsys.DiffStats(l.skel.Len(), l.Lines)

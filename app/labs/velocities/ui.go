@@ -65,7 +65,6 @@ func (l *Lab) Draw3D(v *app.View) {
 // and the joints' names (hovered, picked, or all).
 func (l *Lab) Draw2D(v *app.View) {
 	unit := quantityUnits[l.S.Quantity]
-	l.plot.Title = "|red - blue|: " + quantityNames[l.S.Quantity]
 	l.plot.Draw(v.Plot, v.Mouse)
 	lines := []string{"red: propagated   blue: finite difference"}
 	cols := []color.RGBA{render.DimText}
