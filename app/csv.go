@@ -1,11 +1,11 @@
 package app
 
 import (
-	"bufio"
 	"encoding/csv"
 	"fmt"
-	"os"
 	"strconv"
+
+	"kinelab/animsys/export"
 )
 
 // CSVExporter is a lab whose signals --csv writes. The header names every
@@ -31,9 +31,10 @@ func CSVTime(t float64) string { return strconv.FormatFloat(t, 'f', 6, 64) }
 func CSVBool(b bool) string { return strconv.FormatBool(b) }
 
 // CSVFile is the --csv file of a headless run: a lab's header, then its
-// rows.
+// rows. It is written through an export.Output: a run that fails to
+// write it leaves what was at its path.
 type CSVFile struct {
-	f    *os.File
+	f    *export.Output
 	w    *csv.Writer
 	rows [][]string
 	lab  Lab // the lab whose header was written
@@ -45,15 +46,16 @@ func CreateCSV(path string, lab Lab) (*CSVFile, error) {
 	if _, ok := lab.(CSVExporter); !ok {
 		return nil, fmt.Errorf("--csv: lab %s has no signals to export", lab.Name())
 	}
-	f, err := os.Create(path)
+	f, err := export.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("--csv: %v", err)
 	}
-	return &CSVFile{f: f, w: csv.NewWriter(bufio.NewWriter(f))}, nil
+	return &CSVFile{f: f, w: csv.NewWriter(f)}, nil
 }
 
 // Write appends the rows of the lab's last update (and the header first).
-// A lab that is not a CSVExporter writes nothing.
+// A lab that is not a CSVExporter writes nothing. A write error is kept
+// by the csv.Writer and returned by Close.
 func (c *CSVFile) Write(lab Lab) {
 	e, ok := lab.(CSVExporter)
 	if !ok {
@@ -69,13 +71,15 @@ func (c *CSVFile) Write(lab Lab) {
 	}
 }
 
-// Close flushes and closes the file.
+// Close flushes the file and puts it in place; after an error the path
+// is as it was.
 func (c *CSVFile) Close() error {
 	c.w.Flush()
 	err := c.w.Error()
-	if cerr := c.f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = c.f.Commit()
 	}
+	c.f.Abort()
 	if err != nil {
 		return fmt.Errorf("--csv: %v", err)
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"fmt"
 	"image"
 	"image/png"
@@ -9,6 +10,8 @@ import (
 	"unsafe"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
+
+	"kinelab/animsys/export"
 )
 
 // writeScreenshot saves the frame drawn so far as a PNG and says where.
@@ -24,7 +27,10 @@ func (a *App) writeScreenshot(path string) error {
 		return err
 	}
 	abs, _ := filepath.Abs(path)
-	fmt.Println("kinelab:", a.say("screenshot saved to "+abs))
+	if _, err := fmt.Println("kinelab:", a.say("screenshot saved to "+abs)); err != nil {
+		fmt.Fprintf(os.Stderr, "kinelab: writing the output: %v\n", err)
+		return err // a scripted run exits 1: its stdout is lost
+	}
 	return nil
 }
 
@@ -55,15 +61,20 @@ func (a *App) readPixels() (*image.RGBA, error) {
 }
 
 // SavePNG writes img to path, reporting any error (raylib's exporter only
-// says false).
+// says false). A file that was there is replaced only by a whole one
+// (export.Output).
 func SavePNG(path string, img image.Image) error {
-	f, err := os.Create(path)
+	f, err := export.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
+	defer f.Abort()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := png.Encode(bw, img); err != nil {
 		return err
 	}
-	return f.Close()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return f.Commit()
 }

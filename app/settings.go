@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"reflect"
 
 	"kinelab/animsys/bvh"
+	"kinelab/animsys/export"
 )
 
 // Settings that last: the framework's (clock, UI scale, BVH load options,
@@ -41,21 +43,26 @@ type clockSettings struct {
 	Jitter    float32 `json:"jitter"`
 }
 
-type settingsFile struct {
-	App   AppSettings                `json:"app"`
-	Clock clockSettings              `json:"clock"`
-	Load  Options                    `json:"bvh"`
-	Labs  map[string]json.RawMessage `json:"labs"`
-}
-
-// settingsState is the settings the App holds: the framework's, the
-// labs' as read from the file (for labs not made yet), and each made
-// lab's defaults (for the reset buttons).
+// settingsState is the settings the App holds: the framework's, the file
+// they were read from (as read, for what this build does not know), the
+// labs' as read (for labs not made yet), and each made lab's defaults
+// (for the reset buttons).
 type settingsState struct {
 	set      AppSettings
-	stored   map[string]json.RawMessage
+	from     string                     // the file read, for messages
+	raw      map[string]json.RawMessage // its top-level object
+	stored   map[string]json.RawMessage // its labs' objects
 	defaults map[int]reflect.Value
 }
+
+// The settings file is one JSON object: the framework's sections and the
+// labs' objects by lab name.
+const (
+	keyApp   = "app"
+	keyClock = "clock"
+	keyLoad  = "bvh"
+	keyLabs  = "labs"
+)
 
 // ConfigDirEnv names the environment variable that, when set, is the
 // folder of the settings file instead of the user's config folder (tests
@@ -78,38 +85,85 @@ func UserSettingsPath() (string, error) {
 
 // SaveSettings writes the framework's and every lab's settings to path
 // (labs not made in this run keep what the file they came from said).
+// The settings are the user's data, so what this build does not know is
+// written back as it was: keys of a newer version, in any section or lab,
+// and labs this build does not have, from the file at path as it is now
+// and from the file this run started from. A file at path that does not
+// read is moved aside (settings.json.bad) first, never written over.
 func (a *App) SaveSettings(path string) error {
-	f := settingsFile{App: a.settings.set, Load: a.mocap.opts, Labs: map[string]json.RawMessage{},
-		Clock: clockSettings{a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter}}
-	for k, v := range a.settings.stored {
-		f.Labs[k] = v
-	}
-	for i, l := range a.labs {
-		if s, ok := l.(SettingsLab); ok {
-			b, err := json.Marshal(s.Settings())
-			if err != nil {
-				return fmt.Errorf("settings of %s: %v", a.entries[i].Name, err)
+	top := map[string]json.RawMessage{}
+	switch b, err := os.ReadFile(path); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("%v; not written over", err)
+	default:
+		if top, err = readSettings(path, b); err != nil {
+			bad, kerr := keepAside(path)
+			if kerr != nil {
+				return fmt.Errorf("%v; not written over: %v", err, kerr)
 			}
-			f.Labs[a.entries[i].Name] = b
+			fmt.Fprintf(os.Stderr, "kinelab: %v; moved it to %s\n", err, bad)
+			top = map[string]json.RawMessage{}
 		}
 	}
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
+	top = mergeObjects(top, a.settings.raw)
+
+	var problems []string
+	known := func(key string, v any) {
+		var p []string
+		top[key], p = mergeFields(key, top[key], v)
+		problems = append(problems, p...)
+	}
+	known(keyApp, a.settings.set)
+	known(keyClock, clockSettings{a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter})
+	known(keyLoad, a.mocap.opts)
+	labs := map[string]json.RawMessage{}
+	_ = json.Unmarshal(top[keyLabs], &labs) // not an object: replaced
+	if labs == nil {
+		labs = map[string]json.RawMessage{}
+	}
+	for i, e := range a.entries {
+		l := a.labs[i]
+		if s, ok := l.(SettingsLab); ok {
+			var p []string
+			labs[e.Name], p = mergeFields(keyLabs+"."+e.Name, labs[e.Name], s.Settings())
+			problems = append(problems, p...)
+		} else if _, read := a.settings.stored[e.Name]; l == nil && !read {
+			delete(labs, e.Name) // --reset-settings: its defaults next time
+		}
+	}
+	top[keyLabs] = writeObject(orderKeys(nil, labs), labs)
+	for _, p := range problems {
+		fmt.Fprintf(os.Stderr, "kinelab: %s: %s\n", path, p)
+	}
+
+	var b bytes.Buffer
+	if err := json.Indent(&b, writeObject(orderKeys([]string{keyApp, keyClock, keyLoad, keyLabs}, top), top), "", "  "); err != nil {
 		return err
 	}
+	b.WriteByte('\n')
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+	f, err := export.Create(path)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	defer f.Abort()
+	if _, err := f.Write(b.Bytes()); err != nil {
+		return err
+	}
+	return f.Commit()
 }
 
 // LoadSettings reads settings saved by SaveSettings from path: the
 // framework's at once, each lab's when the lab is made (labs made already
-// get theirs now). A missing file is not an error when missingOK.
+// get theirs now). A missing file is not an error when missingOK. A file
+// that is not a JSON object is an error (file:line:col); in one that is,
+// each setting is read on its own: one whose value does not read (a
+// string for a number, a number out of its type) is reported in Messages
+// and on stderr and left as it was, and keys this build does not know are
+// kept for SaveSettings.
 func (a *App) LoadSettings(path string, missingOK bool) error {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) && missingOK {
@@ -118,30 +172,50 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 	if err != nil {
 		return err
 	}
-	var f settingsFile
-	f.Clock = clockSettings{a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter}
-	f.App, f.Load = a.settings.set, a.mocap.opts
-	if err := json.Unmarshal(b, &f); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+	top, err := readSettings(path, b)
+	if err != nil {
+		return err
 	}
-	set := &a.settings.set
-	*set = f.App
+	a.settings.from, a.settings.raw = path, top
+
+	set := a.settings.set
+	a.settingsErrs(decodeFields(keyApp, &set, top[keyApp]))
+	a.settings.set = set
 	if !(set.UIScale >= minUIScale && set.UIScale <= maxUIScale) {
-		set.UIScale = 0
+		a.settings.set.UIScale = 0
 	}
 	if a.cfg.UIScale > 0 { // --ui-scale wins
-		set.UIScale = a.cfg.UIScale
+		a.settings.set.UIScale = a.cfg.UIScale
 	}
-	c := f.Clock
+
+	c := clockSettings{a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter}
+	a.settingsErrs(decodeFields(keyClock, &c, top[keyClock]))
 	a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter = c.Fixed, c.FixedDt, c.TimeScale, c.Jitter
 	a.clockRanges().Clamp() // the panel's ranges
+
 	// The command line's BVH options win over the file's.
-	if o := a.mocap.opts; o == (Options{Units: "auto", Up: "auto"}) || o == (Options{}) {
-		if validOptions(f.Load) {
-			a.mocap.opts = f.Load
+	o := a.mocap.opts
+	a.settingsErrs(decodeFields(keyLoad, &o, top[keyLoad]))
+	if o.Units != a.mocap.opts.Units && o.Units != "auto" {
+		if _, err := bvh.ParseUnits(o.Units); err != nil {
+			a.settingsErrs([]string{fmt.Sprintf("%s.Units: %v; kept %q", keyLoad, err, a.mocap.opts.Units)})
+			o.Units = a.mocap.opts.Units
 		}
 	}
-	a.settings.stored = f.Labs
+	if o.Up != a.mocap.opts.Up && o.Up != "auto" {
+		if _, err := bvh.ParseUp(o.Up); err != nil {
+			a.settingsErrs([]string{fmt.Sprintf("%s.Up: %v; kept %q", keyLoad, err, a.mocap.opts.Up)})
+			o.Up = a.mocap.opts.Up
+		}
+	}
+	if cur := a.mocap.opts; cur == (Options{Units: "auto", Up: "auto"}) || cur == (Options{}) {
+		a.mocap.opts = o
+	}
+
+	a.settings.stored = nil
+	if raw, ok := top[keyLabs]; ok && json.Unmarshal(raw, &a.settings.stored) != nil {
+		a.settingsErrs([]string{fmt.Sprintf("%s: want an object of labs, got %s; the labs start from their defaults", keyLabs, short(raw))})
+	}
 	for i, l := range a.labs {
 		if l != nil {
 			a.applyStored(i, l)
@@ -150,18 +224,27 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 	return nil
 }
 
-// applyStored sets lab i's settings from the loaded file, if it has them.
+// applyStored sets lab i's settings from the loaded file, if it has them,
+// each field on its own, and puts them in their ranges.
 func (a *App) applyStored(i int, l Lab) {
 	s, ok := l.(SettingsLab)
 	raw, have := a.settings.stored[a.entries[i].Name]
 	if !ok || !have {
 		return
 	}
-	if err := json.Unmarshal(raw, s.Settings()); err != nil {
-		a.sayErr(fmt.Sprintf("settings of %s not restored: %v", a.entries[i].Name, err))
-	}
+	a.settingsErrs(decodeFields(keyLabs+"."+a.entries[i].Name, s.Settings(), raw))
 	if c, ok := l.(SettingsChecker); ok {
 		c.CheckSettings()
+	}
+}
+
+// settingsErrs reports the settings the file read could not give: in
+// Messages, and on stderr (all a scripted run shows).
+func (a *App) settingsErrs(problems []string) {
+	for _, p := range problems {
+		msg := a.settings.from + ": " + p
+		a.sayErr(msg)
+		fmt.Fprintln(os.Stderr, "kinelab:", msg)
 	}
 }
 
@@ -254,7 +337,21 @@ func (a *App) startSettings() error {
 	if err != nil {
 		return err
 	}
-	return a.LoadSettings(path, true)
+	// The user's file is written on exit: one that does not read is moved
+	// aside first, so it is not written over unseen.
+	err = a.LoadSettings(path, true)
+	var bad *unreadableError
+	if !errors.As(err, &bad) {
+		return err
+	}
+	kept, err := keepAside(path)
+	if err != nil {
+		return fmt.Errorf("%v; could not move it aside: %v", bad, err)
+	}
+	msg := fmt.Sprintf("%v; moved it to %s and started from the defaults", bad, kept)
+	a.sayErr(msg)
+	fmt.Fprintln(os.Stderr, "kinelab:", msg)
+	return nil
 }
 
 // saveUserSettings writes the settings to the user's file on exit.
@@ -266,19 +363,4 @@ func (a *App) saveUserSettings() {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "kinelab: settings not saved: %v\n", err)
 	}
-}
-
-// validOptions reports whether o's units and up axis read.
-func validOptions(o Options) bool {
-	if o.Units != "auto" {
-		if _, err := bvh.ParseUnits(o.Units); err != nil {
-			return false
-		}
-	}
-	if o.Up != "auto" {
-		if _, err := bvh.ParseUp(o.Up); err != nil {
-			return false
-		}
-	}
-	return true
 }

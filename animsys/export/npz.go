@@ -101,7 +101,8 @@ func (w *NPZWriter) Frame(f *Frame) error {
 	return nil
 }
 
-// End writes the archive and removes the temporary files.
+// End writes the archive (through an Output: an output that was there is
+// replaced only by a whole archive) and removes the temporary files.
 func (w *NPZWriter) End() (err error) {
 	defer w.Abort()
 	if w.frames != w.h.Frames {
@@ -112,17 +113,15 @@ func (w *NPZWriter) End() (err error) {
 			return err
 		}
 	}
-	out, err := os.Create(w.path)
+	out, err := Create(w.path)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if cerr := out.Close(); err == nil {
-			err = cerr
+		if err == nil {
+			err = out.Commit()
 		}
-		if err != nil {
-			os.Remove(w.path)
-		}
+		out.Abort()
 	}()
 	bw := bufio.NewWriterSize(out, 1<<16)
 	z := zip.NewWriter(bw)

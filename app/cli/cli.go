@@ -2,8 +2,9 @@
 // `kinelab bench`, `kinelab bvh`, `kinelab export` and `kinelab golden`.
 // Each takes its arguments (after the subcommand name) and the output
 // streams, and returns the process exit code: 0 success, 1 failure (a
-// tolerance exceeded, a file not read or written), 2 bad usage. None
-// opens a window or needs a display.
+// tolerance exceeded, a file not read or written, stdout not written), 2
+// bad usage. None opens a window or needs a display. Every file they
+// write goes through an export.Output: a failed write leaves what was there.
 package cli
 
 import (
@@ -42,6 +43,40 @@ func newFlagSet(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// checkedStdout wraps a subcommand's stdout so that a failed write (a full
+// disk, a closed file) fails the command: what was asked for was not
+// written. Each subcommand defers the returned finish, which turns an
+// exit 0 into 1 and says why on stderr (a command exiting non-zero has
+// said what went wrong already).
+func checkedStdout(name string, stdout, stderr io.Writer, code *int) (io.Writer, func()) {
+	w := &checkedWriter{w: stdout}
+	return w, func() {
+		if w.err != nil && *code == ExitOK {
+			fmt.Fprintf(stderr, "%s: writing the output: %v\n", name, w.err)
+			*code = ExitFail
+		}
+	}
+}
+
+// checkedWriter keeps the first error of its writer and fails every
+// write after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
 // parse parses args and rejects positional arguments. It returns the exit
 // code to stop with, or -1 to go on.
 func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
@@ -68,7 +103,9 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 // tolerance and the worst sample (clip, time, frame, joint), then the data
 // jumps it left out, and returns 1 if any tolerance is exceeded or the
 // file does not load.
-func Verify(args []string, stdout, stderr io.Writer) int {
+func Verify(args []string, stdout, stderr io.Writer) (code int) {
+	stdout, finish := checkedStdout("kinelab verify", stdout, stderr, &code)
+	defer finish()
 	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--bvh FILE [--units U] [--up y|z] [--keep-rest]]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
@@ -96,6 +133,10 @@ func Verify(args []string, stdout, stderr io.Writer) int {
 		for _, n := range ch.Notes {
 			fmt.Fprintf(stderr, "kinelab verify: %s: %s\n", *file, n)
 		}
+		if c := &ch.Clips[0]; c.Frames < 5 {
+			fmt.Fprintf(stderr, "kinelab verify: %s: %d frames to verify; the central differences need at least 5\n", *file, c.Frames)
+			return ExitFail
+		}
 		roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
 		return verifyClips(stdout, stderr, *asJSON, *intervals, &ch.Skel, roles, []*animsys.Clip{&ch.Clips[0]})
 	}
@@ -110,7 +151,9 @@ func Verify(args []string, stdout, stderr io.Writer) int {
 // VerifyClips is Verify over the given clips of skeleton skel (all clips
 // must match it), the procedural cases on roles' joints, for callers with
 // clips of their own (embedded or loaded).
-func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton, roles verify.Roles, clips []*animsys.Clip) int {
+func VerifyClips(args []string, stdout, stderr io.Writer, skel *animsys.Skeleton, roles verify.Roles, clips []*animsys.Clip) (code int) {
+	stdout, finish := checkedStdout("kinelab verify", stdout, stderr, &code)
+	defer finish()
 	fs := newFlagSet("kinelab verify", "kinelab verify [--json]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) over the clips; exits 1 if any tolerance is exceeded.", stderr)
@@ -175,7 +218,9 @@ type benchReport struct {
 // chain, each timed as bench-spec says (3 warm-up ticks, median of 21) on
 // K goroutines, by default on one and on all cores. It prints ns per
 // character-tick and character-ticks per second for every (N, K).
-func Bench(args []string, stdout, stderr io.Writer) int {
+func Bench(args []string, stdout, stderr io.Writer) (code int) {
+	stdout, finish := checkedStdout("kinelab bench", stdout, stderr, &code)
+	defer finish()
 	fs := newFlagSet("kinelab bench", "kinelab bench [--characters N[,N...]] [--threads K[,K...]] [--json]",
 		"Times the velocity chain of docs/bench-spec.md for crowds: 3 warm-up ticks, then\n"+
 			"the median of 21 ticks; prints ns per character-tick and character-ticks/s.\n"+

@@ -31,7 +31,9 @@ const exportSynopsis = "kinelab export FILE.bvh|CLIP ... [--format csv|npz] [--o
 //
 // Exit codes: 0 success, 1 a file that cannot be read, parsed or written,
 // 2 bad usage. Flags may come before or after the inputs.
-func Export(args []string, stdout, stderr io.Writer) int {
+func Export(args []string, stdout, stderr io.Writer) (code int) {
+	stdout, finish := checkedStdout("kinelab export", stdout, stderr, &code)
+	defer finish()
 	fs := newFlagSet("kinelab export", exportSynopsis,
 		"Writes the exact propagated velocities of BVH files or embedded clips, every joint and frame,\n"+
 			"as CSV (one row per frame and joint, units in the header) or NumPy .npz (float32 arrays\n"+
@@ -167,7 +169,7 @@ func Export(args []string, stdout, stderr io.Writer) int {
 }
 
 // exportOne writes one export to path (or stdout for "-") and returns its
-// header. A failed export leaves no file behind.
+// header. A failed export leaves the output as it was (export.Output).
 func exportOne(src export.Source, opt export.Options, format, path string, stdout io.Writer) (export.Header, error) {
 	s, err := export.NewStream(src, opt)
 	if err != nil {
@@ -185,16 +187,15 @@ func exportOne(src export.Source, opt export.Options, format, path string, stdou
 		}
 		return h, nil
 	}
-	f, err := os.Create(path)
+	f, err := export.Create(path)
 	if err != nil {
 		return h, err
 	}
-	err = s.Run(export.NewCSVWriter(f))
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	defer f.Abort()
+	if err := s.Run(export.NewCSVWriter(f)); err != nil {
+		return h, fmt.Errorf("%s: %w", path, err)
 	}
-	if err != nil {
-		os.Remove(path)
+	if err := f.Commit(); err != nil {
 		return h, fmt.Errorf("%s: %w", path, err)
 	}
 	return h, nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"kinelab/animsys/export"
 	"kinelab/animsys/golden"
 )
 
@@ -24,7 +25,9 @@ const goldenSynopsis = "kinelab golden DIR [--check] [--json]"
 //
 // Exit codes: 0 success, 1 a file not written, read or reproduced, 2 bad
 // usage.
-func Golden(args []string, stdout, stderr io.Writer) int {
+func Golden(args []string, stdout, stderr io.Writer) (code int) {
+	stdout, finish := checkedStdout("kinelab golden", stdout, stderr, &code)
+	defer finish()
 	fs := newFlagSet("kinelab golden", goldenSynopsis,
 		"Writes reference data for porting the articles: per operation a JSON file of inputs and\n"+
 			"expected outputs, and a README.md of conventions and tolerance. --check reproduces DIR's\n"+
@@ -44,7 +47,7 @@ func Golden(args []string, stdout, stderr io.Writer) int {
 	if *check {
 		return goldenCheck(dir, *asJSON, stdout, stderr)
 	}
-	names, err := golden.Write(dir)
+	names, err := writeGolden(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab golden: %v\n", err)
 		return ExitFail
@@ -58,6 +61,43 @@ func Golden(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s: %d operations (one .json each) and README.md, %.1f MB; check a port against them with the README's tolerance\n",
 		dir, len(names)-1, float64(size)/1e6)
 	return ExitOK
+}
+
+// writeGolden is golden.Write with every file written through an
+// export.Output: a failed write leaves DIR's files as they were.
+func writeGolden(dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, o := range golden.Ops() {
+		b, err := o.Generate()
+		if err != nil {
+			return nil, err
+		}
+		name := o.Meta().Op + ".json"
+		if err := writeFile(filepath.Join(dir, name), b); err != nil {
+			return nil, err
+		}
+		names = append(names, name)
+	}
+	if err := writeFile(filepath.Join(dir, "README.md"), []byte(golden.Readme())); err != nil {
+		return nil, err
+	}
+	return append(names, "README.md"), nil
+}
+
+// writeFile writes b to path through an export.Output.
+func writeFile(path string, b []byte) error {
+	f, err := export.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Commit()
 }
 
 func goldenCheck(dir string, asJSON bool, stdout, stderr io.Writer) int {
@@ -90,7 +130,10 @@ func goldenCheck(dir string, asJSON bool, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(tw, "%s.json\t%d\t%d\t%.3g\t%.3g\t%s\n", r.Op, r.Cases, r.Values, r.MaxAbs, r.Worst, verdict)
 		}
-		tw.Flush()
+		if err := tw.Flush(); err != nil {
+			fmt.Fprintf(stderr, "kinelab golden: %v\n", err)
+			return ExitFail
+		}
 	}
 	if !pass {
 		return ExitFail

@@ -1,8 +1,12 @@
 package labs
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"kinelab/animsys"
@@ -92,4 +96,113 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if err := d.LoadSettings(filepath.Join(dir, "missing.json"), false); err == nil {
 		t.Error("a missing --settings file is no error")
 	}
+}
+
+// A file with bad values (NaN as Python writes it among them) and keys
+// from a newer version: each bad value is reported in Messages and
+// skipped, the other settings of its section or lab are read, and a save
+// keeps every key this build does not know.
+func TestSettingsBadFieldsAndUnknownKeys(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	file := `{
+  "future": {"x": [1, 2]},
+  "app": {"ui_scale": "big", "label_joints": true, "app_future": 1},
+  "clock": {"time_scale": 0.5, "fixed_dt": 1e400, "jitter": -Infinity},
+  "labs": {
+    "velocities": {"LineScale": "abc", "Quantity": 2, "Cubic": false, "Joint": 3.5, "NewThing": "kept NaN \"Infinity\""},
+    "springs": {"Period": NaN, "Amplitude": 1.5, "Ratio": "-Infinity"},
+    "futurelab": {"a": 1}
+  }
+}`
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := app.New(app.Config{Lab: "velocities"}, All())
+	if err := a.LoadSettings(path, false); err != nil {
+		t.Fatal(err)
+	}
+	v := a.Lab().(*velocities.Lab)
+	def := velocities.DefaultSettings()
+	if v.S.Quantity != 2 || v.S.Cubic || v.S.LineScale != def.LineScale || v.S.Joint != def.Joint {
+		t.Errorf("velocities read as Quantity %d, Cubic %v, LineScale %v, Joint %d; want 2, false and the defaults %v, %d",
+			v.S.Quantity, v.S.Cubic, v.S.LineScale, v.S.Joint, def.LineScale, def.Joint)
+	}
+	if a.Clock().TimeScale != 0.5 || a.Clock().FixedDt != 1.0/60 {
+		t.Errorf("clock read as time scale %v, dt %v", a.Clock().TimeScale, a.Clock().FixedDt)
+	}
+	var msgs []string
+	for _, m := range a.Messages() {
+		if m.Error {
+			msgs = append(msgs, m.Text)
+		}
+	}
+	for _, want := range []string{
+		path + `: app.ui_scale: want a number (float32), got "big"; kept 0`,
+		path + `: clock.fixed_dt: want a number (float32), got 1e400`,
+		path + `: clock.jitter: want a number (float32), got "-Infinity"`,
+		path + `: labs.velocities.LineScale: want a number (float32), got "abc"; kept 0.15`,
+		path + `: labs.velocities.Joint: want a whole number (int32), got 3.5; kept -1`,
+	} {
+		if !slices.ContainsFunc(msgs, func(m string) bool { return strings.HasPrefix(m, want) }) {
+			t.Errorf("no message %q in %q", want, msgs)
+		}
+	}
+	if len(msgs) != 5 {
+		t.Errorf("%d error messages, want 5 (springs is not made): %q", len(msgs), msgs)
+	}
+
+	v.S.Quantity = 3
+	if err := a.SaveSettings(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved struct {
+		Future json.RawMessage
+		App    map[string]json.RawMessage
+		Clock  map[string]json.RawMessage
+		Labs   map[string]map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(b, &saved); err != nil {
+		t.Fatalf("saved file: %v\n%s", err, b)
+	}
+	vs := saved.Labs["velocities"]
+	for what, ok := range map[string]bool{
+		"the unknown top-level key":       compact(saved.Future) == `{"x":[1,2]}`,
+		"the unknown key in app":          string(saved.App["app_future"]) == "1",
+		"app's good value":                string(saved.App["label_joints"]) == "true",
+		"the unknown lab":                 string(saved.Labs["futurelab"]["a"]) == "1",
+		"the lab's unknown key":           string(vs["NewThing"]) == `"kept NaN \"Infinity\""`,
+		"the lab's setting as changed":    string(vs["Quantity"]) == "3",
+		"the lab's bad value as read now": string(vs["LineScale"]) == "0.15",
+		"the unmade lab as read":          string(saved.Labs["springs"]["Period"]) == `"NaN"` && string(saved.Labs["springs"]["Amplitude"]) == "1.5",
+	} {
+		if !ok {
+			t.Errorf("save lost %s:\n%s", what, b)
+		}
+	}
+	if !bytes.HasPrefix(b, []byte("{\n  \"app\": {\n    \"ui_scale\"")) {
+		t.Errorf("saved file does not start with the app's settings in order:\n%s", b)
+	}
+
+	// The lab not made in the first run reads its good value, reports the bad one.
+	c := app.New(app.Config{Lab: "springs"}, All())
+	if err := c.LoadSettings(path, false); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Lab().(*springs.Lab); s.S.Amplitude != 1.5 || s.S.Period != springs.DefaultSettings().Period {
+		t.Errorf("springs read as Amplitude %v, Period %v", s.S.Amplitude, s.S.Period)
+	}
+	if m := c.Messages(); len(m) != 2 || !strings.Contains(m[0].Text, `labs.springs.Period: want a number (float32), got "NaN"`) {
+		t.Errorf("messages %+v", m)
+	}
+}
+
+func compact(b []byte) string {
+	var out bytes.Buffer
+	json.Compact(&out, b)
+	return out.String()
 }

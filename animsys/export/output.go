@@ -1,0 +1,167 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Output is an output file being written so that a failure never costs the
+// user what was there: a regular file (or a new path) is written to a
+// temporary file beside it and renamed over it by Commit, so until then
+// the old file is intact and after Abort no trace is left. A path that
+// is a symbolic link is followed: the file it points to is replaced and
+// the link stays. A target that is not a regular file (a device such as
+// /dev/full, a FIFO) or that is named through /proc (/dev/stdout, whose
+// file belongs to whoever opened it) is written straight into, as
+// os.Create would, and never removed or replaced.
+//
+// Every output of kinelab goes through one: exports, the BVH and golden
+// files, --csv, screenshots and the settings file.
+//
+// An Output is finished by Commit or given up by Abort; it has no Close, so
+// that a deferred close cannot keep half a file.
+type Output struct {
+	f    *os.File
+	name string // the path as given, for errors
+	path string // the target, symbolic links followed
+	tmp  string // the temporary file; "" when writing straight into path
+	done bool
+}
+
+// Create starts writing the output file path.
+func Create(path string) (*Output, error) {
+	target, proc, err := followLinks(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.IsDir():
+		return nil, fmt.Errorf("%s: is a folder", path)
+	case err == nil && (!st.Mode().IsRegular() || proc):
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &Output{f: f, name: path, path: path}, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	// O_EXCL with a random name rather than os.CreateTemp: the file gets
+	// the mode os.Create would give (0666 less the umask), not 0600.
+	dir, base := filepath.Split(target)
+	for range 100 {
+		tmp := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(uint64(rand.Uint32()), 36))
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if st != nil { // replacing a file: keep its permissions
+			_ = f.Chmod(st.Mode().Perm())
+		}
+		return &Output{f: f, name: path, path: target, tmp: tmp}, nil
+	}
+	return nil, fmt.Errorf("%s: no free temporary name beside it", path)
+}
+
+// Commit finishes the file: the temporary file is flushed to the disk
+// (where a full disk may be reported only now) and renamed over the
+// target. On an error the target is as it was and the temporary file is
+// gone.
+func (f *Output) Commit() error {
+	if f.done {
+		return errors.New(f.name + ": already closed")
+	}
+	f.done = true
+	if f.tmp == "" {
+		return f.f.Close()
+	}
+	err := f.f.Sync()
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.tmp, f.path)
+	}
+	if err != nil {
+		os.Remove(f.tmp)
+	}
+	return f.named(err)
+}
+
+// Abort gives up the file: the temporary file is removed and the target
+// left as it was (a device or FIFO written straight into keeps what was
+// written). It does nothing after Commit, so it may be deferred.
+func (f *Output) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.f.Close()
+	if f.tmp != "" {
+		os.Remove(f.tmp)
+	}
+}
+
+// Write writes to the file (the temporary one until Commit).
+func (f *Output) Write(p []byte) (int, error) {
+	n, err := f.f.Write(p)
+	return n, f.named(err)
+}
+
+// named puts the path as given in an error about the temporary file: the
+// user never asked for that name.
+func (f *Output) named(err error) error {
+	if err == nil || f.tmp == "" {
+		return err
+	}
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe) && pe.Path == f.tmp:
+		return &fs.PathError{Op: pe.Op, Path: f.name, Err: pe.Err}
+	case errors.As(err, &le):
+		return &fs.PathError{Op: le.Op, Path: f.name, Err: le.Err}
+	}
+	return err
+}
+
+// followLinks is the file path names through any symbolic links, whether
+// or not that file exists yet (as os.Create would create it), and whether
+// the path or a link on the way is in /proc.
+func followLinks(path string) (target string, proc bool, err error) {
+	p := path
+	for range 40 {
+		if abs, err := filepath.Abs(p); err == nil && strings.HasPrefix(abs, "/proc/") {
+			proc = true
+		}
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			return "", false, err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		return t, proc, nil // also through linked folders
+	}
+	if st, err := os.Lstat(p); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return "", false, fmt.Errorf("%s: too many symbolic links", path)
+	}
+	return p, proc, nil
+}

@@ -1,0 +1,76 @@
+//go:build unix
+
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// underFileLimit runs the calling test again in a child process whose
+// writes past n bytes of any file fail (EFBIG, as a full disk fails them;
+// Go ignores SIGXFSZ): it returns true in the child, which runs the test,
+// and false in this process once the child has passed. A child, because
+// the limit would also stop this test binary's own log.
+func underFileLimit(t *testing.T, n uint64) bool {
+	t.Helper()
+	if os.Getenv("KINELAB_TEST_FSIZE") != "" {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		lim.Cur = n
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v")
+	cmd.Env = append(os.Environ(), "KINELAB_TEST_FSIZE=1")
+	if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("--- PASS: "+t.Name())) {
+		t.Errorf("under a %d-byte file size limit: %v\n%s", n, err, out)
+	}
+	return false
+}
+
+// Outputs that fail part way (the walk exports 250-480 kB, the BVH 60 kB
+// over a 16 kB limit) exit 1 and leave the files that were there, and no
+// temporary file.
+func TestFailedOutputKeepsFiles(t *testing.T) {
+	if !underFileLimit(t, 16<<10) {
+		return
+	}
+	dir := t.TempDir()
+	old := []string{"walk.csv", "walk.npz", "walk.bvh"}
+	for _, name := range old {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		cmd  func([]string, *bytes.Buffer, *bytes.Buffer) int
+		args []string
+	}{
+		{exportCmd, []string{"walk", "--out", dir}},
+		{exportCmd, []string{"walk", "--out", filepath.Join(dir, "walk.npz")}},
+		{func(a []string, o, e *bytes.Buffer) int { return BVH(a, o, e) }, []string{"export", filepath.Join(dir, "walk.bvh"), "--clip", "walk"}},
+	} {
+		code, _, errs := run(tc.cmd, tc.args...)
+		if code != ExitFail || !strings.Contains(errs, "file too large") || strings.Contains(errs, ".tmp-") {
+			t.Errorf("%q over the size limit: exit %d, stderr %q; want exit 1, the error, the file's own name", tc.args, code, errs)
+		}
+	}
+	for _, name := range old {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); string(b) != "old" {
+			t.Errorf("%s after a failed write: %.20q, %v", name, b, err)
+		}
+	}
+	if ls, _ := os.ReadDir(dir); len(ls) != len(old) {
+		t.Errorf("the failed writes left %v", ls)
+	}
+}

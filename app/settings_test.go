@@ -1,0 +1,76 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The user's settings file when it does not read as JSON: it is moved to
+// settings.json.bad (then .bad.1, ...) before anything is written, the
+// Messages say where it broke and where it went, and the save on exit
+// writes a new file beside it. A --settings file that does not read is an
+// error and is left as it is.
+func TestUnreadableSettingsKeptAside(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(ConfigDirEnv, dir)
+	path := filepath.Join(dir, "settings.json")
+	for i, tc := range []struct{ file, msg string }{
+		{"{\n  \"app\": {\"ui_scale\": 1.5},\n}\n", ":3:1: invalid character '}' looking for beginning of object key string"},
+		{`{"a": NaN, "b": }`, ":1:17: invalid character '}' looking for beginning of value"},
+		{"", ":1:1: unexpected end of JSON input"},
+		{`[{"app": {}}]`, ": want a JSON object of settings, got array"},
+		{"null", ": want a JSON object of settings, got null"},
+	} {
+		if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		a := New(Config{}, nil)
+		if err := a.startSettings(); err != nil {
+			t.Fatalf("%q: %v", tc.file, err)
+		}
+		bad := path + ".bad"
+		if i > 0 {
+			bad += "." + string(rune('0'+i))
+		}
+		if b, err := os.ReadFile(bad); err != nil || string(b) != tc.file {
+			t.Errorf("%q: %s holds %q, %v", tc.file, filepath.Base(bad), b, err)
+		}
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%q: the file is still there (%v)", tc.file, err)
+		}
+		want := path + tc.msg + "; moved it to " + bad + " and started from the defaults"
+		if m := a.Messages(); len(m) != 1 || !m[0].Error || m[0].Text != want {
+			t.Errorf("%q: messages %+v\nwant %q", tc.file, m, want)
+		}
+		a.saveUserSettings()
+		if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), `"ui_scale"`) {
+			t.Errorf("%q: saved %q, %v", tc.file, b, err)
+		}
+		if b, _ := os.ReadFile(bad); string(b) != tc.file {
+			t.Errorf("%q: the save changed %s to %q", tc.file, filepath.Base(bad), b)
+		}
+		os.Remove(path)
+	}
+
+	shared := filepath.Join(dir, "shared.json")
+	os.WriteFile(shared, []byte(`{"app": {},}`), 0o644)
+	a := New(Config{SettingsFile: shared}, nil)
+	if err := a.startSettings(); err == nil || !strings.HasPrefix(err.Error(), shared+":1:12: invalid character '}'") {
+		t.Errorf("an unreadable --settings file: %v", err)
+	}
+	if b, _ := os.ReadFile(shared); string(b) != `{"app": {},}` {
+		t.Errorf("the --settings file was changed to %q", b)
+	}
+
+	// A save never writes over a file it cannot read (one made unreadable
+	// since the start, or not read: --reset-settings).
+	os.WriteFile(path, []byte("{oops"), 0o644)
+	if err := New(Config{ResetSettings: true}, nil).SaveSettings(path); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(path + ".bad.5"); string(b) != "{oops" {
+		t.Errorf("the unreadable file was not moved aside before the save: %q, %v", b, err)
+	}
+}

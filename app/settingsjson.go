@@ -1,0 +1,295 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The settings file read and written one setting at a time: a value that
+// does not read loses only itself, and keys this build does not know
+// (a newer version's) are written back as they were.
+
+// readSettings reads a settings file's top-level object; an error says
+// where the file stops being JSON (file:line:col).
+func readSettings(path string, b []byte) (map[string]json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	quoted, at := quoteNonFinite(b)
+	err := json.Unmarshal(quoted, &top)
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		off := syn.Offset // in b: less the quotes added before it
+		for _, i := range at {
+			if int64(i) < off {
+				off -= 2
+			}
+		}
+		line, col := lineCol(b, off)
+		return nil, &unreadableError{fmt.Sprintf("%s:%d:%d: %v", path, line, col, syn)}
+	case errors.As(err, &typ):
+		return nil, &unreadableError{fmt.Sprintf("%s: want a JSON object of settings, got %s", path, typ.Value)}
+	case err != nil:
+		return nil, &unreadableError{fmt.Sprintf("%s: %v", path, err)}
+	case top == nil:
+		return nil, &unreadableError{path + ": want a JSON object of settings, got null"}
+	}
+	return top, nil
+}
+
+// quoteNonFinite returns b with the bare NaN, Infinity and -Infinity that
+// some JSON writers emit (Python's json module) made strings, so that each
+// is one bad value, reported with its setting, and not a file that does
+// not read; and where in the result it added quotes.
+func quoteNonFinite(b []byte) ([]byte, []int) {
+	var out []byte
+	var at []int
+	last, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inString && c == '\\':
+			i++ // an escaped character
+		case c == '"':
+			inString = !inString
+		case !inString && (c == 'N' || c == 'I' || c == '-'):
+			for _, tok := range []string{"NaN", "Infinity", "-Infinity"} {
+				if bytes.HasPrefix(b[i:], []byte(tok)) {
+					out = append(append(out, b[last:i]...), '"')
+					at = append(at, len(out)-1)
+					out = append(append(out, tok...), '"')
+					last = i + len(tok)
+					i = last - 1
+					break
+				}
+			}
+		}
+	}
+	if at == nil {
+		return b, nil
+	}
+	return append(out, b[last:]...), at
+}
+
+// unreadableError is a settings file that is not a JSON object: nothing
+// in it can be read, so it is kept aside rather than written over.
+type unreadableError struct{ msg string }
+
+func (e *unreadableError) Error() string { return e.msg }
+
+// lineCol is the line and column (from 1) of the byte before offset, where
+// encoding/json stopped.
+func lineCol(b []byte, offset int64) (line, col int) {
+	at := int(min(max(offset-1, 0), int64(len(b))))
+	nl := bytes.LastIndexByte(b[:at], '\n')
+	return 1 + bytes.Count(b[:at], []byte{'\n'}), at - nl
+}
+
+// keepAside moves an unreadable settings file to path.bad (path.bad.1 ...
+// if that is taken) and returns the new name.
+func keepAside(path string) (string, error) {
+	for i := range 100 {
+		bad := path + ".bad"
+		if i > 0 {
+			bad += "." + strconv.Itoa(i)
+		}
+		if _, err := os.Lstat(bad); errors.Is(err, fs.ErrNotExist) {
+			return bad, os.Rename(path, bad)
+		}
+	}
+	return "", fmt.Errorf("%s: too many .bad files beside it", path)
+}
+
+// jsonField is a settings struct's field as encoding/json names it.
+type jsonField struct {
+	name  string
+	index int
+}
+
+// jsonFields lists the fields of struct type t that encoding/json reads
+// and writes, with their names (a json tag's, else the field's).
+func jsonFields(t reflect.Type) []jsonField {
+	var out []jsonField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out = append(out, jsonField{name, i})
+	}
+	return out
+}
+
+// findKey is the key of obj that encoding/json would read into the field
+// called name: that exact key, else one equal to it but for case.
+func findKey(obj map[string]json.RawMessage, name string) (string, bool) {
+	if _, ok := obj[name]; ok {
+		return name, true
+	}
+	for k := range obj {
+		if strings.EqualFold(k, name) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// decodeFields sets the fields of the struct ptr points at from the JSON
+// object raw, one field at a time, so that one bad value loses only
+// itself: a field whose value does not decode keeps its value and is
+// returned as a problem named at (e.g. "labs.springs.Period: want a
+// number, got \"fast\"; kept 2"). Keys no field reads are ignored here
+// and kept by SaveSettings.
+func decodeFields(at string, ptr any, raw json.RawMessage) []string {
+	if raw == nil {
+		return nil
+	}
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return []string{fmt.Sprintf("%s: settings of type %T cannot be read", at, ptr)}
+	}
+	v = v.Elem()
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return []string{fmt.Sprintf("%s: want an object, got %s", at, short(raw))}
+	}
+	var problems []string
+	for _, f := range jsonFields(v.Type()) {
+		key, ok := findKey(obj, f.name)
+		if !ok {
+			continue
+		}
+		cur := v.Field(f.index)
+		val := reflect.New(cur.Type())
+		val.Elem().Set(cur)
+		if err := json.Unmarshal(obj[key], val.Interface()); err != nil {
+			problems = append(problems, fmt.Sprintf("%s.%s: want %s, got %s; kept %v", at, f.name, want(cur.Type()), short(obj[key]), cur.Interface()))
+			continue
+		}
+		cur.Set(val.Elem())
+	}
+	return problems
+}
+
+// mergeFields is the JSON object raw with the fields of the struct v (or
+// the struct it points at) written over it, in the struct's order, the
+// keys it does not know after them: what a newer version wrote stays. A
+// field that does not encode (NaN) keeps raw's value and is returned as
+// a problem named at.
+func mergeFields(at string, raw json.RawMessage, v any) (json.RawMessage, []string) {
+	obj := map[string]json.RawMessage{}
+	_ = json.Unmarshal(raw, &obj) // not an object: replaced
+	if obj == nil {
+		obj = map[string]json.RawMessage{}
+	}
+	rv := reflect.Indirect(reflect.ValueOf(v))
+	var keys, problems []string
+	for _, f := range jsonFields(rv.Type()) {
+		b, err := json.Marshal(rv.Field(f.index).Interface())
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s.%s not saved: %v", at, f.name, err))
+			continue
+		}
+		for k, ok := findKey(obj, f.name); ok; k, ok = findKey(obj, f.name) {
+			delete(obj, k)
+		}
+		obj[f.name] = b
+		keys = append(keys, f.name)
+	}
+	return writeObject(orderKeys(keys, obj), obj), problems
+}
+
+// mergeObjects is base with over's keys written over it, objects within
+// merged key by key.
+func mergeObjects(base, over map[string]json.RawMessage) map[string]json.RawMessage {
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]json.RawMessage{}
+	}
+	for k, v := range over {
+		var bo, oo map[string]json.RawMessage
+		if json.Unmarshal(out[k], &bo) == nil && bo != nil && json.Unmarshal(v, &oo) == nil && oo != nil {
+			m := mergeObjects(bo, oo)
+			v = writeObject(orderKeys(nil, m), m)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// orderKeys lists obj's keys: those of first that it has, then the
+// others sorted.
+func orderKeys(first []string, obj map[string]json.RawMessage) []string {
+	var keys, rest []string
+	for _, k := range first {
+		if _, ok := obj[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	for k := range obj {
+		if !slices.Contains(first, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(keys, rest...)
+}
+
+// writeObject writes obj as a compact JSON object, its keys in order.
+func writeObject(keys []string, obj map[string]json.RawMessage) json.RawMessage {
+	b := []byte{'{'}
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		kb, _ := json.Marshal(k)
+		b = append(append(append(b, kb...), ':'), obj[k]...)
+	}
+	return append(b, '}')
+}
+
+// want says what JSON a setting of type t takes.
+func want(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number (" + t.Kind().String() + ")"
+	case reflect.Float32, reflect.Float64:
+		return "a number (" + t.Kind().String() + ")"
+	case reflect.String:
+		return "a string"
+	case reflect.Array:
+		return fmt.Sprintf("a list of %d values", t.Len())
+	case reflect.Slice:
+		return "a list"
+	}
+	return "an object"
+}
+
+// short is a JSON value for a message: compact, cut to 40 characters.
+func short(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	s := b.String()
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:37]) + "..."
+	}
+	return s
+}
