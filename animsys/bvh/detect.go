@@ -81,14 +81,23 @@ type Detection struct {
 	UpReason string
 	// Height is how tall the figure stands in file units along Up: the
 	// median over frames of the extent of every joint (End Sites too).
+	// The units are chosen by it.
 	Height      float32
 	Units       Units
 	UnitsReason string
-	// Skip is the number of leading frames that are a rest pose (all
-	// rotations zero, or a pose far from the next frames', like the
-	// T-pose row of the CMU conversions), 0 if none.
+	// Stature is how tall the figure is from the top of its head to its
+	// soles standing straight, in file units; 0 when it does not read as
+	// a human figure. StatureReason says what was measured.
+	Stature       float32
+	StatureReason string
+	// Skip is the number of leading frames that are no part of the
+	// motion: a rest pose (every rotation zero), then poses far from all
+	// the motion after them (a T-pose row like the CMU conversions', a
+	// ramp in from the rest pose), 0 if none. SkipReason says which and
+	// why, with the distances.
 	Skip       int
 	SkipReason string
+	lead       lead // what SkipReason says, to say it again in other units
 	// Figure reads the skeleton as a human (indices into File.Joints)
 	// when FigureErr is nil.
 	Figure    humanoid.Figure
@@ -102,10 +111,15 @@ const measuredFrames = 48
 // frames of f. The figure is measured in posed frames spread over the
 // clip, not in the OFFSETs' rest pose, which for many exporters is no
 // standing figure at all.
+//
+// Its stature, from the top of its head to its soles, is measured
+// standing straight (see stature); the leading frames that are no motion
+// by how far each pose lies from the motion after it (see leadIn).
 func Detect(f *File) Detection {
 	var d Detection
-	d.Skip, d.SkipReason = restFrames(f)
-	frames := f.sampleFrames(d.Skip, measuredFrames)
+	d.lead = f.leadIn()
+	d.Skip = d.lead.skip
+	frames, rots, at := f.sampleFrames(d.Skip, measuredFrames)
 	parents, names := make([]int, len(f.Joints)), make([]string, len(f.Joints))
 	for i, j := range f.Joints {
 		parents[i], names[i] = j.Parent, j.Name
@@ -123,6 +137,7 @@ func Detect(f *File) Detection {
 		off := math.Acos(math.Max(-1, math.Min(1, float64(dot)))) * 180 / math.Pi
 		d.UpReason = fmt.Sprintf("the figure's head is above its feet along %s (median over %d frames, %.0f° off the axis)", best, len(frames), off)
 		d.Height = humanoid.Height(frames, best.Vec())
+		d.Stature, d.StatureReason = stature(f, &d.Figure, best, frames, rots, at)
 	} else {
 		d.Up = UpY
 		d.UpReason = "BVH's +Y: the skeleton does not read as a human figure (" + d.FigureErr.Error() + ")"
@@ -133,7 +148,79 @@ func Detect(f *File) Detection {
 		d.Height = medianOf(hs)
 	}
 	d.Units, d.UnitsReason = chooseUnits(d.Height, cmuNames(names), d.FigureErr == nil)
+	d.SkipReason = d.lead.reason(f, d.Units.Scale())
 	return d
+}
+
+// Shares of a figure's stature no joint marks: the ankle joints' height
+// above the soles (3.9% in Drillis and Contini's segment proportions), and
+// the top of the head above a head joint with nothing above it (the head
+// End Sites that mark the top of the head in the real captures of
+// ../shared/mocap stand 6-10% of the stature, median 7%, above the head
+// joint).
+const (
+	statureAnkle = 0.04
+	statureSkull = 0.07
+)
+
+// stature measures the figure from the top of its head to its soles (file
+// units, along up) standing straight: from the top of its head (the
+// highest of the head joint and its End Sites) to its ankles in its bind
+// pose (humanoid.Figure.BindPose: spine and legs straightened) made from
+// the frame of frames (global positions and rotations; file frames at)
+// where it stands straightest, plus the ankles' height above the soles
+// (statureAnkle; no joint marks a sole, and toe End Sites sit at the tips
+// of the toes, which the bind pose points down). A head with nothing above
+// it (no End Site, or one of no length or pointing forward) gets
+// statureSkull more. It says what it measured.
+func stature(f *File, fig *humanoid.Figure, up Up, frames [][]mgl32.Vec3, rots [][]mgl32.Quat, at []int) (float32, string) {
+	legs := fig.Legs
+	if fig.Head < 0 || legs[humanoid.Left].End < 0 || legs[humanoid.Right].End < 0 {
+		return 0, ""
+	}
+	toY := up.ToY()
+	upright := make([][]mgl32.Vec3, len(frames))
+	for i, fr := range frames {
+		upright[i] = make([]mgl32.Vec3, len(fr))
+		for j, p := range fr {
+			upright[i][j] = toY.Rotate(p)
+		}
+	}
+	i := fig.BindFrame(upright)
+	turned := make([]mgl32.Quat, len(rots[i]))
+	for j, q := range rots[i] {
+		turned[j] = toY.Mul(q)
+	}
+	parents := make([]int, len(f.Joints))
+	for j := range f.Joints {
+		parents[j] = f.Joints[j].Parent
+	}
+	bind, _ := fig.BindPose(parents, upright[i], turned)
+	head, top := fig.Head, fig.Head
+	for j := head + 1; j < len(bind); j++ {
+		k := j
+		for k > head {
+			k = parents[k]
+		}
+		if k == head && bind[j][1] > bind[top][1] {
+			top = j
+		}
+	}
+	ankles := min(bind[legs[0].End][1], bind[legs[1].End][1])
+	headUp, topUp := bind[head][1]-ankles, bind[top][1]-ankles
+	if !(headUp > 0) || math.IsInf(float64(topUp), 0) {
+		return 0, ""
+	}
+	frame := fmt.Sprintf("frame %d", at[i])
+	if at[i] < 0 {
+		frame = "the rest pose"
+	}
+	straight := fmt.Sprintf("the soles standing straight (%s, spine and legs straightened, the ankles %.0f%% of it above the soles)", frame, 100*statureAnkle)
+	if topUp-headUp < 0.03*headUp {
+		return headUp / (1 - statureAnkle - statureSkull), fmt.Sprintf("the top of the head (%.0f%% of it above %s: nothing marks it) to %s",
+			100*statureSkull, f.Joints[head].Name, straight)
+	}
+	return topUp / (1 - statureAnkle), f.Joints[top].Name + " to " + straight
 }
 
 // chooseUnits picks the unit that makes a figure height file units tall
@@ -186,10 +273,11 @@ func cmuNames(names []string) bool {
 	return l && r
 }
 
-// sampleFrames returns the global joint positions (file units) of up to k
-// frames spread evenly from frame first to the last, or of the rest pose
-// when the file has no frames.
-func (f *File) sampleFrames(first, k int) [][]mgl32.Vec3 {
+// sampleFrames returns the global joint positions (file units) and
+// rotations of up to k frames spread evenly from frame first to the last,
+// and which frames they are; or of the rest pose (frame -1) when the file
+// has no frames.
+func (f *File) sampleFrames(first, k int) ([][]mgl32.Vec3, [][]mgl32.Quat, []int) {
 	n := len(f.Joints)
 	local, global := animsys.NewPose(n), animsys.NewPose(n)
 	parents := make([]int, n)
@@ -198,12 +286,12 @@ func (f *File) sampleFrames(first, k int) [][]mgl32.Vec3 {
 	}
 	if f.Frames == 0 {
 		animsys.FKStatic(&global, &local, parents)
-		return [][]mgl32.Vec3{append([]mgl32.Vec3(nil), global.Pos...)}
+		return [][]mgl32.Vec3{append([]mgl32.Vec3(nil), global.Pos...)}, [][]mgl32.Quat{append([]mgl32.Quat(nil), global.Rot...)}, []int{-1}
 	}
 	first = min(max(first, 0), f.Frames-1)
 	span := f.Frames - first
 	k = min(k, span)
-	out := make([][]mgl32.Vec3, 0, k)
+	pos, rot, at := make([][]mgl32.Vec3, 0, k), make([][]mgl32.Quat, 0, k), make([]int, 0, k)
 	for i := 0; i < k; i++ {
 		fr := first
 		if k > 1 {
@@ -211,101 +299,10 @@ func (f *File) sampleFrames(first, k int) [][]mgl32.Vec3 {
 		}
 		f.pose(local.Pos, local.Rot, fr, 1)
 		animsys.FKStatic(&global, &local, parents)
-		out = append(out, append([]mgl32.Vec3(nil), global.Pos...))
+		pos, rot = append(pos, append([]mgl32.Vec3(nil), global.Pos...)), append(rot, append([]mgl32.Quat(nil), global.Rot...))
+		at = append(at, fr)
 	}
-	return out
-}
-
-// Rest-frame thresholds: a first frame is a rest pose when some joint
-// turns more than restJump degrees into frame 1 and more than restRatio
-// times as far as any joint turns in one frame over the next restLook
-// intervals.
-const (
-	restJump  = 15.0
-	restRatio = 5.0
-	restLook  = 10
-)
-
-// restFrames finds leading frames that are no part of the motion: frames
-// with every rotation channel exactly zero (a rest or bind pose written as
-// a frame; also the start of a pose ramping in from zero), then a frame
-// that jumps far further into the next than the motion ever moves in a
-// frame (the T-pose row of the CMU conversions). It returns how many, and
-// why.
-func restFrames(f *File) (int, string) {
-	if f.Frames < 3 {
-		return 0, ""
-	}
-	skip, why := 0, ""
-	for skip < f.Frames-2 && f.zeroRotations(skip) {
-		skip++
-	}
-	if skip > 0 {
-		why = fmt.Sprintf("frame%s 0-%d: every rotation is zero (a rest pose, not motion)", plural(skip), skip-1)
-	}
-	if f.Frames-skip < restLook+2 {
-		return skip, why
-	}
-	n := len(f.Joints)
-	q := [2][]mgl32.Quat{make([]mgl32.Quat, n), make([]mgl32.Quat, n)}
-	pos := make([]mgl32.Vec3, n)
-	f.pose(pos, q[0], skip, 1)
-	f.pose(pos, q[1], skip+1, 1)
-	first, joint := maxTurn(q[0], q[1])
-	var later float64
-	for i := 1; i <= restLook; i++ {
-		f.pose(pos, q[(i+1)%2], skip+i+1, 1)
-		a, _ := maxTurn(q[i%2], q[(i+1)%2])
-		later = math.Max(later, a)
-	}
-	if first > restJump && first > restRatio*later {
-		if why != "" {
-			why += "; "
-		}
-		why += fmt.Sprintf("frame %d: %s turns %.0f° into frame %d, while no joint turns more than %.1f° a frame over the next %d (a rest pose, not motion)",
-			skip, f.Joints[joint].Name, first, skip+1, later, restLook)
-		skip++
-	}
-	return skip, why
-}
-
-func plural(n int) string {
-	if n > 1 {
-		return "s"
-	}
-	return ""
-}
-
-// zeroRotations reports whether every rotation channel of frame fr is 0
-// (and there is at least one).
-func (f *File) zeroRotations(fr int) bool {
-	row, any := f.Row(fr), false
-	for i := range f.Joints {
-		j := &f.Joints[i]
-		for k, ch := range j.Channels {
-			if ch.IsRotation() {
-				any = true
-				if row[j.First+k] != 0 {
-					return false
-				}
-			}
-		}
-	}
-	return any
-}
-
-// maxTurn is the largest angle (degrees) any joint turns from a to b, and
-// that joint.
-func maxTurn(a, b []mgl32.Quat) (float64, int) {
-	best, at := 0.0, 0
-	for j := range a {
-		d := float64(a[j].Dot(b[j]))
-		ang := 2 * math.Acos(math.Min(1, math.Abs(d))) * 180 / math.Pi
-		if ang > best {
-			best, at = ang, j
-		}
-	}
-	return best, at
+	return pos, rot, at
 }
 
 func medianOf(xs []float32) float32 {
@@ -327,7 +324,8 @@ type Choice struct {
 
 // ImportFor is how to read f: d's detection with c's choices applied, the
 // units it reads in, and a note on each choice ("units cm (detected):
-// ...", "up Z (chosen; detected Y)", "dropped the rest frame 0: ...").
+// ...; stature 1.78 m, ...", "up Z (chosen; detected Y)", "dropped frame
+// 0: ..." or "kept (as asked) frame 0: ...").
 // The app, `kinelab verify --bvh` and `kinelab export` all read a file
 // through it. The error names the flag of a choice that does not parse.
 func ImportFor(f *File, d Detection, c Choice) (Import, Units, []string, error) {
@@ -342,6 +340,9 @@ func ImportFor(f *File, d Detection, c Choice) (Import, Units, []string, error) 
 		units, imp.Scale = u, u.Scale()
 		notes[0] = fmt.Sprintf("units %s (chosen; detected %s: %s)", u, d.Units, d.UnitsReason)
 	}
+	if d.Stature > 0 {
+		notes[0] += fmt.Sprintf("; stature %.2f m: %s", d.Stature*units.Scale(), d.StatureReason)
+	}
 	notes = append(notes, fmt.Sprintf("up %s (detected): %s", d.Up, d.UpReason))
 	if c.Up != "" && c.Up != "auto" {
 		u, err := ParseUp(c.Up)
@@ -351,12 +352,16 @@ func ImportFor(f *File, d Detection, c Choice) (Import, Units, []string, error) 
 		imp.Up = u
 		notes[1] = fmt.Sprintf("up %s (chosen; detected %s)", u, d.Up)
 	}
+	why := d.SkipReason
+	if d.lead.skip == d.Skip && d.Skip > 0 { // lengths in the units read in
+		why = d.lead.reason(f, units.Scale())
+	}
 	switch {
 	case d.Skip > 0 && c.KeepRest:
 		imp.Skip = 0
-		notes = append(notes, "kept (as asked) the rest "+d.SkipReason)
+		notes = append(notes, "kept (as asked) "+why)
 	case d.Skip > 0:
-		notes = append(notes, "dropped the rest "+d.SkipReason)
+		notes = append(notes, "dropped "+why)
 	}
 	imp.Skip = min(imp.Skip, max(f.Frames-1, 0)) // as ClipWith: at least one frame stays
 	return imp, units, notes, nil

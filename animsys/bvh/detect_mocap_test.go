@@ -35,12 +35,19 @@ func TestDetectMocap(t *testing.T) {
 		}
 		d := Detect(f)
 		name := mocap.Base(path)
-		t.Logf("%s: up %s (%s); units %s (%s); skip %d %s", name, d.Up, d.UpReason, d.Units, d.UnitsReason, d.Skip, d.SkipReason)
+		t.Logf("%s: up %s (%s); units %s (%s); stature %.3f m (%s); skip %d %s", name, d.Up, d.UpReason, d.Units, d.UnitsReason,
+			d.Stature*d.Units.Scale(), d.StatureReason, d.Skip, d.SkipReason)
 		if d.FigureErr != nil {
 			t.Errorf("%s: not read as a human figure: %v", name, d.FigureErr)
 		}
 		if h := d.Height * d.Units.Scale(); h < MinHeight || h > MaxHeight {
 			t.Errorf("%s: %.2f m tall", name, h)
+		}
+		// Standing straight, from the top of the head to the soles, a
+		// figure is a little taller than its joints' extent while moving
+		// (1.00-1.08 times on these files).
+		if r := d.Stature / d.Height; r < 0.98 || r > 1.12 {
+			t.Errorf("%s: stature %.3f m, %.2f times the height %.3f m (%s)", name, d.Stature*d.Units.Scale(), r, d.Height*d.Units.Scale(), d.StatureReason)
 		}
 		w, ok := want[name[:2]]
 		if !ok {
@@ -115,13 +122,16 @@ func TestImportFor(t *testing.T) {
 	d := Detect(f)
 	imp, u, notes, err := ImportFor(f, d, Choice{})
 	if err != nil || u != CMU || imp.Up != UpY || imp.Skip != 1 || len(notes) != 3 ||
-		!strings.HasPrefix(notes[0], "units cmu (detected): ") || !strings.HasPrefix(notes[2], "dropped the rest frame 0") {
+		!strings.HasPrefix(notes[0], "units cmu (detected): ") || !strings.Contains(notes[0], "; stature 1.75 m: Head_End to the soles") ||
+		!strings.HasPrefix(notes[2], "dropped frame 0, a pose the motion never comes near: its joints lie 28 cm") {
 		t.Errorf("detected: %+v %v %q %v", imp, u, notes, err)
 	}
+	// Lengths are said in the units read in: CMU units read as inches
+	// make a figure 0.45 times as tall.
 	imp, u, notes, err = ImportFor(f, d, Choice{Units: "in", Up: "z", KeepRest: true})
 	if err != nil || u != Inches || imp.Scale != Inches.Scale() || imp.Up != UpZ || imp.Skip != 0 ||
-		notes[0] != "units in (chosen; detected cmu: "+d.UnitsReason+")" || notes[1] != "up Z (chosen; detected Y)" ||
-		!strings.HasPrefix(notes[2], "kept (as asked) the rest frame 0") {
+		!strings.HasPrefix(notes[0], "units in (chosen; detected cmu: "+d.UnitsReason+"); stature 0.79 m: ") || notes[1] != "up Z (chosen; detected Y)" ||
+		!strings.HasPrefix(notes[2], "kept (as asked) frame 0, a pose the motion never comes near: its joints lie 12 cm") {
 		t.Errorf("chosen: %+v %v %q %v", imp, u, notes, err)
 	}
 	for _, c := range []Choice{{Units: "furlongs"}, {Up: "w"}} {

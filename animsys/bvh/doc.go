@@ -59,9 +59,13 @@
 //     MinHeight-MaxHeight metres, nearest NominalHeight of several; CMU's
 //     unit (1/0.45 inch) first for CMU joint names; else a factor that
 //     scales the figure to NominalHeight.
-//   - Skip: leading frames with every rotation zero, then a frame that
-//     jumps far further into the next than the motion moves in a frame
-//     (CMU's T-pose row).
+//   - Stature: from the top of its head to its soles standing straight
+//     (spine and legs straightened), beside the height its joints reach
+//     while it moves.
+//   - Skip: leading frames with every rotation zero, then frames whose
+//     poses lie far from every pose of the motion after them (CMU's
+//     T-pose row, a ramp in from the rest pose), measured over all the
+//     joints so that one noisy joint decides nothing.
 //
 // Each comes with its reason. Import (SkeletonWith, ClipWith) applies a
 // choice: it scales, turns the roots from the up axis to +Y and drops the

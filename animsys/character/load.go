@@ -3,6 +3,7 @@ package character
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -27,6 +28,9 @@ type File struct {
 	// Notes say what was detected and chosen, and why: units, up axis,
 	// then the rest frames.
 	Notes []string
+	// Figure reads the file's skeleton as a human (indices into
+	// BVH.Joints), nil when it does not read as one (bvh.Detect).
+	Figure *humanoid.Figure
 }
 
 // Open reads the BVH file at path with opt. Errors are the parser's
@@ -39,13 +43,27 @@ func Open(path string, opt Options) (*File, error) {
 	return Read(f, opt)
 }
 
-// Read reads a parsed file with opt (see Open).
+// Read reads a parsed file with opt (see Open). A file whose clip has
+// fewer than two frames, once its rest frames are dropped, is refused: no
+// velocity, no lab, no export can be made of one pose.
 func Read(f *bvh.File, opt Options) (*File, error) {
-	imp, units, notes, err := bvh.ImportFor(f, bvh.Detect(f), opt)
+	if f.Frames < 2 {
+		return nil, fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames", f.Name, f.FramesLine, f.Frames)
+	}
+	d := bvh.Detect(f)
+	imp, units, notes, err := bvh.ImportFor(f, d, opt)
 	if err != nil {
 		return nil, err
 	}
-	return &File{BVH: f, Import: imp, Units: units, Notes: notes}, nil
+	if left := f.Frames - imp.Skip; left < 2 {
+		return nil, fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames, and %d is left after dropping %d rest frames (keep them with --keep-rest)",
+			f.Name, f.FramesLine, f.Frames, left, imp.Skip)
+	}
+	file := &File{BVH: f, Import: imp, Units: units, Notes: notes}
+	if d.FigureErr == nil {
+		file.Figure = &d.Figure
+	}
+	return file, nil
 }
 
 // Load reads BVH files into one character: the first file's skeleton,
@@ -53,40 +71,80 @@ func Read(f *bvh.File, opt Options) (*File, error) {
 // reads it. Units and up axis are the options' or detected from the first
 // file, and apply to every file; each file's leading rest frames are
 // dropped unless opt.KeepRest. What was detected, and why, is in
-// ch.Notes. Files that fail to load or whose skeleton differs from the
-// first are reported in errs (each "file:line:col: ..." or "file: ...");
-// ch is nil only if none loaded.
+// ch.Notes.
+//
+// Files whose skeletons differ only below the hands and feet (fingers,
+// toes: the first file's figure says which joints those are) load
+// together on the joints they share, each clip keeping its own motion of
+// them; ch.Notes names the joints each file lost. Files that fail to load
+// or whose skeleton differs elsewhere are reported in errs (each
+// "file:line:col: ..." or "file: ..."); ch is nil only if none loaded.
 func Load(paths []string, opt Options) (ch *Character, errs []error) {
+	if err := checkOptions(opt); err != nil { // so for every file
+		return nil, []error{err}
+	}
 	var base *File
+	var keep []bool // the first file's joints the character has
 	for _, path := range paths {
-		f, err := bvh.ReadFile(path)
+		file, err := Open(path, opt)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		file, err := Read(f, opt)
-		if err != nil { // an option that does not parse: so for every file
-			return ch, append(errs, err)
-		}
 		if base == nil {
-			base = file
-			ch = fromFile(file)
+			base, keep = file, make([]bool, len(file.BVH.Joints))
+			for j := range keep {
+				keep[j] = true
+			}
+			ch = fromFile(file, keep)
 			ch.Notes = append(file.Notes[:2:2], ch.Notes...)
 			ch.Notes = append(ch.Notes, restNotes(path, file.Notes)...)
 			continue
 		}
-		if err := sameHierarchy(base.BVH, f); err != nil {
+		m, err := matchJoints(base, keep, file.BVH)
+		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: its skeleton differs from %s's: %v; load it on its own", path, base.BVH.Name, err))
 			continue
 		}
+		cut := slices.Contains(keep, false) // by a file before this one
+		if lost := m.lost(keep); len(lost) > 0 {
+			ch.Notes = append(ch.Notes, dropNote(base.BVH, handsFeet(base.Figure, nil), lost, filepath.Base(path)))
+			ch = ch.without(base, keep, m.at)
+			for _, j := range lost {
+				keep[j] = false
+			}
+		}
+		if len(m.extra) > 0 {
+			other := filepath.Base(base.BVH.Name)
+			if cut {
+				other = "every file before it"
+			}
+			ch.Notes = append(ch.Notes, dropNote(file.BVH, handsFeet(base.Figure, m.at), m.extra, other))
+		}
 		file.Import.Scale, file.Import.Up = base.Import.Scale, base.Import.Up
-		ch.Clips = append(ch.Clips, ch.clipFrom(file, clipName(path)))
+		ch.Clips = append(ch.Clips, ch.clipFrom(file, m.at, keep, clipName(path)))
 		ch.Notes = append(ch.Notes, restNotes(path, file.Notes)...)
 	}
 	if ch != nil {
 		ch.fitPaths()
 	}
 	return ch, errs
+}
+
+// checkOptions reports a choice of units or up axis that does not parse,
+// named by its flag, as bvh.ImportFor would for each file.
+func checkOptions(opt Options) error {
+	if opt.Units != "" && opt.Units != "auto" {
+		if _, err := bvh.ParseUnits(opt.Units); err != nil {
+			return fmt.Errorf("--units: %v", err)
+		}
+	}
+	if opt.Up != "" && opt.Up != "auto" {
+		if _, err := bvh.ParseUp(opt.Up); err != nil {
+			return fmt.Errorf("--up: %v", err)
+		}
+	}
+	return nil
 }
 
 // restNotes are ImportFor's notes on a file's rest frames, named by the
@@ -103,22 +161,117 @@ func clipName(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
-// sameHierarchy says how b's joints differ from a's: the first joint
-// whose name or parent differs, or the joint counts; nil if the same.
-func sameHierarchy(a, b *bvh.File) error {
-	for i := 0; i < min(len(a.Joints), len(b.Joints)); i++ {
-		ja, jb := &a.Joints[i], &b.Joints[i]
+// match is how another file's joints meet the first file's: at[j] is the
+// other file's joint for the first file's joint j (-1 when it has none,
+// or j is no longer the character's), extra the other file's joints the
+// first's lack (below its hands and feet).
+type match struct {
+	at    []int
+	extra []int
+}
+
+// lost lists the first file's joints the character has (keep) that the
+// other file lacks.
+func (m match) lost(keep []bool) []int {
+	var out []int
+	for j, k := range keep {
+		if k && m.at[j] < 0 {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// matchJoints matches file b's joints to the first file's joints the
+// character keeps. Outside the end chains (the joints below the first
+// file's hands and feet, as its figure reads them) the two must be the
+// same joints in the same order, with the same names and parents; within
+// them, joints match by name (End Sites with End Sites) under matching
+// parents, and the rest are dropped. Without a figure to say which joints
+// those are, the whole skeletons must be the same. The error names the
+// first joint of b that differs.
+func matchJoints(base *File, keep []bool, b *bvh.File) (match, error) {
+	a := base.BVH
+	m := match{at: make([]int, len(a.Joints))}
+	for j := range m.at {
+		m.at[j] = -1
+	}
+	// ends[j]: joint j of a is a hand or a foot; chain[j]: j lies below one.
+	ends, chain := make([]bool, len(a.Joints)), make([]bool, len(a.Joints))
+	e := handsFeet(base.Figure, nil)
+	for _, j := range append(e.hands[:], e.feet[:]...) {
+		if j >= 0 {
+			ends[j] = true
+		}
+	}
+	for j, jt := range a.Joints {
+		chain[j] = jt.Parent >= 0 && (ends[jt.Parent] || chain[jt.Parent])
+	}
+	back := make([]int, len(b.Joints)) // b's joint -> a's, -1 for none
+	bChain := make([]bool, len(b.Joints))
+	i := 0 // the next core joint of a
+	for k, jb := range b.Joints {
+		back[k] = -1
+		if jb.Parent >= 0 && (bChain[jb.Parent] || (back[jb.Parent] >= 0 && ends[back[jb.Parent]])) {
+			bChain[k] = true
+			continue
+		}
+		for i < len(a.Joints) && chain[i] {
+			i++
+		}
+		if i == len(a.Joints) {
+			return m, fmt.Errorf("joint %d, %q, is past the last of %d joints", k+1, jb.Name, len(a.Joints))
+		}
+		ja := &a.Joints[i]
 		if ja.Name != jb.Name {
-			return fmt.Errorf("joint %d is %q, not %q", i+1, jb.Name, ja.Name)
+			return m, fmt.Errorf("joint %d is %q, not %q", k+1, jb.Name, ja.Name)
 		}
-		if ja.Parent != jb.Parent {
-			return fmt.Errorf("joint %d (%s) hangs from %s, not %s", i+1, jb.Name, jointName(b, jb.Parent), jointName(a, ja.Parent))
+		if pb := parentIn(back, jb.Parent); pb != ja.Parent {
+			return m, fmt.Errorf("joint %d (%s) hangs from %s, not %s", k+1, jb.Name, jointName(b, jb.Parent), jointName(a, ja.Parent))
+		}
+		back[k] = i
+		i++
+	}
+	for ; i < len(a.Joints); i++ {
+		if !chain[i] {
+			return m, fmt.Errorf("it has %d joints, and no %q", len(b.Joints), a.Joints[i].Name)
 		}
 	}
-	if len(a.Joints) != len(b.Joints) {
-		return fmt.Errorf("it has %d joints, not %d", len(b.Joints), len(a.Joints))
+	// The end chains, by name under matched parents.
+	used := make([]bool, len(a.Joints))
+	for k, jb := range b.Joints {
+		if !bChain[k] {
+			continue
+		}
+		p := back[jb.Parent]
+		for j := range a.Joints {
+			if chain[j] && keep[j] && !used[j] && p >= 0 && a.Joints[j].Parent == p && a.Joints[j].Name == jb.Name && a.Joints[j].EndSite == jb.EndSite {
+				back[k], used[j] = j, true
+				break
+			}
+		}
+		if back[k] < 0 {
+			m.extra = append(m.extra, k)
+		}
 	}
-	return nil
+	for k, j := range back {
+		if j >= 0 && keep[j] {
+			m.at[j] = k
+		}
+	}
+	return m, nil
+}
+
+// parentIn is the joint of a matched to b's joint p (-1 for a root, -2
+// for a joint of b that matched none).
+func parentIn(back []int, p int) int {
+	if p < 0 {
+		return -1
+	}
+	if back[p] < 0 {
+		return -2
+	}
+	return back[p]
 }
 
 func jointName(f *bvh.File, j int) string {
@@ -128,16 +281,95 @@ func jointName(f *bvh.File, j int) string {
 	return f.Joints[j].Name
 }
 
-// fromFile makes a character of a file's skeleton, with a ground-level
-// root joint ("Entity") added above the file's root that carries the hips'
-// ground projection as root motion, unless the file's root already is
-// such a joint. The skeleton is read as a figure (humanoid.Read) for the
-// roles of its joints and the bind pose of its body.
-func fromFile(file *File) *Character {
+// dropNote says that the joints js of file f were dropped, not being in
+// other: "02_x: 2 finger joints not in 01_y.bvh dropped: LeftFingerIndex1,
+// LeftFingerIndex1_End" ("3 finger and 2 toe joints"...). A finger lies
+// below one of the ends' hands, a toe below a foot.
+func dropNote(f *bvh.File, ends limbEnds, js []int, other string) string {
+	var fingers, toes, rest int
+	for _, j := range js {
+		switch ends.below(f, j) {
+		case "finger":
+			fingers++
+		case "toe":
+			toes++
+		default:
+			rest++
+		}
+	}
+	var kinds []string
+	for _, k := range []struct {
+		n    int
+		name string
+	}{{fingers, "finger"}, {toes, "toe"}, {rest, "other"}} {
+		if k.n > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d %s", k.n, k.name))
+		}
+	}
+	names := make([]string, 0, len(js))
+	for _, j := range js {
+		names = append(names, f.Joints[j].Name)
+	}
+	const shown = 8
+	if len(names) > shown {
+		names = append(names[:shown], fmt.Sprintf("and %d more", len(js)-shown))
+	}
+	return fmt.Sprintf("%s: %s joints not in %s dropped: %s", clipName(f.Name), strings.Join(kinds, " and "), other, strings.Join(names, ", "))
+}
+
+// limbEnds are a file's hands and feet (joint indices, -1 for none).
+type limbEnds struct{ hands, feet [2]int }
+
+// handsFeet are the hands and feet of fig, in its file, or through at
+// (at[j]: another file's joint for fig's joint j) in another.
+func handsFeet(fig *humanoid.Figure, at []int) limbEnds {
+	e := limbEnds{hands: [2]int{-1, -1}, feet: [2]int{-1, -1}}
+	if fig == nil {
+		return e
+	}
+	in := func(j int) int {
+		if j < 0 || at == nil {
+			return j
+		}
+		return at[j]
+	}
+	for s := range 2 {
+		e.hands[s], e.feet[s] = in(fig.Arms[s].End), in(fig.Legs[s].End)
+	}
+	return e
+}
+
+// below says whether joint j of f lies below a hand ("finger") or a foot
+// ("toe"), "" when neither.
+func (e limbEnds) below(f *bvh.File, j int) string {
+	for p := f.Joints[j].Parent; p >= 0; p = f.Joints[p].Parent {
+		if slices.Contains(e.hands[:], p) {
+			return "finger"
+		}
+		if slices.Contains(e.feet[:], p) {
+			return "toe"
+		}
+	}
+	return ""
+}
+
+// fromFile makes a character of the joints keep of a file's skeleton (a
+// joint kept with its parent), with a ground-level root joint ("Entity")
+// added above the file's root that carries the hips' ground projection as
+// root motion, unless the file's root already is such a joint. The
+// skeleton is read as a figure (humanoid.Read) for the roles of its joints
+// and the bind pose of its body.
+func fromFile(file *File, keep []bool) *Character {
 	f, imp := file.BVH, file.Import
 	name := clipName(f.Name)
-	fs := f.SkeletonWith(imp)
-	fc := f.ClipWith(imp, name)
+	at := make([]int, 0, len(keep))
+	for j, k := range keep {
+		if k {
+			at = append(at, j)
+		}
+	}
+	fs, fc := f.SkeletonWith(imp), f.ClipWith(imp, name)
+	fs, fc = gather(&fs, &fc, at)
 	ch := &Character{Name: name}
 	hips := 0
 	if fig, err := humanoid.ClassifyClip(&fs, &fc); err == nil {
@@ -170,14 +402,85 @@ func fromFile(file *File) *Character {
 	return ch
 }
 
-// clipFrom reads another file of the character's skeleton as a clip.
-func (ch *Character) clipFrom(file *File, name string) animsys.Clip {
-	fc := file.BVH.ClipWith(file.Import, name)
+// without is the character made again of the first file's joints keep
+// less those another file lacks (at[j] < 0), its clips so far cut to them.
+func (ch *Character) without(base *File, keep []bool, at []int) *Character {
+	fewer := make([]bool, len(keep))
+	var joints []int // the character's joints that stay, in order
+	if ch.root >= 0 {
+		joints = append(joints, 0) // the Entity
+	}
+	shift := len(joints)
+	n := 0 // the character's joint of base joint j, less shift
+	for j, k := range keep {
+		if !k {
+			continue
+		}
+		if at[j] >= 0 {
+			fewer[j] = true
+			joints = append(joints, n+shift)
+		}
+		n++
+	}
+	out := fromFile(base, fewer)
+	out.Notes = ch.Notes
+	for _, c := range ch.Clips[1:] {
+		sk := animsys.Skeleton{Parents: ch.Skel.Parents, Names: ch.Skel.Names, Offsets: ch.Skel.Offsets}
+		_, cut := gather(&sk, &c, joints)
+		out.Clips = append(out.Clips, cut)
+	}
+	return out
+}
+
+// clipFrom reads another file as a clip of the character: at[j] is the
+// file's joint for the first file's joint j, which the character has when
+// keep[j].
+func (ch *Character) clipFrom(file *File, at []int, keep []bool, name string) animsys.Clip {
+	var js []int
+	for j, k := range keep {
+		if k {
+			js = append(js, at[j])
+		}
+	}
+	fs, fc := file.BVH.SkeletonWith(file.Import), file.BVH.ClipWith(file.Import, name)
+	fs, fc = gather(&fs, &fc, js)
 	if ch.root < 0 {
 		return fc
 	}
-	fs := file.BVH.SkeletonWith(file.Import)
 	return rootedClip(&fs, &fc, ch.root)
+}
+
+// gather is the skeleton sk and its clip c cut to the joints js (each
+// after its parent, which it keeps; a joint whose parent is not kept
+// becomes a root), in that order; js of every joint in order returns them
+// as they are.
+func gather(sk *animsys.Skeleton, c *animsys.Clip, js []int) (animsys.Skeleton, animsys.Clip) {
+	if len(js) == sk.Len() && slices.IsSorted(js) {
+		return *sk, *c
+	}
+	index := make([]int, sk.Len())
+	for i := range index {
+		index[i] = -1
+	}
+	out := animsys.Skeleton{Names: make([]string, len(js)), Parents: make([]int, len(js)), Offsets: make([]mgl32.Vec3, len(js))}
+	for i, j := range js {
+		index[j] = i
+		out.Names[i], out.Offsets[i], out.Parents[i] = sk.Names[j], sk.Offsets[j], -1
+		if p := sk.Parents[j]; p >= 0 {
+			out.Parents[i] = index[p]
+		}
+	}
+	cut := animsys.NewClip(c.Name, c.Frames, len(js), c.FrameTime)
+	cut.LoopStart, cut.LoopEnd = c.LoopStart, c.LoopEnd
+	for fr := 0; fr < c.Frames; fr++ {
+		for i, j := range js {
+			cut.Pos[cut.At(fr, i)] = c.Pos[c.At(fr, j)]
+			cut.Rot[cut.At(fr, i)] = c.Rot[c.At(fr, j)]
+			cut.Scl[cut.At(fr, i)] = c.Scl[c.At(fr, j)]
+		}
+	}
+	cut.Prepare()
+	return out, cut
 }
 
 // rootFollows reports whether the skeleton's root is a ground-level joint

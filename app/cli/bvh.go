@@ -5,13 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
+	"kinelab/animsys/export"
 	"kinelab/assets"
 )
 
@@ -34,7 +35,9 @@ const bvhSynopsis = "kinelab bvh info FILE.bvh [--units U] [--up y|z]\n" +
 // Exit codes: 0 success, 1 a file that cannot be read, parsed or written
 // (the message gives file:line:col for a malformed file), 2 bad usage.
 // Flags may come before or after the file name.
-func BVH(args []string, stdout, stderr io.Writer) int {
+func BVH(args []string, stdout, stderr io.Writer) (code int) {
+	stdout, finish := checkedStdout("kinelab bvh", stdout, stderr, &code)
+	defer finish()
 	if len(args) == 0 {
 		fmt.Fprintf(stderr, "usage: %s\n", bvhSynopsis)
 		return ExitUsage
@@ -123,6 +126,11 @@ func bvhInfo(args []string, stdout, stderr io.Writer) int {
 		chosen = &units
 	}
 	writeBVHInfo(stdout, f, chosen, up)
+	// What the app would make of it: a file it refuses fails here too.
+	if _, err := character.Read(f, character.Options{Units: *unitsArg, Up: *upArg}); err != nil {
+		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
+		return ExitFail
+	}
 	return ExitOK
 }
 
@@ -160,6 +168,9 @@ func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) {
 	fmt.Fprintf(tw, "units\t%s\n", unitsLine)
 	if height > 0 {
 		fmt.Fprintf(tw, "height\t%.4g m standing (%.4g %s)\n", height*u.Scale(), height, u)
+	}
+	if d.Stature > 0 && height > 0 {
+		fmt.Fprintf(tw, "stature\t%.3g m: %s\n", d.Stature*u.Scale(), d.StatureReason)
 	}
 	if d.Skip > 0 {
 		fmt.Fprintf(tw, "rest frames\t%d dropped (--keep-rest keeps them): %s\n", d.Skip, d.SkipReason)
@@ -229,18 +240,19 @@ func bvhExport(args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// bvhWriteFile writes one clip, removing the file if writing fails.
+// bvhWriteFile writes one clip; a file that was there is replaced only
+// by a whole one (export.Output).
 func bvhWriteFile(path string, sk *animsys.Skeleton, c *animsys.Clip, units bvh.Units) error {
-	f, err := os.Create(path)
+	f, err := export.Create(path)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	err = bvh.Write(f, sk, c, units.Scale())
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = f.Commit()
 	}
 	if err != nil {
-		os.Remove(path)
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
