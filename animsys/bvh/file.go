@@ -10,13 +10,26 @@ import (
 // File is a parsed BVH file: its joint hierarchy and its motion, in the
 // file's own units (lengths) and degrees (angles).
 type File struct {
-	Name      string    // the name given to Parse, used in messages
-	Joints    []Joint   // in file order: parents before children, End Sites included
-	Frames    int       // number of frames (the `Frames:` line)
-	FrameTime float32   // seconds per frame (the `Frame Time:` line)
-	Channels  int       // values per frame, the sum of the joints' channels
-	Motion    []float32 // Frames x Channels values, frame-major: frame f starts at f*Channels
+	Name   string  // the name given to Parse, used in messages
+	Joints []Joint // in file order: parents before children, End Sites included
+	Frames int     // number of frames (the `Frames:` line)
+	// FramesLine is the line of `Frames:` (1-based; 0 for a File not
+	// parsed from text), for messages about the frames.
+	FramesLine int
+	FrameTime  float32   // seconds per frame (the `Frame Time:` line)
+	Channels   int       // values per frame, the sum of the joints' channels
+	Motion     []float32 // Frames x Channels values, frame-major: frame f starts at f*Channels
 }
+
+// Limits of what a file may hold, checked as it is parsed: a frame time
+// (s) from 10,000 frames a second to one every 10 s, and values (file
+// units, degrees) within ±1e7 — beyond them a file is damage, not motion,
+// and its poses would overflow float32 arithmetic.
+const (
+	MinFrameTime = 1e-4
+	MaxFrameTime = 10.0
+	MaxValue     = 1e7
+)
 
 // Joint is one ROOT, JOINT or End Site of a File.
 type Joint struct {

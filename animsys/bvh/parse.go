@@ -159,6 +159,9 @@ func (p *parser) root() error {
 					return err
 				}
 				v, msg := parseFloat32(tok)
+				if msg == "" && !(v >= -MaxValue && v <= MaxValue) {
+					msg = fmt.Sprintf("each within ±%g", float32(MaxValue))
+				}
 				if msg != "" {
 					return p.errorAt(line, col, "expected 3 numbers after OFFSET (%s), found %s", msg, found(tok))
 				}
@@ -302,7 +305,7 @@ func (p *parser) header() error {
 		return p.errorAt(line, vcol, "expected at most %d values (Frames x %d channels), found Frames: %d",
 			maxValues, p.f.Channels, n)
 	}
-	p.f.Frames = n
+	p.f.Frames, p.f.FramesLine = n, line
 
 	text, line, col, vcol, err = p.label("frame", "time")
 	if err != nil {
@@ -314,6 +317,10 @@ func (p *parser) header() error {
 	t, msg := parseFloat32(text)
 	if msg != "" || !(t > 0) {
 		return p.errorAt(line, vcol, "expected a positive frame time (s) after Frame Time:, found %s", found(text))
+	}
+	if !(t >= MinFrameTime && t <= MaxFrameTime) {
+		return p.errorAt(line, vcol, "expected a frame time of %g to %g s (%g to %g frames a second) after Frame Time:, found %s",
+			MinFrameTime, MaxFrameTime, 1/MaxFrameTime, 1/MinFrameTime, found(text))
 	}
 	p.f.FrameTime = t
 	return nil
@@ -430,6 +437,9 @@ func (p *parser) motion() error {
 			return p.errorAt(line, col, "expected end of file after frame %d (Frames: %d), found %s", nf, nf, found(tok))
 		}
 		v, msg := parseFloat32(tok)
+		if msg == "" && !(v >= -MaxValue && v <= MaxValue) {
+			msg = fmt.Sprintf("a value within ±%g", float32(MaxValue))
+		}
 		if msg != "" {
 			return p.errorAt(line, col, "expected %s (frame %d, value %d of %d), found %s", msg, frame+1, k+1, nc, found(tok))
 		}
