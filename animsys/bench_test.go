@@ -137,7 +137,7 @@ func BenchmarkLookAt(b *testing.B) {
 
 func BenchmarkTwoBoneIK(b *testing.B) {
 	f := newBenchFixture()
-	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	leg := TwoBoneJoints{Root: BenchLeftUpLeg, Mid: BenchLeftLeg, End: BenchLeftFoot}
 	target := f.g.Pos[leg.End].Add(mgl32.Vec3{0, .1, 0})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -11,8 +11,15 @@ import (
 // Two-bone IK (propagating-velocities, "Finite Difference").
 
 // TwoBoneJoints names the three joints of a two-bone chain, e.g. hip, knee
-// and heel: Mid's parent must be Root and End's parent Mid.
-type TwoBoneJoints struct{ Root, Mid, End int }
+// and heel: Mid's parent must be Root and End's parent Mid. Hinge, when not
+// zero, is the axis the chain bends about in Mid's own frame (a knee's or
+// elbow's hinge): the IK bends a straight or nearly straight chain about
+// it, always to its side, where the chain's own bend plane is undefined
+// or dominated by noise (see TwoBoneIKStatic).
+type TwoBoneJoints struct {
+	Root, Mid, End int
+	Hinge          mgl32.Vec3
+}
 
 // TwoBoneIKStatic bends and turns the chain j of the local pose so that its
 // end joint reaches target (world, m), given the global pose from FK of
@@ -31,13 +38,18 @@ func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target
 
 	// Bend: the interior angle at the mid joint, now and wanted.
 	axis := cb.Cross(ab)
-	now := atan2f(axis.Len(), ab.Dot(cb))
 	want := lawOfCosines(lab, lcb, lat)
-	if axis.Len() < 1e-6*lab*lcb {
-		// Straight chain: bend about the mid joint's own x axis.
-		axis = mathx.QuatMulVec3(global.Rot[j.Mid], mgl32.Vec3{1, 0, 0})
+	var bend mgl32.Quat
+	if j.Hinge != (mgl32.Vec3{}) {
+		bend = hingeBend(global.Rot[j.Mid], j.Hinge, ab, cb, axis, lab, lcb, want)
+	} else {
+		now := atan2f(axis.Len(), ab.Dot(cb))
+		if axis.Len() < 1e-6*lab*lcb {
+			// Straight chain: bend about the mid joint's own x axis.
+			axis = mathx.QuatMulVec3(global.Rot[j.Mid], mgl32.Vec3{1, 0, 0})
+		}
+		bend = mathx.QuatFromScaledAngleAxis(mathx.Vec3Normalize(axis).Mul(now - want))
 	}
-	bend := mathx.QuatFromScaledAngleAxis(mathx.Vec3Normalize(axis).Mul(now - want))
 	cNew := b.Add(mathx.QuatMulVec3(bend, cb))
 
 	// Swing: the root turns the bent chain's end onto the target.
@@ -78,6 +90,48 @@ func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int
 	for _, i := range [2]int{j.Root, j.Mid} {
 		localCurr.Ang[i] = rotDelta(ldqp(&localTemp.Rot[i]), ldqp(&localCurr.Rot[i])).scale(inv).vec()
 	}
+}
+
+// hingeBlend is the sine of the bend (about 3 degrees) beyond which a
+// chain's own bend plane decides its bend axis; straighter, the hinge does,
+// blended smoothly in between so the axis never jumps.
+const hingeBlend = 0.05
+
+// hingeBend is the rotation of the lower bone cb about the mid joint that
+// makes the interior angle between ab and cb want, for a chain with a
+// hinge (TwoBoneJoints.Hinge, in the mid joint's frame whose rotation is
+// midRot); cross is cb x ab. The axis is perpendicular to cb: the chain's
+// bend plane normal turned to the hinge's side when the chain is clearly
+// bent, the hinge (made perpendicular to cb) when it is straight. For any
+// axis n perpendicular to cb the angle is exact: rotating cb by d about n
+// gives ab.cb' = A cos d + B sin d with A = ab.cb, B = ab.(n x cb), which
+// is lab lcb cos(want) at d = atan2(B, A) - atan2(sqrt((lab sin want)^2 -
+// (ab.n)^2), lab cos want) — the root that ends on the hinge's side. With
+// n the bend plane's normal this is the plain law of cosines' now - want.
+func hingeBend(midRot mgl32.Quat, hinge, ab, cb, cross mgl32.Vec3, lab, lcb, want float32) mgl32.Quat {
+	u := cb.Mul(1 / lcb)
+	perp := func(v mgl32.Vec3) mgl32.Vec3 { return v.Sub(u.Mul(v.Dot(u))) }
+	n := perp(mathx.QuatMulVec3(midRot, hinge))
+	for _, alt := range []mgl32.Vec3{{1, 0, 0}, {0, 0, 1}, {0, 1, 0}} {
+		if n.Len() > 0.1*hinge.Len() {
+			break
+		}
+		n = perp(mathx.QuatMulVec3(midRot, alt)) // a hinge along the bone: any axis across it
+	}
+	n = mathx.Vec3Normalize(n)
+	if l := cross.Len(); l > 0 {
+		np := cross.Mul(1 / l)
+		if np.Dot(n) < 0 {
+			np = np.Mul(-1)
+		}
+		w := mathx.Smoothstep(mathx.Clamp(l/(lab*lcb)/hingeBlend, 0, 1))
+		n = mathx.Vec3Normalize(n.Mul(1 - w).Add(np.Mul(w)))
+	}
+	phi := atan2f(ab.Dot(n.Cross(cb)), ab.Dot(cb))
+	sw, cw := mathx.Sincos(want)
+	an := ab.Dot(n)
+	alpha := atan2f(sqrt32(max(0, lab*sw*lab*sw-an*an)), lab*cw)
+	return mathx.QuatFromScaledAngleAxis(n.Mul(phi - alpha))
 }
 
 func abs32(x float32) float32 {

@@ -186,7 +186,7 @@ func TestLookAt(t *testing.T) {
 // other joints alone; unreachable targets are approached along the line.
 func TestTwoBoneIKStatic(t *testing.T) {
 	skel := BenchSkeleton()
-	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	leg := TwoBoneJoints{Root: BenchLeftUpLeg, Mid: BenchLeftLeg, End: BenchLeftFoot}
 	local := sampled(1, 2)
 	local.Rot[leg.Mid] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(mgl32.Vec3{.5, 0, 0}), local.Rot[leg.Mid])
 	global, after := NewPose(23), NewPose(23)
@@ -220,7 +220,7 @@ func TestTwoBoneIKStatic(t *testing.T) {
 // delta does.
 func TestTwoBoneIKFirstOrder(t *testing.T) {
 	skel := BenchSkeleton()
-	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	leg := TwoBoneJoints{Root: BenchLeftUpLeg, Mid: BenchLeftLeg, End: BenchLeftFoot}
 	c := GenerateBenchClip(1)
 	bend := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0.9, 0, 0})
 	temp, gc, gt, global := NewPose(23), NewPose(23), NewPose(23), NewPose(23)
@@ -267,7 +267,7 @@ func nearQuat(a, b mgl32.Quat, tol float32) bool {
 // rad/s here) swamped the velocity error it should shrink.
 func TestTwoBoneIKNearlyStraight(t *testing.T) {
 	skel := BenchSkeleton()
-	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	leg := TwoBoneJoints{Root: BenchLeftUpLeg, Mid: BenchLeftLeg, End: BenchLeftFoot}
 	n := skel.Len()
 	temp, gc, gt, global := NewPose(n), NewPose(n), NewPose(n), NewPose(n)
 	// The hip swings about x; the knee is bent by only `knee` rad; the
@@ -320,7 +320,7 @@ func TestTwoBoneIKNearlyStraight(t *testing.T) {
 // ExtrapolatePrev and a finite difference would alias.
 func TestTwoBoneIKKeepsOtherVelocities(t *testing.T) {
 	skel := BenchSkeleton()
-	leg := TwoBoneJoints{BenchLeftUpLeg, BenchLeftLeg, BenchLeftFoot}
+	leg := TwoBoneJoints{Root: BenchLeftUpLeg, Mid: BenchLeftLeg, End: BenchLeftFoot}
 	local := sampled(1, 2)
 	local.Rot[leg.Mid] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(mgl32.Vec3{.5, 0, 0}), local.Rot[leg.Mid])
 	hand := len(skel.Names) - 1

@@ -126,6 +126,7 @@ func newDefault() *Character {
 		root: -1}
 	fig := c.read()
 	c.Figure = &fig
+	c.hinges()
 	c.standing()
 	c.fitPaths()
 	return c

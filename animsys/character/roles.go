@@ -40,6 +40,7 @@ func (ch *Character) roles() {
 		l, r = u, v
 	}
 	ch.face(l, r)
+	ch.hinges()
 }
 
 // face sets the facing from the left and right thighs l and r (-1 when
@@ -59,6 +60,55 @@ func (ch *Character) face(l, r int) {
 	if ch.Head >= 0 {
 		ch.HeadFwd = mathx.QuatInvMulVec3(global.Rot[ch.Head], ch.Facing)
 	}
+}
+
+// hinges sets the IK chains' hinges (animsys.TwoBoneJoints.Hinge), once
+// the facing is known.
+func (ch *Character) hinges() {
+	if ch.Leg.Root >= 0 {
+		ch.Leg.Hinge = ch.hinge(ch.Leg, 1)
+	}
+	if ch.Arm.Root >= 0 {
+		ch.Arm.Hinge = ch.hinge(ch.Arm, -1)
+	}
+}
+
+// hingeBent is the mean sine of a chain's bend, over clip Start, above
+// which its clip shows which way it bends (about 1 degree).
+const hingeBent = 0.02
+
+// hinge is the axis chain j bends about, in its mid joint's frame: the
+// bend planes' normals (cb x ab, each as long as the chain is bent) summed
+// over frames of clip Start in that frame, so the side it bends to most
+// wins. A chain that hardly bends in the clip (an arm held straight) gets
+// the anatomical hinge on the first frame: the mid joint moves forward
+// (ahead = +1: a knee) or backward (ahead = -1: an elbow) as it bends.
+func (ch *Character) hinge(j animsys.TwoBoneJoints, ahead float32) mgl32.Vec3 {
+	c := &ch.Clips[ch.Start]
+	k := min(c.Frames, 64)
+	var sum mgl32.Vec3
+	var bent float32
+	for i := 0; i < k; i++ {
+		pose := ch.rootPose(i * (c.Frames - 1) / max(1, k-1))
+		ab, cb := pose.Pos[j.Root].Sub(pose.Pos[j.Mid]), pose.Pos[j.End].Sub(pose.Pos[j.Mid])
+		cross := cb.Cross(ab)
+		if l := ab.Len() * cb.Len(); l > 0 {
+			bent += cross.Len() / l
+			sum = sum.Add(mathx.QuatInvMulVec3(pose.Rot[j.Mid], cross.Mul(1/l)))
+		}
+	}
+	if bent > hingeBent*float32(k) && sum.Len() > 0 {
+		return sum.Normalize()
+	}
+	// A straight chain moved by a bend: the hinge is up-the-chain x the
+	// way the mid joint goes (cb x ab for a small bend; see hingeBend).
+	pose := ch.rootPose(0)
+	up := mathx.Vec3Normalize(pose.Pos[j.Root].Sub(pose.Pos[j.Mid]))
+	h := up.Cross(ch.Facing.Mul(ahead))
+	if h.Len() < 1e-3 { // the chain points along the facing
+		h = up.Cross(mgl32.Vec3{0, 1, 0})
+	}
+	return mathx.QuatInvMulVec3(pose.Rot[j.Mid], mathx.Vec3Normalize(h))
 }
 
 // bind gives the skeleton a bind pose for its body: the frame of clip

@@ -182,16 +182,56 @@ func (l *Lab) evaluate(dt float32) {
 	l.local.SetKform(0, ent)
 	animsys.FK(&l.global, &l.local, l.skel.Parents)
 
-	// Look-at and IK, their targets carried by joints of this pose.
+	// Look-at and IK, their targets carried by joints of this pose, each
+	// faded in and out by a blend from the pose without it.
 	l.updateTargets(dt, ent)
-	if l.S.LookAt && l.ch.Head >= 0 {
+	if a, av := fadeWeight(l.lookX, l.lookMove, l.S.LookAt); a > 0 && l.ch.Head >= 0 {
+		l.procBase.CopyFrom(&l.local)
 		animsys.LookAt(&l.local, &l.global, l.ch.Head, l.lookPos, l.lookVel, l.ch.HeadFwd)
+		if a < 1 || av != 0 {
+			animsys.Blend(&l.local, &l.procBase, &l.local, a, av*weightVel)
+		}
 		animsys.FK(&l.global, &l.local, l.skel.Parents)
 	}
-	if j := l.ikChain(); l.S.IK && j.Root >= 0 {
-		animsys.TwoBoneIK(&l.local, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, l.skel.Parents, j, l.ikPos, l.ikVel, 0.01)
-		animsys.FK(&l.global, &l.local, l.skel.Parents)
+	if a, av := fadeWeight(l.ikX, l.ikMove, l.S.IK); a > 0 {
+		if j := l.ikChain(); j.Root >= 0 {
+			l.procBase.CopyFrom(&l.local)
+			animsys.TwoBoneIK(&l.local, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, l.skel.Parents, j, l.ikPos, l.ikVel, l.ikDelta)
+			if a < 1 || av != 0 {
+				animsys.Blend(&l.local, &l.procBase, &l.local, a, av*weightVel)
+			}
+			animsys.FK(&l.global, &l.local, l.skel.Parents)
+		}
 	}
+}
+
+// updateFades moves the look-at's and the IK's fades toward on or off at
+// 1/procFade per second.
+func (l *Lab) updateFades(dt float32) {
+	step := func(x *float32, on bool) bool {
+		was := *x
+		if on {
+			*x = min(1, *x+dt/procFade)
+		} else {
+			*x = max(0, *x-dt/procFade)
+		}
+		return *x != was
+	}
+	l.lookMove = step(&l.lookX, l.S.LookAt)
+	l.ikMove = step(&l.ikX, l.S.IK)
+}
+
+// fadeWeight is a stage's blend weight, the smoothstep of its fade
+// progress x, and the weight's rate (1/s) while it moves toward on or off.
+func fadeWeight(x float32, moving, on bool) (a, aVel float32) {
+	a = mathx.Smoothstep(x)
+	if moving {
+		aVel = mathx.SmoothstepDx(x) / procFade
+		if !on {
+			aVel = -aVel
+		}
+	}
+	return a, aVel
 }
 
 // ikChain is the chain the IK acts on (Root -1 if the character has none).

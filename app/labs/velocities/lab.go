@@ -106,31 +106,39 @@ type Lab struct {
 	// (animsys.DetectEvents: a joint flipping near 180 degrees in one
 	// frame, a rest frame); or "". The finite difference of that tick
 	// reads across it.
-	Event          string
-	jumps          [][]int     // per clip, the frame intervals where its data jumps
-	readAt         [2]clipRead // what the last tick sampled: the playing clip, the blend's source
-	pendingTele    bool
-	pendingReset   bool
-	pendingFree    bool             // put the dragged targets back on their paths
-	resetRNG       mathx.Xorshift32 // Reset's choices, reproducible per seed
-	pendingSwitch  int
-	pendingSeek    float32 // s into the loop to jump to, or -1
-	picked         int     // joint picked with a click, 0 for none
-	Mean, Max      float32 // |red - blue| over joints, in the quantity's unit
-	plot           *render.Plot
-	lastQuantity   int32
-	lastWeightMove bool
-	sec            velPanels
-	lastEvent      string  // the last event, for the readout
-	lastEventTime  float64 // s
-	lastEventMax   float32 // max |red - blue| on its tick
-	focusHeight    float32 // m, the camera's target height: the hips' at rest
+	Event        string
+	jumps        [][]int     // per clip, the frame intervals where its data jumps
+	readAt       [2]clipRead // what the last tick sampled: the playing clip, the blend's source
+	pendingTele  bool
+	pendingReset bool
+	// Fades of the look-at and IK stages (progress 0 to 1, and whether it
+	// moved this tick), and the settings whose change makes an event.
+	lookX, ikX       float32
+	lookMove, ikMove bool
+	was              switches
+	pendingFree      bool             // put the dragged targets back on their paths
+	resetRNG         mathx.Xorshift32 // Reset's choices, reproducible per seed
+	pendingSwitch    int
+	pendingSeek      float32 // s into the loop to jump to, or -1
+	picked           int     // joint picked with a click, 0 for none
+	Mean, Max        float32 // |red - blue| over joints, in the quantity's unit
+	plot             *render.Plot
+	lastQuantity     int32
+	lastWeightMove   bool
+	sec              velPanels
+	lastEvent        string  // the last event, for the readout
+	lastEventTime    float64 // s
+	lastEventMax     float32 // max |red - blue| on its tick
+	focusHeight      float32 // m, the camera's target height: the hips' at rest
 
 	// Poses of the chain, allocated once.
 	sampA, sampB, mix, tmp, offset, transPose, extrap animsys.Pose
 	addPose, local, global, prevGlobal, fd            animsys.Pose
 	prevLocal, fdLocal, bk, ikTemp, ikGlobalA         animsys.Pose
-	ikGlobalB                                         animsys.Pose
+	ikGlobalB, procBase                               animsys.Pose
+	// ikDelta (s) is the IK's finite-difference step (op_two_bone_ik's
+	// delta, 0.01 in the article); its velocities are first order in it.
+	ikDelta float32
 }
 
 // Entry is how the App lists the Velocities lab: --lab velocities.
@@ -146,12 +154,12 @@ func New() *Lab {
 // newLab builds the lab on character ch.
 func newLab(ch *character.Character) *Lab {
 	l := &Lab{S: DefaultSettings(), ch: ch, skel: ch.Skel, clips: ch.Clips,
-		wave: ch.Additive, pendingSwitch: -1, pendingSeek: -1, resetRNG: mathx.NewXorshift32(0),
+		wave: ch.Additive, pendingSwitch: -1, pendingSeek: -1, resetRNG: mathx.NewXorshift32(0), ikDelta: 0.01,
 		sec: velPanels{clip: true, events: true, lines: true}}
 	n := l.skel.Len()
 	for _, p := range []*animsys.Pose{&l.sampA, &l.sampB, &l.mix, &l.tmp, &l.offset, &l.transPose,
 		&l.extrap, &l.addPose, &l.local, &l.global, &l.prevGlobal, &l.fd, &l.prevLocal,
-		&l.fdLocal, &l.bk, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB} {
+		&l.fdLocal, &l.bk, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, &l.procBase} {
 		*p = animsys.NewPose(n)
 	}
 	l.jumps = make([][]int, len(l.clips))
@@ -206,6 +214,46 @@ func (l *Lab) Play(i int) {
 	}
 }
 
+// procFade (s) is how long the look-at and IK stages take to fade in or
+// out when switched: a blend from the pose without them, whose weight's
+// velocity is propagated (the article's op_blend), so red and blue keep
+// agreeing where switching them at once would jump the pose.
+const procFade = 0.25
+
+// switches are the settings whose change jumps the pose at once: the tick
+// they change on is an event.
+type switches struct {
+	cubic   bool
+	play    animsys.PlayMode
+	ikChain int32
+	dragIK  mgl32.Vec3
+	dragged bool
+}
+
+// switchEvent names what the settings changed since the last tick that
+// jumps the pose, or "": the sampling, the play mode, the IK's chain
+// while the IK acts, a target dragged or let go.
+func (l *Lab) switchEvent() string {
+	now := switches{cubic: l.S.Cubic, play: l.S.Play, ikChain: l.S.IKChain, dragged: l.DragIK != nil || l.DragLook != nil}
+	if l.DragIK != nil {
+		now.dragIK = *l.DragIK
+	}
+	was := l.was
+	l.was = now
+	switch {
+	case !l.hasPrev:
+	case now.cubic != was.cubic:
+		return "sampling"
+	case now.play != was.play:
+		return "play mode"
+	case now.ikChain != was.ikChain && l.ikX > 0:
+		return "ik chain"
+	case now.dragged != was.dragged || now.dragIK != was.dragIK:
+		return "drag"
+	}
+	return ""
+}
+
 // Update implements app.Lab. dt = 0 changes nothing.
 func (l *Lab) Update(dt float32) {
 	if !(dt > 0) {
@@ -248,7 +296,13 @@ func (l *Lab) Update(dt float32) {
 	}
 	if l.pendingSwitch >= 0 {
 		l.startTransition(l.pendingSwitch)
+		if l.trans == TransCut && l.Event == "" {
+			l.Event = "cut" // a cut jumps the pose: that is what it is
+		}
 		l.pendingSwitch = -1
+	}
+	if e := l.switchEvent(); e != "" && l.Event == "" {
+		l.Event = e
 	}
 	if l.pendingSeek >= 0 {
 		l.tCur = min(l.pendingSeek, loopLen(&l.clips[l.cur]))
@@ -269,6 +323,7 @@ func (l *Lab) Update(dt float32) {
 	l.transTime += simDt
 	l.time += float64(simDt)
 	l.updateAdditive(simDt)
+	l.updateFades(simDt)
 	l.evaluate(simDt)
 	if jump := l.readsJump(); jump && l.Event == "" {
 		l.Event = "data jump"

@@ -86,7 +86,7 @@ func (l *Lab) Draw2D(v *app.View) {
 	cols = append(cols, render.TextColor)
 	r := ui.CaptionRect(0, 0, ui.TextSize, lines...)
 	ui.Caption("velocities readout", v.Plot.X+v.Plot.Width-r.Width, v.Plot.Y-r.Height-6, ui.TextSize, cols, lines...)
-	v.DrawJointLabels(l.global.Pos, mgl32.Vec3{}, l.skel.Names, l.picked)
+	v.DrawJointLabels(&l.skel, l.global.Pos, mgl32.Vec3{}, l.picked)
 }
 
 // sliders is every slider of the lab's panel, declared once: Panel draws
@@ -115,11 +115,13 @@ func (l *Lab) sliders() ui.Ranges {
 func (l *Lab) Panel(p *ui.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	if p.Section("Clip and transition", &sec.clip) {
+		// The clips in the order loaded, the playing one lit; a click asks
+		// for a transition (Play), which the next Update makes.
 		names := make([]string, len(l.clips))
 		for i := range l.clips {
 			names[i] = l.clips[i].Name
 		}
-		if i := p.ButtonGrid(names, 3); i >= 0 {
+		if i := p.Select(names, 3, l.cur); i >= 0 {
 			l.Play(i)
 		}
 		p.Choice([]string{"Cut", "Blend", "Cubic inert.", "Spring inert.", "Dead blend"}, 3, &s.Transition)
