@@ -157,13 +157,14 @@ func (cs *Case) place(a, b *animsys.Clip, t, h float32) (float32, float32, bool)
 // The difference divides by the float32 times actually used: (t+h) -
 // (t-h) is exact in float32, 2h after rounding is not.
 //
-// The central difference errs by about h^2/6 times the third derivative,
+// A central difference errs by about h^2/6 times the third derivative,
 // which fast motion (a running foot, a snapping wrist in mocap) makes
-// larger than the tolerance. That error is estimated from a second
-// difference over 2h (four times the error, so the two differ by three
-// times it) and added to the allowance: the check then measures the
-// operation, not the reference. So is the reference's error from the
-// float32 resolution of the times the operation samples (timeRes).
+// larger than the tolerance, so the reference is the Richardson
+// extrapolation of the differences over h/2 and h (stencil.err), O(h^4).
+// Its own error, bounded by its distance to the extrapolation over h and
+// 2h, is added to the allowance, and so is its error from the float32
+// resolution of the times the operation samples (timeRes): the check
+// measures the operation, not the reference.
 func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Clip, taints map[*animsys.Clip]*taint, intervals int) []Seam {
 	n := skel.Len()
 	h0 := step(a, b)
@@ -198,12 +199,12 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 		for _, r := range reads {
 			taints[r.Clip].mark(skip, r, cs.Hierarchy)
 		}
-		h := coarse.eval(t, h1, cs.Tol)
+		h := coarse.eval(t, h1)
 		if fine != nil {
 			fine.eval1(&fine.p, t)
 			fine.around(t, h)
 		}
-		rel := max(cs.Tol.Rel, cs.timeRes(a, b, t, h))
+		rel := max(cs.Tol.Rel, 3*cs.timeRes(a, b, t, h)) // the Richardson reference's share, see timeRes
 		clear(seam)
 		if seams != nil {
 			// A sign change between any two of the stencil's times (the
@@ -264,7 +265,10 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 // frameTime, at both ends of the stencil, by up to half a float32 ulp.
 // Over the sampled step 2h' (h' = h times the playback rate) that is (ulp(s)
 // + ulp(s/frameTime) frameTime) / 2h' of the velocity: 1e-3 at 10 s of a
-// 60 fps clip (Tolerance.Rel), 2.5e-3 at 23 s of a 30 fps one.
+// 60 fps clip (Tolerance.Rel), 2.5e-3 at 23 s of a 30 fps one. The
+// reference is the Richardson extrapolation (4 D(h/2) - D(h)) / 3 of the
+// differences over h/2 and h, whose time errors weigh in as (4 * 2 + 1) /
+// 3: 3 times this.
 func (cs *Case) timeRes(a, b *animsys.Clip, t, h float32) float64 {
 	lo, hi := cs.reads(a, b, t-h), cs.reads(a, b, t+h)
 	var res float64

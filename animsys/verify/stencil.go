@@ -9,64 +9,50 @@ import (
 	"kinelab/animsys/mathx"
 )
 
-// stencil evaluates a case at t-2h, t-h, t, t+h, t+2h.
+// stencil evaluates a case at t-2h, t-h, t-h/2, t, t+h/2, t+h, t+2h.
 type stencil struct {
 	eval1 func(*animsys.Pose, float32)
 	p     animsys.Pose    // at t
 	q     [4]animsys.Pose // at t-2h, t-h, t+h, t+2h
-	inv   [2]float32      // 1 / (ts[2] - ts[1]), 1 / (ts[3] - ts[0])
+	half  [2]animsys.Pose // at t-h/2, t+h/2
+	inv   [3]float32      // 1 / (ts[2] - ts[1]), 1 / (ts[3] - ts[0]), 1 / (t+h/2 - (t-h/2))
 	errs  []sampleErr     // per joint and quantity, j*3 + q
 }
 
-// sampleErr is the error of a propagated velocity against the central
-// difference, the estimated truncation error of that difference, the
-// difference's magnitude, and the rounding noise of the propagated
-// velocity itself; the error is NaN if either is not finite.
+// sampleErr is the error of a propagated velocity against the reference
+// (the Richardson extrapolation of central differences), the estimated
+// error of that reference, the velocity's magnitude, and the rounding noise
+// of the propagated velocity itself; the error is NaN if any is not finite.
 type sampleErr struct{ e, trunc, scale, noise float64 }
 
 func newStencil(n int, eval func(*animsys.Pose, float32)) *stencil {
 	s := &stencil{eval1: eval, errs: make([]sampleErr, 3*n)}
-	animsys.NewPoses(n, &s.p, &s.q[0], &s.q[1], &s.q[2], &s.q[3])
+	animsys.NewPoses(n, &s.p, &s.q[0], &s.q[1], &s.q[2], &s.q[3], &s.half[0], &s.half[1])
 	return s
 }
 
-// eval evaluates the stencil at t with step h, and returns the step
-// used: halved, down to h/4, while the estimated truncation error of the
-// central difference exceeds half the tolerance at any joint. Where the
-// motion is violent (a flailing thumb at 400 rad/s, a knee landing a hop)
-// the difference at h = 1 ms is past its O(h^2) regime and its estimate
-// of its own error falls short; each halving divides that error by four.
-// Below h/4, float32 rounding of world positions (1e-6 m at 12 m) over 2h
-// would approach the tolerance itself.
-func (s *stencil) eval(t, h float32, tol Tolerance) float32 {
+// eval evaluates the stencil at t with step h (its errors in errs) and
+// returns h. The reference is O(h^4) (err), so a violent joint (a
+// flailing thumb, a knee landing a hop) needs no smaller step, whose
+// float32 time rounding would only add noise (1e-3 relative at 10 s and
+// 1 ms).
+func (s *stencil) eval(t, h float32) float32 {
 	s.eval1(&s.p, t)
 	s.around(t, h)
-	for lo := h / 2; h > lo && s.coarse(tol); {
-		h /= 2
-		s.around(t, h)
-	}
 	return h
 }
 
-// coarse reports whether the estimated truncation error at some joint
-// exceeds its tolerance.
-func (s *stencil) coarse(tol Tolerance) bool {
-	for i, e := range s.errs {
-		if q := i % 3; tol.Abs[q] >= 0 && e.trunc > tol.Abs[q]+tol.Rel*e.scale {
-			return true
-		}
-	}
-	return false
-}
-
-// around evaluates t-2h, t-h, t+h, t+2h and the errors of the velocities
-// at t.
+// around evaluates the stencil's other times and the errors of the
+// velocities at t.
 func (s *stencil) around(t, h float32) {
 	ts := [4]float32{t - 2*h, t - h, t + h, t + 2*h}
 	for i := range s.q {
 		s.eval1(&s.q[i], ts[i])
 	}
-	s.inv = [2]float32{1 / (ts[2] - ts[1]), 1 / (ts[3] - ts[0])}
+	lo, hi := t-h/2, t+h/2
+	s.eval1(&s.half[0], lo)
+	s.eval1(&s.half[1], hi)
+	s.inv = [3]float32{1 / (ts[2] - ts[1]), 1 / (ts[3] - ts[0]), 1 / (hi - lo)}
 	for j := range s.p.Pos {
 		for q := Quantity(0); q < 3; q++ {
 			s.errs[3*j+int(q)] = s.err(j, q)
@@ -89,15 +75,34 @@ func diff(a, b *animsys.Pose, j int, q Quantity, inv float32) mgl32.Vec3 {
 	return mathx.Vec3Log(mathx.Vec3Div(b.Scl[j], a.Scl[j])).Mul(inv)
 }
 
-// err is the sampleErr of the propagated velocity q of joint j.
+// err is the sampleErr of the propagated velocity q of joint j against
+// the Richardson extrapolation of the central differences D over h/2 and
+// h, R(h/2) = (4 D(h/2) - D(h)) / 3: their h^2 error terms cancel,
+// leaving an O(h^4) reference. On fast joints of high-rate captures
+// (fingers at 125 fps, a thumb about to flip) the plain D(h)'s own h^2
+// error used up most of the tolerance. The reference's error is bounded
+// by |R(h) - R(h/2)| (R(h) from D(h) and D(2h)): 15/16 of R(h)'s, sixteen
+// times R(h/2)'s for a smooth curve.
 func (s *stencil) err(j int, q Quantity) sampleErr {
-	ref := diff(&s.q[1], &s.q[2], j, q, s.inv[0])
-	ref2 := diff(&s.q[0], &s.q[3], j, q, s.inv[1])
+	d := diff(&s.q[1], &s.q[2], j, q, s.inv[0])
+	d2 := diff(&s.q[0], &s.q[3], j, q, s.inv[1])
+	dh := diff(&s.half[0], &s.half[1], j, q, s.inv[2])
 	prop := [3]mgl32.Vec3{s.p.Vel[j], s.p.Ang[j], s.p.Svl[j]}[q]
-	if !mathx.Vec3Finite(prop) || !mathx.Vec3Finite(ref) || !mathx.Vec3Finite(ref2) {
+	if !mathx.Vec3Finite(prop) || !mathx.Vec3Finite(d) || !mathx.Vec3Finite(d2) || !mathx.Vec3Finite(dh) {
 		return sampleErr{e: math.NaN()}
 	}
-	return sampleErr{vecDist(prop, ref), vecDist(ref2, ref) / 3, vecDist(ref, mgl32.Vec3{}), s.noise(j, q, prop)}
+	ref := richardson(dh, d)
+	return sampleErr{vecDist(prop, ref), vecDist(ref, richardson(d, d2)), vecDist(d, mgl32.Vec3{}), s.noise(j, q, prop)}
+}
+
+// richardson is (4 d - d2) / 3 in float64, for the central differences d
+// over h and d2 over 2h.
+func richardson(d, d2 mgl32.Vec3) mgl32.Vec3 {
+	var r mgl32.Vec3
+	for k := range r {
+		r[k] = float32((4*float64(d[k]) - float64(d2[k])) / 3)
+	}
+	return r
 }
 
 // noise estimates the float32 rounding noise of the propagated velocity v
