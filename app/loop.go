@@ -193,7 +193,11 @@ func (a *App) draw(lab Lab, onDrawn func()) (asked []func()) {
 	}
 	if c.showHelp {
 		a.drawHelp(lab, &v)
+		ui.DropTip() // the name under the mouse is under the help
 	}
+	// Over everything drawn so far: the whole of a shortened name under
+	// the mouse.
+	ui.DrawTip()
 	if modal {
 		gui.Unlock()
 		asked = append(asked, a.drawBrowser(&v)...)

@@ -62,15 +62,12 @@ func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) (asked []func()) {
 	if ui.Toggles(modes, []string{"Loop", "Clamp", "Ping-pong"}, &m) {
 		asked = append(asked, func() { t.SetPlayMode(animsys.PlayMode(m)) })
 	}
-	frame, frames := 0, 0
-	if tl.FrameTime > 0 {
-		frame, frames = int(tl.Time/tl.FrameTime+0.5), int(tl.Length/tl.FrameTime+0.5)
+	name, rest := timelineText(tl, modes.X-8-top.X)
+	y := top.Y + (top.Height-ui.TextSize)/2
+	ui.DrawText(name+rest, top.X, y, ui.TextSize, render.TextColor)
+	if name != tl.Clip {
+		ui.Tip(rl.Rectangle{X: top.X, Y: top.Y, Width: ui.Measure(name, ui.TextSize), Height: top.Height}, tl.Clip)
 	}
-	info := ui.Fit(modes.X-8-top.X, ui.TextSize,
-		fmt.Sprintf("%s   %.2f / %.2f s   frame %d / %d", tl.Clip, tl.Time, tl.Length, frame, frames),
-		fmt.Sprintf("%s  %.2f s  frame %d", tl.Clip, tl.Time, frame),
-		fmt.Sprintf("%.2f s  f %d", tl.Time, frame))
-	ui.DrawText(info, top.X, top.Y+(top.Height-ui.TextSize)/2, ui.TextSize, render.TextColor)
 
 	// The scrub bar: dragging it seeks; while paused each seek steps one
 	// tick so the pose follows the bar.
@@ -86,4 +83,35 @@ func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) (asked []func()) {
 	}
 	ui.EndBlock()
 	return asked
+}
+
+// timelineMinName is the least room (units) the timeline leaves the
+// clip's name before it shows less of the time: a dozen characters, enough
+// to tell clips apart.
+const timelineMinName = 100
+
+// timelineText is the timeline's line for width units: the clip's name and
+// the rest (time, length, frame and frames), the rest shorter on a narrow
+// timeline and the name shortened in its middle (shown whole on hover)
+// rather than dropped.
+func timelineText(tl Timeline, width float32) (name, rest string) {
+	frame, frames := 0, 0
+	if tl.FrameTime > 0 {
+		frame, frames = int(tl.Time/tl.FrameTime+0.5), int(tl.Length/tl.FrameTime+0.5)
+	}
+	rests := []string{
+		fmt.Sprintf("   %.2f / %.2f s   frame %d / %d", tl.Time, tl.Length, frame, frames),
+		fmt.Sprintf("  %.2f / %.2f s  f %d / %d", tl.Time, tl.Length, frame, frames),
+		fmt.Sprintf("  %.2f / %.2f s", tl.Time, tl.Length),
+	}
+	need := min(ui.Measure(tl.Clip, ui.TextSize), timelineMinName)
+	for _, rest = range rests {
+		if room := width - ui.Measure(rest, ui.TextSize); room >= need {
+			return ui.Shorten(tl.Clip, room, ui.TextSize), rest
+		}
+	}
+	if room := width - ui.Measure(rest, ui.TextSize); room > 0 {
+		return ui.Shorten(tl.Clip, room, ui.TextSize), rest
+	}
+	return "", ui.Clip(rest, width, ui.TextSize) // a timeline too narrow for any name
 }

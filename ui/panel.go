@@ -146,12 +146,10 @@ func (p *Panel) label(text string, r rl.Rectangle, w float32, col color.RGBA) {
 }
 
 // Header is a line of text in the heading colour that starts a group of
-// widgets, wrapped when it is wider than the panel.
+// widgets (the panel's title), wrapped when it is wider than the panel
+// (see Wrap: a long name is shortened, and shown whole on hover).
 func (p *Panel) Header(text string) {
-	for _, line := range Wrap(text, p.W-16, TextSize) {
-		r := p.row(Row - 4)
-		p.label(line, r, r.Width, color.RGBA{255, 214, 120, 255})
-	}
+	p.wrapped(text, Row-4, color.RGBA{255, 214, 120, 255})
 }
 
 // Text is a plain line of text.
@@ -162,52 +160,83 @@ func (p *Panel) Text(text string) {
 
 // Paragraph is text wrapped at word breaks to the panel's width, one row
 // per line, in a dimmer colour than Text: notes and explanations. A word
-// longer than the width (a path) is broken where it must.
+// longer than the width is wrapped as Wrap says (a path after its slashes,
+// a long name shortened and shown whole on hover).
 func (p *Panel) Paragraph(text string) {
 	p.ParagraphColor(text, color.RGBA{160, 166, 178, 255})
 }
 
 // ParagraphColor is Paragraph in colour col.
 func (p *Panel) ParagraphColor(text string, col color.RGBA) {
-	for _, line := range Wrap(text, p.W-16, TextSize) {
-		r := p.row(Row - 6)
-		p.label(line, r, r.Width, col)
-	}
+	p.wrapped(text, Row-6, col)
 }
 
 // Wrap breaks text into lines no wider than width units at size: at
-// spaces, and inside a word too long for a line.
+// spaces; a word too long for a line is broken after the slashes of a
+// path, and what is still too long (a long file name) is shortened in its
+// middle (Shorten) rather than broken inside a word.
 func Wrap(text string, width, size float32) []string {
 	var out []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		try := w
-		if line != "" {
-			try = line + " " + w
-		}
-		if Measure(try, size) <= width {
-			line = try
-			continue
-		}
-		if line != "" {
-			out = append(out, line)
-		}
-		line = ""
-		for Measure(w, size) > width {
-			r := []rune(w)
-			n := len(r) - 1
-			for n > 1 && Measure(string(r[:n]), size) > width {
-				n--
-			}
-			out = append(out, string(r[:n]))
-			w = string(r[n:])
-		}
-		line = w
-	}
-	if line != "" {
-		out = append(out, line)
+	for _, l := range wrapLines(text, width, func(s string) float32 { return Measure(s, size) }) {
+		out = append(out, l.text)
 	}
 	return out
+}
+
+// line is a line of wrapped text; full is the word shortened to make it,
+// if any (its tip).
+type line struct{ text, full string }
+
+// wrapLines is Wrap for text measured by measure (units), saying which
+// lines shortened a word.
+func wrapLines(text string, width float32, measure func(string) float32) []line {
+	var out []line
+	cur := ""
+	flush := func() {
+		if cur != "" {
+			out = append(out, line{text: cur})
+		}
+		cur = ""
+	}
+	for _, w := range strings.Fields(text) {
+		try := w
+		if cur != "" {
+			try = cur + " " + w
+		}
+		if measure(try) <= width {
+			cur = try
+			continue
+		}
+		flush()
+		if measure(w) <= width {
+			cur = w
+			continue
+		}
+		for _, part := range strings.SplitAfter(w, "/") {
+			if cur != "" && measure(cur+part) <= width {
+				cur += part
+				continue
+			}
+			flush()
+			if measure(part) <= width {
+				cur = part
+				continue
+			}
+			out = append(out, line{text: shorten(part, width, measure), full: part})
+		}
+	}
+	flush()
+	return out
+}
+
+// wrapped lays out text wrapped to the panel's width, one row a line in
+// colour col, each shortened word whole on hover.
+func (p *Panel) wrapped(text string, rowH float32, col color.RGBA) {
+	for _, l := range wrapLines(text, p.W-16, func(s string) float32 { return Measure(s, TextSize) }) {
+		r := p.row(rowH)
+		p.label(l.text, r, r.Width, col)
+		Tip(r, l.full)
+	}
 }
 
 // Gap adds vertical space.

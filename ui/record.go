@@ -46,6 +46,7 @@ type Item struct {
 	Box      rl.Rectangle // text: where it must fit; row: the panel's view
 	HasBox   bool
 	TextW    float32 // widget: its caption's width (units)
+	On       bool    // widget: a toggle shown on (the current choice)
 	Up, Down float32 // row: the scroll left towards the top / bottom (units)
 	Depth    int     // blocks open around it when drawn
 	Owner    string  // the innermost block's name
@@ -102,8 +103,11 @@ func recordText(text string, r rl.Rectangle, box *rl.Rectangle) {
 	it.add()
 }
 
-func recordWidget(text string, r rl.Rectangle) {
+func recordWidget(text string, r rl.Rectangle) { recordToggle(text, r, false) }
+
+// recordToggle records a widget that is a toggle, on or off.
+func recordToggle(text string, r rl.Rectangle, on bool) {
 	if rec.on && text != "" {
-		Item{Kind: KindWidget, Name: text, Rect: r, TextW: Measure(text, TextSize)}.add()
+		Item{Kind: KindWidget, Name: text, Rect: r, TextW: Measure(text, TextSize), On: on}.add()
 	}
 }

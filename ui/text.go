@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 	"math"
+	"strings"
 
 	gui "github.com/gen2brain/raylib-go/raygui"
 	rl "github.com/gen2brain/raylib-go/raylib"
@@ -140,6 +141,83 @@ func Fit(width, size float32, texts ...string) string {
 	return Clip(texts[len(texts)-1], width, size)
 }
 
+// Shorten fits a name to width units at size by cutting out its middle:
+// it keeps the start and the end with an ellipsis between
+// ("03_rokoko…offset_fingers"), so names that differ at either end stay
+// apart, and returns text that fits whole. Where it shortens a name, the
+// caller shows the whole on hover (Tip).
+func Shorten(text string, width, size float32) string {
+	return shorten(text, width, func(s string) float32 { return Measure(s, size) })
+}
+
+// shorten is Shorten for text measured by measure (units): about as many
+// runes kept as fit, half from each end, the cut moved to word breaks
+// ('_', '-', '.', ' ', '/') where that loses at most three runes more.
+func shorten(text string, width float32, measure func(string) float32) string {
+	if measure(text) <= width {
+		return text
+	}
+	if measure("…") > width {
+		return ""
+	}
+	r := []rune(text)
+	cut := func(head, tail int) string { return string(r[:head]) + "…" + string(r[len(r)-tail:]) }
+	// Keeping one more rune never makes it narrower: search for the most
+	// that fit, split evenly.
+	lo, hi := 0, len(r)-1
+	for lo < hi {
+		n := (lo + hi + 1) / 2
+		if measure(cut((n+1)/2, n/2)) <= width {
+			lo = n
+		} else {
+			hi = n - 1
+		}
+	}
+	isBreak := func(c rune) bool { return strings.ContainsRune("_-. /", c) }
+	// score is how cleanly a cut keeping head and tail runes falls: one for
+	// a head that ends a word and one for a tail that starts one, less one
+	// for each that keeps a dangling break next to the ellipsis.
+	score := func(head, tail int) int {
+		s := 0
+		if isBreak(r[head]) {
+			s++
+		}
+		if isBreak(r[len(r)-tail-1]) {
+			s++
+		}
+		if head > 0 && isBreak(r[head-1]) {
+			s--
+		}
+		if tail > 0 && isBreak(r[len(r)-tail]) {
+			s--
+		}
+		return s
+	}
+	// From the even split outwards, up to a quarter of the runes kept
+	// either way, keeping up to three runes fewer than fit: the first cut
+	// that falls cleanly at both ends, else at one; else the even one.
+	best := func(n, want int) (string, bool) {
+		for d := 0; d <= n/4; d++ {
+			for _, head := range []int{(n+1)/2 - d, (n+1)/2 + d} {
+				if tail := n - head; head >= 0 && tail >= 0 && score(head, tail) >= want {
+					if s := cut(head, tail); measure(s) <= width {
+						return s, true
+					}
+				}
+			}
+		}
+		return "", false
+	}
+	for want := 2; want >= 1; want-- {
+		for n := lo; n >= max(0, lo-3); n-- {
+			if s, ok := best(n, want); ok {
+				return s
+			}
+		}
+	}
+	return cut((lo+1)/2, lo/2)
+}
+
 // Clip cuts text to width units at size, ending it with an ellipsis when
 // it was cut.
 func Clip(text string, width, size float32) string {
@@ -208,4 +286,76 @@ func DrawTextRotated(text string, x, y, size float32, col color.RGBA) {
 		w := Measure(text, size)
 		recordText(text, rl.Rectangle{X: x, Y: y - w, Width: size, Height: w}, nil)
 	}
+}
+
+// tip is the whole of a shortened name under the mouse this frame (Tip),
+// drawn over everything by DrawTip.
+var tip string
+
+// Tip shows text, the whole of a name shortened to fit r (units), while
+// the mouse is over r and the UI takes input (a modal overlay, or a panel
+// row scrolled out of view, locks it); DrawTip draws it.
+func Tip(r rl.Rectangle, text string) {
+	if text != "" && !gui.IsLocked() && rl.CheckCollisionPointRec(rl.GetMousePosition(), r) {
+		tip = text
+	}
+}
+
+// DrawTip draws the tip asked for this frame (Tip), in a box below and
+// right of the mouse and kept on the screen, and clears it. Call it once a
+// frame, after everything it must cover; it is recorded as an overlay.
+func DrawTip() {
+	text := tip
+	tip = ""
+	if text == "" {
+		return
+	}
+	const size, pad = TextSize, 5
+	// The whole name must show: broken at any rune if wider than the screen.
+	var lines []string
+	for _, l := range wrapLines(text, Width()-2*pad-4, func(s string) float32 { return Measure(s, size) }) {
+		lines = append(lines, breakRunes(l.full, l.text, Width()-2*pad-4, size)...)
+	}
+	w := float32(0)
+	for _, l := range lines {
+		w = max(w, Measure(l, size))
+	}
+	m := rl.GetMousePosition()
+	r := rl.Rectangle{X: m.X + 12, Y: m.Y + 20, Width: w + 2*pad, Height: float32(len(lines))*size*1.25 + 2*pad - size*0.25}
+	if r.X+r.Width > Width()-2 {
+		r.X = max(0, Width()-2-r.Width)
+	}
+	if r.Y+r.Height > Height()-2 {
+		r.Y = max(0, m.Y-8-r.Height)
+	}
+	BeginBlock(KindOverlay, "tip", r)
+	rl.DrawRectangleRec(r, color.RGBA{12, 14, 18, 245})
+	rl.DrawRectangleLinesEx(r, 1, color.RGBA{130, 170, 220, 255})
+	for i, l := range lines {
+		DrawText(l, r.X+pad, r.Y+pad+float32(i)*size*1.25, size, color.RGBA{240, 242, 246, 255})
+	}
+	EndBlock()
+}
+
+// DropTip forgets the tip asked for this frame: what it names is covered.
+func DropTip() { tip = "" }
+
+// breakRunes is a wrapped line in whole: full, the word it shortened,
+// broken into lines of at most width units at size wherever it must; or
+// the line itself when nothing was shortened.
+func breakRunes(full, text string, width, size float32) []string {
+	if full == "" {
+		return []string{text}
+	}
+	var out []string
+	r := []rune(full)
+	for len(r) > 0 {
+		n := len(r)
+		for n > 1 && Measure(string(r[:n]), size) > width {
+			n--
+		}
+		out = append(out, string(r[:n]))
+		r = r[n:]
+	}
+	return out
 }

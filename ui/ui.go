@@ -5,7 +5,9 @@
 // stage of a frame; labs apply the values at their next update.
 //
 // Everything is laid out in UI units that Scale makes pixels, and text is
-// drawn from a TrueType font at its pixel size (text.go). While recording
+// drawn from a TrueType font at its pixel size (text.go); a name too long
+// for its place is shortened in its middle (Shorten) and shown whole in a
+// tip while the mouse is over it (Tip, DrawTip). While recording
 // (Record), each widget, line of text, panel row and block is listed with
 // its rectangle, for the test that the UI fits every screen (record.go).
 package ui
@@ -80,8 +82,8 @@ func Toggles(r rl.Rectangle, options []string, v *int32) bool {
 	old := *v
 	for i, b := range ToggleRects(r, len(options)) {
 		o := options[i]
-		recordWidget(o, b)
 		on := *v == int32(i)
+		recordToggle(o, b, on)
 		gui.Toggle(b, o, &on)
 		if on && *v != int32(i) {
 			*v = int32(i)

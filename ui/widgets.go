@@ -166,11 +166,12 @@ func (p *Panel) typeValue(v *float32, lo, hi float32, s rl.Rectangle) {
 
 // Choice is a set of mutually exclusive toggles, perRow to a row (fewer
 // when a caption would not fit; a caption wider than the panel, such as a
-// loaded clip's name, is cut with an ellipsis); it reports a change.
+// loaded clip's name, is shortened in its middle and shown whole on
+// hover); it reports a change.
 func (p *Panel) Choice(options []string, perRow int, v *int32) bool {
 	p.bind(v)
 	old := *v
-	p.grid(options, perRow, func(i int, b rl.Rectangle, text string) {
+	p.grid(options, perRow, int(*v), func(i int, b rl.Rectangle, text string) {
 		on := *v == int32(i)
 		gui.Toggle(b, text, &on)
 		if on && *v != int32(i) {
@@ -180,12 +181,16 @@ func (p *Panel) Choice(options []string, perRow int, v *int32) bool {
 	return *v != old
 }
 
-// ButtonGrid lays out buttons perRow to a row, as Choice does, and returns
-// the index of the one clicked, or -1.
-func (p *Panel) ButtonGrid(texts []string, perRow int) int {
+// Select is Choice for a choice the caller makes: toggles laid out as
+// Choice does, the one at active shown on (-1: none), that change
+// nothing; it returns the index of the one clicked, or -1, for the caller
+// to ask for (a lab's clip list: the playing clip lit, a click asks to
+// play another).
+func (p *Panel) Select(texts []string, perRow int, active int) int {
 	hit := -1
-	p.grid(texts, perRow, func(i int, b rl.Rectangle, text string) {
-		if gui.Button(b, text) {
+	p.grid(texts, perRow, active, func(i int, b rl.Rectangle, text string) {
+		on := i == active
+		if gui.Toggle(b, text, &on); on != (i == active) {
 			hit = i
 		}
 	})
@@ -193,8 +198,9 @@ func (p *Panel) ButtonGrid(texts []string, perRow int) int {
 }
 
 // grid lays out cells for texts, at most perRow to a row and only as many
-// as fit their captions, and calls draw for each.
-func (p *Panel) grid(texts []string, perRow int, draw func(i int, b rl.Rectangle, text string)) {
+// as fit their captions, and calls draw for each; the cell at active (-1:
+// none) is recorded as on.
+func (p *Panel) grid(texts []string, perRow, active int, draw func(i int, b rl.Rectangle, text string)) {
 	const gap = 3
 	full := p.W - 16
 	fits := func(i, n int) bool {
@@ -217,9 +223,12 @@ func (p *Panel) grid(texts []string, perRow int, draw func(i int, b rl.Rectangle
 		w := (r.Width - float32(n-1)*gap) / float32(n)
 		for k := 0; k < n; k++ {
 			b := rl.Rectangle{X: r.X + float32(k)*(w+gap), Y: r.Y, Width: w, Height: r.Height}
-			text := Clip(texts[i+k], w-2*cellMargin, TextSize)
-			recordWidget(text, b)
+			text := Shorten(texts[i+k], w-2*cellMargin, TextSize)
+			recordToggle(text, b, i+k == active)
 			draw(i+k, b, text)
+			if text != texts[i+k] {
+				Tip(b, texts[i+k])
+			}
 		}
 		i += n
 	}
@@ -243,14 +252,17 @@ func (p *Panel) Combo(options string, v *int32) bool {
 	return *v != old
 }
 
-// Note is a message of the panel's width, wrapped, in colour col, with a
-// close box on its first line; it reports a click on the box.
+// Note is a message of the panel's width, wrapped (see Wrap: a long name
+// is shortened, and shown whole on hover), in colour col, with a close box
+// on its first line; it reports a click on the box.
 func (p *Panel) Note(text string, col color.RGBA) bool {
 	const box = 18
 	closed := false
-	for i, line := range Wrap(text, p.W-16-box-6, TextSize) {
+	lines := wrapLines(text, p.W-16-box-6, func(s string) float32 { return Measure(s, TextSize) })
+	for i, l := range lines {
 		r := p.row(Row - 6)
-		p.label(line, r, r.Width-box-6, col)
+		p.label(l.text, r, r.Width-box-6, col)
+		Tip(rl.Rectangle{X: r.X, Y: r.Y, Width: r.Width - box - 6, Height: r.Height}, l.full)
 		if i == 0 {
 			b := rl.Rectangle{X: r.X + r.Width - box, Y: r.Y + 1, Width: box, Height: r.Height - 2}
 			closed = Button(b, "x")

@@ -28,16 +28,20 @@ func TestUIFits(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{Lab: "velocities", Frames: 1 << 30, Width: 1024, Height: 600, DT: 1.0 / 60}, All())
 	ui.OpenAllSections(true)
 	defer ui.OpenAllSections(false)
-	// A character from a file with a long name (the labs' titles, the
-	// Mocap section and the timeline name it), and an error with a long
-	// path: the message list shows it, wrapped.
+	// A character from two files with long names (the labs' titles, the
+	// Mocap section, the clip lists and the timeline name them), and an
+	// error with a long path: the message list shows it, wrapped.
 	dir := t.TempDir()
-	long := filepath.Join(dir, "motion_capture_session_2026_take_0042_walk_forward_then_turn.bvh")
-	if err := os.Rename(apptest.WriteDefaultBVH(t, dir, "walk"), long); err != nil {
-		t.Fatal(err)
+	clips := []string{"motion_capture_session_2026_take_0042_walk_forward_then_turn", "motion_capture_session_2026_take_0043_run_forward_and_stop"}
+	var files []string
+	for i, gait := range []string{"walk", "run"} {
+		files = append(files, filepath.Join(dir, clips[i]+".bvh"))
+		if err := os.Rename(apptest.WriteDefaultBVH(t, dir, gait), files[i]); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if !a.Load([]string{long}) {
-		t.Fatalf("%s did not load", long)
+	if !a.Load(files) {
+		t.Fatalf("%s did not load", files)
 	}
 	a.Load([]string{"/no/such/folder/with/a/rather/long/name/motion_capture_take_0042_walk_and_run.bvh"})
 	if len(a.Messages()) < 2 {
@@ -52,7 +56,7 @@ func TestUIFits(t *testing.T) {
 		if len(items) < 20 {
 			t.Fatalf("%s: only %d items recorded", what, len(items))
 		}
-		for _, p := range apptest.Fit(items, ui.Width(), ui.Height()) {
+		for _, p := range append(apptest.Fit(items, ui.Width(), ui.Height()), namesShown(a.Lab(), items, clips)...) {
 			if problems < 60 {
 				t.Errorf("%s: %s", what, p)
 			}
@@ -91,6 +95,106 @@ func TestUIFits(t *testing.T) {
 	if problems > 0 {
 		t.Errorf("%d problems in all", problems)
 	}
+	checkTip(t, a, clips)
+}
+
+// shortFor reports whether text is name, or name shortened in the middle
+// (its start, an ellipsis, its end).
+func shortFor(text, name string) bool {
+	head, tail, cut := strings.Cut(text, "…")
+	return text == name || cut && len(head) >= 3 && len(tail) >= 3 && strings.HasPrefix(name, head) && strings.HasSuffix(name, tail)
+}
+
+// namesShown checks that a frame of lab (its recorded items) names the
+// loaded clips (names) as it should: the timeline with the playing clip's
+// name, whole or shortened in the middle, and the time and total; the
+// clip list with every clip in the order loaded, the playing one (the one
+// the title names) on and no other.
+func namesShown(lab app.Lab, items []ui.Item, names []string) (bad []string) {
+	playing := ""
+	for _, n := range names {
+		if strings.HasSuffix(lab.Title(), n) {
+			playing = n
+		}
+	}
+	if _, ok := lab.(app.Timeliner); ok {
+		found := false
+		for _, it := range items {
+			if it.Kind != ui.KindText || it.Owner != "timeline" || !strings.Contains(it.Name, " s") {
+				continue
+			}
+			found = true
+			name, rest, _ := strings.Cut(it.Name, "  ")
+			if !shortFor(name, playing) || !strings.Contains(rest, " / ") {
+				bad = append(bad, fmt.Sprintf("names: the timeline reads %q, want %q (or shortened in its middle) and the time / total", it.Name, playing))
+			}
+		}
+		if !found {
+			bad = append(bad, "names: no clip and time on the timeline")
+		}
+	}
+	if playing == "" { // a lab whose title names no clip has no clip list
+		return bad
+	}
+	var list []ui.Item
+	for _, it := range items {
+		if it.Kind == ui.KindWidget && it.Owner == lab.Title() && (shortFor(it.Name, names[0]) || shortFor(it.Name, names[1])) {
+			list = append(list, it)
+		}
+	}
+	if len(list) < len(names) {
+		return append(bad, fmt.Sprintf("names: the clip list shows %d of %d clips", len(list), len(names)))
+	}
+	for i, n := range names {
+		it := list[i]
+		if !shortFor(it.Name, n) || it.On != (n == playing) {
+			bad = append(bad, fmt.Sprintf("names: clip %d of the list reads %q (on %v), want %q (on %v: %q plays)", i, it.Name, it.On, n, n == playing, playing))
+		}
+	}
+	return bad
+}
+
+// checkTip: hovering the timeline's shortened clip name shows the whole
+// name in a tip over everything, on the screen.
+func checkTip(t *testing.T, a *app.App, names []string) {
+	if !apptest.Resize(a, 1024, 600) || !a.SwitchLab("velocities") {
+		t.Fatal("no velocities lab at 1024x600")
+	}
+	playing := ""
+	for _, n := range names {
+		if strings.HasSuffix(a.Lab().Title(), n) {
+			playing = n
+		}
+	}
+	a.ShowUI(true)
+	ui.Record(true)
+	a.Frame(nil)
+	var name rl.Rectangle
+	for _, it := range ui.Record(false) {
+		if it.Kind == ui.KindText && it.Owner == "timeline" && strings.Contains(it.Name, "…") {
+			name = it.Rect
+		}
+	}
+	if name.Width == 0 {
+		t.Fatalf("the timeline does not shorten %q at 1024x600", playing)
+	}
+	s := ui.Scale()
+	rl.SetMousePosition(int((name.X+20)*s), int((name.Y+name.Height/2)*s))
+	a.Frame(nil)
+	ui.Record(true)
+	a.Frame(nil)
+	items := ui.Record(false)
+	tip := false
+	for _, it := range items {
+		tip = tip || it.Kind == ui.KindText && it.Owner == "tip" && it.Name == playing
+	}
+	if !tip {
+		t.Errorf("the mouse over the timeline's shortened name shows no tip reading %q", playing)
+	}
+	for _, p := range apptest.Fit(items, ui.Width(), ui.Height()) {
+		t.Errorf("with the tip: %s", p)
+	}
+	rl.SetMousePosition(-100, -100)
 }
 
 // The checks themselves fail on what they are for.

@@ -62,6 +62,17 @@ func (l *Lab) Panel(p *ui.Panel) {
 		}
 	}
 	if p.Section("Transition finder", &sec.finder) {
+		// The clips in the order loaded, the playing one lit; a click asks
+		// to play one from the start of its loop.
+		names := make([]string, len(l.clips))
+		for i := range l.clips {
+			names[i] = l.clips[i].Name
+		}
+		if c := p.Select(names, 3, l.cur); c >= 0 {
+			if i := l.clipStart(c); i >= 0 {
+				l.ask(func() { l.Play(i) })
+			}
+		}
 		p.Choice(costRankNames, 3, &s.RankBy)
 		skip := "Skip the playing clip"
 		if len(l.clips) == 1 {
@@ -76,6 +87,17 @@ func (l *Lab) Panel(p *ui.Panel) {
 			l.ask(func() { l.Play(i) })
 		}
 	}
+}
+
+// clipStart is the finder's candidate at the start of clip c's loop, or
+// -1: the first of c's (buildCandidates lists each clip's from its start).
+func (l *Lab) clipStart(c int) int {
+	for i, k := range l.cands {
+		if k.clip == c {
+			return i
+		}
+	}
+	return -1
 }
 
 // pickWithMouse asks to pick the offset under the mouse in a heat map on a
@@ -151,7 +173,7 @@ func (l *Lab) Draw2D(v *app.View) {
 	table := rl.Rectangle{X: v.Plot.X, Y: lay.bottom + 8, Width: v.Plot.Width, Height: v.Plot.Y - 8 - lay.bottom - 8}
 	l.drawTable(table)
 	l.drawHover(lay, v.Mouse)
-	v.DrawJointLabels(l.global.Pos, mgl32.Vec3{}, l.skel.Names, l.joint)
+	v.DrawJointLabels(&l.skel, l.global.Pos, mgl32.Vec3{}, l.joint)
 	if j := l.joint; j > 0 && j < l.skel.Len() {
 		msg := fmt.Sprintf("%s: %.2f m/s, %.2f rad/s (propagated)", l.skel.Names[j], l.global.Vel[j].Len(), l.global.Ang[j].Len())
 		r := ui.CaptionRect(0, 0, ui.TextSize, msg)
@@ -193,8 +215,9 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 				fmt.Sprintf("%.4f", l.costFeat[c]), fmt.Sprintf("%.3f", l.costSAD[c]), fmt.Sprint(l.RankOf(c, other))}
 		}
 	}
-	// Columns as wide as their widest cell; on a narrow table the feature
-	// column, then the other ranking's, are left out.
+	// Columns as wide as their widest cell, the targets' at most half the
+	// table (a long clip name is shortened in its middle); on a narrow
+	// table the feature column, then the other ranking's, are left out.
 	width := make([]float32, len(head))
 	for k, h := range head {
 		width[k] = ui.Measure(h, fs) + 14
@@ -204,6 +227,7 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 			}
 		}
 	}
+	width[1] = min(width[1], max(ui.Measure(head[1], fs)+14, (r.Width-16)/2))
 	show := []int{0, 1, 2, 3, 4, 5}
 	sum := func() (s float32) {
 		for _, k := range show {
@@ -220,7 +244,14 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 		cx := x
 		for _, k := range show {
 			t := ui.Clip(texts[k], width[k]-8, fs)
-			ui.DrawTextIn(t, cx, y, fs, col, rl.Rectangle{X: cx, Y: y - 1, Width: width[k], Height: row})
+			cell := rl.Rectangle{X: cx, Y: y - 1, Width: width[k], Height: row}
+			if k == 1 { // a target: its clip's name and time
+				t = ui.Shorten(texts[k], width[k]-8, fs)
+				if t != texts[k] {
+					ui.Tip(cell, texts[k])
+				}
+			}
+			ui.DrawTextIn(t, cx, y, fs, col, cell)
 			cx += width[k]
 		}
 	}
@@ -238,14 +269,23 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 	}
 	y += row + 2
 	msg := ui.Fit(r.Width-16, fs, "press B or a number in the panel to play a target", "B plays the best target")
+	name, full, tip := "", "", rl.Rectangle{}
 	if l.Target >= 0 {
-		name := l.CandidateName(l.Target)
-		msg = ui.Fit(r.Width-16, fs,
-			fmt.Sprintf("last: %s  predicted %.4f  measured %.4f m*s", name, l.Predicted, l.Measured),
-			fmt.Sprintf("%s: predicted %.4f, measured %.4f", name, l.Predicted, l.Measured))
+		// The target's name shortened in its middle before its costs go.
+		full = l.CandidateName(l.Target)
+		prefix, rest := "last: ", fmt.Sprintf("  predicted %.4f  measured %.4f m*s", l.Predicted, l.Measured)
+		if ui.Measure(prefix+full+rest, fs) > r.Width-16 {
+			prefix, rest = "", fmt.Sprintf(": predicted %.4f, measured %.4f", l.Predicted, l.Measured)
+		}
+		name = ui.Shorten(full, max(0, r.Width-16-ui.Measure(prefix+rest, fs)), fs)
+		msg = prefix + name + rest
+		tip = rl.Rectangle{X: x + ui.Measure(prefix, fs), Y: y, Width: ui.Measure(name, fs), Height: fs}
 	}
 	if y+fs <= r.Y+r.Height {
 		ui.DrawText(msg, x, y, fs, render.DimText)
+		if name != full {
+			ui.Tip(tip, full)
+		}
 	}
 }
 

@@ -232,7 +232,7 @@ func (l *Lab) Draw2D(v *app.View) {
 	s := v.Project(pos[l.head].Add(shift).Add(mgl32.Vec3{0, 0.3, 0}))
 	label := fmt.Sprintf("#%d", l.pick)
 	ui.DrawText(label, s.X-ui.Measure(label, ui.TextSize)/2, s.Y, ui.TextSize, pickTint)
-	v.DrawJointLabels(pos, shift, l.skel.Names, l.pickedJoint)
+	v.DrawJointLabels(l.skel, pos, shift, l.pickedJoint)
 
 	d := &l.draw
 	auto := ""
@@ -285,13 +285,10 @@ func (l *Lab) clipsName() string {
 	return l.ch.Name
 }
 
-// clipsLabel is the panel's name for the character's clips, cut to fit
-// its button.
+// clipsLabel is the panel's name for the character's clips (its button
+// shortens a long one in the middle, and shows it whole on hover).
 func (l *Lab) clipsLabel() string {
 	r := []rune(l.clipsName())
-	if len(r) > 8 {
-		r = append(r[:7], '.')
-	}
 	return string(unicode.ToUpper(r[0])) + string(r[1:]) + " clips"
 }
 

@@ -66,7 +66,7 @@ func (l *Lab) Draw2D(v *app.View) {
 	x, y := (fr.X+ff.X)/2, max(fr.Y, ff.Y)+20
 	caption(x, y, "filtered vs raw", render.DimText)
 	caption(x, y+22, fmt.Sprintf("mean %.1f max %.1f deg", c.MeanDeg, c.MaxDeg), render.DimText)
-	v.DrawJointLabels(c.rawG.Pos, mgl32.Vec3{}, c.skel.Names, l.joint)
+	v.DrawJointLabels(&c.skel, c.rawG.Pos, mgl32.Vec3{}, l.joint)
 	if j := l.joint; j > 0 && j < c.skel.Len() {
 		d := c.rawG.Rot[j].Dot(c.filtG.Rot[j])
 		deg := 2 * math.Acos(math.Min(1, math.Abs(float64(d)))) * 180 / math.Pi
