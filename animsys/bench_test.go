@@ -43,6 +43,17 @@ func BenchmarkSampleCubic(b *testing.B) {
 	}
 }
 
+// BenchmarkSampleCubicUncached is SampleCubic on a clip without Prepare's
+// cache, as a clip over MaxCacheBytes is sampled.
+func BenchmarkSampleCubicUncached(b *testing.B) {
+	f := newBenchFixture()
+	f.a.seg, f.a.segLen = nil, 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		SampleCubic(&f.s, &f.a, float32(i%500)*0.0173)
+	}
+}
+
 func BenchmarkFK(b *testing.B) {
 	f := newBenchFixture()
 	b.ResetTimer()

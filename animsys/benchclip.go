@@ -163,9 +163,7 @@ func GenerateBenchClip(seed uint32) Clip {
 	p := NewPose(n)
 	for f := 0; f < BenchFrames; f++ {
 		m.Eval(&p, float64(f)/60)
-		copy(c.Pos[f*n:(f+1)*n], p.Pos)
-		copy(c.Rot[f*n:(f+1)*n], p.Rot)
-		copy(c.Scl[f*n:(f+1)*n], p.Scl)
+		c.SetFrame(f, &p)
 	}
 	c.Prepare()
 	return c

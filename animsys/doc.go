@@ -119,8 +119,10 @@
 //
 // # Speed
 //
-// Nothing allocates per tick. Clip.Prepare caches what sampling would
-// recompute (rotation tangents, constant channels). A Character keeps only
+// Nothing allocates per tick. A Clip stores every joint's rotation but a
+// position or scale track only for the joints whose position or scale
+// changes; Clip.Prepare caches what sampling would recompute (rotation
+// tangents, the tracks' tangents), up to MaxCacheBytes a clip. A Character keeps only
 // the poses that outlive a tick; the rest live in a Scratch that the
 // characters one goroutine ticks share (Character.TickWith), so a crowd's
 // working set stays small. The per-joint loops use register-sized vector

@@ -72,7 +72,7 @@ func DetectEvents(skel *Skeleton, c *Clip) []DataEvent {
 		for f := 0; f < k; f++ {
 			i0, i1 := c.At(f, j), c.At(f+1, j)
 			rot[f] = float64(mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(c.Rot[i1], c.Rot[i0]))).Len())
-			pos[f] = float64(c.Pos[i1].Sub(c.Pos[i0]).Len())
+			pos[f] = float64(c.PosAt(f+1, j).Sub(c.PosAt(f, j)).Len())
 		}
 		for f := 0; f < k; f++ {
 			for _, ch := range [...]struct {

@@ -141,7 +141,9 @@ func synthClip(name string, skel *Skeleton, frames int, fps float64,
 	c := NewClip(name, frames, skel.Len(), float32(1/fps))
 	for f := 0; f < frames; f++ {
 		for j := 0; j < skel.Len(); j++ {
-			c.Pos[c.At(f, j)], c.Rot[c.At(f, j)] = pose(f, j, float64(f)/fps)
+			p, q := pose(f, j, float64(f)/fps)
+			c.SetPos(f, j, p)
+			c.Rot[c.At(f, j)] = q
 		}
 	}
 	c.Prepare()

@@ -55,42 +55,53 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 // frame with the velocities of the interval before it.
 func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
 	st, dt := frame, c.FrameTime
-	n := c.Joints
-	s0 := clampFrame(st, c.Frames) * n
-	s1 := clampFrame(st+1, c.Frames) * n
+	n, nf := c.Joints, c.Frames
+	f0, f1 := clampFrame(st, nf), clampFrame(st+1, nf)
 	inv := 1 / dt
 	pos, vel := out.Pos[:n], out.Vel[:n]
 	rot, ang := out.Rot[:n], out.Ang[:n]
 	scl, svl := out.Scl[:n], out.Svl[:n]
-	pos0, pos1 := c.Pos[s0:s0+n], c.Pos[s1:s1+n]
-	rot0, rot1 := c.Rot[s0:s0+n], c.Rot[s1:s1+n]
-	scl0, scl1 := c.Scl[s0:s0+n], c.Scl[s1:s1+n]
+	rot0, rot1 := c.Rot[f0*n:f0*n+n], c.Rot[f1*n:f1*n+n]
 	cached := c.prepared()
 	var rec []float32 // the cached record of the interval, if not clamped
-	if cached && s1 != s0 {
-		rec = c.record(s0 / n)
+	if cached && f1 != f0 {
+		rec = c.record(f0)
 	}
-	for j := 0; j < n; j++ {
-		p0, p1 := ldp(&pos0[j]), ldp(&pos1[j])
+	// Joints whose position or scale never changes hold it, at rest.
+	copy(pos, c.pos.value)
+	clear(vel)
+	copy(scl, c.scl.value)
+	clear(svl)
+	for k, j := range c.pos.joints {
+		tr := c.pos.data[k]
+		p0, p1 := ldp(&tr[f0]), ldp(&tr[f1])
 		pos[j] = lerp3(p0, p1, alpha).vec()
 		vel[j] = p1.sub(p0).scale(inv).vec()
-
+	}
+	for j := 0; j < n; j++ {
 		r0 := ldqp(&rot0[j])
-		var d, l v3
+		var d v3
 		if cached {
 			if rec != nil {
 				d = segV3(rec, segRot*j+7)
-				if k := c.sclSlot[j]; k >= 0 {
-					l = segV3(rec, c.sclAt(int(k))+6)
-				}
 			}
 		} else {
-			d, l = rotDelta(r0, ldqp(&rot1[j])), sclDelta(ldp(&scl0[j]), ldp(&scl1[j]))
+			d = rotDelta(r0, ldqp(&rot1[j]))
 		}
 		rot[j] = qmul(qexp(d.scale(alpha)), r0).quat()
 		ang[j] = d.scale(inv).vec()
-
-		sc0 := ldp(&scl0[j])
+	}
+	for k, j := range c.scl.joints {
+		tr := c.scl.data[k]
+		sc0 := ldp(&tr[f0])
+		var l v3
+		if cached {
+			if rec != nil {
+				l = segV3(rec, c.sclAt(k)+6)
+			}
+		} else {
+			l = sclDelta(sc0, ldp(&tr[f1]))
+		}
 		scl[j] = sc0.mul(exp3(l.scale(alpha))).vec()
 		svl[j] = l.scale(inv).vec()
 	}
@@ -181,8 +192,16 @@ func sclTangents(d01, d12, d23 v3) (m1, d, m2 v3) {
 	return d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5)
 }
 
-// Prepare caches what sampling would otherwise recompute every call, as one
-// record per interval (frame f to f+1) read in one run of memory:
+// MaxCacheBytes bounds the sampling cache Prepare makes for one clip
+// (bytes): a longer clip (about 40 s of a 65-joint capture at 120 fps) is
+// sampled without it, at the same values, rather than held at several
+// times its size.
+const MaxCacheBytes = 16 << 20
+
+// Prepare drops the position and scale tracks whose every frame holds one
+// value (the joint then holds it in every frame), and caches what sampling
+// would otherwise recompute every call, as one record per interval (frame
+// f to f+1) read in one run of memory:
 //
 //   - for every joint, the rotation at f and the tangents m1, d12, m2 of
 //     its cubic curve (rotTangents: two logarithms and a Jacobian saved);
@@ -192,44 +211,41 @@ func sclTangents(d01, d12, d23 v3) (m1, d, m2 v3) {
 //   - for each joint whose scale changes, the scale at f and the tangents
 //     of its log-ratios.
 //
-// Joints whose position or scale never changes (most joints of most clips
-// only rotate) are copied from frame 0. Sampling gives the same values as
-// without the cache (exact float32 equality; tests check it) with less
-// work and fewer bytes read. Call it once after the clip's frames are
-// filled, and again after changing them; SampleLinear and SampleCubic use
-// the cache when its size matches the clip. It allocates (Frames-1) x
-// (13 Joints + 12 animated channels) x 4 bytes.
+// Sampling gives the same values as without the cache (exact float32
+// equality; tests check it) with less work and fewer bytes read. Call it
+// once after the clip's frames are filled, and again after changing them;
+// SampleLinear and SampleCubic use the cache when its size matches the
+// clip. The cache takes (Frames-1) x (13 Joints + 12 animated channels) x
+// 4 bytes, about four times the frames it caches; above MaxCacheBytes none
+// is made.
 func (c *Clip) Prepare() {
-	c.seg, c.segLen, c.posJ, c.sclJ, c.sclSlot = nil, 0, nil, nil, nil
+	c.seg, c.segLen = nil, 0
+	c.pos.compact()
+	c.scl.compact()
 	if c.Frames < 2 || c.Joints < 1 {
 		return
 	}
-	n, m := c.Joints, (c.Frames-1)*c.Joints
-	c.sclSlot = make([]int32, n)
-	for j := 0; j < n; j++ {
-		posConst, sclConst := true, true
-		for f := 1; f < c.Frames; f++ {
-			posConst = posConst && c.Pos[f*n+j] == c.Pos[j]
-			sclConst = sclConst && c.Scl[f*n+j] == c.Scl[j]
-		}
-		if !posConst {
-			c.posJ = append(c.posJ, int32(j))
-		}
-		c.sclSlot[j] = -1
-		if !sclConst {
-			c.sclSlot[j] = int32(len(c.sclJ))
-			c.sclJ = append(c.sclJ, int32(j))
-		}
+	n, nf, m := c.Joints, c.Frames, (c.Frames-1)*c.Joints
+	segLen := segRot*n + segChan*(len(c.pos.joints)+len(c.scl.joints))
+	if 4*(nf-1)*segLen > MaxCacheBytes {
+		return
 	}
-	rotD, sclD := make([]v3, m), make([]v3, m)
+	rotD := make([]v3, m)
 	for i := 0; i < m; i++ {
 		rotD[i] = rotDelta(ldq(c.Rot[i]), ldq(c.Rot[i+n]))
-		sclD[i] = sclDelta(ld(c.Scl[i]), ld(c.Scl[i+n]))
 	}
-	c.segLen = segRot*n + segChan*(len(c.posJ)+len(c.sclJ))
-	c.seg = make([]float32, (c.Frames-1)*c.segLen)
-	for f := 0; f < c.Frames-1; f++ {
-		f0, f2, f3 := clampFrame(f-1, c.Frames), f+1, clampFrame(f+2, c.Frames)
+	// The scale tracks' log-ratios between frames, track k's at k*(nf-1).
+	sclD := make([]v3, (nf-1)*len(c.scl.joints))
+	for k := range c.scl.joints {
+		tr := c.scl.data[k]
+		for f := 0; f < nf-1; f++ {
+			sclD[k*(nf-1)+f] = sclDelta(ld(tr[f]), ld(tr[f+1]))
+		}
+	}
+	c.segLen = segLen
+	c.seg = make([]float32, (nf-1)*segLen)
+	for f := 0; f < nf-1; f++ {
+		f0, f2, f3 := clampFrame(f-1, nf), f+1, clampFrame(f+2, nf)
 		rec := c.record(f)
 		for j := 0; j < n; j++ {
 			i := f*n + j
@@ -242,16 +258,17 @@ func (c *Clip) Prepare() {
 			putV3(x[10:], m2)
 		}
 		o := segRot * n
-		for _, j := range c.posJ {
-			p0, p1, p2, p3 := ld(c.Pos[f0*n+int(j)]), ld(c.Pos[f*n+int(j)]), ld(c.Pos[f2*n+int(j)]), ld(c.Pos[f3*n+int(j)])
-			m1, d12, m2 := posTangents(p0, p1, p2, p3)
-			putChan(rec[o:], p1, m1, d12, m2)
+		for k := range c.pos.joints {
+			tr := c.pos.data[k]
+			m1, d12, m2 := posTangents(ld(tr[f0]), ld(tr[f]), ld(tr[f2]), ld(tr[f3]))
+			putChan(rec[o:], ld(tr[f]), m1, d12, m2)
 			o += segChan
 		}
-		for _, j := range c.sclJ {
-			d01, d12, d23 := deltaAt(sclD, f0, f, n, int(j)), sclD[f*n+int(j)], deltaAt(sclD, f2, f3, n, int(j))
-			m1, d, m2 := sclTangents(d01, d12, d23)
-			putChan(rec[o:], ld(c.Scl[f*n+int(j)]), m1, d, m2)
+		for k := range c.scl.joints {
+			d := sclD[k*(nf-1) : (k+1)*(nf-1)]
+			d01, d12, d23 := deltaAt(d, f0, f, 1, 0), d[f], deltaAt(d, f2, f3, 1, 0)
+			m1, dd, m2 := sclTangents(d01, d12, d23)
+			putChan(rec[o:], ld(c.scl.data[k][f]), m1, dd, m2)
 			o += segChan
 		}
 	}
@@ -269,7 +286,7 @@ const (
 func (c *Clip) record(f int) []float32 { return c.seg[f*c.segLen : (f+1)*c.segLen] }
 
 // sclAt is the offset in a record of animated scale k.
-func (c *Clip) sclAt(k int) int { return segRot*c.Joints + segChan*(len(c.posJ)+k) }
+func (c *Clip) sclAt(k int) int { return segRot*c.Joints + segChan*(len(c.pos.joints)+k) }
 
 func segV3(x []float32, i int) v3 { return v3{x[i], x[i+1], x[i+2]} }
 
@@ -284,7 +301,8 @@ func putChan(x []float32, v, m1, d12, m2 v3) {
 
 // prepared reports whether the Prepare cache matches the clip.
 func (c *Clip) prepared() bool {
-	return c.Joints > 0 && c.segLen > 0 && len(c.seg) == (c.Frames-1)*c.segLen && len(c.sclSlot) == c.Joints
+	return c.Joints > 0 && c.segLen > 0 && len(c.seg) == (c.Frames-1)*c.segLen &&
+		c.segLen == segRot*c.Joints+segChan*(len(c.pos.joints)+len(c.scl.joints))
 }
 
 // deltaAt is the delta in d (one per interval and joint) from frame a to
@@ -321,39 +339,35 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 	if st < 0 || st >= c.Frames-1 {
 		h = hermite{} // outside the clip: hold the end frame, at rest
 	}
-	n := c.Joints
-	f0 := clampFrame(st-1, c.Frames) * n
-	f1 := clampFrame(st, c.Frames) * n
-	f2 := clampFrame(st+1, c.Frames) * n
-	f3 := clampFrame(st+2, c.Frames) * n
+	n, nf := c.Joints, c.Frames
+	f0, f1 := clampFrame(st-1, nf), clampFrame(st, nf)
+	f2, f3 := clampFrame(st+1, nf), clampFrame(st+2, nf)
 	inv := 1 / dt
-	pos0, pos1, pos2, pos3 := c.Pos[f0:f0+n], c.Pos[f1:f1+n], c.Pos[f2:f2+n], c.Pos[f3:f3+n]
-	rot0, rot1, rot2, rot3 := c.Rot[f0:f0+n], c.Rot[f1:f1+n], c.Rot[f2:f2+n], c.Rot[f3:f3+n]
-	scl0, scl1, scl2, scl3 := c.Scl[f0:f0+n], c.Scl[f1:f1+n], c.Scl[f2:f2+n], c.Scl[f3:f3+n]
 	pos, vel := out.Pos[:n], out.Vel[:n]
 	rot, ang := out.Rot[:n], out.Ang[:n]
 	scl, svl := out.Scl[:n], out.Svl[:n]
-	if c.prepared() && st >= 0 && st < c.Frames-1 {
-		// Inside the clip, from the interval's record: constant channels
-		// are copied, the rest are Hermite curves on cached tangents.
+	// Joints whose position or scale never changes hold it, at rest.
+	copy(pos, c.pos.value)
+	clear(vel)
+	copy(scl, c.scl.value)
+	clear(svl)
+	if c.prepared() && st >= 0 && st < nf-1 {
+		// Inside the clip, from the interval's record: Hermite curves on
+		// cached tangents.
 		rec := c.record(st)
-		copy(pos, c.Pos[:n])
-		copy(scl, c.Scl[:n])
-		clear(vel)
-		clear(svl)
 		for j := 0; j < n; j++ {
 			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
 			r, w := h.cubicRotT(q4{x[0], x[1], x[2], x[3]}, segV3(x, 4), segV3(x, 7), segV3(x, 10))
 			rot[j], ang[j] = r.quat(), w.scale(inv).vec()
 		}
 		o := segRot * n
-		for _, j := range c.posJ {
+		for _, j := range c.pos.joints {
 			x := rec[o : o+segChan : o+segChan]
 			d, dv := h.offset(segV3(x, 3), segV3(x, 6), segV3(x, 9))
 			pos[j], vel[j] = segV3(x, 0).add(d).vec(), dv.scale(inv).vec()
 			o += segChan
 		}
-		for _, j := range c.sclJ {
+		for _, j := range c.scl.joints {
 			x := rec[o : o+segChan : o+segChan]
 			d, dv := h.offset(segV3(x, 3), segV3(x, 6), segV3(x, 9))
 			scl[j], svl[j] = segV3(x, 0).mul(exp3(d)).vec(), dv.scale(inv).vec()
@@ -361,12 +375,19 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 		}
 		return
 	}
+	rot0, rot1, rot2, rot3 := c.Rot[f0*n:f0*n+n], c.Rot[f1*n:f1*n+n], c.Rot[f2*n:f2*n+n], c.Rot[f3*n:f3*n+n]
 	for j := 0; j < n; j++ {
-		p, v := h.cubicPos(ldp(&pos0[j]), ldp(&pos1[j]), ldp(&pos2[j]), ldp(&pos3[j]))
-		pos[j], vel[j] = p.vec(), v.scale(inv).vec()
 		r, w := h.cubicRot(ldqp(&rot0[j]), ldqp(&rot1[j]), ldqp(&rot2[j]), ldqp(&rot3[j]))
 		rot[j], ang[j] = r.quat(), w.scale(inv).vec()
-		s, sv := h.cubicScl(ldp(&scl0[j]), ldp(&scl1[j]), ldp(&scl2[j]), ldp(&scl3[j]))
+	}
+	for k, j := range c.pos.joints {
+		tr := c.pos.data[k]
+		p, v := h.cubicPos(ldp(&tr[f0]), ldp(&tr[f1]), ldp(&tr[f2]), ldp(&tr[f3]))
+		pos[j], vel[j] = p.vec(), v.scale(inv).vec()
+	}
+	for k, j := range c.scl.joints {
+		tr := c.scl.data[k]
+		s, sv := h.cubicScl(ldp(&tr[f0]), ldp(&tr[f1]), ldp(&tr[f2]), ldp(&tr[f3]))
 		scl[j], svl[j] = s.vec(), sv.scale(inv).vec()
 	}
 }

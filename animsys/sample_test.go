@@ -51,22 +51,24 @@ func TestBenchClipGenerator(t *testing.T) {
 	}
 	// Frame 0: root at (0.2 sin(phi0), 0, 0), hips at 0.95 + 0.03 sin(phi1),
 	// offsets elsewhere, unit scale except joints 7, 11, 17.
-	if p := c.Pos[c.At(0, 0)]; p[1] != 0 || p[2] != 0 || mathx.Clamp(p[0], -.2, .2) != p[0] {
+	if p := c.PosAt(0, 0); p[1] != 0 || p[2] != 0 || mathx.Clamp(p[0], -.2, .2) != p[0] {
 		t.Fatalf("root at frame 0: %v", p)
 	}
-	if p := c.Pos[c.At(599, 0)]; p[2] < 11.9 || p[2] > 12 {
+	if p := c.PosAt(599, 0); p[2] < 11.9 || p[2] > 12 {
 		t.Fatalf("root z at frame 599: %v, want 1.2*599/60", p)
 	}
-	if c.Pos[c.At(10, 3)] != (mgl32.Vec3{0, -.42, 0}) || c.Scl[c.At(10, 3)] != (mgl32.Vec3{1, 1, 1}) {
+	if c.PosAt(10, 3) != (mgl32.Vec3{0, -.42, 0}) || c.SclAt(10, 3) != (mgl32.Vec3{1, 1, 1}) {
 		t.Fatal("joint 3 should hold its offset and unit scale")
 	}
-	if s := c.Scl[c.At(10, 7)]; s[0] == 1 || s[0] != s[1] || s[0] < 0.9 || s[0] > 1.11 {
+	if s := c.SclAt(10, 7); s[0] == 1 || s[0] != s[1] || s[0] < 0.9 || s[0] > 1.11 {
 		t.Fatalf("joint 7 scale %v", s)
 	}
 	d := GenerateBenchClip(1)
-	for i := range c.Rot {
-		if c.Rot[i] != d.Rot[i] || c.Pos[i] != d.Pos[i] || c.Scl[i] != d.Scl[i] {
-			t.Fatal("generator is not deterministic")
+	for f := 0; f < c.Frames; f++ {
+		for j := 0; j < c.Joints; j++ {
+			if c.Rot[c.At(f, j)] != d.Rot[d.At(f, j)] || c.PosAt(f, j) != d.PosAt(f, j) || c.SclAt(f, j) != d.SclAt(f, j) {
+				t.Fatal("generator is not deterministic")
+			}
 		}
 	}
 }
@@ -82,15 +84,15 @@ func TestSamplingHitsFrames(t *testing.T) {
 			for j := 0; j < c.Joints; j++ {
 				i := c.At(f, j)
 				q := p.Rot[j]
-				if !near3(p.Pos[j], c.Pos[i], 2e-5) || !nearQ(q, c.Rot[i], 2e-6) || !near3(p.Scl[j], c.Scl[i], 1e-6) {
+				if !near3(p.Pos[j], c.PosAt(f, j), 2e-5) || !nearQ(q, c.Rot[i], 2e-6) || !near3(p.Scl[j], c.SclAt(f, j), 1e-6) {
 					t.Fatalf("frame %d joint %d: sampled %v %v %v, frame %v %v %v", f, j, p.Pos[j], q, p.Scl[j],
-						c.Pos[i], c.Rot[i], c.Scl[i])
+						c.PosAt(f, j), c.Rot[i], c.SclAt(f, j))
 				}
 			}
 		}
 	}
 	SampleLinear(&p, &c, 10.4*c.FrameTime)
-	want := c.Pos[c.At(11, 0)].Sub(c.Pos[c.At(10, 0)]).Mul(1 / c.FrameTime)
+	want := c.PosAt(11, 0).Sub(c.PosAt(10, 0)).Mul(1 / c.FrameTime)
 	if !near3(p.Vel[0], want, 1e-4) {
 		t.Fatalf("linear root velocity %v, want %v", p.Vel[0], want)
 	}
@@ -107,7 +109,7 @@ func TestSamplingClampsAtEnds(t *testing.T) {
 			if tm > 0 {
 				f = c.Frames - 1
 			}
-			if !near3(p.Pos[0], c.Pos[c.At(f, 0)], 1e-5) || p.Vel[0] != (mgl32.Vec3{}) || p.Ang[5] != (mgl32.Vec3{}) {
+			if !near3(p.Pos[0], c.PosAt(f, 0), 1e-5) || p.Vel[0] != (mgl32.Vec3{}) || p.Ang[5] != (mgl32.Vec3{}) {
 				t.Fatalf("t = %v: pos %v vel %v ang %v", tm, p.Pos[0], p.Vel[0], p.Ang[5])
 			}
 		}
@@ -177,14 +179,14 @@ func TestSampleFrameAtEnd(t *testing.T) {
 		s.sample(&before, &c, last-1, 1-1e-4)
 		for j := 0; j < c.Joints; j++ {
 			i := c.At(last, j)
-			if !near3(end.Pos[j], c.Pos[i], 2e-5) || !nearQ(end.Rot[j], c.Rot[i], 2e-6) || !near3(end.Scl[j], c.Scl[i], 1e-6) {
-				t.Fatalf("%s joint %d: alpha 1 gives %v %v, last frame %v %v", s.name, j, end.Pos[j], end.Rot[j], c.Pos[i], c.Rot[i])
+			if !near3(end.Pos[j], c.PosAt(last, j), 2e-5) || !nearQ(end.Rot[j], c.Rot[i], 2e-6) || !near3(end.Scl[j], c.SclAt(last, j), 1e-6) {
+				t.Fatalf("%s joint %d: alpha 1 gives %v %v, last frame %v %v", s.name, j, end.Pos[j], end.Rot[j], c.PosAt(last, j), c.Rot[i])
 			}
 			if !near3(end.Vel[j], before.Vel[j], s.tol) || !near3(end.Ang[j], before.Ang[j], s.tol) {
 				t.Fatalf("%s joint %d: velocity %v %v at the end, %v %v just before", s.name, j, end.Vel[j], end.Ang[j], before.Vel[j], before.Ang[j])
 			}
 		}
-		want := c.Pos[c.At(last, 0)].Sub(c.Pos[c.At(last-1, 0)]).Mul(s.rate / c.FrameTime)
+		want := c.PosAt(last, 0).Sub(c.PosAt(last-1, 0)).Mul(s.rate / c.FrameTime)
 		if !near3(end.Vel[0], want, 1e-3) || want.Len() < 0.5 {
 			t.Fatalf("%s: root velocity %v at the end, want %v", s.name, end.Vel[0], want)
 		}

@@ -46,7 +46,7 @@ func TestClipsLoopSeamlessly(t *testing.T) {
 			speed = g.Speed
 		}
 		for j := 0; j < c.Joints; j++ {
-			p0, p1 := c.Pos[c.At(f0, j)], c.Pos[c.At(f1, j)]
+			p0, p1 := c.PosAt(f0, j), c.PosAt(f1, j)
 			if j == Entity {
 				p1 = p1.Sub(mgl32.Vec3{0, 0, speed * n})
 			}

@@ -86,14 +86,14 @@ func bump(p, c, w float64) float32 {
 // (-y): a negative angle swings it forward (+z).
 func pose(c *animsys.Clip, f int, sk *animsys.Skeleton, g Gait, u float32) {
 	for j := 0; j < NumJoints; j++ {
-		c.Pos[c.At(f, j)] = sk.Offsets[j]
+		c.SetPos(f, j, sk.Offsets[j])
 	}
 	set := func(j int, q mgl32.Quat) { c.Rot[c.At(f, j)] = q }
 	p := 2 * math.Pi * float64(u)
 	s, co := float32(math.Sin(p)), float32(math.Cos(p))
 
-	c.Pos[c.At(f, Entity)] = mgl32.Vec3{0, 0, g.Speed * g.Period * u}
-	c.Pos[c.At(f, Hips)] = mgl32.Vec3{g.Shift + g.Sway*s, g.HipHeight - g.Bob*float32(math.Cos(2*p)), 0}
+	c.SetPos(f, Entity, mgl32.Vec3{0, 0, g.Speed * g.Period * u})
+	c.SetPos(f, Hips, mgl32.Vec3{g.Shift + g.Sway*s, g.HipHeight - g.Bob*float32(math.Cos(2*p)), 0})
 	// The pelvis turns with the forward leg and drops on the swing side.
 	set(Hips, ry(-g.Twist*co).Mul(rz(3*g.Sway*s)).Mul(rz(-g.Shift)))
 
@@ -120,7 +120,7 @@ func pose(c *animsys.Clip, f int, sk *animsys.Skeleton, g Gait, u float32) {
 	set(Spine, ry(0.3*yaw).Mul(rx(0.5*g.Lean)).Mul(rz(0.45*g.Side)))
 	set(Spine1, ry(0.4*yaw).Mul(rx(0.3*g.Lean-breath)).Mul(rz(0.35*g.Side)))
 	set(Spine2, ry(0.4*yaw).Mul(rx(0.2*g.Lean+breath)).Mul(rz(0.2*g.Side)))
-	c.Scl[c.At(f, Spine2)] = mgl32.Vec3{1, 1, 1}.Mul(float32(math.Exp(float64(g.Puff) * math.Sin(bp))))
+	c.SetScl(f, Spine2, mgl32.Vec3{1, 1, 1}.Mul(float32(math.Exp(float64(g.Puff)*math.Sin(bp)))))
 	set(Neck, ry(-0.4*yaw).Mul(rx(-0.5*g.Lean)).Mul(rz(-0.5*g.Side)))
 	set(Head, ry(-0.3*yaw).Mul(rx(-0.4*g.Lean+0.5*breath)).Mul(rz(-0.4*g.Side)))
 
@@ -143,9 +143,6 @@ func Wave() animsys.Clip {
 	c.LoopStart, c.LoopEnd = pad*c.FrameTime, float32(pad+fps)*c.FrameTime
 	for f := 0; f < c.Frames; f++ {
 		p := 2 * math.Pi * float64(f-pad) / fps
-		for j := 0; j < NumJoints; j++ {
-			c.Pos[c.At(f, j)] = mgl32.Vec3{}
-		}
 		c.Rot[c.At(f, RightShoulder)] = rz(-0.25)
 		c.Rot[c.At(f, RightArm)] = rz(-2.3).Mul(rx(-0.25))
 		c.Rot[c.At(f, RightForeArm)] = ry(0.5).Mul(rz(-0.55 * float32(math.Sin(2*p))))

@@ -73,9 +73,19 @@ func (f *File) ClipWith(imp Import, name string) animsys.Clip {
 	frames := f.Frames - skip
 	n := len(f.Joints)
 	c := animsys.NewClip(name, frames, n, f.FrameTime)
+	pos := make([]mgl32.Vec3, n)
 	for fr := 0; fr < frames; fr++ {
 		rot := c.Rot[fr*n : (fr+1)*n]
-		f.FrameWith(imp, fr+skip, c.Pos[fr*n:(fr+1)*n], rot)
+		f.FrameWith(imp, fr+skip, pos, rot)
+		// Frame 0 sets every joint's position in every frame: only the
+		// joints that move from it (the roots) get a track.
+		for j, p := range pos {
+			if fr == 0 {
+				c.SetPosAll(j, p)
+			} else {
+				c.SetPos(fr, j, p)
+			}
+		}
 		if fr > 0 {
 			ContinueSigns(rot, c.Rot[(fr-1)*n:fr*n])
 		}

@@ -42,10 +42,10 @@ func TestChannelOrders(t *testing.T) {
 		}
 	}
 	// The root's position channels come last and replace OFFSET 1 2 3.
-	if p := c.Pos[c.At(0, 0)]; p.Sub(mgl32.Vec3{0.04, 0.05, 0.06}).Len() > 1e-7 {
+	if p := c.PosAt(0, 0); p.Sub(mgl32.Vec3{0.04, 0.05, 0.06}).Len() > 1e-7 {
 		t.Errorf("root position %v", p)
 	}
-	if p := c.Pos[c.At(1, 3)]; p != f.Joints[3].Offset.Mul(0.01) {
+	if p := c.PosAt(1, 3); p != f.Joints[3].Offset.Mul(0.01) {
 		t.Errorf("joint C position %v, want its offset", p)
 	}
 }
@@ -77,7 +77,7 @@ func TestPositionChannels(t *testing.T) {
 		f := mustParse(t, "testdata/"+tc.file)
 		c := f.Clip(0.5, "")
 		for j, w := range tc.want {
-			if p := c.Pos[c.At(c.Frames-1, j)]; p != w.Mul(0.5) {
+			if p := c.PosAt(c.Frames-1, j); p != w.Mul(0.5) {
 				t.Errorf("%s joint %s: %v, want %v", tc.file, f.Joints[j].Name, p, w.Mul(0.5))
 			}
 		}

@@ -51,7 +51,7 @@ Frame Time: 0.0333333
 	sk, clip := f.Skeleton(units.Scale()), f.Clip(units.Scale(), "")
 	fmt.Printf("%d joints, %d frames of %q, units %v\n", sk.Len(), clip.Frames, clip.Name, units)
 	fmt.Println(sk.Names)
-	fmt.Printf("root at %.2f m in frame 2\n", clip.Pos[clip.At(1, 0)])
+	fmt.Printf("root at %.2f m in frame 2\n", clip.PosAt(1, 0))
 	// Output:
 	// 5 joints, 2 frames of "hips", units cm
 	// [mixamorig:Hips mixamorig:Spine mixamorig:Spine_End mixamorig:LeftUpLeg mixamorig:LeftUpLeg_End]

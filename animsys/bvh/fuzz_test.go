@@ -79,8 +79,8 @@ func checkRoundTrip(t *testing.T, f *File) {
 		}
 		for fr := range c.Frames {
 			a, b := c.At(fr, j), c2.At(fr, k)
-			if !near(c.Pos[a], c2.Pos[b]) {
-				t.Fatalf("frame %d joint %d (%q): position %v, read back %v", fr, j, sk.Names[j], c.Pos[a], c2.Pos[b])
+			if !near(c.PosAt(fr, j), c2.PosAt(fr, k)) {
+				t.Fatalf("frame %d joint %d (%q): position %v, read back %v", fr, j, sk.Names[j], c.PosAt(fr, j), c2.PosAt(fr, k))
 			}
 			if e := quatAngle(c.Rot[a], c2.Rot[b]); !(e <= 1e-5) {
 				t.Fatalf("frame %d joint %d (%q): rotation %v, read back %v, %g rad apart", fr, j, sk.Names[j], c.Rot[a], c2.Rot[b], e)

@@ -23,7 +23,9 @@ import (
 func writeLarge(w io.Writer, frames int, keep *[]float32) error {
 	sk := assets.Humanoid()
 	rest := animsys.NewClip("rest", 1, sk.Len(), 1)
-	copy(rest.Pos, sk.Offsets)
+	for j, o := range sk.Offsets {
+		rest.SetPos(0, j, o)
+	}
 	var head bytes.Buffer
 	if err := Write(&head, &sk, &rest, Centimetres.Scale()); err != nil {
 		return err

@@ -78,9 +78,9 @@ func checkWrite(sk *animsys.Skeleton, c *animsys.Clip, scale float32) error {
 		return fmt.Errorf("bvh: scale %g: want a positive number of metres per unit", scale)
 	case c.Joints != n:
 		return fmt.Errorf("bvh: clip %q has %d joints, the skeleton %d", c.Name, c.Joints, n)
-	case c.Frames < 0 || len(c.Pos) < c.Frames*n || len(c.Rot) < c.Frames*n:
-		return fmt.Errorf("bvh: clip %q: %d frames of %d joints need %d positions and rotations, have %d and %d",
-			c.Name, c.Frames, n, c.Frames*n, len(c.Pos), len(c.Rot))
+	case c.Frames < 0 || len(c.Rot) < c.Frames*n:
+		return fmt.Errorf("bvh: clip %q: %d frames of %d joints need %d rotations, have %d",
+			c.Name, c.Frames, n, c.Frames*n, len(c.Rot))
 	case !(c.FrameTime > 0) || math.IsInf(float64(c.FrameTime), 0):
 		return fmt.Errorf("bvh: clip %q: frame time %g: want a positive number of seconds", c.Name, c.FrameTime)
 	}
@@ -129,7 +129,7 @@ func newPlan(sk *animsys.Skeleton, c *animsys.Clip) plan {
 		moves, turns := p < 0, false
 		for f := 0; f < c.Frames && !(moves && turns); f++ {
 			i := c.At(f, j)
-			d, q := c.Pos[i].Sub(sk.Offsets[j]), c.Rot[i]
+			d, q := c.PosAt(f, j).Sub(sk.Offsets[j]), c.Rot[i]
 			moves = moves || !(max(abs(d[0]), abs(d[1]), abs(d[2])) <= still)
 			turns = turns || !(max(abs(q.V[0]), abs(q.V[1]), abs(q.V[2])) <= still/2)
 		}
@@ -262,7 +262,7 @@ func (e *encoder) frame(f int) {
 		}
 		i := e.c.At(f, j)
 		if e.pl.position[j] {
-			p := e.c.Pos[i]
+			p := e.c.PosAt(f, j)
 			for k := range 3 {
 				v := float64(p[k]) / e.scale
 				if math.IsNaN(v) || math.Abs(v) > math.MaxFloat32 {

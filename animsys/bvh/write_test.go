@@ -67,7 +67,7 @@ func TestRoundTripEmbeddedClips(t *testing.T) {
 				maxPos = max(maxPos, dist(sk.Offsets[j], sk2.Offsets[k]))
 				for fr := 0; fr < c.Frames; fr++ {
 					a, b := c.At(fr, j), c2.At(fr, k)
-					maxPos = max(maxPos, dist(c.Pos[a], c2.Pos[b]))
+					maxPos = max(maxPos, dist(c.PosAt(fr, j), c2.PosAt(fr, k)))
 					maxRot = max(maxRot, quatAngle(c.Rot[a], c2.Rot[b]))
 				}
 			}
@@ -174,7 +174,11 @@ func TestWriteErrors(t *testing.T) {
 		{"frame time", func(sk *animsys.Skeleton, c *animsys.Clip) { c.FrameTime = 0 }, 1, "frame time"},
 		{"scale", func(sk *animsys.Skeleton, c *animsys.Clip) {}, -1, "scale"},
 		{"huge offset", func(sk *animsys.Skeleton, c *animsys.Clip) { sk.Offsets[1][0] = 1e38 }, 0.01, "offset"},
-		{"nan position", func(sk *animsys.Skeleton, c *animsys.Clip) { c.Pos[3][1] = float32(math.NaN()) }, 1, "position"},
+		{"nan position", func(sk *animsys.Skeleton, c *animsys.Clip) {
+			p := c.PosAt(1, 1)
+			p[1] = float32(math.NaN())
+			c.SetPos(1, 1, p)
+		}, 1, "position"},
 		{"zero rotation", func(sk *animsys.Skeleton, c *animsys.Clip) { c.Rot[2] = mgl32.Quat{} }, 1, "rotation"},
 	} {
 		sk, c := good()
@@ -218,11 +222,11 @@ func TestWriteReorders(t *testing.T) {
 	c := animsys.NewClip("c", 2, 5, 0.1)
 	for f := range 2 {
 		for j := range 5 {
-			c.Pos[c.At(f, j)] = sk.Offsets[j]
+			c.SetPos(f, j, sk.Offsets[j])
 			c.Rot[c.At(f, j)] = mgl32.QuatRotate(float32(f+j)/3, mgl32.Vec3{1, 2, 3}.Normalize())
 		}
 	}
-	c.Pos[c.At(1, 3)] = mgl32.Vec3{0, -1.5, 0} // d stretches: six channels
+	c.SetPos(1, 3, mgl32.Vec3{0, -1.5, 0}) // d stretches: six channels
 	var buf bytes.Buffer
 	if err := Write(&buf, &sk, &c, 1); err != nil {
 		t.Fatal(err)
@@ -245,8 +249,8 @@ func TestWriteReorders(t *testing.T) {
 		}
 		for fr := range 2 {
 			a, b := c.At(fr, j), c2.At(fr, k)
-			if dist(c.Pos[a], c2.Pos[b]) > 1e-6 || quatAngle(c.Rot[a], c2.Rot[b]) > 1e-6 {
-				t.Errorf("frame %d joint %s: %v %v, read back %v %v", fr, n, c.Pos[a], c.Rot[a], c2.Pos[b], c2.Rot[b])
+			if dist(c.PosAt(fr, j), c2.PosAt(fr, k)) > 1e-6 || quatAngle(c.Rot[a], c2.Rot[b]) > 1e-6 {
+				t.Errorf("frame %d joint %s: %v %v, read back %v %v", fr, n, c.PosAt(fr, j), c.Rot[a], c2.PosAt(fr, k), c2.Rot[b])
 			}
 		}
 	}

@@ -36,10 +36,14 @@ func TestRefusedAndOddFiles(t *testing.T) {
 		if c.Frames < 2 {
 			t.Errorf("%s: %d frames", path, c.Frames)
 		}
-		for i, p := range c.Pos {
-			if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) || !finite(c.Rot[i].W) {
-				t.Errorf("%s: value %d of the clip is not finite: %v %v", path, i, p, c.Rot[i])
-				break
+	frames:
+		for f := 0; f < c.Frames; f++ {
+			for j := 0; j < c.Joints; j++ {
+				p, q := c.PosAt(f, j), c.Rot[c.At(f, j)]
+				if !finite(p[0]) || !finite(p[1]) || !finite(p[2]) || !finite(q.W) {
+					t.Errorf("%s: frame %d joint %d is not finite: %v %v", path, f, j, p, q)
+					break frames
+				}
 			}
 		}
 	}

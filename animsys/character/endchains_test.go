@@ -41,8 +41,7 @@ func worlds(ch *Character, c int) map[string][]mgl32.Vec3 {
 	local, global := animsys.NewPose(n), animsys.NewPose(n)
 	out := map[string][]mgl32.Vec3{}
 	for f := 0; f < clip.Frames; f++ {
-		copy(local.Pos, clip.Pos[clip.At(f, 0):clip.At(f+1, 0)])
-		copy(local.Rot, clip.Rot[clip.At(f, 0):clip.At(f+1, 0)])
+		clip.Frame(&local, f)
 		animsys.FKStatic(&global, &local, ch.Skel.Parents)
 		for j, name := range ch.Skel.Names {
 			out[name] = append(out[name], global.Pos[j])

@@ -472,12 +472,8 @@ func gather(sk *animsys.Skeleton, c *animsys.Clip, js []int) (animsys.Skeleton, 
 	}
 	cut := animsys.NewClip(c.Name, c.Frames, len(js), c.FrameTime)
 	cut.LoopStart, cut.LoopEnd = c.LoopStart, c.LoopEnd
-	for fr := 0; fr < c.Frames; fr++ {
-		for i, j := range js {
-			cut.Pos[cut.At(fr, i)] = c.Pos[c.At(fr, j)]
-			cut.Rot[cut.At(fr, i)] = c.Rot[c.At(fr, j)]
-			cut.Scl[cut.At(fr, i)] = c.Scl[c.At(fr, j)]
-		}
+	for i, j := range js {
+		cut.CopyJoint(i, c, j)
 	}
 	cut.Prepare()
 	return out, cut
@@ -521,22 +517,26 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 func rootedClip(sk *animsys.Skeleton, c *animsys.Clip, hips int) animsys.Clip {
 	n := c.Joints + 1
 	out := animsys.NewClip(c.Name, c.Frames, n, c.FrameTime)
+	for j := 0; j < c.Joints; j++ {
+		out.CopyJoint(j+1, c, j)
+	}
 	local, global := animsys.NewPose(c.Joints), animsys.NewPose(c.Joints)
 	for fr := 0; fr < c.Frames; fr++ {
-		copy(local.Pos, c.Pos[c.At(fr, 0):c.At(fr+1, 0)])
+		for j := range local.Pos {
+			local.Pos[j] = c.PosAt(fr, j)
+		}
 		copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
 		animsys.FKStatic(&global, &local, sk.Parents)
 		h := global.Pos[hips]
 		e := mgl32.Vec3{h[0], 0, h[2]}
-		out.Pos[out.At(fr, 0)] = e
-		for j := 0; j < c.Joints; j++ {
-			p := c.Pos[c.At(fr, j)]
-			if sk.Parents[j] < 0 {
-				p = p.Sub(e)
+		if fr == 0 {
+			out.SetPosAll(0, e)
+		}
+		out.SetPos(fr, 0, e)
+		for j, p := range sk.Parents {
+			if p < 0 {
+				out.SetPos(fr, j+1, c.PosAt(fr, j).Sub(e))
 			}
-			out.Pos[out.At(fr, j+1)] = p
-			out.Rot[out.At(fr, j+1)] = c.Rot[c.At(fr, j)]
-			out.Scl[out.At(fr, j+1)] = c.Scl[c.At(fr, j)]
 		}
 	}
 	out.Prepare()

@@ -46,7 +46,7 @@ func TestLoadCharacterFromBVH(t *testing.T) {
 		t.Fatalf("facing %v, want +z", ch.Facing)
 	}
 	// Detected units: the file is in centimetres, the character in metres.
-	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, ch.Hips)][1]; h < 0.8 || h > 1.1 {
+	if h := ch.Clips[0].PosAt(0, ch.Hips)[1]; h < 0.8 || h > 1.1 {
 		t.Fatalf("hips height %v m after unit detection", h)
 	}
 }
@@ -57,7 +57,7 @@ func TestLoadCharacterUnitsOverride(t *testing.T) {
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
-	if h := ch.Clips[0].Pos[ch.Clips[0].At(0, ch.Hips)][1]; h < 80 {
+	if h := ch.Clips[0].PosAt(0, ch.Hips)[1]; h < 80 {
 		t.Fatalf("with --units m the hips are %v units high, want ~93", h)
 	}
 	if _, errs := character.Load([]string{walk}, character.Options{Units: "furlongs"}); len(errs) == 0 {
@@ -77,7 +77,7 @@ func TestLoadCharacterPelvisRoot(t *testing.T) {
 	}
 	c := &ch.Clips[0]
 	for f := 0; f < c.Frames; f++ {
-		e, h := c.Pos[c.At(f, 0)], c.Pos[c.At(f, 1)]
+		e, h := c.PosAt(f, 0), c.PosAt(f, 1)
 		if e[1] != 0 || h[0] != 0 || h[2] != 0 {
 			t.Fatalf("frame %d: entity %v hips %v: want the ground projection on the entity", f, e, h)
 		}

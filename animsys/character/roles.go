@@ -138,9 +138,6 @@ func nodAdditive(ch *Character) animsys.Clip {
 	c.LoopStart, c.LoopEnd = 2*c.FrameTime, float32(2+fps)*c.FrameTime
 	for f := 0; f < c.Frames; f++ {
 		p := 2 * math.Pi * float64(f-2) / fps
-		for j := 0; j < c.Joints; j++ {
-			c.Pos[c.At(f, j)] = mgl32.Vec3{}
-		}
 		if ch.Head > 0 {
 			c.Rot[c.At(f, ch.Head)] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0.35 * float32(math.Sin(p)), 0, 0})
 			if par := ch.Skel.Parents[ch.Head]; par > 0 {
@@ -251,7 +248,9 @@ func (ch *Character) rootPose(fr int) animsys.Pose {
 	c := &ch.Clips[ch.Start]
 	n := ch.Skel.Len()
 	local, global := animsys.NewPose(n), animsys.NewPose(n)
-	copy(local.Pos, c.Pos[c.At(fr, 0):c.At(fr+1, 0)])
+	for j := range local.Pos {
+		local.Pos[j] = c.PosAt(fr, j)
+	}
 	copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
 	local.Pos[0], local.Rot[0] = mgl32.Vec3{}, mathx.QuatIdentity()
 	animsys.FKStatic(&global, &local, ch.Skel.Parents)

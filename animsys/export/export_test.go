@@ -341,7 +341,7 @@ func TestResampledFrames(t *testing.T) {
 	for k := 0; k < frames; k++ {
 		src := 2 * k // 60 fps source
 		for j := 0; j < sk.Len(); j++ {
-			if p, q := a["local_pos"].vec3(k, j), c.Pos[c.At(src, j)]; p.Sub(q).Len() > 1e-5 {
+			if p, q := a["local_pos"].vec3(k, j), c.PosAt(src, j); p.Sub(q).Len() > 1e-5 {
 				t.Fatalf("frame %d joint %d: %v, source frame %d %v", k, j, p, src, q)
 			}
 		}

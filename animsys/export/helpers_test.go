@@ -171,7 +171,9 @@ func synthSkeleton() animsys.Skeleton {
 func writeSynthBVH(w io.Writer, frames int) error {
 	sk := synthSkeleton()
 	rest := animsys.NewClip("rest", 1, sk.Len(), 1)
-	copy(rest.Pos, sk.Offsets)
+	for j, o := range sk.Offsets {
+		rest.SetPos(0, j, o)
+	}
 	var head strings.Builder
 	if err := bvh.Write(&head, &sk, &rest, bvh.Centimetres.Scale()); err != nil {
 		return err

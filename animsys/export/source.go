@@ -142,7 +142,8 @@ func (s ClipSource) Units() bvh.Units { return bvh.Metres }
 // Frame copies frame f of the clip.
 func (s ClipSource) Frame(f int, pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3) {
 	c := s.Clip
-	copy(pos, c.Pos[c.At(f, 0):c.At(f+1, 0)])
+	for j := 0; j < c.Joints; j++ {
+		pos[j], scl[j] = c.PosAt(f, j), c.SclAt(f, j)
+	}
 	copy(rot, c.Rot[c.At(f, 0):c.At(f+1, 0)])
-	copy(scl, c.Scl[c.At(f, 0):c.At(f+1, 0)])
 }

@@ -83,7 +83,9 @@ type Stream struct {
 		scl []mgl32.Vec3
 	}
 	read int
-	win  animsys.Clip // the frames around the time sampled
+	// win[k] holds the k frames around the time sampled (fewer than 4 at
+	// the source's ends).
+	win [5]animsys.Clip
 }
 
 // NewStream prepares to export src with opt. The source must have at
@@ -117,7 +119,10 @@ func NewStream(src Source, opt Options) (*Stream, error) {
 		s.ring[i].rot = make([]mgl32.Quat, n)
 		s.ring[i].scl = make([]mgl32.Vec3, n)
 	}
-	s.win = animsys.NewClip(src.Name(), 4, n, ft)
+	for k := 1; k <= 4; k++ {
+		s.win[k] = animsys.NewClip(src.Name(), k, n, ft)
+		s.win[k].TrackAll() // rewritten every frame: without allocating
+	}
 	return s, nil
 }
 
@@ -180,13 +185,14 @@ func (s *Stream) Sample(k int, local, world *animsys.Pose) {
 	if lo < s.read-4 {
 		panic("export: frames sampled out of order")
 	}
-	n, w := s.n, &s.win
-	w.Frames = hi - lo + 1
+	n, w := s.n, &s.win[hi-lo+1]
 	for i := 0; i < w.Frames; i++ {
 		r := &s.ring[(lo+i)%4]
-		copy(w.Pos[i*n:(i+1)*n], r.pos)
+		for j := 0; j < n; j++ {
+			w.SetPos(i, j, r.pos[j])
+			w.SetScl(i, j, r.scl[j])
+		}
 		copy(w.Rot[i*n:(i+1)*n], r.rot)
-		copy(w.Scl[i*n:(i+1)*n], r.scl)
 	}
 	if s.opt.Linear {
 		animsys.SampleLinearFrame(local, w, st-lo, alpha)

@@ -122,8 +122,9 @@ func (in *SampleIn) clip() animsys.Clip {
 	c := animsys.NewClip("golden", len(in.Frames), n, in.FrameTime)
 	for f, fr := range in.Frames {
 		for j := 0; j < n; j++ {
-			i := c.At(f, j)
-			c.Pos[i], c.Rot[i], c.Scl[i] = vec(fr.Pos[j]), quat(fr.Rot[j]), vec(fr.Scl[j])
+			c.SetPos(f, j, vec(fr.Pos[j]))
+			c.Rot[c.At(f, j)] = quat(fr.Rot[j])
+			c.SetScl(f, j, vec(fr.Scl[j]))
 		}
 	}
 	return c
@@ -137,8 +138,7 @@ func window(c *animsys.Clip, first, last int, t float64) SampleIn {
 	for f := first; f <= last; f++ {
 		fr := Frame{}
 		for j := 0; j < c.Joints; j++ {
-			i := c.At(f, j)
-			fr.Pos, fr.Rot, fr.Scl = append(fr.Pos, v3(c.Pos[i])), append(fr.Rot, q4(c.Rot[i])), append(fr.Scl, v3(c.Scl[i]))
+			fr.Pos, fr.Rot, fr.Scl = append(fr.Pos, v3(c.PosAt(f, j))), append(fr.Rot, q4(c.Rot[c.At(f, j)])), append(fr.Scl, v3(c.SclAt(f, j)))
 		}
 		in.Frames = append(in.Frames, fr)
 	}

@@ -336,8 +336,7 @@ func ClipFrames(sk *animsys.Skeleton, c *animsys.Clip, k int) ([][]mgl32.Vec3, [
 		if k > 1 {
 			fr = i * (c.Frames - 1) / (k - 1)
 		}
-		copy(local.Pos, c.Pos[c.At(fr, 0):c.At(fr+1, 0)])
-		copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
+		c.Frame(&local, fr)
 		animsys.FKStatic(&global, &local, sk.Parents)
 		pos[i] = append([]mgl32.Vec3(nil), global.Pos...)
 		rot[i] = append([]mgl32.Quat(nil), global.Rot...)

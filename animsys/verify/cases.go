@@ -345,9 +345,9 @@ func twoBoneIKEval(parents []int, leg animsys.TwoBoneJoints, a *animsys.Clip, de
 // any axis across the thigh if the leg never bends), by the angle in
 // 0..2 rad that keeps the bend furthest from both ends at every frame.
 func kneeBend(a *animsys.Clip, leg animsys.TwoBoneJoints) mgl32.Quat {
-	thigh := func(f int) mgl32.Vec3 { return a.Pos[a.At(f, leg.Mid)] }
+	thigh := func(f int) mgl32.Vec3 { return a.PosAt(f, leg.Mid) }
 	shin := func(f int) mgl32.Vec3 {
-		return mathx.QuatMulVec3(a.Rot[a.At(f, leg.Mid)], mathx.Vec3Mul(a.Pos[a.At(f, leg.End)], a.Scl[a.At(f, leg.Mid)]))
+		return mathx.QuatMulVec3(a.Rot[a.At(f, leg.Mid)], mathx.Vec3Mul(a.PosAt(f, leg.End), a.SclAt(f, leg.Mid)))
 	}
 	var axis mgl32.Vec3
 	for f := 0; f < a.Frames; f++ {

@@ -133,7 +133,9 @@ func TestExportReadsFilesAsTheApp(t *testing.T) {
 			var worst, size float32 // size: the largest |position|, for float32 rounding
 			for f := 0; f < c.Frames; f++ {
 				s.Sample(f, &local, &world)
-				copy(al.Pos, c.Pos[c.At(f, 0):c.At(f+1, 0)])
+				for j := range al.Pos {
+					al.Pos[j] = c.PosAt(f, j)
+				}
 				copy(al.Rot, c.Rot[c.At(f, 0):c.At(f+1, 0)])
 				animsys.FKStatic(&aw, &al, ch.Skel.Parents)
 				for j := 0; j < n; j++ {

@@ -1,0 +1,236 @@
+package animsys
+
+import (
+	"slices"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
+)
+
+// Clip is sampled animation: every joint's local rotation, position (m)
+// and scale in Frames frames, one every FrameTime seconds. Rotations are
+// stored for every joint and frame (Rot, frame-major: Rot[At(f, j)]);
+// positions and scales, which most joints of most clips never change (a
+// BVH joint only rotates about its fixed offset), are stored as one value
+// per joint plus a track of every frame for the joints that do change (a
+// root, a stretching bone). Read them with PosAt and SclAt, write them
+// with SetPos and SetScl. Call Prepare once the frames are filled: it
+// drops the tracks that turned out constant and caches what sampling would
+// recompute every call.
+type Clip struct {
+	Name      string
+	FrameTime float32
+	Frames    int
+	Joints    int
+	// Rot holds joint j's rotation in frame f at At(f, j).
+	Rot []mgl32.Quat
+	// LoopStart and LoopEnd (s), when LoopEnd > LoopStart, mark a seamless
+	// loop inside the clip: the pose at LoopEnd equals the pose at
+	// LoopStart (up to root motion), and the frames outside the loop pad
+	// it so that cubic sampling near its ends needs no clamping.
+	LoopStart, LoopEnd float32
+
+	pos, scl track3
+
+	// Cached by Prepare (see there): one record of segLen float32s per
+	// interval from frame f to f+1 in seg.
+	seg    []float32
+	segLen int
+}
+
+// track3 is a vector channel (positions or scales) of every joint of a
+// clip: a value per joint, which holds in every frame, or for a tracked
+// joint a track of one value per frame.
+type track3 struct {
+	value  []mgl32.Vec3   // per joint: its value in every frame (untracked joints)
+	slot   []int32        // per joint: its track, or -1
+	joints []int32        // per track: its joint, in increasing order after Prepare
+	data   [][]mgl32.Vec3 // per track: its value in every frame
+}
+
+func newTrack3(joints int, v mgl32.Vec3) track3 {
+	t := track3{value: make([]mgl32.Vec3, joints), slot: make([]int32, joints)}
+	for j := range t.value {
+		t.value[j], t.slot[j] = v, -1
+	}
+	return t
+}
+
+func (t *track3) at(f, j int) mgl32.Vec3 {
+	if k := t.slot[j]; k >= 0 {
+		return t.data[k][f]
+	}
+	return t.value[j]
+}
+
+// set sets joint j's value in frame f: a joint first given a value other
+// than the one it holds gets a track, holding that value in its other
+// frames. A new track is a new layout, made in new slices so that a copy
+// of the clip keeps its own.
+func (t *track3) set(frames, f, j int, v mgl32.Vec3) {
+	if t.slot[j] < 0 {
+		if v == t.value[j] {
+			return
+		}
+		t.track(frames, j)
+	}
+	t.data[t.slot[j]][f] = v
+}
+
+// track gives joint j a track holding its value in every frame.
+func (t *track3) track(frames, j int) {
+	tr := make([]mgl32.Vec3, frames)
+	for i := range tr {
+		tr[i] = t.value[j]
+	}
+	t.slot = slices.Clone(t.slot)
+	t.slot[j] = int32(len(t.joints))
+	t.joints = append(slices.Clip(t.joints), int32(j))
+	t.data = append(slices.Clip(t.data), tr)
+}
+
+// setAll gives joint j value v in every frame (a track it had holds v
+// until compact drops it).
+func (t *track3) setAll(j int, v mgl32.Vec3) {
+	t.value[j] = v
+	if k := t.slot[j]; k >= 0 {
+		for i := range t.data[k] {
+			t.data[k][i] = v
+		}
+	}
+}
+
+// copyJoint makes joint to hold, frame by frame, what joint from of src
+// (a channel of as many frames) holds.
+func (t *track3) copyJoint(frames, to int, src *track3, from int) {
+	k := src.slot[from]
+	if k < 0 {
+		t.setAll(to, src.value[from])
+		return
+	}
+	tr := src.data[k]
+	t.setAll(to, tr[0])
+	for f, v := range tr {
+		t.set(frames, f, to, v)
+	}
+}
+
+// compact drops the tracks whose every frame holds one value (their joint
+// then holds it) and puts the others in joint order, in new slices (as set
+// does).
+func (t *track3) compact() {
+	t.slot, t.value = slices.Clone(t.slot), slices.Clone(t.value)
+	var joints []int32
+	var data [][]mgl32.Vec3
+	for j, k := range t.slot {
+		if k < 0 {
+			continue
+		}
+		tr := t.data[k]
+		constant := true
+		for _, v := range tr {
+			constant = constant && v == tr[0]
+		}
+		if constant {
+			if len(tr) > 0 {
+				t.value[j] = tr[0]
+			}
+			t.slot[j] = -1
+			continue
+		}
+		t.slot[j] = int32(len(joints))
+		joints, data = append(joints, int32(j)), append(data, tr)
+	}
+	t.joints, t.data = joints, data
+}
+
+// NewClip allocates a clip of frames x joints at identity: every joint at
+// the origin, unrotated, unscaled.
+func NewClip(name string, frames, joints int, frameTime float32) Clip {
+	c := Clip{Name: name, FrameTime: frameTime, Frames: frames, Joints: joints,
+		Rot: make([]mgl32.Quat, frames*joints),
+		pos: newTrack3(joints, mgl32.Vec3{}),
+		scl: newTrack3(joints, mgl32.Vec3{1, 1, 1}),
+	}
+	for i := range c.Rot {
+		c.Rot[i] = mathx.QuatIdentity()
+	}
+	return c
+}
+
+// Duration is the time (s) from the first to the last frame.
+func (c *Clip) Duration() float32 { return float32(c.Frames-1) * c.FrameTime }
+
+// Loop returns the start (s) and length (s) of the clip's loop: the marked
+// loop, or else the whole clip.
+func (c *Clip) Loop() (start, length float32) {
+	if c.LoopEnd > c.LoopStart {
+		return c.LoopStart, c.LoopEnd - c.LoopStart
+	}
+	return 0, c.Duration()
+}
+
+// At returns the index of frame f, joint j in Rot.
+func (c *Clip) At(f, j int) int { return f*c.Joints + j }
+
+// PosAt is joint j's local position (m) in frame f.
+func (c *Clip) PosAt(f, j int) mgl32.Vec3 { return c.pos.at(f, j) }
+
+// SclAt is joint j's local scale in frame f.
+func (c *Clip) SclAt(f, j int) mgl32.Vec3 { return c.scl.at(f, j) }
+
+// SetPos sets joint j's local position (m) in frame f. Call Prepare again
+// after changing a prepared clip.
+func (c *Clip) SetPos(f, j int, v mgl32.Vec3) { c.pos.set(c.Frames, f, j, v) }
+
+// SetScl sets joint j's local scale in frame f.
+func (c *Clip) SetScl(f, j int, v mgl32.Vec3) { c.scl.set(c.Frames, f, j, v) }
+
+// SetPosAll sets joint j's local position (m) to v in every frame.
+func (c *Clip) SetPosAll(j int, v mgl32.Vec3) { c.pos.setAll(j, v) }
+
+// SetSclAll sets joint j's local scale to v in every frame.
+func (c *Clip) SetSclAll(j int, v mgl32.Vec3) { c.scl.setAll(j, v) }
+
+// TrackAll gives every joint a position and a scale track, so that
+// writing frames never allocates: for a small clip rewritten over and over
+// (a window of frames to sample). Prepare drops the constant ones again.
+func (c *Clip) TrackAll() {
+	for _, t := range []*track3{&c.pos, &c.scl} {
+		for j := range t.slot {
+			if t.slot[j] < 0 {
+				t.track(c.Frames, j)
+			}
+		}
+	}
+}
+
+// SetFrame sets every joint's position, rotation and scale in frame f to
+// those of p (its first Joints joints; velocities are not stored).
+func (c *Clip) SetFrame(f int, p *Pose) {
+	for j := 0; j < c.Joints; j++ {
+		c.SetPos(f, j, p.Pos[j])
+		c.SetScl(f, j, p.Scl[j])
+	}
+	copy(c.Rot[c.At(f, 0):c.At(f+1, 0)], p.Rot[:c.Joints])
+}
+
+// CopyJoint makes joint to of c move as joint from of src, a clip of as
+// many frames: its rotation, position and scale in every frame.
+func (c *Clip) CopyJoint(to int, src *Clip, from int) {
+	for f := 0; f < c.Frames; f++ {
+		c.Rot[c.At(f, to)] = src.Rot[src.At(f, from)]
+	}
+	c.pos.copyJoint(c.Frames, to, &src.pos, from)
+	c.scl.copyJoint(c.Frames, to, &src.scl, from)
+}
+
+// Frame writes frame f's positions, rotations and scales into out (which
+// has at least Joints joints); its velocities are left as they are.
+func (c *Clip) Frame(out *Pose, f int) {
+	for j := 0; j < c.Joints; j++ {
+		out.Pos[j], out.Scl[j] = c.PosAt(f, j), c.SclAt(f, j)
+	}
+	copy(out.Rot[:c.Joints], c.Rot[c.At(f, 0):c.At(f+1, 0)])
+}
