@@ -30,6 +30,10 @@ func TestLoadCharacterFromBVH(t *testing.T) {
 	if len(ch.Clips) != 2 || ch.Skel.Names[0] != "Entity" {
 		t.Fatalf("%d clips, root %q", len(ch.Clips), ch.Skel.Names[0])
 	}
+	// The clips in the order loaded; the labs open on the first file's.
+	if ch.Clips[0].Name != "walk" || ch.Clips[1].Name != "run" || ch.Start != 0 || ch.Name != "walk" {
+		t.Fatalf("clips %q, %q, start %d, name %q: want walk first", ch.Clips[0].Name, ch.Clips[1].Name, ch.Start, ch.Name)
+	}
 	if err := ch.Skel.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"kinelab/animsys/export"
 	"math"
 	"os"
 	"path/filepath"
@@ -220,7 +221,9 @@ func compactNumbers(b []byte) []byte {
 }
 
 // Write generates every file into dir (created if needed), with its
-// README.md, and returns the files' names.
+// README.md, and returns the files' names. Each file is written whole
+// beside its target and renamed over it (export.Create): a failed write
+// leaves dir's files as they were.
 func Write(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -232,15 +235,28 @@ func Write(dir string) ([]string, error) {
 			return nil, err
 		}
 		name := o.Meta().Op + ".json"
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		if err := writeFile(filepath.Join(dir, name), b); err != nil {
 			return nil, err
 		}
 		names = append(names, name)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(Readme()), 0o644); err != nil {
+	if err := writeFile(filepath.Join(dir, "README.md"), []byte(Readme())); err != nil {
 		return nil, err
 	}
 	return append(names, "README.md"), nil
+}
+
+// writeFile writes b to path through an export.Output.
+func writeFile(path string, b []byte) error {
+	f, err := export.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Commit()
 }
 
 // CheckDir reproduces every golden file in dir with animsys. A file that is

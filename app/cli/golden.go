@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"kinelab/animsys/export"
 	"kinelab/animsys/golden"
 )
 
@@ -47,7 +46,7 @@ func Golden(args []string, stdout, stderr io.Writer) (code int) {
 	if *check {
 		return goldenCheck(dir, *asJSON, stdout, stderr)
 	}
-	names, err := writeGolden(dir)
+	names, err := golden.Write(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab golden: %v\n", err)
 		return ExitFail
@@ -61,43 +60,6 @@ func Golden(args []string, stdout, stderr io.Writer) (code int) {
 	fmt.Fprintf(stdout, "%s: %d operations (one .json each) and README.md, %.1f MB; check a port against them with the README's tolerance\n",
 		dir, len(names)-1, float64(size)/1e6)
 	return ExitOK
-}
-
-// writeGolden is golden.Write with every file written through an
-// export.Output: a failed write leaves DIR's files as they were.
-func writeGolden(dir string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, o := range golden.Ops() {
-		b, err := o.Generate()
-		if err != nil {
-			return nil, err
-		}
-		name := o.Meta().Op + ".json"
-		if err := writeFile(filepath.Join(dir, name), b); err != nil {
-			return nil, err
-		}
-		names = append(names, name)
-	}
-	if err := writeFile(filepath.Join(dir, "README.md"), []byte(golden.Readme())); err != nil {
-		return nil, err
-	}
-	return append(names, "README.md"), nil
-}
-
-// writeFile writes b to path through an export.Output.
-func writeFile(path string, b []byte) error {
-	f, err := export.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if _, err := f.Write(b); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Commit()
 }
 
 func goldenCheck(dir string, asJSON bool, stdout, stderr io.Writer) int {
