@@ -52,11 +52,14 @@ func (v *View) inFront(p mgl32.Vec3) bool {
 // DrawJointLabels names the joints of skeleton sk (positions pos in m,
 // shifted by shift): the one under the mouse, the picked one (ringed), and
 // when the user asked for every label, as many more as can be read (see
-// jointLabels). It returns the joint under the mouse, or -1.
-func (v *View) DrawJointLabels(sk *animsys.Skeleton, pos []mgl32.Vec3, shift mgl32.Vec3, picked int) int {
+// jointLabels), none of those but the hovered and picked over the
+// rectangles in avoid (the lab's plots and readouts: call it before
+// drawing them, so they cover those two). It returns the joint under the
+// mouse, or -1.
+func (v *View) DrawJointLabels(sk *animsys.Skeleton, pos []mgl32.Vec3, shift mgl32.Vec3, picked int, avoid ...rl.Rectangle) int {
 	hover := v.JointAt(pos, shift, v.Mouse)
 	const size = ui.SmallText
-	labels := v.jointLabels(sk, pos, shift, picked, hover, func(s string) float32 { return ui.Measure(s, size) })
+	labels := v.jointLabels(sk, pos, shift, picked, hover, func(s string) float32 { return ui.Measure(s, size) }, avoid...)
 	// Least important first, so the hovered and the picked are on top.
 	for i := len(labels) - 1; i >= 0; i-- {
 		l := labels[i]
@@ -94,7 +97,7 @@ const labelGap = 2
 // out, but for the hovered and the picked: on a skeleton of 73 joints the
 // labels drawn are the ones that can be read. Joints behind the camera and
 // the root are not labelled; width measures a name (units).
-func (v *View) jointLabels(sk *animsys.Skeleton, pos []mgl32.Vec3, shift mgl32.Vec3, picked, hover int, width func(string) float32) []jointLabel {
+func (v *View) jointLabels(sk *animsys.Skeleton, pos []mgl32.Vec3, shift mgl32.Vec3, picked, hover int, width func(string) float32, avoid ...rl.Rectangle) []jointLabel {
 	n := min(len(pos), sk.Len(), len(sk.Names))
 	ok := func(i int) bool { return i > 0 && i < n && v.inFront(pos[i].Add(shift)) }
 	order := []int{}
@@ -167,7 +170,7 @@ func (v *View) jointLabels(sk *animsys.Skeleton, pos []mgl32.Vec3, shift mgl32.V
 		}
 		placed := false
 		for _, r := range spots {
-			if k >= must && !inside(r, screen) {
+			if k >= must && (!inside(r, screen) || overlapsRect(r, avoid)) {
 				continue
 			}
 			if !overlapsAny(r, out) {
@@ -187,6 +190,16 @@ func overlapsAny(r rl.Rectangle, ls []jointLabel) bool {
 	g := rl.Rectangle{X: r.X - labelGap, Y: r.Y - labelGap, Width: r.Width + 2*labelGap, Height: r.Height + 2*labelGap}
 	for _, l := range ls {
 		if rl.CheckCollisionRecs(g, l.rect) {
+			return true
+		}
+	}
+	return false
+}
+
+// overlapsRect reports whether r overlaps one of rs.
+func overlapsRect(r rl.Rectangle, rs []rl.Rectangle) bool {
+	for _, b := range rs {
+		if b.Width > 0 && b.Height > 0 && rl.CheckCollisionRecs(r, b) {
 			return true
 		}
 	}

@@ -165,6 +165,23 @@ func TestJointLabelsDeclutter(t *testing.T) {
 		}
 	}
 
+	// A plot over the right half of the scene: only the hovered and picked
+	// labels may lie on it, and fewer labels fit.
+	free := v.jointLabels(sk, pos, mgl32.Vec3{}, -1, index["LeftHand"], width)
+	plot := rl.Rectangle{X: v.Area.X + v.Area.Width/2, Y: v.Area.Y, Width: v.Area.Width / 2, Height: v.Area.Height}
+	if plot.Width <= 0 {
+		plot = rl.Rectangle{X: float32(v.Width) / 2, Width: float32(v.Width) / 2, Height: float32(v.Height)}
+	}
+	covered := v.jointLabels(sk, pos, mgl32.Vec3{}, -1, index["LeftHand"], width, plot)
+	for k, l := range covered {
+		if k > 0 && rl.CheckCollisionRecs(l.rect, plot) {
+			t.Errorf("the label of %s %v lies on the plot %v", sk.Names[l.joint], l.rect, plot)
+		}
+	}
+	if len(covered) >= len(free) || len(covered) < 3 {
+		t.Errorf("%d labels beside a plot over half the scene, %d without it", len(covered), len(free))
+	}
+
 	// Not asked for: only the picked and the hovered.
 	v.LabelJoints = false
 	labels := v.jointLabels(sk, pos, mgl32.Vec3{}, index["Head"], index["LeftHand"], width)

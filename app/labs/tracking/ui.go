@@ -47,12 +47,15 @@ func (l *Lab) Draw3D(v *app.View) {
 // captions.
 func (l *Lab) Draw2D(v *app.View) {
 	top, bottom := signals.StackedPlots(v.Width, v.Height)
+	c := l.char
+	if l.S.Character { // the joints' names first, off the plots
+		v.DrawJointLabels(&c.skel, c.rawG.Pos, mgl32.Vec3{}, l.joint, top, bottom)
+	}
 	l.plot.Draw(top, v.Mouse)
 	l.errs.Draw(bottom, v.Mouse)
 	if !l.S.Character {
 		return
 	}
-	c := l.char
 	caption := func(x, y float32, text string, col color.RGBA) {
 		w := ui.Measure(text, ui.TextSize)
 		ui.DrawText(text, x-w/2, y, ui.TextSize, col)
@@ -66,7 +69,6 @@ func (l *Lab) Draw2D(v *app.View) {
 	x, y := (fr.X+ff.X)/2, max(fr.Y, ff.Y)+20
 	caption(x, y, "filtered vs raw", render.DimText)
 	caption(x, y+22, fmt.Sprintf("mean %.1f max %.1f deg", c.MeanDeg, c.MaxDeg), render.DimText)
-	v.DrawJointLabels(&c.skel, c.rawG.Pos, mgl32.Vec3{}, l.joint)
 	if j := l.joint; j > 0 && j < c.skel.Len() {
 		d := c.rawG.Rot[j].Dot(c.filtG.Rot[j])
 		deg := 2 * math.Acos(math.Min(1, math.Abs(float64(d)))) * 180 / math.Pi

@@ -65,7 +65,6 @@ func (l *Lab) Draw3D(v *app.View) {
 // and the joints' names (hovered, picked, or all).
 func (l *Lab) Draw2D(v *app.View) {
 	unit := quantityUnits[l.S.Quantity]
-	l.plot.Draw(v.Plot, v.Mouse)
 	lines := []string{"red: propagated   blue: finite difference"}
 	cols := []color.RGBA{render.DimText}
 	if l.lastEvent != "" && l.time-l.lastEventTime < 3 {
@@ -85,8 +84,11 @@ func (l *Lab) Draw2D(v *app.View) {
 	lines = append(lines, fmt.Sprintf("mean %.4f %s   max %.4f %s", l.Mean, unit, l.Max, unit))
 	cols = append(cols, render.TextColor)
 	r := ui.CaptionRect(0, 0, ui.TextSize, lines...)
-	ui.Caption("velocities readout", v.Plot.X+v.Plot.Width-r.Width, v.Plot.Y-r.Height-6, ui.TextSize, cols, lines...)
-	v.DrawJointLabels(&l.skel, l.global.Pos, mgl32.Vec3{}, l.picked)
+	r.X, r.Y = v.Plot.X+v.Plot.Width-r.Width, v.Plot.Y-r.Height-6
+	// The joints' names first, off the plot and the readout.
+	v.DrawJointLabels(&l.skel, l.global.Pos, mgl32.Vec3{}, l.picked, v.Plot, r)
+	l.plot.Draw(v.Plot, v.Mouse)
+	ui.Caption("velocities readout", r.X, r.Y, ui.TextSize, cols, lines...)
 }
 
 // sliders is every slider of the lab's panel, declared once: Panel draws
