@@ -24,6 +24,9 @@ type Config struct {
 	DT         float32  // s, the fixed time step
 	Jitter     float32  // dt jitter fraction in [0, 1]
 	Seed       uint32   // seed of the lab's random choices
+	// DTGiven and JitterGiven: --dt and --jitter were on the command line
+	// (they win over the settings file).
+	DTGiven, JitterGiven bool
 	// LabFlags are the labs' own flags given on the command line (see
 	// LabFlag), by name; a flag not given is absent.
 	LabFlags map[string]float64
@@ -142,6 +145,10 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	}
 	c.UIScale = float32(*uiScale)
 	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
+	fs.Visit(func(g *flag.Flag) {
+		c.DTGiven = c.DTGiven || g.Name == "dt"
+		c.JitterGiven = c.JitterGiven || g.Name == "jitter"
+	})
 	if c.CSV != "" && c.Frames == 0 && c.Screenshot != "" {
 		return c, fmt.Errorf("--csv %q with --screenshot needs --frames N (a headless run)", c.CSV)
 	}

@@ -192,6 +192,13 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 	a.settingsErrs(decodeFields(keyClock, &c, top[keyClock]))
 	a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter = c.Fixed, c.FixedDt, c.TimeScale, c.Jitter
 	a.clockRanges().Clamp() // the panel's ranges
+	// --dt and --jitter win, as --ui-scale does.
+	if a.cfg.DTGiven {
+		a.clock.Fixed, a.clock.FixedDt = true, a.cfg.DT
+	}
+	if a.cfg.JitterGiven {
+		a.clock.Jitter = a.cfg.Jitter
+	}
 
 	// The command line's BVH options win over the file's.
 	o := a.mocap.opts

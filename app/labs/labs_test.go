@@ -24,7 +24,7 @@ func TestParseFlags(t *testing.T) {
 	}{
 		{nil, app.Config{Lab: "velocities", Width: 1280, Height: 720, MSAA: true, DT: 1.0 / 60, Seed: 1, Units: "auto", Up: "auto"}},
 		{[]string{"--frames", "10", "--screenshot", "a.png"}, app.Config{Lab: "velocities", Frames: 10, Screenshot: "a.png", Width: 1280, Height: 720, DT: 1.0 / 60, Seed: 1, Units: "auto", Up: "auto"}},
-		{[]string{"--width=800", "--height=600", "--msaa=off", "--dt", "0.5", "--jitter", "0.25", "--seed", "7"}, app.Config{Lab: "velocities", Width: 800, Height: 600, DT: 0.5, Jitter: 0.25, Seed: 7, Units: "auto", Up: "auto"}},
+		{[]string{"--width=800", "--height=600", "--msaa=off", "--dt", "0.5", "--jitter", "0.25", "--seed", "7"}, app.Config{Lab: "velocities", Width: 800, Height: 600, DT: 0.5, Jitter: 0.25, Seed: 7, DTGiven: true, JitterGiven: true, Units: "auto", Up: "auto"}},
 	}
 	for _, g := range good {
 		got, err := app.ParseFlags(g.args, io.Discard, All())

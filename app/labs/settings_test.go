@@ -3,6 +3,7 @@ package labs
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,6 +50,18 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 	if b.Clock().TimeScale != 0.5 {
 		t.Errorf("time scale read back as %v", b.Clock().TimeScale)
+	}
+	// --dt and --jitter on the command line win over the file's.
+	cfg, err := app.ParseFlags([]string{"--dt", "0.01", "--jitter", "0.2"}, io.Discard, All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := app.New(cfg, All())
+	if err := g.LoadSettings(path, false); err != nil {
+		t.Fatal(err)
+	}
+	if ck := g.Clock(); ck.FixedDt != 0.01 || ck.Jitter != 0.2 || !ck.Fixed || ck.TimeScale != 0.5 {
+		t.Errorf("with --dt 0.01 --jitter 0.2 the clock reads dt %v jitter %v fixed %v, time scale %v (the file's)", ck.FixedDt, ck.Jitter, ck.Fixed, ck.TimeScale)
 	}
 	path2 := filepath.Join(dir, "again.json")
 	if err := b.SaveSettings(path2); err != nil {
