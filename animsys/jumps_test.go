@@ -1,14 +1,13 @@
-package animsys
+package animsys_test
 
 import (
-	"fmt"
+	"kinelab/animsys"
+	"kinelab/animsys/animtest"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"kinelab/animsys/mathx"
 )
 
 // Clean motion, however fast, is not a data jump: swings of 2.5 rad at 3
@@ -16,29 +15,29 @@ import (
 // frame, a joint that starts spinning from rest, a root running at 10 m/s
 // at 24 fps.
 func TestDetectEventsCleanFastClip(t *testing.T) {
-	skel := chainSkeleton(5)
+	skel := animtest.ChainSkeleton(5)
 	for _, tc := range []struct {
 		name string
 		fps  float64
 		pose func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat)
 	}{
-		{"swing 47 rad/s at 30 fps", 30, smoothMotion(&skel, 1.4, 2.5, 3)},
+		{"swing 47 rad/s at 30 fps", 30, animtest.SmoothMotion(&skel, 1.4, 2.5, 3)},
 		{"spin 2.8 rad a frame", 60, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
-			return skel.Offsets[j], rot(mgl32.Vec3{0.2, 1, 0}, 2.8*float64(f*j))
+			return skel.Offsets[j], animtest.Rot(mgl32.Vec3{0.2, 1, 0}, 2.8*float64(f*j))
 		}},
 		{"spin from rest", 30, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
-			return skel.Offsets[j], rot(mgl32.Vec3{1, 0, 0}, 20*math.Max(0, t-1))
+			return skel.Offsets[j], animtest.Rot(mgl32.Vec3{1, 0, 0}, 20*math.Max(0, t-1))
 		}},
 		{"run 10 m/s at 24 fps", 24, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
 			p := skel.Offsets[j]
 			if j == 0 {
 				p = mgl32.Vec3{0, 1, float32(10 * t)}
 			}
-			return p, rot(mgl32.Vec3{1, 0, 0}, 0.5*math.Sin(8*t))
+			return p, animtest.Rot(mgl32.Vec3{1, 0, 0}, 0.5*math.Sin(8*t))
 		}},
 	} {
-		c := synthClip(tc.name, &skel, 120, tc.fps, tc.pose)
-		if ev := DetectEvents(&skel, c); len(ev) != 0 {
+		c := animtest.SynthClip(tc.name, &skel, 120, tc.fps, tc.pose)
+		if ev := animsys.DetectEvents(&skel, c); len(ev) != 0 {
 			t.Errorf("%s: flagged %v", tc.name, ev)
 		}
 	}
@@ -47,16 +46,16 @@ func TestDetectEventsCleanFastClip(t *testing.T) {
 // A first frame unlike the rest at most joints (a T-pose row, as cgspeed's
 // CMU conversions start with) is named as such.
 func TestDetectEventsRestFrame(t *testing.T) {
-	skel := chainSkeleton(6)
-	base := smoothMotion(&skel, 1.4, 0.3, 1)
-	c := synthClip("tpose", &skel, 100, 120, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
+	skel := animtest.ChainSkeleton(6)
+	base := animtest.SmoothMotion(&skel, 1.4, 0.3, 1)
+	c := animtest.SynthClip("tpose", &skel, 100, 120, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
 		p, r := base(f, j, t)
 		if f == 0 && j > 0 {
-			r = rot(mgl32.Vec3{0, 0, 1}, 0.4+0.1*float64(j)).Mul(r)
+			r = animtest.Rot(mgl32.Vec3{0, 0, 1}, 0.4+0.1*float64(j)).Mul(r)
 		}
 		return p, r
 	})
-	ev := DetectEvents(&skel, c)
+	ev := animsys.DetectEvents(&skel, c)
 	if len(ev) != 5 {
 		t.Fatalf("%d events, want the 5 rotating joints at frame 0: %v", len(ev), ev)
 	}
@@ -70,15 +69,15 @@ func TestDetectEventsRestFrame(t *testing.T) {
 // A one-frame 170 degree flip, a zero-pose frame and a root teleport are
 // found, at their frames and joints, with a reason naming what they are.
 func TestDetectEventsJumps(t *testing.T) {
-	skel := chainSkeleton(5)
-	base := smoothMotion(&skel, 1.4, 0.4, 1)
-	bend := rot(mgl32.Vec3{1, 0, 0.2}, 1) // every joint 0.6 rad or more from identity
-	c := synthClip("jumps", &skel, 200, 120, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
+	skel := animtest.ChainSkeleton(5)
+	base := animtest.SmoothMotion(&skel, 1.4, 0.4, 1)
+	bend := animtest.Rot(mgl32.Vec3{1, 0, 0.2}, 1) // every joint 0.6 rad or more from identity
+	c := animtest.SynthClip("jumps", &skel, 200, 120, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
 		p, r := base(f, j, t)
 		r = bend.Mul(r)
 		switch {
 		case f == 40 && j == 2:
-			r = rot(mgl32.Vec3{0.3, 0.2, 1}, 170*math.Pi/180).Mul(r)
+			r = animtest.Rot(mgl32.Vec3{0.3, 0.2, 1}, 170*math.Pi/180).Mul(r)
 		case f == 100 && j > 0:
 			r = mgl32.QuatIdent()
 		case f >= 150 && j == 0:
@@ -86,7 +85,7 @@ func TestDetectEventsJumps(t *testing.T) {
 		}
 		return p, r
 	})
-	ev := DetectEvents(&skel, c)
+	ev := animsys.DetectEvents(&skel, c)
 	has := func(frame int, joint, reason string) bool {
 		for _, e := range ev {
 			if e.Frame == frame && e.Joint == joint && strings.Contains(e.Reason, reason) {
@@ -111,61 +110,5 @@ func TestDetectEventsJumps(t *testing.T) {
 		if e.Frame < 39 || (e.Frame > 40 && e.Frame < 99) || (e.Frame > 100 && e.Frame != 149) {
 			t.Errorf("unexpected event %v", e)
 		}
-	}
-}
-
-// Synthetic fixtures: a chain skeleton and clips generated from a function
-// of time, so each test states exactly the motion it needs (package
-// verify's tests keep the same ones; test files cannot share them).
-
-// chainSkeleton is a root and a chain of joints-1 bones of 0.3 m along y,
-// named j0, j1, ...
-func chainSkeleton(joints int) Skeleton {
-	s := Skeleton{}
-	for j := 0; j < joints; j++ {
-		s.Names = append(s.Names, fmt.Sprintf("j%d", j))
-		s.Parents = append(s.Parents, j-1)
-		off := mgl32.Vec3{0, 0.3, 0}
-		if j == 0 {
-			off = mgl32.Vec3{}
-		}
-		s.Offsets = append(s.Offsets, off)
-	}
-	return s
-}
-
-// synthClip samples pose(f, j, t) -> (local position, rotation) at every
-// frame (t = f / fps) into a prepared clip.
-func synthClip(name string, skel *Skeleton, frames int, fps float64,
-	pose func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat)) *Clip {
-	c := NewClip(name, frames, skel.Len(), float32(1/fps))
-	for f := 0; f < frames; f++ {
-		for j := 0; j < skel.Len(); j++ {
-			p, q := pose(f, j, float64(f)/fps)
-			c.SetPos(f, j, p)
-			c.Rot[c.At(f, j)] = q
-		}
-	}
-	c.Prepare()
-	return &c
-}
-
-// rot is the rotation by angle (rad) about axis.
-func rot(axis mgl32.Vec3, angle float64) mgl32.Quat {
-	return mathx.QuatFromScaledAngleAxis(axis.Normalize().Mul(float32(angle)))
-}
-
-// smoothMotion is a clean, lively pose: the root walks at speed (m/s) and
-// sways, every joint swings about a slowly turning axis with amplitude amp
-// (rad) at freq (Hz), phases differing per joint.
-func smoothMotion(skel *Skeleton, speed, amp, freq float64) func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
-	return func(_, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
-		ph := float64(j) * 0.7
-		axis := mgl32.Vec3{float32(math.Cos(0.3*t + ph)), 1, float32(math.Sin(0.2*t - ph))}
-		r := rot(axis, amp*math.Sin(2*math.Pi*freq*t+ph))
-		if j == 0 {
-			return mgl32.Vec3{float32(0.1 * math.Sin(3*t)), 1, float32(speed * t)}, r
-		}
-		return skel.Offsets[j], r
 	}
 }

@@ -1,7 +1,6 @@
 package bvh
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -66,14 +65,7 @@ func TestDetectFixtures(t *testing.T) {
 	for _, s := range fixture.All() {
 		for _, rest := range []int{0, 2} {
 			s.RestFrames = rest
-			var buf bytes.Buffer
-			if err := fixture.Write(&buf, s); err != nil {
-				t.Fatal(err)
-			}
-			f, err := Parse(&buf, s.Name+".bvh")
-			if err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
+			f := parseSpec(t, s)
 			d := Detect(f)
 			up, skip := UpY, rest
 			if s.ZUp {
@@ -94,15 +86,7 @@ func TestDetectFixtures(t *testing.T) {
 func TestDetectNominalHeight(t *testing.T) {
 	s := fixture.Mixamo()
 	s.PerMetre = 7 // 12 units tall: 12 m, 12 cm, 1.2 cm or 30 cm
-	var buf bytes.Buffer
-	if err := fixture.Write(&buf, s); err != nil {
-		t.Fatal(err)
-	}
-	f, err := Parse(&buf, "tiny.bvh")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := Detect(f)
+	d := Detect(parseSpec(t, s))
 	if h := d.Height * d.Units.Scale(); h < NominalHeight-0.01 || h > NominalHeight+0.01 || !strings.Contains(d.UnitsReason, "scaled to 1.70 m") {
 		t.Errorf("units %s (%s): %.3f m", d.Units, d.UnitsReason, h)
 	}
@@ -111,14 +95,7 @@ func TestDetectNominalHeight(t *testing.T) {
 // ImportFor applies a user's choices over the detection, says so in its
 // notes, and names the flag of a choice that does not parse.
 func TestImportFor(t *testing.T) {
-	var buf bytes.Buffer
-	if err := fixture.Write(&buf, fixture.CMU()); err != nil {
-		t.Fatal(err)
-	}
-	f, err := Parse(&buf, "cmu.bvh")
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := parseSpec(t, fixture.CMU())
 	d := Detect(f)
 	imp, u, notes, err := ImportFor(f, d, Choice{})
 	if err != nil || u != CMU || imp.Up != UpY || imp.Skip != 1 || len(notes) != 3 ||

@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/animtest"
 	"kinelab/animsys/body"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
@@ -173,16 +174,6 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 	}
 }
 
-// writeFixture writes a synthetic convention's figure to dir.
-func writeFixture(t *testing.T, dir string, s fixture.Spec) string {
-	t.Helper()
-	path, err := fixture.WriteFile(dir, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // TestConventionCharacters loads a synthetic figure in each exporter
 // convention (package fixture) and checks it as the real files: it stands
 // 1.2-2.1 m tall on the floor, its body covers its bones with legs apart,
@@ -191,7 +182,7 @@ func writeFixture(t *testing.T, dir string, s fixture.Spec) string {
 func TestConventionCharacters(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		path := writeFixture(t, dir, s)
+		path := animtest.WriteFixture(t, dir, s)
 		name := s.String()
 		ch, errs := Load([]string{path}, Options{})
 		if len(errs) > 0 || ch == nil || !ch.Figure.Human {
@@ -227,7 +218,7 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 // first joint that differs; the same names in another order too.
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
-	a, b := writeFixture(t, dir, fixture.LAFAN1()), writeFixture(t, dir, fixture.Neuron())
+	a, b := animtest.WriteFixture(t, dir, fixture.LAFAN1()), animtest.WriteFixture(t, dir, fixture.Neuron())
 	ch, errs := Load([]string{a, b}, Options{})
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
 		t.Fatalf("%v, %v", ch, errs)
@@ -242,7 +233,7 @@ func TestLoadSkeletonMismatch(t *testing.T) {
 // the rest frames are kept.
 func TestLoadRestFrames(t *testing.T) {
 	s := fixture.CMU()
-	path := writeFixture(t, t.TempDir(), s)
+	path := animtest.WriteFixture(t, t.TempDir(), s)
 	for _, keep := range []bool{false, true} {
 		ch, errs := Load([]string{path}, Options{KeepRest: keep})
 		if len(errs) > 0 {
@@ -321,7 +312,7 @@ func TestHeadUpright(t *testing.T) {
 		})}
 	var paths []string
 	for _, s := range specs {
-		paths = append(paths, writeFixture(t, dir, s))
+		paths = append(paths, animtest.WriteFixture(t, dir, s))
 	}
 	for _, p := range mocap.Files() {
 		if strings.Contains(p, "rokoko") {
@@ -416,7 +407,7 @@ func TestNeckShows(t *testing.T) {
 	if n := armsOnNeck.Count(); n != 19 {
 		t.Fatalf("the library skeleton has %d joints, want 19", n)
 	}
-	paths := []string{writeFixture(t, dir, fixture.MocapBank()), writeFixture(t, dir, armsOnNeck), writeFixture(t, dir, fixture.Biped())}
+	paths := []string{animtest.WriteFixture(t, dir, fixture.MocapBank()), animtest.WriteFixture(t, dir, armsOnNeck), animtest.WriteFixture(t, dir, fixture.Biped())}
 	paths = append(paths, mocap.Files()...)
 	for _, path := range paths {
 		ch, errs := Load([]string{path}, Options{})
@@ -441,7 +432,7 @@ func TestStillRoot(t *testing.T) {
 	far := mgl32.Vec3{-4, 0, 0}
 	s := fixture.Bandai()
 	s.Name, s.FarRoot, s.StillRoot = "still-root", &far, true
-	ch, errs := Load([]string{writeFixture(t, t.TempDir(), s)}, Options{})
+	ch, errs := Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, Options{})
 	if ch == nil || !ch.Figure.Human {
 		t.Fatalf("%v", errs)
 	}

@@ -47,23 +47,36 @@ func Open(path string, opt Options) (*File, error) {
 // fewer than two frames, once its rest frames are dropped, is refused: no
 // velocity, no lab, no export can be made of one pose.
 func Read(f *bvh.File, opt Options) (*File, error) {
-	if f.Frames < 2 {
-		return nil, fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames", f.Name, f.FramesLine, f.Frames)
+	if err := TooFewFrames(f, 0); err != nil {
+		return nil, err
 	}
 	d := bvh.Detect(f)
 	imp, units, notes, err := bvh.ImportFor(f, d, opt)
 	if err != nil {
 		return nil, err
 	}
-	if left := f.Frames - imp.Skip; left < 2 {
-		return nil, fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames, and %d is left after dropping %d rest frames (keep them with --keep-rest)",
-			f.Name, f.FramesLine, f.Frames, left, imp.Skip)
+	if err := TooFewFrames(f, imp.Skip); err != nil {
+		return nil, err
 	}
 	file := &File{BVH: f, Import: imp, Units: units, Notes: notes}
 	if d.FigureErr == nil {
 		file.Figure = &d.Figure
 	}
 	return file, nil
+}
+
+// TooFewFrames is the error Read gives for f if its clip keeps fewer than
+// two frames once skip leading rest frames are dropped, or nil.
+func TooFewFrames(f *bvh.File, skip int) error {
+	switch left := f.Frames - skip; {
+	case left >= 2:
+		return nil
+	case skip == 0:
+		return fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames", f.Name, f.FramesLine, f.Frames)
+	default:
+		return fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames, and %d is left after dropping %d rest frames (keep them with --keep-rest)",
+			f.Name, f.FramesLine, f.Frames, left, skip)
+	}
 }
 
 // Load reads BVH files into one character: the first file's skeleton,

@@ -6,17 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/animsys/bvh"
+	"kinelab/animsys/animtest"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/character"
-	"kinelab/assets"
 )
 
 // A BVH character gets an Entity root and its roles from its figure (the
 // Velocities lab's tests run it through the lab).
 func TestLoadCharacterFromBVH(t *testing.T) {
 	dir := t.TempDir()
-	walk, run := writeDefaultBVH(t, dir, "walk"), writeDefaultBVH(t, dir, "run")
+	walk, run := animtest.WriteDefaultBVH(t, dir, "walk"), animtest.WriteDefaultBVH(t, dir, "run")
 	bad := filepath.Join(dir, "bad.bvh")
 	os.WriteFile(bad, []byte("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n"), 0o644)
 
@@ -56,7 +55,7 @@ func TestLoadCharacterFromBVH(t *testing.T) {
 }
 
 func TestLoadCharacterUnitsOverride(t *testing.T) {
-	walk := writeDefaultBVH(t, t.TempDir(), "walk")
+	walk := animtest.WriteDefaultBVH(t, t.TempDir(), "walk")
 	ch, errs := character.Load([]string{walk}, character.Options{Units: "m"}) // wrongly: the file is in cm
 	if len(errs) != 0 {
 		t.Fatal(errs)
@@ -86,24 +85,6 @@ func TestLoadCharacterPelvisRoot(t *testing.T) {
 			t.Fatalf("frame %d: entity %v hips %v: want the ground projection on the entity", f, e, h)
 		}
 	}
-}
-
-// writeDefaultBVH writes the default character's clip named clip as a BVH
-// file in centimetres in dir and returns its path.
-func writeDefaultBVH(t *testing.T, dir, clip string) string {
-	t.Helper()
-	sk := assets.Humanoid()
-	for _, c := range assets.Clips() {
-		if c.Name == clip {
-			path := filepath.Join(dir, clip+".bvh")
-			if err := bvh.WriteFile(path, &sk, &c, bvh.Centimetres.Scale()); err != nil {
-				t.Fatal(err)
-			}
-			return path
-		}
-	}
-	t.Fatalf("no embedded clip %q", clip)
-	return ""
 }
 
 // The roles the procedural stages act on are the figure's head and left

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/animtest"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
 )
@@ -82,7 +83,7 @@ func TestPathsInReach(t *testing.T) {
 	checkReach(t, "default", Default())
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		ch, errs := Load([]string{writeFixture(t, dir, s)}, Options{})
+		ch, errs := Load([]string{animtest.WriteFixture(t, dir, s)}, Options{})
 		if ch == nil {
 			t.Fatalf("%s: %v", s, errs)
 		}

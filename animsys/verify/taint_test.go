@@ -7,14 +7,15 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/animtest"
 )
 
 // A jump taints the intervals whose cubic stencil reads it (the one
 // before and after too, linear sampling only its own) and, through the
 // hierarchy, the joint's descendants.
 func TestTaintReach(t *testing.T) {
-	skel := chainSkeleton(4)
-	c := synthClip("still", &skel, 20, 10, func(_, j int, _ float64) (mgl32.Vec3, mgl32.Quat) {
+	skel := animtest.ChainSkeleton(4)
+	c := animtest.SynthClip("still", &skel, 20, 10, func(_, j int, _ float64) (mgl32.Vec3, mgl32.Quat) {
 		return skel.Offsets[j], mgl32.QuatIdent()
 	})
 	tn := newTaint(skel.Parents, c, []animsys.DataEvent{{Frame: 10, JointIndex: 2}})
@@ -40,12 +41,12 @@ func TestTaintReach(t *testing.T) {
 // and (through the hierarchy) the joint's descendants, and the report
 // names its frames and joint; everything else is checked and passes.
 func TestRunLeavesOutDataJumps(t *testing.T) {
-	skel := chainSkeleton(5)
-	base := smoothMotion(&skel, 1.4, 0.6, 1)
-	c := synthClip("flip", &skel, 160, 120, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
+	skel := animtest.ChainSkeleton(5)
+	base := animtest.SmoothMotion(&skel, 1.4, 0.6, 1)
+	c := animtest.SynthClip("flip", &skel, 160, 120, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
 		p, r := base(f, j, t)
 		if f == 80 && j == 2 {
-			r = rot(mgl32.Vec3{0.3, 0.2, 1}, 178*math.Pi/180).Mul(r)
+			r = animtest.Rot(mgl32.Vec3{0.3, 0.2, 1}, 178*math.Pi/180).Mul(r)
 		}
 		return p, r
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/animtest"
 )
 
 // Every operation's propagated velocities match the central difference
@@ -68,11 +69,11 @@ func TestHarnessCatchesMissingTerm(t *testing.T) {
 // C1, so its acceleration jumps at every frame boundary, and a central
 // difference across one is wrong.
 func jerky(skel *animsys.Skeleton, frames int, fps, freq float64) *animsys.Clip {
-	base := smoothMotion(skel, 1.4, 0.8, freq)
-	return synthClip(fmt.Sprintf("jerky-%g", freq), skel, frames, fps, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
+	base := animtest.SmoothMotion(skel, 1.4, 0.8, freq)
+	return animtest.SynthClip(fmt.Sprintf("jerky-%g", freq), skel, frames, fps, func(f, j int, t float64) (mgl32.Vec3, mgl32.Quat) {
 		p, r := base(f, j, t)
 		w := 0.003 * float64((f*7+j*3)%5-2) // -0.006 .. 0.006 rad: capture noise
-		return p.Add(mgl32.Vec3{0, float32(w) * 0.1, 0}), rot(mgl32.Vec3{1, 0.3, 0}, w).Mul(r)
+		return p.Add(mgl32.Vec3{0, float32(w) * 0.1, 0}), animtest.Rot(mgl32.Vec3{1, 0.3, 0}, w).Mul(r)
 	})
 }
 
@@ -83,7 +84,7 @@ func jerky(skel *animsys.Skeleton, frames int, fps, freq float64) *animsys.Clip 
 // in; the harness moves such times (and the Chain offsets b by whole
 // frames). The checks then pass on two jerky 125 fps clips.
 func TestStencilsFitOneInterval(t *testing.T) {
-	skel := chainSkeleton(5)
+	skel := animtest.ChainSkeleton(5)
 	c, d := jerky(&skel, 300, 125, 1.3), jerky(&skel, 300, 125, 0.7)
 	var cases []Case
 	for _, cs := range Cases(&skel, NoRoles()) {
@@ -128,13 +129,13 @@ func TestStencilsFitOneInterval(t *testing.T) {
 // falls short, so FK would fail by the reference alone. The harness
 // shrinks h there (MaxTurn) and the checks pass.
 func TestFastJointShrinksStep(t *testing.T) {
-	skel := chainSkeleton(4)
-	c := synthClip("fast", &skel, 240, 120, func(f, j int, tm float64) (mgl32.Vec3, mgl32.Quat) {
+	skel := animtest.ChainSkeleton(4)
+	c := animtest.SynthClip("fast", &skel, 240, 120, func(f, j int, tm float64) (mgl32.Vec3, mgl32.Quat) {
 		a := 0.0
 		if j == 1 {
 			a = 2.5 * 120 * tm * (1 + 0.3*math.Sin(4*tm)) // ~300 rad/s, accelerating
 		}
-		return skel.Offsets[j], rot(mgl32.Vec3{1, 0.2, 0.4}, a).Mul(rot(mgl32.Vec3{0, 0, 1}, 0.8))
+		return skel.Offsets[j], animtest.Rot(mgl32.Vec3{1, 0.2, 0.4}, a).Mul(animtest.Rot(mgl32.Vec3{0, 0, 1}, 0.8))
 	})
 	var cases []Case
 	for _, cs := range Cases(&skel, NoRoles()) {
@@ -158,8 +159,8 @@ func TestFastJointShrinksStep(t *testing.T) {
 // of a 1.6 ms sampled step): the reference errs by that much of the
 // velocity, which the allowance then includes (timeRes).
 func TestTimeResolutionLateInLongClip(t *testing.T) {
-	skel := chainSkeleton(4)
-	c := synthClip("long", &skel, 1000, 30, smoothMotion(&skel, 1.4, 1.2, 1.5))
+	skel := animtest.ChainSkeleton(4)
+	c := animtest.SynthClip("long", &skel, 1000, 30, animtest.SmoothMotion(&skel, 1.4, 1.2, 1.5))
 	var cases []Case
 	for _, cs := range Cases(&skel, NoRoles()) {
 		if cs.Name == "TimeScale" || cs.Name == "SampleCubic" {
@@ -178,12 +179,12 @@ func TestTimeResolutionLateInLongClip(t *testing.T) {
 // shortest arc: the blend's output jumps, by design. The report names the
 // sample as a seam and leaves it out; the rest passes.
 func TestBlendSeamNamed(t *testing.T) {
-	skel := chainSkeleton(3)
+	skel := animtest.ChainSkeleton(3)
 	cross := (94+0.37)/60.0 + 3e-4 // s: inside the stencil of interval 94
-	turning := synthClip("turning", &skel, 240, 60, func(_, j int, tm float64) (mgl32.Vec3, mgl32.Quat) {
-		return skel.Offsets[j], rot(mgl32.Vec3{0, 1, 0}, math.Pi*tm/cross) // passes pi at cross
+	turning := animtest.SynthClip("turning", &skel, 240, 60, func(_, j int, tm float64) (mgl32.Vec3, mgl32.Quat) {
+		return skel.Offsets[j], animtest.Rot(mgl32.Vec3{0, 1, 0}, math.Pi*tm/cross) // passes pi at cross
 	})
-	still := synthClip("still", &skel, 240, 60, func(_, j int, _ float64) (mgl32.Vec3, mgl32.Quat) {
+	still := animtest.SynthClip("still", &skel, 240, 60, func(_, j int, _ float64) (mgl32.Vec3, mgl32.Quat) {
 		return skel.Offsets[j], mgl32.QuatIdent()
 	})
 	var cases []Case
@@ -213,12 +214,12 @@ func TestBlendSeamNamed(t *testing.T) {
 // joint), and so does every stat in JSON; left-out data jumps are listed
 // with frame, joint and reason.
 func TestReportNamesWorst(t *testing.T) {
-	skel := chainSkeleton(4)
-	base := smoothMotion(&skel, 1.4, 0.6, 1)
-	c := synthClip("named", &skel, 100, 60, func(f, j int, tm float64) (mgl32.Vec3, mgl32.Quat) {
+	skel := animtest.ChainSkeleton(4)
+	base := animtest.SmoothMotion(&skel, 1.4, 0.6, 1)
+	c := animtest.SynthClip("named", &skel, 100, 60, func(f, j int, tm float64) (mgl32.Vec3, mgl32.Quat) {
 		p, r := base(f, j, tm)
 		if f == 50 && j == 3 {
-			r = rot(mgl32.Vec3{0, 0, 1}, 3).Mul(r)
+			r = animtest.Rot(mgl32.Vec3{0, 0, 1}, 3).Mul(r)
 		}
 		return p, r
 	})
@@ -266,7 +267,7 @@ func TestReportNamesWorst(t *testing.T) {
 // The procedural cases run on the joints the caller names: none without
 // roles, LookAt with a head, TwoBoneIK with a leg that is a chain.
 func TestCasesTakeRoles(t *testing.T) {
-	skel := chainSkeleton(6)
+	skel := animtest.ChainSkeleton(6)
 	names := func(r Roles) (s []string) {
 		for _, cs := range Cases(&skel, r) {
 			if cs.Name == "LookAt" || cs.Name == "TwoBoneIK" {

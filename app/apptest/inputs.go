@@ -3,16 +3,14 @@ package apptest
 import (
 	"math"
 	"math/rand"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/animsys/bvh"
+	"kinelab/animsys/animtest"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
-	"kinelab/assets"
 )
 
 // StressDts are the tick lengths (s) the signal labs' stress tests draw
@@ -76,42 +74,49 @@ func PoseFinite(p *animsys.Pose) bool {
 	return true
 }
 
-// WriteDefaultBVH exports the default character's clip (e.g. "walk") to
-// dir in centimetres, as most mocap, and returns its path.
-func WriteDefaultBVH(t *testing.T, dir, clip string) string {
-	t.Helper()
-	sk := assets.Humanoid()
-	for _, c := range assets.Clips() {
-		if c.Name == clip {
-			path := filepath.Join(dir, clip+".bvh")
-			if err := bvh.WriteFile(path, &sk, &c, bvh.Centimetres.Scale()); err != nil {
-				t.Fatal(err)
-			}
-			return path
-		}
-	}
-	t.Fatalf("no embedded clip %q", clip)
-	return ""
-}
-
-// WriteFixture writes a synthetic convention's figure to dir and returns
-// its path.
-func WriteFixture(t *testing.T, dir string, s fixture.Spec) string {
-	t.Helper()
-	path, err := fixture.WriteFile(dir, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 // FixtureCharacter loads a synthetic convention's figure as the app loads
 // a BVH file.
 func FixtureCharacter(t *testing.T, s fixture.Spec) *character.Character {
 	t.Helper()
-	ch, errs := character.Load([]string{WriteFixture(t, t.TempDir(), s)}, character.Options{})
+	ch, errs := character.Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, character.Options{})
 	if ch == nil || len(errs) > 0 {
 		t.Fatalf("%s: %v", s, errs)
 	}
 	return ch
+}
+
+// SettingCase is a value a hand-edited settings file may hold (Set, on the
+// defaults) and where the lab's CheckSettings must put it (Got reads Want).
+type SettingCase[S any] struct {
+	Name string
+	Set  func(*S)
+	Got  func(*S) float32
+	Want float32
+}
+
+// Case is a SettingCase (a function, so that the labs' tables stay one
+// line a case).
+func Case[S any](name string, set func(*S), got func(*S) float32, want float32) SettingCase[S] {
+	return SettingCase[S]{name, set, got, want}
+}
+
+// CheckSettings tests a lab's CheckSettings (check) on its settings s: the
+// defaults (s as given) stay bit for bit, and each case ends at its Want.
+// s is left at the defaults.
+func CheckSettings[S comparable](t *testing.T, s *S, check func(), cases []SettingCase[S]) {
+	t.Helper()
+	def := *s
+	check()
+	if *s != def {
+		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", *s, def)
+	}
+	for _, c := range cases {
+		*s = def
+		c.Set(s)
+		check()
+		if got := c.Got(s); got != c.Want {
+			t.Errorf("%s: %v after CheckSettings, want %v", c.Name, got, c.Want)
+		}
+	}
+	*s = def
 }

@@ -125,9 +125,9 @@ func bvhInfo(args []string, stdout, stderr io.Writer) int {
 	if given {
 		chosen = &units
 	}
-	writeBVHInfo(stdout, f, chosen, up)
-	// What the app would make of it: a file it refuses fails here too.
-	if _, err := character.Read(f, character.Options{Units: *unitsArg, Up: *upArg}); err != nil {
+	d := writeBVHInfo(stdout, f, chosen, up)
+	// A file the app refuses fails here too.
+	if err := character.TooFewFrames(f, d.Skip); err != nil {
 		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
 		return ExitFail
 	}
@@ -135,8 +135,8 @@ func bvhInfo(args []string, stdout, stderr io.Writer) int {
 }
 
 // writeBVHInfo prints the summary and the hierarchy of f, with the units
-// and up axis given (nil: detected).
-func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) {
+// and up axis given (nil: detected), and returns what was detected.
+func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) bvh.Detection {
 	d := bvh.Detect(f)
 	u, unitsLine := d.Units, fmt.Sprintf("%s (detected: %s)", d.Units, d.UnitsReason)
 	if units != nil {
@@ -194,6 +194,7 @@ func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) {
 		fmt.Fprintf(tw, "  %s%s\t%s\n", strings.Repeat("  ", min(depth[i], 30)), j.Name, channels)
 	}
 	tw.Flush()
+	return d
 }
 
 func bvhExport(args []string, stdout, stderr io.Writer) int {

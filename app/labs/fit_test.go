@@ -9,6 +9,7 @@ import (
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
+	"kinelab/animsys/animtest"
 	"kinelab/app"
 	"kinelab/app/apptest"
 	"kinelab/ui"
@@ -36,7 +37,7 @@ func TestUIFits(t *testing.T) {
 	var files []string
 	for i, gait := range []string{"walk", "run"} {
 		files = append(files, filepath.Join(dir, clips[i]+".bvh"))
-		if err := os.Rename(apptest.WriteDefaultBVH(t, dir, gait), files[i]); err != nil {
+		if err := os.Rename(animtest.WriteDefaultBVH(t, dir, gait), files[i]); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -455,34 +455,17 @@ func TestCostAskedWaitsForUpdate(t *testing.T) {
 func TestCostCheckSettings(t *testing.T) {
 	nan := float32(math.NaN())
 	l := New()
-	def := l.S
-	l.CheckSettings()
-	if l.S != def {
-		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", l.S, def)
-	}
-	for _, tc := range []struct {
-		name string
-		set  func(s *Settings)
-		got  func(s *Settings) float32
-		want float32
-	}{
-		{"Half-life 0", func(s *Settings) { s.Halflife = 0 }, func(s *Settings) float32 { return s.Halflife }, 0.01},
-		{"Half-life NaN", func(s *Settings) { s.Halflife = nan }, func(s *Settings) float32 { return s.Halflife }, 0.01},
-		{"x range 9", func(s *Settings) { s.XRange = 9 }, func(s *Settings) float32 { return s.XRange }, 2},
-		{"v range 0", func(s *Settings) { s.VRange = 0 }, func(s *Settings) float32 { return s.VRange }, 0.5},
-		{"SAD w 3", func(s *Settings) { s.VelWeight = 3 }, func(s *Settings) float32 { return s.VelWeight }, 2},
-		{"every 9", func(s *Settings) { s.AutoEvery = 9 }, func(s *Settings) float32 { return s.AutoEvery }, 5},
-		{"x 1 in +-0.5", func(s *Settings) { s.PickX = 1 }, func(s *Settings) float32 { return s.PickX }, 0.5},
-		{"x 9, x range 9", func(s *Settings) { s.PickX, s.XRange = 9, 9 }, func(s *Settings) float32 { return s.PickX }, 2},
-		{"v -50, v range 50", func(s *Settings) { s.PickV, s.VRange = -50, 50 }, func(s *Settings) float32 { return s.PickV }, -40},
-		{"v NaN", func(s *Settings) { s.PickV = nan }, func(s *Settings) float32 { return s.PickV }, -10},
-		{"Rank 7", func(s *Settings) { s.RankBy = 7 }, func(s *Settings) float32 { return float32(s.RankBy) }, RankFeature},
-	} {
-		l.S = def
-		tc.set(&l.S)
-		l.CheckSettings()
-		if got := tc.got(&l.S); got != tc.want {
-			t.Errorf("%s: %v after CheckSettings, want %v", tc.name, got, tc.want)
-		}
-	}
+	apptest.CheckSettings(t, &l.S, l.CheckSettings, []apptest.SettingCase[Settings]{
+		apptest.Case("Half-life 0", func(s *Settings) { s.Halflife = 0 }, func(s *Settings) float32 { return s.Halflife }, 0.01),
+		apptest.Case("Half-life NaN", func(s *Settings) { s.Halflife = nan }, func(s *Settings) float32 { return s.Halflife }, 0.01),
+		apptest.Case("x range 9", func(s *Settings) { s.XRange = 9 }, func(s *Settings) float32 { return s.XRange }, 2),
+		apptest.Case("v range 0", func(s *Settings) { s.VRange = 0 }, func(s *Settings) float32 { return s.VRange }, 0.5),
+		apptest.Case("SAD w 3", func(s *Settings) { s.VelWeight = 3 }, func(s *Settings) float32 { return s.VelWeight }, 2),
+		apptest.Case("every 9", func(s *Settings) { s.AutoEvery = 9 }, func(s *Settings) float32 { return s.AutoEvery }, 5),
+		apptest.Case("x 1 in +-0.5", func(s *Settings) { s.PickX = 1 }, func(s *Settings) float32 { return s.PickX }, 0.5),
+		apptest.Case("x 9, x range 9", func(s *Settings) { s.PickX, s.XRange = 9, 9 }, func(s *Settings) float32 { return s.PickX }, 2),
+		apptest.Case("v -50, v range 50", func(s *Settings) { s.PickV, s.VRange = -50, 50 }, func(s *Settings) float32 { return s.PickV }, -40),
+		apptest.Case("v NaN", func(s *Settings) { s.PickV = nan }, func(s *Settings) float32 { return s.PickV }, -10),
+		apptest.Case("Rank 7", func(s *Settings) { s.RankBy = 7 }, func(s *Settings) float32 { return float32(s.RankBy) }, RankFeature),
+	})
 }

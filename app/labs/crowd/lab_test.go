@@ -1,6 +1,7 @@
 package crowd
 
 import (
+	"kinelab/animsys/animtest"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/character"
 	"math"
@@ -215,7 +216,7 @@ func crowdOf(t *testing.T, ch *character.Character, n float32, ticks int) *Lab {
 // library goes back to the default skeleton and returns to the
 // character's when chosen again.
 func TestCrowdLabBVHCharacter(t *testing.T) {
-	ch, errs := character.Load([]string{apptest.WriteDefaultBVH(t, t.TempDir(), "walk")}, character.Options{})
+	ch, errs := character.Load([]string{animtest.WriteDefaultBVH(t, t.TempDir(), "walk")}, character.Options{})
 	if ch == nil {
 		t.Fatalf("no character: %v", errs)
 	}

@@ -325,37 +325,20 @@ func TestScalarHalflifeFlag(t *testing.T) {
 func TestScalarCheckSettings(t *testing.T) {
 	nan := float32(math.NaN())
 	l := New()
-	def := l.S
-	l.CheckSettings()
-	if l.S != def {
-		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", l.S, def)
-	}
-	for _, tc := range []struct {
-		name string
-		set  func(s *Settings)
-		got  func(s *Settings) float32
-		want float32
-	}{
-		{"Duration 0", func(s *Settings) { s.GrowTime = 0 }, func(s *Settings) float32 { return s.GrowTime }, 0.5},
-		{"Alpha NaN", func(s *Settings) { s.Alpha = nan }, func(s *Settings) float32 { return s.Alpha }, 0},
-		{"Velocity -9", func(s *Settings) { s.Base2Vel = -9 }, func(s *Settings) float32 { return s.Base2Vel }, -4},
-		{"Half-life 3", func(s *Settings) { s.Halflife = 3 }, func(s *Settings) float32 { return s.Halflife }, 1},
-		{"Amplitude 4", func(s *Settings) { s.OscAmp = 4 }, func(s *Settings) float32 { return s.OscAmp }, 3},
-		{"Frequency -1", func(s *Settings) { s.OscFreq = -1 }, func(s *Settings) float32 { return s.OscFreq }, 0},
-		{"Root spin 5", func(s *Settings) { s.RootSpin = 5 }, func(s *Settings) float32 { return s.RootSpin }, 3},
-		{"Elbow spin -5", func(s *Settings) { s.ElbowSpin = -5 }, func(s *Settings) float32 { return s.ElbowSpin }, -3},
-		{"Lines 0", func(s *Settings) { s.LineScale = 0 }, func(s *Settings) float32 { return s.LineScale }, 0.02},
-		{"Lines 0.5", func(s *Settings) { s.LineScale = 0.5 }, func(s *Settings) float32 { return s.LineScale }, 0.5},
-		{"Plot 9", func(s *Settings) { s.Plot = 9 }, func(s *Settings) float32 { return float32(s.Plot) }, PlotQuatSpring},
-		{"Source -1", func(s *Settings) { s.Source = -1 }, func(s *Settings) float32 { return float32(s.Source) }, SourceOscillate},
-	} {
-		l.S = def
-		tc.set(&l.S)
-		l.CheckSettings()
-		if got := tc.got(&l.S); got != tc.want {
-			t.Errorf("%s: %v after CheckSettings, want %v", tc.name, got, tc.want)
-		}
-	}
+	apptest.CheckSettings(t, &l.S, l.CheckSettings, []apptest.SettingCase[Settings]{
+		apptest.Case("Duration 0", func(s *Settings) { s.GrowTime = 0 }, func(s *Settings) float32 { return s.GrowTime }, 0.5),
+		apptest.Case("Alpha NaN", func(s *Settings) { s.Alpha = nan }, func(s *Settings) float32 { return s.Alpha }, 0),
+		apptest.Case("Velocity -9", func(s *Settings) { s.Base2Vel = -9 }, func(s *Settings) float32 { return s.Base2Vel }, -4),
+		apptest.Case("Half-life 3", func(s *Settings) { s.Halflife = 3 }, func(s *Settings) float32 { return s.Halflife }, 1),
+		apptest.Case("Amplitude 4", func(s *Settings) { s.OscAmp = 4 }, func(s *Settings) float32 { return s.OscAmp }, 3),
+		apptest.Case("Frequency -1", func(s *Settings) { s.OscFreq = -1 }, func(s *Settings) float32 { return s.OscFreq }, 0),
+		apptest.Case("Root spin 5", func(s *Settings) { s.RootSpin = 5 }, func(s *Settings) float32 { return s.RootSpin }, 3),
+		apptest.Case("Elbow spin -5", func(s *Settings) { s.ElbowSpin = -5 }, func(s *Settings) float32 { return s.ElbowSpin }, -3),
+		apptest.Case("Lines 0", func(s *Settings) { s.LineScale = 0 }, func(s *Settings) float32 { return s.LineScale }, 0.02),
+		apptest.Case("Lines 0.5", func(s *Settings) { s.LineScale = 0.5 }, func(s *Settings) float32 { return s.LineScale }, 0.5),
+		apptest.Case("Plot 9", func(s *Settings) { s.Plot = 9 }, func(s *Settings) float32 { return float32(s.Plot) }, PlotQuatSpring),
+		apptest.Case("Source -1", func(s *Settings) { s.Source = -1 }, func(s *Settings) float32 { return float32(s.Source) }, SourceOscillate),
+	})
 }
 
 // TestScalarAskedWaitsForUpdate: what the panel's buttons ask for changes

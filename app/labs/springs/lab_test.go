@@ -205,32 +205,15 @@ func TestSpringsRegimesAndDtInvariance(t *testing.T) {
 func TestSpringsCheckSettings(t *testing.T) {
 	nan := float32(math.NaN())
 	l := New()
-	def := l.S
-	l.CheckSettings()
-	if l.S != def {
-		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", l.S, def)
-	}
-	for _, tc := range []struct {
-		name string
-		set  func(s *Settings)
-		got  func(s *Settings) float32
-		want float32
-	}{
-		{"Period 0", func(s *Settings) { s.Period = 0 }, func(s *Settings) float32 { return s.Period }, 0.2},
-		{"Amplitude 9", func(s *Settings) { s.Amplitude = 9 }, func(s *Settings) float32 { return s.Amplitude }, 2},
-		{"Ramp time NaN", func(s *Settings) { s.RampTime = nan }, func(s *Settings) float32 { return s.RampTime }, 0.05},
-		{"Damping 7", func(s *Settings) { s.Ratio = 7 }, func(s *Settings) float32 { return s.Ratio }, 3},
-		{"Damping -1", func(s *Settings) { s.Ratio = -1 }, func(s *Settings) float32 { return s.Ratio }, 0},
-		{"Damping 1.5", func(s *Settings) { s.Ratio = 1.5 }, func(s *Settings) float32 { return s.Ratio }, 1.5},
-		{"Decay h-l 2", func(s *Settings) { s.DecayHalflife = 2 }, func(s *Settings) float32 { return s.DecayHalflife }, 1},
-		{"Window 0", func(s *Settings) { s.Window = 0 }, func(s *Settings) float32 { return s.Window }, 1},
-		{"Goal 5", func(s *Settings) { s.Goal = 5 }, func(s *Settings) float32 { return float32(s.Goal) }, GoalSine},
-	} {
-		l.S = def
-		tc.set(&l.S)
-		l.CheckSettings()
-		if got := tc.got(&l.S); got != tc.want {
-			t.Errorf("%s: %v after CheckSettings, want %v", tc.name, got, tc.want)
-		}
-	}
+	apptest.CheckSettings(t, &l.S, l.CheckSettings, []apptest.SettingCase[Settings]{
+		apptest.Case("Period 0", func(s *Settings) { s.Period = 0 }, func(s *Settings) float32 { return s.Period }, 0.2),
+		apptest.Case("Amplitude 9", func(s *Settings) { s.Amplitude = 9 }, func(s *Settings) float32 { return s.Amplitude }, 2),
+		apptest.Case("Ramp time NaN", func(s *Settings) { s.RampTime = nan }, func(s *Settings) float32 { return s.RampTime }, 0.05),
+		apptest.Case("Damping 7", func(s *Settings) { s.Ratio = 7 }, func(s *Settings) float32 { return s.Ratio }, 3),
+		apptest.Case("Damping -1", func(s *Settings) { s.Ratio = -1 }, func(s *Settings) float32 { return s.Ratio }, 0),
+		apptest.Case("Damping 1.5", func(s *Settings) { s.Ratio = 1.5 }, func(s *Settings) float32 { return s.Ratio }, 1.5),
+		apptest.Case("Decay h-l 2", func(s *Settings) { s.DecayHalflife = 2 }, func(s *Settings) float32 { return s.DecayHalflife }, 1),
+		apptest.Case("Window 0", func(s *Settings) { s.Window = 0 }, func(s *Settings) float32 { return s.Window }, 1),
+		apptest.Case("Goal 5", func(s *Settings) { s.Goal = 5 }, func(s *Settings) float32 { return float32(s.Goal) }, GoalSine),
+	})
 }

@@ -401,42 +401,25 @@ func TestTrackingCheckSettings(t *testing.T) {
 	nan := float32(math.NaN())
 	inf := float32(math.Inf(1))
 	l := New()
-	def := l.S
-	l.CheckSettings()
-	if l.S != def {
-		t.Fatalf("CheckSettings changed the defaults: %+v, want %+v", l.S, def)
-	}
-	for _, tc := range []struct {
-		name string
-		set  func(s *Settings)
-		got  func(s *Settings) float32
-		want float32
-	}{
-		{"Swap every 9", func(s *Settings) { s.SwitchPeriod = 9 }, func(s *Settings) float32 { return s.SwitchPeriod }, 5},
-		{"Swap every NaN", func(s *Settings) { s.SwitchPeriod = nan }, func(s *Settings) float32 { return s.SwitchPeriod }, 0},
-		{"Max vel 0", func(s *Settings) { s.MaxVel = 0 }, func(s *Settings) float32 { return s.MaxVel }, 0.1},
-		{"Window 100", func(s *Settings) { s.Window = 100 }, func(s *Settings) float32 { return s.Window }, 20},
-		{"x gain 5", func(s *Settings) { s.XGain = 5 }, func(s *Settings) float32 { return s.XGain }, 1},
-		{"x gain +Inf", func(s *Settings) { s.XGain = inf }, func(s *Settings) float32 { return s.XGain }, 1},
-		{"v gain -1", func(s *Settings) { s.VGain = -1 }, func(s *Settings) float32 { return s.VGain }, 0},
-		{"v gain NaN", func(s *Settings) { s.VGain = nan }, func(s *Settings) float32 { return s.VGain }, 0},
-		{"v gain 0", func(s *Settings) { s.VGain = 0 }, func(s *Settings) float32 { return s.VGain }, 0},
-		{"x gain 5e-5", func(s *Settings) { s.XGain = 5e-5 }, func(s *Settings) float32 { return s.XGain }, 5e-5},
-		{"x gain 0.01", func(s *Settings) { s.XGain = 0.01 }, func(s *Settings) float32 { return s.XGain }, 0.01},
-		{"Gain dt 0", func(s *Settings) { s.GainDt = 0 }, func(s *Settings) float32 { return s.GainDt }, 1.0 / 240},
-		{"Gain dt 1", func(s *Settings) { s.GainDt = 1 }, func(s *Settings) float32 { return s.GainDt }, 0.1},
-		{"Gain dt 1/30", func(s *Settings) { s.GainDt = 1.0 / 30 }, func(s *Settings) float32 { return s.GainDt }, 1.0 / 30},
-		{"Signal 7", func(s *Settings) { s.Signal = 7 }, func(s *Settings) float32 { return float32(s.Signal) }, SignalDrawn},
-		{"CharVariant -3", func(s *Settings) { s.CharVariant = -3 }, func(s *Settings) float32 { return float32(s.CharVariant) }, VarPlain},
-		{"CharClip 99", func(s *Settings) { s.CharClip = 99 }, func(s *Settings) float32 { return float32(s.CharClip) }, float32(len(l.char.clips) - 1)},
-	} {
-		l.S = def
-		tc.set(&l.S)
-		l.CheckSettings()
-		if got := tc.got(&l.S); got != tc.want {
-			t.Errorf("%s: %v after CheckSettings, want %v", tc.name, got, tc.want)
-		}
-	}
+	apptest.CheckSettings(t, &l.S, l.CheckSettings, []apptest.SettingCase[Settings]{
+		apptest.Case("Swap every 9", func(s *Settings) { s.SwitchPeriod = 9 }, func(s *Settings) float32 { return s.SwitchPeriod }, 5),
+		apptest.Case("Swap every NaN", func(s *Settings) { s.SwitchPeriod = nan }, func(s *Settings) float32 { return s.SwitchPeriod }, 0),
+		apptest.Case("Max vel 0", func(s *Settings) { s.MaxVel = 0 }, func(s *Settings) float32 { return s.MaxVel }, 0.1),
+		apptest.Case("Window 100", func(s *Settings) { s.Window = 100 }, func(s *Settings) float32 { return s.Window }, 20),
+		apptest.Case("x gain 5", func(s *Settings) { s.XGain = 5 }, func(s *Settings) float32 { return s.XGain }, 1),
+		apptest.Case("x gain +Inf", func(s *Settings) { s.XGain = inf }, func(s *Settings) float32 { return s.XGain }, 1),
+		apptest.Case("v gain -1", func(s *Settings) { s.VGain = -1 }, func(s *Settings) float32 { return s.VGain }, 0),
+		apptest.Case("v gain NaN", func(s *Settings) { s.VGain = nan }, func(s *Settings) float32 { return s.VGain }, 0),
+		apptest.Case("v gain 0", func(s *Settings) { s.VGain = 0 }, func(s *Settings) float32 { return s.VGain }, 0),
+		apptest.Case("x gain 5e-5", func(s *Settings) { s.XGain = 5e-5 }, func(s *Settings) float32 { return s.XGain }, 5e-5),
+		apptest.Case("x gain 0.01", func(s *Settings) { s.XGain = 0.01 }, func(s *Settings) float32 { return s.XGain }, 0.01),
+		apptest.Case("Gain dt 0", func(s *Settings) { s.GainDt = 0 }, func(s *Settings) float32 { return s.GainDt }, 1.0/240),
+		apptest.Case("Gain dt 1", func(s *Settings) { s.GainDt = 1 }, func(s *Settings) float32 { return s.GainDt }, 0.1),
+		apptest.Case("Gain dt 1/30", func(s *Settings) { s.GainDt = 1.0 / 30 }, func(s *Settings) float32 { return s.GainDt }, 1.0/30),
+		apptest.Case("Signal 7", func(s *Settings) { s.Signal = 7 }, func(s *Settings) float32 { return float32(s.Signal) }, SignalDrawn),
+		apptest.Case("CharVariant -3", func(s *Settings) { s.CharVariant = -3 }, func(s *Settings) float32 { return float32(s.CharVariant) }, VarPlain),
+		apptest.Case("CharClip 99", func(s *Settings) { s.CharClip = 99 }, func(s *Settings) float32 { return float32(s.CharClip) }, float32(len(l.char.clips)-1)),
+	})
 }
 
 // TestTrackingDefaultCharacterApart: the default character and its

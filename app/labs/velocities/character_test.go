@@ -2,6 +2,7 @@ package velocities
 
 import (
 	"kinelab/animsys"
+	"kinelab/animsys/animtest"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
 	"kinelab/animsys/character"
@@ -19,7 +20,7 @@ import (
 // the default character.
 func TestLabOnBVHCharacter(t *testing.T) {
 	dir := t.TempDir()
-	walk, run := apptest.WriteDefaultBVH(t, dir, "walk"), apptest.WriteDefaultBVH(t, dir, "run")
+	walk, run := animtest.WriteDefaultBVH(t, dir, "walk"), animtest.WriteDefaultBVH(t, dir, "run")
 	ch, errs := character.Load([]string{walk, run}, character.Options{})
 	if ch == nil || len(errs) != 0 {
 		t.Fatalf("no character: %v", errs)

@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/animtest"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/app"
@@ -38,7 +39,7 @@ func checkStillRoot(t *testing.T, a *app.App) {
 	far := mgl32.Vec3{-4, 0, 0}
 	spec := fixture.Bandai()
 	spec.Name, spec.FarRoot, spec.StillRoot = "still-root", &far, true
-	if !a.Load([]string{apptest.WriteFixture(t, t.TempDir(), spec)}) {
+	if !a.Load([]string{animtest.WriteFixture(t, t.TempDir(), spec)}) {
 		t.Fatal("the still-root fixture did not load")
 	}
 	lab := a.Lab().(*Lab)
