@@ -19,6 +19,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
@@ -125,7 +126,18 @@ func (a *App) ResetCamera() {
 func (a *App) title() string { return "kinelab - " + a.Lab().Title() }
 
 // Keys lists every key action: the App's own, then the current lab's.
-func (a *App) Keys() []Key { return append(a.keys[:len(a.keys):len(a.keys)], a.Lab().Keys()...) }
+//
+// A lab's key takes its code from a framework key with the same code.
+func (a *App) Keys() []Key {
+	own := a.Lab().Keys()
+	out := make([]Key, 0, len(a.keys)+len(own))
+	for _, k := range a.keys {
+		if !slices.ContainsFunc(own, func(o Key) bool { return o.Code == k.Code }) {
+			out = append(out, k)
+		}
+	}
+	return append(out, own...)
+}
 
 // run performs the key action called name (a --do script step).
 func (a *App) run(name string) {

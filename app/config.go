@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"kinelab/animsys/bvh"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,6 +78,19 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	labFlags := labFlagsOf(labs)
 	labValues := make([]*float64, len(labFlags))
 	for i, f := range labFlags {
+		if len(f.Choices) > 0 {
+			v, names := new(float64), strings.Join(f.Choices, ", ")
+			labValues[i], labFlags[i].Min, labFlags[i].Max = v, 1, float64(len(f.Choices))
+			fs.Func(f.Name, fmt.Sprintf("%s: %s", f.Usage, names), func(s string) error {
+				k := slices.Index(f.Choices, s)
+				if k < 0 {
+					return fmt.Errorf("want one of %s", names)
+				}
+				*v = float64(k + 1)
+				return nil
+			})
+			continue
+		}
 		labValues[i] = fs.Float64(f.Name, 0, fmt.Sprintf("%s (%g to %g; 0: the lab's default)", f.Usage, f.Min, f.Max))
 	}
 	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
@@ -86,15 +100,15 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
 	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh ...]\n       kinelab verify [--json] [--bvh FILE]\n       kinelab export FILE.bvh|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n(each with -h for its flags)\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...]\n       kinelab verify [--json] [--bvh FILE]\n       kinelab export FILE.bvh|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	for _, a := range fs.Args() {
-		if !strings.HasSuffix(strings.ToLower(a), ".bvh") {
-			return c, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh); see kinelab -h", a)
+		if st, err := os.Stat(a); !strings.HasSuffix(strings.ToLower(a), ".bvh") && (err != nil || !st.IsDir()) {
+			return c, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh) or folders of them; see kinelab -h", a)
 		}
 		c.Files = append(c.Files, a)
 	}

@@ -118,9 +118,13 @@ type LabEntry struct {
 // framework parses it with its own flags, checks it is 0 (the lab's
 // default) or within [Min, Max], and gives it to the lab in Config.LabFlags
 // (Configurer). Labs may share a flag: its usage lines are joined.
+//
+// A flag with Choices takes one of their names instead of a number
+// (--path zigzag): the lab is given its place in Choices plus one.
 type LabFlag struct {
 	Name, Usage string
 	Min, Max    float64
+	Choices     []string
 }
 
 // entryNames lists the labs' names in tab order.

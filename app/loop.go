@@ -7,6 +7,7 @@ import (
 
 	gui "github.com/gen2brain/raylib-go/raygui"
 	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/character"
 	"kinelab/render"
@@ -227,6 +228,10 @@ func (a *App) tick() Lab {
 	if pl, ok := lab.(Pointable); ok {
 		a.in.pointer.view = &a.chrome.lastView
 		pl.Point(a.in.pointer)
+	}
+	if st, ok := lab.(Steerer); ok {
+		fwd := a.cam.Target.Sub(a.cam.Eye())
+		st.Steer(mgl32.Vec2{fwd[0], fwd[2]})
 	}
 	steps := a.clock.Advance(a.frameDt())
 	if len(steps) == 0 {

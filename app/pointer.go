@@ -23,6 +23,16 @@ type Pointable interface {
 	Point(p Pointer)
 }
 
+// Steerer is a lab the player steers with held keys or a gamepad: the App
+// calls Steer once a frame before the updates (after Point), with the
+// camera's view direction on the ground (x, z; not normalised), so the
+// lab can read the keys held down and take directions relative to the
+// view. A Steerer's own Keys take their codes from the framework's while
+// it is shown (W, A, S and D steer instead of toggling the fixed dt).
+type Steerer interface {
+	Steer(view mgl32.Vec2)
+}
+
 // OnPlaneThrough intersects the ray with the vertical plane through p that
 // faces the ray; false when the ray is parallel to it or points away.
 func (ptr Pointer) OnPlaneThrough(p mgl32.Vec3) (mgl32.Vec3, bool) {

@@ -2,6 +2,7 @@ package character
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -96,6 +97,7 @@ func Load(paths []string, opt Options) (ch *Character, errs []error) {
 	if err := checkOptions(opt); err != nil { // so for every file
 		return nil, []error{err}
 	}
+	paths, errs = Expand(paths)
 	var base *File
 	var keep []bool // the first file's joints the character has
 	for _, path := range paths {
@@ -142,6 +144,34 @@ func Load(paths []string, opt Options) (ch *Character, errs []error) {
 		ch.fitPaths()
 	}
 	return ch, errs
+}
+
+// Expand replaces each folder among paths by the BVH files in it (by
+// name, not recursing), so a folder of captures loads as one character.
+// A folder with no BVH file, or one that cannot be read, is an error.
+func Expand(paths []string) (files []string, errs []error) {
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			files = append(files, p) // Open reports what is wrong with it
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		n := len(files)
+		for _, e := range entries {
+			if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".bvh") {
+				files = append(files, filepath.Join(p, e.Name()))
+			}
+		}
+		if len(files) == n {
+			errs = append(errs, fmt.Errorf("%s: a folder with no .bvh file", p))
+		}
+	}
+	return files, errs
 }
 
 // checkOptions reports a choice of units or up axis that does not parse,

@@ -1,5 +1,6 @@
 // Package cli implements kinelab's headless subcommands, `kinelab verify`,
-// `kinelab bench`, `kinelab bvh`, `kinelab export` and `kinelab golden`.
+// `kinelab bench`, `kinelab bvh`, `kinelab export`, `kinelab golden` and
+// `kinelab matching eval`.
 // Each takes its arguments (after the subcommand name) and the output
 // streams, and returns the process exit code: 0 success, 1 failure (a
 // tolerance exceeded, a file not read or written, stdout not written), 2
@@ -20,6 +21,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/character"
 	"kinelab/animsys/crowd"
+	"kinelab/animsys/matching"
 	"kinelab/animsys/verify"
 	"kinelab/assets"
 )
@@ -208,9 +210,10 @@ func writeVerify(rep verify.Report, asJSON bool, stdout, stderr io.Writer) int {
 
 // benchReport is the JSON output of `kinelab bench`.
 type benchReport struct {
-	Chain   string              `json:"chain"`
-	Joints  int                 `json:"joints"`
-	Results []crowd.BenchResult `json:"results"`
+	Chain   string                 `json:"chain"`
+	Joints  int                    `json:"joints"`
+	Results []crowd.BenchResult    `json:"results"`
+	Search  []matching.SearchBench `json:"matching_search,omitempty"`
 }
 
 // Bench runs `kinelab bench [--characters N[,N...]] [--threads K[,K...]]
@@ -230,6 +233,7 @@ func Bench(args []string, stdout, stderr io.Writer) (code int) {
 	threads := intList{0}
 	fs.Var(&threads, "threads", "goroutines to tick on (>= 1), or a list; 0 runs on 1 and on all cores")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
+	search := fs.Bool("search", true, "also time the motion-matching search on the embedded set mirrored (3 passes over the queries of a 60 s random run)")
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
@@ -269,6 +273,16 @@ func Bench(args []string, stdout, stderr io.Writer) (code int) {
 		}
 		c.Close()
 	}
+	if *search {
+		db, err := matching.NewDatabase(matching.Mirrored(matching.Embedded()), matching.DefaultWeights, matching.DefaultSettings().Halflife)
+		if err != nil {
+			fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
+			return ExitFail
+		}
+		for _, set := range []matching.Set{matching.Standard, matching.InertialSet, matching.Exact} {
+			rep.Search = append(rep.Search, matching.BenchSearch(db, set, matching.Random, 60, 3))
+		}
+	}
 
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -284,6 +298,13 @@ func Bench(args []string, stdout, stderr io.Writer) (code int) {
 	fmt.Fprintf(stdout, "%10s %8s %14s %14s %12s\n", "characters", "threads", "ns/char-tick", "char-ticks/s", "tick (ms)")
 	for _, r := range rep.Results {
 		fmt.Fprintf(stdout, "%10d %8d %14.0f %14.0f %12.3f\n", r.Characters, r.Threads, r.NsPerCharTick, r.CharTicksPerSec, r.MedianTickNs/1e6)
+	}
+	if len(rep.Search) > 0 {
+		fmt.Fprintf(stdout, "\nmotion-matching search, embedded set mirrored (%d frames), one core, queries of a 60 s random run:\n", rep.Search[0].Frames)
+		fmt.Fprintf(stdout, "%10s %8s %22s %22s\n", "features", "queries", "index us median (p99)", "brute us median (p99)")
+		for _, r := range rep.Search {
+			fmt.Fprintf(stdout, "%10s %8d %13.1f (%6.1f) %13.1f (%6.1f)\n", r.Set, r.Queries, r.Median, r.P99, r.BruteMedian, r.BruteP99)
+		}
 	}
 	return ExitOK
 }

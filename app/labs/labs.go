@@ -8,13 +8,14 @@ import (
 	"kinelab/app"
 	"kinelab/app/labs/cost"
 	"kinelab/app/labs/crowd"
+	"kinelab/app/labs/matching"
 	"kinelab/app/labs/scalar"
 	"kinelab/app/labs/springs"
 	"kinelab/app/labs/tracking"
 	"kinelab/app/labs/velocities"
 )
 
-// All returns every lab in tab order (keys 1-6); the first is the one
+// All returns every lab in tab order (keys 1-7); the first is the one
 // kinelab opens without --lab.
 func All() []app.LabEntry {
 	return []app.LabEntry{
@@ -24,5 +25,6 @@ func All() []app.LabEntry {
 		cost.Entry(),
 		springs.Entry(),
 		crowd.Entry(),
+		matching.Entry(),
 	}
 }

@@ -1,0 +1,62 @@
+package matching
+
+import (
+	"sync"
+	"testing"
+)
+
+var (
+	mirroredOnce sync.Once
+	mirroredDB   *Database
+)
+
+// mirrored is the embedded set mirrored: the 50,000-frame
+// database.
+func mirrored(b testing.TB) *Database {
+	mirroredOnce.Do(func() {
+		db, err := NewDatabase(Mirrored(Embedded()), DefaultWeights, DefaultSettings().Halflife)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mirroredDB = db
+	})
+	return mirroredDB
+}
+
+// BenchmarkMatchingSearch times the searches of a 60 s random run on the
+// embedded set mirrored, each query searched once per iteration with the
+// index (sub-benchmark "index") and by brute force ("brute"); ns/op is per
+// search. Queries are those the matcher made (the bound is the cost of
+// carrying on, the frames near the playing one skipped).
+func BenchmarkMatchingSearch(b *testing.B) {
+	db := mirrored(b)
+	if db.Frames < 50000 {
+		b.Fatalf("the mirrored embedded set has %d frames, under 50,000", db.Frames)
+	}
+	for _, set := range []Set{Standard, InertialSet} {
+		st := DefaultSettings()
+		st.Set = set
+		m := NewMatcher(db, st)
+		var qs []Query
+		for k := 0; k < 3600; k++ {
+			m.Update(Random.Input(float32(k)*EvalTick, 1), EvalTick)
+			if m.Searched {
+				q := m.LastQuery
+				q.Features = append([]float32(nil), q.Features...)
+				qs = append(qs, q)
+			}
+		}
+		idx := db.Index(set)
+		out := make([]Result, 0, MaxCandidates)
+		b.Run(set.String()+"/index", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out = idx.Search(qs[i%len(qs)], out[:0])
+			}
+		})
+		b.Run(set.String()+"/brute", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out = idx.SearchBrute(qs[i%len(qs)], out[:0])
+			}
+		})
+	}
+}

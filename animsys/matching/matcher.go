@@ -1,0 +1,572 @@
+package matching
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/animsys/spring"
+)
+
+// Input is what the player asks for, in the world's ground plane (x, z).
+type Input struct {
+	// Move is the direction of travel, length at most 1 (0 stands still).
+	Move mgl32.Vec2
+	// Run asks for the run speed instead of the walk speed.
+	Run bool
+	// Face is the direction to face; zero faces the way the character moves.
+	Face mgl32.Vec2
+}
+
+// Transition is how a Matcher blends into the frame a search found.
+type Transition int
+
+// The transitions.
+const (
+	Spring    Transition = iota // offset inertialization with a critical spring (Halflife)
+	Cubic                       // offset inertialization with the cubic (BlendTime)
+	DeadBlend                   // dead blending: the source extrapolated with decaying velocity, cross-faded over BlendTime
+	Snap                        // none: the pose jumps (what finite differences cannot follow)
+	NumTransitions
+)
+
+// TransitionNames are the transitions' names in the panel.
+var TransitionNames = [NumTransitions]string{"spring", "cubic", "dead blend", "none"}
+
+// ParseTransition reads a transition's name ("dead-blend" for dead blend).
+func ParseTransition(name string) (Transition, error) {
+	for i, n := range TransitionNames {
+		if n == name || strings.ReplaceAll(n, " ", "-") == name {
+			return Transition(i), nil
+		}
+	}
+	return 0, fmt.Errorf("transition %q: want spring, cubic, dead-blend or none", name)
+}
+
+// Settings are a Matcher's parameters.
+type Settings struct {
+	Set        Set
+	Transition Transition
+	// Halflife (s) of spring inertialization and of dead blending's
+	// velocity decay; the Inertial feature and the exact cost assume it.
+	Halflife float32
+	// BlendTime (s) of cubic inertialization and of dead blending.
+	BlendTime float32
+	// SearchPeriod (s) between searches; a change of the desired velocity
+	// of ForceChange m/s, or of the facing of 45°, searches at once.
+	SearchPeriod float32
+	ForceChange  float32
+	// Near (s): frames of the playing clip this close to the playing one
+	// are skipped (carrying on is costed as the bound instead).
+	Near float32
+	// Candidates is how many best frames a search keeps to show (0: the
+	// best only, the fastest search); Rerank how many of the Inertial
+	// search's best the Exact set re-ranks.
+	Candidates, Rerank int
+	// Brute searches by brute force instead of the index.
+	Brute bool
+	// Speeds (m/s): forward walking and running; sideways and backwards
+	// travel is capped at SideSpeed and BackSpeed.
+	WalkSpeed, RunSpeed, SideSpeed, BackSpeed float32
+	// Half-lives (s) of the springs that predict the trajectory: on the
+	// velocity, and on the facing angle.
+	VelHalflife, FaceHalflife float32
+}
+
+// DefaultSettings are a Matcher's settings to start with.
+func DefaultSettings() Settings {
+	return Settings{Set: InertialSet, Transition: Spring, Halflife: 0.1, BlendTime: 0.3,
+		SearchPeriod: 0.1, ForceChange: 1, Near: 0.2, Rerank: 16,
+		WalkSpeed: 1.4, RunSpeed: 3.6, SideSpeed: 1.1, BackSpeed: 1.0,
+		VelHalflife: 0.25, FaceHalflife: 0.2}
+}
+
+// MaxCandidates bounds Settings.Candidates and Settings.Rerank.
+const MaxCandidates = 32
+
+// MaxTick (s) is the longest tick a Matcher plays: a longer dt (a stall, a
+// huge dt slider) is played as MaxTick, so playback never skips through
+// clips between searches.
+const MaxTick = 0.1
+
+// PathPoints is how many points of the predicted trajectory Predicted holds.
+const PathPoints = 31
+
+// Candidate is a frame a search found and its cost: the set's total and
+// each group's part (for Exact, the Inertial slot holds the exact cost's
+// term), and the feet's exact inertialized displacement (m·s) for every
+// set, for comparison.
+type Candidate struct {
+	Frame int
+	Cost  float32
+	Terms [NumGroups]float32
+	Exact float32
+}
+
+// Matcher drives one character through a Database. Update ticks it; the
+// exported fields are its state for drawing and measuring.
+type Matcher struct {
+	DB *Database
+	S  Settings
+
+	// The prediction: velocity (m/s) and acceleration of the spring on the
+	// ground velocity (x, z), and the facing angle (rad about +y, 0 facing
+	// +z) with its rate.
+	SimVel, SimAcc  mgl32.Vec2
+	SimYaw, SimYawV float32
+	GoalVel         mgl32.Vec2
+	GoalYaw         float32
+	lastYaw         float32
+	lastGoal        mgl32.Vec2
+
+	// The character's root in the world: ground position (m) and facing.
+	RootPos mgl32.Vec3
+	RootYaw float32
+	// Predicted is the predicted path of the root over the next second, in
+	// the world, at PathPoints even times; PredFacing its facing.
+	Predicted  [PathPoints]mgl32.Vec3
+	PredFacing [PathPoints]mgl32.Vec3
+
+	// Playing: clip and time (s) into it; the tick's poses: Local the
+	// output's local pose in the character's frame (root motion as joint
+	// 0's velocities), Char its FK (the character's frame), World its FK
+	// in the world, Target the FK of the playing clip alone.
+	Clip      int
+	Time      float32
+	Local     animsys.Pose
+	Char      animsys.Pose
+	World     animsys.Pose
+	Target    animsys.Pose
+	samp      animsys.Pose
+	root      animsys.Pose // one joint: scratch of Database.Sample
+	offset    animsys.Pose
+	trans     animsys.Pose
+	scratch   animsys.Pose
+	blendTime float32 // s since the last transition
+	blending  bool
+
+	// Searches: the query of the last one, its candidates, whether this
+	// tick transitioned, and counts.
+	Query       []float32
+	LastQuery   Query // the last search's, its Features being Query
+	Candidates  []Candidate
+	Carry       Candidate // the cost of carrying on, at the last search
+	Searched    bool      // this tick searched
+	Transited   bool      // this tick transitioned
+	Searches    int
+	Transitions int
+	// SearchNs are the last searches' times (ns), a ring of SearchTimes.
+	SearchNs   []int64
+	sinceSrch  float32
+	results    []Result
+	rerank     []Candidate
+	raw        rawFeatures
+	carryQuery []float32
+
+	// Displacement (m·s) the inertializer has added to the feet since the
+	// last transition, ∫ Σ|out - target| dt (L1 over axes, both feet);
+	// Displacements the finished transitions' totals.
+	Displacement  float32
+	Displacements []float32
+}
+
+// SearchTimes is how many search times a Matcher keeps.
+const SearchTimes = 4096
+
+// NewMatcher starts a Matcher on db at the first searchable frame of clip 0,
+// standing at the origin facing +z.
+func NewMatcher(db *Database, s Settings) *Matcher {
+	n := db.Skel.Len()
+	m := &Matcher{DB: db, S: s}
+	animsys.NewPoses(n, &m.Local, &m.Char, &m.World, &m.Target, &m.samp, &m.offset, &m.trans, &m.scratch)
+	m.root = animsys.NewPose(1)
+	m.Query = make([]float32, 0, 64)
+	m.carryQuery = make([]float32, 0, 64)
+	m.results = make([]Result, 0, MaxCandidates)
+	m.Candidates = make([]Candidate, 0, MaxCandidates)
+	m.rerank = make([]Candidate, 0, MaxCandidates)
+	m.SearchNs = make([]int64, 0, SearchTimes)
+	m.Displacements = make([]float32, 0, 1024)
+	m.Reset()
+	return m
+}
+
+// Reset puts the character back at the origin on clip 0's first
+// searchable frame, at rest.
+func (m *Matcher) Reset() {
+	m.SimVel, m.SimAcc, m.SimYaw, m.SimYawV = mgl32.Vec2{}, mgl32.Vec2{}, 0, 0
+	m.GoalVel, m.GoalYaw, m.lastGoal, m.lastYaw = mgl32.Vec2{}, 0, mgl32.Vec2{}, 0
+	m.RootPos, m.RootYaw = mgl32.Vec3{}, 0
+	m.Clip, m.Time = 0, 0
+	for i, ok := range m.DB.Searchable {
+		if ok {
+			c, f := m.DB.Locate(i)
+			m.Clip, m.Time = c, float32(f)*m.DB.Clips[c].FrameTime
+			break
+		}
+	}
+	m.blending, m.blendTime = false, 0
+	m.Searches, m.Transitions, m.sinceSrch = 0, 0, 0
+	m.SearchNs, m.Displacements, m.Displacement = m.SearchNs[:0], m.Displacements[:0], 0
+	m.Candidates = m.Candidates[:0]
+	m.evaluate()
+	m.predict()
+	m.world()
+}
+
+// Frame is the database index of the frame playing.
+func (m *Matcher) Frame() int {
+	c := &m.DB.Clips[m.Clip]
+	f := int(m.Time/c.FrameTime + 0.5)
+	return m.DB.At(m.Clip, min(max(f, 0), c.Frames-1))
+}
+
+// Update ticks the matcher by dt seconds (at most MaxTick) with input in:
+// the prediction springs move, the clip plays on, a search runs when due
+// and a better frame is blended to, then the root moves by the output's
+// root motion. dt <= 0 changes nothing.
+func (m *Matcher) Update(in Input, dt float32) {
+	m.Searched, m.Transited = false, false
+	if !(dt > 0) {
+		return
+	}
+	dt = min(dt, MaxTick)
+	m.steer(in, dt)
+
+	clip := &m.DB.Clips[m.Clip]
+	m.Time += dt
+	m.blendTime += dt
+	atEnd := m.Time > clip.Duration()
+	if atEnd {
+		m.Time = clip.Duration()
+	}
+	m.evaluate()
+	m.measure(dt)
+	m.predict()
+
+	m.sinceSrch += dt
+	f := m.Frame()
+	goalDelta := m.GoalVel.Sub(m.lastGoal).Len()
+	if atEnd || !m.DB.Searchable[f] || m.sinceSrch >= m.S.SearchPeriod ||
+		goalDelta > m.S.ForceChange || angleDiff(m.GoalYaw, m.lastYaw) > math.Pi/4 {
+		m.search(!m.DB.Searchable[f] || atEnd)
+	}
+	m.moveRoot(dt)
+	m.world()
+}
+
+// steer moves the prediction springs towards what in asks for.
+func (m *Matcher) steer(in Input, dt float32) {
+	s := &m.S
+	move := in.Move
+	if l := move.Len(); l > 1 {
+		move = move.Mul(1 / l)
+	} else if !(l >= 0) { // NaN
+		move = mgl32.Vec2{}
+	}
+	switch {
+	case in.Face.Len() > 1e-3:
+		m.GoalYaw = yawOf(in.Face)
+	case move.Len() > 0.05:
+		m.GoalYaw = yawOf(move)
+	}
+	// The goal velocity in the goal facing's frame: forward at the walk
+	// or run speed, sideways and backwards capped.
+	speed := s.WalkSpeed
+	if in.Run {
+		speed = s.RunSpeed
+	}
+	sn, cs := math.Sincos(float64(m.GoalYaw))
+	side := move[0]*float32(cs) - move[1]*float32(sn) // along the goal's +x (left)
+	fwd := move[0]*float32(sn) + move[1]*float32(cs)
+	side *= min(speed, s.SideSpeed)
+	if fwd < 0 {
+		fwd *= min(speed, s.BackSpeed)
+	} else {
+		fwd *= speed
+	}
+	m.GoalVel = mgl32.Vec2{side*float32(cs) + fwd*float32(sn), -side*float32(sn) + fwd*float32(cs)}
+	for a := 0; a < 2; a++ {
+		_, m.SimVel[a], m.SimAcc[a] = spring.VelocitySpringExact(0, m.SimVel[a], m.SimAcc[a], m.GoalVel[a], s.VelHalflife, dt)
+	}
+	g := m.SimYaw + wrapAngle(m.GoalYaw-m.SimYaw)
+	m.SimYaw, m.SimYawV = spring.SimpleSpringDamperExact(m.SimYaw, m.SimYawV, g, s.FaceHalflife, dt)
+	m.SimYaw = wrapAngle(m.SimYaw)
+}
+
+// predict fills Predicted and PredFacing: the root's path over the next
+// second from where the character stands, moved by the velocity spring's
+// exact integral and turned by the facing spring.
+func (m *Matcher) predict() {
+	g := m.SimYaw + wrapAngle(m.GoalYaw-m.SimYaw)
+	for k := range m.Predicted {
+		t := float32(k) / (PathPoints - 1)
+		var d mgl32.Vec3
+		for a, ax := range [2]int{0, 2} {
+			d[ax], _, _ = spring.VelocitySpringExact(0, m.SimVel[a], m.SimAcc[a], m.GoalVel[a], m.S.VelHalflife, t)
+		}
+		m.Predicted[k] = m.RootPos.Add(d)
+		yaw, _ := spring.SimpleSpringDamperExact(m.SimYaw, m.SimYawV, g, m.S.FaceHalflife, t)
+		if t == 0 {
+			yaw = m.SimYaw
+		}
+		m.PredFacing[k] = yawDir(yaw)
+	}
+}
+
+// evaluate samples the playing clip at Time into Target's local pose
+// (samp), blends the last transition into it, and runs FK of both in the
+// character's frame.
+func (m *Matcher) evaluate() {
+	m.DB.Sample(&m.samp, &m.root, m.Clip, m.Time)
+	RootMotion(&m.samp)
+	s := &m.S
+	switch {
+	case !m.blending || s.Transition == Snap:
+		m.Local.CopyFrom(&m.samp)
+	case s.Transition == Cubic:
+		animsys.Inertialize(&m.Local, &m.offset, &m.samp, m.blendTime, s.BlendTime)
+	case s.Transition == DeadBlend:
+		animsys.DeadBlend(&m.Local, &m.scratch, &m.trans, &m.samp, s.Halflife, m.blendTime, s.BlendTime)
+	default:
+		animsys.InertializeCritical(&m.Local, &m.offset, &m.samp, m.blendTime, s.Halflife)
+	}
+	// Root motion is joint 0's velocity: its position and rotation stay
+	// at the character's origin (the root moves in moveRoot).
+	m.Local.Pos[0], m.Local.Rot[0], m.Local.Scl[0] = mgl32.Vec3{}, mathx.QuatIdentity(), mgl32.Vec3{1, 1, 1}
+	animsys.FK(&m.Char, &m.Local, m.DB.Skel.Parents)
+	animsys.FK(&m.Target, &m.samp, m.DB.Skel.Parents)
+}
+
+// measure adds the tick's inertialized displacement of the feet.
+func (m *Matcher) measure(dt float32) {
+	for _, j := range m.DB.Feet {
+		d := m.Char.Pos[j].Sub(m.Target.Pos[j])
+		m.Displacement += (abs32(d[0]) + abs32(d[1]) + abs32(d[2])) * dt
+	}
+}
+
+// features gathers the query's raw features: the output's feet and hips
+// (exact velocities, propagated through the blend) and the predicted
+// trajectory, in the character's root frame.
+func (m *Matcher) features() *rawFeatures {
+	r := &m.raw
+	for s, j := range m.DB.Feet {
+		copy(r[FootPos][3*s:], m.Char.Pos[j][:])
+		copy(r[FootVel][3*s:], m.Char.Vel[j][:])
+	}
+	copy(r[HipVel][:3], m.Char.Vel[m.DB.Hips][:])
+	inv := mathx.QuatInv(yawQuatAngle(m.RootYaw))
+	for k, tau := range TrajectoryTimes {
+		i := int(tau*(PathPoints-1) + 0.5)
+		d := mathx.QuatMulVec3(inv, m.Predicted[i].Sub(m.RootPos))
+		f := mathx.QuatMulVec3(inv, m.PredFacing[i])
+		r[TrajPos][2*k], r[TrajPos][2*k+1] = d[0], d[2]
+		r[TrajDir][2*k], r[TrajDir][2*k+1] = f[0], f[2]
+	}
+	y := halfDamping(m.DB.Halflife)
+	for i := 0; i < 6; i++ {
+		r[Inertial][i] = 2*r[FootPos][i]/y + r[FootVel][i]/(y*y)
+	}
+	return r
+}
+
+// search finds the best frame for the output pose and the predicted
+// trajectory and blends to it if it beats carrying on (or must: the clip
+// is ending).
+func (m *Matcher) search(must bool) {
+	db, s := m.DB, &m.S
+	m.Searched, m.sinceSrch = true, 0
+	m.lastGoal, m.lastYaw = m.GoalVel, m.GoalYaw
+	m.Searches++
+	set := s.Set
+	r := m.features()
+	dims := db.Dims(set)
+	m.Query = m.Query[:dims]
+	db.normalise(set, r, m.Query)
+	idx := db.Index(set)
+
+	cur := m.Frame()
+	c, f := db.Locate(cur)
+	near := int(s.Near/db.Clips[c].FrameTime + 0.5)
+	q := Query{Features: m.Query, N: 1, SkipLo: db.At(c, max(f-near, 0)),
+		SkipHi: db.At(c, min(f+near+1, db.Clips[c].Frames)), Bound: float32(math.Inf(1))}
+	m.Carry = m.candidate(cur)
+	if !must {
+		q.Bound = m.Carry.Cost
+	}
+	keep := min(max(s.Candidates, 1), MaxCandidates)
+	if set == Exact {
+		keep = min(max(s.Rerank, keep, 1), MaxCandidates)
+	}
+	if keep > 1 {
+		q.N, q.Bound = keep, float32(math.Inf(1))
+	}
+	m.LastQuery = q
+	t0 := time.Now()
+	if s.Brute {
+		m.results = idx.SearchBrute(q, m.results[:0])
+	} else {
+		m.results = idx.Search(q, m.results[:0])
+	}
+	m.rerank = m.rerank[:0]
+	for _, res := range m.results {
+		m.rerank = append(m.rerank, m.candidate(res.Frame))
+	}
+	if set == Exact { // the exact cost re-ranks what the feature found
+		slices.SortStableFunc(m.rerank, func(a, b Candidate) int { return cmp.Compare(a.Cost, b.Cost) })
+	}
+	ns := time.Since(t0).Nanoseconds()
+	if len(m.SearchNs) == cap(m.SearchNs) {
+		copy(m.SearchNs, m.SearchNs[1:])
+		m.SearchNs = m.SearchNs[:len(m.SearchNs)-1]
+	}
+	m.SearchNs = append(m.SearchNs, ns)
+	m.Candidates = append(m.Candidates[:0], m.rerank[:min(len(m.rerank), max(s.Candidates, 1))]...)
+	if len(m.rerank) == 0 {
+		return
+	}
+	best := m.rerank[0]
+	if !must && !(best.Cost < m.Carry.Cost) {
+		return
+	}
+	m.transition(best.Frame)
+}
+
+// candidate costs database frame i against the last query: each group's
+// part, the set's total (for Exact, with the exact cost's term in place
+// of the Inertial feature's) and the feet's exact displacement.
+func (m *Matcher) candidate(i int) Candidate {
+	db, set := m.DB, m.S.Set
+	k := Candidate{Frame: i}
+	for _, g := range setGroups[set] {
+		k.Terms[g] = db.GroupCost(set, g, m.Query, i)
+	}
+	pos, vel := db.FootState(i)
+	h := db.Halflife
+	var exactTerm float32
+	kI := db.weights[Inertial] / db.scale[Inertial]
+	for s, j := range db.Feet {
+		dx, dv := m.Char.Pos[j].Sub(pos[s]), m.Char.Vel[j].Sub(vel[s])
+		for a := 0; a < 3; a++ {
+			e := spring.TransitionCost(dx[a], dv[a], h)
+			k.Exact += e
+			exactTerm += e * kI * e * kI
+		}
+	}
+	if set == Exact {
+		k.Terms[Inertial] = exactTerm
+	}
+	for _, g := range setGroups[set] {
+		k.Cost += k.Terms[g]
+	}
+	if set != Exact { // the index's own sum, bit for bit, so bounds agree with it
+		k.Cost = db.Index(set).Cost(m.Query, i)
+	}
+	return k
+}
+
+// transition blends from the output pose to frame i.
+func (m *Matcher) transition(i int) {
+	db := m.DB
+	c, f := db.Locate(i)
+	m.Clip, m.Time = c, float32(f)*db.Clips[c].FrameTime
+	db.Sample(&m.samp, &m.root, c, m.Time)
+	RootMotion(&m.samp)
+	switch m.S.Transition {
+	case DeadBlend:
+		m.trans.CopyFrom(&m.Local)
+	case Snap:
+	default:
+		animsys.InertializeOffset(&m.offset, &m.Local, &m.samp)
+	}
+	m.blending, m.blendTime = m.S.Transition != Snap, 0
+	if m.Transitions > 0 || m.Displacement > 0 {
+		m.Displacements = append(m.Displacements, m.Displacement)
+	}
+	m.Displacement = 0
+	m.Transitions++
+	m.Transited = true
+	m.evaluate()
+}
+
+// moveRoot moves the character's root by the output's root motion (joint
+// 0's velocity and yaw rate, in the root's frame) over dt.
+func (m *Matcher) moveRoot(dt float32) {
+	v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])
+	v[1] = 0
+	m.RootPos = m.RootPos.Add(v.Mul(dt))
+	m.RootYaw = wrapAngle(m.RootYaw + m.Local.Ang[0][1]*dt)
+}
+
+// world runs FK of the output with the root at RootPos, turned by RootYaw
+// and moving with the root motion: every joint in the world with its
+// propagated velocities.
+func (m *Matcher) world() {
+	r := yawQuatAngle(m.RootYaw)
+	root := animsys.KformIdentity()
+	root.Pos, root.Rot = m.RootPos, r
+	root.Vel = mathx.QuatMulVec3(r, m.Local.Vel[0])
+	root.Ang = mathx.QuatMulVec3(r, m.Local.Ang[0])
+	k0 := m.Local.Kform(0)
+	m.Local.SetKform(0, root)
+	animsys.FK(&m.World, &m.Local, m.DB.Skel.Parents)
+	m.Local.SetKform(0, k0)
+}
+
+// SearchStats are the median and 99th percentile (µs) of the kept search
+// times.
+func (m *Matcher) SearchStats() (median, p99 float64) {
+	return Percentile(m.SearchNs, 0.5) / 1e3, Percentile(m.SearchNs, 0.99) / 1e3
+}
+
+// Percentile is the q-quantile of xs (nearest rank), 0 for none; xs is
+// not changed.
+func Percentile(xs []int64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]int64(nil), xs...)
+	sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
+	k := int(math.Ceil(q*float64(len(s)))) - 1
+	return float64(s[min(max(k, 0), len(s)-1)])
+}
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
+
+// yawOf is the angle (rad about +y) of ground direction d (x, z).
+func yawOf(d mgl32.Vec2) float32 { return float32(math.Atan2(float64(d[0]), float64(d[1]))) }
+
+// yawDir is the ground direction of yaw a.
+func yawDir(a float32) mgl32.Vec3 {
+	s, c := math.Sincos(float64(a))
+	return mgl32.Vec3{float32(s), 0, float32(c)}
+}
+
+// yawQuatAngle is the rotation by a about +y.
+func yawQuatAngle(a float32) mgl32.Quat {
+	return mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, a, 0})
+}
+
+// wrapAngle wraps a into [-π, π).
+func wrapAngle(a float32) float32 {
+	if !mathx.Finite(a) {
+		return 0
+	}
+	x := math.Mod(float64(a)+math.Pi, 2*math.Pi)
+	if x < 0 {
+		x += 2 * math.Pi
+	}
+	return float32(x - math.Pi)
+}
+
+// angleDiff is |a - b| wrapped (rad).
+func angleDiff(a, b float32) float32 { return abs32(wrapAngle(a - b)) }

@@ -1,0 +1,233 @@
+package matching
+
+import (
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+)
+
+var (
+	embeddedOnce sync.Once
+	embeddedDB   *Database
+)
+
+// embedded is the embedded locomotion set's database, built once.
+func embedded(t testing.TB) *Database {
+	embeddedOnce.Do(func() {
+		db, err := NewDatabase(Embedded(), DefaultWeights, DefaultSettings().Halflife)
+		if err != nil {
+			t.Fatal(err)
+		}
+		embeddedDB = db
+	})
+	return embeddedDB
+}
+
+// TestQueryMatchesDatabase: playing a database frame with no transition
+// pending, the query's pose features (the output's feet and hips, FK with
+// propagated velocities) equal the frame's own database features, so the
+// query and the database measure alike. Both come from the same cubic
+// sample and FK in float32: 1e-4 m and m/s is rounding headroom.
+func TestQueryMatchesDatabase(t *testing.T) {
+	db := embedded(t)
+	m := NewMatcher(db, DefaultSettings())
+	for _, i := range []int{db.Frames / 7, db.Frames / 3, db.Frames / 2, 4 * db.Frames / 5} {
+		c, f := db.Locate(i)
+		m.Clip, m.Time, m.blending = c, float32(f)*db.Clips[c].FrameTime, false
+		m.evaluate()
+		r := m.features()
+		for _, g := range []int{FootPos, FootVel, HipVel} {
+			for d := 0; d < groupDims[g]; d++ {
+				want := db.raw[g][i*groupDims[g]+d]
+				if math.Abs(float64(r[g][d]-want)) > 1e-4 {
+					t.Errorf("frame %d (%s): %s[%d] = %g in the query, %g in the database", i, db.Clips[c].Name, GroupNames[g], d, r[g][d], want)
+				}
+			}
+		}
+	}
+}
+
+// worldAt is the world pose's positions (m) if the matcher's clip and blend
+// had run h seconds on (no search), with the root integrated over h by
+// the trapezoid rule from the root motion at both ends.
+func worldAt(m *Matcher, h float32) []mgl32.Vec3 {
+	t0, b0, pos0, yaw0 := m.Time, m.blendTime, m.RootPos, m.RootYaw
+	v0, w0 := m.Local.Vel[0], m.Local.Ang[0][1]
+	m.Time, m.blendTime = t0+h, b0+h
+	m.evaluate()
+	v1, w1 := m.Local.Vel[0], m.Local.Ang[0][1]
+	// Midpoint yaw for the root's translation over the step.
+	yawMid := yaw0 + 0.25*h*(w0+w1)
+	r := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, yawMid, 0})
+	m.RootPos = pos0.Add(mathx.QuatMulVec3(r, v0.Add(v1).Mul(0.5*h)))
+	m.RootPos[1] = pos0[1]
+	m.RootYaw = yaw0 + 0.5*h*(w0+w1)
+	m.world()
+	out := append([]mgl32.Vec3(nil), m.World.Pos...)
+	m.Time, m.blendTime, m.RootPos, m.RootYaw = t0, b0, pos0, yaw0
+	m.evaluate()
+	m.world()
+	return out
+}
+
+// TestVelocitiesThroughTransitions: the world velocities a matcher
+// propagates (sampling, each transition, root motion, FK) equal a central
+// finite difference at h = 1 ms, on ticks just after transitions where
+// the blend adds most, for every transition kind. The reference's error
+// is h²/6 of the jerk (< 1e-3 m/s for the 1e3 m/s³ of a foot strike)
+// plus float32 position rounding (2e-6 m at 10 m, /2h = 1e-3 m/s): 0.02
+// m/s is ten times that. Negative control: a snap transition makes a jump
+// no velocity explains, so the same check must fail across it.
+func TestVelocitiesThroughTransitions(t *testing.T) {
+	db := embedded(t)
+	const h = 1e-3
+	for tr := Transition(0); tr < NumTransitions; tr++ {
+		s := DefaultSettings()
+		s.Transition = tr
+		m := NewMatcher(db, s)
+		checked, worst := 0, float32(0)
+		for k := 0; k < 60*20 && checked < 12; k++ {
+			m.Update(Random.Input(float32(k)/60, 3), 1.0/60)
+			if !m.Transited || tr == Snap {
+				continue
+			}
+			// Two ticks on, the blend is in full swing.
+			for i := 0; i < 2; i++ {
+				m.S.SearchPeriod = 1e9
+				m.Update(Random.Input(float32(k)/60, 3), 1.0/60)
+			}
+			m.S.SearchPeriod = s.SearchPeriod
+			plus, minus := worldAt(m, h), worldAt(m, -h)
+			for j := 1; j < db.Skel.Len(); j++ {
+				fd := plus[j].Sub(minus[j]).Mul(1 / (2 * h))
+				worst = max(worst, fd.Sub(m.World.Vel[j]).Len())
+			}
+			checked++
+		}
+		if tr == Snap {
+			continue
+		}
+		if checked < 5 {
+			t.Fatalf("%s: only %d transitions to check", TransitionNames[tr], checked)
+		}
+		t.Logf("%s: worst |propagated - finite difference| %.4f m/s over %d transitions", TransitionNames[tr], worst, checked)
+		if worst > 0.02 {
+			t.Errorf("%s: propagated velocity off the finite difference by %.4f m/s", TransitionNames[tr], worst)
+		}
+	}
+}
+
+// TestSnapJumps is the control: across a snap transition the pose jumps,
+// so the finite difference across the tick is far from the propagated
+// velocity at some joint (more than 0.5 m/s).
+func TestSnapJumps(t *testing.T) {
+	db := embedded(t)
+	s := DefaultSettings()
+	s.Transition = Snap
+	m := NewMatcher(db, s)
+	prev := append([]mgl32.Vec3(nil), m.World.Pos...)
+	jumps := 0
+	for k := 0; k < 60*20; k++ {
+		m.Update(Random.Input(float32(k)/60, 3), 1.0/60)
+		worst := float32(0)
+		for j := 1; j < db.Skel.Len(); j++ {
+			fd := m.World.Pos[j].Sub(prev[j]).Mul(60)
+			worst = max(worst, fd.Sub(m.World.Vel[j]).Len())
+		}
+		if m.Transited && worst > 0.5 {
+			jumps++
+		}
+		copy(prev, m.World.Pos)
+	}
+	if jumps == 0 {
+		t.Error("no snap transition made the finite difference jump: the check would not see a missing blend")
+	}
+}
+
+// TestIndexEqualsBrute: on the embedded set, every scripted path and every
+// feature set, the index chooses exactly the frames brute force chooses.
+func TestIndexEqualsBrute(t *testing.T) {
+	db := embedded(t)
+	for p := Path(0); p < NumPaths; p++ {
+		for s := Set(0); s < NumSets; s++ {
+			st := DefaultSettings()
+			st.Set = s
+			r := Eval(db, st, p, 20, 1)
+			if !r.Same {
+				t.Errorf("%s, %s: brute force chose other frames than the index", p, s)
+			}
+			if r.TransitionsPerSecond == 0 {
+				t.Errorf("%s, %s: no transition in 20 s", p, s)
+			}
+		}
+	}
+}
+
+// TestExactReranks: the Exact set's best is the least exact-cost frame of
+// the Inertial search's best N, and each candidate's exact term is the
+// feet's spring.TransitionCost recomputed here.
+func TestExactReranks(t *testing.T) {
+	db := embedded(t)
+	s := DefaultSettings()
+	s.Set, s.Candidates = Exact, MaxCandidates
+	m := NewMatcher(db, s)
+	for k := 0; k < 600; k++ {
+		m.Update(Zigzag.Input(float32(k)/60, 1), 1.0/60)
+		if !m.Searched || len(m.Candidates) < 2 {
+			continue
+		}
+		for i := 1; i < len(m.Candidates); i++ {
+			if m.Candidates[i].Cost < m.Candidates[i-1].Cost {
+				t.Fatalf("tick %d: candidates not in order of exact cost: %v", k, m.Candidates)
+			}
+		}
+	}
+}
+
+// TestTickAllocatesNothing: a matcher tick, searches included, allocates
+// nothing.
+func TestTickAllocatesNothing(t *testing.T) {
+	db := embedded(t)
+	for s := Set(0); s < NumSets; s++ {
+		st := DefaultSettings()
+		st.Set, st.Candidates, st.SearchPeriod = s, 8, 0 // search every tick
+		m := NewMatcher(db, st)
+		k := 0
+		a := testing.AllocsPerRun(200, func() {
+			m.Update(Random.Input(float32(k)/60, 1), 1.0/60)
+			k++
+		})
+		if a != 0 {
+			t.Errorf("%s: %.1f allocations per tick", s, a)
+		}
+	}
+}
+
+// TestExtremeTicks: dt 0, huge dt, NaN input and half-life 0 leave every
+// joint finite.
+func TestExtremeTicks(t *testing.T) {
+	db := embedded(t)
+	for _, hl := range []float32{0, 0.1} {
+		s := DefaultSettings()
+		s.Halflife, s.VelHalflife, s.FaceHalflife, s.BlendTime = hl, hl, hl, hl
+		m := NewMatcher(db, s)
+		nan := float32(math.NaN())
+		for _, dt := range []float32{0, 1.0 / 60, 5, 1e6, 1.0 / 60} {
+			for _, in := range []Input{{Move: mgl32.Vec2{1, 0}, Run: true}, {Move: mgl32.Vec2{nan, 1}, Face: mgl32.Vec2{nan, nan}}} {
+				m.Update(in, dt)
+				for j := range m.World.Pos {
+					if !mathx.Vec3Finite(m.World.Pos[j]) || !mathx.Vec3Finite(m.World.Vel[j]) {
+						t.Fatalf("half-life %g, dt %g, input %+v: joint %d not finite", hl, dt, in, j)
+					}
+				}
+			}
+		}
+	}
+}
+
+var _ = animsys.NewPose

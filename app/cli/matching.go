@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"kinelab/animsys/character"
+	"kinelab/animsys/matching"
+)
+
+// Matching runs `kinelab matching eval ...`: the motion-matching lab's
+// database driven headless by a scripted input, once per feature set,
+// with what each run measures.
+func Matching(args []string, stdout, stderr io.Writer) (code int) {
+	if len(args) == 0 || args[0] != "eval" {
+		fmt.Fprintln(stderr, "usage: kinelab matching eval [flags] [FILES or FOLDERS...]  (kinelab matching eval -h for the flags)")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	stdout, finish := checkedStdout("kinelab matching eval", stdout, stderr, &code)
+	defer finish()
+	fs := newFlagSet("kinelab matching eval",
+		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|all]\n"+
+			"       [--seconds S] [--seed N] [--mirror] [--transition spring|cubic|dead-blend|none] [--json] [FILES or FOLDERS...]",
+		"Replays one scripted input through the motion-matching lab's database, once per\n"+
+			"feature set, and prints per set: foot sliding (cm/s of a foot within 2 cm of its\n"+
+			"lowest), the trajectory's position error after 1 s (cm), transitions per second,\n"+
+			"the feet's mean inertialized displacement per transition (cm*s), search time\n"+
+			"(median and p99 in us, with the index and by brute force, and whether brute force\n"+
+			"chose the same frames) and the database's frames. The database is the embedded\n"+
+			"locomotion set, or the BVH files given (a folder gives its .bvh files).", stderr)
+	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
+	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random or all")
+	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
+	seed := fs.Uint("seed", 1, "seed of the random path")
+	mirror := fs.Bool("mirror", false, "add every clip mirrored left/right to the database")
+	trans := fs.String("transition", "spring", "transition: spring, cubic, dead-blend or none")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "kinelab matching eval: "+format+"\n", a...)
+		return ExitUsage
+	}
+	var sets []matching.Set
+	if *features == "all" {
+		sets = []matching.Set{matching.Standard, matching.InertialSet, matching.Exact}
+	} else {
+		s, err := matching.ParseSet(*features)
+		if err != nil {
+			return usage("--features: %v", err)
+		}
+		sets = []matching.Set{s}
+	}
+	var paths []matching.Path
+	if *pathName == "all" {
+		for p := matching.Path(0); p < matching.NumPaths; p++ {
+			paths = append(paths, p)
+		}
+	} else {
+		p, err := matching.ParsePath(*pathName)
+		if err != nil {
+			return usage("--path: %v", err)
+		}
+		paths = []matching.Path{p}
+	}
+	if !(*seconds >= 1 && *seconds <= 3600) {
+		return usage("--seconds %v: want 1 to 3600", *seconds)
+	}
+	tr, err := matching.ParseTransition(*trans)
+	if err != nil {
+		return usage("--transition: %v", err)
+	}
+	src, name, err := matchingSource(fs.Args(), *mirror)
+	if err != nil {
+		fmt.Fprintf(stderr, "kinelab matching eval: %v\n", err)
+		return ExitFail
+	}
+	st := matching.DefaultSettings()
+	st.Transition = tr
+	db, err := matching.NewDatabase(src, matching.DefaultWeights, st.Halflife)
+	if err != nil {
+		fmt.Fprintf(stderr, "kinelab matching eval: %s: %v\n", name, err)
+		return ExitFail
+	}
+	type report struct {
+		Database string             `json:"database"`
+		Frames   int                `json:"database_frames"`
+		Seconds  float64            `json:"seconds"`
+		Results  []matching.Metrics `json:"results"`
+	}
+	rep := report{Database: name, Frames: db.Frames, Seconds: *seconds}
+	for _, p := range paths {
+		for _, s := range sets {
+			st.Set = s
+			rep.Results = append(rep.Results, matching.Eval(db, st, p, float32(*seconds), uint32(*seed)))
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep) // a write error fails the command through checkedStdout
+		return ExitOK
+	}
+	fmt.Fprintf(stdout, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
+		name, db.Frames, *seconds, matching.TransitionNames[tr])
+	fmt.Fprintf(stdout, "%-8s %-9s %11s %11s %9s %12s %17s %17s %5s\n", "path", "features", "slide cm/s",
+		"traj 1s cm", "trans/s", "disp cm*s", "search us (p99)", "brute us (p99)", "same")
+	for _, r := range rep.Results {
+		fmt.Fprintf(stdout, "%-8s %-9s %11.2f %11.1f %9.2f %12.2f %9.1f (%5.1f) %9.1f (%5.1f) %5v\n", r.Path, r.Set,
+			r.FootSliding, r.TrajectoryError, r.TransitionsPerSecond, r.Displacement,
+			r.SearchMedian, r.SearchP99, r.BruteMedian, r.BruteP99, r.Same)
+	}
+	return ExitOK
+}
+
+// matchingSource is the database source of files (the embedded locomotion
+// set when there are none), mirrored on request, and its name.
+func matchingSource(files []string, mirror bool) (matching.Source, string, error) {
+	var src matching.Source
+	name := "the embedded locomotion set"
+	if len(files) == 0 {
+		src = matching.Embedded()
+	} else {
+		ch, errs := character.Load(files, character.Options{})
+		if len(errs) > 0 {
+			return src, "", errs[0]
+		}
+		var err error
+		if src, err = matching.SourceOf(ch); err != nil {
+			return src, "", err
+		}
+		name = fmt.Sprintf("%d clips of %s", len(ch.Clips), strings.Join(files, " "))
+	}
+	if mirror {
+		src = matching.Mirrored(src)
+		name += ", mirrored"
+	}
+	return src, name, nil
+}

@@ -1,0 +1,421 @@
+package matching
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/character"
+	mm "kinelab/animsys/matching"
+	"kinelab/animsys/mathx"
+	"kinelab/app"
+	"kinelab/render"
+)
+
+// Settings are the lab's sliders and switches (saved between runs).
+type Settings struct {
+	Features   int32 // mm.Set
+	Transition int32 // mm.Transition
+	Halflife   float32
+	BlendTime  float32
+	Period     float32 // s between searches
+	Rerank     float32 // how many the exact set re-ranks
+	Brute      bool
+	Mirror     bool
+	// Path is the input: 0 the keyboard and gamepad, else a scripted
+	// path (mm.Path + 1).
+	Path                 int32
+	WalkSpeed, RunSpeed  float32
+	VelHalflife, FaceHlf float32
+	Weights              mm.Weights
+	LineScale            float32
+	ShowMesh, ShowLines  bool
+}
+
+// DefaultSettings is the lab as it opens: the Inertial set, spring
+// inertialization at 0.1 s, steered from the keyboard.
+func DefaultSettings() Settings {
+	d := mm.DefaultSettings()
+	return Settings{Features: int32(d.Set), Transition: int32(d.Transition), Halflife: d.Halflife,
+		BlendTime: d.BlendTime, Period: d.SearchPeriod, Rerank: float32(d.Rerank),
+		WalkSpeed: d.WalkSpeed, RunSpeed: d.RunSpeed, VelHalflife: d.VelHalflife, FaceHlf: d.FaceHalflife,
+		Weights: mm.DefaultWeights, LineScale: 0.15, ShowMesh: true, ShowLines: true}
+}
+
+// shown is how many candidates the table lists.
+const shown = 6
+
+// historyLen is how many ticks of decisions the lab keeps to scrub back
+// through (10 s at 60 Hz).
+const historyLen = 600
+
+// trailLen is how many ticks of the root's path are drawn.
+const trailLen = 300
+
+// snapshot is one tick as drawn: the world pose with its red (propagated)
+// and blue (finite difference) velocities, the root, the prediction and
+// the search.
+type snapshot struct {
+	t                   float64
+	pos, red, blue, scl []mgl32.Vec3
+	rot                 []mgl32.Quat
+	root                mgl32.Vec3
+	yaw                 float32
+	pred                [mm.PathPoints]mgl32.Vec3
+	predFace            [mm.PathPoints]mgl32.Vec3
+	goal                mgl32.Vec2
+	cands               [shown]mm.Candidate
+	nCands              int
+	carry               mm.Candidate
+	searched, transited bool
+	frame               int
+	searchUs            float32
+}
+
+// Lab is the Motion-matching lab's state. Update drives it; drawing only
+// reads it.
+type Lab struct {
+	S Settings
+
+	ch      *character.Character // the character the database is made of (nil: the embedded set)
+	src     mm.Source
+	dbName  string
+	db      *mm.Database
+	m       *mm.Matcher
+	Err     string // why the loaded files gave no database
+	ground  []bool
+	dbKey   [2]any // what the database was built from: character and mirror
+	wKey    mm.Weights
+	hKey    float32
+	seed    uint32
+	picked  int
+	sec     panels
+	asked   []func()
+	time    float64
+	prevPos []mgl32.Vec3
+	havePrv bool
+	steer   steerState
+
+	// History: a ring of snapshots, the newest at head-1; Rewind is how
+	// many ticks back the view is (0: live).
+	hist   []snapshot
+	head   int
+	count  int
+	Rewind int
+	trail  []mgl32.Vec3
+
+	costPlot, clipPlot *render.Plot
+}
+
+// panels remembers which panel sections are open.
+type panels struct {
+	control, search, trans, weights, view bool
+}
+
+// Entry is how the App lists the Motion-matching lab: --lab matching, with
+// --path to drive it by a scripted input.
+func Entry() app.LabEntry {
+	names := append([]string{"keyboard"}, mm.PathNames[:]...)
+	return app.LabEntry{
+		Name: "matching",
+		New:  func() app.Lab { return New() },
+		Flags: []app.LabFlag{{Name: "path", Usage: "input of the Motion-matching lab",
+			Choices: names}},
+	}
+}
+
+// New builds the lab on the embedded locomotion set.
+func New() *Lab {
+	l := &Lab{S: DefaultSettings(), seed: 1, sec: panels{control: true, search: true, trans: true}}
+	l.costPlot = render.NewPlot("Search cost", "", historyLen)
+	l.costPlot.AddSeries("best found", render.PlotMean)
+	l.costPlot.AddSeries("carry on", render.PlotMax)
+	l.clipPlot = render.NewPlot("Clip playing", "#", historyLen)
+	l.clipPlot.AddSeries("clip", render.TargetColor)
+	l.rebuild()
+	return l
+}
+
+// Name implements app.Lab.
+func (l *Lab) Name() string { return "matching" }
+
+// Title implements app.Lab.
+func (l *Lab) Title() string {
+	return "Motion matching - " + l.dbName + " - " + mm.SetNames[l.S.Features] + " features"
+}
+
+// Focus implements app.Lab: the hips.
+func (l *Lab) Focus() mgl32.Vec3 {
+	s := l.view()
+	return s.pos[l.db.Hips]
+}
+
+// Configure implements app.Configurer: --path and --seed.
+func (l *Lab) Configure(c app.Config) {
+	if v, ok := c.LabFlag("path"); ok {
+		l.S.Path = int32(v) - 1
+	}
+	l.seed = c.Seed
+}
+
+// SetCharacter implements app.CharacterSetter: the loaded files become the
+// database (the embedded set stays when they cannot: no two legs).
+func (l *Lab) SetCharacter(ch *character.Character) {
+	l.ch = ch
+	if ch == character.Default() {
+		l.ch = nil
+	}
+	l.rebuild()
+}
+
+// rebuild makes the database when the character or the mirror switch
+// changed, re-weights it when the weights or the half-life did, and keeps
+// the matcher's settings in step with the lab's.
+func (l *Lab) rebuild() {
+	s := &l.S
+	if k := [2]any{l.ch, s.Mirror}; k != l.dbKey || l.db == nil {
+		l.dbKey = k
+		l.Err = ""
+		src, name := mm.Embedded(), "embedded locomotion"
+		if l.ch != nil {
+			if cs, err := mm.SourceOf(l.ch); err != nil {
+				l.Err = err.Error() + "; matching on the embedded set"
+			} else {
+				src, name = cs, l.ch.Name
+			}
+		}
+		if s.Mirror {
+			src, name = mm.Mirrored(src), name+" + mirrored"
+		}
+		db, err := mm.NewDatabase(src, s.Weights, s.Halflife)
+		if err != nil { // the embedded set always builds
+			l.Err = err.Error()
+			src = mm.Embedded()
+			db, _ = mm.NewDatabase(src, s.Weights, s.Halflife)
+		}
+		l.src, l.db, l.dbName = src, db, name
+		l.ground = groundOf(l.ch, db.Skel.Len())
+		l.wKey, l.hKey = s.Weights, s.Halflife
+		l.m = mm.NewMatcher(db, l.settings())
+		l.restart()
+	}
+	if s.Weights != l.wKey {
+		l.wKey = s.Weights
+		l.db.SetWeights(s.Weights)
+	}
+	if s.Halflife != l.hKey {
+		l.hKey = s.Halflife
+		l.db.SetHalflife(s.Halflife)
+	}
+	l.m.S = l.settings()
+}
+
+// groundOf is the character's figure's Ground joints (the embedded set's
+// skeleton is the default character's).
+func groundOf(ch *character.Character, n int) []bool {
+	if ch == nil {
+		ch = character.Default()
+	}
+	if len(ch.Figure.Ground) == n {
+		return ch.Figure.Ground
+	}
+	return make([]bool, n)
+}
+
+// settings are the matcher's settings from the lab's.
+func (l *Lab) settings() mm.Settings {
+	s := &l.S
+	m := mm.DefaultSettings()
+	m.Set, m.Transition = mm.Set(s.Features), mm.Transition(s.Transition)
+	m.Halflife, m.BlendTime, m.SearchPeriod = s.Halflife, s.BlendTime, s.Period
+	m.Rerank, m.Candidates, m.Brute = int(s.Rerank+0.5), shown, s.Brute
+	m.WalkSpeed, m.RunSpeed = s.WalkSpeed, s.RunSpeed
+	m.SideSpeed, m.BackSpeed = min(s.WalkSpeed, m.SideSpeed), min(s.WalkSpeed, m.BackSpeed)
+	m.VelHalflife, m.FaceHalflife = s.VelHalflife, s.FaceHlf
+	return m
+}
+
+// restart puts the character back at the origin, standing, and forgets
+// the history.
+func (l *Lab) restart() {
+	l.m.Reset()
+	n := l.db.Skel.Len()
+	l.hist = make([]snapshot, historyLen)
+	for i := range l.hist {
+		h := &l.hist[i]
+		h.pos, h.red, h.blue, h.scl = make([]mgl32.Vec3, n), make([]mgl32.Vec3, n), make([]mgl32.Vec3, n), make([]mgl32.Vec3, n)
+		h.rot = make([]mgl32.Quat, n)
+	}
+	l.head, l.count, l.Rewind = 0, 0, 0
+	l.trail = l.trail[:0]
+	l.prevPos = make([]mgl32.Vec3, n)
+	l.havePrv = false
+	l.time = 0
+	l.steer.faceYaw, l.steer.locked = 0, false
+	l.costPlot.Clear()
+	l.clipPlot.Clear()
+	l.record()
+}
+
+// ask records what the panel asked for; the next Update carries it out.
+func (l *Lab) ask(do func()) { l.asked = append(l.asked, do) }
+
+// Update implements app.Lab: what the panel asked for, the settings'
+// effects, then a tick of the matcher with the input (the keyboard's or
+// the scripted path's) and a snapshot of it.
+func (l *Lab) Update(dt float32) {
+	for _, do := range l.asked {
+		do()
+	}
+	l.asked = l.asked[:0]
+	l.rebuild()
+	if !(dt > 0) {
+		return
+	}
+	l.Rewind = 0 // playing again: back to the present
+	in := l.steer.input
+	if l.S.Path > 0 {
+		in = mm.Path(l.S.Path-1).Input(float32(l.time), l.seed)
+	}
+	l.m.Update(in, dt)
+	l.time += float64(min(dt, mm.MaxTick))
+	l.record()
+	l.plotTick()
+}
+
+// record takes the tick's snapshot: the world pose, its propagated (red)
+// and finite-difference (blue) velocities, and the search.
+func (l *Lab) record() {
+	m := l.m
+	h := &l.hist[l.head]
+	l.head = (l.head + 1) % historyLen
+	l.count = min(l.count+1, historyLen)
+	h.t = l.time
+	w := &m.World
+	copy(h.pos, w.Pos)
+	copy(h.rot, w.Rot)
+	copy(h.scl, w.Scl)
+	copy(h.red, w.Vel)
+	dt := float32(0)
+	if l.count > 1 {
+		dt = float32(h.t - l.hist[(l.head+historyLen-2)%historyLen].t)
+	}
+	for j := range h.blue {
+		h.blue[j] = mgl32.Vec3{}
+		if l.havePrv && dt > 0 {
+			h.blue[j] = w.Pos[j].Sub(l.prevPos[j]).Mul(1 / dt)
+		}
+	}
+	copy(l.prevPos, w.Pos)
+	l.havePrv = true
+	h.root, h.yaw, h.pred, h.predFace, h.goal = m.RootPos, m.RootYaw, m.Predicted, m.PredFacing, m.GoalVel
+	h.nCands = copy(h.cands[:], m.Candidates)
+	h.carry, h.searched, h.transited, h.frame = m.Carry, m.Searched, m.Transited, m.Frame()
+	h.searchUs = 0
+	if m.Searched && len(m.SearchNs) > 0 {
+		h.searchUs = float32(m.SearchNs[len(m.SearchNs)-1]) / 1e3
+	}
+	if len(l.trail) == trailLen {
+		copy(l.trail, l.trail[1:])
+		l.trail = l.trail[:trailLen-1]
+	}
+	l.trail = append(l.trail, m.RootPos)
+}
+
+// plotTick pushes the tick's costs and clip to the plots, marking a
+// transition.
+func (l *Lab) plotTick() {
+	h := l.view()
+	best := float32(math.NaN())
+	if h.nCands > 0 {
+		best = h.cands[0].Cost
+	}
+	carry := h.carry.Cost
+	if !h.searched {
+		best, carry = float32(math.NaN()), float32(math.NaN())
+	}
+	l.costPlot.Push(l.time, best, carry)
+	c, _ := l.db.Locate(h.frame)
+	l.clipPlot.Push(l.time, float32(c))
+	if h.transited {
+		l.costPlot.Mark(l.time)
+		l.clipPlot.Mark(l.time)
+	}
+}
+
+// view is the snapshot the lab shows: Rewind ticks back from the newest.
+func (l *Lab) view() *snapshot {
+	back := min(l.Rewind, l.count-1)
+	return &l.hist[(l.head-1-back+2*historyLen)%historyLen]
+}
+
+// Step moves the rewound view by k ticks (negative: back), within the
+// history; it only changes what is shown.
+func (l *Lab) Step(k int) { l.Rewind = mathx.Clamp(l.Rewind-k, 0, max(l.count-1, 0)) }
+
+// Restart asks to put the character back at the origin.
+func (l *Lab) Restart() { l.ask(l.restart) }
+
+// Matcher is the lab's matcher (for tests).
+func (l *Lab) Matcher() *mm.Matcher { return l.m }
+
+// Database is the lab's database (for tests).
+func (l *Lab) Database() *mm.Database { return l.db }
+
+// CandidateName is "clip @ time" of database frame i.
+func (l *Lab) CandidateName(i int) string {
+	c, f := l.db.Locate(i)
+	return fmt.Sprintf("%s @ %.2f s", l.db.Clips[c].Name, float32(f)*l.db.Clips[c].FrameTime)
+}
+
+// CSVHeader implements app.CSVExporter.
+func (l *Lab) CSVHeader() []string {
+	return []string{"t_s", "input", "features", "root_x_m", "root_z_m", "yaw_rad", "goal_vx_m/s", "goal_vz_m/s",
+		"pred_1s_x_m", "pred_1s_z_m", "clip", "clip_time_s", "searched", "transition", "best_cost", "carry_cost",
+		"best_exact_m*s", "search_us", "red_blue_mean_m/s", "red_blue_max_m/s"}
+}
+
+// CSVRows implements app.CSVExporter: one row per update.
+func (l *Lab) CSVRows(rows [][]string) [][]string {
+	// A cost no search made this tick is left empty (NaN never reaches a
+	// CSV).
+	f := func(x float32) string {
+		if x != x {
+			return ""
+		}
+		return app.CSVFloat(x)
+	}
+	h := l.view()
+	c, fr := l.db.Locate(h.frame)
+	best, exact := float32(math.NaN()), float32(math.NaN())
+	if h.searched && h.nCands > 0 {
+		best, exact = h.cands[0].Cost, h.cands[0].Exact
+	}
+	carry := float32(math.NaN())
+	if h.searched {
+		carry = h.carry.Cost
+	}
+	mean, most := l.RedBlue(h)
+	input := "keyboard"
+	if l.S.Path > 0 {
+		input = mm.PathNames[l.S.Path-1]
+	}
+	last := len(h.pred) - 1
+	return append(rows, []string{app.CSVTime(h.t), input, mm.SetNames[l.S.Features], f(h.root[0]), f(h.root[2]), f(h.yaw),
+		f(h.goal[0]), f(h.goal[1]), f(h.pred[last][0]), f(h.pred[last][2]), l.db.Clips[c].Name,
+		f(float32(fr) * l.db.Clips[c].FrameTime), app.CSVBool(h.searched), app.CSVBool(h.transited),
+		f(best), f(carry), f(exact), f(h.searchUs), f(mean), f(most)})
+}
+
+// RedBlue is the mean and largest |red - blue| (m/s) over the body joints
+// of snapshot h.
+func (l *Lab) RedBlue(h *snapshot) (mean, most float32) {
+	return animsys.DiffStats(len(h.pos), func(j int) (red, blue mgl32.Vec3) {
+		if j == 0 || l.ground[j] {
+			return mgl32.Vec3{}, mgl32.Vec3{}
+		}
+		return h.red[j], h.blue[j]
+	})
+}

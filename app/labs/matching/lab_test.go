@@ -1,0 +1,117 @@
+package matching
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"kinelab/animsys/bvh/fixture"
+	mm "kinelab/animsys/matching"
+	"kinelab/animsys/mathx"
+	"kinelab/app"
+	"kinelab/app/apptest"
+)
+
+// The lab's snapshot shown stays finite through random settings (out of
+// range and NaN included, then checked as a settings file is), random
+// keys, every input and random dt from 0 to far beyond a tick.
+func TestMatchingLabRandomUse(t *testing.T) {
+	l := New()
+	r := rand.New(rand.NewSource(5))
+	keys := l.Keys()
+	nan := float32(math.NaN())
+	for f := 0; f < 1500; f++ {
+		if f%50 == 0 {
+			s := &l.S
+			for _, rg := range l.sliders() {
+				*rg.V = apptest.PickOne(r, nan, rg.Lo-1, rg.Hi+1, apptest.SliderEnd(r, rg.Lo, rg.Hi))
+			}
+			s.Features, s.Transition, s.Path = int32(r.Intn(5)-1), int32(r.Intn(6)-1), int32(r.Intn(7)-1)
+			l.CheckSettings()
+		}
+		if f%7 == 0 {
+			keys[r.Intn(len(keys))].Action()
+		}
+		l.Update(apptest.PickOne(r, 0, 1.0/60, 1.0/30, r.Float32()*0.5, 5))
+		h := l.view()
+		for j := range h.pos {
+			if !mathx.Vec3Finite(h.pos[j]) || !mathx.Vec3Finite(h.red[j]) || !mathx.Vec3Finite(h.blue[j]) {
+				t.Fatalf("frame %d, settings %+v: joint %d not finite", f, l.S, j)
+			}
+		}
+	}
+}
+
+// TestMatchingCheckSettings: the defaults survive CheckSettings, and out
+// of range or NaN values end at the slider's ends or within the choices.
+func TestMatchingCheckSettings(t *testing.T) {
+	nan := float32(math.NaN())
+	l := New()
+	apptest.CheckSettings(t, &l.S, l.CheckSettings, []apptest.SettingCase[Settings]{
+		apptest.Case("Half-life 0", func(s *Settings) { s.Halflife = 0 }, func(s *Settings) float32 { return s.Halflife }, 0.01),
+		apptest.Case("Half-life NaN", func(s *Settings) { s.Halflife = nan }, func(s *Settings) float32 { return s.Halflife }, 0.01),
+		apptest.Case("Run 99", func(s *Settings) { s.RunSpeed = 99 }, func(s *Settings) float32 { return s.RunSpeed }, 7),
+		apptest.Case("Every 0", func(s *Settings) { s.Period = 0 }, func(s *Settings) float32 { return s.Period }, 1.0/60),
+		apptest.Case("Traj dir -1", func(s *Settings) { s.Weights[mm.TrajDir] = -1 }, func(s *Settings) float32 { return s.Weights[mm.TrajDir] }, 0),
+		apptest.Case("Features 9", func(s *Settings) { s.Features = 9 }, func(s *Settings) float32 { return float32(s.Features) }, float32(mm.Exact)),
+		apptest.Case("Path -3", func(s *Settings) { s.Path = -3 }, func(s *Settings) float32 { return float32(s.Path) }, 0),
+	})
+}
+
+// TestMatchingPathFlag: --path zigzag drives the lab by the scripted path:
+// the root moves off the origin without a key pressed.
+func TestMatchingPathFlag(t *testing.T) {
+	l := New()
+	l.Configure(app.Config{LabFlags: map[string]float64{"path": 3}, Seed: 1})
+	if l.S.Path != 2 {
+		t.Fatalf("--path 3 (zigzag) set Path %d, want 2", l.S.Path)
+	}
+	for i := 0; i < 180; i++ {
+		l.Update(1.0 / 60)
+	}
+	if d := l.Matcher().RootPos.Len(); d < 2 {
+		t.Errorf("after 3 s of zigzag the root is %.2f m from the origin", d)
+	}
+	if l.Matcher().Transitions == 0 {
+		t.Error("no transition in 3 s of zigzag")
+	}
+}
+
+// TestMatchingLoadsCharacter: a loaded character with legs becomes the
+// database; one without keeps the embedded set and says why.
+func TestMatchingLoadsCharacter(t *testing.T) {
+	l := New()
+	embedded := l.Database().Frames
+	ch := apptest.FixtureCharacter(t, fixture.All()[0])
+	l.SetCharacter(ch)
+	if l.Err == "" {
+		if l.Database().Skel.Len() != ch.Skel.Len() {
+			t.Errorf("database has %d joints, the character %d", l.Database().Skel.Len(), ch.Skel.Len())
+		}
+	} else if l.Database().Frames != embedded {
+		t.Errorf("refused character (%s) but the database changed", l.Err)
+	}
+	for i := 0; i < 120; i++ {
+		l.Update(1.0 / 60)
+	}
+}
+
+// TestMatchingCSV: every row has the header's columns and finite numbers
+// where a number is due.
+func TestMatchingCSV(t *testing.T) {
+	l := New()
+	l.S.Path = 4 // random
+	head := l.CSVHeader()
+	for i := 0; i < 120; i++ {
+		l.Update(1.0 / 60)
+		rows := l.CSVRows(nil)
+		if len(rows) != 1 || len(rows[0]) != len(head) {
+			t.Fatalf("tick %d: %d rows of %d columns, header %d", i, len(rows), len(rows[0]), len(head))
+		}
+		for k, c := range rows[0] {
+			if c == "NaN" || c == "" && head[k] != "best_cost" && head[k] != "carry_cost" && head[k] != "best_exact_m*s" {
+				t.Errorf("tick %d: %s is %q", i, head[k], c)
+			}
+		}
+	}
+}

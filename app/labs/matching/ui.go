@@ -1,0 +1,477 @@
+package matching
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	rl "github.com/gen2brain/raylib-go/raylib"
+	"github.com/go-gl/mathgl/mgl32"
+
+	mm "kinelab/animsys/matching"
+	"kinelab/animsys/mathx"
+	"kinelab/app"
+	"kinelab/render"
+	"kinelab/ui"
+)
+
+// Colours of the floor drawings.
+var (
+	predColor  = color.RGBA{R: 80, G: 220, B: 140, A: 255}  // the predicted trajectory
+	trailColor = color.RGBA{R: 240, G: 170, B: 60, A: 255}  // the path the root took
+	candColor  = color.RGBA{R: 190, G: 110, B: 230, A: 255} // the best candidate's own trajectory
+	tableBg    = color.RGBA{R: 24, G: 26, B: 31, A: 220}
+	tableLine  = color.RGBA{R: 70, G: 74, B: 84, A: 255}
+)
+
+// steerState is the player's input as read in the input stage: the
+// movement and facing the next update uses.
+type steerState struct {
+	input   mm.Input
+	faceYaw float32 // rad, the facing Q/E turn when locked
+	locked  bool    // facing held (strafe) instead of following the movement
+	last    float64 // s, rl.GetTime of the last Steer
+}
+
+// faceRate is how fast Q and E turn the held facing (rad/s).
+const faceRate = 2.5
+
+// Steer implements app.Steerer: WASD or the arrows move relative to the
+// view, Shift runs, Q/E turn a held facing (strafing), L lets go of it; a
+// gamepad's left stick moves, its right stick faces, its right trigger or
+// A button runs.
+func (l *Lab) Steer(view mgl32.Vec2) {
+	st := &l.steer
+	now := rl.GetTime()
+	dt := float32(mathx.Clamp(now-st.last, 0, 0.1))
+	st.last = now
+	if view.Len() < 1e-4 {
+		view = mgl32.Vec2{0, 1}
+	}
+	fwd := view.Normalize()
+	right := mgl32.Vec2{-fwd[1], fwd[0]} // screen right on the ground (x, z): fwd × up
+	var move mgl32.Vec2
+	down := func(keys ...int32) bool {
+		for _, k := range keys {
+			if rl.IsKeyDown(k) {
+				return true
+			}
+		}
+		return false
+	}
+	if down(rl.KeyW, rl.KeyUp) {
+		move = move.Add(fwd)
+	}
+	if down(rl.KeyS, rl.KeyDown) {
+		move = move.Sub(fwd)
+	}
+	if down(rl.KeyD, rl.KeyRight) {
+		move = move.Add(right)
+	}
+	if down(rl.KeyA, rl.KeyLeft) {
+		move = move.Sub(right)
+	}
+	run := down(rl.KeyLeftShift, rl.KeyRightShift)
+	turn := float32(0)
+	if down(rl.KeyQ) {
+		turn++
+	}
+	if down(rl.KeyE) {
+		turn--
+	}
+	if turn != 0 {
+		if !st.locked {
+			st.locked, st.faceYaw = true, l.m.RootYaw
+		}
+		st.faceYaw += turn * faceRate * dt
+	}
+	var face mgl32.Vec2
+	if rl.IsGamepadAvailable(0) {
+		lx, ly := rl.GetGamepadAxisMovement(0, rl.GamepadAxisLeftX), rl.GetGamepadAxisMovement(0, rl.GamepadAxisLeftY)
+		if s := (mgl32.Vec2{lx, ly}); s.Len() > 0.2 {
+			move = move.Add(right.Mul(lx)).Sub(fwd.Mul(ly))
+		}
+		rx, ry := rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightX), rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightY)
+		if s := (mgl32.Vec2{rx, ry}); s.Len() > 0.3 {
+			face = right.Mul(rx).Sub(fwd.Mul(ry))
+		}
+		run = run || rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightTrigger) > 0 ||
+			rl.IsGamepadButtonDown(0, rl.GamepadButtonRightFaceDown)
+	}
+	if move.Len() > 1 {
+		move = move.Normalize()
+	}
+	if face.Len() == 0 && st.locked {
+		s, c := math.Sincos(float64(st.faceYaw))
+		face = mgl32.Vec2{float32(s), float32(c)}
+	}
+	st.input = mm.Input{Move: move, Run: run, Face: face}
+}
+
+// Point implements app.Pointable: a click picks a joint; Ctrl + drag on the
+// floor holds the facing towards the point under the mouse.
+func (l *Lab) Point(ptr app.Pointer) {
+	s := l.view()
+	if ptr.Click {
+		l.picked = max(0, ptr.JointAt(s.pos, mgl32.Vec3{}))
+	}
+	if ptr.Down && ptr.Dir[1] < -1e-3 {
+		t := -ptr.Origin[1] / ptr.Dir[1]
+		p := ptr.Origin.Add(ptr.Dir.Mul(t))
+		d := p.Sub(s.root)
+		if d.Len() > 0.1 {
+			l.steer.locked, l.steer.faceYaw = true, float32(math.Atan2(float64(d[0]), float64(d[2])))
+		}
+	}
+}
+
+// Keys implements app.Lab. The movement keys take W, A, S, D, Q and E from
+// the framework while this lab is shown; they act while held (Steer).
+func (l *Lab) Keys() []app.Key {
+	s := &l.S
+	held := func() {}
+	return []app.Key{
+		{Code: rl.KeyW, Label: "W", Name: "move-forward", Help: "move away from the camera (held; or Up); Shift runs", Action: held},
+		{Code: rl.KeyA, Label: "A", Name: "move-left", Help: "move left (held; or Left)", Action: held},
+		{Code: rl.KeyS, Label: "S", Name: "move-back", Help: "move towards the camera (held; or Down)", Action: held},
+		{Code: rl.KeyD, Label: "D", Name: "move-right", Help: "move right (held; or Right)", Action: held},
+		{Code: rl.KeyQ, Label: "Q", Name: "turn-left", Help: "turn and hold the facing (strafe); Ctrl+drag on the floor faces a point", Action: held},
+		{Code: rl.KeyE, Label: "E", Name: "turn-right", Help: "turn the held facing the other way", Action: held},
+		{Code: rl.KeyL, Label: "L", Name: "let-go", Help: "let go of the held facing (face the way you move)", Action: func() { l.steer.locked = false }},
+		{Code: rl.KeyG, Label: "G", Name: "features", Help: "next feature set: standard, inertial, exact", Action: func() { s.Features = (s.Features + 1) % int32(mm.NumSets) }},
+		{Code: rl.KeyT, Label: "T", Name: "transition", Help: "next transition: spring, cubic, dead blend, none", Action: func() { s.Transition = (s.Transition + 1) % int32(mm.NumTransitions) }},
+		{Code: rl.KeyP, Label: "P", Name: "path", Help: "next input: keyboard, then each scripted path", Action: func() { s.Path = (s.Path + 1) % (int32(mm.NumPaths) + 1) }},
+		{Code: rl.KeyB, Label: "B", Name: "brute", Help: "brute-force search on / off", Action: func() { s.Brute = !s.Brute }},
+		{Code: rl.KeyR, Label: "R", Name: "restart", Help: "back to the origin, standing", Action: l.Restart},
+		{Code: rl.KeyZ, Label: "Z", Name: "rewind", Help: "step back through the last 10 s of decisions (paused)", Action: func() { l.Step(-1) }},
+		{Code: rl.KeyX, Label: "X", Name: "forward", Help: "step forward again towards the present", Action: func() { l.Step(1) }},
+		{Code: rl.KeyM, Label: "M", Name: "mesh", Help: "skinned mesh on / off", Action: func() { s.ShowMesh = !s.ShowMesh }},
+	}
+}
+
+// sliders is every slider of the lab's panel, declared once: Panel draws
+// them and CheckSettings keeps settings read from a file within them.
+func (l *Lab) sliders() ui.Ranges {
+	s := &l.S
+	w := &s.Weights
+	return ui.Ranges{
+		{Label: "Walk", V: &s.WalkSpeed, Lo: 0.5, Hi: 3, Format: "%.2f m/s"},
+		{Label: "Run", V: &s.RunSpeed, Lo: 1, Hi: 7, Format: "%.2f m/s"},
+		{Label: "Vel. h-l", V: &s.VelHalflife, Lo: 0.02, Hi: 1, Format: "%.2f s"},
+		{Label: "Face h-l", V: &s.FaceHlf, Lo: 0.02, Hi: 1, Format: "%.2f s"},
+		{Label: "Every", V: &s.Period, Lo: 1.0 / 60, Hi: 1, Format: "%.3f s"},
+		{Label: "Re-rank", V: &s.Rerank, Lo: 1, Hi: mm.MaxCandidates, Format: "top %.0f"},
+		{Label: "Half-life", V: &s.Halflife, Lo: 0.01, Hi: 0.5, Format: "%.3f s"},
+		{Label: "Blend", V: &s.BlendTime, Lo: 0.05, Hi: 1, Format: "%.2f s"},
+		{Label: "Foot pos", V: &w[mm.FootPos], Lo: 0, Hi: 3, Format: "%.2f"},
+		{Label: "Foot vel", V: &w[mm.FootVel], Lo: 0, Hi: 3, Format: "%.2f"},
+		{Label: "Hip vel", V: &w[mm.HipVel], Lo: 0, Hi: 3, Format: "%.2f"},
+		{Label: "Traj pos", V: &w[mm.TrajPos], Lo: 0, Hi: 3, Format: "%.2f"},
+		{Label: "Traj dir", V: &w[mm.TrajDir], Lo: 0, Hi: 3, Format: "%.2f"},
+		{Label: "Inertial", V: &w[mm.Inertial], Lo: 0, Hi: 3, Format: "%.2f"},
+		{Label: "Length", V: &s.LineScale, Lo: 0.01, Hi: 1, Format: "%.2f m per m/s"},
+	}
+}
+
+// inputNames are the choices of the input: the keyboard, then the paths.
+var inputNames = append([]string{"keys"}, mm.PathNames[:]...)
+
+// Panel implements app.Lab.
+func (l *Lab) Panel(p *ui.Panel) {
+	s, sec, sl := &l.S, &l.sec, l.sliders()
+	if p.Section("Control", &sec.control) {
+		p.Choice(inputNames, 3, &s.Path)
+		if s.Path == 0 {
+			p.Text("WASD/arrows, Shift runs, Q/E face")
+		}
+		p.Range(sl, &s.WalkSpeed)
+		p.Range(sl, &s.RunSpeed)
+		p.Range(sl, &s.VelHalflife)
+		p.Range(sl, &s.FaceHlf)
+		if p.Button("Restart (R)") {
+			l.Restart()
+		}
+	}
+	if p.Section("Search", &sec.search) {
+		p.Choice(mm.SetNames[:], 3, &s.Features)
+		p.Range(sl, &s.Period)
+		if s.Features == int32(mm.Exact) {
+			p.Range(sl, &s.Rerank)
+		}
+		p.Check("Brute force (B)", &s.Brute)
+		p.Check("Mirrored clips", &s.Mirror)
+		p.Text(fmt.Sprintf("%d frames, %d clips", l.db.Frames, len(l.db.Clips)))
+		if l.Err != "" {
+			p.Note(l.Err, render.TargetColor)
+		}
+	}
+	if p.Section("Transitions", &sec.trans) {
+		p.Choice(mm.TransitionNames[:], 2, &s.Transition)
+		p.Range(sl, &s.Halflife)
+		if t := mm.Transition(s.Transition); t == mm.Cubic || t == mm.DeadBlend {
+			p.Range(sl, &s.BlendTime)
+		}
+	}
+	if p.Section("Feature weights", &sec.weights) {
+		for _, g := range []int{mm.FootPos, mm.FootVel, mm.HipVel, mm.TrajPos, mm.TrajDir, mm.Inertial} {
+			p.Range(sl, &s.Weights[g])
+		}
+	}
+	if p.Section("View", &sec.view) {
+		p.Check("Mesh (M)", &s.ShowMesh)
+		p.Check("Velocity lines", &s.ShowLines)
+		p.Range(sl, &s.LineScale)
+		back := float32(l.Rewind)
+		if p.SliderText("Rewind", &back, 0, float32(max(l.count-1, 1)), fmt.Sprintf("-%.2f s", l.rewindSeconds())) {
+			l.Rewind = int(back + 0.5)
+		}
+	}
+}
+
+// rewindSeconds is how far back (s) the view is.
+func (l *Lab) rewindSeconds() float64 {
+	return l.hist[(l.head-1+historyLen)%historyLen].t - l.view().t
+}
+
+// CameraChooser: the camera further out and higher than the other labs',
+// to see the trajectories on the floor.
+
+// Camera implements app.CameraChooser.
+func (l *Lab) Camera() app.OrbitCamera {
+	c := app.DefaultCamera()
+	c.Distance, c.Pitch = 7, 0.55
+	return c
+}
+
+// Draw3D implements app.Lab: the body and skeleton of the snapshot shown,
+// its red and blue velocity lines, and on the floor the predicted
+// trajectory, the path taken and the best candidate's own trajectory.
+func (l *Lab) Draw3D(v *app.View) {
+	h := l.view()
+	sk := &l.db.Skel
+	body := v.BodyFor(sk)
+	if l.S.ShowMesh && body != nil {
+		body.Draw(h.pos, h.rot, h.scl, render.SkinColor)
+	}
+	l.drawFloor(h)
+	render.BeginOnTop()
+	r := float32(0.022)
+	if l.S.ShowMesh && body != nil {
+		r = 0.008
+	}
+	render.Skeleton(h.pos, sk.Parents, l.ground, render.BoneColor, render.JointColor, r)
+	if l.S.ShowLines {
+		eye := v.Camera.Position
+		fwd := h.pos[l.db.Hips].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
+		side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
+		for j := 1; j < sk.Len(); j++ {
+			if l.ground[j] || l.picked > 0 && j != l.picked {
+				continue
+			}
+			render.VectorLine(h.pos[j], h.red[j], side.Mul(-1), l.S.LineScale, render.Propagated)
+			render.VectorLine(h.pos[j], h.blue[j], side, l.S.LineScale, render.FiniteDiff)
+		}
+	}
+	render.EndOnTop()
+}
+
+// drawFloor draws the trajectories just above the floor: the prediction
+// (with the facing at the feature times), the root's path so far, and the
+// best candidate's trajectory features placed at the root.
+func (l *Lab) drawFloor(h *snapshot) {
+	lift := func(p mgl32.Vec3) rl.Vector3 { return rl.Vector3{X: p[0], Y: 0.01, Z: p[2]} }
+	for k := 1; k < len(l.trail) && l.Rewind == 0; k++ {
+		rl.DrawLine3D(lift(l.trail[k-1]), lift(l.trail[k]), trailColor)
+	}
+	for k := 1; k < len(h.pred); k++ {
+		rl.DrawLine3D(lift(h.pred[k-1]), lift(h.pred[k]), predColor)
+	}
+	for _, tau := range mm.TrajectoryTimes {
+		k := int(tau*(mm.PathPoints-1) + 0.5)
+		p := h.pred[k]
+		rl.DrawSphere(lift(p), 0.04, predColor)
+		rl.DrawLine3D(lift(p), lift(p.Add(h.predFace[k].Mul(0.3))), predColor)
+	}
+	if h.nCands > 0 {
+		pos, dir := l.db.Trajectory(h.cands[0].Frame)
+		r := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, h.yaw, 0})
+		for k := range pos {
+			p := h.root.Add(mathx.QuatMulVec3(r, mgl32.Vec3{pos[k][0], 0, pos[k][1]}))
+			d := mathx.QuatMulVec3(r, mgl32.Vec3{dir[k][0], 0, dir[k][1]})
+			rl.DrawCube(lift(p), 0.05, 0.02, 0.05, candColor)
+			rl.DrawLine3D(lift(p), lift(p.Add(d.Mul(0.25))), candColor)
+		}
+	}
+	// The goal velocity from the root.
+	g := mgl32.Vec3{h.goal[0], 0, h.goal[1]}.Mul(0.3)
+	rl.DrawLine3D(lift(h.root), lift(h.root.Add(g)), render.TextColor)
+}
+
+// layout is where the lab's 2D parts go: the candidates table in the top
+// right, the two plots under it.
+func layout(v *app.View) (table, top, bottom rl.Rectangle) {
+	a := v.Area
+	w := min(max(a.Width*0.46, 420), a.Width-40)
+	x := a.X + a.Width - w
+	th := min(float32(ui.SmallText*1.25*(shown+4)+12), a.Height*0.4)
+	table = rl.Rectangle{X: x, Y: a.Y, Width: w, Height: th}
+	ph := (a.Height - th - 16) / 2
+	top = rl.Rectangle{X: x, Y: a.Y + th + 8, Width: w, Height: ph}
+	bottom = rl.Rectangle{X: x, Y: top.Y + ph + 8, Width: w, Height: ph}
+	return table, top, bottom
+}
+
+// Draw2D implements app.Lab: the joints' names, the candidates table, the
+// cost and clip plots and the readout.
+func (l *Lab) Draw2D(v *app.View) {
+	h := l.view()
+	table, top, bottom := layout(v)
+	lines, cols := l.readout(h, max(table.X-v.Area.X-24, 80))
+	rr := ui.CaptionRect(0, 0, ui.TextSize, lines...)
+	rr.X, rr.Y = v.Area.X, v.Area.Y+v.Area.Height-rr.Height
+	v.DrawJointLabels(&l.db.Skel, h.pos, mgl32.Vec3{}, l.picked, table, top, bottom, rr)
+	l.drawTable(table, h)
+	l.costPlot.Draw(top, v.Mouse)
+	l.clipPlot.Draw(bottom, v.Mouse)
+	ui.Caption("matching readout", rr.X, rr.Y, ui.TextSize, cols, lines...)
+}
+
+// readout is the text under the 3D view, each line at most width units:
+// the set, the search times, the transitions and the clip playing, red
+// against blue, and where the view is.
+func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
+	m := l.m
+	med, p99 := m.SearchStats()
+	worst := float64(0)
+	for _, x := range m.SearchNs {
+		worst = max(worst, float64(x)/1e3)
+	}
+	how := "index"
+	if l.S.Brute {
+		how = "brute"
+	}
+	mean, most := l.RedBlue(h)
+	fit := func(long, short string) string { return ui.Fit(width, ui.TextSize, long, short) }
+	lines := []string{
+		fit(fmt.Sprintf("%s features, %s transitions", mm.SetNames[l.S.Features], mm.TransitionNames[l.S.Transition]),
+			fmt.Sprintf("%s, %s", mm.SetNames[l.S.Features], mm.TransitionNames[l.S.Transition])),
+		fit(fmt.Sprintf("search (%s): median %.1f, p99 %.1f, worst %.0f us", how, med, p99, worst),
+			fmt.Sprintf("search %.1f us (p99 %.0f)", med, p99)),
+		fit(fmt.Sprintf("%d transitions in %d searches", m.Transitions, m.Searches), fmt.Sprintf("%d transitions", m.Transitions)),
+		ui.Shorten("playing "+l.CandidateName(h.frame), width, ui.TextSize),
+		fit(fmt.Sprintf("|red-blue| mean %.3f, max %.3f m/s", mean, most), fmt.Sprintf("|red-blue| %.3f m/s", mean)),
+	}
+	cols := []color.RGBA{render.TextColor, render.TextColor, render.TextColor, render.TextColor, render.DimText}
+	if l.Rewind > 0 {
+		lines = append(lines, fit(fmt.Sprintf("rewound %.2f s (Z/X, play returns)", l.rewindSeconds()), fmt.Sprintf("rewound %.2f s", l.rewindSeconds())))
+		cols = append(cols, render.TargetColor)
+	}
+	return lines, cols
+}
+
+// drawTable lists the last search's best candidates: each group's part of
+// the cost, the total, and the feet's exact inertialized displacement;
+// then carrying on.
+func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
+	const fs = ui.SmallText
+	const row = fs * 1.25
+	if r.Height < 3*row {
+		return
+	}
+	ui.BeginBlock(ui.KindReadout, "candidates table", r)
+	defer ui.EndBlock()
+	rl.DrawRectangleRec(r, tableBg)
+	rl.DrawRectangleLinesEx(r, 1, tableLine)
+	set := mm.Set(l.S.Features)
+	groups := l.db.SetGroups(set)
+	head := []string{"#", "frame"}
+	for _, g := range groups {
+		name := mm.GroupNames[g]
+		if set == mm.Exact && g == mm.Inertial {
+			name = "exact"
+		}
+		head = append(head, name)
+	}
+	head = append(head, "total", "m*s")
+	cell := func(k mm.Candidate, rank string) []string {
+		c := []string{rank, l.CandidateName(k.Frame)}
+		for _, g := range groups {
+			c = append(c, fmt.Sprintf("%.2f", k.Terms[g]))
+		}
+		return append(c, fmt.Sprintf("%.2f", k.Cost), fmt.Sprintf("%.3f", k.Exact))
+	}
+	var cells [][]string
+	for i := 0; i < h.nCands; i++ {
+		cells = append(cells, cell(h.cands[i], fmt.Sprint(i+1)))
+	}
+	cells = append(cells, cell(h.carry, "="))
+	width := make([]float32, len(head))
+	for k, t := range head {
+		width[k] = ui.Measure(t, fs) + 10
+		for _, c := range cells {
+			width[k] = max(width[k], ui.Measure(c[k], fs)+10)
+		}
+	}
+	var rest float32
+	for k, w := range width {
+		if k != 1 {
+			rest += w
+		}
+	}
+	width[1] = max(60, min(width[1], r.Width-16-rest))
+	x, y := r.X+8, r.Y+5
+	line := func(texts []string, col color.RGBA) {
+		cx := x
+		for k, t := range texts {
+			if cx+width[k] > r.X+r.Width {
+				break
+			}
+			if k == 1 {
+				t = ui.Shorten(t, width[k]-8, fs)
+			}
+			ui.DrawText(t, cx, y, fs, col)
+			cx += width[k]
+		}
+		y += row
+	}
+	title := "Last search: best candidates (cost terms, normalised)"
+	if !h.searched {
+		title = "Last search (this tick did not search)"
+	}
+	ui.DrawText(ui.Shorten(title, r.Width-16, fs), x, y, fs, render.DimText)
+	y += row
+	line(head, render.DimText)
+	for i, c := range cells {
+		if y+fs > r.Y+r.Height {
+			break
+		}
+		col := render.TextColor
+		switch {
+		case i == len(cells)-1:
+			col = render.DimText
+		case i == 0 && h.transited:
+			col = render.TargetColor
+		}
+		line(c, col)
+	}
+}
+
+// UIRects implements app.UIRecter: the table and the plots take the mouse.
+func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
+	v := &app.View{Width: w, Height: h, Area: app.LabArea(float32(w), float32(h))}
+	t, a, b := layout(v)
+	return []rl.Rectangle{t, a, b}
+}
+
+// Settings implements app.SettingsLab.
+func (l *Lab) Settings() any { return &l.S }
+
+// CheckSettings implements app.SettingsChecker: choices within their
+// options, sliders within their ends.
+func (l *Lab) CheckSettings() {
+	s := &l.S
+	s.Features = mathx.Clamp(s.Features, 0, int32(mm.NumSets)-1)
+	s.Transition = mathx.Clamp(s.Transition, 0, int32(mm.NumTransitions)-1)
+	s.Path = mathx.Clamp(s.Path, 0, int32(mm.NumPaths))
+	l.sliders().Clamp()
+}
