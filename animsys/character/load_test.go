@@ -139,3 +139,32 @@ func TestRoles(t *testing.T) {
 		t.Errorf("a chain has roles: head %d, leg %v, arm %v", ch.Head, ch.Leg, ch.Arm)
 	}
 }
+
+// A folder loads as its .bvh files, in name order (not its other files
+// nor its subfolders); a folder with none is an error naming it.
+func TestLoadFolder(t *testing.T) {
+	dir := t.TempDir()
+	animtest.WriteDefaultBVH(t, dir, "walk")
+	animtest.WriteDefaultBVH(t, dir, "idle")
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a capture"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ch, errs := character.Load([]string{dir}, character.Options{})
+	if len(errs) > 0 || ch == nil {
+		t.Fatalf("loading the folder: %v", errs)
+	}
+	if len(ch.Clips) != 2 || ch.Clips[0].Name != "idle" || ch.Clips[1].Name != "walk" {
+		names := []string{}
+		for _, c := range ch.Clips {
+			names = append(names, c.Name)
+		}
+		t.Errorf("clips %v, want [idle walk]", names)
+	}
+	_, errs = character.Load([]string{filepath.Join(dir, "sub")}, character.Options{})
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "sub: a folder with no .bvh file") {
+		t.Errorf("an empty folder gave %v", errs)
+	}
+}

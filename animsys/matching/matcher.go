@@ -67,8 +67,8 @@ type Settings struct {
 	// Near (s): frames of the playing clip this close to the playing one
 	// are skipped (carrying on is costed as the bound instead).
 	Near float32
-	// Candidates is how many best frames a search keeps to show (0: the
-	// best only, the fastest search); Rerank how many of the Inertial
+	// Candidates is how many best frames to show (a second, untimed
+	// search when more than one); Rerank how many of the Inertial
 	// search's best the Exact set re-ranks.
 	Candidates, Rerank int
 	// Brute searches by brute force instead of the index.
@@ -167,6 +167,7 @@ type Matcher struct {
 	SearchNs   []int64
 	sinceSrch  float32
 	results    []Result
+	shown      []Result
 	rerank     []Candidate
 	raw        rawFeatures
 	carryQuery []float32
@@ -191,6 +192,7 @@ func NewMatcher(db *Database, s Settings) *Matcher {
 	m.Query = make([]float32, 0, 64)
 	m.carryQuery = make([]float32, 0, 64)
 	m.results = make([]Result, 0, MaxCandidates)
+	m.shown = make([]Result, 0, MaxCandidates)
 	m.Candidates = make([]Candidate, 0, MaxCandidates)
 	m.rerank = make([]Candidate, 0, MaxCandidates)
 	m.SearchNs = make([]int64, 0, SearchTimes)
@@ -403,12 +405,11 @@ func (m *Matcher) search(must bool) {
 	if !must {
 		q.Bound = m.Carry.Cost
 	}
-	keep := min(max(s.Candidates, 1), MaxCandidates)
+	// The decision: the best frame below the cost of carrying on (Exact:
+	// the Inertial search's best Rerank, re-ranked by the exact cost).
+	// Only this search is timed.
 	if set == Exact {
-		keep = min(max(s.Rerank, keep, 1), MaxCandidates)
-	}
-	if keep > 1 {
-		q.N, q.Bound = keep, float32(math.Inf(1))
+		q.N, q.Bound = min(max(s.Rerank, 1), MaxCandidates), float32(math.Inf(1))
 	}
 	m.LastQuery = q
 	t0 := time.Now()
@@ -430,7 +431,21 @@ func (m *Matcher) search(must bool) {
 		m.SearchNs = m.SearchNs[:len(m.SearchNs)-1]
 	}
 	m.SearchNs = append(m.SearchNs, ns)
-	m.Candidates = append(m.Candidates[:0], m.rerank[:min(len(m.rerank), max(s.Candidates, 1))]...)
+	// What the table shows: the best Candidates whatever carrying on
+	// costs, from a second, untimed search (Exact: its re-ranked list).
+	n := min(s.Candidates, MaxCandidates)
+	switch {
+	case set == Exact || n <= 1:
+		m.Candidates = append(m.Candidates[:0], m.rerank[:min(len(m.rerank), max(n, 1))]...)
+	default:
+		show := q
+		show.N, show.Bound = n, float32(math.Inf(1))
+		m.shown = idx.Search(show, m.shown[:0])
+		m.Candidates = m.Candidates[:0]
+		for _, res := range m.shown {
+			m.Candidates = append(m.Candidates, m.candidate(res.Frame))
+		}
+	}
 	if len(m.rerank) == 0 {
 		return
 	}

@@ -193,3 +193,25 @@ func TestLabsAreIndependent(t *testing.T) {
 		}
 	}
 }
+
+// A lab flag with choices takes their names (--path zigzag is the
+// matching lab's third input, passed as 3) and refuses others; a folder
+// is a file argument (its .bvh files load), a plain word is not.
+func TestChoiceFlagsAndFolders(t *testing.T) {
+	cfg, err := app.ParseFlags([]string{"--lab", "matching", "--path", "zigzag", t.TempDir()}, io.Discard, All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := cfg.LabFlag("path"); !ok || v != 3 {
+		t.Errorf("--path zigzag gave %v, %v; want 3", v, ok)
+	}
+	if len(cfg.Files) != 1 {
+		t.Errorf("a folder argument gave files %v", cfg.Files)
+	}
+	if _, err := app.ParseFlags([]string{"--path", "spiral"}, io.Discard, All()); err == nil {
+		t.Error("--path spiral was accepted")
+	}
+	if _, err := app.ParseFlags([]string{"notafile"}, io.Discard, All()); err == nil {
+		t.Error("a word that is neither a .bvh file nor a folder was accepted")
+	}
+}

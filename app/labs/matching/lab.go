@@ -328,15 +328,12 @@ func (l *Lab) record() {
 // transition.
 func (l *Lab) plotTick() {
 	h := l.view()
+	// Between searches the plot holds the last search's costs.
 	best := float32(math.NaN())
 	if h.nCands > 0 {
 		best = h.cands[0].Cost
 	}
-	carry := h.carry.Cost
-	if !h.searched {
-		best, carry = float32(math.NaN()), float32(math.NaN())
-	}
-	l.costPlot.Push(l.time, best, carry)
+	l.costPlot.Push(l.time, best, h.carry.Cost)
 	c, _ := l.db.Locate(h.frame)
 	l.clipPlot.Push(l.time, float32(c))
 	if h.transited {

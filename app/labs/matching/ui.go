@@ -434,10 +434,7 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 		}
 		y += row
 	}
-	title := "Last search: best candidates (cost terms, normalised)"
-	if !h.searched {
-		title = "Last search (this tick did not search)"
-	}
+	title := "Last search: the best frames, each term's cost; = carrying on"
 	ui.DrawText(ui.Shorten(title, r.Width-16, fs), x, y, fs, render.DimText)
 	y += row
 	line(head, render.DimText)

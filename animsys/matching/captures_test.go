@@ -1,0 +1,60 @@
+package matching
+
+import (
+	"math"
+	"os"
+	"testing"
+
+	"kinelab/animsys/character"
+)
+
+// locomotionDir holds the real captures (../shared/locomotion, beside the
+// repository; never copied into it).
+const locomotionDir = "../../../shared/locomotion"
+
+// TestCapturesDatabase: the folder of Bandai captures loads as one
+// character, builds a database (and a mirrored one), and every feature set
+// drives it on every path with the index choosing what brute force
+// chooses and finite measures.
+func TestCapturesDatabase(t *testing.T) {
+	if _, err := os.Stat(locomotionDir); err != nil {
+		t.Skipf("no %s (the shared locomotion captures): %v", locomotionDir, err)
+	}
+	ch, errs := character.Load([]string{locomotionDir}, character.Options{})
+	if len(errs) > 0 || ch == nil {
+		t.Fatalf("loading the folder: %v", errs)
+	}
+	if len(ch.Clips) < 20 {
+		t.Fatalf("the folder gave %d clips", len(ch.Clips))
+	}
+	src, err := SourceOf(ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mirror := range []bool{false, true} {
+		s := src
+		if mirror {
+			s = Mirrored(src)
+		}
+		db, err := NewDatabase(s, DefaultWeights, DefaultSettings().Halflife)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := Path(0); p < NumPaths; p++ {
+			for set := Set(0); set < NumSets; set++ {
+				st := DefaultSettings()
+				st.Set = set
+				r := Eval(db, st, p, 15, 1)
+				if !r.Same {
+					t.Errorf("mirror %v, %s, %s: brute force chose other frames", mirror, p, set)
+				}
+				for _, x := range []float64{r.FootSliding, r.TrajectoryError, r.TransitionsPerSecond, r.Displacement, r.SearchMedian} {
+					if math.IsNaN(x) || math.IsInf(x, 0) {
+						t.Errorf("mirror %v, %s, %s: a measure is not finite: %+v", mirror, p, set, r)
+					}
+				}
+			}
+		}
+		t.Logf("mirror %v: %d frames", mirror, db.Frames)
+	}
+}
