@@ -20,18 +20,7 @@ type SearchBench struct {
 // of path (at EvalTick), then times each again, passes times over, with
 // the index and by brute force, on the calling goroutine (one core).
 func BenchSearch(db *Database, set Set, path Path, seconds float32, passes int) SearchBench {
-	s := DefaultSettings()
-	s.Set = set
-	m := NewMatcher(db, s)
-	var qs []Query
-	for k := 0; k < int(seconds/EvalTick+0.5); k++ {
-		m.Update(path.Input(float32(k)*EvalTick, 1), EvalTick)
-		if m.Searched {
-			q := m.LastQuery
-			q.Features = append([]float32(nil), q.Features...)
-			qs = append(qs, q)
-		}
-	}
+	qs := RecordQueries(db, set, path, seconds)
 	idx := db.Index(set)
 	out := make([]Result, 0, MaxCandidates)
 	var fast, brute []int64
@@ -48,4 +37,23 @@ func BenchSearch(db *Database, set Set, path Path, seconds float32, passes int) 
 	return SearchBench{Set: set.String(), Frames: db.Frames, Queries: len(qs),
 		Median: Percentile(fast, 0.5) / 1e3, P99: Percentile(fast, 0.99) / 1e3,
 		BruteMedian: Percentile(brute, 0.5) / 1e3, BruteP99: Percentile(brute, 0.99) / 1e3}
+}
+
+// RecordQueries are the searches a matcher with set makes over seconds of
+// path (seed 1, at EvalTick), each with its own copy of the features: the
+// queries the search benchmarks time.
+func RecordQueries(db *Database, set Set, path Path, seconds float32) []Query {
+	s := DefaultSettings()
+	s.Set = set
+	m := NewMatcher(db, s)
+	var qs []Query
+	for k := 0; k < int(seconds/EvalTick+0.5); k++ {
+		m.Update(path.Input(float32(k)*EvalTick, 1), EvalTick)
+		if m.Searched {
+			q := m.LastQuery
+			q.Features = append([]float32(nil), q.Features...)
+			qs = append(qs, q)
+		}
+	}
+	return qs
 }

@@ -34,18 +34,7 @@ func BenchmarkMatchingSearch(b *testing.B) {
 		b.Fatalf("the mirrored embedded set has %d frames, under 50,000", db.Frames)
 	}
 	for _, set := range []Set{Standard, InertialSet} {
-		st := DefaultSettings()
-		st.Set = set
-		m := NewMatcher(db, st)
-		var qs []Query
-		for k := 0; k < 3600; k++ {
-			m.Update(Random.Input(float32(k)*EvalTick, 1), EvalTick)
-			if m.Searched {
-				q := m.LastQuery
-				q.Features = append([]float32(nil), q.Features...)
-				qs = append(qs, q)
-			}
-		}
+		qs := RecordQueries(db, set, Random, 60)
 		idx := db.Index(set)
 		out := make([]Result, 0, MaxCandidates)
 		b.Run(set.String()+"/index", func(b *testing.B) {
