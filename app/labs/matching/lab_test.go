@@ -115,3 +115,38 @@ func TestMatchingCSV(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchingRewind: Z steps the view back a tick at a time through the
+// history (never past its start), X forward, and playing returns to the
+// present; stepping changes only what is shown.
+func TestMatchingRewind(t *testing.T) {
+	l := New()
+	l.S.Path = 2
+	for i := 0; i < 90; i++ {
+		l.Update(1.0 / 60)
+	}
+	now := l.view().t
+	root := l.Matcher().RootPos
+	for i := 0; i < 30; i++ {
+		l.Step(-1)
+	}
+	if d := now - l.view().t; math.Abs(d-0.5) > 1e-3 {
+		t.Errorf("30 steps back show %.4f s back, want 0.5", d)
+	}
+	l.Step(10)
+	if d := now - l.view().t; math.Abs(d-20.0/60) > 1e-3 {
+		t.Errorf("10 steps forward again show %.4f s back, want 1/3", d)
+	}
+	l.Update(0)
+	if l.Matcher().RootPos != root {
+		t.Error("rewinding moved the character")
+	}
+	l.Step(-1000)
+	if l.Rewind != l.count-1 {
+		t.Errorf("stepping past the history's start: %d back of %d", l.Rewind, l.count)
+	}
+	l.Update(1.0 / 60)
+	if l.Rewind != 0 {
+		t.Error("playing did not return to the present")
+	}
+}
