@@ -57,6 +57,12 @@ type Character struct {
 	FDLocal Pose // BK of FD: finite-difference local velocities
 
 	own *Scratch // for Tick and Evaluate, made on first use
+
+	// The logarithms of Add and Offset, per joint, as the additive and
+	// the inertialization use them: kept from tick to tick and redone only
+	// for a joint whose values change.
+	addLogs []addLog
+	offLogs []offLog
 }
 
 // Scratch holds the poses of a tick that no later tick reads: the two
@@ -139,10 +145,17 @@ func (c *Character) EvaluateWith(s *Scratch) {
 		if !st.AdditiveVel {
 			da = 0
 		}
-		Additive(&s.Local, &c.Add, a, da)
+		if len(c.addLogs) != len(c.Add.Pos) {
+			c.addLogs = newAddLogs(len(c.Add.Pos))
+		}
+		additive(&s.Local, &c.Add, c.addLogs, a, da)
 	}
 	if st.Inertialize {
-		Inertialize(&s.Local, &c.Offset, out, fmod(c.T, ch.InertDuration), ch.InertDuration)
+		if len(c.offLogs) != len(c.Offset.Pos) {
+			c.offLogs = newOffLogs(len(c.Offset.Pos))
+		}
+		w0, w1, w2, w3 := CubicDecayWeights(fmod(c.T, ch.InertDuration), ch.InertDuration)
+		inertialize(&s.Local, &c.Offset, out, c.offLogs, w0, w1, w2, w3)
 		out = &s.Local
 	}
 	FK(&c.Global, out, ch.Parents)

@@ -51,32 +51,47 @@ func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
 // qmul is the quaternion product a b (quat_mul).
 func qmul(a, b q4) q4 {
-	return q4{
-		a.w*b.w - a.x*b.x - a.y*b.y - a.z*b.z,
-		a.w*b.x + a.x*b.w + a.y*b.z - a.z*b.y,
-		a.w*b.y + a.y*b.w + a.z*b.x - a.x*b.z,
-		a.w*b.z + a.z*b.w + a.x*b.y - a.y*b.x,
-	}
+	w, x, y, z := qmulS(a.w, a.x, a.y, a.z, b.w, b.x, b.y, b.z)
+	return q4{w, x, y, z}
+}
+
+// qmulS is qmul on components. Go inlines functions of up to 80 syntax
+// nodes, each field access two; on scalars the product is 61 and inlines
+// (qmul is 98 and does not), so the per-joint loops call this: a call
+// spills every live value of the loop, as Go saves no registers across it.
+func qmulS(aw, ax, ay, az, bw, bx, by, bz float32) (w, x, y, z float32) {
+	return aw*bw - ax*bx - ay*by - az*bz,
+		aw*bx + ax*bw + ay*bz - az*by,
+		aw*by + ay*bw + az*bx - ax*bz,
+		aw*bz + az*bw + ax*by - ay*bx
 }
 
 // qmulInv is a inv(b) (quat_mul_inv), written out: a times the conjugate of b.
 func qmulInv(a, b q4) q4 {
-	return q4{
-		a.w*b.w + a.x*b.x + a.y*b.y + a.z*b.z,
-		-a.w*b.x + a.x*b.w - a.y*b.z + a.z*b.y,
-		-a.w*b.y + a.y*b.w - a.z*b.x + a.x*b.z,
-		-a.w*b.z + a.z*b.w - a.x*b.y + a.y*b.x,
-	}
+	w, x, y, z := qmulInvS(a.w, a.x, a.y, a.z, b.w, b.x, b.y, b.z)
+	return q4{w, x, y, z}
+}
+
+// qmulInvS is qmulInv on components, which inlines (see qmulS).
+func qmulInvS(aw, ax, ay, az, bw, bx, by, bz float32) (w, x, y, z float32) {
+	return aw*bw + ax*bx + ay*by + az*bz,
+		-aw*bx + ax*bw - ay*bz + az*by,
+		-aw*by + ay*bw - az*bx + ax*bz,
+		-aw*bz + az*bw - ax*by + ay*bx
 }
 
 // qinvMul is inv(a) b (quat_inv_mul), written out: the conjugate of a times b.
 func qinvMul(a, b q4) q4 {
-	return q4{
-		a.w*b.w + a.x*b.x + a.y*b.y + a.z*b.z,
-		a.w*b.x - a.x*b.w - a.y*b.z + a.z*b.y,
-		a.w*b.y - a.y*b.w - a.z*b.x + a.x*b.z,
-		a.w*b.z - a.z*b.w - a.x*b.y + a.y*b.x,
-	}
+	w, x, y, z := qinvMulS(a.w, a.x, a.y, a.z, b.w, b.x, b.y, b.z)
+	return q4{w, x, y, z}
+}
+
+// qinvMulS is qinvMul on components, which inlines (see qmulS).
+func qinvMulS(aw, ax, ay, az, bw, bx, by, bz float32) (w, x, y, z float32) {
+	return aw*bw + ax*bx + ay*by + az*bz,
+		aw*bx - ax*bw - ay*bz + az*by,
+		aw*by - ay*bw - az*bx + ax*bz,
+		aw*bz - az*bw - ax*by + ay*bx
 }
 
 // qabs is q or -q, whichever has w >= 0 (quat_abs).
@@ -87,11 +102,16 @@ func qabs(q q4) q4 {
 	return q
 }
 
-// qrot rotates v by q (quat_mul_vec3): v + 2w (u x v) + 2 u x (u x v).
+// qrot rotates v by q (quat_mul_vec3): v + w t + u x t with t = 2 u x v.
 func qrot(q q4, v v3) v3 {
-	u := v3{q.x, q.y, q.z}
-	t := u.cross(v).scale(2)
-	return v.add(t.scale(q.w)).add(u.cross(t))
+	x, y, z := qrotS(q.w, q.x, q.y, q.z, v.x, v.y, v.z)
+	return v3{x, y, z}
+}
+
+// qrotS is qrot on components, which inlines (see qmulS).
+func qrotS(w, x, y, z, vx, vy, vz float32) (rx, ry, rz float32) {
+	tx, ty, tz := 2*(y*vz-z*vy), 2*(z*vx-x*vz), 2*(x*vy-y*vx)
+	return vx + w*tx + (y*tz - z*ty), vy + w*ty + (z*tx - x*tz), vz + w*tz + (x*ty - y*tx)
 }
 
 // m33 is a rotation matrix (rows), for rotating several vectors by one
@@ -128,14 +148,34 @@ func (m *m33) tmul(v v3) v3 {
 // frame-to-frame deltas) take a path without square root: atan(t)/t is a
 // polynomial in t^2 = |u|^2 / w^2.
 func qlog(q q4) v3 {
-	s2 := q.x*q.x + q.y*q.y + q.z*q.z
-	if q.w > 0 && s2 <= tan2Pi8*q.w*q.w {
-		iw := 1 / q.w
-		k := 2 * atanPoly(s2*iw*iw) * iw
-		return v3{q.x * k, q.y * k, q.z * k}
+	k, ok := qlogKSmall(q)
+	if !ok {
+		k = qlogK(q)
 	}
-	k := 2 * atan2OverS(sqrt32(s2), q.w)
 	return v3{q.x * k, q.y * k, q.z * k}
+}
+
+// qlogKSmall is the factor k of qlog(q) = k u, q = (w, u), for rotations
+// up to 45 degrees, without branch or square root so that it inlines; ok
+// is false for larger ones (then qlogK).
+func qlogKSmall(q q4) (k float32, ok bool) {
+	s2 := q.x*q.x + q.y*q.y + q.z*q.z
+	iw := 1 / q.w
+	return 2 * atanPoly(s2*iw*iw) * iw, q.w > 0 && s2 <= tan2Pi8*q.w*q.w
+}
+
+// qlogK is the factor 2 atan2(|u|, w)/|u| of qlog for any rotation.
+func qlogK(q q4) float32 {
+	return 2 * atan2OverS(sqrt32(q.x*q.x+q.y*q.y+q.z*q.z), q.w)
+}
+
+// rodS is x + a (v x x) + b (v x (v x x)) on components: the form of the
+// exp map's Jacobian J(v) (a = c1, b = c2 of expK), of its inverse (a =
+// -1/2, b = qlogRate's c) and of a rotation about v. It inlines (see
+// qmulS).
+func rodS(a, b, vx, vy, vz, x, y, z float32) (float32, float32, float32) {
+	cx, cy, cz := vy*z-vz*y, vz*x-vx*z, vx*y-vy*x
+	return x + a*cx + b*(vy*cz-vz*cy), y + a*cy + b*(vz*cx-vx*cz), z + a*cz + b*(vx*cy-vy*cx)
 }
 
 // qexp is quat_from_scaled_angle_axis: (cos h, sin(h)/h v/2), h = |v|/2.
@@ -163,27 +203,54 @@ func sincHalfLarge(a2 float32) (sinc, cos float32) { return sinc32(sqrt32(0.25 *
 // (v x (v x dv)), a = |v| (see mathx.QuatFromScaledAngleAxisDx).
 func qexpVel(v, dv v3) (q4, v3) {
 	a2 := v.dot(v)
-	var sc, c float32
-	if h2 := 0.25 * a2; h2 <= (math.Pi/4)*(math.Pi/4) {
-		sc, c = sinPoly(h2), cosPoly(h2) // as sincHalf, inline
-	} else {
-		sc, c = sincHalfLarge(a2)
+	k := expSmall(a2)
+	if a2 >= 1 {
+		k = expLarge(a2)
 	}
-	k := 0.5 * sc
-	q := q4{c, v.x * k, v.y * k, v.z * k}
-	// (1 - cos a)/a^2 = 2 sin^2 h / a^2 = sinc(h)^2 / 2, without cancellation.
-	c1 := 0.5 * sc * sc
-	var c2 float32
-	if a2 < 1 {
-		// (a - sin a)/a^3 by its Taylor series (truncation < 3e-8).
-		a4 := a2 * a2
-		c2 = (1.0/6 - a2*(1.0/120)) + a4*(1.0/5040-a2*(1.0/362880))
-	} else {
-		a := sqrt32(a2)
-		c2 = (a - a*sc*c) / (a2 * a) // sin a = 2 sin h cos h = a sinc(h) cos h
-	}
+	q := k.quat(v)
 	vxd := v.cross(dv)
-	return q, dv.add(vxd.scale(c1)).add(v.cross(vxd).scale(c2))
+	return q, dv.add(vxd.scale(k.c1())).add(v.cross(vxd).scale(k.c2))
+}
+
+// expK holds the scalars of the exp map and its derivative at a = |v|
+// (qexpVel): sinc(h) = sin(h)/h and cos(h) for h = a/2, and c2 = (a - sin
+// a)/a^3.
+type expK struct{ sc, c, c2 float32 }
+
+// quat is qexp(v), given the scalars at |v|.
+func (k expK) quat(v v3) q4 {
+	s := 0.5 * k.sc
+	return q4{k.c, v.x * s, v.y * s, v.z * s}
+}
+
+// c1 is (1 - cos a)/a^2 = 2 sin^2 h / a^2 = sinc(h)^2 / 2, without
+// cancellation.
+func (k expK) c1() float32 { return 0.5 * k.sc * k.sc }
+
+// expSmall is expK for a2 = a^2 < 1, written out without a branch so that
+// it inlines (the kernels compute it, then take expLarge when a2 >= 1):
+// sinPoly and cosPoly at h^2 = a2/4, and the Taylor series of (a - sin
+// a)/a^3 (truncation < 3e-8).
+func expSmall(a2 float32) expK {
+	h2, a4 := 0.25*a2, a2*a2
+	h4 := h2 * h2
+	return expK{
+		(0.9999999969177036 - 0.16666650673996886*h2) + h4*(0.008332035785601707-0.00019503904251287976*h2),
+		(0.9999999999524894 - 0.49999999614857515*h2) + h4*((0.0416666166925251-0.0013886617999425682*h2)+h4*2.437983123082832e-05),
+		(1.0/6 - a2*(1.0/120)) + a4*(1.0/5040-a2*(1.0/362880)),
+	}
+}
+
+// expLarge is expK for a2 = a^2 >= 1 (kept out of line).
+func expLarge(a2 float32) (k expK) {
+	if h2 := 0.25 * a2; h2 <= (math.Pi/4)*(math.Pi/4) {
+		k.sc, k.c = sinPoly(h2), cosPoly(h2) // as sincHalf, inline
+	} else {
+		k.sc, k.c = sincHalfLarge(a2)
+	}
+	a := sqrt32(a2)
+	k.c2 = (a - a*k.sc*k.c) / (a2 * a) // sin a = 2 sin h cos h = a sinc(h) cos h
+	return k
 }
 
 // qlogRate is the rate of v = qlog(q) while q (w >= 0) turns at angular
@@ -192,18 +259,26 @@ func qexpVel(v, dv v3) (q4, v3) {
 // mathx.QuatToScaledAngleAxisDx).
 func qlogRate(q q4, v, w v3) v3 {
 	h2 := 0.25 * v.dot(v)
-	var c float32
-	if h2 < 0.25 {
-		// The series of (1 - h cot h)/(4 h^2) (truncation < 1e-9).
-		h4 := h2 * h2
-		c = (1.0/12 + h2*(1.0/180)) + h4*((1.0/1890+h2*(1.0/18900))+h4*(1.0/187110))
-	} else {
-		h := sqrt32(h2)
-		s := sqrt32(q.x*q.x + q.y*q.y + q.z*q.z)
-		c = (1 - h*q.w/s) / (4 * h2)
+	c := logRateSeries(h2)
+	if h2 >= 0.25 {
+		c = logRateLarge(h2, q)
 	}
 	vxw := v.cross(w)
 	return w.sub(vxw.scale(0.5)).add(v.cross(vxw).scale(c))
+}
+
+// logRateSeries is qlogRate's c = (1 - h cot h)/(4 h^2) by its series in
+// h2 = h^2 < 1/4 (truncation < 1e-9).
+func logRateSeries(h2 float32) float32 {
+	h4 := h2 * h2
+	return (1.0/12 + h2*(1.0/180)) + h4*((1.0/1890+h2*(1.0/18900))+h4*(1.0/187110))
+}
+
+// logRateLarge is qlogRate's c for h2 >= 1/4, q = (cos h, sin h n).
+func logRateLarge(h2 float32, q q4) float32 {
+	h := sqrt32(h2)
+	s := sqrt32(q.x*q.x + q.y*q.y + q.z*q.z)
+	return (1 - h*q.w/s) / (4 * h2)
 }
 
 // Float32 transcendental functions: polynomial approximations with range

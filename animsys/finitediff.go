@@ -29,7 +29,17 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
 		vel[i] = ldp(&cp[i]).sub(ldp(&pp[i])).scale(inv).vec()
-		ang[i] = rotDelta(ldqp(&pr[i]), ldqp(&cr[i])).scale(inv).vec()
+		// rotDelta written out, so that the loop makes no call for rotations
+		// up to 45 degrees a tick.
+		c, p := &cr[i], &pr[i]
+		var dq q4
+		dq.w, dq.x, dq.y, dq.z = qmulInvS(c.W, c.V[0], c.V[1], c.V[2], p.W, p.V[0], p.V[1], p.V[2])
+		dq = qabs(dq)
+		k, ok := qlogKSmall(dq)
+		if !ok {
+			k = qlogK(dq)
+		}
+		ang[i] = mgl32.Vec3{dq.x * k * inv, dq.y * k * inv, dq.z * k * inv}
 		svl[i] = sclDelta(ldp(&ps[i]), ldp(&cs[i])).scale(inv).vec()
 	}
 }

@@ -28,7 +28,8 @@ func FK(global, local *Pose, parents []int) {
 		// Position: quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
 		arm := rot.mul(pos.mul(ps))
 		gp[i] = arm.add(ldp(&gp[p])).vec()
-		gr[i] = qmul(pr, ldqp(&lr[i])).quat()
+		g, l := &gr[i], &lr[i]
+		g.W, g.V[0], g.V[1], g.V[2] = qmulS(pr.w, pr.x, pr.y, pr.z, l.W, l.V[0], l.V[1], l.V[2])
 		gs[i] = ldp(&ls[i]).mul(ps).vec()
 		// Linear velocity: rotated local velocity + parent velocity +
 		// leverage cross(par_ang, arm) + expansion (local.pos * par_scl *
@@ -88,7 +89,8 @@ func BK(local, global *Pose, parents []int) {
 		arm := ldp(&gp[i]).sub(ldp(&gp[p]))
 		pos := rot.tmul(arm).mul(ips)
 		lp[i] = pos.vec()
-		lr[i] = qinvMul(pr, ldqp(&gr[i])).quat()
+		l, g := &lr[i], &gr[i]
+		l.W, l.V[0], l.V[1], l.V[2] = qinvMulS(pr.w, pr.x, pr.y, pr.z, g.W, g.V[0], g.V[1], g.V[2])
 		ls[i] = ldp(&gs[i]).mul(ips).vec()
 		rel := ldp(&gv[i]).sub(ldp(&gv[p])).sub(pa.cross(arm))
 		lv[i] = rot.tmul(rel).mul(ips).sub(pos.mul(ldp(&gsv[p]))).vec()

@@ -1,6 +1,9 @@
 package animsys
 
 import (
+	"github.com/go-gl/mathgl/mgl32"
+	"math"
+
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 )
@@ -75,6 +78,33 @@ func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) 
 // for small offsets: up to ~0.65 rad/s off on the bench clips), scl =
 // input.scl exp(x). out may be input.
 func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
+	inertialize(out, offset, input, nil, w0, w1, w2, w3)
+}
+
+// offLog is one joint of an inertialization offset in the form
+// InertializeWeights works on: r, the scaled angle-axis of its rotation
+// (rad), and ls, the log of its scale; rot and scl are the joint's values
+// they were computed from. A Character keeps one per joint of its offset,
+// which changes only at a transition.
+type offLog struct {
+	rot   q4
+	scl   v3
+	r, ls v3
+}
+
+// newOffLogs makes n offLogs that hold no values yet.
+func newOffLogs(n int) []offLog {
+	logs := make([]offLog, n)
+	for i := range logs {
+		logs[i].rot.w = float32(math.NaN())
+	}
+	return logs
+}
+
+// inertialize is InertializeWeights with the joints' offLogs kept in logs
+// (of len(input.Pos), recomputed where offset has changed), or, with logs
+// nil, computed afresh.
+func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)
 	fp, fr, fs := offset.Pos[:n], offset.Rot[:n], offset.Scl[:n]
 	fv, fa, fsv := offset.Vel[:n], offset.Ang[:n], offset.Svl[:n]
@@ -82,17 +112,39 @@ func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 	iv, ia, isv := input.Vel[:n], input.Ang[:n], input.Svl[:n]
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
+	if logs != nil {
+		logs = logs[:n]
+	}
+	var tmp offLog
 	for i := 0; i < n; i++ {
 		p, v := ldp(&fp[i]), ldp(&fv[i])
 		op[i] = ldp(&ip[i]).add(p.scale(w0)).add(v.scale(w1)).vec()
 		ov[i] = ldp(&iv[i]).add(p.scale(w2)).add(v.scale(w3)).vec()
 
-		r, a := qlog(ldqp(&fr[i])), ldp(&fa[i])
-		offRot, offAng := qexpVel(r.scale(w0).add(a.scale(w1)), r.scale(w2).add(a.scale(w3)))
-		or[i] = qmul(offRot, ldqp(&ir[i])).quat()
-		oa[i] = qrot(offRot, ldp(&ia[i])).add(offAng).vec()
+		m := &tmp
+		rot, scl := ldqp(&fr[i]), ldp(&fs[i])
+		if logs != nil {
+			m = &logs[i]
+		}
+		if logs == nil || rot != m.rot || scl != m.scl {
+			m.rot, m.scl, m.r, m.ls = rot, scl, qlog(rot), log3(scl)
+		}
+		r, a := m.r, ldp(&fa[i])
+		// qexpVel(x, v) written out, so that the loop makes no call.
+		x, v := r.scale(w0).add(a.scale(w1)), r.scale(w2).add(a.scale(w3))
+		x2 := x.dot(x)
+		k := expSmall(x2)
+		if x2 >= 1 {
+			k = expLarge(x2)
+		}
+		e := k.quat(x)
+		jx, jy, jz := rodS(k.c1(), k.c2, x.x, x.y, x.z, v.x, v.y, v.z)
+		in, o, ang := ldqp(&ir[i]), &or[i], ldp(&ia[i])
+		o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, in.w, in.x, in.y, in.z)
+		ax, ay, az := qrotS(e.w, e.x, e.y, e.z, ang.x, ang.y, ang.z)
+		oa[i] = mgl32.Vec3{ax + jx, ay + jy, az + jz}
 
-		ls, sv := log3(ldp(&fs[i])), ldp(&fsv[i])
+		ls, sv := m.ls, ldp(&fsv[i])
 		os[i] = ldp(&is[i]).mul(exp3(ls.scale(w0).add(sv.scale(w1)))).vec()
 		osv[i] = ldp(&isv[i]).add(ls.scale(w2)).add(sv.scale(w3)).vec()
 	}

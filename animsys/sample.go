@@ -1,5 +1,7 @@
 package animsys
 
+import "github.com/go-gl/mathgl/mgl32"
+
 // Animation sampling (propagating-velocities, "Animation Sampling").
 
 // frameAt splits a time (s) into a frame index and the fraction in [0, 1)
@@ -357,8 +359,18 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 		rec := c.record(st)
 		for j := 0; j < n; j++ {
 			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
-			r, w := h.cubicRotT(q4{x[0], x[1], x[2], x[3]}, segV3(x, 4), segV3(x, 7), segV3(x, 10))
-			rot[j], ang[j] = r.quat(), w.scale(inv).vec()
+			// cubicRotT written out, so that the loop makes no call.
+			o, do := h.offset(segV3(x, 4), segV3(x, 7), segV3(x, 10))
+			o2 := o.dot(o)
+			k := expSmall(o2)
+			if o2 >= 1 {
+				k = expLarge(o2)
+			}
+			e := k.quat(o)
+			wx, wy, wz := rodS(k.c1(), k.c2, o.x, o.y, o.z, do.x, do.y, do.z)
+			r := &rot[j]
+			r.W, r.V[0], r.V[1], r.V[2] = qmulS(e.w, e.x, e.y, e.z, x[0], x[1], x[2], x[3])
+			ang[j] = mgl32.Vec3{wx * inv, wy * inv, wz * inv}
 		}
 		o := segRot * n
 		for _, j := range c.pos.joints {

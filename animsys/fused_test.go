@@ -1,0 +1,47 @@
+package animsys
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// Blend's loop (fused Jacobians, no calls) agrees with blendRot, the same
+// formula on the general functions, within float32 rounding.
+func TestBlendFusedMatchesGeneral(t *testing.T) {
+	f := newBenchFixture()
+	r := rand.New(rand.NewSource(3))
+	for trial := 0; trial < 50; trial++ {
+		alpha, alphaVel := r.Float32(), r.Float32()*4-2
+		Blend(&f.s, &f.p, &f.q, alpha, alphaVel)
+		for i := range f.s.Rot {
+			rot, ang := blendRot(ldqp(&f.p.Rot[i]), ldp(&f.p.Ang[i]), ldqp(&f.q.Rot[i]), ldp(&f.q.Ang[i]), alpha, alphaVel)
+			if d := ang.sub(ldp(&f.s.Ang[i])); d.dot(d) > 1e-10 || !f.s.Rot[i].ApproxEqualThreshold(rot.quat(), 1e-6) {
+				t.Fatalf("alpha %v joint %d: loop %v %v, blendRot %v %v", alpha, i, f.s.Rot[i], f.s.Ang[i], rot, ang)
+			}
+		}
+	}
+}
+
+// A Character's kept logarithms of its additive pose and offset follow
+// changes to them: the tick equals one on a fresh character given the
+// same poses.
+func TestCharacterLogsFollowChanges(t *testing.T) {
+	c1, c2 := benchCharacter(), benchCharacter()
+	c1.Tick(1.0 / 60)
+	c2.Tick(1.0 / 60)
+	RandomAdditive(&c1.Add, 9)
+	RandomAdditive(&c2.Add, 9)
+	c1.Offset.Rot[5] = c1.Offset.Rot[6]
+	c1.Offset.Scl[7] = c1.Offset.Scl[7].Mul(1.5)
+	fresh := *c1
+	fresh.addLogs, fresh.offLogs = nil, nil
+	c1.Tick(1.0 / 60)
+	fresh.Global, fresh.Prev = c2.Global, c2.Prev // poses of its own
+	fresh.FD, fresh.FDLocal = c2.FD, c2.FDLocal
+	fresh.Tick(1.0 / 60)
+	for i := range c1.Global.Ang {
+		if c1.Global.Ang[i] != fresh.Global.Ang[i] || c1.Global.Rot[i] != fresh.Global.Rot[i] || c1.Global.Scl[i] != fresh.Global.Scl[i] {
+			t.Fatalf("joint %d: kept logs give %v, fresh %v", i, c1.Global.Ang[i], fresh.Global.Ang[i])
+		}
+	}
+}
