@@ -6,6 +6,7 @@ require (
 	github.com/gen2brain/raylib-go/raygui v0.0.0-20260807193226-5ff77eb89080
 	github.com/gen2brain/raylib-go/raylib v0.60.0
 	github.com/go-gl/mathgl v1.2.0
+	github.com/qmuntal/gltf v0.29.0
 	golang.org/x/image v0.34.0
 )
 

@@ -1,0 +1,298 @@
+package gltf
+
+import (
+	"math"
+	"sort"
+
+	"kinelab/animsys"
+)
+
+// Interpolation is an animation sampler's interpolation (glTF 2.0 section
+// 3.11 "Animations", appendix C "Interpolation").
+type Interpolation uint8
+
+const (
+	Linear      Interpolation = iota // LINEAR: lerp, slerp for rotations
+	Step                             // STEP: each key held until the next
+	CubicSpline                      // CUBICSPLINE: Hermite with in and out tangents
+)
+
+func (i Interpolation) String() string {
+	switch i {
+	case Step:
+		return "STEP"
+	case CubicSpline:
+		return "CUBICSPLINE"
+	}
+	return "LINEAR"
+}
+
+// Path is the property a channel animates.
+type Path uint8
+
+const (
+	Translation Path = iota // m, VEC3
+	Rotation                // unit quaternion x, y, z, w, VEC4
+	Scale                   // per axis, VEC3
+)
+
+func (p Path) String() string {
+	return [...]string{"translation", "rotation", "scale"}[p]
+}
+
+// Channel is one animated property of one node: key times and values as
+// the file holds them (normalised integers converted to floats).
+type Channel struct {
+	Node int // glTF node index
+	// Joint is the skeleton joint whose local transform the channel
+	// moves, or -1 for a non-joint ancestor folded into the joints below
+	// it (Asset doc).
+	Joint  int
+	Path   Path
+	Interp Interpolation
+	// Times are the key times (s), non-decreasing; a zero-length interval
+	// is skipped.
+	Times []float32
+	// Values hold Width() floats per key in glTF order (x, y, z, and w for
+	// rotations); CUBICSPLINE holds three per key: in-tangent, value,
+	// out-tangent (tangents in units per second). STEP and LINEAR
+	// rotations are normalised on load, as the spec's slerp assumes.
+	Values []float32
+}
+
+// Width is the number of floats of one value: 4 for rotations, else 3.
+func (c *Channel) Width() int {
+	if c.Path == Rotation {
+		return 4
+	}
+	return 3
+}
+
+// Value is key k's value (for CUBICSPLINE the middle of its triple), as
+// up to four floats.
+func (c *Channel) Value(k int) [4]float64 {
+	w := c.Width()
+	if c.Interp == CubicSpline {
+		k = 3*k + 1
+	}
+	var v [4]float64
+	for i := 0; i < w; i++ {
+		v[i] = float64(c.Values[k*w+i])
+	}
+	return v
+}
+
+// at is the element i of Values as a 4-vector.
+func (c *Channel) at(i int) [4]float64 {
+	w := c.Width()
+	var v [4]float64
+	for j := 0; j < w; j++ {
+		v[j] = float64(c.Values[i*w+j])
+	}
+	return v
+}
+
+// interval locates time t (s): key k and the fraction u of the way to key
+// k+1, over an interval of td seconds; hold when t is before the first key
+// or at or after the last (the key value then holds, at rest).
+func (c *Channel) interval(t float64) (k int, u, td float64, hold bool) {
+	n := len(c.Times)
+	// The last key at or before t.
+	k = sort.Search(n, func(i int) bool { return float64(c.Times[i]) > t }) - 1
+	if k < 0 {
+		return 0, 0, 0, true
+	}
+	if k >= n-1 {
+		return n - 1, 0, 0, true
+	}
+	t0, t1 := float64(c.Times[k]), float64(c.Times[k+1])
+	td = t1 - t0 // > 0: times[k] <= t < times[k+1]
+	return k, (t - t0) / td, td, false
+}
+
+// vec4 is the channel's value and its time derivative (per second) at t,
+// component-wise, as appendix C defines for each interpolation:
+//
+//   - STEP: the key value, derivative 0;
+//   - LINEAR: v_k + u (v_k+1 - v_k), derivative (v_k+1 - v_k) / td;
+//   - CUBICSPLINE: the Hermite curve p(u) = (2u^3 - 3u^2 + 1) v_k +
+//     td (u^3 - 2u^2 + u) b_k + (-2u^3 + 3u^2) v_k+1 + td (u^3 - u^2) a_k+1
+//     with b_k key k's out-tangent and a_k+1 key k+1's in-tangent, so
+//     dp/dt = p'(u) / td.
+func (c *Channel) vec4(t float64) (x, dx [4]float64) {
+	k, u, td, hold := c.interval(t)
+	if hold || c.Interp == Step {
+		return c.Value(k), dx
+	}
+	if c.Interp == Linear {
+		v0, v1 := c.Value(k), c.Value(k+1)
+		for i := range x {
+			d := v1[i] - v0[i]
+			x[i], dx[i] = v0[i]+u*d, d/td
+		}
+		return x, dx
+	}
+	v0, b0, a1, v1 := c.at(3*k+1), c.at(3*k+2), c.at(3*k+3), c.at(3*k+4)
+	u2, u3 := u*u, u*u*u
+	h00, h10, h01, h11 := 2*u3-3*u2+1, u3-2*u2+u, -2*u3+3*u2, u3-u2
+	d00, d10, d01, d11 := 6*u2-6*u, 3*u2-4*u+1, -6*u2+6*u, 3*u2-2*u
+	for i := range x {
+		x[i] = h00*v0[i] + h10*td*b0[i] + h01*v1[i] + h11*td*a1[i]
+		dx[i] = (d00*v0[i]+d01*v1[i])/td + d10*b0[i] + d11*a1[i]
+	}
+	return x, dx
+}
+
+func v3(a [4]float64) vec { return vec{a[0], a[1], a[2]} }
+
+// q4 is a glTF x, y, z, w quaternion.
+func q4(a [4]float64) quat { return quat{a[3], a[0], a[1], a[2]} }
+
+// rotation is the channel's rotation and angular velocity (rad/s, world
+// side) at t. LINEAR is the spec's slerp along the shortest arc (appendix
+// C: the second key negated when the dot product is negative), written
+// exp(u d/2) q_k with d = 2 log(q_k+1 q_k^-1) the scaled angle-axis
+// (rad) from key to key: the same curve, turning at the constant angular
+// velocity d / td. CUBICSPLINE is the normalised Hermite of the four
+// components; its angular velocity is 2 (dq/dt) q^-1 with dq/dt the exact
+// derivative of the normalisation (normalizeDx).
+func (c *Channel) rotation(t float64) (quat, vec) {
+	k, u, td, hold := c.interval(t)
+	switch {
+	case hold && c.Interp == CubicSpline:
+		return q4(c.Value(k)).normalize(), vec{}
+	case hold || c.Interp == Step:
+		return q4(c.Value(k)), vec{} // normalised on load
+	case c.Interp == Linear:
+		q0, q1 := q4(c.Value(k)), q4(c.Value(k+1))
+		if q0.dot(q1) < 0 {
+			q1 = q1.scale(-1)
+		}
+		d := qlog(q1.mul(q0.conj()).normalize()).scale(2)
+		if u == 0 {
+			return q0, d.scale(1 / td) // exactly the key
+		}
+		return qexp(d.scale(u / 2)).mul(q0), d.scale(1 / td)
+	}
+	p, dp := c.vec4(t)
+	pq, dpq := q4(p), q4(dp)
+	q := pq.normalize()
+	return q, angVel(q, normalizeDx(pq, dpq))
+}
+
+// sample writes the channel's value and velocity at t into k.
+func (c *Channel) sample(k *kf, t float64) {
+	switch c.Path {
+	case Translation:
+		x, dx := c.vec4(t)
+		k.pos, k.vel = v3(x), v3(dx)
+	case Rotation:
+		k.rot, k.ang = c.rotation(t)
+	case Scale:
+		// Svl = d/dt log s = s'/s per axis; zero where the scale is zero
+		// (a hidden part), where log s has no derivative.
+		x, dx := c.vec4(t)
+		k.scl = v3(x)
+		for i := range k.svl {
+			k.svl[i] = 0
+			if x[i] != 0 {
+				k.svl[i] = dx[i] / x[i]
+			}
+		}
+	}
+}
+
+// Anim is one glTF animation, sampled exactly (Sample) or resampled into
+// a Clip.
+type Anim struct {
+	Name     string
+	Duration float32 // s, the latest key time of its channels
+	// Channels are the channels kept: on skeleton joints, and on
+	// non-joint ancestors folded into them (Joint -1).
+	Channels []*Channel
+
+	plans []plan // per skeleton joint
+}
+
+// link is one node of a joint's chain: its rest transform and channels
+// (nil for a property not animated).
+type link struct {
+	rest    kf
+	t, r, s *Channel
+}
+
+func (l *link) sample(t float64) kf {
+	k := l.rest
+	for _, c := range [...]*Channel{l.t, l.r, l.s} {
+		if c != nil {
+			c.sample(&k, t)
+		}
+	}
+	return k
+}
+
+// plan samples one joint's local transform: the constant product pre of
+// the chain's links above the first animated one (the whole folded rest
+// transform when none is animated), then the animated links and every
+// link below them, composed.
+type plan struct {
+	pre   kf
+	id    bool // pre is the identity: the first link is sampled as it is
+	links []link
+}
+
+// Sample writes the local pose at time t (s, clamped to [0, Duration])
+// into out, which must have as many joints as the asset's skeleton.
+// Joints without a channel get their rest values and zero velocity.
+// Velocities are the exact time derivatives of the sampled curves (see
+// Channel.vec4 and Channel.rotation): m/s, rad/s (world side: the
+// angular velocity of the local rotation in the parent's frame, as every
+// animsys pose), and d/dt log(scale) per axis (1/s). Before a channel's
+// first key or from its last key on, its key value holds, at rest;
+// within an interval the right-hand derivative applies at its first key.
+func (a *Anim) Sample(out *animsys.Pose, t float32) {
+	tt := float64(t)
+	if !(tt > 0) { // also NaN
+		tt = 0
+	}
+	tt = math.Min(tt, float64(a.Duration))
+	for j := range a.plans {
+		out.SetKform(j, a.sampleJoint(j, tt).kform())
+	}
+}
+
+// sampleJoint is joint j's local transform at t, in float64.
+func (a *Anim) sampleJoint(j int, t float64) kf {
+	p := &a.plans[j]
+	k := p.pre
+	for i := range p.links {
+		if i == 0 && p.id {
+			k = p.links[0].sample(t)
+			continue
+		}
+		k = k.mul(p.links[i].sample(t))
+	}
+	return k
+}
+
+// Clip resamples the animation at fps frames per second (30 if fps is not
+// positive) into an animsys.Clip of ceil(Duration fps) + 1 frames, frame f
+// sampled at min(f/fps, Duration); a Duration within 1e-3 frames of a
+// whole number of frames takes no extra frame for its rounding. The clip
+// is prepared (Clip.Prepare).
+func (a *Anim) Clip(fps float32) animsys.Clip {
+	if !(fps > 0) || math.IsInf(float64(fps), 0) {
+		fps = 30
+	}
+	frames := int(math.Ceil(float64(a.Duration)*float64(fps)-1e-3)) + 1
+	frames = max(frames, 1)
+	n := len(a.plans)
+	c := animsys.NewClip(a.Name, frames, n, 1/fps)
+	pose := animsys.NewPose(n)
+	for f := 0; f < frames; f++ {
+		a.Sample(&pose, float32(float64(f)/float64(fps)))
+		c.SetFrame(f, &pose)
+	}
+	c.Prepare()
+	return c
+}

@@ -1,0 +1,621 @@
+// Package gltf reads glTF 2.0 characters (.gltf with embedded or external
+// buffers, and .glb) into kinelab's skeleton, rest pose, skinned mesh and
+// animations, and samples those animations exactly as the glTF 2.0
+// specification defines them, with the analytic time derivatives kinelab
+// poses carry (propagating-velocities: velocities sampled, not guessed).
+//
+// The skeleton is joint 0, the Entity (an identity root at the ground, as
+// every kinelab character has), then the first skin's joints, parents
+// before children, each hanging from its nearest ancestor node that is a
+// joint, else from the Entity. The transforms of the nodes between a
+// joint and that ancestor (an Armature node with a Z-up to Y-up rotation
+// or a 0.01 scale, a file's root node, a group) are folded into the
+// joint's local transform, left-multiplied in order, so the skeleton's
+// global transforms are the file's world transforms. Folded nodes must
+// have a uniform scale: kinelab's kineforms scale per axis without
+// rotating the scale (animsys.KformMul), which agrees with matrix
+// composition only for uniform scales, so a non-uniform scale on a folded
+// node is refused with an error. Channels that animate a folded node are
+// folded too: sampled, and composed with velocities (a moving parent frame
+// adds its angular velocity, the leverage and the expansion of its
+// scale). Channels on other nodes (cameras, lights, meshes, a second
+// skin), morph-target weights and KHR_animation_pointer are ignored, and
+// Notes say how many.
+//
+// A file with no skin (node animation only) reads every node as a joint,
+// with no mesh.
+package gltf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/qmuntal/gltf"
+
+	"kinelab/animsys"
+)
+
+// maxChainNodes bounds the nodes of all the joints' chains together (each
+// joint and the non-joint nodes above it up to its parent joint): far more
+// than any character, and a bound on the work a corrupt hierarchy makes.
+const maxChainNodes = 1 << 20
+
+// maxKeyTime bounds key times (s): an hour of animation, far beyond any
+// clip, so that a corrupt time cannot make Clip allocate without bound.
+const maxKeyTime = 3600
+
+// Asset is a glTF character.
+type Asset struct {
+	Name string // the file's base name without extension
+	// Skel is the Entity at 0, then the skin's joints; Offsets are the
+	// rest local translations (m), Names the nodes' names, Bind the rest
+	// pose (the node transforms: a glTF rest pose has its rotations).
+	Skel animsys.Skeleton
+	// Node is each skeleton joint's glTF node, -1 for the Entity.
+	Node []int
+	// Joint[k] is the skeleton index of skin joint k: skinning matrix k
+	// is global(Joint[k]) InverseBind[k]. Nil without a skin.
+	Joint []int
+	// InverseBind holds each skin joint's inverse bind matrix (column
+	// major), as in the file; the identity where the file has none (section
+	// 3.7.3.1).
+	InverseBind []mgl32.Mat4
+	// Rest is the local rest pose: each joint's folded node transform
+	// (velocities 0).
+	Rest  animsys.Pose
+	Anims []*Anim
+	// Mesh is the first skin's mesh (every primitive of every node skinned
+	// by it, merged), nil if none.
+	Mesh  *Mesh
+	Notes []string
+}
+
+// Open reads a glTF or GLB file. External buffers and images resolve
+// beside it. Errors are "path: what".
+func Open(path string) (*Asset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *PathError: "open path: ..."
+	}
+	defer f.Close()
+	return Read(f, path, filepath.Dir(path))
+}
+
+// Read reads a glTF or GLB document from r; name names it in errors
+// ("name: what") and Asset.Name, and dir resolves external buffers and
+// images ("" to allow none). Corrupt input gives an error, never a panic.
+func Read(r io.Reader, name string, dir string) (*Asset, error) {
+	doc, err := decode(r, dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	a, err := build(doc, dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	a.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	return a, nil
+}
+
+// decode is the library's decoder (JSON or GLB, embedded, GLB-chunk or
+// external buffers), a panic in it an error, and every buffer checked to
+// hold its byteLength.
+func decode(r io.Reader, dir string) (doc *gltf.Document, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			doc, err = nil, fmt.Errorf("unreadable: %v", p)
+		}
+	}()
+	var dec *gltf.Decoder
+	if dir != "" {
+		dec = gltf.NewDecoderFS(r, os.DirFS(dir))
+	} else {
+		dec = gltf.NewDecoder(r)
+	}
+	doc = new(gltf.Document)
+	if err := dec.Decode(doc); err != nil {
+		return nil, err
+	}
+	for i, b := range doc.Buffers {
+		switch {
+		case b == nil:
+			return nil, fmt.Errorf("buffer %d is null", i)
+		case len(b.Data) < b.ByteLength && !b.IsEmbeddedResource() && b.URI != "" && dir == "":
+			return nil, fmt.Errorf("buffer %d: external %q and no folder to read it from", i, b.URI)
+		case len(b.Data) < b.ByteLength:
+			return nil, fmt.Errorf("buffer %d: %d bytes, byteLength says %d", i, len(b.Data), b.ByteLength)
+		}
+	}
+	return doc, nil
+}
+
+// builder holds what build works out about a document.
+type builder struct {
+	doc    *gltf.Document
+	dir    string
+	a      *Asset
+	parent []int // per node: its parent node, -1 for a root
+	skel   []int // per node: its skeleton index, -1 if not a joint
+	chain  [][]int
+	folded []bool // per node: folded into a joint's chain
+}
+
+func build(doc *gltf.Document, dir string) (*Asset, error) {
+	b := &builder{doc: doc, dir: dir, a: &Asset{}}
+	if err := b.hierarchy(); err != nil {
+		return nil, err
+	}
+	if err := b.skeleton(); err != nil {
+		return nil, err
+	}
+	if err := b.inverseBinds(); err != nil {
+		return nil, err
+	}
+	for i, an := range doc.Animations {
+		if an == nil {
+			return nil, fmt.Errorf("animation %d is null", i)
+		}
+		anim, err := b.anim(an)
+		if err != nil {
+			name := an.Name
+			if name == "" {
+				name = fmt.Sprint(i)
+			}
+			return nil, fmt.Errorf("animation %s: %v", name, err)
+		}
+		b.a.Anims = append(b.a.Anims, anim)
+	}
+	if err := b.mesh(); err != nil {
+		return nil, err
+	}
+	return b.a, nil
+}
+
+// hierarchy finds every node's parent, refusing a node with two parents
+// or a cycle (section 3.5.1: the nodes form disjoint strict trees).
+func (b *builder) hierarchy() error {
+	nodes := b.doc.Nodes
+	b.parent = make([]int, len(nodes))
+	for i := range b.parent {
+		b.parent[i] = -1
+	}
+	for i, n := range nodes {
+		if n == nil {
+			return fmt.Errorf("node %d is null", i)
+		}
+		for _, c := range n.Children {
+			if c < 0 || c >= len(nodes) {
+				return fmt.Errorf("node %d: child %d does not exist", i, c)
+			}
+			if b.parent[c] >= 0 || c == i {
+				return fmt.Errorf("node %d: a child of two nodes, or of itself", c)
+			}
+			b.parent[c] = i
+		}
+	}
+	// Walk up from each node until a node already known to reach a root;
+	// meeting the current walk again is a cycle. Each node is walked once.
+	state := make([]uint8, len(nodes)) // 0 unseen, 1 on this walk, 2 reaches a root
+	var walk []int
+	for i := range nodes {
+		walk = walk[:0]
+		for n := i; n >= 0 && state[n] != 2; n = b.parent[n] {
+			if state[n] == 1 {
+				return fmt.Errorf("node %d: its ancestors form a cycle", n)
+			}
+			state[n] = 1
+			walk = append(walk, n)
+		}
+		for _, n := range walk {
+			state[n] = 2
+		}
+	}
+	return nil
+}
+
+// name is node n's name, or "node n".
+func (b *builder) name(n int) string {
+	if s := b.doc.Nodes[n].Name; s != "" {
+		return s
+	}
+	return fmt.Sprintf("node %d", n)
+}
+
+// skeleton orders the joints (skin order, each joint's joint ancestor
+// first), and folds each joint's chain of non-joint ancestors into its
+// rest transform.
+func (b *builder) skeleton() error {
+	doc, a := b.doc, b.a
+	var joints []int
+	if len(doc.Skins) > 0 {
+		sk := doc.Skins[0]
+		if sk == nil {
+			return errors.New("skin 0 is null")
+		}
+		if len(sk.Joints) == 0 {
+			return errors.New("skin 0 has no joints")
+		}
+		joints = sk.Joints
+		if len(doc.Skins) > 1 {
+			a.Notes = append(a.Notes, fmt.Sprintf("%d skins: only skin 0 (%s) is read", len(doc.Skins), sk.Name))
+		}
+	} else {
+		joints = make([]int, len(doc.Nodes))
+		for i := range joints {
+			joints[i] = i
+		}
+		a.Notes = append(a.Notes, "no skin: every node is a joint, and there is no mesh")
+	}
+	isJoint := make([]bool, len(doc.Nodes))
+	for _, n := range joints {
+		if n < 0 || n >= len(doc.Nodes) {
+			return fmt.Errorf("skin joint node %d does not exist", n)
+		}
+		if isJoint[n] {
+			return fmt.Errorf("skin lists node %d twice", n)
+		}
+		isJoint[n] = true
+	}
+	// jointParent is a node's nearest ancestor joint, -1 for none,
+	// remembered per node so that a deep hierarchy costs its size once.
+	jp := make([]int, len(doc.Nodes))
+	for i := range jp {
+		jp[i] = -2 // not yet known
+	}
+	var jointParent func(n int) int
+	jointParent = func(n int) int {
+		if jp[n] == -2 {
+			switch p := b.parent[n]; {
+			case p < 0:
+				jp[n] = -1
+			case isJoint[p]:
+				jp[n] = p
+			default:
+				jp[n] = jointParent(p)
+			}
+		}
+		return jp[n]
+	}
+	b.skel = make([]int, len(doc.Nodes))
+	for i := range b.skel {
+		b.skel[i] = -1
+	}
+	order := []int{-1} // the Entity
+	var add func(n int)
+	add = func(n int) {
+		if b.skel[n] >= 0 {
+			return
+		}
+		if p := jointParent(n); p >= 0 {
+			add(p)
+		}
+		b.skel[n] = len(order)
+		order = append(order, n)
+	}
+	for _, n := range joints {
+		add(n)
+	}
+	nj := len(order)
+	a.Node = order
+	a.Skel = animsys.Skeleton{Names: make([]string, nj), Parents: make([]int, nj), Offsets: make([]mgl32.Vec3, nj)}
+	a.Skel.Names[0], a.Skel.Parents[0] = "Entity", -1
+	if len(doc.Skins) > 0 {
+		a.Joint = make([]int, len(joints))
+		for k, n := range joints {
+			a.Joint[k] = b.skel[n]
+		}
+	}
+	a.Rest = animsys.NewPose(nj)
+	b.chain = make([][]int, nj)
+	b.folded = make([]bool, len(doc.Nodes))
+	var foldedNames, sheared []string
+	budget := maxChainNodes
+	for j := 1; j < nj; j++ {
+		n := order[j]
+		a.Skel.Names[j] = b.name(n)
+		a.Skel.Parents[j] = 0
+		if p := jointParent(n); p >= 0 {
+			a.Skel.Parents[j] = b.skel[p]
+		}
+		// The chain: the non-joint ancestors below the parent joint, top
+		// down, then the joint.
+		ch := []int{n}
+		for p := b.parent[n]; p >= 0 && !isJoint[p]; p = b.parent[p] {
+			ch = append(ch, p)
+		}
+		slices.Reverse(ch)
+		if budget -= len(ch); budget < 0 {
+			return fmt.Errorf("more than %d nodes between joints: not a character", maxChainNodes)
+		}
+		b.chain[j] = ch
+		rest := kfIdentity()
+		for i, m := range ch {
+			k, err := nodeRest(doc.Nodes[m])
+			if err != nil {
+				return fmt.Errorf("node %d (%s): %v", m, b.name(m), err)
+			}
+			if i < len(ch)-1 {
+				if !uniform(k.scl) {
+					return fmt.Errorf("node %d (%s): non-uniform scale %.4g above joint %s: only uniform scales can be folded into a joint",
+						m, b.name(m), k.scl, a.Skel.Names[j])
+				}
+				if !b.folded[m] && k != kfIdentity() {
+					foldedNames = append(foldedNames, b.name(m))
+				}
+				b.folded[m] = true
+			}
+			rest = rest.mul(k)
+		}
+		a.Rest.SetKform(j, rest.kform())
+		a.Skel.Offsets[j] = a.Rest.Pos[j]
+		if p := a.Skel.Parents[j]; p > 0 && !uniform(f64v(a.Rest.Scl[p])) && !slices.Contains(sheared, a.Skel.Names[p]) {
+			sheared = append(sheared, a.Skel.Names[p])
+		}
+	}
+	if len(sheared) > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("non-uniform rest scale on %s: kinelab scales the joints below without shear, unlike a matrix", strings.Join(sheared, ", ")))
+	}
+	if len(foldedNames) > 0 {
+		a.Notes = append(a.Notes, fmt.Sprintf("node transforms folded into the joints below them: %s", strings.Join(foldedNames, ", ")))
+	}
+	bind := animsys.NewPose(nj)
+	bind.CopyFrom(&a.Rest)
+	a.Skel.Bind = &bind
+	return a.Skel.Validate()
+}
+
+// inverseBinds reads skin 0's inverse bind matrices, the identity for
+// each when it has none (section 3.7.3.1).
+func (b *builder) inverseBinds() error {
+	a := b.a
+	a.InverseBind = make([]mgl32.Mat4, len(a.Joint))
+	for k := range a.InverseBind {
+		a.InverseBind[k] = mgl32.Ident4()
+	}
+	if len(b.doc.Skins) == 0 || b.doc.Skins[0].InverseBindMatrices == nil {
+		return nil
+	}
+	m, _, err := readFloats(b.doc, *b.doc.Skins[0].InverseBindMatrices, floatOnly, 16)
+	if err != nil {
+		return fmt.Errorf("skin 0: inverse bind matrices: %v", err)
+	}
+	if len(m) < 16*len(a.Joint) {
+		return fmt.Errorf("skin 0: %d inverse bind matrices for %d joints", len(m)/16, len(a.Joint))
+	}
+	for k := range a.InverseBind {
+		copy(a.InverseBind[k][:], m[16*k:16*k+16])
+	}
+	return nil
+}
+
+// anim reads one animation's channels on skeleton joints and folded
+// ancestors.
+func (b *builder) anim(an *gltf.Animation) (*Anim, error) {
+	a := &Anim{Name: an.Name}
+	type key struct {
+		node int
+		path Path
+	}
+	byTarget := map[key]*Channel{} // the last channel on each target
+	var order []key                // the targets, in file order
+	ignored, dup := 0, 0
+	for ci, ch := range an.Channels {
+		if ch == nil {
+			return nil, fmt.Errorf("channel %d is null", ci)
+		}
+		var path Path
+		switch ch.Target.Path {
+		case gltf.TRSTranslation:
+			path = Translation
+		case gltf.TRSRotation:
+			path = Rotation
+		case gltf.TRSScale:
+			path = Scale
+		default: // weights, or a pointer
+			ignored++
+			continue
+		}
+		if ch.Target.Node == nil {
+			ignored++
+			continue
+		}
+		n := *ch.Target.Node
+		if n < 0 || n >= len(b.doc.Nodes) {
+			return nil, fmt.Errorf("channel %d: node %d does not exist", ci, n)
+		}
+		if b.skel[n] < 0 && !b.folded[n] {
+			ignored++
+			continue
+		}
+		c, err := b.channel(an, ch.Sampler, path)
+		if err != nil {
+			return nil, fmt.Errorf("channel %d (%s %s): %v", ci, b.name(n), path, err)
+		}
+		c.Node, c.Joint = n, b.skel[n]
+		if c.Joint < 0 && path == Scale && !uniformChannel(c) {
+			return nil, fmt.Errorf("channel %d: non-uniform scale on node %s above the skeleton: only uniform scales can be folded into a joint", ci, b.name(n))
+		}
+		if byTarget[key{n, path}] != nil {
+			dup++
+		} else {
+			order = append(order, key{n, path})
+		}
+		byTarget[key{n, path}] = c
+	}
+	for _, k := range order {
+		a.Channels = append(a.Channels, byTarget[k])
+	}
+	for _, c := range a.Channels {
+		a.Duration = max(a.Duration, c.Times[len(c.Times)-1])
+	}
+	if ignored > 0 {
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %d channels on nodes outside the skeleton, or on morph weights, ignored", an.Name, ignored))
+	}
+	if dup > 0 {
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %d channels target a property another channel targets: the later one kept", an.Name, dup))
+	}
+	// Each joint's plan: its chain's links, the leading un-animated ones
+	// multiplied into one constant.
+	chans := map[key]*Channel{}
+	for _, c := range a.Channels {
+		chans[key{c.Node, c.Path}] = c
+	}
+	a.plans = make([]plan, len(b.chain))
+	a.plans[0] = plan{pre: kfIdentity(), id: true}
+	for j := 1; j < len(b.chain); j++ {
+		p := plan{pre: kfIdentity(), id: true}
+		for _, n := range b.chain[j] {
+			rest, _ := nodeRest(b.doc.Nodes[n]) // checked by skeleton
+			l := link{rest: rest, t: chans[key{n, Translation}], r: chans[key{n, Rotation}], s: chans[key{n, Scale}]}
+			if len(p.links) == 0 && l.t == nil && l.r == nil && l.s == nil {
+				p.pre, p.id = p.pre.mul(rest), false
+				continue
+			}
+			p.links = append(p.links, l)
+		}
+		a.plans[j] = p
+	}
+	return a, nil
+}
+
+// uniformChannel reports whether every value (and tangent) of a scale
+// channel is uniform.
+func uniformChannel(c *Channel) bool {
+	for i := 0; i+2 < len(c.Values); i += 3 {
+		if !uniform(vec{float64(c.Values[i]), float64(c.Values[i+1]), float64(c.Values[i+2])}) {
+			return false
+		}
+	}
+	return true
+}
+
+// channel reads sampler si of an for a channel on path (section 3.11:
+// input times, output values of the path's type, three per key for
+// CUBICSPLINE).
+func (b *builder) channel(an *gltf.Animation, si int, path Path) (*Channel, error) {
+	if si < 0 || si >= len(an.Samplers) || an.Samplers[si] == nil {
+		return nil, fmt.Errorf("sampler %d does not exist", si)
+	}
+	s := an.Samplers[si]
+	c := &Channel{Path: path}
+	switch s.Interpolation {
+	case gltf.InterpolationLinear:
+		c.Interp = Linear
+	case gltf.InterpolationStep:
+		c.Interp = Step
+	case gltf.InterpolationCubicSpline:
+		c.Interp = CubicSpline
+	default:
+		return nil, fmt.Errorf("sampler %d: unknown interpolation %d", si, s.Interpolation)
+	}
+	times, _, err := readFloats(b.doc, s.Input, floatOnly, 1)
+	if err != nil {
+		return nil, fmt.Errorf("sampler %d input: %v", si, err)
+	}
+	for i, t := range times {
+		if t > maxKeyTime || t < -maxKeyTime {
+			return nil, fmt.Errorf("sampler %d: key time %g s beyond %d s", si, t, maxKeyTime)
+		}
+		if i > 0 && t < times[i-1] {
+			return nil, fmt.Errorf("sampler %d: key times decrease (%g s after %g s)", si, t, times[i-1])
+		}
+	}
+	k := normFloat
+	if path != Rotation {
+		k = floatOnly
+	}
+	vals, _, err := readFloats(b.doc, s.Output, k, c.Width())
+	if err != nil {
+		return nil, fmt.Errorf("sampler %d output: %v", si, err)
+	}
+	per := 1
+	if c.Interp == CubicSpline {
+		per = 3
+	}
+	if len(vals) != per*c.Width()*len(times) {
+		return nil, fmt.Errorf("sampler %d: %d output values for %d key times (%s wants %d per key)",
+			si, len(vals)/c.Width(), len(times), c.Interp, per)
+	}
+	c.Times, c.Values = times, vals
+	if path == Rotation && c.Interp != CubicSpline {
+		for i := 0; i < len(vals); i += 4 {
+			q := quat{float64(vals[i+3]), float64(vals[i]), float64(vals[i+1]), float64(vals[i+2])}
+			if q.dot(q) < 1e-12 {
+				return nil, fmt.Errorf("sampler %d: key %d is a zero quaternion", si, i/4)
+			}
+			q = q.normalize()
+			vals[i], vals[i+1], vals[i+2], vals[i+3] = float32(q.x), float32(q.y), float32(q.z), float32(q.w)
+		}
+	}
+	return c, nil
+}
+
+// readExternal reads a file beside the document (an image), refusing
+// paths that leave its folder.
+func (b *builder) readExternal(uri string) ([]byte, error) {
+	if b.dir == "" {
+		return nil, errors.New("no folder to read it from")
+	}
+	uri = strings.ReplaceAll(uri, "\\", "/")
+	if !filepath.IsLocal(uri) || strings.Contains(uri, ":") {
+		return nil, fmt.Errorf("%q is not a file beside the document", uri)
+	}
+	return fs.ReadFile(os.DirFS(b.dir), filepath.ToSlash(filepath.Clean(uri)))
+}
+
+// sniff is the MIME type of PNG or JPEG image bytes, "" for neither.
+func sniff(img []byte) string {
+	switch {
+	case bytes.HasPrefix(img, []byte("\x89PNG\r\n\x1a\n")):
+		return "image/png"
+	case bytes.HasPrefix(img, []byte{0xff, 0xd8, 0xff}):
+		return "image/jpeg"
+	}
+	return ""
+}
+
+// mat4 turns a float64 column-major matrix into an mgl32 one.
+func mat4(m [16]float64) mgl32.Mat4 {
+	var r mgl32.Mat4
+	for i, x := range m {
+		r[i] = float32(x)
+	}
+	return r
+}
+
+// BindError is the largest absolute difference, over the skin's joints
+// and the 16 entries, between global_rest(Joint[k]) InverseBind[k] and
+// the identity: about 1e-6 for a file exported in its bind pose.
+func (a *Asset) BindError() float64 {
+	global := make([]kf, a.Skel.Len())
+	for j := range global {
+		k := kfIdentity()
+		k.pos, k.scl = f64v(a.Rest.Pos[j]), f64v(a.Rest.Scl[j])
+		r := a.Rest.Rot[j]
+		k.rot = quat{float64(r.W), float64(r.V[0]), float64(r.V[1]), float64(r.V[2])}
+		if p := a.Skel.Parents[j]; p >= 0 {
+			k = global[p].mul(k)
+		}
+		global[j] = k
+	}
+	worst := 0.0
+	for k, j := range a.Joint {
+		m := mat4(global[j].matrix()).Mul4(a.InverseBind[k])
+		id := mgl32.Ident4()
+		for i := range m {
+			worst = math.Max(worst, math.Abs(float64(m[i]-id[i])))
+		}
+	}
+	return worst
+}
+
+func f64v(v mgl32.Vec3) vec { return vec{float64(v[0]), float64(v[1]), float64(v[2])} }

@@ -1,0 +1,285 @@
+package gltf
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
+)
+
+// Mesh is a skinned triangle mesh in bind space: vertex v of skin
+// influence i moves by global(Joints[v][i]) InverseBind[k] where Joints
+// holds skeleton indices and k is the skin joint with Asset.Joint[k] =
+// Joints[v][i] (section 3.7.3 "Skins"). The skinned node's own transform
+// does not apply, as the spec says.
+type Mesh struct {
+	Pos    []mgl32.Vec3 // m
+	Normal []mgl32.Vec3 // unit; computed from the triangles where the file has none
+	UV     []mgl32.Vec2 // TEXCOORD_0 as in the file (origin at the image's top left), zero where absent
+	// Color is each vertex's primitive's material base colour factor
+	// (linear RGBA), so that primitives of different materials keep their
+	// colours once merged.
+	Color   []mgl32.Vec4
+	Joints  [][4]uint16  // skeleton indices (JOINTS_0 remapped)
+	Weights [][4]float32 // WEIGHTS_0, normalised to sum to 1
+	Indices []uint32     // triangle list
+	// BaseColor is the base colour factor of the first primitive's
+	// material (1, 1, 1, 1 without one).
+	BaseColor mgl32.Vec4
+	// Image is the first base colour texture's image (PNG or JPEG bytes)
+	// and ImageMime its type; nil if no material has one.
+	Image     []byte
+	ImageMime string
+}
+
+// mesh merges every triangle primitive of the nodes skinned by skin 0.
+func (b *builder) mesh() error {
+	doc := b.doc
+	if len(doc.Skins) == 0 {
+		return nil
+	}
+	m := &Mesh{}
+	seen := map[int]bool{}
+	skipped, noSkin, zero, extra := 0, 0, 0, false
+	for ni, n := range doc.Nodes {
+		if n.Mesh == nil || n.Skin == nil || *n.Skin != 0 {
+			continue
+		}
+		mi := *n.Mesh
+		if mi < 0 || mi >= len(doc.Meshes) || doc.Meshes[mi] == nil {
+			return fmt.Errorf("node %d: mesh %d does not exist", ni, mi)
+		}
+		if seen[mi] {
+			continue // the same geometry on the same skin: once
+		}
+		seen[mi] = true
+		for pi, p := range doc.Meshes[mi].Primitives {
+			if p == nil || p.Mode != gltf.PrimitiveTriangles {
+				skipped++
+				continue
+			}
+			if _, ok := p.Attributes[gltf.JOINTS_0]; !ok {
+				noSkin++
+				continue
+			}
+			_, j1 := p.Attributes["JOINTS_1"]
+			extra = extra || j1
+			z, err := b.primitive(m, p)
+			if err != nil {
+				return fmt.Errorf("mesh %d primitive %d: %v", mi, pi, err)
+			}
+			zero += z
+		}
+	}
+	if len(m.Pos) == 0 {
+		return nil
+	}
+	if skipped > 0 {
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("mesh: %d primitives that are not triangle lists skipped", skipped))
+	}
+	if noSkin > 0 {
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("mesh: %d primitives without JOINTS_0 skipped", noSkin))
+	}
+	if zero > 0 {
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("mesh: %d vertices with no weight bound to their first joint", zero))
+	}
+	if extra {
+		b.a.Notes = append(b.a.Notes, "mesh: JOINTS_1/WEIGHTS_1 ignored: 4 influences per vertex")
+	}
+	b.a.Mesh = m
+	return nil
+}
+
+// primitive appends one primitive to m, returning how many of its
+// vertices had no weight.
+func (b *builder) primitive(m *Mesh, p *gltf.Primitive) (int, error) {
+	doc := b.doc
+	pi, ok := p.Attributes[gltf.POSITION]
+	if !ok {
+		return 0, fmt.Errorf("no POSITION")
+	}
+	pos, _, err := readFloats(doc, pi, floatOnly, 3)
+	if err != nil {
+		return 0, fmt.Errorf("POSITION: %v", err)
+	}
+	nv := len(pos) / 3
+	// attr reads an optional attribute of comps components per vertex.
+	attr := func(name string, k kind, comps int) ([]float32, error) {
+		i, ok := p.Attributes[name]
+		if !ok {
+			return nil, nil
+		}
+		d, _, err := readFloats(doc, i, k, comps)
+		if err == nil && len(d) != nv*comps {
+			err = fmt.Errorf("%d values for %d vertices", len(d)/comps, nv)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return d, nil
+	}
+	nrm, err := attr(gltf.NORMAL, floatOnly, 3)
+	if err != nil {
+		return 0, err
+	}
+	uv, err := attr(gltf.TEXCOORD_0, normFloat, 2)
+	if err != nil {
+		return 0, err
+	}
+	wts, err := attr(gltf.WEIGHTS_0, normFloat, 4)
+	if err != nil {
+		return 0, err
+	}
+	ji := p.Attributes[gltf.JOINTS_0]
+	jts, _, err := readUints(doc, ji, 4)
+	if err == nil && len(jts) != 4*nv {
+		err = fmt.Errorf("%d values for %d vertices", len(jts)/4, nv)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("JOINTS_0: %v", err)
+	}
+	var idx []uint32
+	if p.Indices != nil {
+		if idx, _, err = readUints(doc, *p.Indices, 1); err != nil {
+			return 0, fmt.Errorf("indices: %v", err)
+		}
+	} else {
+		idx = make([]uint32, nv)
+		for i := range idx {
+			idx[i] = uint32(i)
+		}
+	}
+	base := uint32(len(m.Pos))
+	for _, i := range idx {
+		if int(i) >= nv {
+			return 0, fmt.Errorf("index %d for %d vertices", i, nv)
+		}
+	}
+	for t := 0; t+2 < len(idx); t += 3 { // a trailing partial triangle is dropped
+		m.Indices = append(m.Indices, base+idx[t], base+idx[t+1], base+idx[t+2])
+	}
+	color := mgl32.Vec4{1, 1, 1, 1}
+	if mat := b.material(p); mat != nil && mat.PBRMetallicRoughness != nil {
+		c := mat.PBRMetallicRoughness.BaseColorFactorOrDefault()
+		color = mgl32.Vec4{float32(c[0]), float32(c[1]), float32(c[2]), float32(c[3])}
+		if m.Image == nil {
+			b.image(m, mat)
+		}
+	}
+	if len(m.Pos) == 0 {
+		m.BaseColor = color
+	}
+	zero := 0
+	for v := 0; v < nv; v++ {
+		m.Pos = append(m.Pos, mgl32.Vec3{pos[3*v], pos[3*v+1], pos[3*v+2]})
+		if nrm != nil {
+			n := mgl32.Vec3{nrm[3*v], nrm[3*v+1], nrm[3*v+2]}
+			if l := n.Len(); l > 0 {
+				n = n.Mul(1 / l)
+			}
+			m.Normal = append(m.Normal, n)
+		} else {
+			m.Normal = append(m.Normal, mgl32.Vec3{})
+		}
+		var w [4]float32
+		if uv != nil {
+			m.UV = append(m.UV, mgl32.Vec2{uv[2*v], uv[2*v+1]})
+		} else {
+			m.UV = append(m.UV, mgl32.Vec2{})
+		}
+		m.Color = append(m.Color, color)
+		var j [4]uint16
+		sum := float32(0)
+		for i := 0; i < 4; i++ {
+			if wts != nil {
+				w[i] = max(wts[4*v+i], 0)
+			}
+			k := int(jts[4*v+i])
+			if k >= len(b.a.Joint) {
+				if w[i] != 0 {
+					return 0, fmt.Errorf("vertex %d: joint %d of a %d-joint skin", v, k, len(b.a.Joint))
+				}
+				k = 0 // an unused influence: any valid joint
+			}
+			j[i] = uint16(b.a.Joint[k])
+			sum += w[i]
+		}
+		if sum > 0 {
+			for i := range w {
+				w[i] /= sum
+			}
+		} else {
+			w, zero = [4]float32{1, 0, 0, 0}, zero+1
+		}
+		m.Joints = append(m.Joints, j)
+		m.Weights = append(m.Weights, w)
+	}
+	if nrm == nil {
+		smoothNormals(m, base, m.Indices[len(m.Indices)-len(idx)/3*3:])
+	}
+	return zero, nil
+}
+
+// smoothNormals sets the normals of the vertices from base on to the
+// area-weighted sum of the normals of their triangles tri.
+func smoothNormals(m *Mesh, base uint32, tri []uint32) {
+	for t := 0; t+2 < len(tri); t += 3 {
+		a, b, c := m.Pos[tri[t]], m.Pos[tri[t+1]], m.Pos[tri[t+2]]
+		n := b.Sub(a).Cross(c.Sub(a)) // |n| is twice the area
+		for _, i := range tri[t : t+3] {
+			m.Normal[i] = m.Normal[i].Add(n)
+		}
+	}
+	for i := int(base); i < len(m.Normal); i++ {
+		if l := m.Normal[i].Len(); l > 0 {
+			m.Normal[i] = m.Normal[i].Mul(1 / l)
+		}
+	}
+}
+
+// material is primitive p's material, nil for none or a bad index.
+func (b *builder) material(p *gltf.Primitive) *gltf.Material {
+	if p.Material == nil || *p.Material < 0 || *p.Material >= len(b.doc.Materials) {
+		return nil
+	}
+	return b.doc.Materials[*p.Material]
+}
+
+// image sets m's image to mat's base colour texture image, if it has one
+// that reads as PNG or JPEG; one that does not read is a note.
+func (b *builder) image(m *Mesh, mat *gltf.Material) {
+	doc := b.doc
+	ti := mat.PBRMetallicRoughness.BaseColorTexture
+	if ti == nil || ti.Index < 0 || ti.Index >= len(doc.Textures) || doc.Textures[ti.Index] == nil {
+		return
+	}
+	src := doc.Textures[ti.Index].Source
+	if src == nil || *src < 0 || *src >= len(doc.Images) || doc.Images[*src] == nil {
+		return
+	}
+	im := doc.Images[*src]
+	var data []byte
+	var err error
+	switch {
+	case im.BufferView != nil:
+		if *im.BufferView < 0 || *im.BufferView >= len(doc.BufferViews) {
+			err = fmt.Errorf("buffer view %d does not exist", *im.BufferView)
+			break
+		}
+		data, err = modeler.ReadBufferView(doc, doc.BufferViews[*im.BufferView])
+	case im.IsEmbeddedResource():
+		data, err = im.MarshalData()
+	case im.URI != "":
+		data, err = b.readExternal(im.URI)
+	}
+	mime := sniff(data)
+	if err == nil && mime == "" {
+		err = fmt.Errorf("neither PNG nor JPEG")
+	}
+	if err != nil {
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("mesh: base colour image %d (%s) not read: %v", *src, im.Name, err))
+		return
+	}
+	m.Image, m.ImageMime = append([]byte(nil), data...), mime
+}
