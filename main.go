@@ -26,6 +26,8 @@ func run(args []string) int {
 			return cli.BVH(args[1:], os.Stdout, os.Stderr)
 		case "export":
 			return cli.Export(args[1:], os.Stdout, os.Stderr)
+		case "info":
+			return cli.Info(args[1:], os.Stdout, os.Stderr)
 		case "matching":
 			return cli.Matching(args[1:], os.Stdout, os.Stderr)
 		case "golden":
