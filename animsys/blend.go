@@ -108,8 +108,13 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	}
 	ls, lsv, rs, rsv, os, osv := lhs.Scl[:n], lhs.Svl[:n], rhs.Scl[:n], rhs.Svl[:n], out.Scl[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
+		// sclDelta(s0, s1) with its test for equal scales (most joints)
+		// inline: the call per joint was 5% of Blend.
+		var ds v3
+		if s0, s1 := ldp(&ls[i]), ldp(&rs[i]); s0 != s1 {
+			ds = logEach(s1.div(s0))
+		}
 		s0 := ldp(&ls[i])
-		ds := sclDelta(s0, ldp(&rs[i]))
 		os[i] = s0.mul(exp3(ds.scale(alpha))).vec()
 		osv[i] = lerp3(ldp(&lsv[i]), ldp(&rsv[i]), alpha).add(ds.scale(alphaVel)).vec()
 	}

@@ -114,6 +114,14 @@ func qrotS(w, x, y, z, vx, vy, vz float32) (rx, ry, rz float32) {
 	return vx + w*tx + (y*tz - z*ty), vy + w*ty + (z*tx - x*tz), vz + w*tz + (x*ty - y*tx)
 }
 
+// qinvrotS rotates v by the inverse of unit quaternion (w, x, y, z)
+// (quat_inv_mul_vec3): qrotS with u negated, v + w t + t x u with t = 2 v x
+// u. It inlines (see qmulS).
+func qinvrotS(w, x, y, z, vx, vy, vz float32) (rx, ry, rz float32) {
+	tx, ty, tz := 2*(vy*z-vz*y), 2*(vz*x-vx*z), 2*(vx*y-vy*x)
+	return vx + w*tx + (ty*z - tz*y), vy + w*ty + (tz*x - tx*z), vz + w*tz + (tx*y - ty*x)
+}
+
 // m33 is a rotation matrix (rows), for rotating several vectors by one
 // quaternion: 15 flops a vector instead of qrot's 30.
 type m33 struct{ xx, xy, xz, yx, yy, yz, zx, zy, zz float32 }
@@ -327,6 +335,21 @@ func log32(x float32) float32 {
 	s4 := s2 * s2
 	p := (1 + s2*(1.0/3)) + s4*((1.0/5+s2*(1.0/7))+s4*(1.0/9))
 	return e*ln2hi + (e*ln2lo + 2*s*p)
+}
+
+// nearOne reports whether log32(x) takes exponent 0: x within (sqrt2/2,
+// sqrt2], as the ratio of a scale to its value a tick before is.
+func nearOne(x float32) bool { return x > sqrt2/2 && x <= sqrt2 }
+
+// logNearOne is log32(x) for nearOne(x), inline: log32's result there is 2
+// s p exactly (its exponent terms add zeros), the same float32 operations
+// written here; x = 1 gives 0 as log32 does.
+func logNearOne(x float32) float32 {
+	f := x - 1
+	s := f / (2 + f)
+	s2 := s * s
+	s4 := s2 * s2
+	return 2 * s * ((1 + s2*(1.0/3)) + s4*((1.0/5+s2*(1.0/7))+s4*(1.0/9)))
 }
 
 // exp32 is e^x for float32 x, clamped to the normal range.

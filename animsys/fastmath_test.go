@@ -100,3 +100,44 @@ func TestFastQuatMatchesMathx(t *testing.T) {
 		}
 	}
 }
+
+// logNearOne, FiniteDiff's inline log of a tick's scale ratio, is log32
+// bit for bit on every float32 of its range (sqrt2/2, sqrt2].
+func TestLogNearOneIsLog32(t *testing.T) {
+	lo, hi := math.Float32bits(sqrt2/2), math.Float32bits(sqrt2)
+	for b := lo + 1; b <= hi; b++ {
+		x := math.Float32frombits(b)
+		if !nearOne(x) {
+			t.Fatalf("nearOne(%v) false inside the range", x)
+		}
+		if got, want := logNearOne(x), log32(x); math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("logNearOne(%v) = %v, log32 %v", x, got, want)
+		}
+	}
+	for _, x := range []float32{sqrt2 / 2, math.Nextafter32(sqrt2, 2), 0, -1} {
+		if nearOne(x) {
+			t.Errorf("nearOne(%v) true outside the range", x)
+		}
+	}
+}
+
+// qinvrotS, BK's rotation by the inverse parent rotation, agrees with
+// qrot by the conjugate within float32 rounding.
+func TestQinvrotMatchesConjugate(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for i := 0; i < 1000; i++ {
+		q := qnormRand(r)
+		v := v3{r.Float32()*2 - 1, r.Float32()*2 - 1, r.Float32()*2 - 1}
+		x, y, z := qinvrotS(q.w, q.x, q.y, q.z, v.x, v.y, v.z)
+		want := qrot(q4{q.w, -q.x, -q.y, -q.z}, v)
+		if d := want.sub(v3{x, y, z}); d.dot(d) > 1e-12 {
+			t.Fatalf("qinvrotS(%v, %v) = %v %v %v, want %v", q, v, x, y, z, want)
+		}
+	}
+}
+
+func qnormRand(r *rand.Rand) q4 {
+	q := q4{r.Float32()*2 - 1, r.Float32()*2 - 1, r.Float32()*2 - 1, r.Float32()*2 - 1}
+	k := 1 / sqrt32(q.w*q.w+q.x*q.x+q.y*q.y+q.z*q.z)
+	return q4{q.w * k, q.x * k, q.y * k, q.z * k}
+}

@@ -40,7 +40,18 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 			k = qlogK(dq)
 		}
 		ang[i] = mgl32.Vec3{dq.x * k * inv, dq.y * k * inv, dq.z * k * inv}
-		svl[i] = sclDelta(ldp(&ps[i]), ldp(&cs[i])).scale(inv).vec()
+		// sclDelta(prev, curr), its logs inline for the ratios within a
+		// factor sqrt 2 of 1 a tick's change of scale gives (log32 was a
+		// call per axis for every joint below a scaling one).
+		var ds v3
+		if s0, s1 := ldp(&ps[i]), ldp(&cs[i]); s0 != s1 {
+			if r := s1.div(s0); nearOne(r.x) && nearOne(r.y) && nearOne(r.z) {
+				ds = v3{logNearOne(r.x), logNearOne(r.y), logNearOne(r.z)}
+			} else {
+				ds = logEach(r)
+			}
+		}
+		svl[i] = ds.scale(inv).vec()
 	}
 }
 

@@ -131,6 +131,10 @@ func (h *hermite) offset(m1, d12, m2 v3) (o, do v3) {
 	return o, do
 }
 
+// hermS is one component of hermite.offset: a m1 + b d12 + c m2 for
+// weights a, b, c (h10, h01, h11, or their derivatives d10, d01, d11).
+func hermS(a, b, c, m1, d12, m2 float32) float32 { return m1*a + d12*b + m2*c }
+
 // cubicPos is the Catmull-Rom position between p1 and p2 and its rate per
 // frame, with tangents (p2 - p0)/2 and (p3 - p1)/2.
 func (h *hermite) cubicPos(p0, p1, p2, p3 v3) (pos, vel v3) {
@@ -357,10 +361,16 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 		// Inside the clip, from the interval's record: Hermite curves on
 		// cached tangents.
 		rec := c.record(st)
+		// The weights as separate locals, not the struct: Go keeps a struct
+		// of more than four fields in memory and does not inline h.offset,
+		// whose call would spill the loop's values.
+		h10, h01, h11, d10, d01, d11 := h.h10, h.h01, h.h11, h.d10, h.d01, h.d11
 		for j := 0; j < n; j++ {
 			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
-			// cubicRotT written out, so that the loop makes no call.
-			o, do := h.offset(segV3(x, 4), segV3(x, 7), segV3(x, 10))
+			// cubicRotT written out, so that the loop makes no call:
+			// h.offset on components, in its order of operations.
+			o := v3{hermS(h10, h01, h11, x[4], x[7], x[10]), hermS(h10, h01, h11, x[5], x[8], x[11]), hermS(h10, h01, h11, x[6], x[9], x[12])}
+			do := v3{hermS(d10, d01, d11, x[4], x[7], x[10]), hermS(d10, d01, d11, x[5], x[8], x[11]), hermS(d10, d01, d11, x[6], x[9], x[12])}
 			o2 := o.dot(o)
 			k := expSmall(o2)
 			if o2 >= 1 {
