@@ -1,27 +1,6 @@
 package matching
 
-import (
-	"sync"
-	"testing"
-)
-
-var (
-	mirroredOnce sync.Once
-	mirroredDB   *Database
-)
-
-// mirrored is the embedded set mirrored: the 50,000-frame
-// database.
-func mirrored(b testing.TB) *Database {
-	mirroredOnce.Do(func() {
-		db, err := NewDatabase(Mirrored(Embedded()), DefaultWeights, DefaultSettings().Halflife)
-		if err != nil {
-			b.Fatal(err)
-		}
-		mirroredDB = db
-	})
-	return mirroredDB
-}
+import "testing"
 
 // BenchmarkMatchingSearch times the searches of a 60 s random run on the
 // embedded set mirrored, each query searched once per iteration with the
@@ -29,7 +8,7 @@ func mirrored(b testing.TB) *Database {
 // search. Queries are those the matcher made (the bound is the cost of
 // carrying on, the frames near the playing one skipped).
 func BenchmarkMatchingSearch(b *testing.B) {
-	db := mirrored(b)
+	db := testDB(b, true) // the 50,000-frame database
 	if db.Frames < 50000 {
 		b.Fatalf("the mirrored embedded set has %d frames, under 50,000", db.Frames)
 	}

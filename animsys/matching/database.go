@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -194,6 +195,10 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 		db.roots = append(db.roots, smoothRoot(&src, &src.Clips[c]))
 		db.features(c)
 	}
+	if !slices.Contains(db.Searchable, true) {
+		return nil, fmt.Errorf("matching: no clip is longer than %.2f s: no frame to search (the first %.2f s and the last %.2f s of each clip are skipped)",
+			StartMargin+EndMargin, float32(StartMargin), float32(EndMargin))
+	}
 	db.SetHalflife(halflife)
 	return db, nil
 }
@@ -256,8 +261,9 @@ func (db *Database) build() {
 			continue
 		}
 		si.feat = make([]float32, db.Frames*si.dims)
+		var r rawFeatures
 		for i := 0; i < db.Frames; i++ {
-			db.normalise(Set(s), db.frameRaw(i), si.feat[i*si.dims:(i+1)*si.dims])
+			db.normalise(Set(s), db.frameRaw(i, &r), si.feat[i*si.dims:(i+1)*si.dims])
 		}
 		si.index = NewIndex(si.feat, si.dims, db.Searchable)
 	}
@@ -266,14 +272,13 @@ func (db *Database) build() {
 // rawFeatures are one frame's unnormalised features, by group.
 type rawFeatures [NumGroups][6]float32
 
-// frameRaw gathers frame i's raw features.
-func (db *Database) frameRaw(i int) *rawFeatures {
-	var r rawFeatures
+// frameRaw gathers frame i's raw features into r.
+func (db *Database) frameRaw(i int, r *rawFeatures) *rawFeatures {
 	for g := range db.raw {
 		d := groupDims[g]
 		copy(r[g][:d], db.raw[g][i*d:(i+1)*d])
 	}
-	return &r
+	return r
 }
 
 // normalise writes raw features r as set s's query: each group minus its
@@ -430,11 +435,7 @@ func smoothRoot(src *Source, c *animsys.Clip) animsys.Clip {
 		animsys.FKStatic(&global, &local, src.Skel.Parents)
 		h := global.Pos[src.Hips]
 		pos[f] = mgl32.Vec3{h[0], 0, h[2]}
-		var lat mgl32.Vec3
-		for k := range src.Left {
-			lat = lat.Add(global.Pos[src.Left[k]].Sub(global.Pos[src.Right[k]]))
-		}
-		d := lat.Cross(mgl32.Vec3{0, 1, 0})
+		d := src.lateral(&global).Cross(mgl32.Vec3{0, 1, 0})
 		d[1] = 0
 		if d.Len() < 1e-6 {
 			d = mgl32.Vec3{0, 0, 1}
@@ -453,6 +454,16 @@ func smoothRoot(src *Source, c *animsys.Clip) animsys.Clip {
 	}
 	out.Prepare()
 	return out
+}
+
+// lateral is the body's left-to-right axis in global pose g: the sum of
+// Left minus Right (not normalised).
+func (src *Source) lateral(g *animsys.Pose) mgl32.Vec3 {
+	var lat mgl32.Vec3
+	for k := range src.Left {
+		lat = lat.Add(g.Pos[src.Left[k]].Sub(g.Pos[src.Right[k]]))
+	}
+	return lat
 }
 
 // Sample writes clip c at time t (s) into p, cubic with exact velocities:

@@ -30,10 +30,7 @@ func Mirrored(src Source) Source {
 	local, global := animsys.NewPose(n), animsys.NewPose(n)
 	src.Clips[0].Frame(&local, 0)
 	animsys.FKStatic(&global, &local, src.Skel.Parents)
-	var lat mgl32.Vec3
-	for k := range src.Left {
-		lat = lat.Add(global.Pos[src.Left[k]].Sub(global.Pos[src.Right[k]]))
-	}
+	lat := src.lateral(&global)
 	lat[1] = 0
 	normal := mgl32.Vec3{1, 0, 0}
 	if lat.Len() > 1e-6 {

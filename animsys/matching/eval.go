@@ -190,7 +190,7 @@ func run(db *Database, s Settings, path Path, seconds float32, seed uint32, meas
 		roots[k], preds[k] = m.RootPos, m.Predicted[PathPoints-1]
 	}
 	out := Metrics{Set: s.Set.String(), Path: path.String(), Frames: db.Frames}
-	out.SearchMedian, out.SearchP99 = m.SearchStats()
+	out.SearchMedian, out.SearchP99, _ = m.SearchStats()
 	if !measure {
 		return out, chosen
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -165,6 +164,7 @@ type Matcher struct {
 	Transitions int
 	// SearchNs are the last searches' times (ns), a ring of SearchTimes.
 	SearchNs   []int64
+	sorted     []int64 // SearchStats' buffer
 	sinceSrch  float32
 	results    []Result
 	shown      []Result
@@ -196,6 +196,7 @@ func NewMatcher(db *Database, s Settings) *Matcher {
 	m.Candidates = make([]Candidate, 0, MaxCandidates)
 	m.rerank = make([]Candidate, 0, MaxCandidates)
 	m.SearchNs = make([]int64, 0, SearchTimes)
+	m.sorted = make([]int64, 0, SearchTimes)
 	m.Displacements = make([]float32, 0, 1024)
 	m.Reset()
 	return m
@@ -537,10 +538,21 @@ func (m *Matcher) world() {
 	m.Local.SetKform(0, k0)
 }
 
-// SearchStats are the median and 99th percentile (µs) of the kept search
-// times.
-func (m *Matcher) SearchStats() (median, p99 float64) {
-	return Percentile(m.SearchNs, 0.5) / 1e3, Percentile(m.SearchNs, 0.99) / 1e3
+// SearchStats are the median, 99th percentile and largest (µs) of the
+// kept search times, sorted in a buffer the matcher keeps (no allocation).
+func (m *Matcher) SearchStats() (median, p99, worst float64) {
+	m.sorted = append(m.sorted[:0], m.SearchNs...)
+	slices.Sort(m.sorted)
+	if len(m.sorted) == 0 {
+		return 0, 0, 0
+	}
+	return rank(m.sorted, 0.5) / 1e3, rank(m.sorted, 0.99) / 1e3, float64(m.sorted[len(m.sorted)-1]) / 1e3
+}
+
+// rank is the q-quantile (nearest rank) of sorted, which is not empty.
+func rank(sorted []int64, q float64) float64 {
+	k := int(math.Ceil(q*float64(len(sorted)))) - 1
+	return float64(sorted[min(max(k, 0), len(sorted)-1)])
 }
 
 // Percentile is the q-quantile of xs (nearest rank), 0 for none; xs is
@@ -549,10 +561,9 @@ func Percentile(xs []int64, q float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	s := append([]int64(nil), xs...)
-	sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
-	k := int(math.Ceil(q*float64(len(s)))) - 1
-	return float64(s[min(max(k, 0), len(s)-1)])
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return rank(s, q)
 }
 
 func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }

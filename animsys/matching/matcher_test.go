@@ -2,6 +2,7 @@ package matching
 
 import (
 	"math"
+	"strings"
 	"sync"
 	"testing"
 
@@ -11,22 +12,36 @@ import (
 	"kinelab/animsys/mathx"
 )
 
-var (
-	embeddedOnce sync.Once
-	embeddedDB   *Database
-)
-
-// embedded is the embedded locomotion set's database, built once.
-func embedded(t testing.TB) *Database {
-	embeddedOnce.Do(func() {
-		db, err := NewDatabase(Embedded(), DefaultWeights, DefaultSettings().Halflife)
-		if err != nil {
-			t.Fatal(err)
-		}
-		embeddedDB = db
-	})
-	return embeddedDB
+// testDBs are the embedded set's databases, plain and mirrored, built once
+// for the package's tests and benchmarks.
+var testDBs [2]struct {
+	once sync.Once
+	db   *Database
+	err  error
 }
+
+// testDB is the embedded set's database, mirrored or not.
+func testDB(tb testing.TB, mirror bool) *Database {
+	k := 0
+	if mirror {
+		k = 1
+	}
+	d := &testDBs[k]
+	d.once.Do(func() {
+		src := Embedded()
+		if mirror {
+			src = Mirrored(src)
+		}
+		d.db, d.err = NewDatabase(src, DefaultWeights, DefaultSettings().Halflife)
+	})
+	if d.err != nil {
+		tb.Fatal(d.err)
+	}
+	return d.db
+}
+
+// embedded is the embedded locomotion set's database.
+func embedded(tb testing.TB) *Database { return testDB(tb, false) }
 
 // TestQueryMatchesDatabase: playing a database frame with no transition
 // pending, the query's pose features (the output's feet and hips, FK with
@@ -230,4 +245,53 @@ func TestExtremeTicks(t *testing.T) {
 	}
 }
 
-var _ = animsys.NewPose
+// TestTooShortClips: a source whose clips are all shorter than the
+// margins a search skips is refused with a message saying so, not built
+// into a database that can never transition.
+func TestTooShortClips(t *testing.T) {
+	src := Embedded()
+	src.Clips = []animsys.Clip{src.Clips[0]}
+	c := &src.Clips[0]
+	short := animsys.NewClip("short", 20, c.Joints, c.FrameTime)
+	for f := 0; f < short.Frames; f++ {
+		for j := 0; j < c.Joints; j++ {
+			short.SetPos(f, j, c.PosAt(f, j))
+			short.Rot[short.At(f, j)] = c.Rot[c.At(f, j)]
+		}
+	}
+	short.Prepare()
+	src.Clips[0] = short
+	if _, err := NewDatabase(src, DefaultWeights, 0.1); err == nil || !strings.Contains(err.Error(), "no frame to search") {
+		t.Errorf("20 frames at 60 fps: %v", err)
+	}
+}
+
+// TestSampleKeepsJoints: a database sample puts the smoothed root in
+// joint 0 and re-expresses the root's children under it, so FK gives every
+// other joint where the source clip has it, with the same velocity. Both
+// run in float32 through the same FK a few metres from the origin: 1e-4 m
+// and 1e-3 m/s are rounding headroom; a child left in the old root's frame
+// would be off by the smoothing (centimetres, and the root's velocity
+// difference).
+func TestSampleKeepsJoints(t *testing.T) {
+	db := embedded(t)
+	n := db.Skel.Len()
+	a, b, ga, gb, r := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(1)
+	for c := range db.Clips {
+		for _, frac := range []float32{0.1, 0.37, 0.8} {
+			tm := frac * db.Clips[c].Duration()
+			animsys.SampleCubic(&a, &db.Clips[c], tm)
+			db.Sample(&b, &r, c, tm)
+			animsys.FK(&ga, &a, db.Skel.Parents)
+			animsys.FK(&gb, &b, db.Skel.Parents)
+			for j := 1; j < n; j++ {
+				if d := ga.Pos[j].Sub(gb.Pos[j]).Len(); d > 1e-4 {
+					t.Errorf("%s at %.2f s: %s moved %.2g m", db.Clips[c].Name, tm, db.Skel.Names[j], d)
+				}
+				if d := ga.Vel[j].Sub(gb.Vel[j]).Len(); d > 1e-3 {
+					t.Errorf("%s at %.2f s: %s's velocity changed by %.2g m/s", db.Clips[c].Name, tm, db.Skel.Names[j], d)
+				}
+			}
+		}
+	}
+}

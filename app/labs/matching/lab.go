@@ -107,6 +107,9 @@ type Lab struct {
 	trail  []mgl32.Vec3
 
 	costPlot, clipPlot *render.Plot
+	// The search times (µs) the readout shows, taken when a search ran
+	// (not sorted again every frame).
+	searchMed, searchP99, searchWorst float64
 }
 
 // panels remembers which panel sections are open.
@@ -191,8 +194,8 @@ func (l *Lab) rebuild() {
 		}
 		db, err := mm.NewDatabase(src, s.Weights, s.Halflife)
 		if err != nil { // the embedded set always builds
-			l.Err = err.Error()
-			src = mm.Embedded()
+			l.Err = name + ": " + err.Error() + "; matching on the embedded set"
+			src, name = mm.Embedded(), "embedded locomotion"
 			db, _ = mm.NewDatabase(src, s.Weights, s.Halflife)
 		}
 		l.src, l.db, l.dbName = src, db, name
@@ -241,6 +244,7 @@ func (l *Lab) settings() mm.Settings {
 // the history.
 func (l *Lab) restart() {
 	l.m.Reset()
+	l.searchMed, l.searchP99, l.searchWorst = 0, 0, 0
 	n := l.db.Skel.Len()
 	l.hist = make([]snapshot, historyLen)
 	for i := range l.hist {
@@ -280,6 +284,9 @@ func (l *Lab) Update(dt float32) {
 		in = mm.Path(l.S.Path-1).Input(float32(l.time), l.seed)
 	}
 	l.m.Update(in, dt)
+	if l.m.Searched {
+		l.searchMed, l.searchP99, l.searchWorst = l.m.SearchStats()
+	}
 	l.time += float64(min(dt, mm.MaxTick))
 	l.record()
 	l.plotTick()

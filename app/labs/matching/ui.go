@@ -179,6 +179,9 @@ var inputNames = append([]string{"keys"}, mm.PathNames[:]...)
 // Panel implements app.Lab.
 func (l *Lab) Panel(p *ui.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
+	if l.Err != "" && p.Note(l.Err, render.TargetColor) { // first, so that a refused database is seen
+		l.ask(func() { l.Err = "" })
+	}
 	if p.Section("Control", &sec.control) {
 		p.Choice(inputNames, 3, &s.Path)
 		if s.Path == 0 {
@@ -201,9 +204,6 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Check("Brute force (B)", &s.Brute)
 		p.Check("Mirrored clips", &s.Mirror)
 		p.Text(fmt.Sprintf("%d frames, %d clips", l.db.Frames, len(l.db.Clips)))
-		if l.Err != "" {
-			p.Note(l.Err, render.TargetColor)
-		}
 	}
 	if p.Section("Transitions", &sec.trans) {
 		p.Choice(mm.TransitionNames[:], 2, &s.Transition)
@@ -341,11 +341,7 @@ func (l *Lab) Draw2D(v *app.View) {
 // against blue, and where the view is.
 func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 	m := l.m
-	med, p99 := m.SearchStats()
-	worst := float64(0)
-	for _, x := range m.SearchNs {
-		worst = max(worst, float64(x)/1e3)
-	}
+	med, p99, worst := l.searchMed, l.searchP99, l.searchWorst
 	how := "index"
 	if l.S.Brute {
 		how = "brute"
@@ -396,9 +392,9 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 	cell := func(k mm.Candidate, rank string) []string {
 		c := []string{rank, l.CandidateName(k.Frame)}
 		for _, g := range groups {
-			c = append(c, fmt.Sprintf("%.2f", k.Terms[g]))
+			c = append(c, costText(k.Terms[g]))
 		}
-		return append(c, fmt.Sprintf("%.2f", k.Cost), fmt.Sprintf("%.3f", k.Exact))
+		return append(c, costText(k.Cost), fmt.Sprintf("%.3f", k.Exact))
 	}
 	var cells [][]string
 	for i := 0; i < h.nCands; i++ {
@@ -451,6 +447,18 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 		}
 		line(c, col)
 	}
+}
+
+// costText prints a cost with three significant figures or more, no
+// wider than it must be, so the frame column keeps its room.
+func costText(x float32) string {
+	switch a := math.Abs(float64(x)); {
+	case a < 10:
+		return fmt.Sprintf("%.2f", x)
+	case a < 100:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.0f", x)
 }
 
 // UIRects implements app.UIRecter: the table and the plots take the mouse.
