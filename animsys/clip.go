@@ -1,6 +1,7 @@
 package animsys
 
 import (
+	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -31,12 +32,39 @@ type Clip struct {
 	// it so that cubic sampling near its ends needs no clamping.
 	LoopStart, LoopEnd float32
 
+	// Curves, when set, is the clip's exact source (a glTF animation):
+	// SampleCubic, SampleLinear and their Frame forms sample it instead
+	// of the frames, which then hold it resampled every FrameTime for
+	// what reads frames (plots, features, exports at the frame rate).
+	// Clips made from this one's frames (NewClip, CopyJoint, MirrorClip)
+	// do not carry it.
+	Curves Curves
+
 	pos, scl track3
 
 	// Cached by Prepare (see there): one record of segLen float32s per
 	// interval from frame f to f+1 in seg.
 	seg    []float32
 	segLen int
+}
+
+// Curves are animation curves sampled at any time, the exact source of
+// a clip (Clip.Curves): SampleCurves writes the local pose at time t (s)
+// into out, which has the clip's joints, with the curves' analytic time
+// derivatives as velocities (m/s, rad/s world side, 1/s of log scale),
+// holding the ends at rest outside the clip. It must not allocate, and
+// must be safe to call from several goroutines at once (a crowd samples
+// one clip on every thread).
+type Curves interface {
+	SampleCurves(out *Pose, t float64)
+}
+
+// CurvePieces is implemented by Curves that are smooth only piecewise
+// (keyframed curves: a linear curve's velocity jumps at every key, a step
+// curve's value): Piece numbers the piece time t (s) lies in, so that a
+// finite difference (package verify) knows not to straddle two.
+type CurvePieces interface {
+	Piece(t float64) int
 }
 
 // track3 is a vector channel (positions or scales) of every joint of a
@@ -156,6 +184,36 @@ func NewClip(name string, frames, joints int, frameTime float32) Clip {
 	for i := range c.Rot {
 		c.Rot[i] = mathx.QuatIdentity()
 	}
+	return c
+}
+
+// CurvesClip is a clip of joints joints sampled exactly from curves cv
+// over [0, duration] (s) (Clip.Curves), with cv resampled into frames
+// for what reads frames: ceil(duration fps) + 1 of them, at least 2,
+// spread evenly so that the clip ends where the curves do (a duration
+// within 1e-3 frames of a whole number of frames takes no extra frame for
+// its rounding). fps not positive and finite is 30. The clip is prepared.
+func CurvesClip(name string, cv Curves, joints int, duration, fps float32) Clip {
+	if !(fps > 0) || math.IsInf(float64(fps), 0) {
+		fps = 30
+	}
+	d := float64(duration)
+	if !(d > 0) || math.IsInf(d, 0) {
+		d = 0
+	}
+	frames := max(int(math.Ceil(d*float64(fps)-1e-3))+1, 2)
+	step := d / float64(frames-1)
+	if step == 0 { // a single pose: two frames of it
+		step = 1 / float64(fps)
+	}
+	c := NewClip(name, frames, joints, float32(step))
+	pose := NewPose(joints)
+	for f := 0; f < frames; f++ {
+		cv.SampleCurves(&pose, float64(f)*step)
+		c.SetFrame(f, &pose)
+	}
+	c.Prepare()
+	c.Curves = cv
 	return c
 }
 

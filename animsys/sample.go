@@ -44,8 +44,13 @@ func sclDelta(a, b v3) v3 {
 // slerp, scales eerp, and the velocities are the constant rates between the
 // two frames — m/s, rad/s (world side), natural-log scale per second. Frames
 // are clamped at the ends (velocities are zero outside the clip); wrapping
-// a looping time is the caller's job. out must have c.Joints joints.
+// a looping time is the caller's job. out must have c.Joints joints. A
+// clip with Curves is sampled from them instead, exactly.
 func SampleLinear(out *Pose, c *Clip, time float32) {
+	if c.Curves != nil {
+		c.Curves.SampleCurves(out, float64(time))
+		return
+	}
 	st, alpha := frameAt(time, c.FrameTime)
 	SampleLinearFrame(out, c, st, alpha)
 }
@@ -56,6 +61,10 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 // the last interval is the clip's end approached from inside: its last
 // frame with the velocities of the interval before it.
 func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	if c.Curves != nil {
+		c.Curves.SampleCurves(out, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+		return
+	}
 	st, dt := frame, c.FrameTime
 	n, nf := c.Joints, c.Frames
 	f0, f1 := clampFrame(st, nf), clampFrame(st+1, nf)
@@ -329,8 +338,13 @@ func deltaAt(d []v3, a, b, n, j int) v3 {
 // the mean of the deltas on either side. The velocities are the exact time
 // derivatives of the sampled curves: m/s; rad/s (world side, through the
 // exp-map derivative mathx.QuatFromScaledAngleAxisDx); natural-log scale per
-// second. Frames are clamped at the ends; wrapping is the caller's job.
+// second. Frames are clamped at the ends; wrapping is the caller's job. A
+// clip with Curves is sampled from them instead, exactly.
 func SampleCubic(out *Pose, c *Clip, time float32) {
+	if c.Curves != nil {
+		c.Curves.SampleCurves(out, float64(time))
+		return
+	}
 	st, alpha := frameAt(time, c.FrameTime)
 	SampleCubicFrame(out, c, st, alpha)
 }
@@ -340,6 +354,10 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 // interval gives the last frame with the velocity the curve ends with,
 // where SampleCubic at the clip's end holds the frame at rest.
 func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	if c.Curves != nil {
+		c.Curves.SampleCurves(out, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+		return
+	}
 	st, dt := frame, c.FrameTime
 	h := hermiteAt(alpha)
 	if st < 0 || st >= c.Frames-1 {

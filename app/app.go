@@ -113,10 +113,14 @@ func (a *App) switchLab(i int) {
 	}
 }
 
-// ResetCamera gives the current lab its own camera, or the default one,
-// aimed at the lab's focus (the C key).
+// ResetCamera gives the current lab its own camera, or the default one
+// (as far back as a loaded character's size asks), aimed at the lab's
+// focus (the C key).
 func (a *App) ResetCamera() {
 	a.cam = DefaultCamera()
+	if _, ok := a.Lab().(CharacterSetter); ok && a.mocap.character != nil {
+		a.cam.Distance = FitDistance(a.mocap.character) // a loaded character, at its size
+	}
 	if c, ok := a.Lab().(CameraChooser); ok {
 		a.cam = c.Camera()
 	}

@@ -62,10 +62,18 @@ func (a *App) makeBody(ch *character.Character) {
 	s.bodies[k] = b
 }
 
-// newBody generates and uploads ch's skinned body. It returns nil and why
+// newBody uploads ch's own mesh, or else generates and uploads a skinned
+// body for its figure. It returns nil and why
 // when the body cannot be drawn (no bone to dress, too many joints for
 // the skinning shader).
 func newBody(ch *character.Character) (BodyDrawer, error) {
+	if ch.Mesh != nil { // its own (glTF) mesh; a generated body if it cannot be drawn
+		m, err := render.NewSkinnedMesh(ch.Mesh)
+		if err == nil {
+			return m, nil
+		}
+		fmt.Fprintln(os.Stderr, "kinelab: its own mesh is not drawn, a generated body is:", err)
+	}
 	sk := &ch.Skel
 	bind := sk.BindPose()
 	mesh := body.Generate(ch.Figure, bind.Pos, bind.Rot)

@@ -10,17 +10,18 @@ import (
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
+	"kinelab/animsys/character"
 	"kinelab/render"
 	"kinelab/ui"
 )
 
 // fileBrowser is the in-window file browser (Open..., the O key): folders
-// and .bvh files, for systems where dropping files on the window does not
+// and .bvh, .gltf and .glb files, for systems where dropping files on the window does not
 // work. Choosing files loads them as App.Load does.
 type fileBrowser struct {
 	dir      string
 	dirs     []string // sub-folders of dir
-	files    []string // .bvh files in dir
+	files    []string // .bvh, .gltf and .glb files in dir
 	selected map[string]bool
 	err      string
 	list     ui.Panel
@@ -68,7 +69,7 @@ func (b *fileBrowser) cd(dir string) {
 		switch {
 		case isDir:
 			b.dirs = append(b.dirs, name)
-		case strings.EqualFold(filepath.Ext(name), ".bvh"):
+		case strings.EqualFold(filepath.Ext(name), ".bvh") || character.IsGLTF(name):
 			b.files = append(b.files, name)
 		}
 	}

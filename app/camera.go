@@ -5,6 +5,8 @@ import (
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/character"
 )
 
 // OrbitCamera circles a target point: yaw and pitch in radians, distance in
@@ -20,6 +22,14 @@ type OrbitCamera struct {
 // DefaultCamera looks at a standing character from its front-left.
 func DefaultCamera() OrbitCamera {
 	return OrbitCamera{Yaw: 0.6, Pitch: 0.25, Distance: 4.2, Target: mgl32.Vec3{0, 0.9, 0}, Follow: true, FovY: 45}
+}
+
+// FitDistance is how far (m) the camera stands from character ch to
+// frame it: the default distance for a figure up to 1.8 m tall, farther
+// in proportion for a taller one (a glTF character at its own size).
+func FitDistance(ch *character.Character) float32 {
+	d := DefaultCamera().Distance
+	return d * max(1, min(ch.Height/1.8, 14))
 }
 
 // DefaultCameraRight is the default camera's screen-right direction on the

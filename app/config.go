@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 	"os"
 	"slices"
 	"strconv"
@@ -100,15 +101,15 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
 	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...]\n       kinelab verify [--json] [--bvh FILE]\n       kinelab export FILE.bvh|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	for _, a := range fs.Args() {
-		if st, err := os.Stat(a); !strings.HasSuffix(strings.ToLower(a), ".bvh") && (err != nil || !st.IsDir()) {
-			return c, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh) or folders of them; see kinelab -h", a)
+		if st, err := os.Stat(a); !strings.HasSuffix(strings.ToLower(a), ".bvh") && !character.IsGLTF(a) && (err != nil || !st.IsDir()) {
+			return c, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh), folders of them, or a glTF file (*.gltf, *.glb); see kinelab -h", a)
 		}
 		c.Files = append(c.Files, a)
 	}

@@ -52,7 +52,7 @@ func (a *App) Load(files []string) bool {
 		if rl.IsWindowReady() {
 			rl.SetWindowTitle(a.title())
 		}
-		a.cam.Target = a.Lab().Focus()
+		a.ResetCamera() // framed for the new character's size
 	}
 	for _, err := range errs {
 		a.sayErr(err.Error())
@@ -81,21 +81,10 @@ func (a *App) mocapSection(p *ui.Panel) (asked []func()) {
 	}
 	p.Paragraph(ch.Name + ": " + strings.Join(a.baseNames(), ", "))
 	o := a.mocap.opts
-	// A choice the buttons do not name (a factor from --units 0.05, -z
-	// from --up) lights none of them.
-	units := []string{"auto", "m", "cm", "mm", "in", "cmu"}
-	u := int32(slices.Index(units, cmp.Or(strings.ToLower(o.Units), "auto")))
-	p.Text("Units")
-	if p.Choice([]string{"Auto", "m", "cm", "mm", "in", "CMU"}, 3, &u) {
-		o.Units = units[u]
+	// glTF is metres and +Y up, with no rest frames: no choice to make.
+	if len(a.mocap.files) == 0 || !character.IsGLTF(a.mocap.files[0]) {
+		readChoices(p, &o)
 	}
-	ups := []string{"auto", "y", "z"}
-	up := int32(slices.Index(ups, cmp.Or(strings.ToLower(o.Up), "auto")))
-	p.Text("Up axis")
-	if p.Choice([]string{"Auto", "Y", "Z"}, 3, &up) {
-		o.Up = ups[up]
-	}
-	p.Check("Keep rest frames", &o.KeepRest)
 	for _, n := range ch.Notes {
 		p.Paragraph(n)
 	}
@@ -109,6 +98,25 @@ func (a *App) mocapSection(p *ui.Panel) (asked []func()) {
 		})
 	}
 	return asked
+}
+
+// readChoices are the Mocap section's choices of how to read BVH files:
+// units, up axis, leading rest frames. A choice the buttons do not name
+// (a factor from --units 0.05, -z from --up) lights none of them.
+func readChoices(p *ui.Panel, o *Options) {
+	units := []string{"auto", "m", "cm", "mm", "in", "cmu"}
+	u := int32(slices.Index(units, cmp.Or(strings.ToLower(o.Units), "auto")))
+	p.Text("Units")
+	if p.Choice([]string{"Auto", "m", "cm", "mm", "in", "CMU"}, 3, &u) {
+		o.Units = units[u]
+	}
+	ups := []string{"auto", "y", "z"}
+	up := int32(slices.Index(ups, cmp.Or(strings.ToLower(o.Up), "auto")))
+	p.Text("Up axis")
+	if p.Choice([]string{"Auto", "Y", "Z"}, 3, &up) {
+		o.Up = ups[up]
+	}
+	p.Check("Keep rest frames", &o.KeepRest)
 }
 
 // baseNames are the loaded files' names without their folders.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"unsafe"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
@@ -17,8 +18,9 @@ import (
 // any desktop GL 3.3 driver).
 const MaxBones = 128
 
-// Vertex attribute locations raylib binds for the bone data.
+// Vertex attribute locations raylib binds for the bone data and colours.
 const (
+	attribColor       = 3 // vertexColor
 	attribBoneIDs     = 7 // vertexBoneIndices
 	attribBoneWeights = 8 // vertexBoneWeights
 )
@@ -27,14 +29,28 @@ const (
 // (shaders/skin.vs, skin.fs). raylib 6.0's own GPU skinning is compiled
 // out, so the bone data go into two extra vertex buffers in the mesh's
 // VAO and the bone matrices are uploaded by Draw.
+//
+// A mesh's own colours (body.Mesh UVs with Image, and Colors) are drawn
+// too: base colour = texture(uv) * vertex colour * mix(white, tint,
+// TintMix), alpha = texture alpha * vertex alpha * tint alpha. Without
+// them the texture is a 1x1 white one and the vertex colour white, so a
+// mesh with neither is drawn by the tint alone, as before.
 type SkinnedMesh struct {
 	// GroundY is the floor height (world) under the fake contact shadow.
 	GroundY float32
 	// Opaque says every tint drawn has alpha 255: batches are then drawn
 	// without blending, which under a software renderer saves reading
 	// back every covered pixel (about 1 ms a frame for the Crowd lab's
-	// 200 bodies under llvmpipe).
+	// 200 bodies under llvmpipe). The mesh's texture and vertex colours
+	// must then be opaque too.
 	Opaque bool
+	// TintMix is how far the tint replaces white in the base colour, 0 to
+	// 1 (the tint's alpha applies whatever it is). New meshes get 1 when
+	// they draw no colours of their own (the tint alone colours them, as
+	// the generated body, and as a mesh whose Image failed), and 0 when
+	// their texture or vertex colours show; a lab may set e.g. 0.4 to
+	// highlight a picked character. Each Draw and DrawBatched reads it.
+	TintMix float32
 
 	mesh        *rl.Mesh // allocated on its own: cgo refuses UploadMesh a pointer into a struct holding Go pointers
 	shader      rl.Shader
@@ -43,12 +59,17 @@ type SkinnedMesh struct {
 	indexCount  int32
 	height      float32 // rest height, scales the contact shadow
 	bindInv     []mgl32.Mat4
-	bones       []rl.Matrix // per-frame bone matrices, reused
+	bones       []rl.Matrix  // per-frame bone matrices, reused
+	tex         rl.Texture2D // the mesh's Image, or 1x1 white
+	textured    bool         // tex is the mesh's Image
+	hasColors   bool         // vertex colours uploaded; else the white default is set
+	note        string
 
-	locMVP, locBones, locTint, locView, locGround, locHeight int32
+	locMVP, locBones, locTint, locView, locGround, locHeight, locTintMix int32
 	// Uniform scratch, reused. Each is its own allocation: cgo refuses a
 	// pointer into a struct that holds Go pointers.
 	vec4, vec3, scalar []float32
+	white              []float32 // the vertex colour where the mesh has none
 }
 
 // NewSkinnedMesh checks b and uploads it; call with the window open, on
@@ -81,6 +102,8 @@ func newSkinnedMesh(b *body.Mesh, vs, fs, compileErr string) (*SkinnedMesh, erro
 		vec4:       make([]float32, 4),
 		vec3:       make([]float32, 3),
 		scalar:     make([]float32, 1),
+		white:      []float32{1, 1, 1, 1},
+		hasColors:  b.Colors != nil,
 	}
 	lo, hi := float32(0), float32(0)
 	for v := 0; v < nv; v++ {
@@ -101,13 +124,47 @@ func newSkinnedMesh(b *body.Mesh, vs, fs, compileErr string) (*SkinnedMesh, erro
 	loc := func(name string) int32 { return rl.GetShaderLocation(m.shader, name) }
 	m.locMVP, m.locBones, m.locTint = loc("mvp"), loc("boneMatrices"), loc("tint")
 	m.locView, m.locGround, m.locHeight = loc("viewPos"), loc("groundY"), loc("bodyHeight")
+	m.locTintMix = loc("tintMix")
 	if m.locMVP < 0 || m.locBones < 0 {
 		rl.UnloadShader(m.shader)
 		return nil, errors.New("skinned mesh: shader has no mvp or boneMatrices uniform")
 	}
+	if texLoc := loc("texture0"); texLoc >= 0 {
+		rl.EnableShader(m.shader.ID)
+		rl.SetUniform(texLoc, []int32{0}, int32(rl.ShaderUniformSampler2d), 1) // BeginBatch binds unit 0
+		rl.DisableShader()
+	}
 
-	// Positions, normals and indices go through raylib's UploadMesh; the
-	// mesh points into b only for the upload.
+	// The texture: a bad one is not fatal, the mesh is drawn without it
+	// and Note says why (the app shows it).
+	switch {
+	case b.Image == nil:
+	case b.UVs == nil:
+		m.note = "texture not drawn: the mesh has no texture coordinates"
+	default:
+		img, err := decodeTexture(b.Image)
+		if err == nil {
+			m.tex, err = loadTexture(img)
+		}
+		if err != nil {
+			m.note = "texture not drawn: " + err.Error()
+		}
+		m.textured = err == nil
+	}
+	if !m.textured {
+		if m.tex = whiteTexture(); m.tex.ID == 0 {
+			rl.UnloadShader(m.shader)
+			return nil, errors.New("skinned mesh: the GL driver refused a 1x1 texture")
+		}
+	}
+	m.TintMix = 1
+	if m.textured || m.hasColors {
+		m.TintMix = 0
+	}
+
+	// Positions, normals, texture coordinates, colours and indices go
+	// through raylib's UploadMesh; the mesh points into b only for the
+	// upload. Texture coordinates without a texture would go unused.
 	m.mesh = &rl.Mesh{
 		VertexCount:   int32(nv),
 		TriangleCount: int32(b.TriangleCount()),
@@ -115,9 +172,16 @@ func newSkinnedMesh(b *body.Mesh, vs, fs, compileErr string) (*SkinnedMesh, erro
 		Normals:       &b.Normals[0],
 		Indices:       &b.Indices[0],
 	}
+	if m.textured {
+		m.mesh.Texcoords = &b.UVs[0]
+	}
+	if m.hasColors {
+		m.mesh.Colors = &b.Colors[0]
+	}
 	rl.UploadMesh(m.mesh, false)
-	m.mesh.Vertices, m.mesh.Normals, m.mesh.Indices = nil, nil, nil
+	m.mesh.Vertices, m.mesh.Normals, m.mesh.Indices, m.mesh.Texcoords, m.mesh.Colors = nil, nil, nil, nil, nil
 	if m.mesh.VaoID == 0 {
+		rl.UnloadTexture(m.tex)
 		rl.UnloadShader(m.shader)
 		return nil, errors.New("skinned mesh: UploadMesh made no vertex array")
 	}
@@ -178,6 +242,16 @@ func (m *SkinnedMesh) BeginBatch() {
 	m.scalar[0] = m.height
 	rl.SetUniform(m.locHeight, m.scalar, int32(rl.ShaderUniformFloat), 1)
 	rl.EnableVertexArray(m.mesh.VaoID)
+	// A disabled attribute reads the context's current value, which
+	// raylib sets white in UploadMesh and DrawMesh but which any GL code
+	// may change: set it.
+	if !m.hasColors {
+		rl.SetVertexAttributeDefault(attribColor, unsafe.Pointer(&m.white[0]), rl.ShaderAttribVec4, 4)
+	}
+	// raylib's batch rebinds unit 0 for each of its draws, so borrowing
+	// it here disturbs nothing.
+	rl.ActiveTextureSlot(0)
+	rl.EnableTexture(m.tex.ID)
 	if m.Opaque {
 		rl.DisableColorBlend()
 	}
@@ -185,7 +259,7 @@ func (m *SkinnedMesh) BeginBatch() {
 
 // DrawBatched draws one copy between BeginBatch and EndBatch, skinned by
 // the joints' world transforms in the tint colour, like Draw but setting
-// only the bone matrices and the tint. Nothing is allocated.
+// only the bone matrices, the tint and TintMix. Nothing is allocated.
 func (m *SkinnedMesh) DrawBatched(globalPos []mgl32.Vec3, globalRot []mgl32.Quat, globalScl []mgl32.Vec3, tint color.RGBA) {
 	n := len(m.bindInv)
 	if len(globalPos) < n || len(globalRot) < n || len(globalScl) < n {
@@ -197,6 +271,8 @@ func (m *SkinnedMesh) DrawBatched(globalPos []mgl32.Vec3, globalRot []mgl32.Quat
 	rl.SetUniformMatrices(m.locBones, m.bones)
 	m.vec4[0], m.vec4[1], m.vec4[2], m.vec4[3] = float32(tint.R)/255, float32(tint.G)/255, float32(tint.B)/255, float32(tint.A)/255
 	rl.SetUniform(m.locTint, m.vec4, int32(rl.ShaderUniformVec4), 1)
+	m.scalar[0] = m.TintMix
+	rl.SetUniform(m.locTintMix, m.scalar, int32(rl.ShaderUniformFloat), 1)
 	rl.DrawVertexArrayElements(0, m.indexCount, nil)
 }
 
@@ -208,6 +284,7 @@ func (m *SkinnedMesh) EndBatch() {
 	if m.Opaque {
 		rl.EnableColorBlend()
 	}
+	rl.DisableTexture()
 	rl.DisableVertexArray()
 	rl.DisableShader()
 	Flush()
@@ -215,6 +292,14 @@ func (m *SkinnedMesh) EndBatch() {
 
 // VertexCount is the number of vertices uploaded.
 func (m *SkinnedMesh) VertexCount() int { return int(m.mesh.VertexCount) }
+
+// Note says what of the body mesh's own colours is not drawn and why
+// (an Image that failed to decode or upload, or came without UVs), for
+// the app to show; "" when everything it brought is drawn.
+func (m *SkinnedMesh) Note() string { return m.note }
+
+// Textured reports whether the mesh is drawn with its own texture.
+func (m *SkinnedMesh) Textured() bool { return m.textured }
 
 // boneMatrix is world(joint) * inverse bind(joint): translate, rotate,
 // scale, then undo the rest transform.
@@ -240,8 +325,9 @@ func rlMatrix(a mgl32.Mat4) rl.Matrix {
 	}
 }
 
-// Unload frees the GPU buffers and the shader.
+// Unload frees the GPU buffers, the texture and the shader.
 func (m *SkinnedMesh) Unload() {
+	rl.UnloadTexture(m.tex)
 	rl.UnloadVertexBuffer(m.boneIDs)
 	rl.UnloadVertexBuffer(m.boneWeights)
 	rl.UnloadMesh(m.mesh)

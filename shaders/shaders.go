@@ -14,7 +14,10 @@ var (
 
 // SkinVS and SkinFS draw a skinned mesh: linear blend skinning with up to
 // four bones per vertex (boneMatrices, at most 128), lit by a key, fill and
-// rim light over a hemisphere ambient, darkened near the floor.
+// rim light over a hemisphere ambient, darkened near the floor. The base
+// colour is the mesh's texture (texture0 at vertexTexCoord) times its
+// vertex colour times the tint mixed in by tintMix; alpha is the product
+// of the texture's, the vertex colour's and the tint's.
 var (
 	//go:embed skin.vs
 	SkinVS string
@@ -24,7 +27,8 @@ var (
 
 // SkinCrowdVS and SkinCrowdFS are a cheaper variant of SkinVS and SkinFS
 // for crowds: the same skinning and the same lights, evaluated per vertex
-// (Gouraud shading) instead of per pixel.
+// (Gouraud shading) instead of per pixel; only the texture is sampled per
+// pixel.
 var (
 	//go:embed skin_crowd.vs
 	SkinCrowdVS string

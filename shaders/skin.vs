@@ -3,10 +3,14 @@
 // four bone matrices (world(joint) * inverse bind(joint)), so a vertex in
 // the bind pose lands where its joints carry it. Indices arrive as floats
 // in a vec4 (raylib binds vertexBoneIndices to location 7) and are cast.
+// Texture coordinates and colour pass through to skin.fs; a mesh without
+// them reads the attribute defaults (colour white).
 #define MAX_BONES 128
 
 layout(location = 0) in vec3 vertexPosition;
+layout(location = 1) in vec2 vertexTexCoord;
 layout(location = 2) in vec3 vertexNormal;
+layout(location = 3) in vec4 vertexColor;
 layout(location = 7) in vec4 vertexBoneIndices;
 layout(location = 8) in vec4 vertexBoneWeights;
 
@@ -15,6 +19,8 @@ uniform mat4 boneMatrices[MAX_BONES];
 
 out vec3 worldPos;
 out vec3 worldNormal;
+out vec2 fragTexCoord;
+out vec4 fragColor;
 
 void main() {
     ivec4 id = ivec4(vertexBoneIndices + 0.5);
@@ -27,4 +33,6 @@ void main() {
     // upper 3x3 turns normals well enough once renormalised.
     worldNormal = mat3(skin) * vertexNormal;
     gl_Position = mvp * p;
+    fragTexCoord = vertexTexCoord;
+    fragColor = vertexColor;
 }

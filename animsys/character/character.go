@@ -17,6 +17,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/body"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 	"kinelab/assets"
@@ -44,11 +45,19 @@ type Character struct {
 	// HipsHeight is how high (m) the hips stand above the root at the
 	// start of clip Start.
 	HipsHeight float32
+	// Height is how tall (m) the character stands at the start of clip
+	// Start: the extent of its joints along y, or of its own mesh in the
+	// bind when taller. The app frames the camera by it.
+	Height float32
 	// LegPath and ArmPath are the paths the IK targets follow, LookPath
 	// the look-at goal's: within reach of the chains and in front of the
 	// figure.
 	LegPath, ArmPath Path
 	LookPath         LookPath
+	// Mesh is the character's own skinned mesh (a glTF character's), in
+	// its skeleton's bind; nil when the labs generate a body for the
+	// figure (a BVH skeleton).
+	Mesh *body.Mesh
 	// Notes say what loading detected and chose (units, up axis, rest
 	// frames dropped), for the panel and stderr.
 	Notes []string
@@ -153,8 +162,25 @@ func (c *Character) standing() {
 	root.Rot = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{})
 	local.SetKform(0, root)
 	animsys.FK(&global, &local, c.Skel.Parents)
+	lo, hi := global.Pos[0][1], global.Pos[0][1]
+	for _, p := range global.Pos {
+		lo, hi = min(lo, p[1]), max(hi, p[1])
+	}
+	c.Height = hi - lo
+	if m := c.Mesh; m != nil && m.VertexCount() > 0 {
+		lo, hi := m.Positions[1], m.Positions[1]
+		for v := 1; v < m.VertexCount(); v++ {
+			lo, hi = min(lo, m.Positions[3*v+1]), max(hi, m.Positions[3*v+1])
+		}
+		c.Height = max(c.Height, hi-lo)
+	}
 	c.HipsHeight = global.Pos[c.Hips][1] - global.Pos[0][1]
 	if c.HipsHeight < 0.3 {
-		c.HipsHeight = 0.9 // hips at the floor: a figure lying down, or a root named oddly
+		// Hips at the floor: a figure lying down, a root named oddly, or
+		// no figure read (a robot rig): half its height, as a human's.
+		c.HipsHeight = 0.9
+		if c.Height > 0.6 {
+			c.HipsHeight = c.Height / 2
+		}
 	}
 }

@@ -93,6 +93,11 @@ func TooFewFrames(f *bvh.File, skip int) error {
 // them; ch.Notes names the joints each file lost. Files that fail to load
 // or whose skeleton differs elsewhere are reported in errs (each
 // "file:line:col: ..." or "file: ..."); ch is nil only if none loaded.
+//
+// A glTF file (.gltf, .glb) is a character of its own (LoadGLTF), with
+// every animation in it: it loads only as the first file to load, and
+// the files after it are reported as not loaded. Options apply to BVH
+// files only (glTF is metres and +Y up).
 func Load(paths []string, opt Options) (ch *Character, errs []error) {
 	if err := checkOptions(opt); err != nil { // so for every file
 		return nil, []error{err}
@@ -100,7 +105,24 @@ func Load(paths []string, opt Options) (ch *Character, errs []error) {
 	paths, errs = Expand(paths)
 	var base *File
 	var keep []bool // the first file's joints the character has
+	gltfName := ""  // the glTF file ch was read from
 	for _, path := range paths {
+		if gltfName != "" || IsGLTF(path) {
+			switch {
+			case gltfName != "":
+				errs = append(errs, fmt.Errorf("%s: not loaded: the character is %s, a glTF file, which loads on its own", path, filepath.Base(gltfName)))
+			case ch != nil:
+				errs = append(errs, fmt.Errorf("%s: not loaded: a glTF character loads on its own, not with BVH files", path))
+			default:
+				g, err := LoadGLTF(path)
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				ch, gltfName = g, path
+			}
+			continue
+		}
 		file, err := Open(path, opt)
 		if err != nil {
 			errs = append(errs, err)
@@ -140,7 +162,7 @@ func Load(paths []string, opt Options) (ch *Character, errs []error) {
 		ch.Clips = append(ch.Clips, ch.clipFrom(file, m.at, keep, clipName(path)))
 		ch.Notes = append(ch.Notes, restNotes(path, file.Notes)...)
 	}
-	if ch != nil {
+	if ch != nil && gltfName == "" {
 		ch.fitPaths()
 	}
 	return ch, errs

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -15,6 +16,8 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/bvh/mocap"
+	"kinelab/animsys/character"
+	"kinelab/animsys/gltf/gltftest"
 	"kinelab/animsys/mathx"
 	"kinelab/assets"
 )
@@ -238,7 +241,11 @@ func TestCSVMatchesNPZ(t *testing.T) {
 // does, the central difference's own truncation error, estimated from the
 // difference over twice the step. It returns the largest error per
 // quantity.
-func checkFD(t *testing.T, name string, a map[string]npyArray, frameTime float64) [3]float64 {
+//
+// For a clip sampled from keyframed curves (pieces not nil), frames
+// whose neighbours lie in different pieces (a key between them) are left
+// out too: a linear curve's velocity jumps at its keys.
+func checkFD(t *testing.T, name string, a map[string]npyArray, frameTime float64, pieces animsys.CurvePieces) [3]float64 {
 	t.Helper()
 	fps := a["fps"].f64(0)
 	frames, n := a["time"].shape[0], a["world_pos"].shape[1]
@@ -248,6 +255,9 @@ func checkFD(t *testing.T, name string, a map[string]npyArray, frameTime float64
 	checked := 0
 	for k := 2; k+2 < frames; k++ {
 		if interval(k-2) != interval(k+2) || float64(k+2)/fps/frameTime == float64(interval(k+2)) {
+			continue
+		}
+		if pieces != nil && pieces.Piece(a["time"].f64(k-2)) != pieces.Piece(a["time"].f64(k+2)) {
 			continue
 		}
 		checked++
@@ -308,7 +318,7 @@ func TestVelocitiesMatchFiniteDifference(t *testing.T) {
 	for _, c := range []*animsys.Clip{&bench, &walk} {
 		for _, linear := range []bool{false, true} {
 			a := exportNPZ(t, ClipSource{Clip: c, Skel: &sk}, Options{FPS: 1000, FD: true, Linear: linear})
-			worst := checkFD(t, c.Name, a, float64(c.FrameTime))
+			worst := checkFD(t, c.Name, a, float64(c.FrameTime), nil)
 			if c == &bench && worst[2] == 0 {
 				t.Errorf("%s: no scalar velocity was checked", c.Name)
 			}
@@ -323,7 +333,43 @@ func TestVelocitiesMatchFiniteDifference(t *testing.T) {
 		f := src.file
 		f.Frames = min(f.Frames, src.Import().Skip+int(1/f.FrameTime)+1)
 		a := exportNPZ(t, src, Options{FPS: 1000, FD: true})
-		checkFD(t, mocap.Base(path), a, float64(f.FrameTime))
+		checkFD(t, mocap.Base(path), a, float64(f.FrameTime), nil)
+	}
+}
+
+// A glTF character's clips export their curves exactly: at 1000 fps the
+// propagated velocities agree with the finite difference of the exported
+// poses between keys, local and world, on every animation (its first
+// second) of a generated human in each interpolation (Z-up and in
+// centimetres for one, uneven keys for another) and of every shared
+// file, and the export says it sampled curves.
+func TestGLTFVelocitiesMatchFiniteDifference(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, opt := range []gltftest.Options{{Interp: "STEP", Uneven: true}, {Interp: "LINEAR", ZUp: true, Scale: 0.01}, {Interp: "CUBICSPLINE", FPS: 24}} {
+		path := filepath.Join(dir, strings.ToLower(opt.Interp)+".gltf")
+		if err := gltftest.Default(path, opt); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	if len(mocap.GLTFFiles()) == 0 {
+		t.Log("no ../shared/gltf: checking the generated files only")
+	}
+	for _, path := range append(paths, mocap.GLTFFiles()...) {
+		ch, err := character.LoadGLTF(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range ch.Clips {
+			c := ch.Clips[i] // a copy: cut to its first second
+			c.Frames = min(c.Frames, int(1/c.FrameTime)+1)
+			a := exportNPZ(t, ClipSource{Clip: &c, Skel: &ch.Skel}, Options{FPS: 1000, FD: true})
+			if s := a["sample"].strings()[0]; s != "curves" {
+				t.Errorf("%s %s: sample %q, want curves", mocap.Base(path), c.Name, s)
+			}
+			checkFD(t, mocap.Base(path)+" "+c.Name, a, float64(c.FrameTime), c.Curves.(animsys.CurvePieces))
+		}
 	}
 }
 

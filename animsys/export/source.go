@@ -115,11 +115,24 @@ func (s *BVHSource) Frame(f int, pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32
 	}
 }
 
-// ClipSource reads an animsys.Clip already in memory (an embedded clip).
+// CurveSource is a Source whose frames are resampled curves (a glTF
+// animation, animsys.Clip.Curves): a Stream samples the curves, exactly,
+// at every output time, and reads no frame. Curves may return nil: then
+// the frames are sampled.
+type CurveSource interface {
+	Source
+	Curves() animsys.Curves
+}
+
+// ClipSource reads an animsys.Clip already in memory (an embedded clip,
+// or a glTF animation: then its Curves are sampled).
 type ClipSource struct {
 	Clip *animsys.Clip
 	Skel *animsys.Skeleton
 }
+
+// Curves is the clip's exact source, nil for one of frames only.
+func (s ClipSource) Curves() animsys.Curves { return s.Clip.Curves }
 
 // Name is the clip's name.
 func (s ClipSource) Name() string { return s.Clip.Name }

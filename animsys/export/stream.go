@@ -83,6 +83,9 @@ type Stream struct {
 		scl []mgl32.Vec3
 	}
 	read int
+	// curves is the source's exact curves (CurveSource), nil to sample
+	// its frames.
+	curves animsys.Curves
 	// win[k] holds the k frames around the time sampled (fewer than 4 at
 	// the source's ends).
 	win [5]animsys.Clip
@@ -105,6 +108,9 @@ func NewStream(src Source, opt Options) (*Stream, error) {
 		return nil, fmt.Errorf("fps %g: want 0 (the source's frames) or a positive rate", opt.FPS)
 	}
 	s := &Stream{src: src, opt: opt, parent: sk.Parents, n: n, frames: frames}
+	if cs, ok := src.(CurveSource); ok {
+		s.curves = cs.Curves()
+	}
 	if opt.FPS > 0 {
 		s.step = 1 / opt.FPS
 		// The frames k/fps up to the source's last frame; the 1e-9
@@ -172,6 +178,11 @@ func (s *Stream) at(k int) (st int, alpha float32) {
 // and its world pose by FK, in the output unit. Frames must be sampled in
 // increasing order (the source is read forward only).
 func (s *Stream) Sample(k int, local, world *animsys.Pose) {
+	if s.curves != nil {
+		s.sampleCurves(k, local)
+		s.world(local, world)
+		return
+	}
 	st, alpha := s.at(k)
 	lo, hi := max(st-1, 0), min(st+2, s.src.Frames()-1)
 	if s.opt.Linear {
@@ -199,6 +210,25 @@ func (s *Stream) Sample(k int, local, world *animsys.Pose) {
 	} else {
 		animsys.SampleCubicFrame(local, w, st-lo, alpha)
 	}
+	s.world(local, world)
+}
+
+// sampleCurves writes output frame k sampled from the source's curves:
+// exactly, at its time, except that the last frame of the source takes
+// the velocities the curves end with (the time just before its end), as
+// the frames' sampling does (at), rather than the rest held from there.
+func (s *Stream) sampleCurves(k int, local *animsys.Pose) {
+	t := s.Time(k)
+	if st, alpha := s.at(k); alpha == 1 {
+		t = math.Nextafter(float64(st+1)*float64(s.src.FrameTime()), 0)
+	}
+	s.curves.SampleCurves(local, t)
+}
+
+// world runs FK on local into world and converts both to the output
+// unit.
+func (s *Stream) world(local, world *animsys.Pose) {
+	n := s.n
 	animsys.FK(world, local, s.parent)
 	if u := s.opt.Units.Scale(); u != 1 {
 		inv := 1 / u
@@ -217,7 +247,10 @@ func (s *Stream) Header() Header {
 		end = make([]bool, s.n)
 	}
 	sample := "cubic"
-	if s.opt.Linear {
+	switch {
+	case s.curves != nil:
+		sample = "curves" // the source's own, exactly
+	case s.opt.Linear:
 		sample = "linear"
 	}
 	return Header{Name: s.src.Name(), Joints: sk.Names, Parents: sk.Parents, EndSite: end,

@@ -2,6 +2,7 @@ package gltf
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"kinelab/animsys"
@@ -211,7 +212,25 @@ type Anim struct {
 	// non-joint ancestors folded into them (Joint -1).
 	Channels []*Channel
 
-	plans []plan // per skeleton joint
+	plans []plan    // per skeleton joint
+	keys  []float32 // every channel's key times, sorted, once each
+	// units and roots bake a uniform scale above the skeleton out of it
+	// (builder.units): shared with the Asset's other animations.
+	units []float64
+	roots []bool
+}
+
+// Piece implements animsys.CurvePieces: the curves are smooth between
+// keys, so the pieces are the intervals between the animation's distinct
+// key times (of any channel), numbered from 0 before the first key.
+func (a *Anim) Piece(t float64) int {
+	i, _ := slices.BinarySearchFunc(a.keys, t, func(k float32, t float64) int {
+		if float64(k) <= t {
+			return -1
+		}
+		return 1
+	})
+	return i
 }
 
 // link is one node of a joint's chain: its rest transform and channels
@@ -250,14 +269,26 @@ type plan struct {
 // animsys pose), and d/dt log(scale) per axis (1/s). Before a channel's
 // first key or from its last key on, its key value holds, at rest;
 // within an interval the right-hand derivative applies at its first key.
-func (a *Anim) Sample(out *animsys.Pose, t float32) {
-	tt := float64(t)
+func (a *Anim) Sample(out *animsys.Pose, t float32) { a.SampleCurves(out, float64(t)) }
+
+// SampleCurves is Sample at a float64 time: the animation as a clip's
+// exact source (animsys.Curves). It allocates nothing and writes only
+// out, so goroutines may share the animation.
+func (a *Anim) SampleCurves(out *animsys.Pose, tt float64) {
 	if !(tt > 0) { // also NaN
 		tt = 0
 	}
 	tt = math.Min(tt, float64(a.Duration))
 	for j := range a.plans {
-		out.SetKform(j, a.sampleJoint(j, tt).kform())
+		k := a.sampleJoint(j, tt)
+		if u := a.units[j]; u != 1 { // a constant: the scale velocity stays
+			if a.roots[j] {
+				k.scl = k.scl.scale(1 / u)
+			} else {
+				k.pos, k.vel = k.pos.scale(u), k.vel.scale(u)
+			}
+		}
+		out.SetKform(j, k.kform())
 	}
 }
 
@@ -275,24 +306,13 @@ func (a *Anim) sampleJoint(j int, t float64) kf {
 	return k
 }
 
-// Clip resamples the animation at fps frames per second (30 if fps is not
-// positive) into an animsys.Clip of ceil(Duration fps) + 1 frames, frame f
-// sampled at min(f/fps, Duration); a Duration within 1e-3 frames of a
-// whole number of frames takes no extra frame for its rounding. The clip
-// is prepared (Clip.Prepare).
+// Clip is the animation as an animsys.Clip: sampled exactly from its
+// curves (Clip.Curves is the animation), and resampled into frames for
+// what reads frames, ceil(Duration fps) + 1 of them (fps 30 if not
+// positive; a Duration within 1e-3 frames of a whole number of frames
+// takes no extra frame for its rounding) spread evenly over [0,
+// Duration], so that the clip ends where the animation does. The clip is
+// prepared (Clip.Prepare).
 func (a *Anim) Clip(fps float32) animsys.Clip {
-	if !(fps > 0) || math.IsInf(float64(fps), 0) {
-		fps = 30
-	}
-	frames := int(math.Ceil(float64(a.Duration)*float64(fps)-1e-3)) + 1
-	frames = max(frames, 1)
-	n := len(a.plans)
-	c := animsys.NewClip(a.Name, frames, n, 1/fps)
-	pose := animsys.NewPose(n)
-	for f := 0; f < frames; f++ {
-		a.Sample(&pose, float32(float64(f)/float64(fps)))
-		c.SetFrame(f, &pose)
-	}
-	c.Prepare()
-	return c
+	return animsys.CurvesClip(a.Name, a, len(a.plans), a.Duration, fps)
 }

@@ -147,6 +147,17 @@ type builder struct {
 	skel   []int // per node: its skeleton index, -1 if not a joint
 	chain  [][]int
 	folded []bool // per node: folded into a joint's chain
+	// units holds, per joint, the constant uniform scale of the folded
+	// nodes above its root joint (an Armature's 0.01 for a rig in
+	// centimetres), baked out so that the skeleton is in metres: each
+	// root's scale is divided by it and every translation below the root
+	// multiplied by it (Anim.SampleCurves, the rest pose, the inverse
+	// binds). The world transforms are unchanged. 1 where there is none,
+	// or where a folded node's scale is animated.
+	units []float64
+	// roots marks the joints whose scale units divides (roots hanging
+	// from the Entity).
+	roots []bool
 }
 
 func build(doc *gltf.Document, dir string) (*Asset, error) {
@@ -160,6 +171,7 @@ func build(doc *gltf.Document, dir string) (*Asset, error) {
 	if err := b.inverseBinds(); err != nil {
 		return nil, err
 	}
+	b.bakeUnits()
 	for i, an := range doc.Animations {
 		if an == nil {
 			return nil, fmt.Errorf("animation %d is null", i)
@@ -373,6 +385,71 @@ func (b *builder) skeleton() error {
 	return a.Skel.Validate()
 }
 
+// bakeUnits finds, for each root joint, the uniform scale s of the folded
+// nodes above it (when none of them has an animated scale), and bakes it
+// out of the rest pose and the inverse binds: the root's scale divided by
+// s, every translation below it multiplied by s, each of its joints'
+// inverse bind matrix left-multiplied by S(s) (the joint's world matrix
+// is now its old one times S(1/s)). Animations bake it as they sample.
+func (b *builder) bakeUnits() {
+	a := b.a
+	n := a.Skel.Len()
+	b.units, b.roots = make([]float64, n), make([]bool, n)
+	animated := map[int]bool{} // nodes with a scale channel
+	for _, an := range b.doc.Animations {
+		if an == nil {
+			continue
+		}
+		for _, ch := range an.Channels {
+			if ch != nil && ch.Target.Node != nil && ch.Target.Path == gltf.TRSScale {
+				animated[*ch.Target.Node] = true
+			}
+		}
+	}
+	b.units[0] = 1
+	baked := false
+	for j := 1; j < n; j++ {
+		if p := a.Skel.Parents[j]; p > 0 {
+			b.units[j] = b.units[p]
+			continue
+		}
+		b.units[j], b.roots[j] = 1, true
+		fold, ok := kfIdentity(), true
+		ch := b.chain[j]
+		for _, m := range ch[:len(ch)-1] {
+			k, _ := nodeRest(b.doc.Nodes[m]) // checked by skeleton
+			fold = fold.mul(k)
+			ok = ok && !animated[m]
+		}
+		if s := fold.scl[0]; ok && s > 0 && s != 1 && !math.IsInf(s, 0) {
+			b.units[j] = s
+			baked = true
+		}
+	}
+	if !baked {
+		return
+	}
+	for j := 1; j < n; j++ {
+		u := b.units[j]
+		if b.roots[j] {
+			a.Rest.Scl[j] = a.Rest.Scl[j].Mul(float32(1 / u))
+		} else {
+			a.Rest.Pos[j] = a.Rest.Pos[j].Mul(float32(u))
+		}
+		a.Skel.Offsets[j] = a.Rest.Pos[j]
+	}
+	a.Skel.Bind.CopyFrom(&a.Rest)
+	for k, j := range a.Joint {
+		u := float32(b.units[j])
+		for c := 0; c < 4; c++ {
+			for r := 0; r < 3; r++ {
+				a.InverseBind[k][4*c+r] *= u
+			}
+		}
+	}
+	a.Notes = append(a.Notes, "a uniform scale above the skeleton baked into it, so that its joints are in metres")
+}
+
 // inverseBinds reads skin 0's inverse bind matrices, the identity for
 // each when it has none (section 3.7.3.1).
 func (b *builder) inverseBinds() error {
@@ -456,7 +533,10 @@ func (b *builder) anim(an *gltf.Animation) (*Anim, error) {
 	}
 	for _, c := range a.Channels {
 		a.Duration = max(a.Duration, c.Times[len(c.Times)-1])
+		a.keys = append(a.keys, c.Times...)
 	}
+	slices.Sort(a.keys)
+	a.keys = slices.Compact(a.keys)
 	if ignored > 0 {
 		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %d channels on nodes outside the skeleton, or on morph weights, ignored", an.Name, ignored))
 	}
@@ -469,6 +549,7 @@ func (b *builder) anim(an *gltf.Animation) (*Anim, error) {
 	for _, c := range a.Channels {
 		chans[key{c.Node, c.Path}] = c
 	}
+	a.units, a.roots = b.units, b.roots
 	a.plans = make([]plan, len(b.chain))
 	a.plans[0] = plan{pre: kfIdentity(), id: true}
 	for j := 1; j < len(b.chain); j++ {

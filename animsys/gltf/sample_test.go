@@ -332,7 +332,10 @@ func TestWorldMatchesNodeMatrices(t *testing.T) {
 					return
 				}
 				for j := 1; j < a.Skel.Len(); j++ {
-					want := fx.f.world(a.Node[j], trs)
+					// A uniform scale above the skeleton is baked out of
+					// it: its joints' worlds are the file's times S(1/u).
+					u := float32(1 / a.Anims[0].units[j])
+					want := fx.f.world(a.Node[j], trs).Mul4(mgl32.Scale3D(u, u, u))
 					got := mgl32.Translate3D(global.Pos[j][0], global.Pos[j][1], global.Pos[j][2]).Mul4(global.Rot[j].Mat4()).
 						Mul4(mgl32.Scale3D(global.Scl[j][0], global.Scl[j][1], global.Scl[j][2]))
 					// Below a non-uniform scale kinelab's kineforms do not
@@ -396,10 +399,15 @@ func TestSkeletonAndQuirks(t *testing.T) {
 	if a := byName["joint_order"]; a != nil && !slices.Equal(a.Skel.Names, []string{"Entity", "Hips", "Spine", "Head"}) {
 		t.Errorf("joint_order: %v, want Entity Hips Spine Head (parents first)", a.Skel.Names)
 	}
-	// The Z-up centimetre root: Hips 100 cm up its Z is 1 m up Y.
+	// The Z-up centimetre root: Hips 100 cm up its Z is 1 m up Y, and the
+	// centimetres are baked out: its scale is 1, the joints below it in
+	// metres.
 	if a := byName["zup_root"]; a != nil {
-		if p := a.Rest.Pos[1]; p.Sub(mgl32.Vec3{0, 1, 0}).Len() > 1e-6 || math.Abs(float64(a.Rest.Scl[1][0]-0.01)) > 1e-9 {
-			t.Errorf("zup_root: Hips rest at %v scale %v, want (0 1 0) and 0.01", p, a.Rest.Scl[1])
+		if p := a.Rest.Pos[1]; p.Sub(mgl32.Vec3{0, 1, 0}).Len() > 1e-6 || math.Abs(float64(a.Rest.Scl[1][0]-1)) > 1e-6 {
+			t.Errorf("zup_root: Hips rest at %v scale %v, want (0 1 0) and 1", p, a.Rest.Scl[1])
+		}
+		if a.Skel.Len() > 2 && a.Skel.Offsets[2].Len() > 2 {
+			t.Errorf("zup_root: %s's offset %v is not in metres", a.Skel.Names[2], a.Skel.Offsets[2])
 		}
 		if !strings.Contains(strings.Join(a.Notes, "\n"), "Armature") {
 			t.Errorf("zup_root: notes %q do not name the folded Armature", a.Notes)
@@ -421,11 +429,12 @@ func TestSkeletonAndQuirks(t *testing.T) {
 		}
 	}
 	if a := byName["matrix_nodes"]; a != nil {
-		// Spine's matrix: T(0, 0.3, 0) Rx(0.4) S(1, 1.2, 0.9), decomposed.
+		// Spine's matrix: T(0, 0.3, 0) Rx(0.4) S(1, 1.2, 0.9), decomposed,
+		// its translation times the root's 1.5, baked out of the root.
 		want := mgl32.QuatRotate(0.4, mgl32.Vec3{1, 0, 0})
 		if s := a.Rest.Scl[2]; s.Sub(mgl32.Vec3{1, 1.2, 0.9}).Len() > 1e-6 || !a.Rest.Rot[2].ApproxEqualThreshold(want, 1e-6) ||
-			a.Rest.Pos[2].Sub(mgl32.Vec3{0, 0.3, 0}).Len() > 1e-6 {
-			t.Errorf("matrix_nodes: Spine rest %v %v %v, want (0 0.3 0) %v (1 1.2 0.9)", a.Rest.Pos[2], a.Rest.Rot[2], s, want)
+			a.Rest.Pos[2].Sub(mgl32.Vec3{0, 0.45, 0}).Len() > 1e-6 || a.Rest.Scl[1].Sub(mgl32.Vec3{1, 1, 1}).Len() > 1e-6 {
+			t.Errorf("matrix_nodes: Spine rest %v %v %v, want (0 0.45 0) %v (1 1.2 0.9); Hips scale %v, want 1", a.Rest.Pos[2], a.Rest.Rot[2], s, want, a.Rest.Scl[1])
 		}
 		if !strings.Contains(strings.Join(a.Notes, "\n"), "non-uniform rest scale on Spine") {
 			t.Errorf("matrix_nodes: notes %q do not warn of Spine's non-uniform scale", a.Notes)
@@ -492,22 +501,40 @@ func readFile(t *testing.T, path string) string {
 	return string(b)
 }
 
-// Clip resamples at fps: ceil(Duration fps) + 1 frames, each the sample
-// at its time.
+// Clip resamples at fps: ceil(Duration fps) + 1 frames spread over [0,
+// Duration], each the sample at its time, and samples the curves exactly
+// between frames.
 func TestClip(t *testing.T) {
 	a := fixtures()[1].load(t)
 	an := a.Anims[0]
 	c := an.Clip(30)
-	if want := int(math.Ceil(float64(an.Duration)*30)) + 1; c.Frames != want || c.Joints != a.Skel.Len() || c.FrameTime != float32(1)/30 {
-		t.Fatalf("clip %d frames of %d joints at %v s: want %d frames", c.Frames, c.Joints, c.FrameTime, want)
+	step := float64(an.Duration) / float64(c.Frames-1)
+	if want := int(math.Ceil(float64(an.Duration)*30)) + 1; c.Frames != want || c.Joints != a.Skel.Len() || c.FrameTime != float32(step) {
+		t.Fatalf("clip %d frames of %d joints at %v s: want %d frames at %v", c.Frames, c.Joints, c.FrameTime, want, step)
+	}
+	if d := c.Duration() - an.Duration; math.Abs(float64(d)) > 1e-6 {
+		t.Errorf("clip lasts %v s, the animation %v", c.Duration(), an.Duration)
 	}
 	pose, frame := animsys.NewPose(a.Skel.Len()), animsys.NewPose(a.Skel.Len())
 	for _, f := range []int{0, 7, c.Frames - 1} {
-		an.Sample(&pose, float32(f)/30)
+		an.SampleCurves(&pose, float64(f)*step)
 		c.Frame(&frame, f)
 		for j := range pose.Pos {
 			if pose.Pos[j] != frame.Pos[j] || pose.Rot[j] != frame.Rot[j] || pose.Scl[j] != frame.Scl[j] {
 				t.Errorf("frame %d joint %d: %v %v %v, want %v %v %v", f, j, frame.Pos[j], frame.Rot[j], frame.Scl[j], pose.Pos[j], pose.Rot[j], pose.Scl[j])
+			}
+		}
+	}
+	// Between frames, SampleCubic and SampleLinear give the curves, not
+	// an interpolation of the frames.
+	for _, tt := range []float32{0.013, 0.31, an.Duration * 0.77} {
+		an.Sample(&pose, tt)
+		for _, sample := range []func(*animsys.Pose, *animsys.Clip, float32){animsys.SampleCubic, animsys.SampleLinear} {
+			sample(&frame, &c, tt)
+			for j := range pose.Pos {
+				if pose.Kform(j) != frame.Kform(j) {
+					t.Errorf("t %v joint %d: sampled %+v, the curves give %+v", tt, j, frame.Kform(j), pose.Kform(j))
+				}
 			}
 		}
 	}

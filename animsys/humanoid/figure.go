@@ -209,6 +209,14 @@ func (t *tree) assemble(feet, hands [2]int, head int) (Figure, error) {
 	if f.Hips == feet[Left] || f.Hips == feet[Right] || f.Chest == hands[Left] || f.Chest == hands[Right] {
 		return f, errors.New("a foot or hand is above the other")
 	}
+	for s := Left; s <= Right; s++ {
+		if len(t.path(f.Hips, feet[s])) < 2 {
+			// A "foot" hanging straight from where the legs meet is no
+			// leg's end: an IK control beside the leg bones (a rig's
+			// Foot.L under its root), which the shape reads better.
+			return f, fmt.Errorf("the %s foot hangs straight from the hips", s)
+		}
+	}
 	if !t.isAncestor(f.Hips, f.Chest) {
 		// The arms hang from a joint beside or below the legs' meeting
 		// point: not a figure this package reads.

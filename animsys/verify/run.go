@@ -120,11 +120,17 @@ func interval(c *animsys.Clip, s float32) int {
 }
 
 // fits reports whether the stencil t-2h .. t+2h stays inside one frame
-// interval of every clip the case reads and contains no restart.
+// interval, and one piece of curves (animsys.CurvePieces), of every clip
+// the case reads and contains no restart.
 func (cs *Case) fits(a, b *animsys.Clip, t, h float32) bool {
 	lo, hi := cs.reads(a, b, t-2*h), cs.reads(a, b, t+2*h)
 	for i := range lo {
 		if interval(lo[i].Clip, lo[i].Time) != interval(hi[i].Clip, hi[i].Time) {
+			return false
+		}
+		// A clip sampled from keyframed curves is smooth only between
+		// its keys, which need not fall on its frames.
+		if p, ok := lo[i].Clip.Curves.(animsys.CurvePieces); ok && p.Piece(float64(lo[i].Time)) != p.Piece(float64(hi[i].Time)) {
 			return false
 		}
 	}

@@ -96,11 +96,12 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 	return -1
 }
 
-// Verify runs `kinelab verify [--json] [--intervals N] [--bvh FILE [--units
-// U]]`: every velocity operation of animsys, comparing propagated
+// Verify runs `kinelab verify [--json] [--intervals N] [--file FILE
+// [--units U]]`: every velocity operation of animsys, comparing propagated
 // velocities with a fine central finite difference in every frame interval
 // (up to N per clip), over the bench-spec clips (verify.BenchSeeds) and the
-// embedded default clips — or over a BVH file's clip. It prints per
+// embedded default clips — or over a BVH file's clip or a glTF file's
+// animations (--file; --bvh is its older name). It prints per
 // operation and velocity the max and mean error (m/s, rad/s, 1/s), the
 // tolerance and the worst sample (clip, time, frame, joint), then the data
 // jumps it left out, and returns 1 if any tolerance is exceeded or the
@@ -108,14 +109,15 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 func Verify(args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab verify", stdout, stderr, &code)
 	defer finish()
-	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--bvh FILE [--units U] [--up y|z] [--keep-rest]]",
+	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--file FILE.bvh|FILE.gltf|FILE.glb [--units U] [--up y|z] [--keep-rest]]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
-			"BVH file's clip, leaving out (and naming) frames where the data itself jumps;\n"+
+			"BVH or glTF file's clips, leaving out (and naming) frames where the data itself jumps;\n"+
 			"exits 1 if any tolerance is exceeded.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	intervals := fs.Int("intervals", verify.MaxIntervals, "check at most `N` frame intervals per clip, spread evenly")
-	file := fs.String("bvh", "", "verify over this BVH `FILE`'s clip instead")
+	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it")
+	fs.StringVar(file, "bvh", "", "the same as --file (older name)")
 	units := fs.String("units", "auto", "units of the BVH file: auto, m, cm, mm, in, cmu or metres per unit")
 	up := fs.String("up", "auto", "up axis of the BVH file: auto, y or z")
 	keep := fs.Bool("keep-rest", false, "keep the BVH file's leading rest frames (dropped by default, as in the app)")
@@ -135,12 +137,16 @@ func Verify(args []string, stdout, stderr io.Writer) (code int) {
 		for _, n := range ch.Notes {
 			fmt.Fprintf(stderr, "kinelab verify: %s: %s\n", *file, n)
 		}
-		if c := &ch.Clips[0]; c.Frames < 5 {
-			fmt.Fprintf(stderr, "kinelab verify: %s: %d frames to verify; the central differences need at least 5\n", *file, c.Frames)
-			return ExitFail
+		var clips []*animsys.Clip
+		for i := range ch.Clips {
+			if c := &ch.Clips[i]; c.Frames < 5 {
+				fmt.Fprintf(stderr, "kinelab verify: %s: clip %q has %d frames to verify; the central differences need at least 5\n", *file, c.Name, c.Frames)
+				return ExitFail
+			}
+			clips = append(clips, &ch.Clips[i])
 		}
 		roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
-		return verifyClips(stdout, stderr, *asJSON, *intervals, &ch.Skel, roles, []*animsys.Clip{&ch.Clips[0]})
+		return verifyClips(stdout, stderr, *asJSON, *intervals, &ch.Skel, roles, clips)
 	}
 	skel := animsys.BenchSkeleton()
 	clips := verify.BenchClips()

@@ -10,17 +10,19 @@ import (
 	"strings"
 
 	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 	"kinelab/animsys/export"
 	"kinelab/assets"
 )
 
-const exportSynopsis = "kinelab export FILE.bvh|CLIP ... [--format csv|npz] [--out DIR|FILE|-] [--fps F]\n" +
+const exportSynopsis = "kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-] [--fps F]\n" +
 	"       [--sample cubic|linear] [--fd] [--units U] [--up A] [--keep-rest] [--out-units m|file]"
 
 // Export runs `kinelab export`: for each BVH file (read as the app reads
 // it: units, up axis and rest frames detected unless --units, --up and
-// --keep-rest say otherwise) and each embedded clip named (idle, walk,
-// run, lean-left, lean-right), every frame — or frames at --fps, sampled
+// --keep-rest say otherwise), each animation of a glTF file (sampled
+// exactly from its curves, NAME-CLIP.csv or .npz) and each embedded clip
+// named (idle, walk, run, lean-left, lean-right), every frame — or frames at --fps, sampled
 // cubic or linear — and every joint, End Sites included: local and world
 // position, rotation (quaternion w, x, y, z), scale, and the propagated
 // linear, angular and scalar velocities, with --fd their finite
@@ -35,9 +37,9 @@ func Export(args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab export", stdout, stderr, &code)
 	defer finish()
 	fs := newFlagSet("kinelab export", exportSynopsis,
-		"Writes the exact propagated velocities of BVH files or embedded clips, every joint and frame,\n"+
-			"as CSV (one row per frame and joint, units in the header) or NumPy .npz (float32 arrays\n"+
-			"[frames, joints, 3 or 4]). Embedded clips: "+strings.Join(bvhClipNames(assets.Clips()), ", ")+".", stderr)
+		"Writes the exact propagated velocities of BVH files, glTF files' animations or embedded clips,\n"+
+			"every joint and frame, as CSV (one row per frame and joint, units in the header) or NumPy\n"+
+			".npz (float32 arrays [frames, joints, 3 or 4]). Embedded clips: "+strings.Join(bvhClipNames(assets.Clips()), ", ")+".", stderr)
 	format := fs.String("format", "", "output format, csv or npz (default: from --out's extension, else csv)")
 	out := fs.String("out", ".", "output folder; with one input, the output file (.csv or .npz), or - for CSV on stdout")
 	fps := fs.Float64("fps", 0, "output frame rate (frames/s); 0 exports the input's own frames")
@@ -99,10 +101,32 @@ func Export(args []string, stdout, stderr io.Writer) (code int) {
 	type job struct {
 		name, path string // path: a BVH file, else clip index
 		clip       int
+		gltf       *character.Character // a glTF file's character, whose clip is clip
 	}
 	var jobs []job
 	seen := map[string]string{}
 	for _, in := range inputs {
+		if character.IsGLTF(in) {
+			// Every animation of a glTF file, each its own output.
+			ch, err := character.LoadGLTF(in)
+			if err != nil {
+				fmt.Fprintf(stderr, "kinelab export: %v\n", err)
+				return ExitFail
+			}
+			if single && !toStdout && len(ch.Clips) > 1 {
+				return usage("%s has %d animations: give --out a folder", in, len(ch.Clips))
+			}
+			base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+			for i := range ch.Clips {
+				j := job{name: base + "-" + bvhSlug(ch.Clips[i].Name), path: in, clip: i, gltf: ch}
+				if prev, ok := seen[j.name]; ok && !single {
+					return usage("%q and %q would both write %s.%s", prev, in, j.name, *format)
+				}
+				seen[j.name] = in
+				jobs = append(jobs, j)
+			}
+			continue
+		}
 		j := job{path: in, clip: -1}
 		if st, err := os.Stat(in); err == nil && !st.IsDir() || strings.EqualFold(filepath.Ext(in), ".bvh") {
 			j.name = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
@@ -132,7 +156,9 @@ func Export(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	for _, j := range jobs {
 		var src export.Source
-		if j.clip >= 0 {
+		if j.gltf != nil {
+			src = export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}
+		} else if j.clip >= 0 {
 			src = export.ClipSource{Clip: &clips[j.clip], Skel: &sk}
 		} else {
 			b, notes, err := export.ReadBVH(j.path, ropt)

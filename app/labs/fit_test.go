@@ -23,7 +23,8 @@ var fitSizes = [][2]int32{{1024, 600}, {1280, 720}, {1920, 1080}, {3840, 2160}}
 // and with the file browser open, and fails on cut text, overlapping
 // panels, plots or readouts, and panel rows that cannot be scrolled into
 // view (apptest.Fit). The window is resized between sizes: one window per
-// process, all GL work on this goroutine's thread.
+// process, all GL work on this goroutine's thread; so the window then
+// checks switching between glTF and BVH characters too (checkGLTFSwitch).
 func TestUIFits(t *testing.T) {
 	t.Setenv(app.ConfigDirEnv, t.TempDir())
 	a := apptest.OpenWindow(t, app.Config{Lab: "velocities", Frames: 1 << 30, Width: 1024, Height: 600, DT: 1.0 / 60}, All())
@@ -97,6 +98,8 @@ func TestUIFits(t *testing.T) {
 		t.Errorf("%d problems in all", problems)
 	}
 	checkTip(t, a, clips)
+	ui.OpenAllSections(false)
+	checkGLTFSwitch(t, a)
 }
 
 // shortFor reports whether text is name, or name shortened in the middle

@@ -14,8 +14,41 @@ import (
 // Dir returns the mocap folder, or "" when there is none: $KINELAB_MOCAP
 // if set, else shared/mocap in a parent folder of the working directory
 // (tests run in their package's folder, inside the repository).
-func Dir() string {
-	if d := os.Getenv("KINELAB_MOCAP"); d != "" {
+func Dir() string { return sharedDir("mocap", "KINELAB_MOCAP") }
+
+// GLTFDir returns the folder of test glTF characters, ../shared/gltf (or
+// $KINELAB_GLTF), found as Dir finds the mocap folder, or "".
+func GLTFDir() string { return sharedDir("gltf", "KINELAB_GLTF") }
+
+// GLTFFiles returns the .gltf and .glb files of the glTF folder in name
+// order.
+func GLTFFiles() []string {
+	d := GLTFDir()
+	if d == "" {
+		return nil
+	}
+	a, _ := filepath.Glob(filepath.Join(d, "*.gltf"))
+	b, _ := filepath.Glob(filepath.Join(d, "*.glb"))
+	paths := append(a, b...)
+	sort.Strings(paths)
+	return paths
+}
+
+// NeedGLTF returns the glTF files, or skips the test t with a message
+// that names what is missing.
+func NeedGLTF(t TB) []string {
+	t.Helper()
+	fs := GLTFFiles()
+	if len(fs) == 0 {
+		t.Skip("SKIPPED: no glTF characters: ../shared/gltf (or $KINELAB_GLTF) is absent; these checks need them")
+	}
+	return fs
+}
+
+// sharedDir is $env if set, else shared/name in a parent folder of the
+// working directory, or "".
+func sharedDir(name, env string) string {
+	if d := os.Getenv(env); d != "" {
 		return d
 	}
 	wd, err := os.Getwd()
@@ -23,7 +56,7 @@ func Dir() string {
 		return ""
 	}
 	for d := wd; ; {
-		c := filepath.Join(d, "shared", "mocap")
+		c := filepath.Join(d, "shared", name)
 		if st, err := os.Stat(c); err == nil && st.IsDir() {
 			return c
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"time"
 
@@ -75,7 +76,12 @@ type Lab struct {
 	skel       *animsys.Skeleton
 	fig        *humanoid.Figure
 	hips, head int
-	ranges     ui.Ranges // the sliders' table (sliders), made once: sync reads it every tick
+	// mesh is the crowd's character's own mesh (a glTF character's), nil
+	// for generated bodies; size how much taller than 1.8 m it stands (at
+	// least 1): the grid's spacing and the camera scale with it.
+	mesh   *body.Mesh
+	size   float32
+	ranges ui.Ranges // the sliders' table (sliders), made once: sync reads it every tick
 
 	crowd            *crowd.Crowd
 	builtN           int   // characters in crowd
@@ -129,12 +135,12 @@ func (l *Lab) Title() string {
 
 // Focus implements app.Lab: the picked character's cell at hip height, which
 // the camera follows (F); it opens on the character nearest the middle.
-func (l *Lab) Focus() mgl32.Vec3 { return l.cells[l.pick].Add(mgl32.Vec3{0, 0.9, 0}) }
+func (l *Lab) Focus() mgl32.Vec3 { return l.cells[l.pick].Add(mgl32.Vec3{0, 0.9 * l.size, 0}) }
 
 // Camera implements app.CameraChooser: far enough back to see the whole grid.
 func (l *Lab) Camera() app.OrbitCamera {
 	c := app.DefaultCamera()
-	side := float32(max(l.cols, l.rows)) * l.S.Spacing
+	side := float32(max(l.cols, l.rows)) * l.S.Spacing * l.size
 	c.Yaw, c.Pitch = 0.55, 0.42
 	c.Distance = max(4, min(60, 0.55*side+4))
 	return c
@@ -214,7 +220,9 @@ func (l *Lab) sync() {
 // does not make one) is replaced by the default one.
 func (l *Lab) build(n int) {
 	skel, lib, fig, hips, head := &l.ch.Skel, l.ch.Clips, l.ch.Figure, l.ch.Hips, l.ch.Head
+	mesh, size := l.ch.Mesh, max(1, l.ch.Height/1.8)
 	if l.S.Library == LibraryBench {
+		mesh, size = nil, 1
 		if l.bench == nil {
 			l.bench = crowd.NewLibrary()
 		}
@@ -224,6 +232,7 @@ func (l *Lab) build(n int) {
 	if err != nil && l.S.Library != LibraryBench {
 		l.ch = character.Default()
 		skel, lib, fig, hips, head = &l.ch.Skel, l.ch.Clips, l.ch.Figure, l.ch.Hips, l.ch.Head
+		mesh, size = nil, 1
 		c, err = crowd.New(skel, lib, n, l.seed)
 	}
 	if err != nil { // the embedded clips always fit the embedded skeleton
@@ -236,6 +245,7 @@ func (l *Lab) build(n int) {
 		l.draw.stale = true // bodies of another skeleton: Upload makes them again
 	}
 	l.skel, l.fig, l.hips, l.head = skel, fig, hips, topJoint(skel, head)
+	l.mesh, l.size = mesh, size
 	l.crowd, l.builtN, l.builtLib, l.ticked = c, n, l.S.Library, false
 	l.crowd.Start(l.Threads())
 	l.cells = make([]mgl32.Vec3, n)
@@ -270,10 +280,11 @@ func topJoint(skel *animsys.Skeleton, head int) int {
 }
 
 // layout puts character i's cell on a grid of cols x rows centred on the
-// origin, S.Spacing apart, filled row by row from the back (-z).
+// origin, S.Spacing apart (times the character's size), filled row by
+// row from the back (-z).
 func (l *Lab) layout() {
-	sp := l.S.Spacing
-	l.laidSpacing = sp
+	l.laidSpacing = l.S.Spacing
+	sp := l.S.Spacing * l.size
 	for i := range l.cells {
 		col, row := i%l.cols, i/l.cols
 		l.cells[i] = mgl32.Vec3{(float32(col) - float32(l.cols-1)/2) * sp, 0, (float32(row) - float32(l.rows-1)/2) * sp}
@@ -442,8 +453,16 @@ func (d *crowdDraw) bodiesText() string {
 
 // crowdBodies generates the crowd's bodies for skeleton sk, read as
 // figure fig, in its bind pose: one per level of crowdVertices, each
-// simplified from the one before, with two influences per vertex.
-func crowdBodies(fig *humanoid.Figure, sk *animsys.Skeleton) [crowdLevels]body.Mesh {
+// simplified from the one before, with two influences per vertex. A
+// character's own mesh (own not nil) is the only level, with two
+// influences per vertex.
+func crowdBodies(fig *humanoid.Figure, sk *animsys.Skeleton, own *body.Mesh) [crowdLevels]body.Mesh {
+	if own != nil {
+		m := *own
+		m.BoneIDs, m.BoneWeights = slices.Clone(own.BoneIDs), slices.Clone(own.BoneWeights)
+		twoInfluences(&m)
+		return [crowdLevels]body.Mesh{m}
+	}
 	bind := sk.BindPose()
 	var out [crowdLevels]body.Mesh
 	prev := body.GenerateCell(fig, bind.Pos, bind.Rot, crowdSourceCell)

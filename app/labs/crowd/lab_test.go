@@ -180,7 +180,7 @@ func TestCrowdLabPointPicks(t *testing.T) {
 func TestCrowdBodyLevels(t *testing.T) {
 	sk := assets.Humanoid()
 	prev := math.MaxInt
-	for k, b := range crowdBodies(character.Default().Figure, &sk) {
+	for k, b := range crowdBodies(character.Default().Figure, &sk, nil) {
 		nv := b.VertexCount()
 		t.Logf("level %d: %d vertices", k, nv)
 		if nv == 0 || nv >= prev || nv > crowdVertices[k] {
@@ -247,7 +247,7 @@ func TestCrowdLabBVHCharacter(t *testing.T) {
 	if l.Picked() != 7 {
 		t.Errorf("picked %d, want 7", l.Picked())
 	}
-	for k, b := range crowdBodies(ch.Figure, &ch.Skel) {
+	for k, b := range crowdBodies(ch.Figure, &ch.Skel, nil) {
 		if n := b.VertexCount(); n == 0 || n > crowdVertices[k] || len(b.BindInv) != ch.Skel.Len() {
 			t.Errorf("level %d: %d vertices, %d joints", k, n, len(b.BindInv))
 		}
@@ -306,7 +306,7 @@ func TestCrowdBodiesLoaded(t *testing.T) {
 	if !ch.Figure.Human {
 		t.Fatal("not read as a figure")
 	}
-	bodies := crowdBodies(ch.Figure, &ch.Skel)
+	bodies := crowdBodies(ch.Figure, &ch.Skel, nil)
 	b := &bodies[0]
 	bind := ch.Skel.BindPose()
 	mid := func(a, c int) mgl32.Vec3 { return bind.Pos[a].Add(bind.Pos[c]).Mul(0.5) }

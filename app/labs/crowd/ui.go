@@ -57,9 +57,12 @@ func (l *Lab) Upload() {
 	}
 	d.stale = false
 	d.unload()
-	meshes := crowdBodies(l.fig, l.skel)
+	meshes := crowdBodies(l.fig, l.skel, l.mesh)
 	for k := range meshes {
 		mesh := &meshes[k]
+		if mesh.VertexCount() == 0 { // an own mesh has one level
+			continue
+		}
 		m, err := render.NewSkinnedMeshShaders(mesh, shaders.SkinCrowdVS, shaders.SkinCrowdFS)
 		if err != nil {
 			if k == 0 {
@@ -68,6 +71,9 @@ func (l *Lab) Upload() {
 			continue
 		}
 		m.Opaque = true // crowdTints and pickTint have alpha 255
+		if l.mesh != nil {
+			m.TintMix = 0.35 // its own colours, tinted enough to tell characters and the pick apart
+		}
 		d.bodies[k], d.vertices[k] = m, mesh.VertexCount()
 	}
 }
@@ -80,6 +86,11 @@ func (d *crowdDraw) unload() {
 		}
 	}
 }
+
+// ownVertexBudget bounds the vertices of a character's own mesh drawn a
+// frame (a 7,218-vertex glTF robot: 41 bodies), about what the generated
+// bodies' levels draw for 400 characters under a software renderer.
+const ownVertexBudget = 300_000
 
 // crowdTints are the bodies' colours; the picked character is highlighted.
 var crowdTints = []color.RGBA{
@@ -123,6 +134,10 @@ func (l *Lab) Draw3D(v *app.View) {
 	limit := int(l.S.MaxMeshes + 0.5)
 	if !l.S.ShowMesh || d.bodies[0] == nil {
 		limit = 0
+	} else if l.mesh != nil {
+		// A character's own mesh can be thousands of vertices: the
+		// nearest bodies up to a budget, the rest as lines.
+		limit = min(limit, max(1, ownVertexBudget/d.vertices[0]))
 	}
 	d.meshes, d.lines, d.perLevel = 0, 0, [crowdLevels]int{}
 	for _, i := range l.order {
@@ -208,7 +223,7 @@ func (l *Lab) drawBodies(body *render.SkinnedMesh, k int8) {
 func (l *Lab) drawPicked(v *app.View) {
 	pos, _, _, shift := l.Character(l.pick)
 	c := l.cells[l.pick]
-	rl.DrawCircle3D(render.V3(c.Add(mgl32.Vec3{0, 0.01, 0})), 0.5, rl.Vector3{X: 1}, 90, pickTint)
+	rl.DrawCircle3D(render.V3(c.Add(mgl32.Vec3{0, 0.01, 0})), 0.5*l.size, rl.Vector3{X: 1}, 90, pickTint)
 	if !l.S.Lines || !l.ticked {
 		return
 	}

@@ -233,13 +233,15 @@ func (l *Lab) rewindSeconds() float64 {
 	return l.hist[(l.head-1+historyLen)%historyLen].t - l.view().t
 }
 
-// CameraChooser: the camera further out and higher than the other labs',
-// to see the trajectories on the floor.
-
-// Camera implements app.CameraChooser.
+// Camera implements app.CameraChooser: the camera further out and higher
+// than the other labs', to see the trajectories on the floor, and farther
+// for a character taller than a human (not for a refused one).
 func (l *Lab) Camera() app.OrbitCamera {
 	c := app.DefaultCamera()
 	c.Distance, c.Pitch = 7, 0.55
+	if l.ch != nil && l.Err == "" {
+		c.Distance *= app.FitDistance(l.ch) / app.DefaultCamera().Distance
+	}
 	return c
 }
 

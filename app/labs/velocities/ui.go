@@ -138,7 +138,12 @@ func (l *Lab) Panel(p *ui.Panel) {
 			p.Range(sl, &s.BlendDuration)
 			p.Range(sl, &s.DeadHalflife)
 		}
-		p.Check("Cubic sampling", &s.Cubic)
+		if l.clips[l.cur].Curves != nil {
+			// A glTF clip samples its own curves whatever the choice.
+			p.Text("Sampling: the file's curves, exact")
+		} else {
+			p.Check("Cubic sampling", &s.Cubic)
+		}
 		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
 	}
 	if p.Section("Additive ("+l.wave.Name+")", &sec.add) {

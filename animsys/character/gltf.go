@@ -1,0 +1,251 @@
+package character
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/body"
+	"kinelab/animsys/gltf"
+	"kinelab/animsys/humanoid"
+)
+
+// GLTFFPS is the rate (frames/s) a glTF clip's curves are resampled at
+// for what reads frames; sampling itself is exact (animsys.Clip.Curves).
+const GLTFFPS = 60
+
+// IsGLTF says whether path names a glTF file (.gltf or .glb), which Load
+// reads as a character of its own.
+func IsGLTF(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".gltf", ".glb":
+		return true
+	}
+	return false
+}
+
+// LoadGLTF reads a glTF 2.0 file (gltf.Open) into a character: its
+// skeleton, every animation as a clip sampled exactly from its curves,
+// and its own skinned mesh (Character.Mesh). As for a BVH file, the
+// Entity (joint 0) carries the hips' ground projection as root motion,
+// exactly: position and velocity taken from the hips' global kineform
+// (rootedCurves). The clip the labs open on is the first whose name says
+// walk, else move, run or idle, else the first.
+func LoadGLTF(path string) (*Character, error) {
+	a, err := gltf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return FromGLTF(a)
+}
+
+// FromGLTF is LoadGLTF of a read asset.
+func FromGLTF(a *gltf.Asset) (*Character, error) {
+	if len(a.Anims) == 0 {
+		return nil, fmt.Errorf("%s: no animation: kinelab's labs play clips", a.Name)
+	}
+	ch := &Character{Name: a.Name, Skel: a.Skel, root: -1}
+	n := a.Skel.Len()
+	for _, an := range a.Anims {
+		c := an.Clip(GLTFFPS)
+		if c.Name == "" {
+			c.Name = fmt.Sprintf("%s %d", a.Name, len(ch.Clips))
+		}
+		ch.Clips = append(ch.Clips, c)
+	}
+	ch.Start = startClip(ch.Clips)
+	hips := 0
+	if fig, err := humanoid.ClassifyClip(&ch.Skel, &ch.Clips[ch.Start]); err == nil {
+		hips = fig.Hips
+	}
+	if hips > 0 {
+		chain := chainTo(a.Skel.Parents, hips)
+		for i, an := range a.Anims {
+			c := &ch.Clips[i]
+			cv := &rootedCurves{src: an, parents: a.Skel.Parents, chain: chain}
+			*c = animsys.CurvesClip(c.Name, cv, n, an.Duration, GLTFFPS)
+		}
+	}
+	fig := ch.read()
+	ch.Figure = &fig
+	ch.Notes = append(ch.Notes, fmt.Sprintf("glTF: %d clips sampled exactly from their curves (%s)", len(ch.Clips), curveKinds(a)))
+	if !fig.Human {
+		ch.Notes = append(ch.Notes, "not read as a human figure: "+fig.NotHuman)
+	}
+	ch.Notes = append(ch.Notes, a.Notes...)
+	if a.Mesh != nil {
+		m, err := ownMesh(a)
+		if err != nil {
+			ch.Notes = append(ch.Notes, "its mesh is not drawn, a generated body is: "+err.Error())
+		} else {
+			ch.Mesh = m
+		}
+	}
+	ch.roles()
+	ch.Additive = nodAdditive(ch)
+	ch.standing()
+	ch.fitPaths()
+	return ch, nil
+}
+
+// startClip is the clip a glTF character opens on: the first whose name
+// says walk, else move, run or idle (case aside), else the first.
+func startClip(cs []animsys.Clip) int {
+	for _, word := range []string{"walk", "move", "run", "idle"} {
+		for i := range cs {
+			if strings.Contains(strings.ToLower(cs[i].Name), word) {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// curveKinds says which interpolations the asset's channels use.
+func curveKinds(a *gltf.Asset) string {
+	count := map[string]int{}
+	var order []string
+	for _, an := range a.Anims {
+		for _, c := range an.Channels {
+			k := c.Interp.String()
+			if count[k] == 0 {
+				order = append(order, k)
+			}
+			count[k]++
+		}
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = fmt.Sprintf("%d %s", count[k], k)
+	}
+	return strings.Join(parts, ", ") + " channels"
+}
+
+// rootedCurves are a glTF animation on a character whose Entity (joint 0,
+// the identity in the file) carries the hips' ground projection, as
+// rootedClip does for BVH frames, but exactly: the Entity's position and
+// velocity are the hips' global position and velocity (kform_mul down
+// chain) with y zeroed, and the joints hanging from it are moved back by
+// as much, so every global transform and velocity is the file's.
+type rootedCurves struct {
+	src     animsys.Curves
+	parents []int
+	chain   []int // the joints from the Entity's child down to the hips
+}
+
+// SampleCurves implements animsys.Curves. It reads only its fields, so
+// goroutines may share it.
+func (r *rootedCurves) SampleCurves(out *animsys.Pose, t float64) {
+	r.src.SampleCurves(out, t)
+	g := out.Kform(0)
+	for _, j := range r.chain {
+		g = animsys.KformMul(g, out.Kform(j))
+	}
+	e := mgl32.Vec3{g.Pos[0], 0, g.Pos[2]}
+	ev := mgl32.Vec3{g.Vel[0], 0, g.Vel[2]}
+	// The Entity is the identity in the file; its children are in the
+	// file's world frame, which the Entity now translates by e.
+	for j, p := range r.parents {
+		if p == 0 {
+			out.Pos[j], out.Vel[j] = out.Pos[j].Sub(e), out.Vel[j].Sub(ev)
+		}
+	}
+	out.Pos[0], out.Vel[0] = e, ev
+}
+
+// Piece implements animsys.CurvePieces: the animation's pieces (the
+// Entity moves with the hips, so it breaks where they do).
+func (r *rootedCurves) Piece(t float64) int {
+	if p, ok := r.src.(animsys.CurvePieces); ok {
+		return p.Piece(t)
+	}
+	return 0
+}
+
+// ownMesh is the asset's skinned mesh as a body mesh: skeleton-indexed
+// bones, the identity as inverse bind for joints outside the skin, its
+// UVs, base colours (linear in the file, sRGB bytes here) and texture.
+func ownMesh(a *gltf.Asset) (*body.Mesh, error) {
+	src := a.Mesh
+	nv := len(src.Pos)
+	if nv > math.MaxUint16+1 {
+		return nil, fmt.Errorf("%d vertices; the renderer's 16-bit indices take 65,536", nv)
+	}
+	m := &body.Mesh{
+		Positions:   make([]float32, 0, 3*nv),
+		Normals:     make([]float32, 0, 3*nv),
+		Indices:     make([]uint16, len(src.Indices)),
+		BoneIDs:     make([]float32, 0, 4*nv),
+		BoneWeights: make([]float32, 0, 4*nv),
+		BindInv:     make([]mgl32.Mat4, a.Skel.Len()),
+		UVs:         make([]float32, 0, 2*nv),
+		Colors:      make([]uint8, 0, 4*nv),
+		Image:       src.Image,
+	}
+	for v := 0; v < nv; v++ {
+		p, nr := src.Pos[v], src.Normal[v]
+		m.Positions = append(m.Positions, p[0], p[1], p[2])
+		m.Normals = append(m.Normals, nr[0], nr[1], nr[2])
+		for k := 0; k < 4; k++ {
+			m.BoneIDs = append(m.BoneIDs, float32(src.Joints[v][k]))
+			m.BoneWeights = append(m.BoneWeights, src.Weights[v][k])
+		}
+		var uv mgl32.Vec2
+		if v < len(src.UV) {
+			uv = src.UV[v]
+		}
+		m.UVs = append(m.UVs, uv[0], uv[1])
+		c := mgl32.Vec4{1, 1, 1, 1}
+		if v < len(src.Color) {
+			c = src.Color[v]
+		}
+		m.Colors = append(m.Colors, srgbByte(c[0]), srgbByte(c[1]), srgbByte(c[2]), unitByte(c[3]))
+	}
+	for i, x := range src.Indices {
+		m.Indices[i] = uint16(x)
+	}
+	for j := range m.BindInv {
+		m.BindInv[j] = mgl32.Ident4()
+	}
+	for k, j := range a.Joint {
+		m.BindInv[j] = a.InverseBind[k]
+	}
+	if src.Image == nil {
+		m.UVs = nil
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// srgbByte encodes a linear colour component (0 to 1) as an sRGB byte:
+// glTF's base colour factors are linear, the renderer's colours are
+// display values.
+func srgbByte(c float32) uint8 {
+	x := float64(min(max(c, 0), 1))
+	if x <= 0.0031308 {
+		x *= 12.92
+	} else {
+		x = 1.055*math.Pow(x, 1/2.4) - 0.055
+	}
+	return uint8(math.Round(255 * x))
+}
+
+// unitByte is an alpha (0 to 1) as a byte.
+func unitByte(c float32) uint8 { return uint8(math.Round(255 * float64(min(max(c, 0), 1)))) }
+
+// chainTo is the joints from the root's child down to j, in order.
+func chainTo(parents []int, j int) []int {
+	var up []int
+	for ; j > 0; j = parents[j] {
+		up = append(up, j)
+	}
+	slices.Reverse(up)
+	return up
+}
