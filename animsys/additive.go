@@ -1,7 +1,5 @@
 package animsys
 
-import "math"
-
 // Additive animation (propagating-velocities, "Additive Animations").
 //
 // Each variant adds alpha of the additive pose add onto out in place:
@@ -29,26 +27,17 @@ func Additive(out, add *Pose, alpha, alphaVel float32) { additive(out, add, nil,
 // (additiveRot): r, the scaled angle-axis of its rotation (rad); dr, the
 // rate of r (rad/s); ls, the log of its scale; and r x dr, r x (r x dr)
 // and |r|^2, from which the exp-map derivative at alpha r follows by
-// scaling. rot, ang and scl are the joint's values they were computed
-// from. A Character keeps one per joint of its (usually constant) additive
-// pose, so a tick does not redo two logarithms and a Jacobian per joint.
+// scaling. A Character keeps one per joint of its (usually constant)
+// additive pose (see keepLogs), so a tick does not redo two logarithms and
+// a Jacobian per joint.
 type addLog struct {
-	rot          q4
-	ang, scl     v3
 	r, dr, ls    v3
 	rxdr, rxrxdr v3
 	rr           float32
 }
 
-// holds reports whether m was computed from these values (false for NaN,
-// which is then recomputed every time: correct, if slow).
-func (m *addLog) holds(rot q4, ang, scl v3) bool {
-	return rot == m.rot && ang == m.ang && scl == m.scl
-}
-
 // set computes m from a joint's rotation, angular velocity and scale.
 func (m *addLog) set(rot q4, ang, scl v3) {
-	m.rot, m.ang, m.scl = rot, ang, scl
 	q := qabs(rot)
 	m.r = qlog(q)
 	m.dr = qlogRate(q, m.r, ang)
@@ -58,17 +47,18 @@ func (m *addLog) set(rot q4, ang, scl v3) {
 	m.rr = m.r.dot(m.r)
 }
 
-// newAddLogs makes n addLogs that hold no values yet.
-func newAddLogs(n int) []addLog {
-	logs := make([]addLog, n)
-	for i := range logs {
-		logs[i].rot.w = float32(math.NaN())
-	}
-	return logs
+// rate is the angular velocity of from_scaled_angle_axis(alpha r), r
+// turning at dr: alphaVel r + J(alpha r) alpha dr, given c1 alpha^2 and c2
+// alpha^3 of the exp map at alpha r (see additive).
+func (m *addLog) rate(alpha, alphaVel, c1a2, c2a3 float32) v3 {
+	// On components: written with v3's methods it would not inline.
+	return v3{m.dr.x*alpha + m.rxdr.x*c1a2 + m.rxrxdr.x*c2a3 + m.r.x*alphaVel,
+		m.dr.y*alpha + m.rxdr.y*c1a2 + m.rxrxdr.y*c2a3 + m.r.y*alphaVel,
+		m.dr.z*alpha + m.rxdr.z*c1a2 + m.rxrxdr.z*c2a3 + m.r.z*alphaVel}
 }
 
-// additive is Additive with the joints' addLogs kept in logs (of len(out.Pos),
-// recomputed where add has changed), or, with logs nil, computed afresh.
+// additive is Additive with the joints' addLogs in logs (of len(out.Pos),
+// up to date with add), or, with logs nil, computed afresh.
 func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 	n := len(out.Pos)
 	// One pass per channel (measured no slower than one pass over all
@@ -90,26 +80,26 @@ func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 	a2, a3 := alpha*alpha, alpha*alpha*alpha
 	for i := 0; i < n; i++ {
 		m := &tmp
-		rot, ang, scl := ldqp(&ar[i]), ldp(&aa[i]), ldp(&as[i])
 		if logs != nil {
 			m = &logs[i]
-		}
-		if logs == nil || !m.holds(rot, ang, scl) {
-			m.set(rot, ang, scl)
+		} else {
+			m.set(ldqp(&ar[i]), ldp(&aa[i]), ldp(&as[i]))
 		}
 		v2 := a2 * m.rr
 		k := expSmall(v2)
 		if v2 >= 1 {
 			k = expLarge(v2)
 		}
-		addRot := k.quat(m.r.scale(alpha))
-		// from_scaled_angle_axis(alpha r)'s angular velocity: alphaVel r +
-		// J(alpha r) alpha dr.
-		addAng := m.dr.scale(alpha).add(m.rxdr.scale(k.c1() * a2)).add(m.rxrxdr.scale(k.c2 * a3)).add(m.r.scale(alphaVel))
-		o, a := &or[i], &oa[i]
-		o.W, o.V[0], o.V[1], o.V[2] = qmulS(addRot.w, addRot.x, addRot.y, addRot.z, o.W, o.V[0], o.V[1], o.V[2])
-		a[0], a[1], a[2] = qrotS(addRot.w, addRot.x, addRot.y, addRot.z, a[0], a[1], a[2])
-		a[0], a[1], a[2] = a[0]+addAng.x, a[1]+addAng.y, a[2]+addAng.z
+		e := k.quat(m.r.scale(alpha))
+		// The pose's values are loaded where used, through inlined
+		// functions: Go schedules loads written in the loop itself first,
+		// and values loaded early spill.
+		o, rot := &or[i], ldqp(&or[i])
+		o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, rot.w, rot.x, rot.y, rot.z)
+		a, ang := &oa[i], ldp(&oa[i])
+		ax, ay, az := qrotS(e.w, e.x, e.y, e.z, ang.x, ang.y, ang.z)
+		addAng := m.rate(alpha, alphaVel, k.c1()*a2, k.c2*a3)
+		a[0], a[1], a[2] = ax+addAng.x, ay+addAng.y, az+addAng.z
 	}
 	asv, os, osv := add.Svl[:n], out.Scl[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {

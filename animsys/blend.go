@@ -74,23 +74,21 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 			l, w, rq := ldqp(&lr[i]), ldp(&la[i]), &rr[i]
 			var dq q4
 			dq.w, dq.x, dq.y, dq.z = qmulInvS(rq.W, rq.V[0], rq.V[1], rq.V[2], l.w, l.x, l.y, l.z)
-			dq = qabs(dq)
-			kq, ok := qlogKSmall(dq)
+			// The rotations by dq below are the same for -dq, so no qabs.
+			kq, ok := qlogKShort(dq)
 			d := v3{dq.x * kq, dq.y * kq, dq.z * kq}
+			// ok bounds |d| by 45 degrees, so th2 < 1 as logRateSeries
+			// needs; one test of v2 for both polynomials.
 			th2 := d.dot(d)
-			if !ok || th2 >= 1 {
+			v2 := alpha * alpha * th2
+			if !ok || v2 >= 1 {
 				slow |= 1 << (i - base)
 				continue
 			}
 			dwx, dwy, dwz := qrotS(dq.w, dq.x, dq.y, dq.z, w.x, w.y, w.z)
 			u := ldp(&ra[i]).sub(v3{dwx, dwy, dwz})
 			c := logRateSeries(0.25 * th2) // J(d)^-1 = I - [d]x/2 + c [d]x^2
-			v2 := alpha * alpha * th2
-			k := expSmall(v2) // J(alpha d) = I + c1 alpha [d]x + c2 alpha^2 [d]x^2
-			if v2 >= 1 {
-				slow |= 1 << (i - base)
-				continue
-			}
+			k := expSmall(v2)              // J(alpha d) = I + c1 alpha [d]x + c2 alpha^2 [d]x^2
 			c1, c2, ct := k.c1()*alpha, k.c2*alpha*alpha, 1-c*th2
 			ca, cb := c1*ct+0.5*th2*c2-0.5, c-0.5*c1+c2*ct
 			ax, ay, az := rodS(ca, cb, d.x, d.y, d.z, u.x, u.y, u.z)

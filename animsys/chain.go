@@ -1,5 +1,12 @@
 package animsys
 
+import (
+	"bytes"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
 // The velocity chain of the Velocities lab and of the benchmark
 // (docs/bench-spec.md, "One character tick").
 
@@ -60,9 +67,54 @@ type Character struct {
 
 	// The logarithms of Add and Offset, per joint, as the additive and
 	// the inertialization use them: kept from tick to tick and redone only
-	// for a joint whose values change.
-	addLogs []addLog
-	offLogs []offLog
+	// for a joint whose values change (see keepLogs), with copies of the
+	// values they were computed from.
+	addLogs        []addLog
+	offLogs        []offLog
+	addKey, offKey logKey
+}
+
+// logKey holds copies of the rotations, angular velocities and scales of
+// a pose that logarithms kept of it were computed from.
+type logKey struct {
+	rot      []mgl32.Quat
+	ang, scl []mgl32.Vec3
+}
+
+// keepLogs brings the logs kept of pose p (n joints) up to date, given
+// what they were computed from in key, and set, which recomputes joint j's
+// log from p; withAng says whether the logs depend on p.Ang. With the logs
+// current (nearly every tick) this is two or three block compares of
+// bits, where comparing every value in the ops' loops was ten compares and
+// branches per joint. Bits, not values: the logs are a function of the
+// bits, and NaN then needs no special case.
+func keepLogs(key *logKey, p *Pose, n int, withAng bool, set func(j int)) {
+	rot, ang, scl := p.Rot[:n], p.Ang[:n], p.Scl[:n]
+	if !withAng {
+		ang = nil
+	}
+	if len(key.rot) == n && sameBits(key.rot, rot) && sameBits(key.scl, scl) && sameBits(key.ang, ang) {
+		return
+	}
+	if len(key.rot) != n {
+		*key = logKey{rot: make([]mgl32.Quat, n), scl: make([]mgl32.Vec3, n)}
+		if withAng {
+			key.ang = make([]mgl32.Vec3, n)
+		}
+		for j := range n {
+			set(j)
+		}
+	} else {
+		for j := range n {
+			if !sameBits(key.rot[j:j+1], rot[j:j+1]) || !sameBits(key.scl[j:j+1], scl[j:j+1]) ||
+				(withAng && !sameBits(key.ang[j:j+1], ang[j:j+1])) {
+				set(j)
+			}
+		}
+	}
+	copy(key.rot, rot)
+	copy(key.scl, scl)
+	copy(key.ang, ang)
 }
 
 // Scratch holds the poses of a tick that no later tick reads: the two
@@ -145,15 +197,17 @@ func (c *Character) EvaluateWith(s *Scratch) {
 		if !st.AdditiveVel {
 			da = 0
 		}
-		if len(c.addLogs) != len(c.Add.Pos) {
-			c.addLogs = newAddLogs(len(c.Add.Pos))
+		if n := len(c.Add.Pos); len(c.addLogs) != n {
+			c.addLogs, c.addKey = make([]addLog, n), logKey{}
 		}
+		keepLogs(&c.addKey, &c.Add, len(c.addLogs), true, c.setAddLog)
 		additive(&s.Local, &c.Add, c.addLogs, a, da)
 	}
 	if st.Inertialize {
-		if len(c.offLogs) != len(c.Offset.Pos) {
-			c.offLogs = newOffLogs(len(c.Offset.Pos))
+		if n := len(c.Offset.Pos); len(c.offLogs) != n {
+			c.offLogs, c.offKey = make([]offLog, n), logKey{}
 		}
+		keepLogs(&c.offKey, &c.Offset, len(c.offLogs), false, c.setOffLog)
 		w0, w1, w2, w3 := CubicDecayWeights(fmod(c.T, ch.InertDuration), ch.InertDuration)
 		inertialize(&s.Local, &c.Offset, out, c.offLogs, w0, w1, w2, w3)
 		out = &s.Local
@@ -188,6 +242,25 @@ func (c *Character) checksum() float32 {
 	n := len(c.FDLocal.Pos) - 1
 	g, f := c.Global.Vel[n], c.FDLocal.Ang[n]
 	return g[0] + g[1] + g[2] + f[0] + f[1] + f[2] + c.FD.Svl[n][0] + c.Global.Ang[0][1]
+}
+
+// setAddLog and setOffLog recompute the kept log of joint j.
+func (c *Character) setAddLog(j int) {
+	c.addLogs[j].set(ldqp(&c.Add.Rot[j]), ldp(&c.Add.Ang[j]), ldp(&c.Add.Scl[j]))
+}
+
+func (c *Character) setOffLog(j int) { c.offLogs[j].set(ldqp(&c.Offset.Rot[j]), ldp(&c.Offset.Scl[j])) }
+
+// sameBits reports whether a and b hold the same bytes (T without padding).
+func sameBits[T mgl32.Vec3 | mgl32.Quat](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	n := len(a) * int(unsafe.Sizeof(a[0]))
+	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), n), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), n))
 }
 
 // CosineWeight is the bench-spec weight .5 - .5 cos(2 pi t / period) and

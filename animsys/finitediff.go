@@ -34,9 +34,9 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 		c, p := &cr[i], &pr[i]
 		var dq q4
 		dq.w, dq.x, dq.y, dq.z = qmulInvS(c.W, c.V[0], c.V[1], c.V[2], p.W, p.V[0], p.V[1], p.V[2])
-		dq = qabs(dq)
-		k, ok := qlogKSmall(dq)
+		k, ok := qlogKShort(dq)
 		if !ok {
+			dq = qabs(dq)
 			k = qlogK(dq)
 		}
 		ang[i] = mgl32.Vec3{dq.x * k * inv, dq.y * k * inv, dq.z * k * inv}

@@ -24,29 +24,36 @@ func FK(global, local *Pose, parents []int) {
 			gv[i], ga[i], gsv[i] = lv[i], la[i], lsv[i]
 			continue
 		}
-		pr, ps, pa, psv := ldqp(&gr[p]), ldp(&gs[p]), ldp(&ga[p]), ldp(&gsv[p])
-		pos := ldp(&lp[i])
-		// The three rotations by par_rot are qrotS, inline: rotMatrix is
-		// fewer flops but a call, and written out here its nine entries
-		// live in memory (measured 2% of the tick worse than qrotS).
+		// Each value is loaded (through ldp, inlined) just before its
+		// first use and each output stored as soon as it is known: Go
+		// schedules in that order, and fewer values spill than with the
+		// parent's loaded up front. The three rotations by par_rot are
+		// qrotS, inline: rotMatrix is fewer flops but a call, and written
+		// out here its nine entries live in memory (measured 2% of the
+		// tick worse than qrotS).
+		pr, ps := ldqp(&gr[p]), ldp(&gs[p])
+		gs[i] = ldp(&ls[i]).mul(ps).vec()
+		l := ldqp(&lr[i])
+		g := &gr[i]
+		g.W, g.V[0], g.V[1], g.V[2] = qmulS(pr.w, pr.x, pr.y, pr.z, l.w, l.x, l.y, l.z)
 		// Position: quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
-		var arm v3
+		pos := ldp(&lp[i])
 		ax := pos.mul(ps)
+		var arm v3
 		arm.x, arm.y, arm.z = qrotS(pr.w, pr.x, pr.y, pr.z, ax.x, ax.y, ax.z)
 		gp[i] = arm.add(ldp(&gp[p])).vec()
-		g, l := &gr[i], &lr[i]
-		g.W, g.V[0], g.V[1], g.V[2] = qmulS(pr.w, pr.x, pr.y, pr.z, l.W, l.V[0], l.V[1], l.V[2])
-		gs[i] = ldp(&ls[i]).mul(ps).vec()
 		// Linear velocity: rotated local velocity + parent velocity +
 		// leverage cross(par_ang, arm) + expansion (local.pos * par_scl *
 		// par_svl, rotated). The two rotated terms share one rotation.
+		psv := ldp(&gsv[p])
+		gsv[i] = ldp(&lsv[i]).add(psv).vec()
 		lvs := ldp(&lv[i]).add(pos.mul(psv)).mul(ps)
 		vx, vy, vz := qrotS(pr.w, pr.x, pr.y, pr.z, lvs.x, lvs.y, lvs.z)
+		pa := ldp(&ga[p])
 		gv[i] = v3{vx, vy, vz}.add(ldp(&gv[p])).add(pa.cross(arm)).vec()
-		a := &la[i]
-		wx, wy, wz := qrotS(pr.w, pr.x, pr.y, pr.z, a[0], a[1], a[2])
+		a := ldp(&la[i])
+		wx, wy, wz := qrotS(pr.w, pr.x, pr.y, pr.z, a.x, a.y, a.z)
 		ga[i] = v3{wx, wy, wz}.add(pa).vec()
-		gsv[i] = ldp(&lsv[i]).add(psv).vec()
 	}
 }
 
@@ -91,24 +98,26 @@ func BK(local, global *Pose, parents []int) {
 			lv[i], la[i], lsv[i] = gv[i], ga[i], gsv[i]
 			continue
 		}
-		pr, pa := ldqp(&gr[p]), ldp(&ga[p])
+		// Values loaded where first used, outputs stored early (see FK).
+		pr, g := ldqp(&gr[p]), ldqp(&gr[i])
+		l := &lr[i]
+		l.W, l.V[0], l.V[1], l.V[2] = qinvMulS(pr.w, pr.x, pr.y, pr.z, g.w, g.x, g.y, g.z)
 		// Three divisions instead of nine: x / s as x (1/s), within an ulp.
 		ips := v3{1, 1, 1}.div(ldp(&gs[p]))
+		ls[i] = ldp(&gs[i]).mul(ips).vec()
+		lsv[i] = ldp(&gsv[i]).sub(ldp(&gsv[p])).vec()
 		// quat_inv_mul_vec3(par_rot, .) is qinvrotS, inline (see FK).
 		arm := ldp(&gp[i]).sub(ldp(&gp[p]))
 		var pos v3
 		pos.x, pos.y, pos.z = qinvrotS(pr.w, pr.x, pr.y, pr.z, arm.x, arm.y, arm.z)
 		pos = pos.mul(ips)
 		lp[i] = pos.vec()
-		l, g := &lr[i], &gr[i]
-		l.W, l.V[0], l.V[1], l.V[2] = qinvMulS(pr.w, pr.x, pr.y, pr.z, g.W, g.V[0], g.V[1], g.V[2])
-		ls[i] = ldp(&gs[i]).mul(ips).vec()
+		pa := ldp(&ga[p])
 		rel := ldp(&gv[i]).sub(ldp(&gv[p])).sub(pa.cross(arm))
 		vx, vy, vz := qinvrotS(pr.w, pr.x, pr.y, pr.z, rel.x, rel.y, rel.z)
 		lv[i] = v3{vx, vy, vz}.mul(ips).sub(pos.mul(ldp(&gsv[p]))).vec()
 		da := ldp(&ga[i]).sub(pa)
 		ax, ay, az := qinvrotS(pr.w, pr.x, pr.y, pr.z, da.x, da.y, da.z)
 		la[i] = mgl32.Vec3{ax, ay, az}
-		lsv[i] = ldp(&gsv[i]).sub(ldp(&gsv[p])).vec()
 	}
 }

@@ -2,7 +2,6 @@ package animsys
 
 import (
 	"github.com/go-gl/mathgl/mgl32"
-	"math"
 
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
@@ -83,27 +82,16 @@ func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 
 // offLog is one joint of an inertialization offset in the form
 // InertializeWeights works on: r, the scaled angle-axis of its rotation
-// (rad), and ls, the log of its scale; rot and scl are the joint's values
-// they were computed from. A Character keeps one per joint of its offset,
-// which changes only at a transition.
-type offLog struct {
-	rot   q4
-	scl   v3
-	r, ls v3
-}
+// (rad), and ls, the log of its scale. A Character keeps one per joint of
+// its offset, which changes only at a transition (see keepLogs).
+type offLog struct{ r, ls v3 }
 
-// newOffLogs makes n offLogs that hold no values yet.
-func newOffLogs(n int) []offLog {
-	logs := make([]offLog, n)
-	for i := range logs {
-		logs[i].rot.w = float32(math.NaN())
-	}
-	return logs
-}
+// set computes m from a joint's rotation and scale.
+func (m *offLog) set(rot q4, scl v3) { m.r, m.ls = qlog(rot), log3(scl) }
 
-// inertialize is InertializeWeights with the joints' offLogs kept in logs
-// (of len(input.Pos), recomputed where offset has changed), or, with logs
-// nil, computed afresh.
+// inertialize is InertializeWeights with the joints' offLogs in logs (of
+// len(input.Pos), up to date with offset), or, with logs nil, computed
+// afresh.
 func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)
 	fp, fr, fs := offset.Pos[:n], offset.Rot[:n], offset.Scl[:n]
@@ -122,12 +110,10 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 		ov[i] = ldp(&iv[i]).add(p.scale(w2)).add(v.scale(w3)).vec()
 
 		m := &tmp
-		rot, scl := ldqp(&fr[i]), ldp(&fs[i])
 		if logs != nil {
 			m = &logs[i]
-		}
-		if logs == nil || rot != m.rot || scl != m.scl {
-			m.rot, m.scl, m.r, m.ls = rot, scl, qlog(rot), log3(scl)
+		} else {
+			m.set(ldqp(&fr[i]), ldp(&fs[i]))
 		}
 		r, a := m.r, ldp(&fa[i])
 		// qexpVel(x, v) written out, so that the loop makes no call.
@@ -139,8 +125,9 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 		}
 		e := k.quat(x)
 		jx, jy, jz := rodS(k.c1(), k.c2, x.x, x.y, x.z, v.x, v.y, v.z)
-		in, o, ang := ldqp(&ir[i]), &or[i], ldp(&ia[i])
+		in, o := ldqp(&ir[i]), &or[i]
 		o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, in.w, in.x, in.y, in.z)
+		ang := ldp(&ia[i]) // loaded here, not with in: fewer values spill
 		ax, ay, az := qrotS(e.w, e.x, e.y, e.z, ang.x, ang.y, ang.z)
 		oa[i] = mgl32.Vec3{ax + jx, ay + jy, az + jz}
 

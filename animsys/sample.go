@@ -140,10 +140,6 @@ func (h *hermite) offset(m1, d12, m2 v3) (o, do v3) {
 	return o, do
 }
 
-// hermS is one component of hermite.offset: a m1 + b d12 + c m2 for
-// weights a, b, c (h10, h01, h11, or their derivatives d10, d01, d11).
-func hermS(a, b, c, m1, d12, m2 float32) float32 { return m1*a + d12*b + m2*c }
-
 // cubicPos is the Catmull-Rom position between p1 and p2 and its rate per
 // frame, with tangents (p2 - p0)/2 and (p3 - p1)/2.
 func (h *hermite) cubicPos(p0, p1, p2, p3 v3) (pos, vel v3) {
@@ -305,6 +301,9 @@ func (c *Clip) sclAt(k int) int { return segRot*c.Joints + segChan*(len(c.pos.jo
 
 func segV3(x []float32, i int) v3 { return v3{x[i], x[i+1], x[i+2]} }
 
+// segQ is the rotation at the start of a joint's record x.
+func segQ(x []float32) q4 { return q4{x[0], x[1], x[2], x[3]} }
+
 func putV3(x []float32, v v3) { x[0], x[1], x[2] = v.x, v.y, v.z }
 
 func putChan(x []float32, v, m1, d12, m2 v3) {
@@ -383,22 +382,33 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 		// of more than four fields in memory and does not inline h.offset,
 		// whose call would spill the loop's values.
 		h10, h01, h11, d10, d01, d11 := h.h10, h.h01, h.h11, h.d10, h.d01, h.d11
+		large := false
 		for j := 0; j < n; j++ {
 			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
 			// cubicRotT written out, so that the loop makes no call:
 			// h.offset on components, in its order of operations.
-			o := v3{hermS(h10, h01, h11, x[4], x[7], x[10]), hermS(h10, h01, h11, x[5], x[8], x[11]), hermS(h10, h01, h11, x[6], x[9], x[12])}
-			do := v3{hermS(d10, d01, d11, x[4], x[7], x[10]), hermS(d10, d01, d11, x[5], x[8], x[11]), hermS(d10, d01, d11, x[6], x[9], x[12])}
+			m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
+			o := v3{m1.x*h10 + d12.x*h01 + m2.x*h11, m1.y*h10 + d12.y*h01 + m2.y*h11, m1.z*h10 + d12.z*h01 + m2.z*h11}
+			do := v3{m1.x*d10 + d12.x*d01 + m2.x*d11, m1.y*d10 + d12.y*d01 + m2.y*d11, m1.z*d10 + d12.z*d01 + m2.z*d11}
 			o2 := o.dot(o)
-			k := expSmall(o2)
 			if o2 >= 1 {
-				k = expLarge(o2)
+				large = true // redone below; no call in the loop
 			}
+			k := expSmall(o2)
 			e := k.quat(o)
 			wx, wy, wz := rodS(k.c1(), k.c2, o.x, o.y, o.z, do.x, do.y, do.z)
-			r := &rot[j]
-			r.W, r.V[0], r.V[1], r.V[2] = qmulS(e.w, e.x, e.y, e.z, x[0], x[1], x[2], x[3])
 			ang[j] = mgl32.Vec3{wx * inv, wy * inv, wz * inv}
+			r, r1 := &rot[j], segQ(x)
+			r.W, r.V[0], r.V[1], r.V[2] = qmulS(e.w, e.x, e.y, e.z, r1.w, r1.x, r1.y, r1.z)
+		}
+		for j := 0; large && j < n; j++ {
+			// Offsets of 1 rad or more (rare) by cubicRotT, with expLarge.
+			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
+			m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
+			if o, _ := h.offset(m1, d12, m2); o.dot(o) >= 1 {
+				r, w := h.cubicRotT(segQ(x), m1, d12, m2)
+				rot[j], ang[j] = r.quat(), w.scale(inv).vec()
+			}
 		}
 		o := segRot * n
 		for _, j := range c.pos.joints {
