@@ -66,6 +66,11 @@ screenshots: build
 	$(XVFB) ./bin/kinelab --lab cost --frames 120 --do 1:help --width 1024 --height 600 --screenshot docs/sizes/cost-help-1024x600.png
 	$(XVFB) ./bin/kinelab --lab scalar --frames 240 --width 1920 --height 1080 --screenshot docs/sizes/scalar-1920x1080.png
 	$(XVFB) ./bin/kinelab --lab springs --frames 240 --width 3840 --height 2160 --screenshot docs/sizes/springs-3840x2160.png
+	# The glTF screenshots need ../shared/gltf (never copied here).
+	if [ -f ../shared/gltf/robot.glb ]; then \
+	  $(XVFB) ./bin/kinelab --lab velocities --frames 150 --screenshot docs/gltf.png ../shared/gltf/robot.glb && \
+	  $(XVFB) ./bin/kinelab --lab crowd --frames 90 --screenshot docs/gltf-crowd.png ../shared/gltf/greenman.glb; \
+	else echo "no ../shared/gltf: docs/gltf*.png left as they are"; fi
 
 clean:
 	rm -rf bin $(TOOLS)

@@ -68,6 +68,7 @@
 //	op_sample_linear                   SampleLinear (m/s, rad/s, 1/s)
 //	(cubic sampling, described)        SampleCubic (m/s, rad/s, 1/s)
 //	(sampling by frame and fraction)   SampleLinearFrame, SampleCubicFrame
+//	(a clip's exact curves: glTF)      Clip.Curves, CurvesClip, CurvePieces
 //	(playback rate)                    TimeScale
 //	(in-place root)                    RemoveGlobalRoot
 //	op_fk                              FK (world m/s, rad/s, 1/s)
