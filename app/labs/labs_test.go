@@ -70,6 +70,10 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(c.Files, []string{"a.bvh", "B.BVH"}) || c.Units != "cm" {
 		t.Errorf("BVH files parsed as %q units %q, %v", c.Files, c.Units, err)
 	}
+	c, err = app.ParseFlags([]string{"robot.glb", "Scene.GLTF"}, io.Discard, All())
+	if err != nil || !reflect.DeepEqual(c.Files, []string{"robot.glb", "Scene.GLTF"}) {
+		t.Errorf("glTF files parsed as %q, %v", c.Files, err)
+	}
 	c, err = app.ParseFlags([]string{"--units", "cmu", "--up", "z", "--keep-rest"}, io.Discard, All())
 	if err != nil || c.Units != "cmu" || c.Up != "z" || !c.KeepRest {
 		t.Errorf("--units cmu --up z --keep-rest parsed as %q %q %v, %v", c.Units, c.Up, c.KeepRest, err)
