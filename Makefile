@@ -44,6 +44,10 @@ lint: $(STATICCHECK)
 # KINELAB_REQUIRE_DISPLAY turns their "no display" skip into a failure.
 gotest:
 	KINELAB_REQUIRE_DISPLAY=1 $(XVFB) $(GO) test -count=1 ./...
+	# animsys without its one assembly file (the crowd's prefetch): the
+	# pure-Go build other architectures get.
+	GOFLAGS=-tags=x11,purego $(GO) vet ./animsys/...
+	GOFLAGS=-tags=x11,purego $(GO) test -count=1 ./animsys/ ./animsys/crowd/
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./animsys/...

@@ -1,7 +1,10 @@
 package animsys
 
 import (
+	"math"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/mathx"
 )
@@ -60,4 +63,36 @@ func TestChainStages(t *testing.T) {
 	if c1.TA < 0 || c1.TA >= a.Duration() {
 		t.Fatalf("clip time %v not wrapped into [0, %v)", c1.TA, a.Duration())
 	}
+}
+
+// restCurves are Curves that hold every joint at rest.
+type restCurves struct{}
+
+func (restCurves) SampleCurves(out *Pose, t float64) {}
+
+// Prefetch only hints the cache: ticking with it gives the same bits as
+// without and it allocates nothing; it is safe on clips without the
+// sampling cache or with Curves, at any time, and on empty ranges.
+func TestPrefetch(t *testing.T) {
+	c1, c2 := benchCharacter(), benchCharacter()
+	for i := 0; i < 700; i++ { // past the clip's wrap
+		c2.Prefetch(1.0 / 60)
+		if s1, s2 := c1.Tick(1.0/60), c2.Tick(1.0/60); s1 != s2 {
+			t.Fatalf("tick %d: checksum %v without Prefetch, %v with", i, s1, s2)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { c2.Prefetch(1.0 / 60) }); n != 0 {
+		t.Fatalf("Prefetch allocates %v times", n)
+	}
+	raw, one := NewClip("raw", 10, 23, 1.0/60), NewClip("one", 1, 23, 1.0/60)
+	curves := CurvesClip("curves", restCurves{}, 23, 1, 60)
+	bench := GenerateBenchClip(3)
+	for _, clip := range []*Clip{&raw, &one, &curves, &bench, {}} {
+		for _, tm := range []float32{-1, 0, 0.05, 0.1, 9.98, 10, 1e9, float32(math.NaN()), float32(math.Inf(1))} {
+			clip.prefetchAt(tm)
+		}
+	}
+	prefetch(nil, 0)
+	prefetchSlice([]mgl32.Quat(nil))
+	prefetchSlice(make([]float32, 3)[1:2])
 }

@@ -69,6 +69,16 @@ func NewPoses(n int, poses ...*Pose) {
 // Len is the number of joints.
 func (p *Pose) Len() int { return len(p.Pos) }
 
+// prefetch prefetches every channel of p (see prefetch).
+func (p *Pose) prefetch() {
+	prefetchSlice(p.Pos)
+	prefetchSlice(p.Rot)
+	prefetchSlice(p.Scl)
+	prefetchSlice(p.Vel)
+	prefetchSlice(p.Ang)
+	prefetchSlice(p.Svl)
+}
+
 // Kform returns joint i as a kineform.
 func (p *Pose) Kform(i int) Kform {
 	return Kform{p.Pos[i], p.Rot[i], p.Scl[i], p.Vel[i], p.Ang[i], p.Svl[i]}

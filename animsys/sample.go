@@ -319,6 +319,28 @@ func (c *Clip) prepared() bool {
 		c.segLen == segRot*c.Joints+segChan*(len(c.pos.joints)+len(c.scl.joints))
 }
 
+// prefetchAt prefetches what sampling c at time t (s) reads most of: the
+// cached record of the interval t lies in, or without the cache the
+// rotations of the four frames around t (see prefetch). Clips sampled from
+// Curves are left alone.
+func (c *Clip) prefetchAt(t float32) {
+	if c.Curves != nil || c.Joints < 1 || c.Frames < 1 {
+		return
+	}
+	st, _ := frameAt(t, c.FrameTime)
+	if c.prepared() {
+		if st >= 0 && st < c.Frames-1 {
+			prefetchSlice(c.record(st))
+		}
+		return
+	}
+	n := c.Joints
+	lo, hi := clampFrame(st-1, c.Frames)*n, min((clampFrame(st+2, c.Frames)+1)*n, len(c.Rot))
+	if lo < hi {
+		prefetchSlice(c.Rot[lo:hi])
+	}
+}
+
 // deltaAt is the delta in d (one per interval and joint) from frame a to
 // frame b (consecutive, or equal after clamping: then zero) for joint j.
 func deltaAt(d []v3, a, b, n, j int) v3 {
