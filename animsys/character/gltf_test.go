@@ -181,23 +181,45 @@ func loadMutated(t *testing.T, data []byte) {
 
 // Corrupt glTF files give an error naming the file, or a character,
 // never a panic: on the generated human with fixed mutations here (64
-// bytes spread over the file, three ways each), and any with `go test
-// -fuzz FuzzFromGLTF`.
+// bytes spread over the file and 256 over the small one without a mesh,
+// three ways each), and any with `go test -fuzz FuzzFromGLTF`.
 func TestFromGLTFMutations(t *testing.T) {
-	seed := gltfSeed(t)
-	for i := 0; i < 64; i++ {
-		at := i * len(seed) / 64
-		for _, b := range []byte{0xff, 0x01, '"'} {
-			data := bytes.Clone(seed)
-			data[at] ^= b
-			loadMutated(t, data)
+	for seed, spots := range map[*[]byte]int{ptr(gltfSeed(t)): 64, ptr(smallGLTFSeed(t)): 256} {
+		for i := 0; i < spots; i++ {
+			at := i * len(*seed) / spots
+			for _, b := range []byte{0xff, 0x01, '"'} {
+				data := bytes.Clone(*seed)
+				data[at] ^= b
+				loadMutated(t, data)
+			}
 		}
 	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// smallGLTFSeed is the generated human without its mesh, walking at 10
+// keys a second: a few kilobytes, so that the fuzzer mutates what the
+// character is made of rather than vertices.
+func smallGLTFSeed(t testing.TB) []byte {
+	t.Helper()
+	sk, _, clips := gltftest.DefaultCharacter()
+	path := filepath.Join(t.TempDir(), "small.glb")
+	if err := gltftest.Write(path, &sk, nil, clips[:1], gltftest.Options{Interp: "LINEAR", FPS: 10, GLB: true}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func FuzzFromGLTF(f *testing.F) {
 	f.Add(gltfSeed(f), uint(0), byte(0))
 	f.Add(gltfSeed(f), uint(5000), byte(0xff))
+	f.Add(smallGLTFSeed(f), uint(0), byte(0))
+	f.Add(smallGLTFSeed(f), uint(700), byte('9'))
 	f.Fuzz(func(t *testing.T, data []byte, at uint, b byte) {
 		if len(data) > 0 {
 			data = bytes.Clone(data)

@@ -2,9 +2,12 @@ package labs
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kinelab/animsys/animtest"
+	"kinelab/animsys/bvh/mocap"
+	"kinelab/animsys/character"
 	"kinelab/animsys/gltf/gltftest"
 	"kinelab/app"
 	"kinelab/app/apptest"
@@ -64,6 +67,51 @@ func checkGLTFSwitch(t *testing.T, a *app.App) {
 		t.Logf("%s: texture-orange pixels %v (glTF, BVH, glTF)", lab, c)
 		if c[0] < 500 || c[2] < 500 || c[1] > min(c[0], c[2])/10 {
 			t.Errorf("%s: %v texture-orange pixels for glTF, BVH, glTF: want the glTF's own mesh each time, not after BVH", lab, c)
+		}
+	}
+}
+
+// Every lab that animates a character takes a glTF one and ticks it — a
+// zero tick, a frame's, huge ones — writing CSV rows with no NaN or Inf:
+// the generated human in each interpolation (one Z-up in centimetres)
+// and every shared file.
+func TestGLTFInLabs(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for _, opt := range []gltftest.Options{{Interp: "STEP"}, {Interp: "LINEAR", ZUp: true, Scale: 0.01}, {Interp: "CUBICSPLINE", Uneven: true, Partial: true}} {
+		p := filepath.Join(dir, strings.ToLower(opt.Interp)+".gltf")
+		if err := gltftest.Default(p, opt); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, path := range append(paths, mocap.GLTFFiles()...) {
+		ch, errs := character.Load([]string{path}, character.Options{})
+		if ch == nil || len(errs) > 0 {
+			t.Fatalf("%s: %v", path, errs)
+		}
+		for _, e := range All() {
+			l := e.New()
+			c, ok := l.(app.CharacterSetter)
+			if !ok {
+				continue
+			}
+			c.SetCharacter(ch)
+			for _, dt := range []float32{0, 1.0 / 60, 5, 1e6, 1.0 / 60} {
+				l.Update(dt)
+			}
+			if x, ok := l.(app.CSVExporter); ok {
+				for _, row := range x.CSVRows(nil) {
+					for _, cell := range row {
+						if strings.Contains(cell, "NaN") || strings.Contains(cell, "Inf") {
+							t.Fatalf("%s in the %s lab: CSV row %q", filepath.Base(path), e.Name, row)
+						}
+					}
+				}
+			}
+			if u, ok := l.(app.Unloader); ok {
+				u.Unload()
+			}
 		}
 	}
 }
