@@ -7,13 +7,29 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
+	"kinelab/animsys/export"
 	"kinelab/app"
 	"kinelab/app/cli"
 	"kinelab/app/labs"
 )
 
-func main() { os.Exit(run(os.Args[1:])) }
+func main() {
+	// Ctrl-C (or a kill) during an export, a --csv run or a screenshot
+	// leaves no temporary file beside the output: every output is written
+	// through export.Create, which the handler cleans up after.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sig
+		export.RemovePartial()
+		fmt.Fprintf(os.Stderr, "kinelab: %v: stopped; no partial output left\n", s)
+		os.Exit(130)
+	}()
+	os.Exit(run(os.Args[1:]))
+}
 
 func run(args []string) int {
 	if len(args) > 0 {

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // binDir holds the command built once for every test (TestMain).
@@ -104,5 +106,51 @@ func TestCommandLine(t *testing.T) {
 	}
 	if b := img.Bounds(); b.Dx() != 800 || b.Dy() != 450 {
 		t.Errorf("screenshot is %dx%d, want 800x450", b.Dx(), b.Dy())
+	}
+}
+
+// Interrupted (SIGINT) in the middle of an export, kinelab exits 130 and
+// leaves no temporary file or folder beside the output, and an output
+// that was there is as it was.
+func TestInterruptLeavesNoPartialOutput(t *testing.T) {
+	bin := buildKinelab(t)
+	for _, format := range []string{"csv", "npz"} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "walk."+format)
+		if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The walk at 20,000 fps: 22,000 frames, a second or more of
+		// writing, far longer than the wait for its first bytes.
+		cmd := exec.Command(bin, "export", "walk", "--fps", "20000", "--format", format, "--out", dir)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait for the temporary output to appear, then interrupt.
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if entries, _ := os.ReadDir(dir); len(entries) > 1 {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("%s: exit %v, want 130 (stderr %q)", format, err, stderr.String())
+		}
+		entries, _ := os.ReadDir(dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		if b, _ := os.ReadFile(out); len(names) != 1 || string(b) != "before" {
+			t.Errorf("%s: left %q, %s holds %q", format, names, out, b)
+		}
 	}
 }

@@ -62,6 +62,7 @@ func (w *NPZWriter) Begin(h *Header) error {
 		return err
 	}
 	w.tmp = tmp
+	partial.add(tmp)
 	for i := 0; i <= len(w.qs); i++ {
 		f, err := os.Create(filepath.Join(tmp, strconv.Itoa(i)))
 		if err != nil {
@@ -188,6 +189,7 @@ func (w *NPZWriter) Abort() {
 	}
 	if w.tmp != "" {
 		os.RemoveAll(w.tmp)
+		partial.drop(w.tmp)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Output is an output file being written so that a failure never costs the
@@ -68,6 +69,7 @@ func Create(path string) (*Output, error) {
 		if st != nil { // replacing a file: keep its permissions
 			_ = f.Chmod(st.Mode().Perm())
 		}
+		partial.add(tmp)
 		return &Output{f: f, name: path, path: target, tmp: tmp}, nil
 	}
 	return nil, fmt.Errorf("%s: no free temporary name beside it", path)
@@ -95,6 +97,7 @@ func (f *Output) Commit() error {
 	if err != nil {
 		os.Remove(f.tmp)
 	}
+	partial.drop(f.tmp)
 	return f.named(err)
 }
 
@@ -109,6 +112,42 @@ func (f *Output) Abort() {
 	f.f.Close()
 	if f.tmp != "" {
 		os.Remove(f.tmp)
+		partial.drop(f.tmp)
+	}
+}
+
+// partial holds the temporary files and folders of the outputs being
+// written, so that RemovePartial can take them away when the process is
+// interrupted before their Commit or Abort.
+var partial = partialFiles{paths: map[string]bool{}}
+
+type partialFiles struct {
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func (p *partialFiles) add(path string) {
+	p.mu.Lock()
+	p.paths[path] = true
+	p.mu.Unlock()
+}
+
+func (p *partialFiles) drop(path string) {
+	p.mu.Lock()
+	delete(p.paths, path)
+	p.mu.Unlock()
+}
+
+// RemovePartial removes the temporary files (and an .npz writer's
+// temporary folder) of every output not yet committed or aborted, leaving
+// each target as it was: for a command interrupted (Ctrl-C) while it
+// writes, which would otherwise leave a .tmp file beside its output.
+func RemovePartial() {
+	partial.mu.Lock()
+	defer partial.mu.Unlock()
+	for path := range partial.paths {
+		os.RemoveAll(path)
+		delete(partial.paths, path)
 	}
 }
 
