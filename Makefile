@@ -14,7 +14,7 @@ STATICCHECK_VERSION := v0.7.0
 XVFB        := xvfb-run -a -s "-screen 0 3840x2160x24"
 ARGS        ?=
 
-.PHONY: run test build deps vet lint fmt-check gotest bench verify screenshots clean
+.PHONY: run test build build-simd deps vet lint fmt-check gotest bench verify screenshots clean
 
 run: build
 	./bin/kinelab $(ARGS)
@@ -48,10 +48,20 @@ gotest:
 	# pure-Go build other architectures get.
 	GOFLAGS=-tags=x11,purego $(GO) vet ./animsys/...
 	GOFLAGS=-tags=x11,purego $(GO) test -count=1 ./animsys/ ./animsys/crowd/
+	# The SIMD path (Go's experimental simd/archsimd, AVX2): the same
+	# golden files, verify and allocation tests, and its bits against the
+	# scalar path's (simd_amd64_test.go); a CPU without AVX2 runs scalar.
+	GOEXPERIMENT=simd $(GO) vet ./animsys/...
+	GOEXPERIMENT=simd $(STATICCHECK) -tags x11 ./animsys/...
+	GOEXPERIMENT=simd $(GO) test -count=1 ./animsys/...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./animsys/...
 	./bin/kinelab bench
+
+# The app with the chain's SIMD loops (GOEXPERIMENT=simd, AVX2).
+build-simd: deps
+	GOEXPERIMENT=simd $(GO) build -o bin/kinelab-simd .
 
 verify: build
 	./bin/kinelab verify

@@ -68,40 +68,44 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	// The loop has no call, so Go keeps its values in registers (all are
 	// caller-saved): joints beyond the polynomials' ranges (|d| >= 1 rad,
 	// rare) are marked and done after each block of 64 by blendRot.
-	for base := 0; base < n; base += 64 {
-		var slow uint64
-		for i := base; i < min(base+64, n); i++ {
-			l, w, rq := ldqp(&lr[i]), ldp(&la[i]), &rr[i]
-			var dq q4
-			dq.w, dq.x, dq.y, dq.z = qmulInvS(rq.W, rq.V[0], rq.V[1], rq.V[2], l.w, l.x, l.y, l.z)
-			// The rotations by dq below are the same for -dq, so no qabs.
-			kq, ok := qlogKShort(dq)
-			d := v3{dq.x * kq, dq.y * kq, dq.z * kq}
-			// ok bounds |d| by 45 degrees, so th2 < 1 as logRateSeries
-			// needs; one test of v2 for both polynomials.
-			th2 := d.dot(d)
-			v2 := alpha * alpha * th2
-			if !ok || v2 >= 1 {
-				slow |= 1 << (i - base)
-				continue
+	if useSIMD {
+		blendRotSIMD(lr, la, rr, ra, or, oa, alpha, alphaVel)
+	} else {
+		for base := 0; base < n; base += 64 {
+			var slow uint64
+			for i := base; i < min(base+64, n); i++ {
+				l, w, rq := ldqp(&lr[i]), ldp(&la[i]), &rr[i]
+				var dq q4
+				dq.w, dq.x, dq.y, dq.z = qmulInvS(rq.W, rq.V[0], rq.V[1], rq.V[2], l.w, l.x, l.y, l.z)
+				// The rotations by dq below are the same for -dq, so no qabs.
+				kq, ok := qlogKShort(dq)
+				d := v3{dq.x * kq, dq.y * kq, dq.z * kq}
+				// ok bounds |d| by 45 degrees, so th2 < 1 as logRateSeries
+				// needs; one test of v2 for both polynomials.
+				th2 := d.dot(d)
+				v2 := alpha * alpha * th2
+				if !ok || v2 >= 1 {
+					slow |= 1 << (i - base)
+					continue
+				}
+				dwx, dwy, dwz := qrotS(dq.w, dq.x, dq.y, dq.z, w.x, w.y, w.z)
+				u := ldp(&ra[i]).sub(v3{dwx, dwy, dwz})
+				c := logRateSeries(0.25 * th2) // J(d)^-1 = I - [d]x/2 + c [d]x^2
+				k := expSmall(v2)              // J(alpha d) = I + c1 alpha [d]x + c2 alpha^2 [d]x^2
+				c1, c2, ct := k.c1()*alpha, k.c2*alpha*alpha, 1-c*th2
+				ca, cb := c1*ct+0.5*th2*c2-0.5, c-0.5*c1+c2*ct
+				ax, ay, az := rodS(ca, cb, d.x, d.y, d.z, u.x, u.y, u.z)
+				e := k.quat(d.scale(alpha))
+				o := &or[i]
+				o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, l.w, l.x, l.y, l.z)
+				ex, ey, ez := qrotS(e.w, e.x, e.y, e.z, w.x, w.y, w.z)
+				oa[i] = d.scale(alphaVel).add(v3{ax, ay, az}.scale(alpha)).add(v3{ex, ey, ez}).vec()
 			}
-			dwx, dwy, dwz := qrotS(dq.w, dq.x, dq.y, dq.z, w.x, w.y, w.z)
-			u := ldp(&ra[i]).sub(v3{dwx, dwy, dwz})
-			c := logRateSeries(0.25 * th2) // J(d)^-1 = I - [d]x/2 + c [d]x^2
-			k := expSmall(v2)              // J(alpha d) = I + c1 alpha [d]x + c2 alpha^2 [d]x^2
-			c1, c2, ct := k.c1()*alpha, k.c2*alpha*alpha, 1-c*th2
-			ca, cb := c1*ct+0.5*th2*c2-0.5, c-0.5*c1+c2*ct
-			ax, ay, az := rodS(ca, cb, d.x, d.y, d.z, u.x, u.y, u.z)
-			e := k.quat(d.scale(alpha))
-			o := &or[i]
-			o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, l.w, l.x, l.y, l.z)
-			ex, ey, ez := qrotS(e.w, e.x, e.y, e.z, w.x, w.y, w.z)
-			oa[i] = d.scale(alphaVel).add(v3{ax, ay, az}.scale(alpha)).add(v3{ex, ey, ez}).vec()
-		}
-		for ; slow != 0; slow &= slow - 1 {
-			i := base + bits.TrailingZeros64(slow)
-			rot, ang := blendRot(ldqp(&lr[i]), ldp(&la[i]), ldqp(&rr[i]), ldp(&ra[i]), alpha, alphaVel)
-			or[i], oa[i] = rot.quat(), ang.vec()
+			for ; slow != 0; slow &= slow - 1 {
+				i := base + bits.TrailingZeros64(slow)
+				rot, ang := blendRot(ldqp(&lr[i]), ldp(&la[i]), ldqp(&rr[i]), ldp(&ra[i]), alpha, alphaVel)
+				or[i], oa[i] = rot.quat(), ang.vec()
+			}
 		}
 	}
 	ls, lsv, rs, rsv, os, osv := lhs.Scl[:n], lhs.Svl[:n], rhs.Scl[:n], rhs.Svl[:n], out.Scl[:n], out.Svl[:n]

@@ -404,24 +404,28 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 		// of more than four fields in memory and does not inline h.offset,
 		// whose call would spill the loop's values.
 		h10, h01, h11, d10, d01, d11 := h.h10, h.h01, h.h11, h.d10, h.d01, h.d11
-		large := false
-		for j := 0; j < n; j++ {
-			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
-			// cubicRotT written out, so that the loop makes no call:
-			// h.offset on components, in its order of operations.
-			m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
-			o := v3{m1.x*h10 + d12.x*h01 + m2.x*h11, m1.y*h10 + d12.y*h01 + m2.y*h11, m1.z*h10 + d12.z*h01 + m2.z*h11}
-			do := v3{m1.x*d10 + d12.x*d01 + m2.x*d11, m1.y*d10 + d12.y*d01 + m2.y*d11, m1.z*d10 + d12.z*d01 + m2.z*d11}
-			o2 := o.dot(o)
-			if o2 >= 1 {
-				large = true // redone below; no call in the loop
+		var large bool
+		if useSIMD {
+			large = sampleRotSIMD(rot, ang, rec, h10, h01, h11, d10, d01, d11, inv)
+		} else {
+			for j := 0; j < n; j++ {
+				x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
+				// cubicRotT written out, so that the loop makes no call:
+				// h.offset on components, in its order of operations.
+				m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
+				o := v3{m1.x*h10 + d12.x*h01 + m2.x*h11, m1.y*h10 + d12.y*h01 + m2.y*h11, m1.z*h10 + d12.z*h01 + m2.z*h11}
+				do := v3{m1.x*d10 + d12.x*d01 + m2.x*d11, m1.y*d10 + d12.y*d01 + m2.y*d11, m1.z*d10 + d12.z*d01 + m2.z*d11}
+				o2 := o.dot(o)
+				if o2 >= 1 {
+					large = true // redone below; no call in the loop
+				}
+				k := expSmall(o2)
+				e := k.quat(o)
+				wx, wy, wz := rodS(k.c1(), k.c2, o.x, o.y, o.z, do.x, do.y, do.z)
+				ang[j] = mgl32.Vec3{wx * inv, wy * inv, wz * inv}
+				r, r1 := &rot[j], segQ(x)
+				r.W, r.V[0], r.V[1], r.V[2] = qmulS(e.w, e.x, e.y, e.z, r1.w, r1.x, r1.y, r1.z)
 			}
-			k := expSmall(o2)
-			e := k.quat(o)
-			wx, wy, wz := rodS(k.c1(), k.c2, o.x, o.y, o.z, do.x, do.y, do.z)
-			ang[j] = mgl32.Vec3{wx * inv, wy * inv, wz * inv}
-			r, r1 := &rot[j], segQ(x)
-			r.W, r.V[0], r.V[1], r.V[2] = qmulS(e.w, e.x, e.y, e.z, r1.w, r1.x, r1.y, r1.z)
 		}
 		for j := 0; large && j < n; j++ {
 			// Offsets of 1 rad or more (rare) by cubicRotT, with expLarge.

@@ -1,0 +1,320 @@
+//go:build goexperiment.simd && amd64
+
+package animsys
+
+import (
+	"math/bits"
+	"simd/archsimd"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The SIMD path of the per-joint loops (GOEXPERIMENT=simd on amd64): eight
+// joints at once, one joint a lane of archsimd.Float32x8 (AVX2). Each
+// block of eight joints is loaded from the pose's array-of-structures
+// layout, transposed into one vector per component, computed with the
+// same float32 operations in the same order as the scalar loop (Go does
+// not fuse multiply-adds on amd64 below GOAMD64=v3, so neither do these),
+// and transposed back: the results are the scalar path's bits. Joints
+// beyond the polynomials' ranges are marked and redone by the scalar
+// path's general functions, as there.
+
+// useSIMD chooses the SIMD loops: on a CPU without AVX2 this build runs
+// the scalar ones.
+var useSIMD = archsimd.X86.AVX2()
+
+type f8 = archsimd.Float32x8
+
+// simdK holds the constant vectors the kernels use most: a load from
+// memory is one instruction, a broadcast of a constant two. It is filled
+// only where useSIMD, as filling it takes AVX2.
+var simdK = func() (k struct{ half, one, two, quarter, tiny, tan2Pi8 f8 }) {
+	if useSIMD {
+		k.half, k.one, k.two, k.quarter, k.tiny, k.tan2Pi8 = bc(0.5), bc(1), bc(2), bc(0.25), bc(0x1p-100), bc(tan2Pi8)
+	}
+	return k
+}()
+
+func bc(x float32) f8 { return archsimd.BroadcastFloat32x8(x) }
+
+// The helpers below take and return vectors one by one, not in structs:
+// Go inlines a function with vector parameters or results up to three
+// times the usual cost, and a call would spill every live vector.
+
+// ld2 is the four float32s at byte lo of p, then the four at byte hi.
+func ld2(p unsafe.Pointer, lo, hi uintptr) f8 {
+	var z f8
+	return z.SetLo(archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, lo)))).SetHi(archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, hi))))
+}
+
+// st2 stores the low half of v at byte lo of p and the high half at hi.
+func st2(p unsafe.Pointer, lo, hi uintptr, v f8) {
+	v.GetLo().Store((*[4]float32)(unsafe.Add(p, lo)))
+	v.GetHi().Store((*[4]float32)(unsafe.Add(p, hi)))
+}
+
+// tr4 transposes the 4x4 matrices in the halves of rows a, b, c, d.
+func tr4(a, b, c, d f8) (f8, f8, f8, f8) {
+	t0 := a.SelectFromPairGrouped(0, 1, 4, 5, b) // a0 a1 b0 b1
+	t1 := a.SelectFromPairGrouped(2, 3, 6, 7, b) // a2 a3 b2 b3
+	t2 := c.SelectFromPairGrouped(0, 1, 4, 5, d)
+	t3 := c.SelectFromPairGrouped(2, 3, 6, 7, d)
+	return t0.SelectFromPairGrouped(0, 2, 4, 6, t2), t0.SelectFromPairGrouped(1, 3, 5, 7, t2),
+		t1.SelectFromPairGrouped(0, 2, 4, 6, t3), t1.SelectFromPairGrouped(1, 3, 5, 7, t3)
+}
+
+// ldv8 loads eight Vec3s as components: x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3
+// y3 z3 in each half (joints 0-3 low, 4-7 high), then five shuffles.
+func ldv8(p *[8]mgl32.Vec3) (x, y, z f8) {
+	u := unsafe.Pointer(p)
+	m03, m14, m25 := ld2(u, 0, 48), ld2(u, 16, 64), ld2(u, 32, 80)
+	xy := m14.SelectFromPairGrouped(2, 3, 5, 6, m25) // x2 y2 x3 y3
+	yz := m03.SelectFromPairGrouped(1, 2, 4, 5, m14) // y0 z0 y1 z1
+	return m03.SelectFromPairGrouped(0, 3, 4, 6, xy), yz.SelectFromPairGrouped(0, 2, 5, 7, xy), yz.SelectFromPairGrouped(1, 3, 4, 7, m25)
+}
+
+// stv8 stores components as eight Vec3s (ldv8 backwards).
+func stv8(p *[8]mgl32.Vec3, x, y, z f8) {
+	u := unsafe.Pointer(p)
+	rxy := x.SelectFromPairGrouped(0, 2, 4, 6, y) // x0 x2 y0 y2
+	ryz := y.SelectFromPairGrouped(1, 3, 5, 7, z) // y1 y3 z1 z3
+	rzx := z.SelectFromPairGrouped(0, 2, 5, 7, x) // z0 z2 x1 x3
+	st2(u, 0, 48, rxy.SelectFromPairGrouped(0, 2, 4, 6, rzx))
+	st2(u, 16, 64, ryz.SelectFromPairGrouped(0, 2, 5, 7, rxy))
+	st2(u, 32, 80, rzx.SelectFromPairGrouped(1, 3, 5, 7, ryz))
+}
+
+// ldq8 loads eight Quats as components w, x, y, z.
+func ldq8(p *[8]mgl32.Quat) (w, x, y, z f8) {
+	u := unsafe.Pointer(p)
+	return tr4(ld2(u, 0, 64), ld2(u, 16, 80), ld2(u, 32, 96), ld2(u, 48, 112))
+}
+
+// stq8 stores components as eight Quats.
+func stq8(p *[8]mgl32.Quat, w, x, y, z f8) {
+	u := unsafe.Pointer(p)
+	a, b, c, d := tr4(w, x, y, z)
+	st2(u, 0, 64, a)
+	st2(u, 16, 80, b)
+	st2(u, 32, 96, c)
+	st2(u, 48, 112, d)
+}
+
+// qmul8 is qmulS per lane.
+func qmul8(aw, ax, ay, az, bw, bx, by, bz f8) (w, x, y, z f8) {
+	return aw.Mul(bw).Sub(ax.Mul(bx)).Sub(ay.Mul(by)).Sub(az.Mul(bz)),
+		aw.Mul(bx).Add(ax.Mul(bw)).Add(ay.Mul(bz)).Sub(az.Mul(by)),
+		aw.Mul(by).Add(ay.Mul(bw)).Add(az.Mul(bx)).Sub(ax.Mul(bz)),
+		aw.Mul(bz).Add(az.Mul(bw)).Add(ax.Mul(by)).Sub(ay.Mul(bx))
+}
+
+// qrot8 is qrotS per lane.
+func qrot8(w, x, y, z, vx, vy, vz f8) (f8, f8, f8) {
+	two := simdK.two
+	tx := two.Mul(y.Mul(vz).Sub(z.Mul(vy)))
+	ty := two.Mul(z.Mul(vx).Sub(x.Mul(vz)))
+	tz := two.Mul(x.Mul(vy).Sub(y.Mul(vx)))
+	return vx.Add(w.Mul(tx)).Add(y.Mul(tz).Sub(z.Mul(ty))),
+		vy.Add(w.Mul(ty)).Add(z.Mul(tx).Sub(x.Mul(tz))),
+		vz.Add(w.Mul(tz)).Add(x.Mul(ty).Sub(y.Mul(tx)))
+}
+
+// rod8 is rodS per lane: x + a (v x x) + b (v x (v x x)).
+func rod8(a, b, vx, vy, vz, x, y, z f8) (f8, f8, f8) {
+	cx := vy.Mul(z).Sub(vz.Mul(y))
+	cy := vz.Mul(x).Sub(vx.Mul(z))
+	cz := vx.Mul(y).Sub(vy.Mul(x))
+	return x.Add(a.Mul(cx)).Add(b.Mul(vy.Mul(cz).Sub(vz.Mul(cy)))),
+		y.Add(a.Mul(cy)).Add(b.Mul(vz.Mul(cx).Sub(vx.Mul(cz)))),
+		z.Add(a.Mul(cz)).Add(b.Mul(vx.Mul(cy).Sub(vy.Mul(cx))))
+}
+
+// atanPoly8 is atanPoly per lane.
+func atanPoly8(u2 f8) f8 {
+	u4 := u2.Mul(u2)
+	return bc(0.9999999812646112).Sub(bc(0.33332785771926443).Mul(u2)).Add(
+		u4.Mul(bc(0.19974082415541466).Sub(bc(0.13848490212505918).Mul(u2)).Add(u4.Mul(bc(0.07976291807322261)))))
+}
+
+// logRateSeries8 is logRateSeries per lane.
+func logRateSeries8(h2 f8) f8 {
+	h4 := h2.Mul(h2)
+	return bc(1.0 / 12).Add(h2.Mul(bc(1.0 / 180))).Add(
+		h4.Mul(bc(1.0 / 1890).Add(h2.Mul(bc(1.0 / 18900))).Add(h4.Mul(bc(1.0 / 187110)))))
+}
+
+// sinPoly8 and cosPoly8 are expSmall's sc and c per lane, at h2 and h4 =
+// h2^2.
+func sinPoly8(h2, h4 f8) f8 {
+	return bc(0.9999999969177036).Sub(bc(0.16666650673996886).Mul(h2)).Add(
+		h4.Mul(bc(0.008332035785601707).Sub(bc(0.00019503904251287976).Mul(h2))))
+}
+
+func cosPoly8(h2, h4 f8) f8 {
+	return bc(0.9999999999524894).Sub(bc(0.49999999614857515).Mul(h2)).Add(
+		h4.Mul(bc(0.0416666166925251).Sub(bc(0.0013886617999425682).Mul(h2)).Add(h4.Mul(bc(2.437983123082832e-05)))))
+}
+
+// expSmall8 is expSmall per lane: sc, c and c2 of expK.
+func expSmall8(a2 f8) (sc, c, c2 f8) {
+	h2 := simdK.quarter.Mul(a2)
+	h4 := h2.Mul(h2)
+	sc, c = sinPoly8(h2, h4), cosPoly8(h2, h4)
+	return sc, c, simdK.one.Sub(sc.Mul(c)).Div(a2.Add(simdK.tiny))
+}
+
+// blendRotSIMD is the rotation loop of Blend (see there) on the SIMD path.
+func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.Vec3, or []mgl32.Quat, oa []mgl32.Vec3, alpha, alphaVel float32) {
+	n := len(lr)
+	la, rr, ra, or, oa = la[:n], rr[:n], ra[:n], or[:n], oa[:n]
+	al, av := bc(alpha), bc(alphaVel)
+	// The redo of a slow joint reads the inputs, so the kernel leaves
+	// those of the input out is in its slow lanes.
+	keepRhs := &or[0] == &rr[0]
+	for b := 0; b < n; b += 8 {
+		var slow uint8
+		if n-b >= 8 {
+			slow = blendRot8((*[8]mgl32.Quat)(lr[b:]), (*[8]mgl32.Vec3)(la[b:]), (*[8]mgl32.Quat)(rr[b:]), (*[8]mgl32.Vec3)(ra[b:]),
+				(*[8]mgl32.Quat)(or[b:]), (*[8]mgl32.Vec3)(oa[b:]), al, av, keepRhs)
+		} else {
+			// The last joints, on padded copies (out may be lhs or rhs,
+			// so no overlap with the block before).
+			var l, r, o [8]mgl32.Quat
+			var w, u, a [8]mgl32.Vec3
+			m := copy(l[:], lr[b:])
+			copy(w[:], la[b:])
+			copy(r[:], rr[b:])
+			copy(u[:], ra[b:])
+			slow = blendRot8(&l, &w, &r, &u, &o, &a, al, av, keepRhs) & (1<<m - 1)
+			copy(or[b:], o[:m])
+			copy(oa[b:], a[:m])
+		}
+		for ; slow != 0; slow &= slow - 1 {
+			i := b + bits.TrailingZeros8(slow)
+			rot, ang := blendRot(ldqp(&lr[i]), ldp(&la[i]), ldqp(&rr[i]), ldp(&ra[i]), alpha, alphaVel)
+			or[i], oa[i] = rot.quat(), ang.vec()
+		}
+	}
+}
+
+// blendRot8 is Blend's rotation loop for eight joints, on the scalar
+// loop's operations in its order. It returns the lanes that loop would
+// mark slow, to be redone, and writes into them the lhs rotation and
+// angular velocity unchanged, or with keepRhs the rhs ones: out may be
+// either, and the redo reads both.
+func blendRot8(lr *[8]mgl32.Quat, la *[8]mgl32.Vec3, rr *[8]mgl32.Quat, ra *[8]mgl32.Vec3, or *[8]mgl32.Quat, oa *[8]mgl32.Vec3, alpha, alphaVel f8, keepRhs bool) uint8 {
+	k := &simdK
+	lw, lx, ly, lz := ldq8(lr)
+	rw, rx, ry, rz := ldq8(rr)
+	// dq = r l^-1 (qmulInvS)
+	dw := rw.Mul(lw).Add(rx.Mul(lx)).Add(ry.Mul(ly)).Add(rz.Mul(lz))
+	dx := rx.Mul(lw).Sub(rw.Mul(lx)).Sub(ry.Mul(lz)).Add(rz.Mul(ly))
+	dy := ry.Mul(lw).Sub(rw.Mul(ly)).Sub(rz.Mul(lx)).Add(rx.Mul(lz))
+	dz := rz.Mul(lw).Sub(rw.Mul(lz)).Sub(rx.Mul(ly)).Add(ry.Mul(lx))
+	// qlogKShort
+	s2 := dx.Mul(dx).Add(dy.Mul(dy)).Add(dz.Mul(dz))
+	iw := k.one.Div(dw)
+	kq := k.two.Mul(atanPoly8(s2.Mul(iw).Mul(iw))).Mul(iw)
+	ok := s2.Less(k.tan2Pi8.Mul(dw).Mul(dw))
+	ddx, ddy, ddz := dx.Mul(kq), dy.Mul(kq), dz.Mul(kq)
+	th2 := ddx.Mul(ddx).Add(ddy.Mul(ddy)).Add(ddz.Mul(ddz))
+	v2 := alpha.Mul(alpha).Mul(th2)
+	// !ok || v2 >= 1, as the scalar loop tests (NaN is not slow there).
+	big := v2.GreaterEqual(k.one)
+	slow := ^ok.ToBits() | big.ToBits()
+	wx, wy, wz := ldv8(la)
+	qx, qy, qz := qrot8(dw, dx, dy, dz, wx, wy, wz)
+	ux, uy, uz := ldv8(ra)
+	ux, uy, uz = ux.Sub(qx), uy.Sub(qy), uz.Sub(qz)
+	c := logRateSeries8(k.quarter.Mul(th2))
+	sc, kc, kc2 := expSmall8(v2)
+	c1 := k.half.Mul(sc).Mul(sc).Mul(alpha)
+	c2 := kc2.Mul(alpha).Mul(alpha)
+	ct := k.one.Sub(c.Mul(th2))
+	ca := c1.Mul(ct).Add(k.half.Mul(th2).Mul(c2)).Sub(k.half)
+	cb := c.Sub(k.half.Mul(c1)).Add(c2.Mul(ct))
+	ax, ay, az := rod8(ca, cb, ddx, ddy, ddz, ux, uy, uz)
+	s := k.half.Mul(sc)
+	ex, ey, ez := ddx.Mul(alpha).Mul(s), ddy.Mul(alpha).Mul(s), ddz.Mul(alpha).Mul(s)
+	ow, ox, oy, oz := qmul8(kc, ex, ey, ez, lw, lx, ly, lz)
+	qx, qy, qz = qrot8(kc, ex, ey, ez, wx, wy, wz)
+	gx := ddx.Mul(alphaVel).Add(ax.Mul(alpha)).Add(qx)
+	gy := ddy.Mul(alphaVel).Add(ay.Mul(alpha)).Add(qy)
+	gz := ddz.Mul(alphaVel).Add(az.Mul(alpha)).Add(qz)
+	if slow != 0 { // rare
+		if keepRhs {
+			lw, lx, ly, lz = rw, rx, ry, rz
+			wx, wy, wz = ldv8(ra)
+		}
+		// The kept value where big or !ok (no Not for masks on AVX2).
+		keep := func(orig, v f8) f8 { return orig.Merge(v, big).Merge(orig, ok) }
+		ow, ox, oy, oz = keep(lw, ow), keep(lx, ox), keep(ly, oy), keep(lz, oz)
+		gx, gy, gz = keep(wx, gx), keep(wy, gy), keep(wz, gz)
+	}
+	stq8(or, ow, ox, oy, oz)
+	stv8(oa, gx, gy, gz)
+	return slow
+}
+
+// ldRec transposes the four float32s at byte off of each of eight joints'
+// records (segRot float32s each) at p.
+func ldRec(p unsafe.Pointer, off uintptr) (f8, f8, f8, f8) {
+	const r = 4 * segRot
+	return tr4(ld2(p, off, off+4*r), ld2(p, off+r, off+5*r), ld2(p, off+2*r, off+6*r), ld2(p, off+3*r, off+7*r))
+}
+
+// sampleRotSIMD is SampleCubicFrame's loop over the cached rotation
+// records of an interval (rec, segRot float32s a joint) on the SIMD path:
+// it writes rot and ang and reports whether any joint's offset is 1 rad
+// or more (then redone there).
+func sampleRotSIMD(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, h10, h01, h11, d10, d01, d11, inv float32) bool {
+	n := len(rot)
+	ang, rec = ang[:n], rec[:segRot*n]
+	w := [7]f8{bc(h10), bc(h01), bc(h11), bc(d10), bc(d01), bc(d11), bc(inv)}
+	var big uint8
+	if n < 8 {
+		var x [8 * segRot]float32
+		var r [8]mgl32.Quat
+		var a [8]mgl32.Vec3
+		copy(x[:], rec)
+		big = sampleRot8(&x, &r, &a, &w) & (1<<n - 1)
+		copy(rot, r[:n])
+		copy(ang, a[:n])
+		return big != 0
+	}
+	for b := 0; b < n; b += 8 {
+		// The last block overlaps the one before if n is no multiple of
+		// 8: its joints are computed twice, to the same values.
+		b = min(b, n-8)
+		big |= sampleRot8((*[8 * segRot]float32)(rec[segRot*b:]), (*[8]mgl32.Quat)(rot[b:]), (*[8]mgl32.Vec3)(ang[b:]), &w)
+	}
+	return big != 0
+}
+
+// sampleRot8 is SampleCubicFrame's cached rotation loop for eight joints,
+// with w the Hermite weights h10, h01, h11, d10, d01, d11 and 1/dt; it
+// returns the lanes whose offset is 1 rad or more.
+func sampleRot8(x *[8 * segRot]float32, rot *[8]mgl32.Quat, ang *[8]mgl32.Vec3, w *[7]f8) uint8 {
+	p := unsafe.Pointer(x)
+	m1x, m1y, m1z, d12x := ldRec(p, 16)
+	d12y, d12z, m2x, m2y := ldRec(p, 32)
+	_, _, _, m2z := ldRec(p, 36)
+	h10, h01, h11, d10, d01, d11 := w[0], w[1], w[2], w[3], w[4], w[5]
+	ox := m1x.Mul(h10).Add(d12x.Mul(h01)).Add(m2x.Mul(h11))
+	oy := m1y.Mul(h10).Add(d12y.Mul(h01)).Add(m2y.Mul(h11))
+	oz := m1z.Mul(h10).Add(d12z.Mul(h01)).Add(m2z.Mul(h11))
+	dx := m1x.Mul(d10).Add(d12x.Mul(d01)).Add(m2x.Mul(d11))
+	dy := m1y.Mul(d10).Add(d12y.Mul(d01)).Add(m2y.Mul(d11))
+	dz := m1z.Mul(d10).Add(d12z.Mul(d01)).Add(m2z.Mul(d11))
+	o2 := ox.Mul(ox).Add(oy.Mul(oy)).Add(oz.Mul(oz))
+	sc, c, c2 := expSmall8(o2)
+	ax, ay, az := rod8(simdK.half.Mul(sc).Mul(sc), c2, ox, oy, oz, dx, dy, dz)
+	inv := w[6]
+	stv8(ang, ax.Mul(inv), ay.Mul(inv), az.Mul(inv))
+	s := simdK.half.Mul(sc)
+	r1w, r1x, r1y, r1z := ldRec(p, 0)
+	qw, qx, qy, qz := qmul8(c, ox.Mul(s), oy.Mul(s), oz.Mul(s), r1w, r1x, r1y, r1z)
+	stq8(rot, qw, qx, qy, qz)
+	return o2.GreaterEqual(simdK.one).ToBits()
+}
