@@ -57,22 +57,28 @@ func NewNPZWriter(path string) *NPZWriter { return &NPZWriter{path: path} }
 // Begin creates the temporary files.
 func (w *NPZWriter) Begin(h *Header) error {
 	w.h, w.qs = *h, Quantities(h)
-	tmp, err := os.MkdirTemp(filepath.Dir(w.path), ".kinelab-export-")
-	if err != nil {
-		return err
-	}
-	w.tmp = tmp
-	partial.add(tmp)
-	for i := 0; i <= len(w.qs); i++ {
-		f, err := os.Create(filepath.Join(tmp, strconv.Itoa(i)))
+	// The folder and its files are made together, recorded as partial
+	// output: a RemovePartial between them would race the creations.
+	_, err := create(&partial, func() (struct{}, string, error) {
+		tmp, err := os.MkdirTemp(filepath.Dir(w.path), ".kinelab-export-")
 		if err != nil {
-			w.Abort()
-			return err
+			return struct{}{}, "", err
 		}
-		w.files = append(w.files, f)
-		w.bufs = append(w.bufs, bufio.NewWriterSize(f, 1<<16))
+		w.tmp = tmp
+		for i := 0; i <= len(w.qs); i++ {
+			f, err := os.Create(filepath.Join(tmp, strconv.Itoa(i)))
+			if err != nil {
+				return struct{}{}, tmp, err
+			}
+			w.files = append(w.files, f)
+			w.bufs = append(w.bufs, bufio.NewWriterSize(f, 1<<16))
+		}
+		return struct{}{}, tmp, nil
+	})
+	if err != nil {
+		w.Abort()
 	}
-	return nil
+	return err
 }
 
 // Frame appends the frame to every array's file.

@@ -59,7 +59,10 @@ func Create(path string) (*Output, error) {
 	dir, base := filepath.Split(target)
 	for range 100 {
 		tmp := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(uint64(rand.Uint32()), 36))
-		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := create(&partial, func() (*os.File, string, error) {
+			f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+			return f, tmp, err
+		})
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -69,7 +72,6 @@ func Create(path string) (*Output, error) {
 		if st != nil { // replacing a file: keep its permissions
 			_ = f.Chmod(st.Mode().Perm())
 		}
-		partial.add(tmp)
 		return &Output{f: f, name: path, path: target, tmp: tmp}, nil
 	}
 	return nil, fmt.Errorf("%s: no free temporary name beside it", path)
@@ -126,10 +128,17 @@ type partialFiles struct {
 	paths map[string]bool
 }
 
-func (p *partialFiles) add(path string) {
+// create runs mk, which creates a temporary file or folder and returns
+// its path, and records the path if it succeeds: under the lock, so that
+// RemovePartial never runs between the two.
+func create[T any](p *partialFiles, mk func() (T, string, error)) (T, error) {
 	p.mu.Lock()
-	p.paths[path] = true
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	v, path, err := mk()
+	if err == nil {
+		p.paths[path] = true
+	}
+	return v, err
 }
 
 func (p *partialFiles) drop(path string) {
@@ -141,10 +150,12 @@ func (p *partialFiles) drop(path string) {
 // RemovePartial removes the temporary files (and an .npz writer's
 // temporary folder) of every output not yet committed or aborted, leaving
 // each target as it was: for a command interrupted (Ctrl-C) while it
-// writes, which would otherwise leave a .tmp file beside its output.
+// writes, which would otherwise leave a .tmp file beside its output. It
+// is for a process about to exit: it keeps the registry locked, so that
+// no output started after it leaves a temporary file either (Create
+// then waits for the exit).
 func RemovePartial() {
 	partial.mu.Lock()
-	defer partial.mu.Unlock()
 	for path := range partial.paths {
 		os.RemoveAll(path)
 		delete(partial.paths, path)
