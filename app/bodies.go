@@ -53,38 +53,49 @@ func (a *App) makeBody(ch *character.Character) {
 	if s.bodies == nil {
 		s.bodies, s.errs = map[bodyKey]BodyDrawer{}, map[bodyKey]string{}
 	}
-	b, err := newBody(ch)
+	b, fallback, err := newBody(ch)
+	if fallback != "" {
+		fmt.Fprintln(os.Stderr, "kinelab:", ch.Name+":", fallback)
+		a.sayErr(ch.Name + ": " + fallback)
+	}
 	if err != nil {
 		s.errs[k] = err.Error()
 		fmt.Fprintln(os.Stderr, "kinelab: no skinned body:", err)
 		a.sayErr("no skinned body: " + err.Error())
 	}
+	if m, ok := b.(interface{ Note() string }); ok && m.Note() != "" {
+		// Its own mesh is drawn, but not all of it (a texture that does
+		// not decode): say what is missing.
+		fmt.Fprintln(os.Stderr, "kinelab:", ch.Name+":", m.Note())
+		a.sayErr(ch.Name + ": " + m.Note())
+	}
 	s.bodies[k] = b
 }
 
 // newBody uploads ch's own mesh, or else generates and uploads a skinned
-// body for its figure. It returns nil and why
-// when the body cannot be drawn (no bone to dress, too many joints for
-// the skinning shader).
-func newBody(ch *character.Character) (BodyDrawer, error) {
+// body for its figure, with why its own mesh is not drawn (fallback). It
+// returns nil and why when no body can be drawn (no bone to dress, too
+// many joints for the skinning shader).
+func newBody(ch *character.Character) (BodyDrawer, string, error) {
+	fallback := ""
 	if ch.Mesh != nil { // its own (glTF) mesh; a generated body if it cannot be drawn
 		m, err := render.NewSkinnedMesh(ch.Mesh)
 		if err == nil {
-			return m, nil
+			return m, "", nil
 		}
-		fmt.Fprintln(os.Stderr, "kinelab: its own mesh is not drawn, a generated body is:", err)
+		fallback = "its own mesh is not drawn, a generated body is: " + err.Error()
 	}
 	sk := &ch.Skel
 	bind := sk.BindPose()
 	mesh := body.Generate(ch.Figure, bind.Pos, bind.Rot)
 	if mesh.VertexCount() == 0 {
-		return nil, fmt.Errorf("the skeleton of %d joints has no bone to dress (all its joints at one place?)", sk.Len())
+		return nil, fallback, fmt.Errorf("the skeleton of %d joints has no bone to dress (all its joints at one place?)", sk.Len())
 	}
 	m, err := render.NewSkinnedMesh(&mesh)
 	if err != nil {
-		return nil, err
+		return nil, fallback, err
 	}
-	return m, nil
+	return m, fallback, nil
 }
 
 // unload frees the bodies' GPU resources.
