@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
+	"strings"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
@@ -451,10 +453,15 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 	}
 }
 
-// costText prints a cost with three significant figures or more, no
-// wider than it must be, so the frame column keeps its room.
+// costText prints a cost with two significant figures or more, no wider
+// than it must be, so the frame column keeps its room: a cost under 0.01
+// (every term while the character stands idle) as 4.2e-4, not 0.00.
 func costText(x float32) string {
 	switch a := math.Abs(float64(x)); {
+	case a == 0:
+		return "0"
+	case a < 0.01:
+		return strings.Replace(strconv.FormatFloat(float64(x), 'e', 1, 32), "e-0", "e-", 1)
 	case a < 10:
 		return fmt.Sprintf("%.2f", x)
 	case a < 100:
