@@ -3,7 +3,6 @@ package cost
 import (
 	"fmt"
 	"image/color"
-	"slices"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
@@ -219,56 +218,16 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 	// Columns as wide as their widest cell, the targets' at most half the
 	// table (a long clip name is shortened in its middle); on a narrow
 	// table the feature column, then the other ranking's, are left out.
-	width := make([]float32, len(head))
-	for k, h := range head {
-		width[k] = ui.Measure(h, fs) + 14
-		for _, c := range cells {
-			if c != nil {
-				width[k] = max(width[k], ui.Measure(c[k], fs)+14)
-			}
-		}
-	}
-	width[1] = min(width[1], max(ui.Measure(head[1], fs)+14, (r.Width-16)/2))
-	show := []int{0, 1, 2, 3, 4, 5}
-	sum := func() (s float32) {
-		for _, k := range show {
-			s += width[k]
-		}
-		return s
-	}
-	for _, drop := range []int{3, 5, 2} {
-		if sum() > r.Width-16 {
-			show = slices.DeleteFunc(show, func(k int) bool { return k == drop })
-		}
-	}
-	line := func(y float32, texts []string, col color.RGBA) {
-		cx := x
-		for _, k := range show {
-			t := ui.Clip(texts[k], width[k]-8, fs)
-			cell := rl.Rectangle{X: cx, Y: y - 1, Width: width[k], Height: row}
-			if k == 1 { // a target: its clip's name and time
-				t = ui.Shorten(texts[k], width[k]-8, fs)
-				if t != texts[k] {
-					ui.Tip(cell, texts[k])
-				}
-			}
-			ui.DrawTextIn(t, cx, y, fs, col, cell)
-			cx += width[k]
-		}
-	}
-	line(y, head, render.DimText)
-	for i, c := range cells {
-		y += row
-		if c == nil {
-			continue
-		}
-		col := render.TextColor
+	cols := make([]color.RGBA, rows)
+	for i := range cols {
+		cols[i] = render.TextColor
 		if l.Ranked[i] == l.Target && l.inert {
-			col = render.TargetColor
+			cols[i] = render.TargetColor
 		}
-		line(y, c, col)
 	}
-	y += row + 2
+	y = ui.DrawTable(&ui.Table{Head: head, Rows: cells, Colors: cols, HeadColor: render.DimText,
+		Name: 1, NameMax: 0.5, KeepAfter: " @ ", Drop: []int{3, 5, 2}}, x, y, r.Width-16, r.Y+r.Height, fs, row)
+	y += 2
 	msg := ui.Fit(r.Width-16, fs, "press B or a number in the panel to play a target", "B plays the best target")
 	name, full, tip := "", "", rl.Rectangle{}
 	if l.Target >= 0 {

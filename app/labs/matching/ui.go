@@ -405,52 +405,22 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 		cells = append(cells, cell(h.cands[i], fmt.Sprint(i+1)))
 	}
 	cells = append(cells, cell(h.carry, "="))
-	width := make([]float32, len(head))
-	for k, t := range head {
-		width[k] = ui.Measure(t, fs) + 10
-		for _, c := range cells {
-			width[k] = max(width[k], ui.Measure(c[k], fs)+10)
-		}
-	}
-	var rest float32
-	for k, w := range width {
-		if k != 1 {
-			rest += w
-		}
-	}
-	width[1] = max(60, min(width[1], r.Width-16-rest))
-	x, y := r.X+8, r.Y+5
-	line := func(texts []string, col color.RGBA) {
-		cx := x
-		for k, t := range texts {
-			if cx+width[k] > r.X+r.Width {
-				break
-			}
-			if k == 1 {
-				t = ui.Shorten(t, width[k]-8, fs)
-			}
-			ui.DrawText(t, cx, y, fs, col)
-			cx += width[k]
-		}
-		y += row
-	}
-	title := "Last search: the best frames, each term's cost; = carrying on"
-	ui.DrawText(ui.Shorten(title, r.Width-16, fs), x, y, fs, render.DimText)
-	y += row
-	line(head, render.DimText)
-	for i, c := range cells {
-		if y+fs > r.Y+r.Height {
-			break
-		}
-		col := render.TextColor
+	cols := make([]color.RGBA, len(cells))
+	for i := range cols {
 		switch {
 		case i == len(cells)-1:
-			col = render.DimText
+			cols[i] = render.DimText
 		case i == 0 && h.transited:
-			col = render.TargetColor
+			cols[i] = render.TargetColor
+		default:
+			cols[i] = render.TextColor
 		}
-		line(c, col)
 	}
+	x, y := r.X+8, r.Y+5
+	title := "Last search: the best frames, each term's cost; = carrying on"
+	ui.DrawText(ui.Shorten(title, r.Width-16, fs), x, y, fs, render.DimText)
+	ui.DrawTable(&ui.Table{Head: head, Rows: cells, Colors: cols, HeadColor: render.DimText, Name: 1, KeepAfter: " @ "},
+		x, y+row, r.Width-16, r.Y+r.Height, fs, row)
 }
 
 // costText prints a cost with two significant figures or more, no wider
