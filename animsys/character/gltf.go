@@ -127,11 +127,8 @@ func curveKinds(a *gltf.Asset) string {
 }
 
 // rootedCurves are a glTF animation on a character whose Entity (joint 0,
-// the identity in the file) carries the hips' ground projection, as
-// rootedClip does for BVH frames, but exactly: the Entity's position and
-// velocity are the hips' global position and velocity (kform_mul down
-// chain) with y zeroed, and the joints hanging from it are moved back by
-// as much, so every global transform and velocity is the file's.
+// the identity in the file) carries the hips' ground projection exactly,
+// position and velocity (reroot on every sample).
 type rootedCurves struct {
 	src     animsys.Curves
 	parents []int
@@ -142,20 +139,28 @@ type rootedCurves struct {
 // goroutines may share it.
 func (r *rootedCurves) SampleCurves(out *animsys.Pose, t float64) {
 	r.src.SampleCurves(out, t)
-	g := out.Kform(0)
-	for _, j := range r.chain {
-		g = animsys.KformMul(g, out.Kform(j))
+	reroot(out, r.parents, r.chain)
+}
+
+// reroot makes local pose p's Entity (joint 0, at the identity) carry the
+// hips' ground projection as root motion, for BVH frames (rootedClip) and
+// glTF curves (rootedCurves) alike: the hips' global kineform (kform_mul
+// down chain, the joints from the Entity's child to the hips) with y
+// zeroed, position and velocity; the joints hanging from the Entity move
+// back by as much, so every global transform and velocity is unchanged.
+func reroot(p *animsys.Pose, parents, chain []int) {
+	g := p.Kform(0)
+	for _, j := range chain {
+		g = animsys.KformMul(g, p.Kform(j))
 	}
 	e := mgl32.Vec3{g.Pos[0], 0, g.Pos[2]}
 	ev := mgl32.Vec3{g.Vel[0], 0, g.Vel[2]}
-	// The Entity is the identity in the file; its children are in the
-	// file's world frame, which the Entity now translates by e.
-	for j, p := range r.parents {
-		if p == 0 {
-			out.Pos[j], out.Vel[j] = out.Pos[j].Sub(e), out.Vel[j].Sub(ev)
+	for j, pj := range parents {
+		if pj == 0 {
+			p.Pos[j], p.Vel[j] = p.Pos[j].Sub(e), p.Vel[j].Sub(ev)
 		}
 	}
-	out.Pos[0], out.Vel[0] = e, ev
+	p.Pos[0], p.Vel[0] = e, ev
 }
 
 // Piece implements animsys.CurvePieces: the animation's pieces (the

@@ -578,29 +578,34 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 
 // rootedClip converts clip c of skeleton sk into a clip on the skeleton
 // with an Entity root added: each frame, the Entity takes the hips' ground
-// projection (x, 0, z), and the file's roots hang from it where they were.
+// projection (x, 0, z), and the file's roots hang from it where they were
+// (reroot, which glTF curves share).
 func rootedClip(sk *animsys.Skeleton, c *animsys.Clip, hips int) animsys.Clip {
 	n := c.Joints + 1
+	parents := make([]int, n)
+	parents[0] = -1
+	for j, p := range sk.Parents {
+		parents[j+1] = p + 1 // a file root (-1) hangs from the Entity (0)
+	}
 	out := animsys.NewClip(c.Name, c.Frames, n, c.FrameTime)
 	for j := 0; j < c.Joints; j++ {
-		out.CopyJoint(j+1, c, j)
+		out.CopyJoint(j+1, c, j) // the values they hold, and their tracks
 	}
-	local, global := animsys.NewPose(c.Joints), animsys.NewPose(c.Joints)
+	chain := chainTo(parents, hips+1)
+	frame, p := animsys.NewPose(c.Joints), animsys.NewPose(n)
 	for fr := 0; fr < c.Frames; fr++ {
-		for j := range local.Pos {
-			local.Pos[j] = c.PosAt(fr, j)
-		}
-		copy(local.Rot, c.Rot[c.At(fr, 0):c.At(fr+1, 0)])
-		animsys.FKStatic(&global, &local, sk.Parents)
-		h := global.Pos[hips]
-		e := mgl32.Vec3{h[0], 0, h[2]}
+		c.Frame(&frame, fr)
+		p.SetKform(0, animsys.KformIdentity())
+		copy(p.Pos[1:], frame.Pos)
+		copy(p.Rot[1:], frame.Rot)
+		copy(p.Scl[1:], frame.Scl)
+		reroot(&p, parents, chain)
 		if fr == 0 {
-			out.SetPosAll(0, e)
+			out.SetPosAll(0, p.Pos[0])
 		}
-		out.SetPos(fr, 0, e)
-		for j, p := range sk.Parents {
-			if p < 0 {
-				out.SetPos(fr, j+1, c.PosAt(fr, j).Sub(e))
+		for j, pj := range parents {
+			if j == 0 || pj == 0 {
+				out.SetPos(fr, j, p.Pos[j])
 			}
 		}
 	}
