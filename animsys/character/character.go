@@ -175,9 +175,10 @@ func (c *Character) standing() {
 		c.Height = max(c.Height, hi-lo)
 	}
 	c.HipsHeight = global.Pos[c.Hips][1] - global.Pos[0][1]
-	if c.HipsHeight < 0.3 {
+	if c.HipsHeight < 0.3 || (!c.Figure.Human && c.HipsHeight < c.Height/3) {
 		// Hips at the floor: a figure lying down, a root named oddly, or
-		// no figure read (a robot rig): half its height, as a human's.
+		// no figure read whose "hips" are low in it (a robot rig, a blob
+		// on legs): half its height, as a human's.
 		c.HipsHeight = 0.9
 		if c.Height > 0.6 {
 			c.HipsHeight = c.Height / 2

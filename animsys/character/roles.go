@@ -2,6 +2,7 @@ package character
 
 import (
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -16,6 +17,18 @@ import (
 func (ch *Character) roles() {
 	f := ch.Figure
 	ch.Hips, ch.Head = max(f.Hips, 0), f.Head
+	if ch.Hips == 0 {
+		// A figure read as no human, whose trunk (if any) starts at joint
+		// 0, the Entity at the ground: its hips are the first joint of
+		// the body on the trunk, else the Entity's first child, where the
+		// camera and the paths should look, not the origin.
+		for _, j := range append(slices.Clone(f.Spine), slices.Index(ch.Skel.Parents, 0)) {
+			if j > 0 && !f.Ground[j] {
+				ch.Hips = j
+				break
+			}
+		}
+	}
 	chain := func(l humanoid.Limb) animsys.TwoBoneJoints {
 		if l.Upper < 0 || l.Mid < 0 || l.End < 0 {
 			return animsys.TwoBoneJoints{Root: -1}
