@@ -4,11 +4,12 @@ package cli
 
 import (
 	"bytes"
-	"kinelab/animsys/animtest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kinelab/animsys/animtest"
 )
 
 // Outputs that fail part way (the walk exports 250-480 kB, the BVH 60 kB
