@@ -41,13 +41,16 @@ func LoadGLTF(path string) (*Character, error) {
 	if err != nil {
 		return nil, err
 	}
-	return FromGLTF(a)
+	return fromGLTF(a, path)
 }
 
-// FromGLTF is LoadGLTF of a read asset.
-func FromGLTF(a *gltf.Asset) (*Character, error) {
+// FromGLTF is LoadGLTF of a read asset; its errors name the asset.
+func FromGLTF(a *gltf.Asset) (*Character, error) { return fromGLTF(a, a.Name) }
+
+// fromGLTF builds the character; its errors begin "file: ".
+func fromGLTF(a *gltf.Asset, file string) (*Character, error) {
 	if len(a.Anims) == 0 {
-		return nil, fmt.Errorf("%s: no animation: kinelab's labs play clips", a.Name)
+		return nil, fmt.Errorf("%s: no animation: kinelab's labs play clips", file)
 	}
 	ch := &Character{Name: a.Name, Skel: a.Skel, root: -1}
 	n := a.Skel.Len()

@@ -228,3 +228,15 @@ func FuzzFromGLTF(f *testing.F) {
 		loadMutated(t, data)
 	})
 }
+
+// A glTF file with no animation is refused, naming the file.
+func TestGLTFWithoutAnimation(t *testing.T) {
+	sk, _, _ := gltftest.DefaultCharacter()
+	none := filepath.Join(t.TempDir(), "none.gltf")
+	if err := gltftest.Write(none, &sk, nil, nil, gltftest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadGLTF(none); err == nil || !strings.HasPrefix(err.Error(), none+": no animation") {
+		t.Errorf("no animation: %v, want an error naming %s", err, none)
+	}
+}

@@ -540,6 +540,9 @@ func (b *builder) anim(an *gltf.Animation) (*Anim, error) {
 	if ignored > 0 {
 		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %d channels on nodes outside the skeleton, or on morph weights, ignored", an.Name, ignored))
 	}
+	if len(a.Channels) == 0 {
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: no channel moves the skeleton: it holds the rest pose", an.Name))
+	}
 	if dup > 0 {
 		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %d channels target a property another channel targets: the later one kept", an.Name, dup))
 	}

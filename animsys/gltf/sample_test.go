@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/qmuntal/gltf"
 
 	"kinelab/animsys"
 )
@@ -564,5 +565,29 @@ func TestClampAndRest(t *testing.T) {
 	an.Sample(&q, 0)
 	if !slices.Equal(p.Rot, q.Rot) {
 		t.Errorf("before the start: %v, want %v", p.Rot, q.Rot)
+	}
+}
+
+// An animation whose channels move nothing of the skeleton (none at all,
+// which glTF forbids but exporters write) loads, holds the rest pose at
+// rest, and is noted.
+func TestAnimationWithoutChannels(t *testing.T) {
+	f := newFx(21)
+	_, hips, spine, head := f.chain3()
+	f.skinned([]int{hips, spine, head}, false)
+	f.doc.Animations = append(f.doc.Animations, &gltf.Animation{Name: "still"})
+	a := fixture{"no_channels", f, "none"}.load(t)
+	if len(a.Anims) != 1 || a.Anims[0].Duration != 0 {
+		t.Fatalf("%d animations, duration %v", len(a.Anims), a.Anims[0].Duration)
+	}
+	p := animsys.NewPose(a.Skel.Len())
+	a.Anims[0].Sample(&p, 0.3)
+	for j := range p.Pos {
+		if p.Kform(j) != a.Rest.Kform(j) {
+			t.Errorf("joint %s: %+v, want its rest %+v", a.Skel.Names[j], p.Kform(j), a.Rest.Kform(j))
+		}
+	}
+	if !strings.Contains(strings.Join(a.Notes, "\n"), "still: no channel moves the skeleton") {
+		t.Errorf("notes %q do not say the animation moves nothing", a.Notes)
 	}
 }
