@@ -92,6 +92,8 @@
 //	(any decay weights)                InertializeWeights
 //	op_extrapolate_decayed             ExtrapolateDecayed (half-life s)
 //	op_dead_blending                   DeadBlend
+//	(a transition between clips)       Transition: cut, two-way blend, cubic and spring
+//	                                   inertialization, dead blending (TransitionKind)
 //	op_lookat_static                   LookAtStatic
 //	op_lookat                          LookAt (rad/s)
 //	op_two_bone_ik_static              TwoBoneIKStatic

@@ -52,3 +52,38 @@ func ExampleCharacter_Tick() {
 	fmt.Println(len(c.Global.Vel), mathx.Vec3Finite(c.FDLocal.Ang[14]))
 	// Output: 23 true
 }
+
+// A transition between clips: a spring inertialization starts exactly on
+// the pose that was playing (velocities included) and decays the offset
+// to the new clip with the given half-life.
+func ExampleTransition() {
+	walk, run := animsys.GenerateBenchClip(1), animsys.GenerateBenchClip(2)
+	playing, next, out := animsys.NewPose(walk.Joints), animsys.NewPose(run.Joints), animsys.NewPose(run.Joints)
+	animsys.SampleCubic(&playing, &walk, 2)
+	animsys.SampleCubic(&next, &run, 0)
+	animsys.RemoveGlobalRoot(&playing) // both in place: the root is the character's
+	animsys.RemoveGlobalRoot(&next)
+
+	tr := animsys.NewTransition(walk.Joints)
+	tr.Start(animsys.TransitionSpring, &playing, &next)
+	p := animsys.TransitionParams{Halflife: 0.1}
+	parents := animsys.BenchSkeleton().Parents
+	g1, g2 := animsys.NewPose(walk.Joints), animsys.NewPose(walk.Joints)
+	for tick := 0; tick <= 30; tick++ { // 0.5 s at 60 Hz
+		animsys.SampleCubic(&next, &run, tr.Time())
+		animsys.RemoveGlobalRoot(&next)
+		tr.Apply(&out, &next, nil, p)
+		if tick%10 == 0 {
+			animsys.FKStatic(&g1, &out, parents)
+			animsys.FKStatic(&g2, &next, parents)
+			foot := g1.Pos[animsys.BenchLeftFoot].Sub(g2.Pos[animsys.BenchLeftFoot])
+			fmt.Printf("%.2f s: left foot %4.1f cm off the run\n", tr.Time(), 100*foot.Len())
+		}
+		tr.Advance(1.0 / 60)
+	}
+	// Output:
+	// 0.00 s: left foot 19.9 cm off the run
+	// 0.17 s: left foot  6.6 cm off the run
+	// 0.33 s: left foot  2.0 cm off the run
+	// 0.50 s: left foot  0.3 cm off the run
+}

@@ -2,10 +2,8 @@ package matching
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -25,35 +23,13 @@ type Input struct {
 	Face mgl32.Vec2
 }
 
-// Transition is how a Matcher blends into the frame a search found.
-type Transition int
-
-// The transitions.
-const (
-	Spring    Transition = iota // offset inertialization with a critical spring (Halflife)
-	Cubic                       // offset inertialization with the cubic (BlendTime)
-	DeadBlend                   // dead blending: the source extrapolated with decaying velocity, cross-faded over BlendTime
-	Snap                        // none: the pose jumps (what finite differences cannot follow)
-	NumTransitions
-)
-
-// TransitionNames are the transitions' names in the panel.
-var TransitionNames = [NumTransitions]string{"spring", "cubic", "dead blend", "none"}
-
-// ParseTransition reads a transition's name ("dead-blend" for dead blend).
-func ParseTransition(name string) (Transition, error) {
-	for i, n := range TransitionNames {
-		if n == name || strings.ReplaceAll(n, " ", "-") == name {
-			return Transition(i), nil
-		}
-	}
-	return 0, fmt.Errorf("transition %q: want spring, cubic, dead-blend or none", name)
-}
-
 // Settings are a Matcher's parameters.
 type Settings struct {
-	Set        Set
-	Transition Transition
+	Set Set
+	// Transition is how the matcher blends into the frame a search
+	// found: any kind but animsys.TransitionBlend, which would need the
+	// old clip kept playing (given it, the matcher cuts).
+	Transition animsys.TransitionKind
 	// Halflife (s) of spring inertialization and of dead blending's
 	// velocity decay; the Inertial feature and the exact cost assume it.
 	Halflife float32
@@ -82,7 +58,7 @@ type Settings struct {
 
 // DefaultSettings are a Matcher's settings to start with.
 func DefaultSettings() Settings {
-	return Settings{Set: InertialSet, Transition: Spring, Halflife: 0.1, BlendTime: 0.3,
+	return Settings{Set: InertialSet, Transition: animsys.TransitionSpring, Halflife: 0.1, BlendTime: 0.3,
 		SearchPeriod: 0.1, ForceChange: 1, Near: 0.2, Rerank: 16,
 		WalkSpeed: 1.4, RunSpeed: 3.6, SideSpeed: 1.1, BackSpeed: 1.0,
 		VelHalflife: 0.25, FaceHalflife: 0.2}
@@ -138,19 +114,15 @@ type Matcher struct {
 	// output's local pose in the character's frame (root motion as joint
 	// 0's velocities), Char its FK (the character's frame), World its FK
 	// in the world, Target the FK of the playing clip alone.
-	Clip      int
-	Time      float32
-	Local     animsys.Pose
-	Char      animsys.Pose
-	World     animsys.Pose
-	Target    animsys.Pose
-	samp      animsys.Pose
-	root      animsys.Pose // one joint: scratch of Database.Sample
-	offset    animsys.Pose
-	trans     animsys.Pose
-	scratch   animsys.Pose
-	blendTime float32 // s since the last transition
-	blending  bool
+	Clip   int
+	Time   float32
+	Local  animsys.Pose
+	Char   animsys.Pose
+	World  animsys.Pose
+	Target animsys.Pose
+	samp   animsys.Pose
+	root   animsys.Pose       // one joint: scratch of Database.Sample
+	trans  animsys.Transition // the last transition, into the clip playing
 
 	// Searches: the query of the last one, its candidates, whether this
 	// tick transitioned, and counts.
@@ -187,7 +159,8 @@ const SearchTimes = 4096
 func NewMatcher(db *Database, s Settings) *Matcher {
 	n := db.Skel.Len()
 	m := &Matcher{DB: db, S: s}
-	animsys.NewPoses(n, &m.Local, &m.Char, &m.World, &m.Target, &m.samp, &m.offset, &m.trans, &m.scratch)
+	animsys.NewPoses(n, &m.Local, &m.Char, &m.World, &m.Target, &m.samp)
+	m.trans = animsys.NewTransition(n)
 	m.root = animsys.NewPose(1)
 	m.Query = make([]float32, 0, 64)
 	m.carryQuery = make([]float32, 0, 64)
@@ -216,7 +189,7 @@ func (m *Matcher) Reset() {
 			break
 		}
 	}
-	m.blending, m.blendTime = false, 0
+	m.trans.Start(animsys.TransitionCut, nil, nil)
 	m.Searches, m.Transitions, m.sinceSrch = 0, 0, 0
 	m.SearchNs, m.Displacements, m.Displacement = m.SearchNs[:0], m.Displacements[:0], 0
 	m.Candidates = m.Candidates[:0]
@@ -246,7 +219,7 @@ func (m *Matcher) Update(in Input, dt float32) {
 
 	clip := &m.DB.Clips[m.Clip]
 	m.Time += dt
-	m.blendTime += dt
+	m.trans.Advance(dt)
 	atEnd := m.Time > clip.Duration()
 	if atEnd {
 		m.Time = clip.Duration()
@@ -331,22 +304,21 @@ func (m *Matcher) predict() {
 func (m *Matcher) evaluate() {
 	m.DB.Sample(&m.samp, &m.root, m.Clip, m.Time)
 	RootMotion(&m.samp)
-	s := &m.S
-	switch {
-	case !m.blending || s.Transition == Snap:
-		m.Local.CopyFrom(&m.samp)
-	case s.Transition == Cubic:
-		animsys.Inertialize(&m.Local, &m.offset, &m.samp, m.blendTime, s.BlendTime)
-	case s.Transition == DeadBlend:
-		animsys.DeadBlend(&m.Local, &m.scratch, &m.trans, &m.samp, s.Halflife, m.blendTime, s.BlendTime)
-	default:
-		animsys.InertializeCritical(&m.Local, &m.offset, &m.samp, m.blendTime, s.Halflife)
-	}
+	m.trans.Apply(&m.Local, &m.samp, nil, m.transitionParams())
 	// Root motion is joint 0's velocity: its position and rotation stay
 	// at the character's origin (the root moves in moveRoot).
 	m.Local.Pos[0], m.Local.Rot[0], m.Local.Scl[0] = mgl32.Vec3{}, mathx.QuatIdentity(), mgl32.Vec3{1, 1, 1}
 	animsys.FK(&m.Char, &m.Local, m.DB.Skel.Parents)
 	animsys.FK(&m.Target, &m.samp, m.DB.Skel.Parents)
+}
+
+// transitionParams are the transitions' durations from the settings:
+// BlendTime for the cubic and dead blending's cross-fade, Halflife for the
+// spring and dead blending's decay.
+func (m *Matcher) transitionParams() animsys.TransitionParams {
+	s := &m.S
+	return animsys.TransitionParams{BlendDuration: s.BlendTime, CubicDuration: s.BlendTime,
+		Halflife: s.Halflife, DeadHalflife: s.Halflife}
 }
 
 // measure adds the tick's inertialized displacement of the feet.
@@ -497,14 +469,11 @@ func (m *Matcher) transition(i int) {
 	m.Clip, m.Time = c, float32(f)*db.Clips[c].FrameTime
 	db.Sample(&m.samp, &m.root, c, m.Time)
 	RootMotion(&m.samp)
-	switch m.S.Transition {
-	case DeadBlend:
-		m.trans.CopyFrom(&m.Local)
-	case Snap:
-	default:
-		animsys.InertializeOffset(&m.offset, &m.Local, &m.samp)
+	kind := m.S.Transition
+	if kind == animsys.TransitionBlend {
+		kind = animsys.TransitionCut
 	}
-	m.blending, m.blendTime = m.S.Transition != Snap, 0
+	m.trans.Start(kind, &m.Local, &m.samp)
 	if m.Transitions > 0 || m.Displacement > 0 {
 		m.Displacements = append(m.Displacements, m.Displacement)
 	}

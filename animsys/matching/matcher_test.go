@@ -53,7 +53,8 @@ func TestQueryMatchesDatabase(t *testing.T) {
 	m := NewMatcher(db, DefaultSettings())
 	for _, i := range []int{db.Frames / 7, db.Frames / 3, db.Frames / 2, 4 * db.Frames / 5} {
 		c, f := db.Locate(i)
-		m.Clip, m.Time, m.blending = c, float32(f)*db.Clips[c].FrameTime, false
+		m.Clip, m.Time = c, float32(f)*db.Clips[c].FrameTime
+		m.trans.End()
 		m.evaluate()
 		r := m.features()
 		for _, g := range []int{FootPos, FootVel, HipVel} {
@@ -71,9 +72,10 @@ func TestQueryMatchesDatabase(t *testing.T) {
 // had run h seconds on (no search), with the root integrated over h by
 // the trapezoid rule from the root motion at both ends.
 func worldAt(m *Matcher, h float32) []mgl32.Vec3 {
-	t0, b0, pos0, yaw0 := m.Time, m.blendTime, m.RootPos, m.RootYaw
+	t0, pos0, yaw0, tr0 := m.Time, m.RootPos, m.RootYaw, m.trans // tr0 shares the poses, kept as they are
 	v0, w0 := m.Local.Vel[0], m.Local.Ang[0][1]
-	m.Time, m.blendTime = t0+h, b0+h
+	m.Time = t0 + h
+	m.trans.Advance(h)
 	m.evaluate()
 	v1, w1 := m.Local.Vel[0], m.Local.Ang[0][1]
 	// Midpoint yaw for the root's translation over the step.
@@ -84,7 +86,7 @@ func worldAt(m *Matcher, h float32) []mgl32.Vec3 {
 	m.RootYaw = yaw0 + 0.5*h*(w0+w1)
 	m.world()
 	out := append([]mgl32.Vec3(nil), m.World.Pos...)
-	m.Time, m.blendTime, m.RootPos, m.RootYaw = t0, b0, pos0, yaw0
+	m.Time, m.RootPos, m.RootYaw, m.trans = t0, pos0, yaw0, tr0
 	m.evaluate()
 	m.world()
 	return out
@@ -101,14 +103,14 @@ func worldAt(m *Matcher, h float32) []mgl32.Vec3 {
 func TestVelocitiesThroughTransitions(t *testing.T) {
 	db := embedded(t)
 	const h = 1e-3
-	for tr := Transition(0); tr < NumTransitions; tr++ {
+	for _, tr := range []animsys.TransitionKind{animsys.TransitionSpring, animsys.TransitionCubic, animsys.TransitionDeadBlend, animsys.TransitionCut} {
 		s := DefaultSettings()
 		s.Transition = tr
 		m := NewMatcher(db, s)
 		checked, worst := 0, float32(0)
 		for k := 0; k < 60*20 && checked < 12; k++ {
 			m.Update(Random.Input(float32(k)/60, 3), 1.0/60)
-			if !m.Transited || tr == Snap {
+			if !m.Transited || tr == animsys.TransitionCut {
 				continue
 			}
 			// Two ticks on, the blend is in full swing.
@@ -124,15 +126,15 @@ func TestVelocitiesThroughTransitions(t *testing.T) {
 			}
 			checked++
 		}
-		if tr == Snap {
+		if tr == animsys.TransitionCut {
 			continue
 		}
 		if checked < 5 {
-			t.Fatalf("%s: only %d transitions to check", TransitionNames[tr], checked)
+			t.Fatalf("%s: only %d transitions to check", tr, checked)
 		}
-		t.Logf("%s: worst |propagated - finite difference| %.4f m/s over %d transitions", TransitionNames[tr], worst, checked)
+		t.Logf("%s: worst |propagated - finite difference| %.4f m/s over %d transitions", tr, worst, checked)
 		if worst > 0.02 {
-			t.Errorf("%s: propagated velocity off the finite difference by %.4f m/s", TransitionNames[tr], worst)
+			t.Errorf("%s: propagated velocity off the finite difference by %.4f m/s", tr, worst)
 		}
 	}
 }
@@ -143,7 +145,7 @@ func TestVelocitiesThroughTransitions(t *testing.T) {
 func TestSnapJumps(t *testing.T) {
 	db := embedded(t)
 	s := DefaultSettings()
-	s.Transition = Snap
+	s.Transition = animsys.TransitionCut
 	m := NewMatcher(db, s)
 	prev := append([]mgl32.Vec3(nil), m.World.Pos...)
 	jumps := 0

@@ -234,6 +234,9 @@ func Cases(skel *animsys.Skeleton, roles Roles) []Case {
 		kformCase("KformInv", "kform_inv", n, func(v, _ animsys.Kform) animsys.Kform { return animsys.KformInv(v) }),
 		kformCase("KformMulInv", "kform_mul_inv", n, func(v, w animsys.Kform) animsys.Kform { return animsys.KformMulInv(v, w) }),
 	}
+	for k := animsys.TransitionKind(0); k < animsys.NumTransitionKinds; k++ {
+		cases = append(cases, transitionCase(k, n))
+	}
 	cases = append(cases, chainCase(parents))
 	if roles.Head >= 0 && roles.Head < n {
 		cases = append(cases, lookAtCase(parents, roles.Head))
@@ -264,6 +267,64 @@ func inertializeCase(name, article, why string, n int, apply func(out, off *anim
 		},
 	}
 }
+
+// transitionParams are the transition cases' durations: the Velocities
+// lab's defaults, within the 0.5 s between transitions.
+var transitionParams = animsys.TransitionParams{BlendDuration: 0.4, CubicDuration: 0.4, Halflife: 0.1, DeadHalflife: 0.2}
+
+// transitionCase plays an animsys.Transition of kind k from clip a to clip
+// b, started at the last anchor time (every 0.5 s), the roots removed as
+// the labs remove them: the one transition state machine the labs and the
+// motion matcher share, through every kind.
+func transitionCase(k animsys.TransitionKind, n int) Case {
+	c := Case{
+		Name: "Transition (" + k.String() + ")", Article: transitionArticles[k], Space: "local", Tol: tolExact,
+		Why:   "exact: the kind's operation on the sampled clips, with the weight's or offset's rate",
+		Reads: readsB, // clip a at the anchor only, then b live
+	}
+	switch k {
+	case animsys.TransitionBlend:
+		c.Reads, c.Seams = readsAB, seamsAB // both clips play on
+	case animsys.TransitionDeadBlend:
+		c.Seams = func(a, b *animsys.Clip) func([]float32, float32) {
+			tr, ex, in := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(n)
+			return func(w []float32, t float32) {
+				t0 := deadBlendInputs(&tr, &in, a, b, t)
+				animsys.ExtrapolateDecayed(&ex, &tr, t-t0, transitionParams.DeadHalflife)
+				blendSeams(w, &ex, &in)
+			}
+		}
+	}
+	c.New = func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
+		trans := animsys.NewTransition(n)
+		src, dst := animsys.NewPose(n), animsys.NewPose(n)
+		return func(out *animsys.Pose, t float32) {
+			t0 := anchor(t, 0.5, a.FrameTime)
+			sampleInPlace(&src, a, t0)
+			sampleInPlace(&dst, b, t0)
+			trans.Start(k, &src, &dst)
+			trans.Advance(t - t0)
+			var source *animsys.Pose
+			if k == animsys.TransitionBlend {
+				sampleInPlace(&src, a, t)
+				source = &src
+			}
+			sampleInPlace(out, b, t)
+			trans.Apply(out, out, source, transitionParams)
+		}
+	}
+	return c
+}
+
+// sampleInPlace samples clip c at t (s), cubic, with the root removed.
+func sampleInPlace(p *animsys.Pose, c *animsys.Clip, t float32) {
+	animsys.SampleCubic(p, c, t)
+	animsys.RemoveGlobalRoot(p)
+}
+
+// transitionArticles name the article's function of each transition kind.
+var transitionArticles = [animsys.NumTransitionKinds]string{"(cut)", "op_blend (two-way transition)",
+	"op_inertialize", "op_inertialize (critical spring)", "op_dead_blending"}
 
 // lookAtCase turns the head towards a target circling the character.
 func lookAtCase(parents []int, head int) Case {

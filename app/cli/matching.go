@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"kinelab/animsys"
 	"kinelab/animsys/character"
 	"kinelab/animsys/matching"
 )
@@ -77,9 +78,9 @@ func Matching(args []string, stdout, stderr io.Writer) (code int) {
 	if !(*seconds >= 1 && *seconds <= 3600) {
 		return usage("--seconds %v: want 1 to 3600", *seconds)
 	}
-	tr, err := matching.ParseTransition(*trans)
-	if err != nil {
-		return usage("--transition: %v", err)
+	tr, ok := lookupTransition(*trans)
+	if !ok {
+		return usage("--transition: transition %q: want spring, cubic, dead-blend or none", *trans)
 	}
 	src, name, err := matchingSource(fs.Args(), *mirror)
 	if err != nil {
@@ -87,7 +88,7 @@ func Matching(args []string, stdout, stderr io.Writer) (code int) {
 		return ExitFail
 	}
 	st := matching.DefaultSettings()
-	st.Transition = tr
+	st.Transition = tr.kind
 	db, err := matching.NewDatabase(src, matching.DefaultWeights, st.Halflife)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab matching eval: %s: %v\n", name, err)
@@ -113,7 +114,7 @@ func Matching(args []string, stdout, stderr io.Writer) (code int) {
 		return ExitOK
 	}
 	fmt.Fprintf(stdout, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
-		name, db.Frames, *seconds, matching.TransitionNames[tr])
+		name, db.Frames, *seconds, tr.label)
 	fmt.Fprintf(stdout, "%-8s %-9s %11s %11s %9s %12s %17s %17s %5s\n", "path", "features", "slide cm/s",
 		"traj 1s cm", "trans/s", "disp cm*s", "search us (p99)", "brute us (p99)", "same")
 	for _, r := range rep.Results {
@@ -122,6 +123,33 @@ func Matching(args []string, stdout, stderr io.Writer) (code int) {
 			r.SearchMedian, r.SearchP99, r.BruteMedian, r.BruteP99, r.Same)
 	}
 	return ExitOK
+}
+
+// evalTransition is a transition `matching eval --transition` takes: its
+// name there, how the report names it, and its kind.
+type evalTransition struct {
+	name, label string
+	kind        animsys.TransitionKind
+}
+
+// evalTransitions are the transitions eval takes ("dead blend" also
+// spelled with a hyphen).
+var evalTransitions = []evalTransition{
+	{"spring", "spring", animsys.TransitionSpring},
+	{"cubic", "cubic", animsys.TransitionCubic},
+	{"dead-blend", "dead blend", animsys.TransitionDeadBlend},
+	{"dead blend", "dead blend", animsys.TransitionDeadBlend},
+	{"none", "none", animsys.TransitionCut},
+}
+
+// lookupTransition finds a --transition name.
+func lookupTransition(name string) (evalTransition, bool) {
+	for _, t := range evalTransitions {
+		if t.name == name {
+			return t, true
+		}
+	}
+	return evalTransition{}, false
 }
 
 // matchingSource is the database source of files (the embedded locomotion

@@ -25,11 +25,12 @@ func (l *Lab) SetCharacter(ch *character.Character) {
 	l.skel, l.clips, l.ground = ch.Skel, ch.Clips, ch.Figure.Ground
 	l.joints = costFeatureJoints(ch)
 	n := l.skel.Len()
-	for _, p := range []*animsys.Pose{&l.offset, &l.samp, &l.out, &l.global, &l.ghost} {
+	for _, p := range []*animsys.Pose{&l.samp, &l.out, &l.global, &l.ghost} {
 		*p = animsys.NewPose(n)
 	}
+	l.trans = animsys.NewTransition(n)
 	l.cur, l.tCur = ch.Start, 0
-	l.inert, l.Target, l.autoT = false, -1, 0
+	l.Target, l.autoT = -1, 0
 	l.asked = l.asked[:0]
 	l.buildCandidates()
 	l.costExact = make([]float32, len(l.cands))
@@ -108,24 +109,24 @@ func (l *Lab) sample(p *animsys.Pose, c int, t float32) {
 // lab's half-life). dt (s) integrates the measured displacement.
 func (l *Lab) evaluate(dt float32) {
 	l.sample(&l.samp, l.cur, l.tCur)
-	if l.inert {
-		animsys.InertializeCritical(&l.out, &l.offset, &l.samp, l.transTime, l.S.Halflife)
-	} else {
-		l.out.CopyFrom(&l.samp)
-	}
+	l.trans.Apply(&l.out, &l.samp, nil, animsys.TransitionParams{Halflife: l.S.Halflife})
 	animsys.FK(&l.global, &l.out, l.skel.Parents)
 	animsys.FK(&l.ghost, &l.samp, l.skel.Parents)
-	if !l.inert {
+	if !l.inertializing() {
 		return
 	}
 	for _, j := range l.joints {
 		d := l.global.Pos[j].Sub(l.ghost.Pos[j])
 		l.Measured += (costAbs(d[0]) + costAbs(d[1]) + costAbs(d[2])) * dt
 	}
-	if l.transTime > 20*l.S.Halflife {
-		l.inert = false // what is left is below a millionth of the offset
+	if l.trans.Time() > 20*l.S.Halflife {
+		l.trans.End() // what is left is below a millionth of the offset
 	}
 }
+
+// inertializing reports whether the last transition's offset still
+// decays (false before any, and once it has decayed away).
+func (l *Lab) inertializing() bool { return l.trans.Kind() != animsys.TransitionCut }
 
 // costWrap wraps a clip time t (s) into [0, d).
 func costWrap(t, d float32) float32 {
@@ -253,9 +254,9 @@ func (l *Lab) Play(i int) {
 	}
 	k := l.cands[i]
 	l.sample(&l.samp, k.clip, k.t)
-	animsys.InertializeOffset(&l.offset, &l.out, &l.samp)
+	l.trans.Start(animsys.TransitionSpring, &l.out, &l.samp)
 	l.cur, l.tCur = k.clip, k.t
-	l.inert, l.transTime, l.autoT = true, 0, 0
+	l.autoT = 0
 	l.Target, l.Predicted, l.PredictedSAD, l.Measured = i, l.costExact[i], l.costSAD[i], 0
 	l.evaluate(0)
 	l.rank()

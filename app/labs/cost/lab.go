@@ -134,10 +134,9 @@ type Lab struct {
 
 	// Playback: the playing clip, and the inertialized transition into it.
 	cur                     int
-	tCur                    float32 // s into clip cur's loop
-	inert                   bool
-	transTime               float32 // s since the transition
-	offset, samp, out       animsys.Pose
+	tCur                    float32            // s into clip cur's loop
+	trans                   animsys.Transition // critical-spring inertialization, or a cut long past
+	samp, out               animsys.Pose
 	global, ghost           animsys.Pose // FK of the output and of the raw target
 	autoT                   float32
 	Target                  int     // candidate of the last transition, -1 if none
@@ -221,7 +220,7 @@ func (l *Lab) Update(dt float32) {
 	}
 	_, loop := l.clips[l.cur].Loop()
 	l.tCur = costWrap(l.tCur+dt, loop)
-	l.transTime += dt
+	l.trans.Advance(dt)
 	l.evaluate(dt)
 	l.rank()
 	l.autoT += dt

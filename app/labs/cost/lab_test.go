@@ -79,10 +79,10 @@ func costFinite(l *Lab) string {
 		return "curve"
 	case !all(l.costExact) || !all(l.costSAD) || !all(l.costFeat):
 		return "finder costs"
-	case !all([]float32{l.Predicted, l.PredictedSAD, l.Measured, l.tCur, l.transTime}):
+	case !all([]float32{l.Predicted, l.PredictedSAD, l.Measured, l.tCur, l.trans.Time()}):
 		return "transition"
 	}
-	for _, p := range []*animsys.Pose{&l.offset, &l.samp, &l.out, &l.global, &l.ghost} {
+	for _, p := range []*animsys.Pose{&l.samp, &l.out, &l.global, &l.ghost} {
 		if !apptest.PoseFinite(p) {
 			return "poses"
 		}
@@ -335,8 +335,8 @@ func TestCostFinderAndTransition(t *testing.T) {
 	for i := 0; i < 600; i++ {
 		l.Update(1.0 / 60)
 	}
-	if l.inert || l.cur != k.clip {
-		t.Errorf("after 10 s: still inertializing %v, clip %d want %d", l.inert, l.cur, k.clip)
+	if l.inertializing() || l.cur != k.clip {
+		t.Errorf("after 10 s: still inertializing %v, clip %d want %d", l.inertializing(), l.cur, k.clip)
 	}
 	for j := range l.global.Pos {
 		if d := l.global.Pos[j].Sub(l.ghost.Pos[j]).Len(); d > 1e-5 {
@@ -392,8 +392,8 @@ func TestFinderOneClip(t *testing.T) {
 	}
 	best := l.Ranked[0]
 	l.PlayRanked(0)
-	if l.Target != best || !l.inert {
-		t.Errorf("played target %d (inertializing %v), want %d", l.Target, l.inert, best)
+	if l.Target != best || !l.inertializing() {
+		t.Errorf("played target %d (inertializing %v), want %d", l.Target, l.inertializing(), best)
 	}
 }
 
@@ -433,15 +433,15 @@ func TestCostAskedWaitsForUpdate(t *testing.T) {
 	i := l.Ranked[2]
 	l.ask(func() { l.Pick(0.1, 2) })
 	l.ask(func() { l.Play(i) })
-	if l.S.PickX != x || l.S.PickV != v || l.PickExact != exact || l.Target != -1 || l.inert {
+	if l.S.PickX != x || l.S.PickV != v || l.PickExact != exact || l.Target != -1 || l.inertializing() {
 		t.Fatalf("asking changed the lab: pick (%g, %g), target %d", l.S.PickX, l.S.PickV, l.Target)
 	}
 	l.Update(0)
 	if l.S.PickX != 0.1 || l.S.PickV != 2 || l.PickExact != spring.TransitionCost(0.1, 2, l.S.Halflife) {
 		t.Errorf("after the update: pick (%g, %g), exact %g", l.S.PickX, l.S.PickV, l.PickExact)
 	}
-	if l.Target != i || !l.inert {
-		t.Errorf("after the update: target %d (inertializing %v), want %d", l.Target, l.inert, i)
+	if l.Target != i || !l.inertializing() {
+		t.Errorf("after the update: target %d (inertializing %v), want %d", l.Target, l.inertializing(), i)
 	}
 	if len(l.asked) != 0 {
 		t.Errorf("%d requests left after the update", len(l.asked))

@@ -141,7 +141,7 @@ func (l *Lab) Draw3D(v *app.View) {
 		body.Draw(l.global.Pos, l.global.Rot, l.global.Scl, render.SkinColor)
 	}
 	render.BeginOnTop()
-	if l.inert {
+	if l.inertializing() {
 		render.Skeleton(l.ghost.Pos, l.skel.Parents, l.ground, render.DimText, render.DimText, 0.008)
 	}
 	r := float32(0.022)
@@ -221,7 +221,7 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 	cols := make([]color.RGBA, rows)
 	for i := range cols {
 		cols[i] = render.TextColor
-		if l.Ranked[i] == l.Target && l.inert {
+		if l.Ranked[i] == l.Target && l.inertializing() {
 			cols[i] = render.TargetColor
 		}
 	}

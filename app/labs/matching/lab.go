@@ -3,6 +3,7 @@ package matching
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -17,7 +18,7 @@ import (
 // Settings are the lab's sliders and switches (saved between runs).
 type Settings struct {
 	Features   int32 // mm.Set
-	Transition int32 // mm.Transition
+	Transition int32 // index into transitionChoices
 	Halflife   float32
 	BlendTime  float32
 	Period     float32 // s between searches
@@ -38,10 +39,23 @@ type Settings struct {
 // inertialization at 0.1 s, steered from the keyboard.
 func DefaultSettings() Settings {
 	d := mm.DefaultSettings()
-	return Settings{Features: int32(d.Set), Transition: int32(d.Transition), Halflife: d.Halflife,
+	return Settings{Features: int32(d.Set), Transition: int32(slices.Index(transitionChoices, d.Transition)), Halflife: d.Halflife,
 		BlendTime: d.BlendTime, Period: d.SearchPeriod, Rerank: float32(d.Rerank),
 		WalkSpeed: d.WalkSpeed, RunSpeed: d.RunSpeed, VelHalflife: d.VelHalflife, FaceHlf: d.FaceHalflife,
 		Weights: mm.DefaultWeights, LineScale: 0.15, ShowMesh: true, ShowLines: true}
+}
+
+// transitionChoices are the transitions the panel offers, in its order,
+// and transitionNames their names there.
+var (
+	transitionChoices = []animsys.TransitionKind{animsys.TransitionSpring, animsys.TransitionCubic,
+		animsys.TransitionDeadBlend, animsys.TransitionCut}
+	transitionNames = []string{"spring", "cubic", "dead blend", "none"}
+)
+
+// transition is the transition kind the settings choose.
+func (s *Settings) transition() animsys.TransitionKind {
+	return transitionChoices[mathx.Clamp(int(s.Transition), 0, len(transitionChoices)-1)]
 }
 
 // shown is how many candidates the table lists.
@@ -231,7 +245,7 @@ func groundOf(ch *character.Character, n int) []bool {
 func (l *Lab) settings() mm.Settings {
 	s := &l.S
 	m := mm.DefaultSettings()
-	m.Set, m.Transition = mm.Set(s.Features), mm.Transition(s.Transition)
+	m.Set, m.Transition = mm.Set(s.Features), s.transition()
 	m.Halflife, m.BlendTime, m.SearchPeriod = s.Halflife, s.BlendTime, s.Period
 	m.Rerank, m.Candidates, m.Brute = int(s.Rerank+0.5), shown, s.Brute
 	m.WalkSpeed, m.RunSpeed = s.WalkSpeed, s.RunSpeed

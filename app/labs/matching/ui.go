@@ -10,6 +10,7 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys"
 	mm "kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
@@ -141,7 +142,7 @@ func (l *Lab) Keys() []app.Key {
 		{Code: rl.KeyE, Label: "E", Name: "turn-right", Help: "turn the held facing the other way", Action: held},
 		{Code: rl.KeyL, Label: "L", Name: "let-go", Help: "let go of the held facing (face the way you move)", Action: func() { l.steer.locked = false }},
 		{Code: rl.KeyG, Label: "G", Name: "features", Help: "next feature set: standard, inertial, exact", Action: func() { s.Features = (s.Features + 1) % int32(mm.NumSets) }},
-		{Code: rl.KeyT, Label: "T", Name: "transition", Help: "next transition: spring, cubic, dead blend, none", Action: func() { s.Transition = (s.Transition + 1) % int32(mm.NumTransitions) }},
+		{Code: rl.KeyT, Label: "T", Name: "transition", Help: "next transition: spring, cubic, dead blend, none", Action: func() { s.Transition = (s.Transition + 1) % int32(len(transitionChoices)) }},
 		{Code: rl.KeyP, Label: "P", Name: "path", Help: "next input: keyboard, then each scripted path", Action: func() { s.Path = (s.Path + 1) % (int32(mm.NumPaths) + 1) }},
 		{Code: rl.KeyB, Label: "B", Name: "brute", Help: "brute-force search on / off", Action: func() { s.Brute = !s.Brute }},
 		{Code: rl.KeyR, Label: "R", Name: "restart", Help: "back to the origin, standing", Action: l.Restart},
@@ -208,9 +209,9 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Text(fmt.Sprintf("%d frames, %d clips", l.db.Frames, len(l.db.Clips)))
 	}
 	if p.Section("Transitions", &sec.trans) {
-		p.Choice(mm.TransitionNames[:], 2, &s.Transition)
+		p.Choice(transitionNames, 2, &s.Transition)
 		p.Range(sl, &s.Halflife)
-		if t := mm.Transition(s.Transition); t == mm.Cubic || t == mm.DeadBlend {
+		if t := s.transition(); t == animsys.TransitionCubic || t == animsys.TransitionDeadBlend {
 			p.Range(sl, &s.BlendTime)
 		}
 	}
@@ -353,8 +354,8 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 	mean, most := l.RedBlue(h)
 	fit := func(long, short string) string { return ui.Fit(width, ui.TextSize, long, short) }
 	lines := []string{
-		fit(fmt.Sprintf("%s features, %s transitions", mm.SetNames[l.S.Features], mm.TransitionNames[l.S.Transition]),
-			fmt.Sprintf("%s, %s", mm.SetNames[l.S.Features], mm.TransitionNames[l.S.Transition])),
+		fit(fmt.Sprintf("%s features, %s transitions", mm.SetNames[l.S.Features], transitionNames[l.S.Transition]),
+			fmt.Sprintf("%s, %s", mm.SetNames[l.S.Features], transitionNames[l.S.Transition])),
 		fit(fmt.Sprintf("search (%s): median %.1f, p99 %.1f, worst %.0f us", how, med, p99, worst),
 			fmt.Sprintf("search %.1f us (p99 %.0f)", med, p99)),
 		fit(fmt.Sprintf("%d transitions in %d searches", m.Transitions, m.Searches), fmt.Sprintf("%d transitions", m.Transitions)),
@@ -455,7 +456,7 @@ func (l *Lab) Settings() any { return &l.S }
 func (l *Lab) CheckSettings() {
 	s := &l.S
 	s.Features = mathx.Clamp(s.Features, 0, int32(mm.NumSets)-1)
-	s.Transition = mathx.Clamp(s.Transition, 0, int32(mm.NumTransitions)-1)
+	s.Transition = mathx.Clamp(s.Transition, 0, int32(len(transitionChoices))-1)
 	s.Path = mathx.Clamp(s.Path, 0, int32(mm.NumPaths))
 	l.sliders().Clamp()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"kinelab/animsys"
 	"kinelab/animsys/bvh/fixture"
 	"kinelab/animsys/bvh/mocap"
 	"kinelab/animsys/character"
@@ -24,8 +25,8 @@ func switchAll(l *Lab, t float64) {
 		l.S.LookAt = true
 	case at(1.2) && l.S.IKChain != 0:
 		l.S.IKChain = 0
-	case at(1.6) && l.S.Transition != TransCut:
-		l.S.Transition = TransCut
+	case at(1.6) && l.S.Transition != int32(animsys.TransitionCut):
+		l.S.Transition = int32(animsys.TransitionCut)
 		l.Play((l.cur + 1) % len(l.clips))
 	case at(2.0) && l.S.IK:
 		l.S.IK = false

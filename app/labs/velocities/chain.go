@@ -17,21 +17,24 @@ import (
 // kineforms, each followed by FK again.
 
 // startTransition begins the chosen transition from what plays now to clip
-// i. Inertialization records the offset from the last output to the new
-// clip; dead blending keeps the last output to extrapolate.
+// i: the inertializations record the offset from the last output to the
+// new clip's first pose; dead blending keeps the last output to
+// extrapolate; a two-way blend keeps the old clip playing.
 func (l *Lab) startTransition(i int) {
-	mode := l.S.Transition
-	switch mode {
-	case TransBlend:
+	kind := animsys.TransitionKind(l.S.Transition)
+	if kind == animsys.TransitionBlend {
 		l.prev, l.tPrev = l.cur, l.tCur
-	case TransInertCubic, TransInertSpring:
-		l.sample(&l.sampB, i, 0)
-		animsys.InertializeOffset(&l.offset, &l.mix, &l.sampB)
-	case TransDeadBlend:
-		l.transPose.CopyFrom(&l.mix)
 	}
+	l.sample(&l.sampB, i, 0)
+	l.trans.Start(kind, &l.mix, &l.sampB)
 	l.cur, l.tCur = i, 0
-	l.trans, l.transTime = mode, 0
+}
+
+// transitionParams are the transition's durations from the settings.
+func (l *Lab) transitionParams() animsys.TransitionParams {
+	s := &l.S
+	return animsys.TransitionParams{BlendDuration: s.BlendDuration, CubicDuration: s.InertDuration,
+		Halflife: s.InertHalflife, DeadHalflife: s.DeadHalflife, IgnoreWeightVel: s.IgnoreWeightVel}
 }
 
 // sample writes clip i at playback time t (s, Settings.Play) into p, in
@@ -142,24 +145,12 @@ func (l *Lab) evaluate(dt float32) {
 	}
 	// Sampling and the transition stage -> mix (local, in place).
 	l.sample(&l.sampA, l.cur, l.tCur)
-	switch l.trans {
-	case TransBlend:
+	var source *animsys.Pose
+	if l.trans.Kind() == animsys.TransitionBlend {
 		l.sample(&l.sampB, l.prev, l.tPrev)
-		a := animsys.SmoothstepBlendAlpha(l.transTime, l.S.BlendDuration)
-		av := animsys.SmoothstepBlendAlphaVel(l.transTime, l.S.BlendDuration)
-		animsys.Blend(&l.mix, &l.sampB, &l.sampA, a, av*weightVel)
-	case TransInertCubic:
-		animsys.Inertialize(&l.mix, &l.offset, &l.sampA, l.transTime, l.S.InertDuration)
-	case TransInertSpring:
-		animsys.InertializeCritical(&l.mix, &l.offset, &l.sampA, l.transTime, l.S.InertHalflife)
-	case TransDeadBlend:
-		animsys.ExtrapolateDecayed(&l.extrap, &l.transPose, l.transTime, l.S.DeadHalflife)
-		a := animsys.SmoothstepBlendAlpha(l.transTime, l.S.BlendDuration)
-		av := animsys.SmoothstepBlendAlphaVel(l.transTime, l.S.BlendDuration)
-		animsys.Blend(&l.mix, &l.extrap, &l.sampA, a, av*weightVel)
-	default:
-		l.mix.CopyFrom(&l.sampA)
+		source = &l.sampB
 	}
+	l.trans.Apply(&l.mix, &l.sampA, source, l.transitionParams())
 	l.local.CopyFrom(&l.mix)
 
 	// Additive (the waving arm), world or local side, with weight velocity.

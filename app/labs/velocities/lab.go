@@ -10,15 +10,6 @@ import (
 	"kinelab/render"
 )
 
-// Transition modes, in the order of the panel's choice.
-const (
-	TransCut = iota
-	TransBlend
-	TransInertCubic
-	TransInertSpring
-	TransDeadBlend
-)
-
 // Quantities the lines can show, in the order of the panel's choice.
 const (
 	QWorldLinear = iota
@@ -39,7 +30,7 @@ var quantityUnits = []string{"m/s", "rad/s", "1/s", "rad/s", "rad/s", "1/s"}
 // Settings are the lab's sliders and switches.
 type Settings struct {
 	Cubic           bool    // cubic (else linear) sampling
-	Transition      int32   // Trans* mode used when a clip is chosen
+	Transition      int32   // the animsys.TransitionKind used when a clip is chosen
 	BlendDuration   float32 // s, two-way blend and dead-blend duration
 	InertDuration   float32 // s, cubic inertialization duration
 	InertHalflife   float32 // s, spring inertialization half-life
@@ -70,7 +61,7 @@ type Settings struct {
 
 // DefaultSettings is the lab as it opens.
 func DefaultSettings() Settings {
-	return Settings{Cubic: true, Transition: TransInertCubic, BlendDuration: 0.4,
+	return Settings{Cubic: true, Transition: int32(animsys.TransitionCubic), BlendDuration: 0.4,
 		InertDuration: 0.4, InertHalflife: 0.1, DeadHalflife: 0.2, AddWeight: 1,
 		AddDuration: 0.5, IKChain: 1, TurnRate: 0.25, LineScale: 0.15, Joint: -1,
 		ShowMesh: true, ShowSkeleton: true, SkipFrames: 4, TeleportDist: 3, ClipSpeed: 1}
@@ -86,8 +77,7 @@ type Lab struct {
 
 	cur, prev    int     // playing clip, and the one a blend comes from
 	tCur, tPrev  float32 // s into each
-	trans        int32   // mode of the running transition
-	transTime    float32 // s since the transition began
+	trans        animsys.Transition
 	addX         float32 // additive fade progress in [0, 1]
 	entPos       mgl32.Vec3
 	entYaw       float32
@@ -132,10 +122,10 @@ type Lab struct {
 	focusHeight      float32 // m, the camera's target height: the hips' at rest
 
 	// Poses of the chain, allocated once.
-	sampA, sampB, mix, tmp, offset, transPose, extrap animsys.Pose
-	addPose, local, global, prevGlobal, fd            animsys.Pose
-	prevLocal, fdLocal, bk, ikTemp, ikGlobalA         animsys.Pose
-	ikGlobalB, procBase                               animsys.Pose
+	sampA, sampB, mix, tmp                    animsys.Pose
+	addPose, local, global, prevGlobal, fd    animsys.Pose
+	prevLocal, fdLocal, bk, ikTemp, ikGlobalA animsys.Pose
+	ikGlobalB, procBase                       animsys.Pose
 	// ikDelta (s) is the IK's finite-difference step (op_two_bone_ik's
 	// delta, 0.01 in the article); its velocities are first order in it.
 	ikDelta float32
@@ -157,8 +147,8 @@ func newLab(ch *character.Character) *Lab {
 		wave: ch.Additive, pendingSwitch: -1, pendingSeek: -1, resetRNG: mathx.NewXorshift32(0), ikDelta: 0.01,
 		sec: velPanels{clip: true, events: true, lines: true}}
 	n := l.skel.Len()
-	for _, p := range []*animsys.Pose{&l.sampA, &l.sampB, &l.mix, &l.tmp, &l.offset, &l.transPose,
-		&l.extrap, &l.addPose, &l.local, &l.global, &l.prevGlobal, &l.fd, &l.prevLocal,
+	l.trans = animsys.NewTransition(n)
+	for _, p := range []*animsys.Pose{&l.sampA, &l.sampB, &l.mix, &l.tmp, &l.addPose, &l.local, &l.global, &l.prevGlobal, &l.fd, &l.prevLocal,
 		&l.fdLocal, &l.bk, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, &l.procBase} {
 		*p = animsys.NewPose(n)
 	}
@@ -287,7 +277,7 @@ func (l *Lab) Update(dt float32) {
 		l.pendingReset = false
 		l.cur = (l.cur + 1 + int(l.resetRNG.Float()*float32(len(l.clips)-1))) % len(l.clips)
 		l.tCur = l.resetRNG.Float() * loopLen(&l.clips[l.cur])
-		l.trans, l.transTime = TransCut, 0
+		l.trans.Start(animsys.TransitionCut, nil, nil)
 		l.entYaw += l.resetRNG.Float()*2 - 1
 	}
 	if l.pendingFree {
@@ -296,7 +286,7 @@ func (l *Lab) Update(dt float32) {
 	}
 	if l.pendingSwitch >= 0 {
 		l.startTransition(l.pendingSwitch)
-		if l.trans == TransCut && l.Event == "" {
+		if l.trans.Kind() == animsys.TransitionCut && l.Event == "" {
 			l.Event = "cut" // a cut jumps the pose: that is what it is
 		}
 		l.pendingSwitch = -1
@@ -314,13 +304,13 @@ func (l *Lab) Update(dt float32) {
 	l.tCur, crossed = l.S.Play.Advance(l.tCur, clipDt, loopLen(&l.clips[l.cur]))
 	l.tPrev, crossedPrev = l.S.Play.Advance(l.tPrev, clipDt, loopLen(&l.clips[l.prev]))
 	// The clip a blend comes from counts while the blend runs.
-	blending := l.trans == TransBlend && l.transTime < l.S.BlendDuration
+	blending := l.trans.SourceShows(l.transitionParams())
 	if e := l.endEvent(l.cur, crossed); e != "" && l.Event == "" {
 		l.Event = e
 	} else if e := l.endEvent(l.prev, crossedPrev && blending); e != "" && l.Event == "" {
 		l.Event = e
 	}
-	l.transTime += simDt
+	l.trans.Advance(simDt)
 	l.time += float64(simDt)
 	l.updateAdditive(simDt)
 	l.updateFades(simDt)
@@ -368,7 +358,7 @@ func (l *Lab) clipTime(i int, t float32) float32 {
 // interval between the two ticks' samples of a clip.
 func (l *Lab) readsJump() bool {
 	now := [2]clipRead{{l.cur, l.clipTime(l.cur, l.tCur)}, {-1, 0}}
-	if l.trans == TransBlend && l.transTime < l.S.BlendDuration {
+	if l.trans.SourceShows(l.transitionParams()) {
 		now[1] = clipRead{l.prev, l.clipTime(l.prev, l.tPrev)}
 	}
 	hit := false
@@ -496,7 +486,7 @@ func (l *Lab) CSVRows(rows [][]string) [][]string {
 	red, blue := l.Lines(j)
 	transitions := []string{"cut", "blend", "inertialize_cubic", "inertialize_spring", "dead_blend"}
 	return append(rows, []string{app.CSVTime(l.time), l.clips[l.cur].Name, app.CSVBool(l.S.Cubic),
-		transitions[l.trans], f(l.transTime), f(a), app.CSVBool(l.S.LookAt), app.CSVBool(l.S.IK), app.CSVBool(l.S.IgnoreWeightVel),
+		transitions[l.trans.Kind()], f(l.trans.Time()), f(a), app.CSVBool(l.S.LookAt), app.CSVBool(l.S.IK), app.CSVBool(l.S.IgnoreWeightVel),
 		l.Event, quantityNames[l.S.Quantity], f(l.Mean), f(l.Max), l.skel.Names[j],
 		f(red[0]), f(red[1]), f(red[2]), f(blue[0]), f(blue[1]), f(blue[2])})
 }

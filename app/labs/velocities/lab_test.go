@@ -101,7 +101,7 @@ func runTicks(l *Lab, n int, dt float32) float32 {
 func TestVelocitiesSpikesExactlyAtEvents(t *testing.T) {
 	const dt = float32(1.0 / 60)
 	l := New()
-	l.S.Transition = TransCut
+	l.S.Transition = int32(animsys.TransitionCut)
 	l.S.TurnRate = 0
 	// A walk at 1.35 m/s with feet decelerating at up to ~40 m/s^2: the
 	// previous-frame difference lags by about a dt/2 = 0.33 m/s. 1 m/s is
@@ -187,16 +187,16 @@ func TestVelocitiesChainConvergesWithDt(t *testing.T) {
 				case i == int(0.5/dt):
 					l.S.Additive = true
 				case i == int(1.0/dt):
-					l.S.Transition = TransBlend
+					l.S.Transition = int32(animsys.TransitionBlend)
 					l.Play(2)
 				case i == int(2.0/dt):
-					l.S.Transition = TransInertCubic
+					l.S.Transition = int32(animsys.TransitionCubic)
 					l.Play(3)
 				case i == int(3.0/dt):
-					l.S.Transition = TransInertSpring
+					l.S.Transition = int32(animsys.TransitionSpring)
 					l.Play(1)
 				case i == int(4.0/dt):
-					l.S.Transition = TransDeadBlend
+					l.S.Transition = int32(animsys.TransitionDeadBlend)
 					l.S.Additive = false
 					l.Play(4)
 				}

@@ -127,14 +127,14 @@ func (l *Lab) Panel(p *ui.Panel) {
 			l.Play(i)
 		}
 		p.Choice([]string{"Cut", "Blend", "Cubic inert.", "Spring inert.", "Dead blend"}, 3, &s.Transition)
-		switch s.Transition {
-		case TransBlend:
+		switch animsys.TransitionKind(s.Transition) {
+		case animsys.TransitionBlend:
 			p.Range(sl, &s.BlendDuration)
-		case TransInertCubic:
+		case animsys.TransitionCubic:
 			p.Range(sl, &s.InertDuration)
-		case TransInertSpring:
+		case animsys.TransitionSpring:
 			p.Range(sl, &s.InertHalflife)
-		case TransDeadBlend:
+		case animsys.TransitionDeadBlend:
 			p.Range(sl, &s.BlendDuration)
 			p.Range(sl, &s.DeadHalflife)
 		}
@@ -290,7 +290,7 @@ func (l *Lab) SetClipSpeed(s float32) { l.S.ClipSpeed = max(0, min(app.MaxClipSp
 // skeleton.
 func (l *Lab) CheckSettings() {
 	s := &l.S
-	s.Transition = mathx.Clamp(s.Transition, TransCut, TransDeadBlend)
+	s.Transition = mathx.Clamp(s.Transition, 0, int32(animsys.NumTransitionKinds)-1)
 	s.IKChain = mathx.Clamp(s.IKChain, 0, 1)
 	s.Quantity = mathx.Clamp(s.Quantity, 0, int32(len(quantityNames)-1))
 	s.Joint = mathx.Clamp(s.Joint, -1, int32(l.skel.Len()-1))
