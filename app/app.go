@@ -3,9 +3,9 @@
 // help overlay, messages, the clip timeline, the file browser, settings
 // that last, screenshots, CSV export, scripted headless runs, the
 // character (loaded with package character, its body built when it is
-// set), joint picking and the pointer. A lab is a [Lab], with optional
-// interfaces ([Configurer], [CSVExporter], [CharacterSetter], [Pointable],
-// [Timeliner], [SettingsLab], [Uploader], ...) for what it takes part in.
+// set), joint picking, and the input labs are handed. A lab is a [Lab]
+// (lab.go, the whole contract), embedding [Base] for the hooks it does
+// not need.
 // The labs live in packages of their own under app/labs; the framework
 // never imports them: main passes the list (labs.All) to [ParseFlags] and
 // [Run].
@@ -77,11 +77,9 @@ func (a *App) Lab() Lab {
 		l := a.entries[a.cur].New()
 		a.keepDefaults(a.cur, l)
 		a.applyStored(a.cur, l)
-		if s, ok := l.(Configurer); ok {
-			s.Configure(a.cfg)
-		}
-		if c, ok := l.(CharacterSetter); ok && a.mocap.character != nil {
-			c.SetCharacter(a.mocap.character)
+		l.Configure(a.cfg)
+		if a.mocap.character != nil {
+			l.SetCharacter(a.mocap.character)
 		}
 		a.labs[a.cur] = l
 	}
@@ -117,13 +115,7 @@ func (a *App) switchLab(i int) {
 // (as far back as a loaded character's size asks), aimed at the lab's
 // focus (the C key).
 func (a *App) ResetCamera() {
-	a.cam = DefaultCamera()
-	if _, ok := a.Lab().(CharacterSetter); ok && a.mocap.character != nil {
-		a.cam.Distance = FitDistance(a.mocap.character) // a loaded character, at its size
-	}
-	if c, ok := a.Lab().(CameraChooser); ok {
-		a.cam = c.Camera()
-	}
+	a.cam = a.Lab().Camera()
 	a.cam.Target = a.Lab().Focus()
 }
 
@@ -143,10 +135,19 @@ func (a *App) Keys() []Key {
 	return append(out, own...)
 }
 
-// run performs the key action called name (a --do script step).
+// run performs the key action called name (a --do script step); a Held
+// key is held down from now until the script names it again.
 func (a *App) run(name string) {
 	for _, k := range a.Keys() {
-		if k.Name == name {
+		switch {
+		case k.Name != name:
+		case k.Held:
+			if a.in.scripted == nil {
+				a.in.scripted = map[string]bool{}
+			}
+			a.in.scripted[name] = !a.in.scripted[name]
+			return
+		default:
 			k.Action()
 			return
 		}
@@ -164,22 +165,25 @@ func (a *App) ShowHelp(show bool) { a.chrome.showHelp = show }
 
 // frameworkKeys are the framework's key actions, then a number key per lab.
 func (a *App) frameworkKeys() []Key {
+	key := func(code int32, label, name, help string, do func()) Key {
+		return Key{Code: code, Label: label, Name: name, Help: help, Action: do}
+	}
 	keys := []Key{
-		{rl.KeyF1, "F1", "help", "show / hide this help", func() { a.chrome.showHelp = !a.chrome.showHelp }},
-		{rl.KeyH, "H", "hide-ui", "hide / show panels and plots", func() { a.chrome.showUI = !a.chrome.showUI }},
-		{rl.KeySpace, "Space", "pause", "pause / play", func() { a.clock.Paused = !a.clock.Paused }},
-		{rl.KeyPeriod, ".", "step", "single step (pauses)", func() { a.clock.Paused = true; a.clock.Step() }},
-		{rl.KeyLeftBracket, "[", "slower", "halve the time scale", func() { a.clock.TimeScale = max(1.0/16, a.clock.TimeScale/2) }},
-		{rl.KeyRightBracket, "]", "faster", "double the time scale", func() { a.clock.TimeScale = min(4, a.clock.TimeScale*2) }},
-		{rl.KeyD, "D", "fixed-dt", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }},
-		{rl.KeyC, "C", "camera-reset", "reset the camera", a.ResetCamera},
-		{rl.KeyF, "F", "follow", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }},
-		{rl.KeyO, "O", "open", "open BVH files (file browser)", a.OpenBrowser},
-		{rl.KeyF12, "F12", "screenshot", "save a screenshot (PNG, current folder)", func() { a.out.screenshotAtEnd = true }},
-		{rl.KeyTab, "Tab", "next-lab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }},
+		key(rl.KeyF1, "F1", "help", "show / hide this help", func() { a.chrome.showHelp = !a.chrome.showHelp }),
+		key(rl.KeyH, "H", "hide-ui", "hide / show panels and plots", func() { a.chrome.showUI = !a.chrome.showUI }),
+		key(rl.KeySpace, "Space", "pause", "pause / play", func() { a.clock.Paused = !a.clock.Paused }),
+		key(rl.KeyPeriod, ".", "step", "single step (pauses)", func() { a.clock.Paused = true; a.clock.Step() }),
+		key(rl.KeyLeftBracket, "[", "slower", "halve the time scale", func() { a.clock.TimeScale = max(1.0/16, a.clock.TimeScale/2) }),
+		key(rl.KeyRightBracket, "]", "faster", "double the time scale", func() { a.clock.TimeScale = min(4, a.clock.TimeScale*2) }),
+		key(rl.KeyD, "D", "fixed-dt", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }),
+		key(rl.KeyC, "C", "camera-reset", "reset the camera", a.ResetCamera),
+		key(rl.KeyF, "F", "follow", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }),
+		key(rl.KeyO, "O", "open", "open BVH files (file browser)", a.OpenBrowser),
+		key(rl.KeyF12, "F12", "screenshot", "save a screenshot (PNG, current folder)", func() { a.out.screenshotAtEnd = true }),
+		key(rl.KeyTab, "Tab", "next-lab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }),
 	}
 	for i, e := range a.entries {
-		keys = append(keys, Key{int32(rl.KeyOne) + int32(i), fmt.Sprint(i + 1), "lab-" + e.Name, "lab: " + e.Name, func() { a.switchLab(i) }})
+		keys = append(keys, key(int32(rl.KeyOne)+int32(i), fmt.Sprint(i+1), "lab-"+e.Name, "lab: "+e.Name, func() { a.switchLab(i) }))
 	}
 	return keys
 }

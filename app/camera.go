@@ -32,6 +32,14 @@ func FitDistance(ch *character.Character) float32 {
 	return d * max(1, min(ch.Height/1.8, 14))
 }
 
+// CameraFor is the default camera as far back as character ch asks
+// (FitDistance): the camera of a lab that shows the character.
+func CameraFor(ch *character.Character) OrbitCamera {
+	c := DefaultCamera()
+	c.Distance = FitDistance(ch)
+	return c
+}
+
 // DefaultCameraRight is the default camera's screen-right direction on the
 // ground (m, unit length): labs lay out side-by-side objects along it.
 func DefaultCameraRight() mgl32.Vec3 {

@@ -180,17 +180,17 @@ func (a *App) drawUI(lab Lab, v *View) (asked []func()) {
 	lp.Title = lab.Title()
 	lp.Reset = a.ResetSetting
 	lp.Begin()
-	lab.Panel(lp)
+	lab.Panel(&Panel{Panel: lp, asked: &asked})
 	lp.End()
 	if len(c.messages) > 0 {
 		asked = append(asked, a.drawMessages(m)...)
 	}
 
-	if t, ok := lab.(Timeliner); ok {
+	if _, ok := lab.Timeline(); ok {
 		if c.browser != nil {
 			gui.Lock() // the panels' End unlocked raygui
 		}
-		asked = append(asked, a.drawTimeline(t, v.Timeline)...)
+		asked = append(asked, a.drawTimeline(lab, v.Timeline)...)
 	}
 	return asked
 }

@@ -8,17 +8,6 @@ import (
 	"kinelab/animsys/export"
 )
 
-// CSVExporter is a lab whose signals --csv writes. The header names every
-// column with its unit, e.g. "t_s". CSVRows appends the rows the last
-// update adds to rows and returns it: one row of signals for a lab that
-// plots them over time; for a lab whose data is a table (the
-// Transition-cost lab's grid), the whole table on the first update and
-// nothing after (its LabEntry gives CSVFrames, so it needs no --frames).
-type CSVExporter interface {
-	CSVHeader() []string
-	CSVRows(rows [][]string) [][]string
-}
-
 // CSVFloat formats a float32 for CSV with the fewest digits that parse
 // back to the same value: the one number format of every lab's CSV.
 func CSVFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
@@ -40,10 +29,10 @@ type CSVFile struct {
 	lab  Lab // the lab whose header was written
 }
 
-// CreateCSV creates the --csv file at path for lab, which must be a
-// CSVExporter.
+// CreateCSV creates the --csv file at path for lab, which must have a
+// CSV header.
 func CreateCSV(path string, lab Lab) (*CSVFile, error) {
-	if _, ok := lab.(CSVExporter); !ok {
+	if lab.CSVHeader() == nil {
 		return nil, fmt.Errorf("--csv: lab %s has no signals to export", lab.Name())
 	}
 	f, err := export.Create(path)
@@ -54,18 +43,18 @@ func CreateCSV(path string, lab Lab) (*CSVFile, error) {
 }
 
 // Write appends the rows of the lab's last update (and the header first).
-// A lab that is not a CSVExporter writes nothing. A write error is kept
+// A lab with no CSV header writes nothing. A write error is kept
 // by the csv.Writer and returned by Close.
 func (c *CSVFile) Write(lab Lab) {
-	e, ok := lab.(CSVExporter)
-	if !ok {
-		return
-	}
 	if c.lab != lab {
+		head := lab.CSVHeader()
+		if head == nil {
+			return
+		}
 		c.lab = lab
-		_ = c.w.Write(e.CSVHeader())
+		_ = c.w.Write(head)
 	}
-	c.rows = e.CSVRows(c.rows[:0])
+	c.rows = lab.CSVRows(c.rows[:0])
 	for _, row := range c.rows {
 		_ = c.w.Write(row)
 	}

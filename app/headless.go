@@ -62,8 +62,8 @@ func runHeadless(cfg Config, labs []LabEntry) int {
 // window was opened; GPU resources were never made.
 func (a *App) unload() {
 	for _, l := range a.labs {
-		if u, ok := l.(Unloader); ok {
-			u.Unload()
+		if l != nil {
+			l.Unload()
 		}
 	}
 }

@@ -7,12 +7,16 @@ import (
 	"kinelab/ui"
 )
 
-// inputState is what the App keeps of the mouse between frames.
+// inputState is what the App keeps of the input between frames.
 type inputState struct {
 	dragging    bool       // a camera drag started outside the UI
 	press       rl.Vector2 // where the left button went down (units)
 	pressOverUI bool       // and whether that was over the UI
 	pointer     Pointer    // what the lab is given this frame
+	keysFree    bool       // keys act on the labs: no text typed, no file browser
+	// scripted are the Held keys a --do script holds down (by name).
+	scripted map[string]bool
+	lab      Input // what the lab is given this frame (its held map reused)
 }
 
 // input is the frame's input stage, before any update or drawing: key
@@ -23,12 +27,13 @@ func (a *App) input() {
 	c, in := &a.chrome, &a.in
 	// While the user types a value, or browses files, keys are theirs (and
 	// Esc cancels instead of quitting).
-	if ui.Typing() || c.browser != nil {
+	in.keysFree = !ui.Typing() && c.browser == nil
+	if !in.keysFree {
 		rl.SetExitKey(rl.KeyNull)
 	} else {
 		rl.SetExitKey(rl.KeyEscape)
 		for _, k := range a.Keys() {
-			if rl.IsKeyPressed(k.Code) {
+			if k.Action != nil && (rl.IsKeyPressed(k.Code) || k.Alt != 0 && rl.IsKeyPressed(k.Alt)) {
 				k.Action()
 			}
 		}
@@ -57,7 +62,8 @@ func (a *App) input() {
 	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) {
 		in.press, in.pressOverUI = m, overUI
 	}
-	in.pointer = Pointer{}
+	in.pointer = Pointer{Mouse: m, Pressed: rl.IsMouseButtonPressed(rl.MouseButtonLeft),
+		Held: rl.IsMouseButtonDown(rl.MouseButtonLeft), Ctrl: ctrl}
 	if rl.IsMouseButtonReleased(rl.MouseButtonLeft) && !in.pressOverUI && !ctrl {
 		d := rl.Vector2{X: m.X - in.press.X, Y: m.Y - in.press.Y}
 		if d.X*d.X+d.Y*d.Y < 16 {
@@ -67,8 +73,9 @@ func (a *App) input() {
 	if ctrl && !overUI {
 		s := ui.Scale()
 		ray := rl.GetScreenToWorldRay(rl.Vector2{X: m.X * s, Y: m.Y * s}, a.cam.Raylib())
-		in.pointer = Pointer{Origin: mgl32.Vec3{ray.Position.X, ray.Position.Y, ray.Position.Z},
-			Dir: mgl32.Vec3{ray.Direction.X, ray.Direction.Y, ray.Direction.Z}, Down: rl.IsMouseButtonDown(rl.MouseButtonLeft)}
+		in.pointer.Origin = mgl32.Vec3{ray.Position.X, ray.Position.Y, ray.Position.Z}
+		in.pointer.Dir = mgl32.Vec3{ray.Direction.X, ray.Direction.Y, ray.Direction.Z}
+		in.pointer.Down = rl.IsMouseButtonDown(rl.MouseButtonLeft)
 	}
 	if in.dragging && !ctrl {
 		d := rl.GetMouseDelta()
@@ -107,10 +114,44 @@ func (a *App) overUI(m rl.Vector2) bool {
 		rl.CheckCollisionPointRec(m, c.labPanel.Bounds()) || m.Y < tabBarH ||
 		len(c.messages) > 0 && rl.CheckCollisionPointRec(m, c.msgPanel.Bounds()) ||
 		rl.CheckCollisionPointRec(m, c.lastView.Timeline)
-	if u, ok := a.Lab().(UIRecter); ok {
-		for _, r := range u.UIRects(int32(ui.Width()), int32(ui.Height())) {
-			over = over || rl.CheckCollisionPointRec(m, r)
-		}
+	for _, r := range a.Lab().UIRects(int32(ui.Width()), int32(ui.Height())) {
+		over = over || rl.CheckCollisionPointRec(m, r)
 	}
 	return over
+}
+
+// labInput is the lab's Input for this frame: the pointer, its Held keys
+// (down on the keyboard while keys are free, or held by a --do script),
+// the first gamepad and the camera's view direction on the ground. In a
+// run without a window only the script holds keys.
+func (a *App) labInput(lab Lab) *Input {
+	in := &a.in.lab
+	in.Pointer = a.in.pointer
+	in.Pointer.view = &a.chrome.lastView
+	fwd := a.cam.Target.Sub(a.cam.Eye())
+	in.View = mgl32.Vec2{fwd[0], fwd[2]}
+	window := rl.IsWindowReady()
+	if in.held == nil {
+		in.held = map[string]bool{}
+	}
+	clear(in.held)
+	for _, k := range lab.Keys() {
+		if !k.Held {
+			continue
+		}
+		down := a.in.scripted[k.Name]
+		if window && a.in.keysFree {
+			down = down || rl.IsKeyDown(k.Code) || k.Alt != 0 && rl.IsKeyDown(k.Alt)
+		}
+		in.held[k.Name] = down
+	}
+	in.Gamepad = Gamepad{}
+	if window && rl.IsGamepadAvailable(0) {
+		in.Gamepad = Gamepad{Available: true,
+			LeftX: rl.GetGamepadAxisMovement(0, rl.GamepadAxisLeftX), LeftY: rl.GetGamepadAxisMovement(0, rl.GamepadAxisLeftY),
+			RightX: rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightX), RightY: rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightY),
+			RightTrigger: rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightTrigger),
+			A:            rl.IsGamepadButtonDown(0, rl.GamepadButtonRightFaceDown)}
+	}
+	return in
 }

@@ -14,47 +14,168 @@ import (
 // A Lab is one screen of kinelab: one idea with its own state, update,
 // panel and drawing. The framework (App) owns everything labs share — the
 // clock, camera, ground, panels, help overlay, screenshots and headless
-// runs — so a lab holds only its own idea.
+// runs — so a lab holds only its own idea. This file is the whole
+// contract: every hook the App calls, with Base giving the default of each
+// hook a lab does not need.
 //
-// Per frame the App runs, in order: input (key actions, clicks on the
-// tabs, dropped files, the pointer), the intents of the last frame's
-// panels, Update(dt) for each tick, Upload (an Uploader's GPU resources),
-// then the drawing: Draw3D inside the camera, Draw2D in screen space, and
-// Panel for the widgets. Update must not draw; Draw3D and Draw2D must not
-// change state; Panel is the input stage: its widgets edit settings that
-// act from the next Update, and its buttons ask for what the next Update
-// does (a pending teleport, a clip to play), never do it while drawing.
+// When a lab is made: Configure (the command line), SetCharacter (the
+// loaded character, if any), then Settings are read from the settings file
+// and CheckSettings puts them in range. Per frame the App runs, in order:
+// the input stage (key actions, clicks on the tabs, dropped files, then
+// Input with the pointer, held keys and gamepad), the actions the last
+// frame's panels asked for (Panel.Ask), Update(dt) for each tick (with its
+// CSVRows), Upload, then the drawing: Draw3D inside the camera, Draw2D in
+// screen space, Panel for the widgets and the timeline. Update must not
+// draw; Draw3D, Draw2D and Panel must not change the simulation: a panel
+// edits settings that act from the next Update and asks (Panel.Ask) for
+// what the next frame does before it.
 type Lab interface {
 	// Name is the short id used by --lab and the tabs (e.g. "velocities").
 	Name() string
 	// Title names the lab and what it is showing, for the window title.
 	Title() string
-	// Update advances the lab by dt seconds. dt is 0 on a frame without a
-	// tick (paused, or between ticks of a slow tick rate): the lab then
-	// takes what its panel asked for and moves nothing. It must stay
-	// finite for any dt >= 0.
+	// Focus is the point (m) the camera follows.
+	Focus() mgl32.Vec3
+	// Camera is the lab's camera when it opens and when the camera is
+	// reset (default: DefaultCamera).
+	Camera() OrbitCamera
+	// Keys lists the lab's own key actions (shown in the help overlay and
+	// run by --do); a Held key acts while down, through Input.Held.
+	Keys() []Key
+
+	// Configure reads the command line when the lab is made (--seed for
+	// its random choices, its LabFlags).
+	Configure(c Config)
+	// SetCharacter gives a lab that animates the character the one loaded
+	// (character.Default until files are loaded, from the command line, a
+	// drop or the file browser); others ignore it.
+	SetCharacter(ch *character.Character)
+	// Settings returns a pointer to the lab's settings struct, written to
+	// the settings file on exit and read at start (JSON-encodable values),
+	// or nil if it has none. The framework resets its fields to the values
+	// it had when the lab was made (a section's reset button, right-click
+	// on a slider).
+	Settings() any
+	// CheckSettings puts read settings back in their ranges (a file edited
+	// by hand, or by an older version): choices within their options,
+	// sliders within their ends (the lab's ui.Ranges).
+	CheckSettings()
+
+	// Input takes the frame's input before the updates: the pointer (a
+	// click, Ctrl+drag), held keys, the gamepad and the camera's view on
+	// the ground.
+	Input(in *Input)
+	// Update advances the lab by dt seconds of simulated time: paused, or
+	// between ticks of a slow tick rate, it is called with dt = 0 and
+	// moves nothing. It must stay finite for any dt >= 0.
 	Update(dt float32)
+	// Upload makes GPU resources from the lab's state (meshes for a new
+	// character), after the updates and before drawing, with the window
+	// open, so Draw3D only draws; Unload frees them (and stops what the
+	// lab started) when the window closes or a headless run ends.
+	Upload()
+	Unload()
+
 	// Draw3D draws the lab's world inside BeginMode3D.
 	Draw3D(v *View)
 	// Draw2D draws screen-space overlays (labels, plots) after the 3D pass.
 	Draw2D(v *View)
 	// Panel lays out the lab's widgets.
-	Panel(p *ui.Panel)
-	// Keys lists the lab's own keyboard actions (shown in the help overlay).
-	Keys() []Key
-	// Focus is the point (m) the camera follows.
-	Focus() mgl32.Vec3
+	Panel(p *Panel)
+	// UIRects are the lab's own screen areas that take the mouse (plots to
+	// draw in, heat maps to click) on a w x h screen (units), so drags
+	// there do not orbit the camera.
+	UIRects(w, h int32) []rl.Rectangle
+	// Timeline is what a lab playing a clip shows on the framework's
+	// timeline (clip time and frame, a scrub bar, play mode, clip speed);
+	// false for none. EditTimeline gives back the user's changes.
+	Timeline() (Timeline, bool)
+	EditTimeline(e TimelineEdit)
+
+	// CSVHeader names every column --csv writes, with its unit (e.g.
+	// "t_s"); nil for a lab with no signals to export. CSVRows appends
+	// the rows the last update adds: one row for a lab that plots signals
+	// over time, or, for a lab whose data is a table (the Transition-cost
+	// lab's grid), the whole table on the first update and nothing after
+	// (its LabEntry gives CSVFrames).
+	CSVHeader() []string
+	CSVRows(rows [][]string) [][]string
 }
 
-// Key is a keyboard action: the raylib key code, its label in the help
-// overlay, the name --do scripts use, its help text, and what it does.
+// Base gives every hook of Lab but Name, Title and Update its default: a
+// lab embeds it and writes only the hooks its idea needs.
+type Base struct{}
+
+func (Base) Focus() mgl32.Vec3                  { return mgl32.Vec3{0, 1, 0} }
+func (Base) Camera() OrbitCamera                { return DefaultCamera() }
+func (Base) Keys() []Key                        { return nil }
+func (Base) Configure(Config)                   {}
+func (Base) SetCharacter(*character.Character)  {}
+func (Base) Settings() any                      { return nil }
+func (Base) CheckSettings()                     {}
+func (Base) Input(*Input)                       {}
+func (Base) Upload()                            {}
+func (Base) Unload()                            {}
+func (Base) Draw3D(*View)                       {}
+func (Base) Draw2D(*View)                       {}
+func (Base) Panel(*Panel)                       {}
+func (Base) UIRects(w, h int32) []rl.Rectangle  { return nil }
+func (Base) Timeline() (Timeline, bool)         { return Timeline{}, false }
+func (Base) EditTimeline(TimelineEdit)          {}
+func (Base) CSVHeader() []string                { return nil }
+func (Base) CSVRows(rows [][]string) [][]string { return rows }
+
+// Key is a key action: the raylib key code (and another that does the
+// same, e.g. an arrow beside WASD), its label in the help overlay, the
+// name --do scripts use, its help text, and what it does when pressed. A
+// Held key has no Action: the lab asks Input.Held whether it is down, and
+// --do NAME toggles it held from that frame on.
 type Key struct {
 	Code   int32
 	Label  string
 	Name   string
 	Help   string
 	Action func()
+	Alt    int32 // 0: none
+	Held   bool
 }
+
+// Input is the frame's input for a lab, read by the framework: the
+// pointer, the lab's held keys (by the keyboard or a --do script), the
+// gamepad and the camera's view direction on the ground.
+type Input struct {
+	Pointer
+	// View is the camera's view direction on the ground (x, z; not
+	// normalised), for directions relative to the view.
+	View    mgl32.Vec2
+	Gamepad Gamepad
+	held    map[string]bool
+}
+
+// Held reports whether the lab's Held key called name is down.
+func (in *Input) Held(name string) bool { return in.held[name] }
+
+// Gamepad is the first gamepad's state (all zero when none is connected):
+// sticks in [-1, 1] (y down), the right trigger in [-1, 1] (-1 released).
+type Gamepad struct {
+	Available      bool
+	LeftX, LeftY   float32
+	RightX, RightY float32
+	RightTrigger   float32
+	A              bool // the bottom face button
+}
+
+// Panel is a lab's panel for one frame: ui.Panel's widgets, and Ask for
+// what a button asks of the lab, which the frame carries out before the
+// next update (so nothing changes while the frame is drawn).
+type Panel struct {
+	*ui.Panel
+	asked *[]func()
+}
+
+// Ask records what the user asked for; the App runs it before the next
+// update.
+func (p *Panel) Ask(do func()) { *p.asked = append(*p.asked, do) }
 
 // View is what drawing code needs to know about the frame: the camera and
 // the screen, and the screen areas the UI covers. Sizes and positions are
@@ -134,43 +255,4 @@ func entryNames(labs []LabEntry) []string {
 		out[i] = e.Name
 	}
 	return out
-}
-
-// Configurer is a lab that reads the command line when it is made (--seed
-// for its random choices, and any lab-specific use of --dt or --jitter).
-type Configurer interface {
-	Configure(c Config)
-}
-
-// CharacterSetter is a lab that animates a character (character.Default
-// until files are loaded): loading BVH files (on the command line, dropped
-// on the window, or through the file browser) replaces it.
-type CharacterSetter interface {
-	SetCharacter(ch *character.Character)
-}
-
-// UIRecter is a lab with screen areas of its own that take the mouse
-// (plots to draw in, heat maps to click), given the screen size (px), so
-// drags there do not orbit the camera.
-type UIRecter interface {
-	UIRects(w, h int32) []rl.Rectangle
-}
-
-// Uploader is a lab with GPU resources to make from its state (meshes
-// built for a new character): the App calls Upload after the frame's
-// updates and before drawing, with the window open, so Draw3D only draws.
-type Uploader interface {
-	Upload()
-}
-
-// Unloader is a lab that frees the GPU resources it made when the window
-// closes.
-type Unloader interface {
-	Unload()
-}
-
-// CameraChooser is a lab that chooses its camera when it opens and when the
-// camera is reset.
-type CameraChooser interface {
-	Camera() OrbitCamera
 }

@@ -7,7 +7,6 @@ import (
 
 	gui "github.com/gen2brain/raylib-go/raygui"
 	rl "github.com/gen2brain/raylib-go/raylib"
-	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/character"
 	"kinelab/render"
@@ -112,8 +111,8 @@ func (a *App) Open() error {
 // Close frees the labs' and the App's GPU resources and closes the window.
 func (a *App) Close() {
 	for _, l := range a.labs {
-		if u, ok := l.(Unloader); ok {
-			u.Unload()
+		if l != nil {
+			l.Unload()
 		}
 	}
 	a.bodies.unload()
@@ -135,7 +134,7 @@ func (a *App) frameDt() float32 {
 // ui.Scale): the 2D pass is drawn zoomed by the UI scale.
 func (a *App) View() View {
 	w, h := ui.Width(), ui.Height()
-	_, timeline := a.Lab().(Timeliner)
+	_, timeline := a.Lab().Timeline()
 	lay := layoutFor(w, h, timeline)
 	v := View{Camera: a.cam.Raylib(), Width: int32(w), Height: int32(h),
 		Plot: lay.Plot, Area: lay.Area, Timeline: lay.Timeline, scale: ui.Scale(),
@@ -163,9 +162,7 @@ func (a *App) Frame(onDrawn func()) {
 	}
 	a.pending = a.pending[:0]
 	lab := a.tick()
-	if u, ok := lab.(Uploader); ok {
-		u.Upload()
-	}
+	lab.Upload()
 	a.cam.Track(lab.Focus(), a.frameDt())
 	a.pending = append(a.pending, a.draw(lab, onDrawn)...)
 	a.frames++
@@ -225,14 +222,7 @@ func (a *App) tick() Lab {
 		}
 	}
 	lab := a.Lab()
-	if pl, ok := lab.(Pointable); ok {
-		a.in.pointer.view = &a.chrome.lastView
-		pl.Point(a.in.pointer)
-	}
-	if st, ok := lab.(Steerer); ok {
-		fwd := a.cam.Target.Sub(a.cam.Eye())
-		st.Steer(mgl32.Vec2{fwd[0], fwd[2]})
-	}
+	lab.Input(a.labInput(lab))
 	steps := a.clock.Advance(a.frameDt())
 	if len(steps) == 0 {
 		// No tick this frame (paused, or between ticks of a slow tick

@@ -45,8 +45,8 @@ func (a *App) Load(files []string) bool {
 		}
 		a.makeBody(ch)
 		for _, l := range a.labs {
-			if c, ok := l.(CharacterSetter); ok {
-				c.SetCharacter(ch)
+			if l != nil {
+				l.SetCharacter(ch)
 			}
 		}
 		if rl.IsWindowReady() {

@@ -6,7 +6,8 @@ import (
 )
 
 // Pointer is the mouse as a world ray, given to labs that let the user
-// drag things (Ctrl + left button, so plain drags still orbit).
+// drag things (Ctrl + left button, so plain drags still orbit), part of
+// Input.
 type Pointer struct {
 	Origin, Dir mgl32.Vec3 // ray (m), Dir unit length
 	Down        bool       // Ctrl + left button held outside the UI
@@ -15,22 +16,14 @@ type Pointer struct {
 	// (JointAt).
 	Click bool
 	At    rl.Vector2
-	view  *View // the last frame's, to find what was clicked
-}
-
-// Pointable is a lab that takes the pointer each frame before Update.
-type Pointable interface {
-	Point(p Pointer)
-}
-
-// Steerer is a lab the player steers with held keys or a gamepad: the App
-// calls Steer once a frame before the updates (after Point), with the
-// camera's view direction on the ground (x, z; not normalised), so the
-// lab can read the keys held down and take directions relative to the
-// view. A Steerer's own Keys take their codes from the framework's while
-// it is shown (W, A, S and D steer instead of toggling the fixed dt).
-type Steerer interface {
-	Steer(view mgl32.Vec2)
+	// Mouse is the cursor (units), Pressed
+	// whether the left button went down this frame and Held whether it is
+	// down, anywhere (over the lab's UIRects too); Ctrl whether a Control
+	// key is down.
+	Mouse         rl.Vector2
+	Pressed, Held bool
+	Ctrl          bool
+	view          *View // the last frame's, to find what was clicked
 }
 
 // OnPlaneThrough intersects the ray with the vertical plane through p that

@@ -177,6 +177,36 @@ func checkInput(t *testing.T, a *app.App, lab *plainLab) {
 		t.Error("Esc did not close the text field")
 	}
 
+	// A panel's Ask runs after the frame that drew the click, before the
+	// next update; a Held key is down while the key is.
+	lab.asks = 0
+	ui.Record(true)
+	a.Frame(nil)
+	var askButton rl.Rectangle
+	for _, it := range ui.Record(false) {
+		if it.Kind == ui.KindWidget && it.Name == "Ask" {
+			askButton = it.Rect
+		}
+	}
+	click(askButton, int32(rl.MouseButtonLeft))
+	if lab.asks != 0 {
+		t.Errorf("a click on Ask ran its action in the frame that drew it")
+	}
+	a.Frame(nil)
+	if lab.asks != 1 || lab.asksTickd != 1 || lab.asksDrawn != 1 {
+		t.Errorf("the frame after a click on Ask: ran %d times, seen by the update %d, by the panel %d; want 1, 1, 1", lab.asks, lab.asksTickd, lab.asksDrawn)
+	}
+	play(evKeyDown, int32(rl.KeyK), 0)
+	a.Frame(nil)
+	if !lab.held {
+		t.Error("K down: the lab's Held key is not held")
+	}
+	play(evKeyUp, int32(rl.KeyK), 0)
+	a.Frame(nil)
+	if lab.held {
+		t.Error("K up: the lab's Held key is still held")
+	}
+
 	key(int32(rl.KeyO))
 	if !a.BrowserOpen() {
 		t.Error("O did not open the file browser")

@@ -20,15 +20,6 @@ import (
 // (--frames) neither read nor write it, so their output does not depend on
 // what a user last did; --settings FILE reads a given file instead.
 
-// SettingsLab is a lab whose settings last between runs: Settings returns
-// a pointer to its settings struct (JSON-encodable values). The framework
-// also resets its fields to the lab's defaults (a section's reset button,
-// right-click on a slider), taking the defaults from a copy made when the
-// lab is created.
-type SettingsLab interface {
-	Settings() any
-}
-
 // AppSettings are the framework's settings that last.
 type AppSettings struct {
 	UIScale     float32 `json:"ui_scale"` // 0: from the window size and DPI
@@ -124,9 +115,9 @@ func (a *App) SaveSettings(path string) error {
 	}
 	for i, e := range a.entries {
 		l := a.labs[i]
-		if s, ok := l.(SettingsLab); ok {
+		if s := settingsOf(l); s != nil {
 			var p []string
-			labs[e.Name], p = mergeFields(keyLabs+"."+e.Name, labs[e.Name], s.Settings())
+			labs[e.Name], p = mergeFields(keyLabs+"."+e.Name, labs[e.Name], s)
 			problems = append(problems, p...)
 		} else if _, read := a.settings.stored[e.Name]; l == nil && !read {
 			delete(labs, e.Name) // --reset-settings: its defaults next time
@@ -234,15 +225,13 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 // applyStored sets lab i's settings from the loaded file, if it has them,
 // each field on its own, and puts them in their ranges.
 func (a *App) applyStored(i int, l Lab) {
-	s, ok := l.(SettingsLab)
+	s := settingsOf(l)
 	raw, have := a.settings.stored[a.entries[i].Name]
-	if !ok || !have {
+	if s == nil || !have {
 		return
 	}
-	a.settingsErrs(decodeFields(keyLabs+"."+a.entries[i].Name, s.Settings(), raw))
-	if c, ok := l.(SettingsChecker); ok {
-		c.CheckSettings()
-	}
+	a.settingsErrs(decodeFields(keyLabs+"."+a.entries[i].Name, s, raw))
+	l.CheckSettings()
 }
 
 // settingsErrs reports the settings the file read could not give: in
@@ -255,22 +244,23 @@ func (a *App) settingsErrs(problems []string) {
 	}
 }
 
-// SettingsChecker is a SettingsLab that puts read settings back in their
-// ranges (a file edited by hand, or by an older version): choices within
-// their options, sliders within their ends (the lab's table of sliders,
-// ui.Ranges, which its panel draws).
-type SettingsChecker interface {
-	CheckSettings()
+// settingsOf is lab l's settings (Lab.Settings), nil for a lab not made
+// yet or one with none.
+func settingsOf(l Lab) any {
+	if l == nil {
+		return nil
+	}
+	return l.Settings()
 }
 
 // keepDefaults copies lab i's settings as they are when it is made: its
 // defaults, for the reset buttons.
 func (a *App) keepDefaults(i int, l Lab) {
-	s, ok := l.(SettingsLab)
-	if !ok {
+	s := settingsOf(l)
+	if s == nil {
 		return
 	}
-	v := reflect.ValueOf(s.Settings())
+	v := reflect.ValueOf(s)
 	if v.Kind() != reflect.Pointer {
 		return
 	}
@@ -290,8 +280,8 @@ func (a *App) ResetSetting(ptr any) bool {
 	if p.Kind() != reflect.Pointer || p.IsNil() {
 		return false
 	}
-	if s, ok := a.Lab().(SettingsLab); ok {
-		if d, ok := a.settings.defaults[a.cur]; ok && resetIn(reflect.ValueOf(s.Settings()).Elem(), d.Elem(), p) {
+	if s := settingsOf(a.Lab()); s != nil {
+		if d, ok := a.settings.defaults[a.cur]; ok && resetIn(reflect.ValueOf(s).Elem(), d.Elem(), p) {
 			return true
 		}
 	}

@@ -24,16 +24,15 @@ type Timeline struct {
 	Speed     float32 // clip speed (1: as recorded)
 }
 
-// Timeliner is a lab that plays a clip: the framework draws its timeline
-// (clip time and frame, a scrub bar, loop / clamp / ping-pong, clip speed)
-// at the bottom of the screen and passes the user's changes back.
-type Timeliner interface {
-	Timeline() Timeline
-	// Seek jumps the clip to t s into its loop at the next update: an
-	// event (the pose jumps) that the lab marks like a teleport.
-	Seek(t float32)
-	SetPlayMode(m animsys.PlayMode)
-	SetClipSpeed(s float32)
+// TimelineEdit is what the user changed on the timeline: the play mode
+// and clip speed it shows (changed or not), and a time to jump to.
+type TimelineEdit struct {
+	Mode  animsys.PlayMode
+	Speed float32 // clip speed, 0 to MaxClipSpeed
+	// Seek, if >= 0, jumps the clip to Seek s into its loop at the next
+	// update: an event (the pose jumps) that the lab marks like a
+	// teleport.
+	Seek float32
 }
 
 // MaxClipSpeed is the top of the clip speed slider.
@@ -41,11 +40,12 @@ const MaxClipSpeed = 3
 
 // drawTimeline draws lab t's timeline in r and returns the user's
 // changes, for the frame to apply before the next update.
-func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) (asked []func()) {
-	if r.Width <= 0 {
+func (a *App) drawTimeline(t Lab, r rl.Rectangle) (asked []func()) {
+	tl, ok := t.Timeline()
+	if !ok || r.Width <= 0 {
 		return nil
 	}
-	tl := t.Timeline()
+	edit := TimelineEdit{Mode: tl.Mode, Speed: tl.Speed, Seek: -1}
 	ui.BeginBlock(ui.KindPanel, "timeline", r)
 	rl.DrawRectangleRec(r, rl.Color{R: 22, G: 24, B: 29, A: 215})
 	rl.DrawRectangleLinesEx(r, 1, rl.Color{R: 70, G: 76, B: 88, A: 255})
@@ -55,12 +55,16 @@ func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) (asked []func()) {
 	speed := rl.Rectangle{X: top.X + top.Width - 200, Y: top.Y, Width: 200, Height: top.Height}
 	sp := tl.Speed
 	if ui.SliderBar(speed, &sp, 0, MaxClipSpeed, fmt.Sprintf("speed %.2fx", sp)) {
-		asked = append(asked, func() { t.SetClipSpeed(sp) })
+		e := edit
+		e.Speed = sp
+		asked = append(asked, func() { t.EditTimeline(e) })
 	}
 	modes := rl.Rectangle{X: speed.X - 8 - 260, Y: top.Y, Width: 260, Height: top.Height}
 	m := int32(tl.Mode)
 	if ui.Toggles(modes, []string{"Loop", "Clamp", "Ping-pong"}, &m) {
-		asked = append(asked, func() { t.SetPlayMode(animsys.PlayMode(m)) })
+		e := edit
+		e.Mode = animsys.PlayMode(m)
+		asked = append(asked, func() { t.EditTimeline(e) })
 	}
 	name, rest := timelineText(tl, modes.X-8-top.X)
 	y := top.Y + (top.Height-ui.TextSize)/2
@@ -74,8 +78,10 @@ func (a *App) drawTimeline(t Timeliner, r rl.Rectangle) (asked []func()) {
 	bar := rl.Rectangle{X: top.X, Y: top.Y + top.Height + 6, Width: top.Width, Height: 20}
 	x := tl.Time
 	if ui.SliderBar(bar, &x, 0, max(tl.Length, 1e-3), "") && x != tl.Time {
+		e := edit
+		e.Seek = x
 		asked = append(asked, func() {
-			t.Seek(x)
+			t.EditTimeline(e)
 			if a.clock.Paused {
 				a.clock.Step()
 			}

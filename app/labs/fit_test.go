@@ -121,7 +121,7 @@ func namesShown(lab app.Lab, items []ui.Item, names []string) (bad []string) {
 			playing = n
 		}
 	}
-	if _, ok := lab.(app.Timeliner); ok {
+	if _, ok := lab.Timeline(); ok {
 		found := false
 		for _, it := range items {
 			if it.Kind != ui.KindText || it.Owner != "timeline" || !strings.Contains(it.Name, " s") {

@@ -92,26 +92,18 @@ func TestGLTFInLabs(t *testing.T) {
 		}
 		for _, e := range All() {
 			l := e.New()
-			c, ok := l.(app.CharacterSetter)
-			if !ok {
-				continue
-			}
-			c.SetCharacter(ch)
+			l.SetCharacter(ch)
 			for _, dt := range []float32{0, 1.0 / 60, 5, 1e6, 1.0 / 60} {
 				l.Update(dt)
 			}
-			if x, ok := l.(app.CSVExporter); ok {
-				for _, row := range x.CSVRows(nil) {
-					for _, cell := range row {
-						if strings.Contains(cell, "NaN") || strings.Contains(cell, "Inf") {
-							t.Fatalf("%s in the %s lab: CSV row %q", filepath.Base(path), e.Name, row)
-						}
+			for _, row := range l.CSVRows(nil) {
+				for _, cell := range row {
+					if strings.Contains(cell, "NaN") || strings.Contains(cell, "Inf") {
+						t.Fatalf("%s in the %s lab: CSV row %q", filepath.Base(path), e.Name, row)
 					}
 				}
 			}
-			if u, ok := l.(app.Unloader); ok {
-				u.Unload()
-			}
+			l.Unload()
 		}
 	}
 }

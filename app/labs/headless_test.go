@@ -2,6 +2,7 @@ package labs
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,9 +48,7 @@ func TestHeadlessCSVRunsEveryKey(t *testing.T) {
 		}
 		// Paused at frame f (no tick from then on), then one single step.
 		do = append(do, strconv.Itoa(f)+":pause", strconv.Itoa(f+2)+":step")
-		if u, ok := a.Lab().(app.Unloader); ok {
-			u.Unload()
-		}
+		a.Lab().Unload()
 		path := filepath.Join(t.TempDir(), e.Name+".csv")
 		frames := f + 5
 		cfg, err := app.ParseFlags([]string{"--lab", e.Name, "--frames", strconv.Itoa(frames), "--csv", path,
@@ -117,5 +116,75 @@ func TestHeadlessLabSwitch(t *testing.T) {
 	rows := readCSV(t, path)
 	if len(rows) != 8 || rows[0][0] != "t_s" || rows[4][0] != "t_s" || len(rows[4]) == len(rows[0]) {
 		t.Errorf("%d rows: want the velocities header, 3 rows, the tracking header, 3 rows", len(rows))
+	}
+}
+
+// The Motion-matching lab's held keys reach it through the framework, so
+// a script holds them: --do move-forward holds the key until the script
+// names it again, the character walks meanwhile and stands after, and
+// while paused (--do pause) the held facing does not turn (Q turns it in
+// simulated time, not the wall clock's).
+func TestHeldKeysByScript(t *testing.T) {
+	dir := t.TempDir()
+	run := func(do string, frames int) [][]string {
+		t.Helper()
+		path := filepath.Join(dir, "m.csv")
+		cfg, err := app.ParseFlags([]string{"--lab", "matching", "--frames", strconv.Itoa(frames), "--csv", path, "--do", do}, os.Stderr, All())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code := app.Run(cfg, All()); code != 0 {
+			t.Fatalf("--do %s: exit %d", do, code)
+		}
+		return readCSV(t, path)
+	}
+	col := func(rows [][]string, name string) int {
+		for i, h := range rows[0] {
+			if h == name {
+				return i
+			}
+		}
+		t.Fatalf("no column %s in %v", name, rows[0])
+		return -1
+	}
+	at := func(rows [][]string, row, c int) float64 {
+		v, err := strconv.ParseFloat(rows[row][c], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	rows := run("10:move-forward,250:move-forward", 400)
+	x, z := col(rows, "root_x_m"), col(rows, "root_z_m")
+	dist := func(a, b int) float64 {
+		return math.Hypot(at(rows, b, x)-at(rows, a, x), at(rows, b, z)-at(rows, a, z))
+	}
+	if d := dist(1, 10); d > 0.01 {
+		t.Errorf("before the key: moved %.3f m", d)
+	}
+	if d := dist(60, 240); d < 0.5*1.4*3 { // 3 s at half the walk speed at least
+		t.Errorf("holding move-forward 3 s: moved %.2f m", d)
+	}
+	if d := dist(340, 400); d > 0.1 {
+		t.Errorf("a second after letting go: still moved %.3f m", d)
+	}
+	goal := col(rows, "goal_vz_m/s")
+	if gx, gz := at(rows, 120, col(rows, "goal_vx_m/s")), at(rows, 120, goal); math.Hypot(gx, gz) < 1 {
+		t.Errorf("holding move-forward: goal velocity (%.2f, %.2f) m/s", gx, gz)
+	}
+
+	// Q held while paused turns nothing; held while playing it turns the
+	// facing at 2.5 rad/s of simulated time.
+	rows = run("5:pause,10:turn-left,130:turn-left,140:pause", 200)
+	yaw := col(rows, "yaw_rad")
+	if n := len(rows) - 1; n != 5+60 {
+		t.Fatalf("%d ticks, want 5 before the pause and 60 after", n)
+	}
+	if y := at(rows, len(rows)-1, yaw); math.Abs(y) > 1e-3 {
+		t.Errorf("a turn held while paused turned the character %.3f rad", y)
+	}
+	rows = run("10:turn-left,70:turn-left", 200)
+	if y := at(rows, 200, yaw); math.Abs(y) < 0.5 {
+		t.Errorf("Q held 1 s: the character faces %.3f rad", y)
 	}
 }

@@ -51,11 +51,9 @@ func TestLongCaptureMemory(t *testing.T) {
 			continue
 		}
 		l := e.New()
-		if c, ok := l.(app.CharacterSetter); ok {
-			c.SetCharacter(ch)
-			l.Update(1.0 / 60)
-			labs = append(labs, l)
-		}
+		l.SetCharacter(ch)
+		l.Update(1.0 / 60)
+		labs = append(labs, l)
 	}
 	held := liveHeap() - before
 	t.Logf("parsed %.1f MB; the character and %d labs hold %.1f MB (%.2fx)", float64(parsed)/1e6, len(labs), float64(held)/1e6, float64(held)/float64(parsed))
@@ -73,7 +71,7 @@ func TestLongCaptureMemory(t *testing.T) {
 		if e.Name == "matching" {
 			before := liveHeap()
 			matcher = e.New()
-			matcher.(app.CharacterSetter).SetCharacter(ch)
+			matcher.SetCharacter(ch)
 			matcher.Update(1.0 / 60)
 			extra := liveHeap() - before
 			t.Logf("the matching lab adds %.1f MB (%.0f bytes a frame)", float64(extra)/1e6, float64(extra)/float64(s.Frames))
@@ -84,9 +82,7 @@ func TestLongCaptureMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(matcher)
 	for _, l := range labs {
-		if u, ok := l.(app.Unloader); ok {
-			u.Unload()
-		}
+		l.Unload()
 	}
 	runtime.KeepAlive(ch)
 }

@@ -9,6 +9,7 @@ import (
 	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
+	"kinelab/app"
 )
 
 // The Transition-cost lab's transition finder (beyond the article): every
@@ -17,12 +18,15 @@ import (
 // feature over the feet and hands; the chosen one is played with a
 // critical-spring inertialization of the lab's half-life.
 
-// SetCharacter implements app.CharacterSetter: the finder ranks the frames of
+// SetCharacter implements app.Lab: the finder ranks the frames of
 // ch's clips, comparing its feet and hands (costFeatureJoints), and the lab
 // plays the clip ch opens on (walk, on the default character). What the
-// panel asked for about the last character's targets is dropped.
+// panel asked for about the last character's targets is dropped
+// (playLater).
 func (l *Lab) SetCharacter(ch *character.Character) {
+	l.characters++
 	l.skel, l.clips, l.ground = ch.Skel, ch.Clips, ch.Figure.Ground
+	l.camera = app.CameraFor(ch)
 	l.joints = costFeatureJoints(ch)
 	n := l.skel.Len()
 	for _, p := range []*animsys.Pose{&l.samp, &l.out, &l.global, &l.ghost} {
@@ -31,7 +35,6 @@ func (l *Lab) SetCharacter(ch *character.Character) {
 	l.trans = animsys.NewTransition(n)
 	l.cur, l.tCur = ch.Start, 0
 	l.Target, l.autoT = -1, 0
-	l.asked = l.asked[:0]
 	l.buildCandidates()
 	l.costExact = make([]float32, len(l.cands))
 	l.costSAD = make([]float32, len(l.cands))

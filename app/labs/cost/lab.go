@@ -101,8 +101,10 @@ type costCandidate struct {
 
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
-	joint int // joint picked with a click, 0 for none
-	S     Settings
+	app.Base
+	camera app.OrbitCamera // framing the character (app.CameraFor)
+	joint  int             // joint picked with a click, 0 for none
+	S      Settings
 
 	// The maps: row-major grids, row 0 at v = +VRange, column 0 at
 	// x = -XRange; colours for the textures, and each map's maximum.
@@ -138,15 +140,11 @@ type Lab struct {
 	trans                   animsys.Transition // critical-spring inertialization, or a cut long past
 	samp, out               animsys.Pose
 	global, ghost           animsys.Pose // FK of the output and of the raw target
+	characters              int          // characters set so far (playLater)
 	autoT                   float32
 	Target                  int     // candidate of the last transition, -1 if none
 	Predicted, PredictedSAD float32 // its exact (m·s) and SAD (m) cost when chosen
 	Measured                float32 // m·s, ∫|output - target| dt of its feature joints so far
-
-	// asked is what the panel asked for (a pick in a map, an example, a
-	// target to play), in order: the panel only records it, so nothing
-	// changes while the frame is drawn, and the next Update carries it out.
-	asked []func()
 
 	tex *costTextures
 	sec costPanels
@@ -180,6 +178,9 @@ func New() *Lab {
 	return l
 }
 
+// Camera implements app.Lab: the default camera, framing the character.
+func (l *Lab) Camera() app.OrbitCamera { return l.camera }
+
 // Name implements app.Lab.
 func (l *Lab) Name() string { return "cost" }
 
@@ -197,7 +198,7 @@ func (l *Lab) Focus() mgl32.Vec3 {
 	return mgl32.Vec3{0, 0.9, 0}.Add(right.Mul(0.6)).Add(up.Mul(0.72))
 }
 
-// Configure implements app.Configurer: --halflife, when given, sets the
+// Configure implements app.Lab: --halflife, when given, sets the
 // half-life of the maps, the curve and the finder.
 func (l *Lab) Configure(c app.Config) {
 	if v, ok := c.LabFlag("halflife"); ok {
@@ -206,14 +207,9 @@ func (l *Lab) Configure(c app.Config) {
 	}
 }
 
-// Update implements app.Lab: it first carries out what the panel asked for
-// since the last update and refreshes what the settings changed (all
+// Update implements app.Lab: it refreshes what the settings changed (all
 // that dt = 0 does), then plays on.
 func (l *Lab) Update(dt float32) {
-	for _, do := range l.asked {
-		do()
-	}
-	l.asked = l.asked[:0]
 	l.refresh()
 	if !(dt > 0) {
 		return
@@ -340,12 +336,12 @@ func (l *Lab) ScaleHalflife(k float32) {
 	l.refresh()
 }
 
-// CSVHeader implements app.CSVExporter: the grid's columns.
+// CSVHeader implements app.Lab: the grid's columns.
 func (l *Lab) CSVHeader() []string {
 	return []string{"x_m", "v_m/s", "exact_m*s", "approx_m*s", "sad_m"}
 }
 
-// CSVRows implements app.CSVExporter: the whole grid (v ascending, x
+// CSVRows implements app.Lab: the whole grid (v ascending, x
 // ascending within) on the first update, nothing after: --csv writes the
 // maps of the half-life set by --halflife (default 0.15 s).
 func (l *Lab) CSVRows(rows [][]string) [][]string {

@@ -420,31 +420,30 @@ func TestCostFeatureJoints(t *testing.T) {
 	}
 }
 
-// TestCostAskedWaitsForUpdate: what the panel asks for (a pick in a map,
-// a target to play) changes nothing until the next Update, which carries
-// it out before it plays on, as the click did at once before.
-func TestCostAskedWaitsForUpdate(t *testing.T) {
+// TestCostPlayLater: a target the panel asks for plays when the frame
+// carries the ask out (app.Panel.Ask, before the next update), not
+// while the panel is drawn; and not at all if a new character came first,
+// whose targets are others.
+func TestCostPlayLater(t *testing.T) {
 	l := New()
 	l.S.Auto = false
 	for i := 0; i < 10; i++ {
 		l.Update(1.0 / 60)
 	}
-	x, v, exact := l.S.PickX, l.S.PickV, l.PickExact
 	i := l.Ranked[2]
-	l.ask(func() { l.Pick(0.1, 2) })
-	l.ask(func() { l.Play(i) })
-	if l.S.PickX != x || l.S.PickV != v || l.PickExact != exact || l.Target != -1 || l.inertializing() {
-		t.Fatalf("asking changed the lab: pick (%g, %g), target %d", l.S.PickX, l.S.PickV, l.Target)
+	do := l.playLater(i)
+	if l.Target != -1 || l.inertializing() {
+		t.Fatalf("asking changed the lab: target %d", l.Target)
 	}
-	l.Update(0)
-	if l.S.PickX != 0.1 || l.S.PickV != 2 || l.PickExact != spring.TransitionCost(0.1, 2, l.S.Halflife) {
-		t.Errorf("after the update: pick (%g, %g), exact %g", l.S.PickX, l.S.PickV, l.PickExact)
-	}
+	do()
 	if l.Target != i || !l.inertializing() {
-		t.Errorf("after the update: target %d (inertializing %v), want %d", l.Target, l.inertializing(), i)
+		t.Errorf("after the ask ran: target %d (inertializing %v), want %d", l.Target, l.inertializing(), i)
 	}
-	if len(l.asked) != 0 {
-		t.Errorf("%d requests left after the update", len(l.asked))
+	stale := l.playLater(l.Ranked[1])
+	l.SetCharacter(character.Default())
+	stale()
+	if l.Target != -1 {
+		t.Errorf("a target of the last character played on the new one: %d", l.Target)
 	}
 }
 

@@ -69,7 +69,7 @@ type costTextures struct {
 	version int
 }
 
-// Upload implements app.Uploader: it makes the maps' textures, and uploads
+// Upload implements app.Lab: it makes the maps' textures, and uploads
 // the grid's colours when they changed since the last upload, after the
 // frame's updates, so drawing only draws. The textures are GPU copies of
 // the grid, not lab state.

@@ -34,17 +34,13 @@ func (l *Lab) sliders() ui.Ranges {
 	}
 }
 
-// ask records what the panel asked for; the next Update carries it out.
-func (l *Lab) ask(do func()) { l.asked = append(l.asked, do) }
-
 // Panel implements app.Lab. It is also where a click in a heat map picks an
 // offset (the panel is the frame's input stage): a plain click picks, and
 // Ctrl+drag scrubs (Ctrl keeps the camera from orbiting). Picks and
 // buttons ask (ask) rather than act, so the lab does not change while the
 // frame is drawn.
-func (l *Lab) Panel(p *ui.Panel) {
+func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
-	l.pickWithMouse()
 	if p.Section("Heat maps", &sec.maps) {
 		p.Range(sl, &s.Halflife)
 		p.Range(sl, &s.XRange)
@@ -57,7 +53,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Range(sl, &s.PickX)
 		p.Range(sl, &s.PickV)
 		if p.Button("Next example (P)") {
-			l.ask(l.NextExample)
+			p.Ask(l.NextExample)
 		}
 	}
 	if p.Section("Transition finder", &sec.finder) {
@@ -69,7 +65,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		}
 		if c := p.Select(names, 3, l.cur); c >= 0 {
 			if i := l.clipStart(c); i >= 0 {
-				l.ask(func() { l.Play(i) })
+				p.Ask(l.playLater(i))
 			}
 		}
 		p.Choice(costRankNames, 3, &s.RankBy)
@@ -83,7 +79,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Text("play target (table, right):")
 		if r := p.Buttons("1", "2", "3", "4", "5"); r >= 0 {
 			i := l.Ranked[r] // the target the table shows in row r now
-			l.ask(func() { l.Play(i) })
+			p.Ask(l.playLater(i))
 		}
 	}
 }
@@ -99,20 +95,28 @@ func (l *Lab) clipStart(c int) int {
 	return -1
 }
 
-// pickWithMouse asks to pick the offset under the mouse in a heat map on a
+// playLater is Play(i) as a panel asks for it, to run before the next
+// update: dropped if a new character comes first (i is one of the old
+// character's targets).
+func (l *Lab) playLater(i int) func() {
+	gen := l.characters
+	return func() {
+		if l.characters == gen {
+			l.Play(i)
+		}
+	}
+}
+
+// pickWithMouse picks the offset under the mouse in a heat map on a
 // click, or while Ctrl is held with the button down.
-func (l *Lab) pickWithMouse() {
-	down := rl.IsMouseButtonPressed(rl.MouseButtonLeft) ||
-		rl.IsMouseButtonDown(rl.MouseButtonLeft) && (rl.IsKeyDown(rl.KeyLeftControl) || rl.IsKeyDown(rl.KeyRightControl))
-	if !down {
+func (l *Lab) pickWithMouse(ptr app.Pointer) {
+	if !ptr.Pressed && !(ptr.Held && ptr.Ctrl) {
 		return
 	}
-	m := rl.GetMousePosition()
 	lay := costMapLayout(ui.Width(), ui.Height())
 	for _, r := range lay.maps {
-		if rl.CheckCollisionPointRec(m, r) {
-			x, v := l.mapOffset(r, m)
-			l.ask(func() { l.Pick(x, v) })
+		if rl.CheckCollisionPointRec(ptr.Mouse, r) {
+			l.Pick(l.mapOffset(r, ptr.Mouse))
 			return
 		}
 	}
@@ -181,9 +185,11 @@ func (l *Lab) Draw2D(v *app.View) {
 	}
 }
 
-// Point implements app.Pointable: a click picks a joint of the character
+// Point implements app.Lab: a click picks a joint of the character
 // (or none).
-func (l *Lab) Point(ptr app.Pointer) {
+func (l *Lab) Input(in *app.Input) {
+	ptr := in.Pointer
+	l.pickWithMouse(ptr)
 	if ptr.Click {
 		l.joint = max(0, ptr.JointAt(l.global.Pos, mgl32.Vec3{}))
 	}
@@ -249,16 +255,16 @@ func (l *Lab) drawTable(r rl.Rectangle) {
 	}
 }
 
-// UIRects implements app.UIRecter: the three heat-map tiles.
+// UIRects implements app.Lab: the three heat-map tiles.
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	lay := costMapLayout(float32(w), float32(h))
 	return lay.tiles[:]
 }
 
-// Settings implements app.SettingsLab.
+// Settings implements app.Lab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker: every slider within its
+// CheckSettings implements app.Lab: every slider within its
 // ends, the ranking within its options.
 func (l *Lab) CheckSettings() {
 	s := &l.S

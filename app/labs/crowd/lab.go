@@ -64,6 +64,7 @@ func DefaultSettings() Settings {
 // Lab is the lab's state. Update ticks the crowd; drawing only reads
 // it (but for the timing of the drawing itself, in draw).
 type Lab struct {
+	app.Base
 	S         Settings
 	ch        *character.Character // whose clips LibraryGait plays (SetCharacter)
 	benchSkel animsys.Skeleton     // the bench library's skeleton: the default character's
@@ -137,7 +138,7 @@ func (l *Lab) Title() string {
 // the camera follows (F); it opens on the character nearest the middle.
 func (l *Lab) Focus() mgl32.Vec3 { return l.cells[l.pick].Add(mgl32.Vec3{0, 0.9 * l.size, 0}) }
 
-// Camera implements app.CameraChooser: far enough back to see the whole grid.
+// Camera implements app.Lab: far enough back to see the whole grid.
 func (l *Lab) Camera() app.OrbitCamera {
 	c := app.DefaultCamera()
 	side := float32(max(l.cols, l.rows)) * l.S.Spacing * l.size
@@ -146,7 +147,7 @@ func (l *Lab) Camera() app.OrbitCamera {
 	return c
 }
 
-// SetCharacter implements app.CharacterSetter: the crowd is rebuilt on ch's
+// SetCharacter implements app.Lab: the crowd is rebuilt on ch's
 // skeleton, playing ch's clips (the bench library keeps the default
 // skeleton), with new bodies made for it.
 func (l *Lab) SetCharacter(ch *character.Character) {
@@ -155,7 +156,7 @@ func (l *Lab) SetCharacter(ch *character.Character) {
 	l.sync()
 }
 
-// Configure implements app.Configurer: --seed changes the crowd's random
+// Configure implements app.Lab: --seed changes the crowd's random
 // choices (clips, start times, additive poses).
 func (l *Lab) Configure(c app.Config) {
 	if s := crowdSeed + c.Seed; s != l.seed {
@@ -354,9 +355,10 @@ func (l *Lab) Character(i int) (pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.
 	return p.Pos, p.Rot, p.Scl, l.shift[i]
 }
 
-// Point implements app.Pointable: Ctrl+click picks the character whose hips
+// Point implements app.Lab: Ctrl+click picks the character whose hips
 // pass nearest the mouse ray (within 0.6 m).
-func (l *Lab) Point(ptr app.Pointer) {
+func (l *Lab) Input(in *app.Input) {
+	ptr := in.Pointer
 	if ptr.Click && l.pick >= 0 && l.pick < l.builtN {
 		pos, _, _, shift := l.Character(l.pick)
 		l.pickedJoint = max(0, ptr.JointAt(pos, shift))
@@ -383,7 +385,7 @@ func (l *Lab) Point(ptr app.Pointer) {
 // Close stops the crowd's worker goroutines.
 func (l *Lab) Close() { l.crowd.Close() }
 
-// Unload implements app.Unloader: the crowd's body and workers; with
+// Unload implements app.Lab: the crowd's body and workers; with
 // KINELAB_CROWD_STATS set, the timing medians go to stderr first.
 func (l *Lab) Unload() {
 	if l.statsEnv {

@@ -167,7 +167,7 @@ func TestCrowdLabPointPicks(t *testing.T) {
 	hips := pos[animsys.BenchHips].Add(shift)
 	origin := hips.Add(mgl32.Vec3{0, 8, 0.01}) // from above, nearly straight down
 	dir := mathx.Vec3Normalize(hips.Sub(origin))
-	l.Point(app.Pointer{Origin: origin, Dir: dir, Down: true})
+	l.Input(&app.Input{Pointer: app.Pointer{Origin: origin, Dir: dir, Down: true}})
 	l.Update(1.0 / 60)
 	if l.Picked() != want {
 		t.Fatalf("picked %d, want %d", l.Picked(), want)
@@ -242,7 +242,7 @@ func TestCrowdLabBVHCharacter(t *testing.T) {
 	pos, _, _, shift := l.Character(7)
 	hips := pos[ch.Hips].Add(shift)
 	origin := hips.Add(mgl32.Vec3{0, 8, 0.01})
-	l.Point(app.Pointer{Origin: origin, Dir: mathx.Vec3Normalize(hips.Sub(origin)), Down: true})
+	l.Input(&app.Input{Pointer: app.Pointer{Origin: origin, Dir: mathx.Vec3Normalize(hips.Sub(origin)), Down: true}})
 	l.Update(1.0 / 60)
 	if l.Picked() != 7 {
 		t.Errorf("picked %d, want 7", l.Picked())

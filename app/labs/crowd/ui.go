@@ -46,7 +46,7 @@ func (d *crowdDraw) init() {
 	d.frameSamples = make([]float32, statSamples)
 }
 
-// Upload implements app.Uploader: when the crowd's skeleton changed, the
+// Upload implements app.Lab: when the crowd's skeleton changed, the
 // old bodies go and the new ones are generated and uploaded; without the
 // finest the crowd is drawn as lines, and a coarser level that fails uses
 // the finer one.
@@ -330,7 +330,7 @@ func (l *Lab) sliders() ui.Ranges {
 }
 
 // Panel implements app.Lab.
-func (l *Lab) Panel(p *ui.Panel) {
+func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.ranges
 	if p.Section("Crowd", &sec.crowd) {
 		p.Range(sl, &s.Count)
@@ -371,8 +371,8 @@ func (l *Lab) Keys() []app.Key {
 	}
 }
 
-// Settings implements app.SettingsLab.
+// Settings implements app.Lab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker.
+// CheckSettings implements app.Lab.
 func (l *Lab) CheckSettings() { l.clampSettings() }

@@ -91,6 +91,7 @@ type snapshot struct {
 // Lab is the Motion-matching lab's state. Update drives it; drawing only
 // reads it.
 type Lab struct {
+	app.Base
 	S Settings
 
 	ch      *character.Character // the character the database is made of (nil: the embedded set)
@@ -106,7 +107,6 @@ type Lab struct {
 	seed    uint32
 	picked  int
 	sec     panels
-	asked   []func()
 	time    float64
 	prevPos []mgl32.Vec3
 	havePrv bool
@@ -169,7 +169,7 @@ func (l *Lab) Focus() mgl32.Vec3 {
 	return s.pos[l.db.Hips]
 }
 
-// Configure implements app.Configurer: --path and --seed.
+// Configure implements app.Lab: --path and --seed.
 func (l *Lab) Configure(c app.Config) {
 	if v, ok := c.LabFlag("path"); ok {
 		l.S.Path = int32(v) - 1
@@ -177,7 +177,7 @@ func (l *Lab) Configure(c app.Config) {
 	l.seed = c.Seed
 }
 
-// SetCharacter implements app.CharacterSetter: the loaded files become the
+// SetCharacter implements app.Lab: the loaded files become the
 // database (the embedded set stays when they cannot: no two legs).
 func (l *Lab) SetCharacter(ch *character.Character) {
 	l.ch = ch
@@ -277,25 +277,20 @@ func (l *Lab) restart() {
 	l.record()
 }
 
-// ask records what the panel asked for; the next Update carries it out.
-func (l *Lab) ask(do func()) { l.asked = append(l.asked, do) }
-
-// Update implements app.Lab: what the panel asked for, the settings'
+// Update implements app.Lab: the settings'
 // effects, then a tick of the matcher with the input (the keyboard's or
 // the scripted path's) and a snapshot of it.
 func (l *Lab) Update(dt float32) {
-	for _, do := range l.asked {
-		do()
-	}
-	l.asked = l.asked[:0]
 	l.rebuild()
 	if !(dt > 0) {
 		return
 	}
 	l.Rewind = 0 // playing again: back to the present
-	in := l.steer.input
+	var in mm.Input
 	if l.S.Path > 0 {
 		in = mm.Path(l.S.Path-1).Input(float32(l.time), l.seed)
+	} else {
+		in = l.playerInput(dt)
 	}
 	l.m.Update(in, dt)
 	if l.m.Searched {
@@ -373,8 +368,9 @@ func (l *Lab) view() *snapshot {
 // history; it only changes what is shown.
 func (l *Lab) Step(k int) { l.Rewind = mathx.Clamp(l.Rewind-k, 0, max(l.count-1, 0)) }
 
-// Restart asks to put the character back at the origin.
-func (l *Lab) Restart() { l.ask(l.restart) }
+// Restart puts the character back at the origin, standing, and forgets
+// the history (the R key, and the panel's button through Panel.Ask).
+func (l *Lab) Restart() { l.restart() }
 
 // Matcher is the lab's matcher (for tests).
 func (l *Lab) Matcher() *mm.Matcher { return l.m }
@@ -388,14 +384,14 @@ func (l *Lab) CandidateName(i int) string {
 	return fmt.Sprintf("%s @ %.2f s", l.db.Clips[c].Name, float32(f)*l.db.Clips[c].FrameTime)
 }
 
-// CSVHeader implements app.CSVExporter.
+// CSVHeader implements app.Lab.
 func (l *Lab) CSVHeader() []string {
 	return []string{"t_s", "input", "features", "root_x_m", "root_z_m", "yaw_rad", "goal_vx_m/s", "goal_vz_m/s",
 		"pred_1s_x_m", "pred_1s_z_m", "clip", "clip_time_s", "searched", "transition", "best_cost", "carry_cost",
 		"best_exact_m*s", "search_us", "red_blue_mean_m/s", "red_blue_max_m/s"}
 }
 
-// CSVRows implements app.CSVExporter: one row per update.
+// CSVRows implements app.Lab: one row per update.
 func (l *Lab) CSVRows(rows [][]string) [][]string {
 	// A cost no search made this tick is left empty (NaN never reaches a
 	// CSV).

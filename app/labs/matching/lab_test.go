@@ -29,8 +29,8 @@ func TestMatchingLabRandomUse(t *testing.T) {
 			s.Features, s.Transition, s.Path = int32(r.Intn(5)-1), int32(r.Intn(6)-1), int32(r.Intn(7)-1)
 			l.CheckSettings()
 		}
-		if f%7 == 0 {
-			keys[r.Intn(len(keys))].Action()
+		if k := keys[r.Intn(len(keys))]; f%7 == 0 && !k.Held {
+			k.Action()
 		}
 		l.Update(apptest.PickOne(r, 0, 1.0/60, 1.0/30, r.Float32()*0.5, 5))
 		h := l.view()

@@ -28,92 +28,89 @@ var (
 )
 
 // steerState is the player's input as read in the input stage: the
-// movement and facing the next update uses.
+// movement, running and turning the next update uses.
 type steerState struct {
-	input   mm.Input
-	faceYaw float32 // rad, the facing Q/E turn when locked
-	locked  bool    // facing held (strafe) instead of following the movement
-	last    float64 // s, rl.GetTime of the last Steer
+	move    mgl32.Vec2 // direction of travel (ground x, z), length at most 1
+	run     bool
+	turn    float32    // +1 Q held, -1 E held, 0 neither
+	stick   mgl32.Vec2 // facing asked by the gamepad's right stick, zero if none
+	faceYaw float32    // rad, the facing Q/E turn when locked
+	locked  bool       // facing held (strafe) instead of following the movement
 }
 
 // faceRate is how fast Q and E turn the held facing (rad/s).
 const faceRate = 2.5
 
-// Steer implements app.Steerer: WASD or the arrows move relative to the
-// view, Shift runs, Q/E turn a held facing (strafing), L lets go of it; a
+// Input implements app.Lab: WASD or the arrows move relative to the view,
+// Shift runs, Q/E turn a held facing (strafing), L lets go of it; a
 // gamepad's left stick moves, its right stick faces, its right trigger or
-// A button runs.
-func (l *Lab) Steer(view mgl32.Vec2) {
+// A button runs (all held keys through the framework, so --do scripts
+// them too). A click picks a joint; Ctrl + drag on the floor holds the
+// facing towards the point under the mouse.
+func (l *Lab) Input(in *app.Input) {
 	st := &l.steer
-	now := rl.GetTime()
-	dt := float32(mathx.Clamp(now-st.last, 0, 0.1))
-	st.last = now
+	view := in.View
 	if view.Len() < 1e-4 {
 		view = mgl32.Vec2{0, 1}
 	}
 	fwd := view.Normalize()
 	right := mgl32.Vec2{-fwd[1], fwd[0]} // screen right on the ground (x, z): fwd × up
 	var move mgl32.Vec2
-	down := func(keys ...int32) bool {
-		for _, k := range keys {
-			if rl.IsKeyDown(k) {
-				return true
-			}
+	for _, k := range []struct {
+		name string
+		dir  mgl32.Vec2
+	}{{"move-forward", fwd}, {"move-back", fwd.Mul(-1)}, {"move-right", right}, {"move-left", right.Mul(-1)}} {
+		if in.Held(k.name) {
+			move = move.Add(k.dir)
 		}
-		return false
 	}
-	if down(rl.KeyW, rl.KeyUp) {
-		move = move.Add(fwd)
+	st.run = in.Held("run")
+	st.turn = 0
+	if in.Held("turn-left") {
+		st.turn++
 	}
-	if down(rl.KeyS, rl.KeyDown) {
-		move = move.Sub(fwd)
+	if in.Held("turn-right") {
+		st.turn--
 	}
-	if down(rl.KeyD, rl.KeyRight) {
-		move = move.Add(right)
-	}
-	if down(rl.KeyA, rl.KeyLeft) {
-		move = move.Sub(right)
-	}
-	run := down(rl.KeyLeftShift, rl.KeyRightShift)
-	turn := float32(0)
-	if down(rl.KeyQ) {
-		turn++
-	}
-	if down(rl.KeyE) {
-		turn--
-	}
-	if turn != 0 {
-		if !st.locked {
-			st.locked, st.faceYaw = true, l.m.RootYaw
+	st.stick = mgl32.Vec2{}
+	if g := in.Gamepad; g.Available {
+		if s := (mgl32.Vec2{g.LeftX, g.LeftY}); s.Len() > 0.2 {
+			move = move.Add(right.Mul(g.LeftX)).Sub(fwd.Mul(g.LeftY))
 		}
-		st.faceYaw += turn * faceRate * dt
-	}
-	var face mgl32.Vec2
-	if rl.IsGamepadAvailable(0) {
-		lx, ly := rl.GetGamepadAxisMovement(0, rl.GamepadAxisLeftX), rl.GetGamepadAxisMovement(0, rl.GamepadAxisLeftY)
-		if s := (mgl32.Vec2{lx, ly}); s.Len() > 0.2 {
-			move = move.Add(right.Mul(lx)).Sub(fwd.Mul(ly))
+		if s := (mgl32.Vec2{g.RightX, g.RightY}); s.Len() > 0.3 {
+			st.stick = right.Mul(g.RightX).Sub(fwd.Mul(g.RightY))
 		}
-		rx, ry := rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightX), rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightY)
-		if s := (mgl32.Vec2{rx, ry}); s.Len() > 0.3 {
-			face = right.Mul(rx).Sub(fwd.Mul(ry))
-		}
-		run = run || rl.GetGamepadAxisMovement(0, rl.GamepadAxisRightTrigger) > 0 ||
-			rl.IsGamepadButtonDown(0, rl.GamepadButtonRightFaceDown)
+		st.run = st.run || g.RightTrigger > 0 || g.A
 	}
 	if move.Len() > 1 {
 		move = move.Normalize()
 	}
+	st.move = move
+	l.point(in.Pointer)
+}
+
+// playerInput is the matcher's input for a tick of dt seconds from what
+// the player holds: Q and E turn the held facing at faceRate in simulated
+// time (so not while paused, and with the time scale).
+func (l *Lab) playerInput(dt float32) mm.Input {
+	st := &l.steer
+	if st.turn != 0 {
+		if !st.locked {
+			st.locked, st.faceYaw = true, l.m.RootYaw
+		}
+		st.faceYaw += st.turn * faceRate * min(dt, mm.MaxTick)
+	}
+	face := st.stick
 	if face.Len() == 0 && st.locked {
 		s, c := math.Sincos(float64(st.faceYaw))
 		face = mgl32.Vec2{float32(s), float32(c)}
 	}
-	st.input = mm.Input{Move: move, Run: run, Face: face}
+	return mm.Input{Move: st.move, Run: st.run, Face: face}
 }
 
-// Point implements app.Pointable: a click picks a joint; Ctrl + drag on the
-// floor holds the facing towards the point under the mouse.
-func (l *Lab) Point(ptr app.Pointer) {
+// point takes the pointer: a click picks a joint; Ctrl + drag on the floor
+// holds the facing towards the point under the mouse.
+func (l *Lab) point(ptr app.Pointer) {
 	s := l.view()
 	if ptr.Click {
 		l.picked = max(0, ptr.JointAt(s.pos, mgl32.Vec3{}))
@@ -129,17 +126,17 @@ func (l *Lab) Point(ptr app.Pointer) {
 }
 
 // Keys implements app.Lab. The movement keys take W, A, S, D, Q and E from
-// the framework while this lab is shown; they act while held (Steer).
+// the framework while this lab is shown; they act while held (Input).
 func (l *Lab) Keys() []app.Key {
 	s := &l.S
-	held := func() {}
 	return []app.Key{
-		{Code: rl.KeyW, Label: "W", Name: "move-forward", Help: "move away from the camera (held; or Up); Shift runs", Action: held},
-		{Code: rl.KeyA, Label: "A", Name: "move-left", Help: "move left (held; or Left)", Action: held},
-		{Code: rl.KeyS, Label: "S", Name: "move-back", Help: "move towards the camera (held; or Down)", Action: held},
-		{Code: rl.KeyD, Label: "D", Name: "move-right", Help: "move right (held; or Right)", Action: held},
-		{Code: rl.KeyQ, Label: "Q", Name: "turn-left", Help: "turn and hold the facing (strafe); Ctrl+drag on the floor faces a point", Action: held},
-		{Code: rl.KeyE, Label: "E", Name: "turn-right", Help: "turn the held facing the other way", Action: held},
+		{Code: rl.KeyW, Label: "W", Name: "move-forward", Help: "move away from the camera (held; or Up); Shift runs", Held: true, Alt: rl.KeyUp},
+		{Code: rl.KeyA, Label: "A", Name: "move-left", Help: "move left (held; or Left)", Held: true, Alt: rl.KeyLeft},
+		{Code: rl.KeyS, Label: "S", Name: "move-back", Help: "move towards the camera (held; or Down)", Held: true, Alt: rl.KeyDown},
+		{Code: rl.KeyD, Label: "D", Name: "move-right", Help: "move right (held; or Right)", Held: true, Alt: rl.KeyRight},
+		{Code: rl.KeyQ, Label: "Q", Name: "turn-left", Help: "turn and hold the facing (strafe); Ctrl+drag on the floor faces a point", Held: true},
+		{Code: rl.KeyE, Label: "E", Name: "turn-right", Help: "turn the held facing the other way", Held: true},
+		{Code: rl.KeyLeftShift, Alt: rl.KeyRightShift, Label: "Shift", Name: "run", Help: "run instead of walking (held)", Held: true},
 		{Code: rl.KeyL, Label: "L", Name: "let-go", Help: "let go of the held facing (face the way you move)", Action: func() { l.steer.locked = false }},
 		{Code: rl.KeyG, Label: "G", Name: "features", Help: "next feature set: standard, inertial, exact", Action: func() { s.Features = (s.Features + 1) % int32(mm.NumSets) }},
 		{Code: rl.KeyT, Label: "T", Name: "transition", Help: "next transition: spring, cubic, dead blend, none", Action: func() { s.Transition = (s.Transition + 1) % int32(len(transitionChoices)) }},
@@ -180,10 +177,10 @@ func (l *Lab) sliders() ui.Ranges {
 var inputNames = append([]string{"keys"}, mm.PathNames[:]...)
 
 // Panel implements app.Lab.
-func (l *Lab) Panel(p *ui.Panel) {
+func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	if l.Err != "" && p.Note(l.Err, render.TargetColor) { // first, so that a refused database is seen
-		l.ask(func() { l.Err = "" })
+		p.Ask(func() { l.Err = "" })
 	}
 	if p.Section("Control", &sec.control) {
 		p.Choice(inputNames, 3, &s.Path)
@@ -195,7 +192,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Range(sl, &s.VelHalflife)
 		p.Range(sl, &s.FaceHlf)
 		if p.Button("Restart (R)") {
-			l.Restart()
+			p.Ask(l.Restart)
 		}
 	}
 	if p.Section("Search", &sec.search) {
@@ -236,7 +233,7 @@ func (l *Lab) rewindSeconds() float64 {
 	return l.hist[(l.head-1+historyLen)%historyLen].t - l.view().t
 }
 
-// Camera implements app.CameraChooser: the camera further out and higher
+// Camera implements app.Lab: the camera further out and higher
 // than the other labs', to see the trajectories on the floor, and farther
 // for a character taller than a human (not for a refused one).
 func (l *Lab) Camera() app.OrbitCamera {
@@ -441,17 +438,17 @@ func costText(x float32) string {
 	return fmt.Sprintf("%.0f", x)
 }
 
-// UIRects implements app.UIRecter: the table and the plots take the mouse.
+// UIRects implements app.Lab: the table and the plots take the mouse.
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	v := &app.View{Width: w, Height: h, Area: app.LabArea(float32(w), float32(h))}
 	t, a, b := layout(v)
 	return []rl.Rectangle{t, a, b}
 }
 
-// Settings implements app.SettingsLab.
+// Settings implements app.Lab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker: choices within their
+// CheckSettings implements app.Lab: choices within their
 // options, sliders within their ends.
 func (l *Lab) CheckSettings() {
 	s := &l.S

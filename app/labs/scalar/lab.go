@@ -116,6 +116,7 @@ func DefaultSettings() Settings {
 
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
+	app.Base
 	S    Settings
 	time float64          // s of simulated time
 	rng  mathx.Xorshift32 // random goals, reproducible per seed
@@ -155,11 +156,6 @@ type Lab struct {
 	plots    [5]*render.Plot
 	hierPlot *render.Plot
 	sec      scalarPanels
-
-	// asked is what the panel's buttons asked for (new goals, a restart),
-	// in order: the panel only records it, so nothing changes while the
-	// frame is drawn, and the next Update carries it out.
-	asked []func()
 }
 
 // Entry is how the App lists the Scalar-velocity lab: --lab scalar, with
@@ -231,7 +227,7 @@ func (l *Lab) Title() string { return "Scalar velocity" }
 // Focus implements app.Lab: the middle of the objects.
 func (l *Lab) Focus() mgl32.Vec3 { return scalarPlace(-0.6, 0.6).Add(mgl32.Vec3{0, -0.15, 0}) }
 
-// Configure implements app.Configurer: --seed seeds the random spring goals and
+// Configure implements app.Lab: --seed seeds the random spring goals and
 // --halflife, when given, sets the springs' half-life.
 func (l *Lab) Configure(c app.Config) {
 	l.rng.X = c.Seed*2654435761 + 0x2545f491
@@ -255,14 +251,9 @@ func (l *Lab) NaturalVel() float32 {
 	return spring.ScaleDifferentiateVelocityNatural(scalarTo, scalarFrom, l.S.GrowTime)
 }
 
-// Update implements app.Lab: it first carries out what the panel asked for
-// since the last step, then advances every demo; dt = 0 only does the
-// former.
+// Update implements app.Lab: it advances every demo; dt = 0 changes
+// nothing.
 func (l *Lab) Update(dt float32) {
-	for _, do := range l.asked {
-		do()
-	}
-	l.asked = l.asked[:0]
 	if !(dt > 0) {
 		return
 	}
@@ -513,7 +504,7 @@ func (l *Lab) Restart() {
 	}
 }
 
-// CSVHeader implements app.CSVExporter. Scales and alpha are ratios (no unit);
+// CSVHeader implements app.Lab. Scales and alpha are ratios (no unit);
 // "dbl/s" is doublings per second (base 2), "1/s" natural-log scalar
 // velocity (e-foldings per second).
 func (l *Lab) CSVHeader() []string {
@@ -539,7 +530,7 @@ func scalarAxes(name string) []string {
 	return []string{strings.Replace(name, "%", "x", 1), strings.Replace(name, "%", "y", 1), strings.Replace(name, "%", "z", 1)}
 }
 
-// CSVRows implements app.CSVExporter: one row per update.
+// CSVRows implements app.Lab: one row per update.
 func (l *Lab) CSVRows(rows [][]string) [][]string {
 	f := app.CSVFloat
 	v3 := func(v mgl32.Vec3) []string { return []string{f(v[0]), f(v[1]), f(v[2])} }

@@ -341,23 +341,18 @@ func TestScalarCheckSettings(t *testing.T) {
 	})
 }
 
-// TestScalarAskedWaitsForUpdate: what the panel's buttons ask for changes
-// nothing until the next Update — a paused frame's Update(0) included —
-// which carries it out in order, as the click did at once before: a goal
-// scaled x4 then /4 is back where it was; a paused frame moves nothing
-// else.
-func TestScalarAskedWaitsForUpdate(t *testing.T) {
+// TestScalarGoalButtons: the goal buttons' actions, in the order a panel
+// asks them: a goal scaled x4 then /4 then x4 is x4, turned exactly a
+// quarter turn, and a paused frame (Update(0)) moves nothing.
+func TestScalarGoalButtons(t *testing.T) {
 	l := New()
 	l.S.AutoGoal = false
 	l.Update(1.0 / 60)
 	goal, q, now := l.SclGoal, l.QuatGoal, l.time
-	l.ask(func() { l.ScaleGoalBy(4) })
-	l.ask(func() { l.TurnGoal(math.Pi / 2) })
-	l.ask(func() { l.ScaleGoalBy(0.25) })
-	l.ask(func() { l.ScaleGoalBy(4) })
-	if l.SclGoal != goal || l.QuatGoal != q {
-		t.Fatalf("asked goals changed before an update: %v %v", l.SclGoal, l.QuatGoal)
-	}
+	l.ScaleGoalBy(4)
+	l.TurnGoal(math.Pi / 2)
+	l.ScaleGoalBy(0.25)
+	l.ScaleGoalBy(4)
 	l.Update(0)
 	if l.time != now {
 		t.Fatalf("a paused frame moved the time from %v to %v", now, l.time)
@@ -367,8 +362,5 @@ func TestScalarAskedWaitsForUpdate(t *testing.T) {
 	}
 	if a := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(l.QuatGoal, q))).Len(); math.Abs(float64(a)-math.Pi/2) > 1e-5 {
 		t.Errorf("quat goal turned %g rad, want pi/2", a)
-	}
-	if len(l.asked) != 0 {
-		t.Errorf("%d requests left after the update", len(l.asked))
 	}
 }

@@ -224,13 +224,10 @@ func (l *Lab) sliders() ui.Ranges {
 	}
 }
 
-// ask records what a button asked for; the next Update carries it out.
-func (l *Lab) ask(do func()) { l.asked = append(l.asked, do) }
-
 // Panel implements app.Lab. Opening a demo's section also shows its plot.
-// Its buttons ask (ask) rather than act, so the lab does not change while
-// the frame is drawn.
-func (l *Lab) Panel(p *ui.Panel) {
+// Its buttons ask (Panel.Ask) rather than act, so the lab does not change
+// while the frame is drawn.
+func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	section := func(title string, open *bool, plot int32) bool {
 		was := *open
@@ -242,7 +239,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 	if section("Growth 0.1 -> 10", &sec.growth, PlotGrowth) {
 		p.Range(sl, &s.GrowTime)
 		if p.Button("Restart growth") {
-			l.ask(l.Restart)
+			p.Ask(l.Restart)
 		}
 	}
 	if section("Lerp vs eerp", &sec.lerp, PlotLerp) {
@@ -261,19 +258,19 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Range(sl, &s.Halflife)
 		switch p.Buttons("Scale x4", "/4", "Random") {
 		case 0:
-			l.ask(func() { l.ScaleGoalBy(4) })
+			p.Ask(func() { l.ScaleGoalBy(4) })
 		case 1:
-			l.ask(func() { l.ScaleGoalBy(0.25) })
+			p.Ask(func() { l.ScaleGoalBy(0.25) })
 		case 2:
-			l.ask(l.RandomScaleGoal)
+			p.Ask(l.RandomScaleGoal)
 		}
 		switch p.Buttons("Turn 90", "180", "Random") {
 		case 0:
-			l.ask(func() { l.TurnGoal(math.Pi / 2) })
+			p.Ask(func() { l.TurnGoal(math.Pi / 2) })
 		case 1:
-			l.ask(func() { l.TurnGoal(math.Pi) })
+			p.Ask(func() { l.TurnGoal(math.Pi) })
 		case 2:
-			l.ask(l.RandomTurnGoal)
+			p.Ask(l.RandomTurnGoal)
 		}
 		p.Check("Uniform scale goals", &s.Uniform)
 		p.Check("New goals every 2.5 s", &s.AutoGoal)
@@ -313,10 +310,10 @@ func (l *Lab) Keys() []app.Key {
 	}
 }
 
-// Settings implements app.SettingsLab.
+// Settings implements app.Lab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker: every slider within its
+// CheckSettings implements app.Lab: every slider within its
 // ends, the choices within their options.
 func (l *Lab) CheckSettings() {
 	s := &l.S

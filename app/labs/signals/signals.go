@@ -53,14 +53,13 @@ type PlotDrag struct {
 	Value   float32 // the plot's value at the mouse
 }
 
-// Point reads the pointer for a drag in plot p drawn at rectangle r. Only
-// called in a window: it reads the mouse position from raylib.
+// Point reads the pointer for a drag in plot p drawn at rectangle r.
 func (d *PlotDrag) Point(ptr app.Pointer, p *render.Plot, r rl.Rectangle) {
 	if !ptr.Down {
 		d.Down = false
 		return
 	}
-	m := rl.GetMousePosition()
+	m := ptr.Mouse
 	if !d.Down {
 		if !rl.CheckCollisionPointRec(m, p.Area(r)) {
 			return

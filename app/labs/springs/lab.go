@@ -73,6 +73,7 @@ func DefaultSettings() Settings {
 
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
+	app.Base
 	S   Settings
 	sec springPanels
 
@@ -274,7 +275,7 @@ func (l *Lab) push() {
 // Spring returns spring i's position (m) and velocity (m/s).
 func (l *Lab) Spring(i int) (x, v float32) { return l.x[i], l.v[i] }
 
-// CSVHeader implements app.CSVExporter: time, the goal, then each spring's position
+// CSVHeader implements app.Lab: time, the goal, then each spring's position
 // and velocity (the damper's is its mean over the tick), then the tick's dt
 // and whether the goal jumped on it.
 func (l *Lab) CSVHeader() []string {
@@ -285,7 +286,7 @@ func (l *Lab) CSVHeader() []string {
 	return append(h, "dt_s", "jump")
 }
 
-// CSVRows implements app.CSVExporter: one row per update.
+// CSVRows implements app.Lab: one row per update.
 func (l *Lab) CSVRows(rows [][]string) [][]string {
 	row := make([]string, 0, 5+2*numSprings)
 	row = append(row, app.CSVTime(l.time), app.CSVFloat(l.goal), app.CSVFloat(l.goalVel))

@@ -82,7 +82,7 @@ func (l *Lab) sliders() ui.Ranges {
 
 // Panel implements app.Lab. Its Step and Ramp buttons only ask: the next
 // Update moves the goal.
-func (l *Lab) Panel(p *ui.Panel) {
+func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	p.Text(fmt.Sprintf("tick dt %.1f ms (Playback)", l.dt*1000))
 	if p.Section("Goal", &sec.goal) {
@@ -97,9 +97,9 @@ func (l *Lab) Panel(p *ui.Panel) {
 		}
 		switch p.Buttons("Step (S)", "Ramp (R)") { // S's --do name is goal-step
 		case 0:
-			l.Step()
+			p.Ask(l.Step)
 		case 1:
-			l.Ramp()
+			p.Ask(l.Ramp)
 		}
 		p.Text("or Ctrl+drag in the top plot")
 	}
@@ -145,22 +145,23 @@ func (l *Lab) Keys() []app.Key {
 	}
 }
 
-// Point implements app.Pointable: Ctrl+drag in the top plot moves the goal.
-func (l *Lab) Point(ptr app.Pointer) {
+// Point implements app.Lab: Ctrl+drag in the top plot moves the goal.
+func (l *Lab) Input(in *app.Input) {
+	ptr := in.Pointer
 	top, _ := signals.StackedPlots(int32(ui.Width()), int32(ui.Height()))
 	l.draw.Point(ptr, l.pos, top)
 }
 
-// UIRects implements app.UIRecter: the two plots (the goal is dragged in one).
+// UIRects implements app.Lab: the two plots (the goal is dragged in one).
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	a, b := signals.StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
 }
 
-// Settings implements app.SettingsLab.
+// Settings implements app.Lab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker: the goal motion within
+// CheckSettings implements app.Lab: the goal motion within
 // its options, every slider within its table row.
 func (l *Lab) CheckSettings() {
 	s := &l.S

@@ -86,9 +86,11 @@ func DefaultSettings() Settings {
 
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
-	joint int // joint of the raw character picked with a click, 0 for none
-	S     Settings
-	sec   trackPanels
+	app.Base
+	camera app.OrbitCamera // framing the character (app.CameraFor)
+	joint  int             // joint of the raw character picked with a click, 0 for none
+	S      Settings
+	sec    trackPanels
 
 	time   float64          // s of simulated time
 	dt     float32          // s, the last tick
@@ -115,13 +117,17 @@ type Lab struct {
 	plot, errs *render.Plot
 }
 
-// SetCharacter implements app.CharacterSetter: the character filtered
+// SetCharacter implements app.Lab: the character filtered
 // across cuts becomes ch (loaded BVH files), playing its clips from the
 // one it opens on.
 func (l *Lab) SetCharacter(ch *character.Character) {
 	l.char = newTrackChar(ch)
 	l.S.CharClip = int32(ch.Start)
+	l.camera = app.CameraFor(ch)
 }
+
+// Camera implements app.Lab: the default camera, framing the character.
+func (l *Lab) Camera() app.OrbitCamera { return l.camera }
 
 // Entry is how the App lists the Tracking lab: --lab tracking.
 func Entry() app.LabEntry {
@@ -131,7 +137,7 @@ func Entry() app.LabEntry {
 // New makes the lab with its defaults, seed 1.
 func New() *Lab {
 	l := &Lab{S: DefaultSettings(), sec: trackPanels{input: true, springs: true}, dt: 1.0 / 60,
-		char: newTrackChar(character.Default()), signal: SignalSwitch}
+		char: newTrackChar(character.Default()), camera: app.DefaultCamera(), signal: SignalSwitch}
 	l.Configure(app.Config{Seed: 1})
 	l.plot = render.NewPlot(dtTitle(l.dt), "m", 2048)
 	l.plot.AddSeries("input", InputColor)
@@ -158,7 +164,7 @@ func (l *Lab) Title() string {
 	return "Tracking - " + [...]string{"two signals", "random jumps", "drawn signal"}[l.S.Signal]
 }
 
-// Configure implements app.Configurer: --seed seeds the random jumps.
+// Configure implements app.Lab: --seed seeds the random jumps.
 func (l *Lab) Configure(c app.Config) { l.rng = mathx.NewXorshift32(c.Seed) }
 
 // Jump asks for a discontinuity now: the signals swap, or the offset jumps.
@@ -295,7 +301,7 @@ func (l *Lab) sample(t float64) float32 {
 	}
 }
 
-// CSVHeader implements app.CSVExporter: time, the input, then position and
+// CSVHeader implements app.Lab: time, the input, then position and
 // velocity of each variant, then the tick's dt and whether the input
 // jumped on it.
 func (l *Lab) CSVHeader() []string {
@@ -306,7 +312,7 @@ func (l *Lab) CSVHeader() []string {
 	return append(h, "dt_s", "cut")
 }
 
-// CSVRows implements app.CSVExporter: one row per update.
+// CSVRows implements app.Lab: one row per update.
 func (l *Lab) CSVRows(rows [][]string) [][]string {
 	row := make([]string, 0, 4+2*numVariants)
 	row = append(row, app.CSVTime(l.time), app.CSVFloat(l.input))

@@ -65,8 +65,7 @@ func checkFrame(t *testing.T, a *app.App) {
 	// plot's data area switches to the drawn signal at that plot value.
 	area := lab.plot.Area(top)
 	y := area.Y + area.Height/4
-	rl.SetMousePosition(int(area.X+area.Width/2), int(y))
-	lab.Point(app.Pointer{Down: true})
+	lab.Input(&app.Input{Pointer: app.Pointer{Down: true, Mouse: rl.Vector2{X: area.X + area.Width/2, Y: y}}})
 	lab.Update(1.0 / 60)
 	lo, hi := lab.plot.ValueAt(top, area.Y+area.Height), lab.plot.ValueAt(top, area.Y)
 	drawn := lo + 0.75*(hi-lo)
@@ -74,7 +73,7 @@ func checkFrame(t *testing.T, a *app.App) {
 		t.Errorf("tracking: Ctrl+drag at y %.0f px: signal %d, input %.3f m; want the drawn signal (%d) at %.3f m (plot range %.2f..%.2f)",
 			y, lab.S.Signal, lab.input, SignalDrawn, drawn, lo, hi)
 	}
-	lab.Point(app.Pointer{})
+	lab.Input(&app.Input{Pointer: app.Pointer{}})
 	if lab.draw.Down {
 		t.Errorf("tracking: the drag did not end with the button")
 	}

@@ -20,9 +20,10 @@ type trackPanels struct {
 	input, springs, cuts, char, plots bool
 }
 
-// Point implements app.Pointable: Ctrl+drag in the top plot draws the input
+// Point implements app.Lab: Ctrl+drag in the top plot draws the input
 // (and switches to the drawn signal).
-func (l *Lab) Point(ptr app.Pointer) {
+func (l *Lab) Input(in *app.Input) {
+	ptr := in.Pointer
 	if ptr.Click && l.S.Character {
 		l.joint = max(0, ptr.JointAt(l.char.rawG.Pos, mgl32.Vec3{}))
 	}
@@ -131,7 +132,7 @@ func gainRange(label string, g *float32) ui.Range {
 
 // Panel implements app.Lab. Its buttons only ask (Jump, CutCharacter):
 // the next Update makes the discontinuity.
-func (l *Lab) Panel(p *ui.Panel) {
+func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	p.Text(fmt.Sprintf("tick dt %.1f ms (%.0f Hz)", l.dt*1000, 1/l.dt))
 	p.Text("from Playback > Time step")
@@ -147,7 +148,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 			p.Text("Ctrl+drag in the top plot")
 		}
 		if p.Button("Discontinuity now  (J)") {
-			l.Jump()
+			p.Ask(l.Jump)
 		}
 	}
 	if p.Section("Springs", &sec.springs) {
@@ -177,7 +178,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Range(sl, &s.CutEvery)
 		p.Range(sl, &s.CutSkip)
 		if p.Button("Cut now  (X)") {
-			l.CutCharacter()
+			p.Ask(l.CutCharacter)
 		}
 		p.Text("worst: " + l.char.skel.Names[l.char.Worst])
 	}
@@ -204,16 +205,16 @@ func (l *Lab) Keys() []app.Key {
 	}
 }
 
-// UIRects implements app.UIRecter: the two plots (the input is drawn in one).
+// UIRects implements app.Lab: the two plots (the input is drawn in one).
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	a, b := signals.StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
 }
 
-// Settings implements app.SettingsLab.
+// Settings implements app.Lab.
 func (l *Lab) Settings() any { return &l.S }
 
-// CheckSettings implements app.SettingsChecker: the choices within their
+// CheckSettings implements app.Lab: the choices within their
 // options (the clip within the character's clips), every slider within
 // its table row.
 func (l *Lab) CheckSettings() {

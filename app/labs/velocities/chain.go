@@ -69,14 +69,14 @@ func (l *Lab) updateAdditive(dt float32) {
 	} else {
 		l.addX = max(0, l.addX-rate*dt)
 	}
-	l.lastWeightMove = l.addX != was
+	l.addMove = l.addX != was
 }
 
 // additiveWeight is the additive's weight and its rate (1/s): a smoothstep
 // of the fade progress, moving at +-1/duration while fading.
 func (l *Lab) additiveWeight() (a, aVel float32) {
 	a = l.S.AddWeight * mathx.Smoothstep(l.addX)
-	if l.lastWeightMove {
+	if l.addMove {
 		dir := float32(-1)
 		if l.S.Additive {
 			dir = 1

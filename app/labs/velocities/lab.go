@@ -69,26 +69,20 @@ func DefaultSettings() Settings {
 
 // Lab is the lab's state. Update drives it; drawing only reads it.
 type Lab struct {
+	app.Base
 	S     Settings
 	ch    *character.Character
 	skel  animsys.Skeleton
 	clips []animsys.Clip
 	wave  animsys.Clip
 
-	cur, prev    int     // playing clip, and the one a blend comes from
-	tCur, tPrev  float32 // s into each
-	trans        animsys.Transition
-	addX         float32 // additive fade progress in [0, 1]
-	entPos       mgl32.Vec3
-	entYaw       float32
-	lookPos      mgl32.Vec3 // smoothed look-at target (m) and its velocity
-	lookVel      mgl32.Vec3
-	ikPos, ikVel mgl32.Vec3 // IK target (m, m/s)
-	DragLook     *mgl32.Vec3
-	DragIK       *mgl32.Vec3
-	time         float64 // s of simulated time
-	skip         int     // updates to miss on the next Update
-	hasPrev      bool
+	cur, prev   int     // playing clip, and the one a blend comes from
+	tCur, tPrev float32 // s into each
+	trans       animsys.Transition
+	entPos      mgl32.Vec3 // the character's root in the world (m) and its yaw (rad)
+	entYaw      float32
+	time        float64 // s of simulated time
+	hasPrev     bool
 	// Event is what the last Update did to the pose at once: teleport,
 	// reset, skip; wrap, end or turn when a clip that does not loop
 	// seamlessly crossed its end (Settings.Play); "data jump" when the
@@ -96,39 +90,65 @@ type Lab struct {
 	// (animsys.DetectEvents: a joint flipping near 180 degrees in one
 	// frame, a rest frame); or "". The finite difference of that tick
 	// reads across it.
-	Event        string
-	jumps        [][]int     // per clip, the frame intervals where its data jumps
-	readAt       [2]clipRead // what the last tick sampled: the playing clip, the blend's source
-	pendingTele  bool
-	pendingReset bool
-	// Fades of the look-at and IK stages (progress 0 to 1, and whether it
-	// moved this tick), and the settings whose change makes an event.
-	lookX, ikX       float32
-	lookMove, ikMove bool
-	was              switches
-	pendingFree      bool             // put the dragged targets back on their paths
-	resetRNG         mathx.Xorshift32 // Reset's choices, reproducible per seed
-	pendingSwitch    int
-	pendingSeek      float32 // s into the loop to jump to, or -1
-	picked           int     // joint picked with a click, 0 for none
-	Mean, Max        float32 // |red - blue| over joints, in the quantity's unit
-	plot             *render.Plot
-	lastQuantity     int32
-	lastWeightMove   bool
-	sec              velPanels
-	lastEvent        string  // the last event, for the readout
-	lastEventTime    float64 // s
-	lastEventMax     float32 // max |red - blue| on its tick
-	focusHeight      float32 // m, the camera's target height: the hips' at rest
+	Event    string
+	next     tickEvents
+	jumps    [][]int          // per clip, the frame intervals where its data jumps
+	readAt   [2]clipRead      // what the last tick sampled: the playing clip, the blend's source
+	was      switches         // the settings whose change makes an event
+	resetRNG mathx.Xorshift32 // Reset's choices, reproducible per seed
+	fades
+	targets
+	readout
+	chainPoses
+	sec         velPanels
+	focusHeight float32 // m, the camera's target height: the hips' at rest
+	// ikDelta (s) is the IK's finite-difference step (op_two_bone_ik's
+	// delta, 0.01 in the article); its velocities are first order in it.
+	ikDelta float32
+}
 
-	// Poses of the chain, allocated once.
+// tickEvents are what the keys, the panel and the timeline asked the next
+// tick to do: each jumps the pose at once, an event the plot marks.
+type tickEvents struct {
+	teleport, reset bool
+	skip            int     // updates to miss
+	play            int     // clip to transition to, -1 for none
+	seek            float32 // s into the loop to jump to, -1 for none
+}
+
+// fades are the additive's, the look-at's and the IK's fades: progress 0
+// to 1, and whether it moved this tick.
+type fades struct {
+	addX, lookX, ikX          float32
+	addMove, lookMove, ikMove bool
+}
+
+// targets are the look-at's and the IK's targets, and the points the user
+// drags them to (nil when on their paths).
+type targets struct {
+	lookPos, lookVel mgl32.Vec3 // smoothed look-at target (m) and its velocity (m/s)
+	ikPos, ikVel     mgl32.Vec3 // IK target (m, m/s)
+	DragLook, DragIK *mgl32.Vec3
+}
+
+// readout is what the lab shows of red against blue: the picked joint, the
+// tick's mean and max |red - blue|, their plot, and the last event.
+type readout struct {
+	picked        int     // joint picked with a click, 0 for none
+	Mean, Max     float32 // |red - blue| over joints, in the quantity's unit
+	plot          *render.Plot
+	lastQuantity  int32
+	lastEvent     string  // the last event, for the readout
+	lastEventTime float64 // s
+	lastEventMax  float32 // max |red - blue| on its tick
+}
+
+// chainPoses are the poses of the chain (chain.go), allocated once.
+type chainPoses struct {
 	sampA, sampB, mix, tmp                    animsys.Pose
 	addPose, local, global, prevGlobal, fd    animsys.Pose
 	prevLocal, fdLocal, bk, ikTemp, ikGlobalA animsys.Pose
 	ikGlobalB, procBase                       animsys.Pose
-	// ikDelta (s) is the IK's finite-difference step (op_two_bone_ik's
-	// delta, 0.01 in the article); its velocities are first order in it.
-	ikDelta float32
 }
 
 // Entry is how the App lists the Velocities lab: --lab velocities.
@@ -144,7 +164,7 @@ func New() *Lab {
 // newLab builds the lab on character ch.
 func newLab(ch *character.Character) *Lab {
 	l := &Lab{S: DefaultSettings(), ch: ch, skel: ch.Skel, clips: ch.Clips,
-		wave: ch.Additive, pendingSwitch: -1, pendingSeek: -1, resetRNG: mathx.NewXorshift32(0), ikDelta: 0.01,
+		wave: ch.Additive, next: tickEvents{play: -1, seek: -1}, resetRNG: mathx.NewXorshift32(0), ikDelta: 0.01,
 		sec: velPanels{clip: true, events: true, lines: true}}
 	n := l.skel.Len()
 	l.trans = animsys.NewTransition(n)
@@ -187,20 +207,26 @@ func (l *Lab) Focus() mgl32.Vec3 {
 	return mgl32.Vec3{h[0], l.focusHeight, h[2]}
 }
 
+// Camera implements app.Lab: the default camera, framing the character.
+func (l *Lab) Camera() app.OrbitCamera { return app.CameraFor(l.ch) }
+
 // Teleport moves the character S.TeleportDist metres sideways at once.
-func (l *Lab) Teleport() { l.pendingTele = true }
+func (l *Lab) Teleport() { l.next.teleport = true }
 
 // Reset jumps to another clip at another time with no transition.
-func (l *Lab) Reset() { l.pendingReset = true }
+func (l *Lab) Reset() { l.next.reset = true }
+
+// FreeTargets puts the dragged look-at and IK targets back on their paths.
+func (l *Lab) FreeTargets() { l.DragLook, l.DragIK = nil, nil }
 
 // Skip makes the next update miss S.SkipFrames updates, as a character
 // that is not updated every frame (LOD, off screen).
-func (l *Lab) Skip() { l.skip = int(l.S.SkipFrames + 0.5) }
+func (l *Lab) Skip() { l.next.skip = int(l.S.SkipFrames + 0.5) }
 
 // Play starts a transition to clip i with the chosen mode.
 func (l *Lab) Play(i int) {
 	if i >= 0 && i < len(l.clips) {
-		l.pendingSwitch = i
+		l.next.play = i
 	}
 }
 
@@ -251,52 +277,48 @@ func (l *Lab) Update(dt float32) {
 	}
 	// A skipped character is updated once for k+1 frames of time while
 	// the finite difference still divides by one frame's dt.
-	simDt := dt * float32(1+l.skip)
+	simDt := dt * float32(1+l.next.skip)
 	switch {
-	case l.pendingTele:
+	case l.next.teleport:
 		l.Event = "teleport"
-	case l.pendingReset:
+	case l.next.reset:
 		l.Event = "reset"
-	case l.skip > 0:
+	case l.next.skip > 0:
 		l.Event = "skip"
-	case l.pendingSeek >= 0:
+	case l.next.seek >= 0:
 		l.Event = "scrub"
 	default:
 		l.Event = ""
 	}
-	l.skip = 0
+	l.next.skip = 0
 	l.prevGlobal.CopyFrom(&l.global)
 	l.prevLocal.CopyFrom(&l.local)
 
-	if l.pendingTele {
-		l.pendingTele = false
+	if l.next.teleport {
+		l.next.teleport = false
 		side := mathx.QuatMulVec3(l.yawQuat(), mgl32.Vec3{1, 0, 0})
 		l.entPos = l.entPos.Add(side.Mul(l.S.TeleportDist))
 	}
-	if l.pendingReset {
-		l.pendingReset = false
+	if l.next.reset {
+		l.next.reset = false
 		l.cur = (l.cur + 1 + int(l.resetRNG.Float()*float32(len(l.clips)-1))) % len(l.clips)
 		l.tCur = l.resetRNG.Float() * loopLen(&l.clips[l.cur])
 		l.trans.Start(animsys.TransitionCut, nil, nil)
 		l.entYaw += l.resetRNG.Float()*2 - 1
 	}
-	if l.pendingFree {
-		l.pendingFree = false
-		l.DragLook, l.DragIK = nil, nil
-	}
-	if l.pendingSwitch >= 0 {
-		l.startTransition(l.pendingSwitch)
+	if l.next.play >= 0 {
+		l.startTransition(l.next.play)
 		if l.trans.Kind() == animsys.TransitionCut && l.Event == "" {
 			l.Event = "cut" // a cut jumps the pose: that is what it is
 		}
-		l.pendingSwitch = -1
+		l.next.play = -1
 	}
 	if e := l.switchEvent(); e != "" && l.Event == "" {
 		l.Event = e
 	}
-	if l.pendingSeek >= 0 {
-		l.tCur = min(l.pendingSeek, loopLen(&l.clips[l.cur]))
-		l.pendingSeek = -1
+	if l.next.seek >= 0 {
+		l.tCur = min(l.next.seek, loopLen(&l.clips[l.cur]))
+		l.next.seek = -1
 	}
 
 	var crossed, crossedPrev bool
@@ -461,10 +483,10 @@ func (l *Lab) Lines(i int) (red, blue mgl32.Vec3) {
 	}
 }
 
-// Configure implements app.Configurer: --seed seeds the random choices of Reset.
+// Configure implements app.Lab: --seed seeds the random choices of Reset.
 func (l *Lab) Configure(c app.Config) { l.resetRNG = mathx.NewXorshift32(c.Seed) }
 
-// CSVHeader implements app.CSVExporter.
+// CSVHeader implements app.Lab.
 func (l *Lab) CSVHeader() []string {
 	u := quantityUnits[l.S.Quantity]
 	return []string{"t_s", "clip", "cubic", "transition", "transition_time_s", "additive_weight",
@@ -473,7 +495,7 @@ func (l *Lab) CSVHeader() []string {
 		"red_x_" + u, "red_y_" + u, "red_z_" + u, "blue_x_" + u, "blue_y_" + u, "blue_z_" + u}
 }
 
-// CSVRows implements app.CSVExporter: one row per update, the stage flags,
+// CSVRows implements app.Lab: one row per update, the stage flags,
 // the difference over joints and the picked joint's red and blue vectors
 // (the hips when all joints are shown).
 func (l *Lab) CSVRows(rows [][]string) [][]string {
@@ -491,7 +513,7 @@ func (l *Lab) CSVRows(rows [][]string) [][]string {
 		f(red[0]), f(red[1]), f(red[2]), f(blue[0]), f(blue[1]), f(blue[2])})
 }
 
-// SetCharacter implements app.CharacterSetter: the lab starts over on ch, keeping
+// SetCharacter implements app.Lab: the lab starts over on ch, keeping
 // its settings.
 func (l *Lab) SetCharacter(ch *character.Character) {
 	s, sec, rng := l.S, l.sec, l.resetRNG

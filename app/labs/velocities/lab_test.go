@@ -227,35 +227,48 @@ func TestTimeline(t *testing.T) {
 	for range 10 {
 		l.Update(dt)
 	}
-	tl := l.Timeline()
+	timeline := func() app.Timeline {
+		tl, ok := l.Timeline()
+		if !ok {
+			t.Fatal("the Velocities lab shows no timeline")
+		}
+		return tl
+	}
+	edit := func(change func(e *app.TimelineEdit)) {
+		tl := timeline()
+		e := app.TimelineEdit{Mode: tl.Mode, Speed: tl.Speed, Seek: -1}
+		change(&e)
+		l.EditTimeline(e)
+	}
+	tl := timeline()
 	if tl.Clip != l.clips[l.cur].Name || !(tl.Length > 0) || tl.Speed != 1 || tl.Mode != animsys.PlayLoop {
 		t.Fatalf("timeline %+v", tl)
 	}
-	l.Seek(tl.Length / 2)
+	edit(func(e *app.TimelineEdit) { e.Seek = tl.Length / 2 })
 	l.Update(dt)
 	if l.Event != "scrub" {
 		t.Errorf("the update after a seek has event %q, want scrub", l.Event)
 	}
-	if got := l.Timeline().Time; got < tl.Length/2 || got > tl.Length/2+2*dt {
+	if got := timeline().Time; got < tl.Length/2 || got > tl.Length/2+2*dt {
 		t.Errorf("after seeking to %.3f s the clip is at %.3f s", tl.Length/2, got)
 	}
 	l.Update(dt)
 	if l.Event != "" {
 		t.Errorf("the next update has event %q", l.Event)
 	}
-	before := l.Timeline().Time
-	l.SetClipSpeed(2)
+	before := timeline().Time
+	edit(func(e *app.TimelineEdit) { e.Speed = 2 })
 	l.Update(dt)
-	if got := l.Timeline().Time - before; got < 1.9*dt || got > 2.1*dt {
+	if got := timeline().Time - before; got < 1.9*dt || got > 2.1*dt {
 		t.Errorf("at clip speed 2 one tick of %.4f s moved the clip %.4f s", dt, got)
 	}
-	l.SetClipSpeed(99)
+	edit(func(e *app.TimelineEdit) { e.Speed = 99 })
 	if l.S.ClipSpeed != app.MaxClipSpeed {
 		t.Errorf("clip speed 99 kept as %v", l.S.ClipSpeed)
 	}
-	l.SetPlayMode(animsys.PlayPingPong)
-	l.SetPlayMode(animsys.PlayMode(9))
-	if l.Timeline().Mode != animsys.PlayPingPong {
-		t.Errorf("play mode %v after ping-pong and a bad mode", l.Timeline().Mode)
+	edit(func(e *app.TimelineEdit) { e.Mode = animsys.PlayPingPong })
+	edit(func(e *app.TimelineEdit) { e.Mode = animsys.PlayMode(9) })
+	if timeline().Mode != animsys.PlayPingPong {
+		t.Errorf("play mode %v after ping-pong and a bad mode", timeline().Mode)
 	}
 }

@@ -114,7 +114,7 @@ func (l *Lab) sliders() ui.Ranges {
 }
 
 // Panel implements app.Lab.
-func (l *Lab) Panel(p *ui.Panel) {
+func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	if p.Section("Clip and transition", &sec.clip) {
 		// The clips in the order loaded, the playing one lit; a click asks
@@ -124,7 +124,7 @@ func (l *Lab) Panel(p *ui.Panel) {
 			names[i] = l.clips[i].Name
 		}
 		if i := p.Select(names, 3, l.cur); i >= 0 {
-			l.Play(i)
+			p.Ask(func() { l.Play(i) })
 		}
 		p.Choice([]string{"Cut", "Blend", "Cubic inert.", "Spring inert.", "Dead blend"}, 3, &s.Transition)
 		switch animsys.TransitionKind(s.Transition) {
@@ -158,17 +158,17 @@ func (l *Lab) Panel(p *ui.Panel) {
 		p.Choice([]string{"Left leg", "Right hand"}, 2, &s.IKChain)
 		p.Text("Ctrl+drag moves a target")
 		if p.Button("Targets back on their paths") {
-			l.pendingFree = true
+			p.Ask(l.FreeTargets)
 		}
 	}
 	if p.Section("Teleport, reset, skip", &sec.events) {
 		switch p.Buttons("Teleport", "Reset", "Skip") {
 		case 0:
-			l.Teleport()
+			p.Ask(l.Teleport)
 		case 1:
-			l.Reset()
+			p.Ask(l.Reset)
 		case 2:
-			l.Skip()
+			p.Ask(l.Skip)
 		}
 		p.Range(sl, &s.SkipFrames)
 		p.Range(sl, &s.TurnRate)
@@ -232,10 +232,11 @@ func (l *Lab) Keys() []app.Key {
 	}
 }
 
-// Point implements app.Pointable: a click picks a joint (or none), and
+// Point implements app.Lab: a click picks a joint (or none), and
 // Ctrl+drag moves the IK target when IK is on, else the look-at target, on
 // the vertical plane through it that faces the camera.
-func (l *Lab) Point(ptr app.Pointer) {
+func (l *Lab) Input(in *app.Input) {
+	ptr := in.Pointer
 	if ptr.Click {
 		l.picked = max(0, ptr.JointAt(l.global.Pos, mgl32.Vec3{}))
 	}
@@ -256,36 +257,31 @@ func (l *Lab) Point(ptr app.Pointer) {
 	}
 }
 
-// Settings implements app.SettingsLab.
+// Settings implements app.Lab.
 func (l *Lab) Settings() any { return &l.S }
 
-// Timeline implements app.Timeliner: the playing clip.
-func (l *Lab) Timeline() app.Timeline {
+// Timeline implements app.Lab: the playing clip.
+func (l *Lab) Timeline() (app.Timeline, bool) {
 	c := &l.clips[l.cur]
 	_, n := c.Loop()
 	off, _ := l.S.Play.At(l.tCur, n)
-	return app.Timeline{Clip: c.Name, Time: off, Length: n, FrameTime: c.FrameTime, Mode: l.S.Play, Speed: l.S.ClipSpeed}
+	return app.Timeline{Clip: c.Name, Time: off, Length: n, FrameTime: c.FrameTime, Mode: l.S.Play, Speed: l.S.ClipSpeed}, true
 }
 
-// Seek implements app.Timeliner: the next update jumps the playing clip to
-// t s into its loop, an event ("scrub") the plot marks.
-func (l *Lab) Seek(t float32) {
-	if t >= 0 {
-		l.pendingSeek = t
+// EditTimeline implements app.Lab: the play mode and clip speed, and a
+// seek, which the next update makes: it jumps the playing clip, an event
+// ("scrub") the plot marks.
+func (l *Lab) EditTimeline(e app.TimelineEdit) {
+	if e.Mode >= animsys.PlayLoop && e.Mode <= animsys.PlayPingPong {
+		l.S.Play = e.Mode
+	}
+	l.S.ClipSpeed = max(0, min(app.MaxClipSpeed, e.Speed))
+	if e.Seek >= 0 {
+		l.next.seek = e.Seek
 	}
 }
 
-// SetPlayMode implements app.Timeliner.
-func (l *Lab) SetPlayMode(m animsys.PlayMode) {
-	if m >= animsys.PlayLoop && m <= animsys.PlayPingPong {
-		l.S.Play = m
-	}
-}
-
-// SetClipSpeed implements app.Timeliner.
-func (l *Lab) SetClipSpeed(s float32) { l.S.ClipSpeed = max(0, min(app.MaxClipSpeed, s)) }
-
-// CheckSettings implements app.SettingsChecker: choices within their
+// CheckSettings implements app.Lab: choices within their
 // options, sliders within their ends (sliders), the joint within the
 // skeleton.
 func (l *Lab) CheckSettings() {
