@@ -6,7 +6,7 @@
 // kinelab/animsys/mathx.
 //
 // Conventions are mathx's: quaternions are w + xi + yj + zk, rotations
-// act on column vectors (q.Rotate(v) is q v q^-1), Mul(a, b) is the
+// act on column vectors (q.Rotate(v) is q v q^-1), a.Mul(b) is the
 // rotation b then a. Every function is pure and allocation-free.
 //
 // The formulas are written out term by term in a fixed order, and callers
