@@ -7,6 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/mathx"
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // Mirroring a clip left/right, so that a motion database holds every
@@ -74,12 +75,12 @@ func MirrorClip(sk *Skeleton, c *Clip, pairs []int, normal mgl32.Vec3) Clip {
 		panic(fmt.Sprintf("MirrorClip: %d joints in the skeleton, %d in clip %q, %d pairs", sk.Len(), n, c.Name, len(pairs)))
 	}
 	pairs = checkPairs(sk.Parents, pairs)
-	nn := vec64(normal)
-	if nn.len() == 0 {
+	nn := mathx64.FromVec32(normal)
+	if nn.Len() == 0 {
 		panic("MirrorClip: a zero normal")
 	}
-	nn = nn.scale(1 / nn.len())
-	normal = nn.vec32()
+	nn = nn.Normalize()
+	normal = nn.F32()
 	tracked := make([]bool, n)
 	for j := range tracked {
 		tracked[j] = c.moves(j)
@@ -168,7 +169,7 @@ func checkPairs(parents, pairs []int) []int {
 // track, starting from the rest pose's; identity for a joint whose
 // children all have tracks (a root that carries the others), the rest
 // pose's for a leaf.
-func mirrorCorrections(sk *Skeleton, c *Clip, pairs []int, tracked []bool, n v64) []mgl32.Quat {
+func mirrorCorrections(sk *Skeleton, c *Clip, pairs []int, tracked []bool, n mathx64.Vec3) []mgl32.Quat {
 	nj := len(pairs)
 	rest := mirrorRest(sk, pairs, tracked, n)
 	kids := make([][]int, nj)
@@ -184,20 +185,20 @@ func mirrorCorrections(sk *Skeleton, c *Clip, pairs []int, tracked []bool, n v64
 		}
 		// The rest pose's C_j = refl(Rest_q)^-1 Rest_j, its K_j made a
 		// rig's if near one.
-		c0 := quat64(reflQuat(rest[q], n.vec32())).conj().mul(quat64(rest[j]))
+		c0 := mathx64.FromQuat32(reflQuat(rest[q], n.F32())).Conj().Mul(mathx64.FromQuat32(rest[j]))
 		c0 = snapRig(c0, n, q == j)
-		var a, b []v64 // j's children's offsets, their partners' in q's frame
+		var a, b []mathx64.Vec3 // j's children's offsets, their partners' in q's frame
 		for _, k := range kids[j] {
 			pk := pairs[k]
 			if tracked[k] || tracked[pk] || sk.Parents[pk] != q {
 				continue
 			}
-			a, b = append(a, vec64(c.PosAt(0, k))), append(b, vec64(c.PosAt(0, pk)))
+			a, b = append(a, mathx64.FromVec32(c.PosAt(0, k))), append(b, mathx64.FromVec32(c.PosAt(0, pk)))
 		}
-		var cj q64
+		var cj mathx64.Quat
 		switch {
 		case len(kids[j]) > 0 && len(a) == 0:
-			cj = q64{1, 0, 0, 0} // a carrier: its frame is the world's
+			cj = mathx64.QuatIdent() // a carrier: its frame is the world's
 		case len(a) == 0:
 			cj = c0 // a leaf
 		case q == j:
@@ -205,10 +206,10 @@ func mirrorCorrections(sk *Skeleton, c *Clip, pairs []int, tracked []bool, n v64
 		default:
 			cj = fitSided(a, b, n, c0)
 		}
-		corr[j] = cj.quat32()
+		corr[j] = cj.UnitF32()
 		// Partners' maps are inverse (K_q = K_j^T), so C_q = refl(C_j)^-1:
 		// mirroring twice is the identity.
-		corr[q] = reflQuat(corr[j], n.vec32()).Conjugate()
+		corr[q] = reflQuat(corr[j], n.F32()).Conjugate()
 	}
 	return corr
 }
@@ -218,7 +219,7 @@ func mirrorCorrections(sk *Skeleton, c *Clip, pairs []int, tracked []bool, n v64
 // is clearly more symmetric, as for bones along X; turned so that its
 // plane of symmetry is the mirror's, so that it gives the twists of the
 // skeleton's own left/right symmetry whatever the plane mirrored across.
-func mirrorRest(sk *Skeleton, pairs []int, tracked []bool, n v64) []mgl32.Quat {
+func mirrorRest(sk *Skeleton, pairs []int, tracked []bool, n mathx64.Vec3) []mgl32.Quat {
 	rest := sk.RestPose()
 	asym, r := MirrorAsymmetry(sk.Parents, pairs, rest.Pos, tracked)
 	// Below 5% the zero-rotation pose is a symmetric figure: it wins, its
@@ -229,10 +230,10 @@ func mirrorRest(sk *Skeleton, pairs []int, tracked []bool, n v64) []mgl32.Quat {
 			rest, r = bind, rb
 		}
 	}
-	if r.Dot(n.vec32()) < 0 { // a plane's normal has no sign
+	if r.Dot(n.F32()) < 0 { // a plane's normal has no sign
 		r = r.Mul(-1)
 	}
-	turn := mathx.QuatBetween(r, n.vec32())
+	turn := mathx.QuatBetween(r, n.F32())
 	for j := range rest.Rot {
 		rest.Rot[j] = turn.Mul(rest.Rot[j])
 	}
@@ -256,7 +257,7 @@ func MirrorAsymmetry(parents, pairs []int, pos []mgl32.Vec3, skip []bool) (asym 
 		if q <= j || (skip != nil && skip[j]) {
 			continue
 		}
-		d := vec64(pos[j].Sub(pos[q]))
+		d := mathx64.FromVec32(pos[j].Sub(pos[q]))
 		for r := range 3 {
 			for k := range 3 {
 				s[r][k] += d[r] * d[k]
@@ -270,9 +271,9 @@ func MirrorAsymmetry(parents, pairs []int, pos []mgl32.Vec3, skip []bool) (asym 
 			best = i
 		}
 	}
-	n := v64{1, 0, 0}
+	n := mathx64.Vec3{1, 0, 0}
 	if vals[best] > 0 {
-		n = v64{vecs[0][best], vecs[1][best], vecs[2][best]}
+		n = mathx64.Vec3{vecs[0][best], vecs[1][best], vecs[2][best]}
 	}
 	var diff, total float64
 	for j, q := range pairs {
@@ -280,15 +281,15 @@ func MirrorAsymmetry(parents, pairs []int, pos []mgl32.Vec3, skip []bool) (asym 
 		if a < 0 || b < 0 || pairs[a] != b || (skip != nil && (skip[j] || skip[q])) {
 			continue
 		}
-		dj := vec64(pos[j].Sub(pos[a]))
-		dq := n.refl(vec64(pos[q].Sub(pos[b])))
-		diff += dq.sub(dj).len()
-		total += dj.len()
+		dj := mathx64.FromVec32(pos[j].Sub(pos[a]))
+		dq := mathx64.FromVec32(pos[q].Sub(pos[b])).Reflect(n)
+		diff += dq.Sub(dj).Len()
+		total += dj.Len()
 	}
 	if total > 0 {
 		asym = float32(diff / total)
 	}
-	return asym, n.vec32()
+	return asym, n.F32()
 }
 
 // reflVec is v reflected across the plane with unit normal n: Mv.
@@ -313,12 +314,12 @@ const snapAngle = 35 * math.Pi / 180
 // Maya's "behavior"), so their K is one, while the rest pose (a captured
 // frame for bones along X) gives it only up to the capture's left/right
 // twist difference.
-func snapRig(c0 q64, n v64, centre bool) q64 {
+func snapRig(c0 mathx64.Quat, n mathx64.Vec3, centre bool) mathx64.Quat {
 	var k [3][3]float64 // K = M R(c0), by columns
 	for c := range 3 {
-		var e v64
+		var e mathx64.Vec3
 		e[c] = 1
-		col := n.refl(c0.rotate(e))
+		col := c0.Rotate(e).Reflect(n)
 		for r := range 3 {
 			k[r][c] = col[r]
 		}
@@ -355,35 +356,12 @@ func snapRig(c0 q64, n v64, centre bool) q64 {
 	// C = M P, a rotation: its quaternion from its matrix.
 	var m [3][3]float64
 	for c := range 3 {
-		col := n.refl(v64{p[0][c], p[1][c], p[2][c]})
+		col := mathx64.Vec3{p[0][c], p[1][c], p[2][c]}.Reflect(n)
 		for r := range 3 {
 			m[r][c] = col[r]
 		}
 	}
-	return matQuat(m)
-}
-
-// matQuat is the unit quaternion of rotation matrix m (w >= 0).
-func matQuat(m [3][3]float64) q64 {
-	// The largest of 1 + tr, 1 + 2 m_ii - tr gives the best conditioned
-	// component; the others follow from the off-diagonals.
-	tr := m[0][0] + m[1][1] + m[2][2]
-	var q q64
-	switch {
-	case tr >= m[0][0] && tr >= m[1][1] && tr >= m[2][2]:
-		w := math.Sqrt(1+tr) / 2
-		q = q64{w, (m[2][1] - m[1][2]) / (4 * w), (m[0][2] - m[2][0]) / (4 * w), (m[1][0] - m[0][1]) / (4 * w)}
-	case m[0][0] >= m[1][1] && m[0][0] >= m[2][2]:
-		x := math.Sqrt(1+2*m[0][0]-tr) / 2
-		q = q64{(m[2][1] - m[1][2]) / (4 * x), x, (m[0][1] + m[1][0]) / (4 * x), (m[0][2] + m[2][0]) / (4 * x)}
-	case m[1][1] >= m[2][2]:
-		y := math.Sqrt(1+2*m[1][1]-tr) / 2
-		q = q64{(m[0][2] - m[2][0]) / (4 * y), (m[0][1] + m[1][0]) / (4 * y), y, (m[1][2] + m[2][1]) / (4 * y)}
-	default:
-		z := math.Sqrt(1+2*m[2][2]-tr) / 2
-		q = q64{(m[1][0] - m[0][1]) / (4 * z), (m[0][2] + m[2][0]) / (4 * z), (m[1][2] + m[2][1]) / (4 * z), z}
-	}
-	return q.positive()
+	return mathx64.QuatFromMatrix(m).Abs()
 }
 
 // priorWeight is the weight, relative to the children's, of the rest
@@ -394,10 +372,10 @@ const priorWeight = 1e-6
 
 // fitSided returns the rotation C that best takes a[i] to M b[i] (least
 // squares, Wahba's problem) with the rest pose's c0 as a weak prior.
-func fitSided(a, b []v64, n v64, c0 q64) q64 {
+func fitSided(a, b []mathx64.Vec3, n mathx64.Vec3, c0 mathx64.Quat) mathx64.Quat {
 	var m [3][3]float64 // sum of target x source^T
 	var w float64
-	add := func(src, dst v64, s float64) {
+	add := func(src, dst mathx64.Vec3, s float64) {
 		for r := range 3 {
 			for k := range 3 {
 				m[r][k] += s * dst[r] * src[k]
@@ -405,14 +383,14 @@ func fitSided(a, b []v64, n v64, c0 q64) q64 {
 		}
 	}
 	for i := range a {
-		add(a[i], n.refl(b[i]), 1)
-		w += a[i].len() * b[i].len()
+		add(a[i], b[i].Reflect(n), 1)
+		w += a[i].Len() * b[i].Len()
 	}
 	lam := priorWeight*w + 1e-30
 	for k := range 3 {
-		var e v64
+		var e mathx64.Vec3
 		e[k] = 1
-		add(e, c0.rotate(e), lam)
+		add(e, c0.Rotate(e), lam)
 	}
 	return wahba(m)
 }
@@ -420,9 +398,9 @@ func fitSided(a, b []v64, n v64, c0 q64) q64 {
 // wahba returns the unit quaternion of the rotation R maximizing
 // tr(R^T m) for m = sum w target source^T (Davenport's q-method: the
 // eigenvector of the largest eigenvalue of a 4x4 symmetric matrix).
-func wahba(m [3][3]float64) q64 {
+func wahba(m [3][3]float64) mathx64.Quat {
 	tr := m[0][0] + m[1][1] + m[2][2]
-	z := v64{m[2][1] - m[1][2], m[0][2] - m[2][0], m[1][0] - m[0][1]}
+	z := mathx64.Vec3{m[2][1] - m[1][2], m[0][2] - m[2][0], m[1][0] - m[0][1]}
 	var k [4][4]float64
 	k[0][0] = tr
 	for r := range 3 {
@@ -439,8 +417,8 @@ func wahba(m [3][3]float64) q64 {
 			best = i
 		}
 	}
-	q := q64{vecs[0][best], vecs[1][best], vecs[2][best], vecs[3][best]}
-	return q.positive()
+	q := mathx64.Quat{W: vecs[0][best], X: vecs[1][best], Y: vecs[2][best], Z: vecs[3][best]}
+	return q.Abs()
 }
 
 // fitCentre returns C = M M_m for the reflection M_m (K of a centre joint
@@ -448,7 +426,7 @@ func wahba(m [3][3]float64) q64 {
 // inverse) that best takes a[i] to b[i]: m minimizes sum |M_m a - b|^2 =
 // const + 4 m^T sym(sum a b^T) m, with the rest pose's m0 = Rest^-1 n (from
 // c0 = M M_m0) as a weak prior.
-func fitCentre(a, b []v64, n v64, c0 q64) q64 {
+func fitCentre(a, b []mathx64.Vec3, n mathx64.Vec3, c0 mathx64.Quat) mathx64.Quat {
 	var s [4][4]float64
 	var w float64
 	for i := range a {
@@ -457,11 +435,10 @@ func fitCentre(a, b []v64, n v64, c0 q64) q64 {
 				s[r][k] += (a[i][r]*b[i][k] + b[i][r]*a[i][k]) / 2
 			}
 		}
-		w += a[i].len() * b[i].len()
+		w += a[i].Len() * b[i].Len()
 	}
 	// c0 = n m0 as quaternions (below), so m0 = -n c0 = n^-1 c0.
-	m0 := q64{0, n[0], n[1], n[2]}.conj().mul(c0)
-	m0v := v64{m0[1], m0[2], m0[3]}
+	m0v := mathx64.Quat{X: n[0], Y: n[1], Z: n[2]}.Conj().Mul(c0).Vec()
 	lam := priorWeight*w + 1e-30
 	for r := range 3 {
 		for k := range 3 {
@@ -475,10 +452,10 @@ func fitCentre(a, b []v64, n v64, c0 q64) q64 {
 			best = i
 		}
 	}
-	m := v64{vecs[0][best], vecs[1][best], vecs[2][best]}
+	m := mathx64.Vec3{vecs[0][best], vecs[1][best], vecs[2][best]}
 	// M_n M_m is the rotation of the quaternion product n m (pure unit
 	// quaternions; a reflection is v -> u v u).
-	return q64{0, n[0], n[1], n[2]}.mul(q64{0, m[0], m[1], m[2]}).positive()
+	return mathx64.Quat{X: n[0], Y: n[1], Z: n[2]}.Mul(mathx64.Quat{X: m[0], Y: m[1], Z: m[2]}).Abs()
 }
 
 // symEigen diagonalizes the leading d x d block of the symmetric matrix a
@@ -525,56 +502,4 @@ func symEigen(a [4][4]float64, d int) (vals [4]float64, vecs [4][4]float64) {
 		vals[i] = a[i][i]
 	}
 	return vals, vecs
-}
-
-// v64 and q64 (w, x, y, z) are float64 vectors and quaternions for the
-// fits, which run once per joint.
-type (
-	v64 [3]float64
-	q64 [4]float64
-)
-
-func vec64(v mgl32.Vec3) v64    { return v64{float64(v[0]), float64(v[1]), float64(v[2])} }
-func (v v64) vec32() mgl32.Vec3 { return mgl32.Vec3{float32(v[0]), float32(v[1]), float32(v[2])} }
-func (v v64) dot(w v64) float64 { return v[0]*w[0] + v[1]*w[1] + v[2]*w[2] }
-func (v v64) len() float64      { return math.Sqrt(v.dot(v)) }
-func (v v64) scale(s float64) v64 {
-	return v64{v[0] * s, v[1] * s, v[2] * s}
-}
-func (v v64) sub(w v64) v64 { return v64{v[0] - w[0], v[1] - w[1], v[2] - w[2]} }
-
-// refl reflects w across the plane whose unit normal is v.
-func (v v64) refl(w v64) v64 { return w.sub(v.scale(2 * v.dot(w))) }
-
-func quat64(q mgl32.Quat) q64 {
-	return q64{float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])}
-}
-
-func (q q64) quat32() mgl32.Quat {
-	l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
-	return mgl32.Quat{W: float32(q[0] / l), V: mgl32.Vec3{float32(q[1] / l), float32(q[2] / l), float32(q[3] / l)}}
-}
-
-func (q q64) conj() q64 { return q64{q[0], -q[1], -q[2], -q[3]} }
-
-func (q q64) mul(r q64) q64 {
-	return q64{
-		q[0]*r[0] - q[1]*r[1] - q[2]*r[2] - q[3]*r[3],
-		q[0]*r[1] + q[1]*r[0] + q[2]*r[3] - q[3]*r[2],
-		q[0]*r[2] - q[1]*r[3] + q[2]*r[0] + q[3]*r[1],
-		q[0]*r[3] + q[1]*r[2] - q[2]*r[1] + q[3]*r[0],
-	}
-}
-
-func (q q64) rotate(v v64) v64 {
-	r := q.mul(q64{0, v[0], v[1], v[2]}).mul(q.conj())
-	return v64{r[1], r[2], r[3]}
-}
-
-// positive is q or -q, whichever has w >= 0.
-func (q q64) positive() q64 {
-	if q[0] < 0 {
-		return q64{-q[0], -q[1], -q[2], -q[3]}
-	}
-	return q
 }

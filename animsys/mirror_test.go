@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/mathx"
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // benchPairs pairs the bench skeleton's Left and Right joints by name (the
@@ -54,15 +55,17 @@ func shortBench(seed uint32, frames int) Clip {
 
 func TestMirrorWahba(t *testing.T) {
 	r := mathx.NewXorshift32(7)
-	rv := func() v64 { return v64{float64(r.Range(1)), float64(r.Range(1)), float64(r.Range(1))} }
+	rv := func() mathx64.Vec3 {
+		return mathx64.Vec3{float64(r.Range(1)), float64(r.Range(1)), float64(r.Range(1))}
+	}
 	for i := 0; i < 20; i++ {
-		q := quat64(mathx.QuatFromScaledAngleAxis(mgl32.Vec3{r.Range(3), r.Range(3), r.Range(3)}))
-		l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
-		q = q64{q[0] / l, q[1] / l, q[2] / l, q[3] / l}
+		q := mathx64.FromQuat32(mathx.QuatFromScaledAngleAxis(mgl32.Vec3{r.Range(3), r.Range(3), r.Range(3)}))
+		l := math.Sqrt(q.Dot(q))
+		q = mathx64.Quat{W: q.W / l, X: q.X / l, Y: q.Y / l, Z: q.Z / l}
 		var m [3][3]float64
 		for k := 0; k < 3; k++ {
 			a := rv()
-			b := q.rotate(a)
+			b := q.Rotate(a)
 			for x := range 3 {
 				for y := range 3 {
 					m[x][y] += b[x] * a[y]
@@ -70,7 +73,7 @@ func TestMirrorWahba(t *testing.T) {
 			}
 		}
 		got := wahba(m)
-		if d := math.Abs(got.mul(q.conj())[0]); d < 1-1e-12 {
+		if d := math.Abs(got.Mul(q.Conj()).W); d < 1-1e-12 {
 			t.Errorf("case %d: wahba = %v, want %v", i, got, q)
 		}
 	}

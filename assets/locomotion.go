@@ -3,9 +3,8 @@ package assets
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"kinelab/animsys"
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // The motion-matching database: long "dance card" clips of the default
@@ -152,79 +151,12 @@ func locoScripts() []struct {
 	}
 }
 
-// --- float64 vectors and rotations ----------------------------------------
-
-type v3d [3]float64
-
-func (a v3d) add(b v3d) v3d         { return v3d{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
-func (a v3d) sub(b v3d) v3d         { return v3d{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-func (a v3d) mul(s float64) v3d     { return v3d{a[0] * s, a[1] * s, a[2] * s} }
-func (a v3d) dot(b v3d) float64     { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-func (a v3d) norm() float64         { return math.Sqrt(a.dot(a)) }
-func (a v3d) unit() v3d             { return a.mul(1 / a.norm()) }
-func (a v3d) f32() mgl32.Vec3       { return mgl32.Vec3{float32(a[0]), float32(a[1]), float32(a[2])} }
-func lerp3(a, b v3d, t float64) v3d { return a.add(b.sub(a).mul(t)) }
-func (a v3d) cross(b v3d) v3d {
-	return v3d{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
-}
-
-// rotY and rotX rotate v by angle a (rad) about +y and +x.
-func rotY(a float64, v v3d) v3d {
-	s, c := math.Sincos(a)
-	return v3d{v[0]*c + v[2]*s, v[1], -v[0]*s + v[2]*c}
-}
-
-func rotX(a float64, v v3d) v3d {
-	s, c := math.Sincos(a)
-	return v3d{v[0], v[1]*c - v[2]*s, v[1]*s + v[2]*c}
-}
-
-// q64 is a float64 unit quaternion.
-type q64 struct{ w, x, y, z float64 }
-
-func qAxis(axis int, a float64) q64 {
-	s, c := math.Sincos(a / 2)
-	q := q64{w: c}
-	switch axis {
-	case 0:
-		q.x = s
-	case 1:
-		q.y = s
-	default:
-		q.z = s
-	}
-	return q
-}
-
-func qx(a float64) q64 { return qAxis(0, a) }
-func qy(a float64) q64 { return qAxis(1, a) }
-func qz(a float64) q64 { return qAxis(2, a) }
-
-func (a q64) mul(b q64) q64 {
-	return q64{
-		a.w*b.w - a.x*b.x - a.y*b.y - a.z*b.z,
-		a.w*b.x + a.x*b.w + a.y*b.z - a.z*b.y,
-		a.w*b.y - a.x*b.z + a.y*b.w + a.z*b.x,
-		a.w*b.z + a.x*b.y - a.y*b.x + a.z*b.w,
-	}
-}
-
-func (a q64) conj() q64 { return q64{a.w, -a.x, -a.y, -a.z} }
-
-func (a q64) rot(v v3d) v3d {
-	u := v3d{a.x, a.y, a.z}
-	t := u.cross(v).mul(2)
-	return v.add(t.mul(a.w)).add(u.cross(t))
-}
-
-func (a q64) f32() mgl32.Quat {
-	return mgl32.Quat{W: float32(a.w), V: mgl32.Vec3{float32(a.x), float32(a.y), float32(a.z)}}
-}
+// --- float64 helpers (on mathx64's vectors) -------------------------------
 
 // qBasis is the rotation taking the orthonormal right-handed frame (a0, a1,
 // a0 x a1) onto (b0, b1, b0 x b1).
-func qBasis(a0, a1, b0, b1 v3d) q64 {
-	a2, b2 := a0.cross(a1), b0.cross(b1)
+func qBasis(a0, a1, b0, b1 mathx64.Vec3) mathx64.Quat {
+	a2, b2 := a0.Cross(a1), b0.Cross(b1)
 	// m = B A^T, column k of A (B) being a_k (b_k).
 	var m [3][3]float64
 	for r := 0; r < 3; r++ {
@@ -232,23 +164,7 @@ func qBasis(a0, a1, b0, b1 v3d) q64 {
 			m[r][c] = b0[r]*a0[c] + b1[r]*a1[c] + b2[r]*a2[c]
 		}
 	}
-	var q q64
-	switch tr := m[0][0] + m[1][1] + m[2][2]; {
-	case tr > 0:
-		s := 2 * math.Sqrt(tr+1)
-		q = q64{s / 4, (m[2][1] - m[1][2]) / s, (m[0][2] - m[2][0]) / s, (m[1][0] - m[0][1]) / s}
-	case m[0][0] > m[1][1] && m[0][0] > m[2][2]:
-		s := 2 * math.Sqrt(1+m[0][0]-m[1][1]-m[2][2])
-		q = q64{(m[2][1] - m[1][2]) / s, s / 4, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s}
-	case m[1][1] > m[2][2]:
-		s := 2 * math.Sqrt(1+m[1][1]-m[0][0]-m[2][2])
-		q = q64{(m[0][2] - m[2][0]) / s, (m[0][1] + m[1][0]) / s, s / 4, (m[1][2] + m[2][1]) / s}
-	default:
-		s := 2 * math.Sqrt(1+m[2][2]-m[0][0]-m[1][1])
-		q = q64{(m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, s / 4}
-	}
-	n := math.Sqrt(q.w*q.w + q.x*q.x + q.y*q.y + q.z*q.z)
-	return q64{q.w / n, q.x / n, q.y / n, q.z / n}
+	return mathx64.QuatFromMatrix(m).Normalize()
 }
 
 func clamp64(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }
@@ -268,8 +184,8 @@ func hermite(p0, m0, p1, m1, s float64) float64 {
 	return (2*s3-3*s2+1)*p0 + (s3-2*s2+s)*m0 + (-2*s3+3*s2)*p1 + (s3-s2)*m1
 }
 
-func hermite3(p0, m0, p1, m1 v3d, s float64) v3d {
-	return v3d{hermite(p0[0], m0[0], p1[0], m1[0], s), hermite(p0[1], m0[1], p1[1], m1[1], s),
+func hermite3(p0, m0, p1, m1 mathx64.Vec3, s float64) mathx64.Vec3 {
+	return mathx64.Vec3{hermite(p0[0], m0[0], p1[0], m1[0], s), hermite(p0[1], m0[1], p1[1], m1[1], s),
 		hermite(p0[2], m0[2], p1[2], m1[2], s)}
 }
 
@@ -282,7 +198,7 @@ func minJerk(s float64) float64 { return s * s * s * (10 + s*(-15+6*s)) }
 // velocity (m/s) and acceleration (m/s^2), yaw (rad, unwrapped) and yaw
 // rate (rad/s).
 type rootTraj struct {
-	pos, vel, acc []v3d
+	pos, vel, acc []mathx64.Vec3
 	yaw, yawRate  []float64
 }
 
@@ -310,17 +226,17 @@ func halfLifeOmega(h float64) float64 { return 2 * math.Ln2 / h }
 // world velocity is the command's, turned by the desired facing, so a
 // facing change turns the path as sharply as the springs allow.
 func simulateRoot(cmds []locoCmd, n int) rootTraj {
-	rt := rootTraj{pos: make([]v3d, n), vel: make([]v3d, n), acc: make([]v3d, n),
+	rt := rootTraj{pos: make([]mathx64.Vec3, n), vel: make([]mathx64.Vec3, n), acc: make([]mathx64.Vec3, n),
 		yaw: make([]float64, n), yawRate: make([]float64, n)}
 	wv, wy := halfLifeOmega(velHalfLife), halfLifeOmega(yawHalfLife)
 	var vx, vz, vxA, vzA [2]float64 // [value, rate] of the outer and inner springs
 	var yw, ywA [2]float64
-	var pos v3d
+	var pos mathx64.Vec3
 	goalYaw := 0.0
 	ci, cEnd := -1, 0.0
 	for f := 0; f < n; f++ {
 		t := float64(f) * locoDt
-		rt.pos[f], rt.vel[f], rt.acc[f] = pos, v3d{vx[0], 0, vz[0]}, v3d{vx[1], 0, vz[1]}
+		rt.pos[f], rt.vel[f], rt.acc[f] = pos, mathx64.Vec3{vx[0], 0, vz[0]}, mathx64.Vec3{vx[1], 0, vz[1]}
 		rt.yaw[f], rt.yawRate[f] = yw[0], yw[1]
 		for ci+1 < len(cmds) && t >= cEnd-1e-9 {
 			ci++
@@ -332,31 +248,31 @@ func simulateRoot(cmds []locoCmd, n int) rootTraj {
 			c = locoCmd{}
 		}
 		goalYaw += c.rate * locoDt
-		g := rotY(goalYaw, v3d{c.side, 0, c.fwd})
-		v0 := v3d{vx[0], 0, vz[0]}
+		g := mathx64.Vec3{c.side, 0, c.fwd}.RotateY(goalYaw)
+		v0 := mathx64.Vec3{vx[0], 0, vz[0]}
 		spring(&vxA[0], &vxA[1], g[0], wv, locoDt)
 		spring(&vzA[0], &vzA[1], g[2], wv, locoDt)
 		spring(&vx[0], &vx[1], vxA[0], wv, locoDt)
 		spring(&vz[0], &vz[1], vzA[0], wv, locoDt)
 		spring(&ywA[0], &ywA[1], goalYaw, wy, locoDt)
 		spring(&yw[0], &yw[1], ywA[0], wy, locoDt)
-		pos = pos.add(v0.add(v3d{vx[0], 0, vz[0]}).mul(locoDt / 2))
+		pos = pos.Add(v0.Add(mathx64.Vec3{vx[0], 0, vz[0]}).Scale(locoDt / 2))
 	}
 	return rt
 }
 
 // at interpolates the trajectory at time t (s), clamped to the clip.
-func (rt *rootTraj) at(t float64) (pos, vel v3d, yaw, yawRate float64) {
+func (rt *rootTraj) at(t float64) (pos, vel mathx64.Vec3, yaw, yawRate float64) {
 	n := len(rt.pos)
 	u := clamp64(t/locoDt, 0, float64(n-1))
 	i := min(int(u), n-2)
 	a := u - float64(i)
-	return lerp3(rt.pos[i], rt.pos[i+1], a), lerp3(rt.vel[i], rt.vel[i+1], a),
+	return rt.pos[i].Lerp(rt.pos[i+1], a), rt.vel[i].Lerp(rt.vel[i+1], a),
 		mix(rt.yaw[i], rt.yaw[i+1], a), mix(rt.yawRate[i], rt.yawRate[i+1], a)
 }
 
-func fwdAxis(yaw float64) v3d  { return v3d{math.Sin(yaw), 0, math.Cos(yaw)} }
-func leftAxis(yaw float64) v3d { return v3d{math.Cos(yaw), 0, -math.Sin(yaw)} }
+func fwdAxis(yaw float64) mathx64.Vec3  { return mathx64.Vec3{math.Sin(yaw), 0, math.Cos(yaw)} }
+func leftAxis(yaw float64) mathx64.Vec3 { return mathx64.Vec3{math.Cos(yaw), 0, -math.Sin(yaw)} }
 
 // --- footstep planner -----------------------------------------------------------
 
@@ -369,43 +285,43 @@ type footState struct {
 	// time and planned stance length (s), the heel-strike roll (toe-up
 	// pitch, rad, over heelDur s), and the lift-off (liftT, +Inf while not
 	// planned) after a roll onto the toe from rollT up to pitch toe (rad).
-	p                    v3d
+	p                    mathx64.Vec3
 	yaw                  float64
 	landT, stanceT       float64
 	heel, heelDur        float64
 	liftT, rollT, toe    float64
 	swinging             bool
-	t0, t1               float64 // swing start and landing (s)
-	a0, v0, a1, v1       v3d     // ankle at lift-off and landing (m, m/s)
-	th0, dth0, th1, dth1 float64 // foot pitch (rad, rad/s) at both ends
-	tb0, dtb0            float64 // toe bend (rad, rad/s) at lift-off
-	yaw0                 float64 // foot yaw at lift-off
-	lift, peak           float64 // arc height (m) and its time fraction
+	t0, t1               float64      // swing start and landing (s)
+	a0, v0, a1, v1       mathx64.Vec3 // ankle at lift-off and landing (m, m/s)
+	th0, dth0, th1, dth1 float64      // foot pitch (rad, rad/s) at both ends
+	tb0, dtb0            float64      // toe bend (rad, rad/s) at lift-off
+	yaw0                 float64      // foot yaw at lift-off
+	lift, peak           float64      // arc height (m) and its time fraction
 }
 
 // footPose is a foot in the world at one time: ankle position, yaw and
 // pitch (positive lifts the heel), toe joint bend and contact kind.
 type footPose struct {
-	ankle           v3d
+	ankle           mathx64.Vec3
 	yaw, pitch, toe float64
 	contact         uint8
 }
 
 // pivoted is the ankle of a foot of yaw whose point off (in the foot's
 // frame, from the ankle) rests at pivot, the foot pitched by pitch.
-func pivoted(pivot v3d, yaw, pitch float64, off v3d) v3d {
-	return pivot.sub(rotY(yaw, rotX(pitch, off)))
+func pivoted(pivot mathx64.Vec3, yaw, pitch float64, off mathx64.Vec3) mathx64.Vec3 {
+	return pivot.Sub(off.RotateX(pitch).RotateY(yaw))
 }
 
 func (fs *footState) stance(t float64) footPose {
-	fp := footPose{yaw: fs.yaw, contact: contactFlat, ankle: fs.p.add(v3d{0, ankleH, 0})}
+	fp := footPose{yaw: fs.yaw, contact: contactFlat, ankle: fs.p.Add(mathx64.Vec3{0, ankleH, 0})}
 	switch {
 	case fs.heel > 0 && t < fs.landT+fs.heelDur:
 		// Heel strike: the foot rolls down about its heel, toe up.
 		u := clamp64((t-fs.landT)/fs.heelDur, 0, 1)
 		fp.pitch = -fs.heel * (1 - u) * (1 - u)
-		off := v3d{0, -ankleH, -heelBack}
-		fp.ankle = pivoted(fs.p.add(rotY(fs.yaw, v3d{0, 0, -heelBack})), fs.yaw, fp.pitch, off)
+		off := mathx64.Vec3{0, -ankleH, -heelBack}
+		fp.ankle = pivoted(fs.p.Add(mathx64.Vec3{0, 0, -heelBack}.RotateY(fs.yaw)), fs.yaw, fp.pitch, off)
 		fp.contact = contactHeel
 	case fs.toe > 0 && t > fs.rollT:
 		// Push-off: the heel rises, the foot rolling about its toe joint,
@@ -413,8 +329,8 @@ func (fs *footState) stance(t float64) footPose {
 		u := clamp64((t-fs.rollT)/(fs.liftT-fs.rollT), 0, 1)
 		fp.pitch = fs.toe * u * u
 		fp.toe = -fp.pitch
-		off := v3d{0, -ankleH, toeFwd}
-		fp.ankle = pivoted(fs.p.add(rotY(fs.yaw, v3d{0, 0, toeFwd})), fs.yaw, fp.pitch, off)
+		off := mathx64.Vec3{0, -ankleH, toeFwd}
+		fp.ankle = pivoted(fs.p.Add(mathx64.Vec3{0, 0, toeFwd}.RotateY(fs.yaw)), fs.yaw, fp.pitch, off)
 		fp.contact = contactToe
 	}
 	return fp
@@ -423,7 +339,7 @@ func (fs *footState) stance(t float64) footPose {
 func (fs *footState) swing(t float64) footPose {
 	T := fs.t1 - fs.t0
 	s := clamp64((t-fs.t0)/T, 0, 1)
-	a := hermite3(fs.a0, fs.v0.mul(T), fs.a1, fs.v1.mul(T), s)
+	a := hermite3(fs.a0, fs.v0.Scale(T), fs.a1, fs.v1.Scale(T), s)
 	// The lift arc, s^2 (1-s)^b peaking at s = peak, zero and flat at both ends.
 	b := 2 * (1 - fs.peak) / fs.peak
 	arc := math.Pow(s, 2) * math.Pow(1-s, b) / (math.Pow(fs.peak, 2) * math.Pow(1-fs.peak, b))
@@ -466,10 +382,10 @@ func gaitAt(rt *rootTraj, t float64) gaitParams {
 	// The faster of now and 0.2 s ahead: cadence rises early when starting
 	// and stays up while stopping, keeping the steps short in both.
 	_, vel, yaw, yawRate := rt.at(t)
-	if _, v2, y2, r2 := rt.at(t + 0.2); v2.norm() > vel.norm() {
+	if _, v2, y2, r2 := rt.at(t + 0.2); v2.Len() > vel.Len() {
 		vel, yaw, yawRate = v2, y2, r2
 	}
-	fwd, side := vel.dot(fwdAxis(yaw)), vel.dot(leftAxis(yaw))
+	fwd, side := vel.Dot(fwdAxis(yaw)), vel.Dot(leftAxis(yaw))
 	g := smooth64((fwd - 2.1) / 0.5) // 0 walk, 1 run
 	back := math.Max(-fwd, 0)
 	vlong := math.Min(math.Hypot(math.Max(fwd, 0), 1.4*back)+0.25*math.Abs(yawRate), 2.4)
@@ -505,11 +421,11 @@ type planner struct {
 // sideways, both feet aim further the way the root goes: the trailing foot
 // only closes up to the leading one (they never cross), so it lags behind
 // its place; aiming both ahead shares the lag between them.
-func (pl *planner) ideal(i int, t float64) (v3d, float64) {
+func (pl *planner) ideal(i int, t float64) (mathx64.Vec3, float64) {
 	pos, vel, yaw, _ := pl.rt.at(t)
 	la := leftAxis(yaw)
-	off := pl.feet[i].side*footHalf + clamp64(0.12*vel.dot(la), -0.15, 0.15)
-	return pos.add(la.mul(off)), yaw
+	off := pl.feet[i].side*footHalf + clamp64(0.12*vel.Dot(la), -0.15, 0.15)
+	return pos.Add(la.Scale(off)), yaw
 }
 
 // offBy reports whether foot i, as planted, is more than dist m or ang
@@ -517,13 +433,13 @@ func (pl *planner) ideal(i int, t float64) (v3d, float64) {
 func (pl *planner) offBy(i int, t, dist, ang float64) bool {
 	p, yaw := pl.ideal(i, t)
 	f := &pl.feet[i]
-	return p.sub(f.p).norm() > dist || math.Abs(wrapPi(yaw+f.side*toeOut-f.yaw)) > ang
+	return p.Sub(f.p).Len() > dist || math.Abs(wrapPi(yaw+f.side*toeOut-f.yaw)) > ang
 }
 
 // moving reports whether the root moves or turns at t.
 func (pl *planner) moving(t float64) bool {
 	_, vel, _, yr := pl.rt.at(t)
-	return vel.norm() > 0.08 || math.Abs(yr) > 0.25
+	return vel.Len() > 0.08 || math.Abs(yr) > 0.25
 }
 
 const (
@@ -547,22 +463,22 @@ func (pl *planner) step(i int, s float64) {
 	p, yaw := pl.ideal(i, tm)
 	// Never cross the other foot: keep 12 cm of width between them.
 	lat := leftAxis(yaw)
-	if gap := p.sub(o.p).dot(lat) * f.side; gap < 0.12 {
-		p = p.add(lat.mul(f.side * (0.12 - gap)))
+	if gap := p.Sub(o.p).Dot(lat) * f.side; gap < 0.12 {
+		p = p.Add(lat.Scale(f.side * (0.12 - gap)))
 	}
 	// Land within reach: no further than reachFwd from the foot's place
 	// under the root at landing (a start or a stop would otherwise plant it
 	// where the body will only be later, or was earlier).
 	home, _ := pl.ideal(i, t1)
-	if q := p.sub(home); q.norm() > gp.reachFwd {
-		p = home.add(q.mul(gp.reachFwd / q.norm()))
+	if q := p.Sub(home); q.Len() > gp.reachFwd {
+		p = home.Add(q.Scale(gp.reachFwd / q.Len()))
 	}
 	p[1] = 0
-	dist := p.sub(f.p).norm()
+	dist := p.Sub(f.p).Len()
 	yaw = f.yaw + wrapPi(yaw+f.side*toeOut-f.yaw)
 
 	f.swinging, f.t0, f.t1 = true, s, t1
-	f.a0, f.v0 = start.ankle, start.ankle.sub(before.ankle).mul(1/h)
+	f.a0, f.v0 = start.ankle, start.ankle.Sub(before.ankle).Scale(1/h)
 	f.th0, f.dth0 = start.pitch, (start.pitch-before.pitch)/h
 	f.tb0, f.dtb0 = start.toe, (start.toe-before.toe)/h
 	f.yaw0 = f.yaw
@@ -572,7 +488,7 @@ func (pl *planner) step(i int, s float64) {
 	f.heel, f.heelDur = gp.heel*clamp64(dist/0.4, 0, 1), gp.heelDur
 	f.liftT, f.rollT, f.toe = math.Inf(1), math.Inf(1), 0
 	land, after := f.stance(t1), f.stance(t1+h)
-	f.a1, f.v1 = land.ankle, after.ankle.sub(land.ankle).mul(1/h)
+	f.a1, f.v1 = land.ankle, after.ankle.Sub(land.ankle).Scale(1/h)
 	f.th1, f.dth1 = land.pitch, (after.pitch-land.pitch)/h
 
 	// The other foot lifts one step period later if the root still moves
@@ -582,8 +498,8 @@ func (pl *planner) step(i int, s float64) {
 	earliest := math.Max(s+0.6*gp.ts, o.t1+0.1)
 	for t := earliest; t < s2; t += locoDt {
 		pos, _, yaw, _ := pl.rt.at(t)
-		hip := pos.add(leftAxis(yaw).mul(o.side * hipHalf))
-		if o.p.sub(hip).dot(fwdAxis(yaw)) < -maxBehind || o.p.sub(hip).norm() > maxBehind+0.1 {
+		hip := pos.Add(leftAxis(yaw).Scale(o.side * hipHalf))
+		if o.p.Sub(hip).Dot(fwdAxis(yaw)) < -maxBehind || o.p.Sub(hip).Len() > maxBehind+0.1 {
 			s2 = t
 			break
 		}
@@ -598,7 +514,7 @@ func (pl *planner) step(i int, s float64) {
 	// It pushes off its toe the more the body moves forward over it: a
 	// step back or sideways lifts it nearly flat.
 	_, _, yaw2, _ := pl.rt.at(s2)
-	o.toe = 0.08 + (gp2.toe-0.08)*clamp64(p.sub(o.p).dot(fwdAxis(yaw2))/0.5, 0, 1)
+	o.toe = 0.08 + (gp2.toe-0.08)*clamp64(p.Sub(o.p).Dot(fwdAxis(yaw2))/0.5, 0, 1)
 	o.rollT = math.Max(math.Max(s2-gp2.rollFrac*(s2-o.landT), o.landT+o.heelDur), s)
 }
 
@@ -612,12 +528,12 @@ func (pl *planner) standCheck(t float64) {
 	}
 	pos0, _, yaw0, _ := pl.rt.at(t)
 	pos1, _, yaw1, _ := pl.rt.at(t + 0.5)
-	score := pos1.sub(pos0).dot(leftAxis(yaw0)) + 0.3*(yaw1-yaw0)
+	score := pos1.Sub(pos0).Dot(leftAxis(yaw0)) + 0.3*(yaw1-yaw0)
 	lead := 0
 	if math.Abs(score) < 0.02 {
 		pa, _ := pl.ideal(0, t+ahead)
 		pb, _ := pl.ideal(1, t+ahead)
-		if pb.sub(pl.feet[1].p).norm() > pa.sub(pl.feet[0].p).norm()+0.01 {
+		if pb.Sub(pl.feet[1].p).Len() > pa.Sub(pl.feet[0].p).Len()+0.01 {
 			lead = 1
 		}
 	} else if score < 0 {
@@ -634,10 +550,10 @@ func (pl *planner) standCheck(t float64) {
 type locoFrame struct {
 	feet                                      [2]footPose
 	blend                                     [2]float64
-	hip0                                      [2]v3d
-	root                                      v3d
+	hip0                                      [2]mathx64.Vec3
+	root                                      mathx64.Vec3
 	yaw, sway, twist, lean, bank, g, still, v float64
-	hipsRot                                   q64
+	hipsRot                                   mathx64.Quat
 }
 
 // Hips height smoothing: the height is a soft minimum (within hipsSoft m)
@@ -708,7 +624,7 @@ func locoClip(name string, cmds []locoCmd) (animsys.Clip, locoInfo) {
 	swayOmega := halfLifeOmega(0.12)
 	var g, gV float64 // run blend (0 walk, 1 run), spring state
 	gOmega := halfLifeOmega(0.15)
-	prev := make([]q64, NumJoints)
+	prev := make([]mathx64.Quat, NumJoints)
 	for f := 0; f < n; f++ {
 		t := float64(f) * locoDt
 		for pl.next >= 0 && pl.nextT <= t+1e-9 {
@@ -727,7 +643,7 @@ func locoClip(name string, cmds []locoCmd) (animsys.Clip, locoInfo) {
 
 		root, vel, acc, yaw := rt.pos[f], rt.vel[f], rt.acc[f], rt.yaw[f]
 		fa, la := fwdAxis(yaw), leftAxis(yaw)
-		v, fwd := vel.norm(), vel.dot(fa)
+		v, fwd := vel.Len(), vel.Dot(fa)
 		// Walk-to-run blend of the body's style, smoothed: the forward
 		// speed swings fast when the facing cuts across the velocity.
 		spring(&g, &gV, smooth64((fwd-2.1)/0.5), gOmega, locoDt)
@@ -737,7 +653,7 @@ func locoClip(name string, cmds []locoCmd) (animsys.Clip, locoInfo) {
 		// weight (each foot's weight ramps in after landing and out before
 		// lift-off), plus a slow idle sway when standing.
 		var wsum float64
-		var centre v3d
+		var centre mathx64.Vec3
 		for i := range pl.feet {
 			fs := &pl.feet[i]
 			if fs.swinging && t < fs.t1 {
@@ -748,23 +664,23 @@ func locoClip(name string, cmds []locoCmd) (animsys.Clip, locoInfo) {
 				w *= smooth64((fs.liftT - t) / math.Max(0.05, 0.3*(fs.liftT-fs.landT)))
 			}
 			wsum += w
-			centre = centre.add(fs.p.mul(w))
+			centre = centre.Add(fs.p.Scale(w))
 		}
 		target := 0.0
 		if wsum > 1e-6 {
-			target = clamp64(mix(0.4, 0.1, g)*centre.mul(1/wsum).sub(root).dot(la), -0.06, 0.06)
+			target = clamp64(mix(0.4, 0.1, g)*centre.Scale(1/wsum).Sub(root).Dot(la), -0.06, 0.06)
 		}
 		target += still * 0.022 * (math.Sin(2*math.Pi*t/6.3) + 0.5*math.Sin(2*math.Pi*t/2.7+1)) / 1.5
 		spring(&sway, &swayV, target, swayOmega, locoDt)
 
 		// Pelvis twist with the forward leg, lean into acceleration and
 		// speed, bank into turns (towards the sideways acceleration).
-		d := feet[0].ankle.sub(feet[1].ankle).dot(fa)
+		d := feet[0].ankle.Sub(feet[1].ankle).Dot(fa)
 		twist := -math.Min(0.18, 0.04+0.035*v) * math.Tanh(d/0.35)
-		lean := 0.03 + 0.035*clamp64(fwd, 0, 4.5) - 0.03*clamp64(-fwd, 0, 1.2) + clamp64(0.02*acc.dot(fa), -0.1, 0.1)
-		bank := clamp64(0.025*acc.dot(la), -0.15, 0.15)
-		hipsRot := qy(twist).mul(qx(0.35 * lean)).mul(qz(-0.5*bank + 1.5*sway))
-		world := qy(yaw)
+		lean := 0.03 + 0.035*clamp64(fwd, 0, 4.5) - 0.03*clamp64(-fwd, 0, 1.2) + clamp64(0.02*acc.Dot(fa), -0.1, 0.1)
+		bank := clamp64(0.025*acc.Dot(la), -0.15, 0.15)
+		hipsRot := mathx64.QuatY(twist).Mul(mathx64.QuatX(0.35 * lean)).Mul(mathx64.QuatZ(-0.5*bank + 1.5*sway))
+		world := mathx64.QuatY(yaw)
 
 		// Hips height: the gait's nominal height (a run sinks into each
 		// stance), then no higher than lets both legs reach their ankles.
@@ -785,13 +701,13 @@ func locoClip(name string, cmds []locoCmd) (animsys.Clip, locoInfo) {
 		fr.twist, fr.lean, fr.bank, fr.g, fr.still, fr.v, fr.hipsRot = twist, lean, bank, g, still, v, hipsRot
 		yRaw[f] = hN
 		for i := range feet {
-			fr.hip0[i] = root.add(world.rot(v3d{sway, 0, 0}.add(hipsRot.rot(v3d{pl.feet[i].side * hipHalf, -0.05, 0}))))
+			fr.hip0[i] = root.Add(world.Rotate(mathx64.Vec3{sway, 0, 0}.Add(hipsRot.Rotate(mathx64.Vec3{pl.feet[i].side * hipHalf, -0.05, 0}))))
 			if fs := &pl.feet[i]; fs.swinging && t < fs.t1 {
 				s := (t - fs.t0) / (fs.t1 - fs.t0)
 				fr.blend[i] = smooth64(s/0.35) * smooth64((1-s)/0.35)
 				continue
 			}
-			dv := feet[i].ankle.sub(fr.hip0[i])
+			dv := feet[i].ankle.Sub(fr.hip0[i])
 			dh := math.Hypot(dv[0], dv[2])
 			yRaw[f] = math.Min(yRaw[f], feet[i].ankle[1]+math.Sqrt(math.Max(reach*reach-dh*dh, 0))-fr.hip0[i][1])
 		}
@@ -803,62 +719,62 @@ func locoClip(name string, cmds []locoCmd) (animsys.Clip, locoInfo) {
 		fr := &frames[f]
 		feet, root, yaw, sway := fr.feet, fr.root, fr.yaw, fr.sway
 		twist, lean, bank, g, still, v, hipsRot := fr.twist, fr.lean, fr.bank, fr.g, fr.still, fr.v, fr.hipsRot
-		world := qy(yaw)
+		world := mathx64.QuatY(yaw)
 		hip0, blend := fr.hip0, fr.blend
 		y := heights[f]
-		d := feet[0].ankle.sub(feet[1].ankle).dot(fwdAxis(yaw))
+		d := feet[0].ankle.Sub(feet[1].ankle).Dot(fwdAxis(yaw))
 
-		set := func(j int, q q64) {
-			if prev[j].w*q.w+prev[j].x*q.x+prev[j].y*q.y+prev[j].z*q.z < 0 {
-				q = q64{-q.w, -q.x, -q.y, -q.z}
+		set := func(j int, q mathx64.Quat) {
+			if prev[j].Dot(q) < 0 {
+				q = q.Scale(-1)
 			}
 			prev[j] = q
-			c.Rot[c.At(f, j)] = q.f32()
+			c.Rot[c.At(f, j)] = q.F32()
 		}
-		c.SetPos(f, Entity, root.f32())
+		c.SetPos(f, Entity, root.F32())
 		set(Entity, world)
-		c.SetPos(f, Hips, v3d{sway, y, 0}.f32())
+		c.SetPos(f, Hips, mathx64.Vec3{sway, y, 0}.F32())
 		set(Hips, hipsRot)
-		hipsWorld := world.mul(hipsRot)
+		hipsWorld := world.Mul(hipsRot)
 
 		// Legs: analytic two-bone IK, the knee hinging about the lateral
 		// axis of a heading between the pelvis's and the foot's.
 		for i, j := range [2][4]int{{LeftUpLeg, LeftLeg, LeftFoot, LeftToe}, {RightUpLeg, RightLeg, RightFoot, RightToe}} {
 			fp := feet[i]
-			hip := hip0[i].add(v3d{0, y, 0})
-			w := fp.ankle.sub(hip)
-			if l, r0 := w.norm(), reach-0.03; l > r0 && blend[i] > 0 {
+			hip := hip0[i].Add(mathx64.Vec3{0, y, 0})
+			w := fp.ankle.Sub(hip)
+			if l, r0 := w.Len(), reach-0.03; l > r0 && blend[i] > 0 {
 				soft := r0 + (reach-r0)*math.Tanh((l-r0)/(reach-r0))
-				w = w.mul(mix(l, soft, blend[i]) / l)
+				w = w.Scale(mix(l, soft, blend[i]) / l)
 			}
 			// Never straighter than reach: near straight the knee angle
 			// goes as the square root of the slack and would snap.
-			dist := clamp64(w.norm(), thighLen-shinLen+1e-3, reach)
+			dist := clamp64(w.Len(), thighLen-shinLen+1e-3, reach)
 			cosIn := (thighLen*thighLen + shinLen*shinLen - dist*dist) / (2 * thighLen * shinLen)
 			knee := math.Pi - math.Acos(clamp64(cosIn, -1, 1))
 			sk, ck := math.Sincos(knee)
-			u := v3d{0, -thighLen - shinLen*ck, -shinLen * sk}.unit()
+			u := mathx64.Vec3{0, -thighLen - shinLen*ck, -shinLen * sk}.Normalize()
 			hy := yaw + twist
 			ky := hy + 0.6*wrapPi(fp.yaw-hy)
-			wn := w.unit()
+			wn := w.Normalize()
 			nrm := leftAxis(ky)
-			nrm = nrm.sub(wn.mul(nrm.dot(wn))).unit()
-			thighW := qBasis(v3d{1, 0, 0}, u, nrm, wn)
-			shinW := thighW.mul(qx(knee))
-			set(j[0], hipsWorld.conj().mul(thighW))
-			set(j[1], qx(knee))
-			set(j[2], shinW.conj().mul(qy(fp.yaw).mul(qx(fp.pitch))))
-			set(j[3], qx(fp.toe))
+			nrm = nrm.Sub(wn.Scale(nrm.Dot(wn))).Normalize()
+			thighW := qBasis(mathx64.Vec3{1, 0, 0}, u, nrm, wn)
+			shinW := thighW.Mul(mathx64.QuatX(knee))
+			set(j[0], hipsWorld.Conj().Mul(thighW))
+			set(j[1], mathx64.QuatX(knee))
+			set(j[2], shinW.Conj().Mul(mathx64.QuatY(fp.yaw).Mul(mathx64.QuatX(fp.pitch))))
+			set(j[3], mathx64.QuatX(fp.toe))
 		}
 
 		// Spine counter-twists and carries most of the lean; the head stays
 		// level and faces the way the root does; breathing when standing.
 		breath := 0.02 * math.Sin(2*math.Pi*t/4.1) * mix(1, 0.4, 1-still)
-		set(Spine, qy(-0.4*twist).mul(qx(0.3*lean)).mul(qz(-0.2*bank)))
-		set(Spine1, qy(-0.4*twist).mul(qx(0.2*lean-breath)))
-		set(Spine2, qy(-0.4*twist).mul(qx(0.15*lean+breath)).mul(qz(-0.1*bank)))
-		set(Neck, qy(0.1*twist).mul(qx(-0.5*lean)).mul(qz(0.3*bank)))
-		set(Head, qy(0.1*twist).mul(qx(-0.45*lean+0.5*breath)).mul(qz(0.5*bank-0.5*sway)))
+		set(Spine, mathx64.QuatY(-0.4*twist).Mul(mathx64.QuatX(0.3*lean)).Mul(mathx64.QuatZ(-0.2*bank)))
+		set(Spine1, mathx64.QuatY(-0.4*twist).Mul(mathx64.QuatX(0.2*lean-breath)))
+		set(Spine2, mathx64.QuatY(-0.4*twist).Mul(mathx64.QuatX(0.15*lean+breath)).Mul(mathx64.QuatZ(-0.1*bank)))
+		set(Neck, mathx64.QuatY(0.1*twist).Mul(mathx64.QuatX(-0.5*lean)).Mul(mathx64.QuatZ(0.3*bank)))
+		set(Head, mathx64.QuatY(0.1*twist).Mul(mathx64.QuatX(-0.45*lean+0.5*breath)).Mul(mathx64.QuatZ(0.5*bank-0.5*sway)))
 
 		// Arms swing against the legs, more with speed; a run bends the
 		// elbows; the forward-swinging arm bends a little more.
@@ -869,9 +785,9 @@ func locoClip(name string, cmds []locoCmd) (animsys.Clip, locoInfo) {
 		for i, j := range [2][3]int{{LeftShoulder, LeftArm, LeftForeArm}, {RightShoulder, RightArm, RightForeArm}} {
 			side := pl.feet[i].side
 			a := armAmp * sw * side // + swings the arm back
-			set(j[0], qz(0.04*side*bank))
-			set(j[1], qx(a+0.01*math.Sin(2*math.Pi*t/4.1)).mul(qz(-side*(down+0.3*bank*side))))
-			set(j[2], qy(-side*(elbow+0.2*math.Max(0, -a/0.6))))
+			set(j[0], mathx64.QuatZ(0.04*side*bank))
+			set(j[1], mathx64.QuatX(a+0.01*math.Sin(2*math.Pi*t/4.1)).Mul(mathx64.QuatZ(-side*(down+0.3*bank*side))))
+			set(j[2], mathx64.QuatY(-side*(elbow+0.2*math.Max(0, -a/0.6))))
 		}
 	}
 	c.Prepare()

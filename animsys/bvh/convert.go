@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // Skeleton returns the file's hierarchy as an animsys.Skeleton, one joint
@@ -100,45 +101,18 @@ func (f *File) pose(pos []mgl32.Vec3, rot []mgl32.Quat, fr int, scale float32) {
 	for i := range f.Joints {
 		j := &f.Joints[i]
 		p := j.Offset
-		q := [4]float64{1, 0, 0, 0} // w, x, y, z
+		q := mathx64.QuatIdent()
 		for k, ch := range j.Channels {
 			v := row[j.First+k]
 			if !ch.IsRotation() {
 				p[ch.Axis()] = v
 				continue
 			}
-			q = quatMulAxis(q, ch.Axis(), float64(v)*math.Pi/180)
+			q = q.Mul(mathx64.QuatAxis(ch.Axis(), float64(v)*math.Pi/180))
 		}
 		pos[i] = p.Mul(scale)
-		rot[i] = quat32(q)
+		rot[i] = q.UnitF32()
 	}
-}
-
-// quatMulAxis returns q * (rotation by angle radians about axis 0, 1 or 2).
-func quatMulAxis(q [4]float64, axis int, angle float64) [4]float64 {
-	s, c := math.Sincos(angle / 2)
-	var b [4]float64
-	b[0], b[axis+1] = c, s
-	return quatMul(q, b)
-}
-
-// quatMul is the Hamilton product a*b of (w, x, y, z) quaternions.
-func quatMul(a, b [4]float64) [4]float64 {
-	return [4]float64{
-		a[0]*b[0] - a[1]*b[1] - a[2]*b[2] - a[3]*b[3],
-		a[0]*b[1] + a[1]*b[0] + a[2]*b[3] - a[3]*b[2],
-		a[0]*b[2] - a[1]*b[3] + a[2]*b[0] + a[3]*b[1],
-		a[0]*b[3] + a[1]*b[2] - a[2]*b[1] + a[3]*b[0],
-	}
-}
-
-// quat32 rounds a unit quaternion to float32, normalised.
-func quat32(q [4]float64) mgl32.Quat {
-	l := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
-	if !(l > 0) || math.IsInf(l, 0) {
-		return mgl32.Quat{W: 1}
-	}
-	return mgl32.Quat{W: float32(q[0] / l), V: mgl32.Vec3{float32(q[1] / l), float32(q[2] / l), float32(q[3] / l)}}
 }
 
 // extent is the largest side of the axis-aligned box around ps.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // quatAngle is the angle (radians) between the rotations a and b, sign
@@ -157,6 +159,12 @@ func TestHeightFirstFrame(t *testing.T) {
 	}
 }
 
+// zxy is Rz*Rx*Ry, as a joint with channels Zrotation Xrotation Yrotation
+// reads.
+func zxy(z, x, y float64) mathx64.Quat {
+	return mathx64.QuatZ(z).Mul(mathx64.QuatX(x)).Mul(mathx64.QuatY(y))
+}
+
 // eulerZXY recovers Rz*Rx*Ry for random rotations and at and near gimbal
 // lock, to float64 precision (2e-8 rad at lock).
 func TestEulerZXY(t *testing.T) {
@@ -169,8 +177,7 @@ func TestEulerZXY(t *testing.T) {
 	for _, x := range []float64{math.Pi / 2, -math.Pi / 2} {
 		for _, dx := range []float64{0, 1e-9, -1e-9, 1e-7, -1e-7, 1e-4} {
 			z, y := rng.Float64()*6-3, rng.Float64()*6-3
-			q := quatMulAxis(quatMulAxis(quatMulAxis([4]float64{1, 0, 0, 0}, 2, z), 0, x+dx), 1, y)
-			qs = append(qs, quat32(q))
+			qs = append(qs, zxy(z, x+dx, y).UnitF32())
 		}
 	}
 	qs = append(qs, mgl32.QuatIdent(), mgl32.Quat{W: -1}, mgl32.Quat{V: mgl32.Vec3{0, 0, 1}}, mgl32.Quat{W: 2}) // unnormalised too
@@ -179,7 +186,8 @@ func TestEulerZXY(t *testing.T) {
 		if !ok || math.Abs(x) > math.Pi/2 {
 			t.Fatalf("%v: %g %g %g %v", q, z, x, y, ok)
 		}
-		got := quatMulAxis(quatMulAxis(quatMulAxis([4]float64{1, 0, 0, 0}, 2, z), 0, x), 1, y)
+		g := zxy(z, x, y)
+		got := [4]float64{g.W, g.X, g.Y, g.Z}
 		w := [4]float64{float64(q.W), float64(q.V[0]), float64(q.V[1]), float64(q.V[2])}
 		l := math.Sqrt(w[0]*w[0] + w[1]*w[1] + w[2]*w[2] + w[3]*w[3])
 		d, s := 0.0, 0.0

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"kinelab/animsys"
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // Interpolation is an animation sampler's interpolation (glTF 2.0 section
@@ -144,10 +145,10 @@ func (c *Channel) vec4(t float64) (x, dx [4]float64) {
 	return x, dx
 }
 
-func v3(a [4]float64) vec { return vec{a[0], a[1], a[2]} }
+func v3(a [4]float64) mathx64.Vec3 { return mathx64.Vec3{a[0], a[1], a[2]} }
 
 // q4 is a glTF x, y, z, w quaternion.
-func q4(a [4]float64) quat { return quat{a[3], a[0], a[1], a[2]} }
+func q4(a [4]float64) mathx64.Quat { return mathx64.Quat{W: a[3], X: a[0], Y: a[1], Z: a[2]} }
 
 // rotation is the channel's rotation and angular velocity (rad/s, world
 // side) at t. LINEAR is the spec's slerp along the shortest arc (appendix
@@ -157,27 +158,27 @@ func q4(a [4]float64) quat { return quat{a[3], a[0], a[1], a[2]} }
 // velocity d / td. CUBICSPLINE is the normalised Hermite of the four
 // components; its angular velocity is 2 (dq/dt) q^-1 with dq/dt the exact
 // derivative of the normalisation (normalizeDx).
-func (c *Channel) rotation(t float64) (quat, vec) {
+func (c *Channel) rotation(t float64) (mathx64.Quat, mathx64.Vec3) {
 	k, u, td, hold := c.interval(t)
 	switch {
 	case hold && c.Interp == CubicSpline:
-		return q4(c.Value(k)).normalize(), vec{}
+		return q4(c.Value(k)).Normalize(), mathx64.Vec3{}
 	case hold || c.Interp == Step:
-		return q4(c.Value(k)), vec{} // normalised on load
+		return q4(c.Value(k)), mathx64.Vec3{} // normalised on load
 	case c.Interp == Linear:
 		q0, q1 := q4(c.Value(k)), q4(c.Value(k+1))
-		if q0.dot(q1) < 0 {
-			q1 = q1.scale(-1)
+		if q0.Dot(q1) < 0 {
+			q1 = q1.Scale(-1)
 		}
-		d := qlog(q1.mul(q0.conj()).normalize()).scale(2)
+		d := mathx64.QuatLog(q1.Mul(q0.Conj()).Normalize()).Scale(2)
 		if u == 0 {
-			return q0, d.scale(1 / td) // exactly the key
+			return q0, d.Scale(1 / td) // exactly the key
 		}
-		return qexp(d.scale(u / 2)).mul(q0), d.scale(1 / td)
+		return mathx64.QuatExp(d.Scale(u / 2)).Mul(q0), d.Scale(1 / td)
 	}
 	p, dp := c.vec4(t)
 	pq, dpq := q4(p), q4(dp)
-	q := pq.normalize()
+	q := pq.Normalize()
 	return q, angVel(q, normalizeDx(pq, dpq))
 }
 
@@ -283,9 +284,9 @@ func (a *Anim) SampleCurves(out *animsys.Pose, tt float64) {
 		k := a.sampleJoint(j, tt)
 		if u := a.units[j]; u != 1 { // a constant: the scale velocity stays
 			if a.roots[j] {
-				k.scl = k.scl.scale(1 / u)
+				k.scl = k.scl.Scale(1 / u)
 			} else {
-				k.pos, k.vel = k.pos.scale(u), k.vel.scale(u)
+				k.pos, k.vel = k.pos.Scale(u), k.vel.Scale(u)
 			}
 		}
 		out.SetKform(j, k.kform())

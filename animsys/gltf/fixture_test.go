@@ -10,6 +10,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
+
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // Fixtures are glTF documents built in memory with the library's API and
@@ -61,15 +63,15 @@ func (f *fx) channel(a int, node int, path gltf.TRSProperty, interp gltf.Interpo
 // randQuat is a random unit quaternion (x, y, z, w) within about angle
 // rad of prev, on prev's side, or anywhere for a nil prev.
 func (f *fx) randQuat(prev *[4]float32, angle float64) [4]float32 {
-	var q quat
+	var q mathx64.Quat
 	if prev == nil {
-		q = quat{f.rng.NormFloat64(), f.rng.NormFloat64(), f.rng.NormFloat64(), f.rng.NormFloat64()}.normalize()
+		q = mathx64.Quat{W: f.rng.NormFloat64(), X: f.rng.NormFloat64(), Y: f.rng.NormFloat64(), Z: f.rng.NormFloat64()}.Normalize()
 	} else {
-		p := quat{float64(prev[3]), float64(prev[0]), float64(prev[1]), float64(prev[2])}
-		d := vec{f.rng.NormFloat64(), f.rng.NormFloat64(), f.rng.NormFloat64()}.scale(angle / 2)
-		q = qexp(d).mul(p)
+		p := mathx64.Quat{W: float64(prev[3]), X: float64(prev[0]), Y: float64(prev[1]), Z: float64(prev[2])}
+		d := mathx64.Vec3{f.rng.NormFloat64(), f.rng.NormFloat64(), f.rng.NormFloat64()}.Scale(angle / 2)
+		q = mathx64.QuatExp(d).Mul(p)
 	}
-	return [4]float32{float32(q.x), float32(q.y), float32(q.z), float32(q.w)}
+	return [4]float32{float32(q.X), float32(q.Y), float32(q.Z), float32(q.W)}
 }
 
 func (f *fx) randVec(lo, hi float64) [3]float32 {
@@ -155,7 +157,7 @@ func nodeMatrix(n *gltf.Node, t, r, s *[4]float64) mgl32.Mat4 {
 	if n.Matrix != gltf.DefaultMatrix && n.Matrix != [16]float64{} {
 		k, _ := decompose(n.Matrix)
 		tr, scl = k.pos, k.scl
-		rot = [4]float64{k.rot.x, k.rot.y, k.rot.z, k.rot.w}
+		rot = [4]float64{k.rot.X, k.rot.Y, k.rot.Z, k.rot.W}
 	}
 	if t != nil {
 		tr = [3]float64{t[0], t[1], t[2]}

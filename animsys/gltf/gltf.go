@@ -42,6 +42,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"kinelab/animsys"
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // maxChainNodes bounds the nodes of all the joints' chains together (each
@@ -369,7 +370,7 @@ func (b *builder) skeleton() error {
 		}
 		a.Rest.SetKform(j, rest.kform())
 		a.Skel.Offsets[j] = a.Rest.Pos[j]
-		if p := a.Skel.Parents[j]; p > 0 && !uniform(f64v(a.Rest.Scl[p])) && !slices.Contains(sheared, a.Skel.Names[p]) {
+		if p := a.Skel.Parents[j]; p > 0 && !uniform(mathx64.FromVec32(a.Rest.Scl[p])) && !slices.Contains(sheared, a.Skel.Names[p]) {
 			sheared = append(sheared, a.Skel.Names[p])
 		}
 	}
@@ -575,7 +576,7 @@ func (b *builder) anim(an *gltf.Animation) (*Anim, error) {
 // channel is uniform.
 func uniformChannel(c *Channel) bool {
 	for i := 0; i+2 < len(c.Values); i += 3 {
-		if !uniform(vec{float64(c.Values[i]), float64(c.Values[i+1]), float64(c.Values[i+2])}) {
+		if !uniform(mathx64.Vec3{float64(c.Values[i]), float64(c.Values[i+1]), float64(c.Values[i+2])}) {
 			return false
 		}
 	}
@@ -632,12 +633,12 @@ func (b *builder) channel(an *gltf.Animation, si int, path Path) (*Channel, erro
 	c.Times, c.Values = times, vals
 	if path == Rotation && c.Interp != CubicSpline {
 		for i := 0; i < len(vals); i += 4 {
-			q := quat{float64(vals[i+3]), float64(vals[i]), float64(vals[i+1]), float64(vals[i+2])}
-			if q.dot(q) < 1e-12 {
+			q := mathx64.Quat{W: float64(vals[i+3]), X: float64(vals[i]), Y: float64(vals[i+1]), Z: float64(vals[i+2])}
+			if q.Dot(q) < 1e-12 {
 				return nil, fmt.Errorf("sampler %d: key %d is a zero quaternion", si, i/4)
 			}
-			q = q.normalize()
-			vals[i], vals[i+1], vals[i+2], vals[i+3] = float32(q.x), float32(q.y), float32(q.z), float32(q.w)
+			q = q.Normalize()
+			vals[i], vals[i+1], vals[i+2], vals[i+3] = float32(q.X), float32(q.Y), float32(q.Z), float32(q.W)
 		}
 	}
 	return c, nil
@@ -683,9 +684,8 @@ func (a *Asset) BindError() float64 {
 	global := make([]kf, a.Skel.Len())
 	for j := range global {
 		k := kfIdentity()
-		k.pos, k.scl = f64v(a.Rest.Pos[j]), f64v(a.Rest.Scl[j])
-		r := a.Rest.Rot[j]
-		k.rot = quat{float64(r.W), float64(r.V[0]), float64(r.V[1]), float64(r.V[2])}
+		k.pos, k.scl = mathx64.FromVec32(a.Rest.Pos[j]), mathx64.FromVec32(a.Rest.Scl[j])
+		k.rot = mathx64.FromQuat32(a.Rest.Rot[j])
 		if p := a.Skel.Parents[j]; p >= 0 {
 			k = global[p].mul(k)
 		}
@@ -701,5 +701,3 @@ func (a *Asset) BindError() float64 {
 	}
 	return worst
 }
-
-func f64v(v mgl32.Vec3) vec { return vec{float64(v[0]), float64(v[1]), float64(v[2])} }

@@ -13,6 +13,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"kinelab/animsys"
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // Velocity against finite differences.
@@ -62,16 +63,13 @@ func fdTol(rounds, mag, v, v1, v2 float64, rot bool) float64 {
 // rotFD is the central-difference angular velocity (rad/s, world side)
 // of rotations q0 at t-h and q1 at t+h: 2 log(q1 q0^-1) / 2h, shortest
 // way (the sign of a quaternion does not matter).
-func rotFD(q0, q1 mgl32.Quat, step float64) vec {
-	a, b := quat{float64(q0.W), float64(q0.V[0]), float64(q0.V[1]), float64(q0.V[2])}, quat{float64(q1.W), float64(q1.V[0]), float64(q1.V[1]), float64(q1.V[2])}
-	d := b.mul(a.conj())
-	if d.w < 0 {
-		d = d.scale(-1)
+func rotFD(q0, q1 mgl32.Quat, step float64) mathx64.Vec3 {
+	d := mathx64.FromQuat32(q1).Mul(mathx64.FromQuat32(q0).Conj())
+	if d.W < 0 {
+		d = d.Scale(-1)
 	}
-	return qlog(d.normalize()).scale(2 / step)
+	return mathx64.QuatLog(d.Normalize()).Scale(2 / step)
 }
-
-func v64(v mgl32.Vec3) vec { return vec{float64(v[0]), float64(v[1]), float64(v[2])} }
 
 // worst tracks the largest error and the largest error over tolerance.
 type worst struct {
@@ -140,18 +138,20 @@ func samplePoses(a *Anim, sk *animsys.Skeleton, t float64, p *poses) {
 // joint j with central differences, recording into w[kind].
 func checkFD(ps *[5]animsys.Pose, step float64, j int, rounds, mag float64, where string, w map[string]*worst) {
 	m, pl, c, ml, mr := &ps[0], &ps[1], &ps[2], &ps[3], &ps[4]
-	d2 := func(a, b, c mgl32.Vec3) float64 { return v64(a).add(v64(b)).sub(v64(c).scale(2)).norm() / (h2 * h2) }
-	d1 := func(a, b mgl32.Vec3) float64 { return v64(b).sub(v64(a)).norm() / (2 * h2) }
+	d2 := func(a, b, c mgl32.Vec3) float64 {
+		return mathx64.FromVec32(a).Add(mathx64.FromVec32(b)).Sub(mathx64.FromVec32(c).Scale(2)).Len() / (h2 * h2)
+	}
+	d1 := func(a, b mgl32.Vec3) float64 { return mathx64.FromVec32(b).Sub(mathx64.FromVec32(a)).Len() / (2 * h2) }
 	// Linear velocity.
 	if mag == 0 {
-		mag = math.Max(v64(m.Pos[j]).norm(), v64(pl.Pos[j]).norm())
+		mag = math.Max(mathx64.FromVec32(m.Pos[j]).Len(), mathx64.FromVec32(pl.Pos[j]).Len())
 	}
-	fd := v64(pl.Pos[j]).sub(v64(m.Pos[j])).scale(1 / step)
-	w["Vel"].add(fd.sub(v64(c.Vel[j])).norm(), fdTol(rounds, mag, 0, 0, d2(ml.Vel[j], mr.Vel[j], c.Vel[j]), false), where)
+	fd := mathx64.FromVec32(pl.Pos[j]).Sub(mathx64.FromVec32(m.Pos[j])).Scale(1 / step)
+	w["Vel"].add(fd.Sub(mathx64.FromVec32(c.Vel[j])).Len(), fdTol(rounds, mag, 0, 0, d2(ml.Vel[j], mr.Vel[j], c.Vel[j]), false), where)
 	// Angular velocity.
-	ang := v64(c.Ang[j])
-	w["Ang"].add(rotFD(m.Rot[j], pl.Rot[j], step).sub(ang).norm(),
-		fdTol(rounds, 1, ang.norm(), d1(ml.Ang[j], mr.Ang[j]), d2(ml.Ang[j], mr.Ang[j], c.Ang[j]), true), where)
+	ang := mathx64.FromVec32(c.Ang[j])
+	w["Ang"].add(rotFD(m.Rot[j], pl.Rot[j], step).Sub(ang).Len(),
+		fdTol(rounds, 1, ang.Len(), d1(ml.Ang[j], mr.Ang[j]), d2(ml.Ang[j], mr.Ang[j], c.Ang[j]), true), where)
 	// Scalar velocity, per axis through log s.
 	for i := 0; i < 3; i++ {
 		s0, s1 := float64(m.Scl[j][i]), float64(pl.Scl[j][i])
@@ -182,10 +182,10 @@ func fdReport(t *testing.T, label string, a *Asset) {
 				depth, path := 0, 0.0
 				for i := j; a.Skel.Parents[i] >= 0; i = a.Skel.Parents[i] {
 					depth++
-					path += v64(p.global[2].Pos[i]).sub(v64(p.global[2].Pos[a.Skel.Parents[i]])).norm()
+					path += mathx64.FromVec32(p.global[2].Pos[i]).Sub(mathx64.FromVec32(p.global[2].Pos[a.Skel.Parents[i]])).Len()
 				}
 				checkFD(&p.local, p.step, j, 1, 0, where, w)
-				checkFD(&p.global, p.step, j, float64(3+depth), path+v64(p.global[2].Pos[0]).norm(), where, gw)
+				checkFD(&p.global, p.step, j, float64(3+depth), path+mathx64.FromVec32(p.global[2].Pos[0]).Len(), where, gw)
 				fd64(an, j, tt, where, w["f64"])
 			}
 		}
@@ -206,21 +206,21 @@ func fdReport(t *testing.T, label string, a *Asset) {
 func fd64(an *Anim, j int, t float64, where string, w *worst) {
 	m, p, c := an.sampleJoint(j, t-h), an.sampleJoint(j, t+h), an.sampleJoint(j, t)
 	ml, mr := an.sampleJoint(j, t-h2), an.sampleJoint(j, t+h2)
-	sec := func(a, b, c vec) float64 { return a.add(b).sub(c.scale(2)).norm() / (h2 * h2) }
-	tol := func(v vec, v2 float64) float64 { return 1e-6*(1+v.norm()) + 2*h*h*v2/6 }
-	fd := p.pos.sub(m.pos).scale(1 / (2 * h))
-	w.add(fd.sub(c.vel).norm(), tol(c.vel, sec(ml.vel, mr.vel, c.vel)), where+" vel")
-	d := p.rot.mul(m.rot.conj())
-	if d.w < 0 {
-		d = d.scale(-1)
+	sec := func(a, b, c mathx64.Vec3) float64 { return a.Add(b).Sub(c.Scale(2)).Len() / (h2 * h2) }
+	tol := func(v mathx64.Vec3, v2 float64) float64 { return 1e-6*(1+v.Len()) + 2*h*h*v2/6 }
+	fd := p.pos.Sub(m.pos).Scale(1 / (2 * h))
+	w.add(fd.Sub(c.vel).Len(), tol(c.vel, sec(ml.vel, mr.vel, c.vel)), where+" vel")
+	d := p.rot.Mul(m.rot.Conj())
+	if d.W < 0 {
+		d = d.Scale(-1)
 	}
-	fdw := qlog(d).scale(1 / h)
-	w1 := mr.ang.sub(ml.ang).norm() / (2 * h2)
-	w.add(fdw.sub(c.ang).norm(), tol(c.ang, sec(ml.ang, mr.ang, c.ang))+h*h*c.ang.norm()*w1, where+" ang")
+	fdw := mathx64.QuatLog(d).Scale(1 / h)
+	w1 := mr.ang.Sub(ml.ang).Len() / (2 * h2)
+	w.add(fdw.Sub(c.ang).Len(), tol(c.ang, sec(ml.ang, mr.ang, c.ang))+h*h*c.ang.Len()*w1, where+" ang")
 	for i := 0; i < 3; i++ {
 		if m.scl[i] > 0 && p.scl[i] > 0 {
 			fds := (math.Log(p.scl[i]) - math.Log(m.scl[i])) / (2 * h)
-			w.add(math.Abs(fds-c.svl[i]), tol(vec{c.svl[i]}, sec(vec{ml.svl[i]}, vec{mr.svl[i]}, vec{c.svl[i]})), where+" svl")
+			w.add(math.Abs(fds-c.svl[i]), tol(mathx64.Vec3{c.svl[i]}, sec(mathx64.Vec3{ml.svl[i]}, mathx64.Vec3{mr.svl[i]}, mathx64.Vec3{c.svl[i]})), where+" svl")
 		}
 	}
 }
@@ -318,8 +318,8 @@ func TestWorldMatchesNodeMatrices(t *testing.T) {
 						}
 						v := c.Value(k)
 						if c.Path == Rotation {
-							q := q4(v).normalize()
-							v = [4]float64{q.x, q.y, q.z, q.w}
+							q := q4(v).Normalize()
+							v = [4]float64{q.X, q.Y, q.Z, q.W}
 						}
 						switch c.Path {
 						case Translation:
@@ -344,7 +344,7 @@ func TestWorldMatchesNodeMatrices(t *testing.T) {
 					// there by design.
 					sheared := false
 					for i := a.Skel.Parents[j]; i > 0; i = a.Skel.Parents[i] {
-						sheared = sheared || !uniform(v64(local.Scl[i]))
+						sheared = sheared || !uniform(mathx64.FromVec32(local.Scl[i]))
 					}
 					if sheared {
 						continue
@@ -449,8 +449,8 @@ func TestSkeletonAndQuirks(t *testing.T) {
 		}
 		for _, c := range a.Anims[0].Channels[:2] {
 			for k := range c.Times {
-				if q := q4(c.Value(k)); math.Abs(q.dot(q)-1) > 1e-6 {
-					t.Errorf("normalised rotation key %d: |q|^2 = %v, want 1", k, q.dot(q))
+				if q := q4(c.Value(k)); math.Abs(q.Dot(q)-1) > 1e-6 {
+					t.Errorf("normalised rotation key %d: |q|^2 = %v, want 1", k, q.Dot(q))
 				}
 			}
 		}

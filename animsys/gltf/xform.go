@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/qmuntal/gltf"
+
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // shearTol is the largest |cos| of the angle between two scaled axes of a
@@ -35,12 +37,12 @@ func nodeRest(n *gltf.Node) (kf, error) {
 	if !finite(t[:]...) || !finite(r[:]...) || !finite(s[:]...) {
 		return kf{}, errors.New("a translation, rotation or scale that is not a finite number")
 	}
-	q := quat{r[3], r[0], r[1], r[2]}
-	if q.dot(q) < 1e-12 {
+	q := mathx64.Quat{W: r[3], X: r[0], Y: r[1], Z: r[2]}
+	if q.Dot(q) < 1e-12 {
 		return kf{}, errors.New("a zero rotation quaternion")
 	}
 	k := kfIdentity()
-	k.pos, k.rot, k.scl = vec(t), q.normalize(), vec(s)
+	k.pos, k.rot, k.scl = mathx64.Vec3(t), q.Normalize(), mathx64.Vec3(s)
 	return k, nil
 }
 
@@ -56,59 +58,35 @@ func decompose(m [16]float64) (kf, error) {
 	if math.Abs(m[3])+math.Abs(m[7])+math.Abs(m[11]) > 1e-6 || math.Abs(m[15]-1) > 1e-6 {
 		return kf{}, errors.New("a projective matrix (bottom row not 0 0 0 1)")
 	}
-	cols := [3]vec{{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}}
-	var s vec
+	cols := [3]mathx64.Vec3{{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}}
+	var s mathx64.Vec3
 	for i, c := range cols {
-		s[i] = c.norm()
+		s[i] = c.Len()
 		if s[i] < 1e-12 {
 			return kf{}, fmt.Errorf("a matrix with a zero scale on axis %d", i)
 		}
 	}
 	for i := 0; i < 3; i++ {
 		j := (i + 1) % 3
-		if c := cols[i].dot(cols[j]) / (s[i] * s[j]); math.Abs(c) > shearTol {
+		if c := cols[i].Dot(cols[j]) / (s[i] * s[j]); math.Abs(c) > shearTol {
 			return kf{}, fmt.Errorf("a sheared matrix (axes %d and %d at cos %.3g): only translation, rotation and scale are supported", i, j, c)
 		}
 	}
-	if cols[0].cross(cols[1]).dot(cols[2]) < 0 {
-		s = s.scale(-1)
+	if cols[0].Cross(cols[1]).Dot(cols[2]) < 0 {
+		s = s.Scale(-1)
 	}
-	var r [3]vec // rotation matrix columns
+	var r [3][3]float64 // the rotation matrix, r[row][col]
 	for i := range cols {
-		r[i] = cols[i].scale(1 / s[i])
+		c := cols[i].Scale(1 / s[i])
+		r[0][i], r[1][i], r[2][i] = c[0], c[1], c[2]
 	}
 	k := kfIdentity()
-	k.pos, k.rot, k.scl = vec{m[12], m[13], m[14]}, matQuat(r), s
+	k.pos, k.rot, k.scl = mathx64.Vec3{m[12], m[13], m[14]}, mathx64.QuatFromMatrix(r).Normalize(), s
 	return k, nil
 }
 
-// matQuat is the unit quaternion of the rotation matrix with columns c
-// (Shepperd's method: from the largest of the four diagonal combinations,
-// so no division by a small number).
-func matQuat(c [3]vec) quat {
-	// r[i][j] is row i, column j.
-	r := func(i, j int) float64 { return c[j][i] }
-	tr := r(0, 0) + r(1, 1) + r(2, 2)
-	var q quat
-	switch {
-	case tr >= r(0, 0) && tr >= r(1, 1) && tr >= r(2, 2):
-		w := math.Sqrt(1+tr) * 2
-		q = quat{w / 4, (r(2, 1) - r(1, 2)) / w, (r(0, 2) - r(2, 0)) / w, (r(1, 0) - r(0, 1)) / w}
-	case r(0, 0) >= r(1, 1) && r(0, 0) >= r(2, 2):
-		x := math.Sqrt(1+r(0, 0)-r(1, 1)-r(2, 2)) * 2
-		q = quat{(r(2, 1) - r(1, 2)) / x, x / 4, (r(0, 1) + r(1, 0)) / x, (r(0, 2) + r(2, 0)) / x}
-	case r(1, 1) >= r(2, 2):
-		y := math.Sqrt(1+r(1, 1)-r(0, 0)-r(2, 2)) * 2
-		q = quat{(r(0, 2) - r(2, 0)) / y, (r(0, 1) + r(1, 0)) / y, y / 4, (r(1, 2) + r(2, 1)) / y}
-	default:
-		z := math.Sqrt(1+r(2, 2)-r(0, 0)-r(1, 1)) * 2
-		q = quat{(r(1, 0) - r(0, 1)) / z, (r(0, 2) + r(2, 0)) / z, (r(1, 2) + r(2, 1)) / z, z / 4}
-	}
-	return q.normalize()
-}
-
 // uniform reports whether the three scales agree to shearTol (relative).
-func uniform(s vec) bool {
+func uniform(s mathx64.Vec3) bool {
 	lo, hi := math.Min(s[0], math.Min(s[1], s[2])), math.Max(s[0], math.Max(s[1], s[2]))
 	return hi-lo <= shearTol*math.Max(math.Abs(lo), math.Abs(hi))
 }

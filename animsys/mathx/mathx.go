@@ -6,7 +6,8 @@
 // act on column vectors (q.Rotate(v)); a "scaled angle-axis" vector is
 // axis*angle in radians, so an angular velocity in rad/s is a scaled
 // angle-axis divided by a time in seconds. Every function is pure and
-// allocation-free.
+// allocation-free. The float64 kit, for what computes in double precision
+// and rounds once into float32, is kinelab/animsys/mathx/mathx64.
 package mathx
 
 import (
