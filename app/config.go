@@ -77,6 +77,60 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	jitter := fs.Float64("jitter", 0, "dt jitter: each step is scaled by a random factor in [1-J, 1+J], 0 <= `J` <= 1")
 	seed := fs.Uint("seed", 1, "seed of the lab's random choices")
 	labFlags := labFlagsOf(labs)
+	labValues := defineLabFlags(fs, labFlags)
+	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
+	fs.StringVar(&c.Up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
+	fs.BoolVar(&c.KeepRest, "keep-rest", false, "keep a BVH clip's leading rest-pose frames (by default they are dropped)")
+	uiScale := fs.Float64("ui-scale", 0, "size of the UI: `S` pixels per unit, 0.5-4 (0: from the window size and the monitor's DPI)")
+	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
+	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	var err error
+	if c.Files, err = fileArgs(fs.Args()); err != nil {
+		return c, err
+	}
+	if err := c.checkFlags(labNames); err != nil {
+		return c, err
+	}
+	if err := checkStep(*dt, *jitter); err != nil {
+		return c, err
+	}
+	if err := c.setLabFlags(fs, labFlags, labValues); err != nil {
+		return c, err
+	}
+	if *uiScale != 0 && !(*uiScale >= minUIScale && *uiScale <= maxUIScale) {
+		return c, fmt.Errorf("--ui-scale %v: want %g-%g, or 0 for automatic", *uiScale, minUIScale, maxUIScale)
+	}
+	c.UIScale = float32(*uiScale)
+	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
+	c.DTGiven, c.JitterGiven = flagGiven(fs, "dt"), flagGiven(fs, "jitter")
+	if c.CSV != "" && c.Frames == 0 && c.Screenshot != "" {
+		return c, fmt.Errorf("--csv %q with --screenshot needs --frames N (a headless run)", c.CSV)
+	}
+	if *do != "" {
+		acts, err := parseActions(*do, c, labs)
+		if err != nil {
+			return c, err
+		}
+		c.Do = acts
+	}
+	if c.MSAA, err = parseMSAA(*msaa, c.Headless()); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// defineLabFlags defines the labs' flags on fs and returns where each
+// value goes. A flag with choices takes one of their names and stores its
+// index from 1, so its range becomes 1 to the number of choices; any
+// other takes a number.
+func defineLabFlags(fs *flag.FlagSet, labFlags []LabFlag) []*float64 {
 	labValues := make([]*float64, len(labFlags))
 	for i, f := range labFlags {
 		if len(f.Choices) > 0 {
@@ -94,97 +148,99 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 		}
 		labValues[i] = fs.Float64(f.Name, 0, fmt.Sprintf("%s (%g to %g; 0: the lab's default)", f.Usage, f.Min, f.Max))
 	}
-	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
-	fs.StringVar(&c.Up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
-	fs.BoolVar(&c.KeepRest, "keep-rest", false, "keep a BVH clip's leading rest-pose frames (by default they are dropped)")
-	uiScale := fs.Float64("ui-scale", 0, "size of the UI: `S` pixels per unit, 0.5-4 (0: from the window size and the monitor's DPI)")
-	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
-	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	for _, a := range fs.Args() {
+	return labValues
+}
+
+// fileArgs returns the arguments after the flags, which must be BVH
+// files, folders or glTF files; on an error, those before the bad one.
+func fileArgs(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
 		if st, err := os.Stat(a); !strings.HasSuffix(strings.ToLower(a), ".bvh") && !character.IsGLTF(a) && (err != nil || !st.IsDir()) {
-			return c, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh), folders of them, or a glTF file (*.gltf, *.glb); see kinelab -h", a)
+			return files, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh), folders of them, or a glTF file (*.gltf, *.glb); see kinelab -h", a)
 		}
-		c.Files = append(c.Files, a)
+		files = append(files, a)
 	}
+	return files, nil
+}
+
+// checkFlags rejects the BVH options, lab, frame count, window size and
+// screenshot name that are unknown or out of range, in that order.
+func (c *Config) checkFlags(labNames []string) error {
 	if c.Units != "auto" {
 		if _, err := bvh.ParseUnits(c.Units); err != nil {
-			return c, fmt.Errorf("--units: %v", err)
+			return fmt.Errorf("--units: %v", err)
 		}
 	}
 	if c.Up != "auto" {
 		if _, err := bvh.ParseUp(c.Up); err != nil {
-			return c, fmt.Errorf("--up: %v", err)
+			return fmt.Errorf("--up: %v", err)
 		}
 	}
 	if !slices.Contains(labNames, c.Lab) {
-		return c, fmt.Errorf("--lab %q: no such lab; choose one of %s", c.Lab, strings.Join(labNames, ", "))
+		return fmt.Errorf("--lab %q: no such lab; choose one of %s", c.Lab, strings.Join(labNames, ", "))
 	}
 	if c.Frames < 0 {
-		return c, fmt.Errorf("--frames %d: want 0 or more", c.Frames)
+		return fmt.Errorf("--frames %d: want 0 or more", c.Frames)
 	}
 	if c.Width < 320 || c.Width > 7680 || c.Height < 240 || c.Height > 4320 {
-		return c, fmt.Errorf("--width %d --height %d: want 320-7680 x 240-4320", c.Width, c.Height)
+		return fmt.Errorf("--width %d --height %d: want 320-7680 x 240-4320", c.Width, c.Height)
 	}
 	if c.Screenshot != "" && !strings.HasSuffix(strings.ToLower(c.Screenshot), ".png") {
-		return c, fmt.Errorf("--screenshot %q: the file name must end in .png", c.Screenshot)
+		return fmt.Errorf("--screenshot %q: the file name must end in .png", c.Screenshot)
 	}
-	if !(*dt > 0 && *dt <= 1) {
-		return c, fmt.Errorf("--dt %v: want 0 < dt <= 1 (seconds)", *dt)
+	return nil
+}
+
+// checkStep rejects a time step dt outside (0, 1] s and a jitter outside
+// [0, 1].
+func checkStep(dt, jitter float64) error {
+	if !(dt > 0 && dt <= 1) {
+		return fmt.Errorf("--dt %v: want 0 < dt <= 1 (seconds)", dt)
 	}
-	if !(*jitter >= 0 && *jitter <= 1) {
-		return c, fmt.Errorf("--jitter %v: want 0 <= J <= 1", *jitter)
+	if !(jitter >= 0 && jitter <= 1) {
+		return fmt.Errorf("--jitter %v: want 0 <= J <= 1", jitter)
 	}
+	return nil
+}
+
+// setLabFlags checks the labs' flag values against their ranges (0 is
+// the lab's default) and puts those given on the command line in
+// c.LabFlags.
+func (c *Config) setLabFlags(fs *flag.FlagSet, labFlags []LabFlag, labValues []*float64) error {
 	for i, f := range labFlags {
 		v := *labValues[i]
 		if v != 0 && !(v >= f.Min && v <= f.Max) {
-			return c, fmt.Errorf("--%s %v: want %g to %g, or 0 for the lab's default", f.Name, v, f.Min, f.Max)
+			return fmt.Errorf("--%s %v: want %g to %g, or 0 for the lab's default", f.Name, v, f.Min, f.Max)
 		}
-		fs.Visit(func(g *flag.Flag) {
-			if g.Name == f.Name {
-				if c.LabFlags == nil {
-					c.LabFlags = map[string]float64{}
-				}
-				c.LabFlags[f.Name] = v
+		if flagGiven(fs, f.Name) {
+			if c.LabFlags == nil {
+				c.LabFlags = map[string]float64{}
 			}
-		})
-	}
-	if *uiScale != 0 && !(*uiScale >= minUIScale && *uiScale <= maxUIScale) {
-		return c, fmt.Errorf("--ui-scale %v: want %g-%g, or 0 for automatic", *uiScale, minUIScale, maxUIScale)
-	}
-	c.UIScale = float32(*uiScale)
-	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
-	fs.Visit(func(g *flag.Flag) {
-		c.DTGiven = c.DTGiven || g.Name == "dt"
-		c.JitterGiven = c.JitterGiven || g.Name == "jitter"
-	})
-	if c.CSV != "" && c.Frames == 0 && c.Screenshot != "" {
-		return c, fmt.Errorf("--csv %q with --screenshot needs --frames N (a headless run)", c.CSV)
-	}
-	if *do != "" {
-		acts, err := parseActions(*do, c, labs)
-		if err != nil {
-			return c, err
+			c.LabFlags[f.Name] = v
 		}
-		c.Do = acts
 	}
-	switch *msaa {
+	return nil
+}
+
+// flagGiven reports whether flag name was on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(g *flag.Flag) { given = given || g.Name == name })
+	return given
+}
+
+// parseMSAA reads --msaa: on, off, or auto (on unless headless).
+func parseMSAA(s string, headless bool) (bool, error) {
+	switch s {
 	case "on":
-		c.MSAA = true
+		return true, nil
 	case "off":
-		c.MSAA = false
+		return false, nil
 	case "auto":
-		c.MSAA = !c.Headless()
-	default:
-		return c, fmt.Errorf("--msaa %q: want on, off or auto", *msaa)
+		return !headless, nil
 	}
-	return c, nil
+	return false, fmt.Errorf("--msaa %q: want on, off or auto", s)
 }
 
 // labFlagsOf gathers the labs' own flags, once each: a flag two labs

@@ -196,32 +196,93 @@ func (p *Plot) yRange() (float32, float32) {
 // Draw draws the plot in rectangle r (px); mouse is the cursor position,
 // used for the value readout when it is inside r.
 func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
-	const fs = ui.TextSize
 	const small = ui.SmallText
 	ui.BeginBlock(ui.KindPlot, p.Title, r)
 	defer ui.EndBlock()
 	rl.DrawRectangleRec(r, color.RGBA{18, 20, 25, 225})
 	rl.DrawRectangleLinesEx(r, 1, color.RGBA{70, 76, 88, 255})
-	// Legend on the title row, right-aligned, colours matching the lines;
-	// in smaller type when it does not fit beside the title, and the title
-	// left out when it still does not.
-	legendWidth := func(size float32) float32 {
-		w := float32(0)
-		for _, n := range p.names {
-			w += ui.Measure(n, size) + 32
-		}
-		return w
+	p.drawHeader(r)
+
+	lo, hi := p.yRange()
+	p.lo, p.hi = lo, hi
+	area := p.Area(r)
+	rl.DrawRectangleLinesEx(area, 1, color.RGBA{60, 64, 74, 255})
+	p.drawYAxis(r, area, lo, hi)
+	hold := ""
+	if p.Hold {
+		hold = "  (range held)"
 	}
+	if p.n < 2 {
+		ui.DrawText("no samples yet"+hold, area.X+8, area.Y+8, small, DimText)
+		return
+	}
+	k0, t0, t1 := p.span()
+	ui.DrawText(fmt.Sprintf("t %.2f s .. %.2f s%s", t0, t1, hold), area.X, r.Y+r.Height-small-6, small, DimText)
+
+	m := plotMap{area: area, t0: t0, t1: t1, lo: lo, hi: hi}
+	p.drawMarks(m)
+	p.drawSeries(m, k0)
+	if !rl.CheckCollisionPointRec(mouse, area) {
+		return
+	}
+	p.drawReadout(m, k0, mouse)
+}
+
+// plotMap maps times (s) and values to the plot area's pixels: t0 to t1
+// across, lo to hi up.
+type plotMap struct {
+	area   rl.Rectangle
+	t0, t1 float64
+	lo, hi float32
+}
+
+// x is time t's x (px).
+func (m plotMap) x(t float64) float32 {
+	return m.area.X + m.area.Width*float32((t-m.t0)/(m.t1-m.t0))
+}
+
+// y is value v's y (px), clamped to the range.
+func (m plotMap) y(v float32) float32 {
+	v = max(m.lo, min(m.hi, v))
+	return m.area.Y + m.area.Height*(1-(v-m.lo)/(m.hi-m.lo))
+}
+
+// sampleX is stored sample k's x (px).
+func (p *Plot) sampleX(m plotMap, k int) float32 { return m.x(p.t[p.at(k)]) }
+
+// legendWidth is the width (px) of the legend in text of size.
+func (p *Plot) legendWidth(size float32) float32 {
+	w := float32(0)
+	for _, n := range p.names {
+		w += ui.Measure(n, size) + 32
+	}
+	return w
+}
+
+// drawHeader draws the title row: the legend right-aligned, colours
+// matching the lines; in smaller type when it does not fit beside the
+// title, and the title left out when it still does not.
+func (p *Plot) drawHeader(r rl.Rectangle) {
+	const fs = ui.TextSize
+	const small = ui.SmallText
 	room := r.Width - 16 - ui.Measure(p.Title, fs) - 12
 	lfs := float32(fs)
-	if legendWidth(lfs) > room {
+	if p.legendWidth(lfs) > room {
 		lfs = small - 2
 	}
-	if legendWidth(lfs) <= room {
+	if p.legendWidth(lfs) <= room {
 		ui.DrawText(p.Title, r.X+8, r.Y+6, fs, TextColor)
-	} else if title := ui.Clip(p.Title, r.Width-16-legendWidth(lfs), fs); legendWidth(lfs) <= r.Width-16 && title != "" {
+	} else if title := ui.Clip(p.Title, r.Width-16-p.legendWidth(lfs), fs); p.legendWidth(lfs) <= r.Width-16 && title != "" {
 		ui.DrawText(title, r.X+8, r.Y+6, fs, TextColor)
 	}
+	p.drawLegend(r, lfs)
+}
+
+// drawLegend draws the series' names right-aligned on the title row in
+// text of size lfs, each beside a box of its colour (an outline for a
+// hidden series), as many as fit.
+func (p *Plot) drawLegend(r rl.Rectangle, lfs float32) {
+	const fs = ui.TextSize
 	x := r.X + r.Width - 8
 	legendY, boxY := r.Y+6+(fs-lfs)/2, r.Y+6+fs/2-4
 	for i := len(p.names) - 1; i >= 0; i-- {
@@ -241,12 +302,12 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 		}
 		x -= 14
 	}
+}
 
-	lo, hi := p.yRange()
-	p.lo, p.hi = lo, hi
-	area := p.Area(r)
-	rl.DrawRectangleLinesEx(area, 1, color.RGBA{60, 64, 74, 255})
-	// Axis labels with units: y at top, middle and bottom; zero line.
+// drawYAxis draws the axis labels with units: y at top, middle and
+// bottom of the range lo to hi; and the zero line.
+func (p *Plot) drawYAxis(r, area rl.Rectangle, lo, hi float32) {
+	const small = ui.SmallText
 	for _, f := range []float32{0, 0.5, 1} {
 		yv := lo + (hi-lo)*f
 		yy := area.Y + area.Height*(1-f)
@@ -257,29 +318,22 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 		yy := area.Y + area.Height*(1-(0-lo)/(hi-lo))
 		rl.DrawLine(int32(area.X), int32(yy), int32(area.X+area.Width), int32(yy), color.RGBA{70, 74, 84, 255})
 	}
-	hold := ""
-	if p.Hold {
-		hold = "  (range held)"
-	}
-	if p.n < 2 {
-		ui.DrawText("no samples yet"+hold, area.X+8, area.Y+8, small, DimText)
-		return
-	}
-	k0, t0, t1 := p.span()
-	ui.DrawText(fmt.Sprintf("t %.2f s .. %.2f s%s", t0, t1, hold), area.X, r.Y+r.Height-small-6, small, DimText)
+}
 
-	tx := func(t float64) float32 { return area.X + area.Width*float32((t-t0)/(t1-t0)) }
-	px := func(k int) float32 { return tx(p.t[p.at(k)]) }
-	py := func(y float32) float32 {
-		y = max(lo, min(hi, y))
-		return area.Y + area.Height*(1-(y-lo)/(hi-lo))
-	}
-	for _, m := range p.marks {
-		if m >= t0 && m <= t1 { // NaN (unused) fails both
-			x := tx(m)
+// drawMarks draws the marked times in view as vertical lines.
+func (p *Plot) drawMarks(m plotMap) {
+	area := m.area
+	for _, t := range p.marks {
+		if t >= m.t0 && t <= m.t1 { // NaN (unused) fails both
+			x := m.x(t)
 			rl.DrawLineEx(rl.Vector2{X: x, Y: area.Y + 1}, rl.Vector2{X: x, Y: area.Y + area.Height - 1}, 1, color.RGBA{120, 126, 140, 255})
 		}
 	}
+}
+
+// drawSeries draws every visible series from sample k0 on, leaving gaps
+// at values that are not finite.
+func (p *Plot) drawSeries(m plotMap, k0 int) {
 	for s := range p.v {
 		if p.hidden[s] {
 			continue
@@ -289,20 +343,23 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 			if !finite(a) || !finite(b) {
 				continue
 			}
-			rl.DrawLineEx(rl.Vector2{X: px(k - 1), Y: py(a)}, rl.Vector2{X: px(k), Y: py(b)}, p.widths[s], p.colors[s])
+			rl.DrawLineEx(rl.Vector2{X: p.sampleX(m, k-1), Y: m.y(a)}, rl.Vector2{X: p.sampleX(m, k), Y: m.y(b)}, p.widths[s], p.colors[s])
 		}
 	}
+}
 
-	// Readout of every series at the sample nearest the mouse's time.
-	if !rl.CheckCollisionPointRec(mouse, area) {
-		return
-	}
-	tm := t0 + (t1-t0)*float64((mouse.X-area.X)/area.Width)
+// drawReadout draws the readout of every visible series at the sample
+// (from k0 on) nearest the mouse's time: a line there, and beside it the
+// time and the values in their series' colours.
+func (p *Plot) drawReadout(m plotMap, k0 int, mouse rl.Vector2) {
+	const small = ui.SmallText
+	area := m.area
+	tm := m.t0 + (m.t1-m.t0)*float64((mouse.X-area.X)/area.Width)
 	k := k0
 	for k < p.n-1 && math.Abs(p.t[p.at(k+1)]-tm) <= math.Abs(p.t[p.at(k)]-tm) {
 		k++
 	}
-	mx := px(k)
+	mx := p.sampleX(m, k)
 	rl.DrawLine(int32(mx), int32(area.Y), int32(mx), int32(area.Y+area.Height), DimText)
 	ty := area.Y + 4
 	lines := []string{fmt.Sprintf("t %.3f s", p.t[p.at(k)])}

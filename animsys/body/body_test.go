@@ -180,20 +180,14 @@ func zeroBones() animsys.Skeleton {
 	return s
 }
 
-// bodyStats checks every property a body must have and returns its
-// size (height of the joints) for scale-relative checks.
+// checkBodyMesh checks every property a body must have: its sizes,
+// vertices and triangles.
 func checkBodyMesh(t *testing.T, name string, s animsys.Skeleton, b *Mesh) {
 	t.Helper()
 	pos, rot := restGlobals(s)
 	n := s.Len()
 	nv, nt := b.VertexCount(), b.TriangleCount()
-	lo, hi := pos[0], pos[0]
-	for _, p := range pos {
-		for a := 0; a < 3; a++ {
-			lo[a], hi[a] = min(lo[a], p[a]), max(hi[a], p[a])
-		}
-	}
-	size := hi.Sub(lo).Len()
+	size := jointsSize(pos)
 	t.Logf("%s: %d joints, %d vertices, %d triangles", name, n, nv, nt)
 	if len(b.BindInv) != n {
 		t.Fatalf("%s: %d inverse bind matrices for %d joints", name, len(b.BindInv), n)
@@ -204,32 +198,44 @@ func checkBodyMesh(t *testing.T, name string, s animsys.Skeleton, b *Mesh) {
 	if len(b.Positions) != 3*nv || len(b.Normals) != 3*nv || len(b.BoneIDs) != 4*nv || len(b.BoneWeights) != 4*nv || len(b.Indices) != 3*nt {
 		t.Fatalf("%s: attribute lengths disagree", name)
 	}
-	vert := func(i int) mgl32.Vec3 { return mgl32.Vec3{b.Positions[3*i], b.Positions[3*i+1], b.Positions[3*i+2]} }
+	checkBodyVertices(t, name, b, pos, rot, size)
+	checkBodyTriangles(t, name, b)
+}
+
+// jointsSize is the diagonal of the joints' bounding box.
+func jointsSize(pos []mgl32.Vec3) float32 {
+	lo, hi := pos[0], pos[0]
+	for _, p := range pos {
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = min(lo[a], p[a]), max(hi[a], p[a])
+		}
+	}
+	return hi.Sub(lo).Len()
+}
+
+// bodyVertex is vertex i's position.
+func bodyVertex(b *Mesh, i int) mgl32.Vec3 {
+	return mgl32.Vec3{b.Positions[3*i], b.Positions[3*i+1], b.Positions[3*i+2]}
+}
+
+// bodyNormal is vertex i's normal.
+func bodyNormal(b *Mesh, i int) mgl32.Vec3 {
+	return mgl32.Vec3{b.Normals[3*i], b.Normals[3*i+1], b.Normals[3*i+2]}
+}
+
+// checkBodyVertices checks that every vertex is finite with a unit
+// normal and valid influences, and that skinned by the rest pose (joints
+// at pos, rot) it stays where it is, within 1e-5 of size.
+func checkBodyVertices(t *testing.T, name string, b *Mesh, pos []mgl32.Vec3, rot []mgl32.Quat, size float32) {
+	t.Helper()
 	var bad int
-	for v := 0; v < nv; v++ {
-		p := vert(v)
-		nrm := mgl32.Vec3{b.Normals[3*v], b.Normals[3*v+1], b.Normals[3*v+2]}
+	for v := 0; v < b.VertexCount(); v++ {
+		p := bodyVertex(b, v)
+		nrm := bodyNormal(b, v)
 		if !finiteVec(p) || math.Abs(float64(nrm.Len()-1)) > 1e-3 {
 			t.Fatalf("%s: vertex %d at %v has normal %v (length %v)", name, v, p, nrm, nrm.Len())
 		}
-		sum, used := float32(0), 0
-		var skinned mgl32.Vec4
-		for k := 0; k < 4; k++ {
-			w, id := b.BoneWeights[4*v+k], b.BoneIDs[4*v+k]
-			if w < 0 || w > 1 || id < 0 || int(id) >= n || id != float32(int(id)) {
-				t.Fatalf("%s: vertex %d influence %d: joint %v weight %v", name, v, k, id, w)
-			}
-			if w > 0 {
-				used++
-			}
-			sum += w
-			j := int(id)
-			rest := mgl32.Translate3D(pos[j][0], pos[j][1], pos[j][2]).Mul4(rot[j].Mat4())
-			skinned = skinned.Add(rest.Mul4(b.BindInv[j]).Mul4x1(p.Vec4(1)).Mul(w))
-		}
-		if math.Abs(float64(sum-1)) > 1e-5 || used == 0 {
-			t.Fatalf("%s: vertex %d weights sum to %v over %d joints", name, v, sum, used)
-		}
+		skinned := skinAtRest(t, name, b, v, pos, rot)
 		if d := skinned.Vec3().Sub(p).Len(); d > 1e-5*size {
 			bad++
 			if bad < 5 {
@@ -237,9 +243,42 @@ func checkBodyMesh(t *testing.T, name string, s animsys.Skeleton, b *Mesh) {
 			}
 		}
 	}
-	// Triangles: no repeated or out-of-range corners, no slivers, wound
-	// counter-clockwise from outside (their normal agrees with the
-	// vertices'), and closed: every directed edge has its twin.
+}
+
+// skinAtRest is vertex v skinned by the rest pose (joints at pos, rot),
+// after checking its four influences: joints that exist, weights in
+// [0, 1] summing to 1, at least one used.
+func skinAtRest(t *testing.T, name string, b *Mesh, v int, pos []mgl32.Vec3, rot []mgl32.Quat) mgl32.Vec4 {
+	t.Helper()
+	p := bodyVertex(b, v)
+	sum, used := float32(0), 0
+	var skinned mgl32.Vec4
+	for k := 0; k < 4; k++ {
+		w, id := b.BoneWeights[4*v+k], b.BoneIDs[4*v+k]
+		if w < 0 || w > 1 || id < 0 || int(id) >= len(pos) || id != float32(int(id)) {
+			t.Fatalf("%s: vertex %d influence %d: joint %v weight %v", name, v, k, id, w)
+		}
+		if w > 0 {
+			used++
+		}
+		sum += w
+		j := int(id)
+		rest := mgl32.Translate3D(pos[j][0], pos[j][1], pos[j][2]).Mul4(rot[j].Mat4())
+		skinned = skinned.Add(rest.Mul4(b.BindInv[j]).Mul4x1(p.Vec4(1)).Mul(w))
+	}
+	if math.Abs(float64(sum-1)) > 1e-5 || used == 0 {
+		t.Fatalf("%s: vertex %d weights sum to %v over %d joints", name, v, sum, used)
+	}
+	return skinned
+}
+
+// checkBodyTriangles checks the triangles: no repeated or out-of-range
+// corners, no slivers, wound counter-clockwise from outside (their
+// normal agrees with the vertices'), and closed: every directed edge has
+// its twin.
+func checkBodyTriangles(t *testing.T, name string, b *Mesh) {
+	t.Helper()
+	nv, nt := b.VertexCount(), b.TriangleCount()
 	edges := map[[2]uint16]int{}
 	var minArea, sumArea float64 = math.Inf(1), 0
 	disagree := 0
@@ -248,14 +287,14 @@ func checkBodyMesh(t *testing.T, name string, s animsys.Skeleton, b *Mesh) {
 		if int(i[0]) >= nv || int(i[1]) >= nv || int(i[2]) >= nv || i[0] == i[1] || i[1] == i[2] || i[0] == i[2] {
 			t.Fatalf("%s: triangle %d has corners %v", name, tr, i)
 		}
-		a, bb, c := vert(int(i[0])), vert(int(i[1])), vert(int(i[2]))
+		a, bb, c := bodyVertex(b, int(i[0])), bodyVertex(b, int(i[1])), bodyVertex(b, int(i[2]))
 		cr := bb.Sub(a).Cross(c.Sub(a))
 		area := float64(cr.Len() / 2)
 		minArea = math.Min(minArea, area)
 		sumArea += area
 		var vn mgl32.Vec3
 		for _, k := range i {
-			vn = vn.Add(mgl32.Vec3{b.Normals[3*k], b.Normals[3*k+1], b.Normals[3*k+2]})
+			vn = vn.Add(bodyNormal(b, int(k)))
 		}
 		if cr.Dot(vn) <= 0 {
 			disagree++

@@ -178,85 +178,80 @@ func (f *bodyField) grad(p mgl32.Vec3, list []int32) mgl32.Vec3 {
 // pulled onto the surface and given its normal. ok is false when the mesh
 // would need more than 16-bit indices.
 func (f *bodyField) mesh() (m Mesh, ok bool) {
+	cell, pos, ok := f.cellVertices()
+	if !ok {
+		return m, false
+	}
+	m.Indices = f.quads(cell, pos)
+	m.Positions, m.Normals = f.project(pos)
+	weld(&m, 0.1*f.h)
+	return m, true
+}
+
+// cellVertices places a vertex in every cell the surface crosses; cell
+// holds each cell's vertex (-1 for none). ok is false past maxVerts
+// vertices.
+func (f *bodyField) cellVertices() (cell []int32, pos []mgl32.Vec3, ok bool) {
 	cx, cy, cz := f.nx-1, f.ny-1, f.nz-1
-	cell := make([]int32, cx*cy*cz)
-	var pos []mgl32.Vec3
-	var corner [8]float32
+	cell = make([]int32, cx*cy*cz)
 	for k := 0; k < cz; k++ {
 		for j := 0; j < cy; j++ {
 			for i := 0; i < cx; i++ {
 				ci := (k*cy+j)*cx + i
 				cell[ci] = -1
-				mask := 0
-				for c := 0; c < 8; c++ {
-					corner[c] = f.v[f.index(i+c&1, j+c>>1&1, k+c>>2&1)]
-					if corner[c] < 0 {
-						mask |= 1 << c
-					}
-				}
-				if mask == 0 || mask == 255 {
+				p, crossed := f.cellVertex(i, j, k)
+				if !crossed {
 					continue
 				}
-				var sum mgl32.Vec3
-				n := 0
-				for c := 0; c < 8; c++ {
-					for _, bit := range [3]int{1, 2, 4} {
-						if c&bit != 0 || (corner[c] < 0) == (corner[c|bit] < 0) {
-							continue
-						}
-						t := corner[c] / (corner[c] - corner[c|bit])
-						p := mgl32.Vec3{float32(c & 1), float32(c >> 1 & 1), float32(c >> 2 & 1)}
-						p[bit>>1] += t // bit 1, 2, 4 -> axis 0, 1, 2
-						sum = sum.Add(p)
-						n++
-					}
-				}
 				if len(pos) >= maxVerts {
-					return m, false
+					return nil, nil, false
 				}
 				cell[ci] = int32(len(pos))
-				pos = append(pos, f.point(i, j, k).Add(sum.Mul(f.h/float32(n))))
+				pos = append(pos, p)
 			}
 		}
 	}
-	// One quad per grid edge the surface crosses, joining the four cells
-	// around the edge. Edges are visited tile by tile so that quads
-	// sharing vertices come close together in the index list (the GPU
-	// then shades fewer vertices twice).
-	cdim := [3]int{cx, cy, cz}
-	ndim := [3]int{f.nx, f.ny, f.nz}
-	quads := func(p [3]int) {
-		in := f.v[f.index(p[0], p[1], p[2])] < 0
-		for a := 0; a < 3; a++ {
-			q := p
-			q[a]++
-			if q[a] >= ndim[a] || (f.v[f.index(q[0], q[1], q[2])] < 0) == in {
-				continue
-			}
-			b, c := (a+1)%3, (a+2)%3
-			if p[b] < 1 || p[c] < 1 || p[b] > cdim[b]-1 || p[c] > cdim[c]-1 {
-				continue
-			}
-			// Cells (b-1, c-1), (b, c-1), (b, c), (b-1, c) turn
-			// counter-clockwise about +a, the outward side when p is in.
-			var quad [4]int32
-			for n, off := range [4][2]int{{1, 1}, {0, 1}, {0, 0}, {1, 0}} {
-				cc := p
-				cc[b] -= off[0]
-				cc[c] -= off[1]
-				quad[n] = cell[(cc[2]*cy+cc[1])*cx+cc[0]]
-			}
-			if !in {
-				quad[1], quad[3] = quad[3], quad[1]
-			}
-			if pos[quad[0]].Sub(pos[quad[2]]).Len() > pos[quad[1]].Sub(pos[quad[3]]).Len() {
-				quad = [4]int32{quad[1], quad[2], quad[3], quad[0]} // split along the shorter diagonal
-			}
-			m.Indices = append(m.Indices,
-				uint16(quad[0]), uint16(quad[1]), uint16(quad[2]),
-				uint16(quad[0]), uint16(quad[2]), uint16(quad[3]))
+	return cell, pos, true
+}
+
+// cellVertex is the vertex of cell (i, j, k): the mean of the points
+// where the surface crosses its edges; false when the cell lies wholly
+// inside or outside.
+func (f *bodyField) cellVertex(i, j, k int) (mgl32.Vec3, bool) {
+	var corner [8]float32
+	mask := 0
+	for c := 0; c < 8; c++ {
+		corner[c] = f.v[f.index(i+c&1, j+c>>1&1, k+c>>2&1)]
+		if corner[c] < 0 {
+			mask |= 1 << c
 		}
 	}
+	if mask == 0 || mask == 255 {
+		return mgl32.Vec3{}, false
+	}
+	var sum mgl32.Vec3
+	n := 0
+	for c := 0; c < 8; c++ {
+		for _, bit := range [3]int{1, 2, 4} {
+			if c&bit != 0 || (corner[c] < 0) == (corner[c|bit] < 0) {
+				continue
+			}
+			t := corner[c] / (corner[c] - corner[c|bit])
+			p := mgl32.Vec3{float32(c & 1), float32(c >> 1 & 1), float32(c >> 2 & 1)}
+			p[bit>>1] += t // bit 1, 2, 4 -> axis 0, 1, 2
+			sum = sum.Add(p)
+			n++
+		}
+	}
+	return f.point(i, j, k).Add(sum.Mul(f.h / float32(n))), true
+}
+
+// quads returns the triangles of one quad per grid edge the surface
+// crosses, joining the four cells around the edge. Edges are visited
+// tile by tile so that quads sharing vertices come close together in the
+// index list (the GPU then shades fewer vertices twice).
+func (f *bodyField) quads(cell []int32, pos []mgl32.Vec3) []uint16 {
+	var idx []uint16
 	const tile = 6
 	for tk := 0; tk < f.nz; tk += tile {
 		for tj := 0; tj < f.ny; tj += tile {
@@ -264,18 +259,62 @@ func (f *bodyField) mesh() (m Mesh, ok bool) {
 				for k := tk; k < min(tk+tile, f.nz); k++ {
 					for j := tj; j < min(tj+tile, f.ny); j++ {
 						for i := ti; i < min(ti+tile, f.nx); i++ {
-							quads([3]int{i, j, k})
+							idx = f.edgeQuads(idx, cell, pos, [3]int{i, j, k})
 						}
 					}
 				}
 			}
 		}
 	}
-	// Pull each vertex onto the surface (two Newton steps on the field,
-	// each at most half a cell) and take the field's gradient as its
-	// normal.
-	m.Positions = make([]float32, 0, 3*len(pos))
-	m.Normals = make([]float32, 0, 3*len(pos))
+	return idx
+}
+
+// edgeQuads appends to idx the quads of the three grid edges from grid
+// point p toward +x, +y and +z that the surface crosses, each split
+// into two triangles along its shorter diagonal.
+func (f *bodyField) edgeQuads(idx []uint16, cell []int32, pos []mgl32.Vec3, p [3]int) []uint16 {
+	cx, cy := f.nx-1, f.ny-1
+	cdim := [3]int{cx, cy, f.nz - 1}
+	ndim := [3]int{f.nx, f.ny, f.nz}
+	in := f.v[f.index(p[0], p[1], p[2])] < 0
+	for a := 0; a < 3; a++ {
+		q := p
+		q[a]++
+		if q[a] >= ndim[a] || (f.v[f.index(q[0], q[1], q[2])] < 0) == in {
+			continue
+		}
+		b, c := (a+1)%3, (a+2)%3
+		if p[b] < 1 || p[c] < 1 || p[b] > cdim[b]-1 || p[c] > cdim[c]-1 {
+			continue
+		}
+		// Cells (b-1, c-1), (b, c-1), (b, c), (b-1, c) turn
+		// counter-clockwise about +a, the outward side when p is in.
+		var quad [4]int32
+		for n, off := range [4][2]int{{1, 1}, {0, 1}, {0, 0}, {1, 0}} {
+			cc := p
+			cc[b] -= off[0]
+			cc[c] -= off[1]
+			quad[n] = cell[(cc[2]*cy+cc[1])*cx+cc[0]]
+		}
+		if !in {
+			quad[1], quad[3] = quad[3], quad[1]
+		}
+		if pos[quad[0]].Sub(pos[quad[2]]).Len() > pos[quad[1]].Sub(pos[quad[3]]).Len() {
+			quad = [4]int32{quad[1], quad[2], quad[3], quad[0]} // split along the shorter diagonal
+		}
+		idx = append(idx,
+			uint16(quad[0]), uint16(quad[1]), uint16(quad[2]),
+			uint16(quad[0]), uint16(quad[2]), uint16(quad[3]))
+	}
+	return idx
+}
+
+// project pulls each vertex onto the surface (two Newton steps on the
+// field, each at most half a cell) and takes the field's gradient as its
+// normal.
+func (f *bodyField) project(pos []mgl32.Vec3) (positions, normals []float32) {
+	positions = make([]float32, 0, 3*len(pos))
+	normals = make([]float32, 0, 3*len(pos))
 	e := 0.1 * f.h
 	for _, p := range pos {
 		list := f.listAt(p)
@@ -301,11 +340,10 @@ func (f *bodyField) mesh() (m Mesh, ok bool) {
 			g = mgl32.Vec3{0, 1, 0}
 		}
 		g = g.Normalize()
-		m.Positions = append(m.Positions, p[0], p[1], p[2])
-		m.Normals = append(m.Normals, g[0], g[1], g[2])
+		positions = append(positions, p[0], p[1], p[2])
+		normals = append(normals, g[0], g[1], g[2])
 	}
-	weld(&m, 0.1*f.h)
-	return m, true
+	return positions, normals
 }
 
 // weld merges the ends of every edge shorter than eps (at sharp tips the

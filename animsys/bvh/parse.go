@@ -383,14 +383,7 @@ func (p *parser) motion() error {
 	f, s := p.f, p.s
 	nc, nf := f.Channels, f.Frames
 	if nc == 0 {
-		tok, line, col, _, err := p.next()
-		if err != nil {
-			return err
-		}
-		if tok != nil {
-			return p.errorAt(line, col, "expected end of file (the hierarchy has no channels), found %s", found(tok))
-		}
-		return nil
+		return p.noMotion()
 	}
 	want := nf * nc
 	capacity := min(want, 1<<20)
@@ -398,10 +391,8 @@ func (p *parser) motion() error {
 		capacity = int(min(int64(want), p.hint/2+1))
 	}
 	m := make([]float32, capacity)
-	mode := undecided
-	brk, brkLine, brkCol := -1, 0, 0 // values of frame 1 before its first line break
-	endLine, endCol := s.line, s.col // just after the last value
-	frame, k, i := 0, 0, 0
+	r := motionReader{p: p, nc: nc, nf: nf, mode: undecided, brk: -1, endLine: s.line, endCol: s.col}
+	i := 0
 	for {
 		tok, line, col, nl, err := s.token()
 		if err != nil {
@@ -410,38 +401,9 @@ func (p *parser) motion() error {
 		if tok == nil {
 			break
 		}
-		if mode == undecided {
-			if frame == 0 && nl && k > 0 && brk < 0 {
-				brk, brkLine, brkCol = k, endLine, endCol
-			}
-			if frame == 1 && k == 0 {
-				switch {
-				case brk < 0:
-					mode = perLine
-				case nl:
-					mode = wrapped
-				default:
-					return p.errorAt(brkLine, brkCol, "expected %d values in frame 1 (one per channel), found %d", nc, brk)
-				}
-			}
-		}
-		if mode == perLine {
-			if nl && k > 0 {
-				return p.errorAt(endLine, endCol, "expected %d values in frame %d (one per channel), found %d", nc, frame+1, k)
-			}
-			if !nl && k == 0 {
-				return p.errorAt(line, col, "expected %d values in frame %d (one per channel), found %d", nc, frame, nc+p.countLine())
-			}
-		}
-		if frame == nf {
-			return p.errorAt(line, col, "expected end of file after frame %d (Frames: %d), found %s", nf, nf, found(tok))
-		}
-		v, msg := parseFloat32(tok)
-		if msg == "" && !(v >= -MaxValue && v <= MaxValue) {
-			msg = fmt.Sprintf("a value within ±%g", float32(MaxValue))
-		}
-		if msg != "" {
-			return p.errorAt(line, col, "expected %s (frame %d, value %d of %d), found %s", msg, frame+1, k+1, nc, found(tok))
+		v, err := r.value(tok, line, col, nl)
+		if err != nil {
+			return err
 		}
 		if i == len(m) { // the size was not known: grow by doubling
 			grown := make([]float32, min(want, 2*len(m)+1024))
@@ -450,19 +412,105 @@ func (p *parser) motion() error {
 		}
 		m[i] = v
 		i++
-		endLine, endCol = line, col+len(tok)
-		if k++; k == nc {
-			k = 0
-			frame++
-		}
 	}
-	if k != 0 {
-		return p.errorAt(endLine, endCol, "expected %d values in frame %d (one per channel), found %d", nc, frame+1, k)
-	}
-	if frame < nf {
-		return p.errorAt(s.line, s.col, "expected %d frames (Frames: %d), found %d", nf, nf, frame)
+	if err := r.end(); err != nil {
+		return err
 	}
 	f.Motion = m[:i:i]
+	return nil
+}
+
+// noMotion checks that a hierarchy without channels is followed by
+// nothing.
+func (p *parser) noMotion() error {
+	tok, line, col, _, err := p.next()
+	if err != nil {
+		return err
+	}
+	if tok != nil {
+		return p.errorAt(line, col, "expected end of file (the hierarchy has no channels), found %s", found(tok))
+	}
+	return nil
+}
+
+// motionReader follows the values of the motion: which frame and
+// channel comes next, and how the frames are laid out on the lines.
+type motionReader struct {
+	p                    *parser
+	nc, nf               int // channels per frame, frames
+	frame, k             int // the next value: channel k of frame (both from 0)
+	mode                 int
+	brk, brkLine, brkCol int // values of frame 1 before its first line break
+	endLine, endCol      int // just after the last value
+}
+
+// value checks the value tok at line:col (after a line break if nl)
+// against the layout and the frame count and returns it as a number.
+func (r *motionReader) value(tok []byte, line, col int, nl bool) (float32, error) {
+	p := r.p
+	if err := r.layout(line, col, nl); err != nil {
+		return 0, err
+	}
+	if r.frame == r.nf {
+		return 0, p.errorAt(line, col, "expected end of file after frame %d (Frames: %d), found %s", r.nf, r.nf, found(tok))
+	}
+	v, msg := parseFloat32(tok)
+	if msg == "" && !(v >= -MaxValue && v <= MaxValue) {
+		msg = fmt.Sprintf("a value within ±%g", float32(MaxValue))
+	}
+	if msg != "" {
+		return 0, p.errorAt(line, col, "expected %s (frame %d, value %d of %d), found %s", msg, r.frame+1, r.k+1, r.nc, found(tok))
+	}
+	r.endLine, r.endCol = line, col+len(tok)
+	if r.k++; r.k == r.nc {
+		r.k = 0
+		r.frame++
+	}
+	return v, nil
+}
+
+// layout decides the layout at the first value of frame 1 — one frame
+// per line, or wrapped if frame 1 spans lines and ends at a line end —
+// and with one frame per line checks that each value before line:col's
+// starts its frame's line exactly when it starts the frame.
+func (r *motionReader) layout(line, col int, nl bool) error {
+	p, frame, k := r.p, r.frame, r.k
+	if r.mode == undecided {
+		if frame == 0 && nl && k > 0 && r.brk < 0 {
+			r.brk, r.brkLine, r.brkCol = k, r.endLine, r.endCol
+		}
+		if frame == 1 && k == 0 {
+			switch {
+			case r.brk < 0:
+				r.mode = perLine
+			case nl:
+				r.mode = wrapped
+			default:
+				return p.errorAt(r.brkLine, r.brkCol, "expected %d values in frame 1 (one per channel), found %d", r.nc, r.brk)
+			}
+		}
+	}
+	if r.mode == perLine {
+		if nl && k > 0 {
+			return p.errorAt(r.endLine, r.endCol, "expected %d values in frame %d (one per channel), found %d", r.nc, frame+1, k)
+		}
+		if !nl && k == 0 {
+			return p.errorAt(line, col, "expected %d values in frame %d (one per channel), found %d", r.nc, frame, r.nc+p.countLine())
+		}
+	}
+	return nil
+}
+
+// end checks, after the last value, that the last frame is whole and
+// that there were Frames frames.
+func (r *motionReader) end() error {
+	p := r.p
+	if r.k != 0 {
+		return p.errorAt(r.endLine, r.endCol, "expected %d values in frame %d (one per channel), found %d", r.nc, r.frame+1, r.k)
+	}
+	if r.frame < r.nf {
+		return p.errorAt(p.s.line, p.s.col, "expected %d frames (Frames: %d), found %d", r.nf, r.nf, r.frame)
+	}
 	return nil
 }
 

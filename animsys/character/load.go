@@ -261,8 +261,25 @@ func matchJoints(base *File, keep []bool, b *bvh.File) (match, error) {
 	for j := range m.at {
 		m.at[j] = -1
 	}
-	// ends[j]: joint j of a is a hand or a foot; chain[j]: j lies below one.
-	ends, chain := make([]bool, len(a.Joints)), make([]bool, len(a.Joints))
+	ends, chain := endChains(base)
+	back, bChain, err := matchCore(a, b, ends, chain)
+	if err != nil {
+		return m, err
+	}
+	m.extra = matchEndChains(a, b, keep, chain, back, bChain)
+	for k, j := range back {
+		if j >= 0 && keep[j] {
+			m.at[j] = k
+		}
+	}
+	return m, nil
+}
+
+// endChains marks the first file's hands and feet (ends[j]) and the
+// joints below them (chain[j]), as its figure reads them.
+func endChains(base *File) (ends, chain []bool) {
+	a := base.BVH
+	ends, chain = make([]bool, len(a.Joints)), make([]bool, len(a.Joints))
 	e := handsFeet(base.Figure, nil)
 	for _, j := range append(e.hands[:], e.feet[:]...) {
 		if j >= 0 {
@@ -272,8 +289,16 @@ func matchJoints(base *File, keep []bool, b *bvh.File) (match, error) {
 	for j, jt := range a.Joints {
 		chain[j] = jt.Parent >= 0 && (ends[jt.Parent] || chain[jt.Parent])
 	}
-	back := make([]int, len(b.Joints)) // b's joint -> a's, -1 for none
-	bChain := make([]bool, len(b.Joints))
+	return ends, chain
+}
+
+// matchCore matches b's joints outside the end chains to a's, which must
+// be the same joints in the same order with the same names and parents.
+// back[k] is a's joint for b's joint k (-1 for none yet); bChain[k] says
+// b's joint k lies below a matched hand or foot, to be matched by name.
+func matchCore(a, b *bvh.File, ends, chain []bool) (back []int, bChain []bool, err error) {
+	back = make([]int, len(b.Joints)) // b's joint -> a's, -1 for none
+	bChain = make([]bool, len(b.Joints))
 	i := 0 // the next core joint of a
 	for k, jb := range b.Joints {
 		back[k] = -1
@@ -285,24 +310,31 @@ func matchJoints(base *File, keep []bool, b *bvh.File) (match, error) {
 			i++
 		}
 		if i == len(a.Joints) {
-			return m, fmt.Errorf("joint %d, %q, is past the last of %d joints", k+1, jb.Name, len(a.Joints))
+			return nil, nil, fmt.Errorf("joint %d, %q, is past the last of %d joints", k+1, jb.Name, len(a.Joints))
 		}
 		ja := &a.Joints[i]
 		if ja.Name != jb.Name {
-			return m, fmt.Errorf("joint %d is %q, not %q", k+1, jb.Name, ja.Name)
+			return nil, nil, fmt.Errorf("joint %d is %q, not %q", k+1, jb.Name, ja.Name)
 		}
 		if pb := parentIn(back, jb.Parent); pb != ja.Parent {
-			return m, fmt.Errorf("joint %d (%s) hangs from %s, not %s", k+1, jb.Name, jointName(b, jb.Parent), jointName(a, ja.Parent))
+			return nil, nil, fmt.Errorf("joint %d (%s) hangs from %s, not %s", k+1, jb.Name, jointName(b, jb.Parent), jointName(a, ja.Parent))
 		}
 		back[k] = i
 		i++
 	}
 	for ; i < len(a.Joints); i++ {
 		if !chain[i] {
-			return m, fmt.Errorf("it has %d joints, and no %q", len(b.Joints), a.Joints[i].Name)
+			return nil, nil, fmt.Errorf("it has %d joints, and no %q", len(b.Joints), a.Joints[i].Name)
 		}
 	}
-	// The end chains, by name under matched parents.
+	return back, bChain, nil
+}
+
+// matchEndChains matches b's end-chain joints (bChain) by name to a's
+// kept end-chain joints under the matched parent (End Sites with End
+// Sites), each of a's at most once, setting back; it returns b's joints
+// that match none.
+func matchEndChains(a, b *bvh.File, keep, chain []bool, back []int, bChain []bool) (extra []int) {
 	used := make([]bool, len(a.Joints))
 	for k, jb := range b.Joints {
 		if !bChain[k] {
@@ -316,15 +348,10 @@ func matchJoints(base *File, keep []bool, b *bvh.File) (match, error) {
 			}
 		}
 		if back[k] < 0 {
-			m.extra = append(m.extra, k)
+			extra = append(extra, k)
 		}
 	}
-	for k, j := range back {
-		if j >= 0 && keep[j] {
-			m.at[j] = k
-		}
-	}
-	return m, nil
+	return extra
 }
 
 // parentIn is the joint of a matched to b's joint p (-1 for a root, -2

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
@@ -39,32 +40,11 @@ func readFloats(doc *gltf.Document, idx int, k kind, want ...int) (data []float3
 	if acr.Type == gltf.AccessorMat2 || acr.Type == gltf.AccessorMat3 {
 		comps = 0 // padded columns: no use here reads them
 	}
-	ok := false
-	for _, w := range want {
-		ok = ok || comps == w
-	}
-	if !ok {
+	if !slices.Contains(want, comps) {
 		return nil, 0, fmt.Errorf("accessor %d: type %v, want %d components", idx, acr.Type, want)
 	}
-	switch acr.ComponentType {
-	case gltf.ComponentFloat:
-	case gltf.ComponentByte, gltf.ComponentUbyte, gltf.ComponentShort, gltf.ComponentUshort:
-		if k == floatOnly || (k == normFloat && !acr.Normalized) {
-			return nil, 0, fmt.Errorf("accessor %d: component type %v here must be FLOAT%s", idx, acr.ComponentType,
-				map[bool]string{true: " or normalised", false: ""}[k == normFloat])
-		}
-		if k == integer && (acr.ComponentType == gltf.ComponentByte || acr.ComponentType == gltf.ComponentShort) {
-			return nil, 0, fmt.Errorf("accessor %d: signed component type %v for indices", idx, acr.ComponentType)
-		}
-	case gltf.ComponentUint:
-		if k != integer {
-			return nil, 0, fmt.Errorf("accessor %d: component type UNSIGNED_INT here", idx)
-		}
-	default:
-		return nil, 0, fmt.Errorf("accessor %d: unknown component type %v", idx, acr.ComponentType)
-	}
-	if k == floatOnly && acr.ComponentType != gltf.ComponentFloat || k == integer && acr.ComponentType == gltf.ComponentFloat {
-		return nil, 0, fmt.Errorf("accessor %d: component type %v", idx, acr.ComponentType)
+	if err := checkComponentType(acr, k); err != nil {
+		return nil, 0, fmt.Errorf("accessor %d: %v", idx, err)
 	}
 	if err := checkSize(doc, acr); err != nil {
 		return nil, 0, fmt.Errorf("accessor %d: %v", idx, err)
@@ -73,7 +53,48 @@ func readFloats(doc *gltf.Document, idx int, k kind, want ...int) (data []float3
 	if err != nil {
 		return nil, 0, fmt.Errorf("accessor %d: %v", idx, err)
 	}
-	data = make([]float32, 0, acr.Count*comps)
+	data = appendFloats(make([]float32, 0, acr.Count*comps), raw, k != integer)
+	if len(data) != acr.Count*comps {
+		return nil, 0, fmt.Errorf("accessor %d: read %d values, want %d", idx, len(data), acr.Count*comps)
+	}
+	for _, x := range data {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, 0, fmt.Errorf("accessor %d: a value that is not a finite number", idx)
+		}
+	}
+	return data, comps, nil
+}
+
+// checkComponentType rejects a component type that accessors of kind k
+// may not have.
+func checkComponentType(acr *gltf.Accessor, k kind) error {
+	switch acr.ComponentType {
+	case gltf.ComponentFloat:
+	case gltf.ComponentByte, gltf.ComponentUbyte, gltf.ComponentShort, gltf.ComponentUshort:
+		if k == floatOnly || (k == normFloat && !acr.Normalized) {
+			return fmt.Errorf("component type %v here must be FLOAT%s", acr.ComponentType,
+				map[bool]string{true: " or normalised", false: ""}[k == normFloat])
+		}
+		if k == integer && (acr.ComponentType == gltf.ComponentByte || acr.ComponentType == gltf.ComponentShort) {
+			return fmt.Errorf("signed component type %v for indices", acr.ComponentType)
+		}
+	case gltf.ComponentUint:
+		if k != integer {
+			return errors.New("component type UNSIGNED_INT here")
+		}
+	default:
+		return fmt.Errorf("unknown component type %v", acr.ComponentType)
+	}
+	if k == floatOnly && acr.ComponentType != gltf.ComponentFloat || k == integer && acr.ComponentType == gltf.ComponentFloat {
+		return fmt.Errorf("component type %v", acr.ComponentType)
+	}
+	return nil
+}
+
+// appendFloats appends the values raw (as the library reads an
+// accessor) to data, matrices column-major; integers are normalised when
+// norm.
+func appendFloats(data []float32, raw any, norm bool) []float32 {
 	switch d := raw.(type) {
 	case []float32:
 		data = append(data, d...)
@@ -98,17 +119,9 @@ func readFloats(doc *gltf.Document, idx int, k kind, want ...int) (data []float3
 			}
 		}
 	default:
-		data = flatten(data, reflect.ValueOf(raw), k != integer)
+		data = flatten(data, reflect.ValueOf(raw), norm)
 	}
-	if len(data) != acr.Count*comps {
-		return nil, 0, fmt.Errorf("accessor %d: read %d values, want %d", idx, len(data), acr.Count*comps)
-	}
-	for _, x := range data {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return nil, 0, fmt.Errorf("accessor %d: a value that is not a finite number", idx)
-		}
-	}
-	return data, comps, nil
+	return data
 }
 
 // flatten appends the integer components of v (a slice, of arrays of

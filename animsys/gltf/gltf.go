@@ -248,75 +248,16 @@ func (b *builder) name(n int) string {
 // rest transform.
 func (b *builder) skeleton() error {
 	doc, a := b.doc, b.a
-	var joints []int
-	if len(doc.Skins) > 0 {
-		sk := doc.Skins[0]
-		if sk == nil {
-			return errors.New("skin 0 is null")
-		}
-		if len(sk.Joints) == 0 {
-			return errors.New("skin 0 has no joints")
-		}
-		joints = sk.Joints
-		if len(doc.Skins) > 1 {
-			a.Notes = append(a.Notes, fmt.Sprintf("%d skins: only skin 0 (%s) is read", len(doc.Skins), sk.Name))
-		}
-	} else {
-		joints = make([]int, len(doc.Nodes))
-		for i := range joints {
-			joints[i] = i
-		}
-		a.Notes = append(a.Notes, "no skin: every node is a joint, and there is no mesh")
+	joints, err := b.skinJoints()
+	if err != nil {
+		return err
 	}
-	isJoint := make([]bool, len(doc.Nodes))
-	for _, n := range joints {
-		if n < 0 || n >= len(doc.Nodes) {
-			return fmt.Errorf("skin joint node %d does not exist", n)
-		}
-		if isJoint[n] {
-			return fmt.Errorf("skin lists node %d twice", n)
-		}
-		isJoint[n] = true
+	isJoint, err := markJoints(len(doc.Nodes), joints)
+	if err != nil {
+		return err
 	}
-	// jointParent is a node's nearest ancestor joint, -1 for none,
-	// remembered per node so that a deep hierarchy costs its size once.
-	jp := make([]int, len(doc.Nodes))
-	for i := range jp {
-		jp[i] = -2 // not yet known
-	}
-	var jointParent func(n int) int
-	jointParent = func(n int) int {
-		if jp[n] == -2 {
-			switch p := b.parent[n]; {
-			case p < 0:
-				jp[n] = -1
-			case isJoint[p]:
-				jp[n] = p
-			default:
-				jp[n] = jointParent(p)
-			}
-		}
-		return jp[n]
-	}
-	b.skel = make([]int, len(doc.Nodes))
-	for i := range b.skel {
-		b.skel[i] = -1
-	}
-	order := []int{-1} // the Entity
-	var add func(n int)
-	add = func(n int) {
-		if b.skel[n] >= 0 {
-			return
-		}
-		if p := jointParent(n); p >= 0 {
-			add(p)
-		}
-		b.skel[n] = len(order)
-		order = append(order, n)
-	}
-	for _, n := range joints {
-		add(n)
-	}
+	jointParent := b.jointParents(isJoint)
+	order := b.orderJoints(joints, jointParent)
 	nj := len(order)
 	a.Node = order
 	a.Skel = animsys.Skeleton{Names: make([]string, nj), Parents: make([]int, nj), Offsets: make([]mgl32.Vec3, nj)}
@@ -339,34 +280,14 @@ func (b *builder) skeleton() error {
 		if p := jointParent(n); p >= 0 {
 			a.Skel.Parents[j] = b.skel[p]
 		}
-		// The chain: the non-joint ancestors below the parent joint, top
-		// down, then the joint.
-		ch := []int{n}
-		for p := b.parent[n]; p >= 0 && !isJoint[p]; p = b.parent[p] {
-			ch = append(ch, p)
-		}
-		slices.Reverse(ch)
+		ch := b.nodeChain(n, isJoint)
 		if budget -= len(ch); budget < 0 {
 			return fmt.Errorf("more than %d nodes between joints: not a character", maxChainNodes)
 		}
 		b.chain[j] = ch
-		rest := kfIdentity()
-		for i, m := range ch {
-			k, err := nodeRest(doc.Nodes[m])
-			if err != nil {
-				return fmt.Errorf("node %d (%s): %v", m, b.name(m), err)
-			}
-			if i < len(ch)-1 {
-				if !uniform(k.scl) {
-					return fmt.Errorf("node %d (%s): non-uniform scale %.4g above joint %s: only uniform scales can be folded into a joint",
-						m, b.name(m), k.scl, a.Skel.Names[j])
-				}
-				if !b.folded[m] && k != kfIdentity() {
-					foldedNames = append(foldedNames, b.name(m))
-				}
-				b.folded[m] = true
-			}
-			rest = rest.mul(k)
+		rest, err := b.foldChain(j, ch, &foldedNames)
+		if err != nil {
+			return err
 		}
 		a.Rest.SetKform(j, rest.kform())
 		a.Skel.Offsets[j] = a.Rest.Pos[j]
@@ -384,6 +305,135 @@ func (b *builder) skeleton() error {
 	bind.CopyFrom(&a.Rest)
 	a.Skel.Bind = &bind
 	return a.Skel.Validate()
+}
+
+// skinJoints are the joint nodes of skin 0, or every node when there is
+// no skin; either way a note says what was left out.
+func (b *builder) skinJoints() ([]int, error) {
+	doc, a := b.doc, b.a
+	if len(doc.Skins) == 0 {
+		joints := make([]int, len(doc.Nodes))
+		for i := range joints {
+			joints[i] = i
+		}
+		a.Notes = append(a.Notes, "no skin: every node is a joint, and there is no mesh")
+		return joints, nil
+	}
+	sk := doc.Skins[0]
+	if sk == nil {
+		return nil, errors.New("skin 0 is null")
+	}
+	if len(sk.Joints) == 0 {
+		return nil, errors.New("skin 0 has no joints")
+	}
+	if len(doc.Skins) > 1 {
+		a.Notes = append(a.Notes, fmt.Sprintf("%d skins: only skin 0 (%s) is read", len(doc.Skins), sk.Name))
+	}
+	return sk.Joints, nil
+}
+
+// markJoints marks, per node of nodes, whether it is one of joints; a
+// joint that is no node, or is listed twice, is an error.
+func markJoints(nodes int, joints []int) ([]bool, error) {
+	isJoint := make([]bool, nodes)
+	for _, n := range joints {
+		if n < 0 || n >= nodes {
+			return nil, fmt.Errorf("skin joint node %d does not exist", n)
+		}
+		if isJoint[n] {
+			return nil, fmt.Errorf("skin lists node %d twice", n)
+		}
+		isJoint[n] = true
+	}
+	return isJoint, nil
+}
+
+// jointParents returns jointParent: a node's nearest ancestor joint, -1
+// for none, remembered per node so that a deep hierarchy costs its size
+// once.
+func (b *builder) jointParents(isJoint []bool) func(n int) int {
+	jp := make([]int, len(b.doc.Nodes))
+	for i := range jp {
+		jp[i] = -2 // not yet known
+	}
+	var jointParent func(n int) int
+	jointParent = func(n int) int {
+		if jp[n] == -2 {
+			switch p := b.parent[n]; {
+			case p < 0:
+				jp[n] = -1
+			case isJoint[p]:
+				jp[n] = p
+			default:
+				jp[n] = jointParent(p)
+			}
+		}
+		return jp[n]
+	}
+	return jointParent
+}
+
+// orderJoints numbers the joints in skin order, each after its joint
+// ancestors, the Entity (-1) first; it sets b.skel and returns the nodes
+// in that order.
+func (b *builder) orderJoints(joints []int, jointParent func(int) int) []int {
+	b.skel = make([]int, len(b.doc.Nodes))
+	for i := range b.skel {
+		b.skel[i] = -1
+	}
+	order := []int{-1} // the Entity
+	var add func(n int)
+	add = func(n int) {
+		if b.skel[n] >= 0 {
+			return
+		}
+		if p := jointParent(n); p >= 0 {
+			add(p)
+		}
+		b.skel[n] = len(order)
+		order = append(order, n)
+	}
+	for _, n := range joints {
+		add(n)
+	}
+	return order
+}
+
+// nodeChain is joint node n's chain: the non-joint ancestors below its
+// parent joint, top down, then the joint.
+func (b *builder) nodeChain(n int, isJoint []bool) []int {
+	ch := []int{n}
+	for p := b.parent[n]; p >= 0 && !isJoint[p]; p = b.parent[p] {
+		ch = append(ch, p)
+	}
+	slices.Reverse(ch)
+	return ch
+}
+
+// foldChain is joint j's rest transform: the rest transforms of its
+// chain ch composed top down. The nodes above the joint must have uniform
+// scales; it marks them folded, adding the names of those newly folded
+// that move anything to foldedNames.
+func (b *builder) foldChain(j int, ch []int, foldedNames *[]string) (kf, error) {
+	rest := kfIdentity()
+	for i, m := range ch {
+		k, err := nodeRest(b.doc.Nodes[m])
+		if err != nil {
+			return kf{}, fmt.Errorf("node %d (%s): %v", m, b.name(m), err)
+		}
+		if i < len(ch)-1 {
+			if !uniform(k.scl) {
+				return kf{}, fmt.Errorf("node %d (%s): non-uniform scale %.4g above joint %s: only uniform scales can be folded into a joint",
+					m, b.name(m), k.scl, b.a.Skel.Names[j])
+			}
+			if !b.folded[m] && k != kfIdentity() {
+				*foldedNames = append(*foldedNames, b.name(m))
+			}
+			b.folded[m] = true
+		}
+		rest = rest.mul(k)
+	}
+	return rest, nil
 }
 
 // bakeUnits finds, for each root joint, the uniform scale s of the folded

@@ -94,71 +94,131 @@ func (b *builder) mesh() error {
 // primitive appends one primitive to m, returning how many of its
 // vertices had no weight.
 func (b *builder) primitive(m *Mesh, p *gltf.Primitive) (int, error) {
+	d, err := b.readPrimitive(p)
+	if err != nil {
+		return 0, err
+	}
+	base := uint32(len(m.Pos))
+	for t := 0; t+2 < len(d.idx); t += 3 { // a trailing partial triangle is dropped
+		m.Indices = append(m.Indices, base+d.idx[t], base+d.idx[t+1], base+d.idx[t+2])
+	}
+	color := b.baseColor(m, p)
+	if len(m.Pos) == 0 {
+		m.BaseColor = color
+	}
+	zero := 0
+	for v := 0; v < d.nv; v++ {
+		m.Pos = append(m.Pos, mgl32.Vec3{d.pos[3*v], d.pos[3*v+1], d.pos[3*v+2]})
+		if d.nrm != nil {
+			n := mgl32.Vec3{d.nrm[3*v], d.nrm[3*v+1], d.nrm[3*v+2]}
+			if l := n.Len(); l > 0 {
+				n = n.Mul(1 / l)
+			}
+			m.Normal = append(m.Normal, n)
+		} else {
+			m.Normal = append(m.Normal, mgl32.Vec3{})
+		}
+		if d.uv != nil {
+			m.UV = append(m.UV, mgl32.Vec2{d.uv[2*v], d.uv[2*v+1]})
+		} else {
+			m.UV = append(m.UV, mgl32.Vec2{})
+		}
+		m.Color = append(m.Color, color)
+		j, w, weighted, err := b.influences(d, v)
+		if err != nil {
+			return 0, err
+		}
+		if !weighted {
+			zero++
+		}
+		m.Joints = append(m.Joints, j)
+		m.Weights = append(m.Weights, w)
+	}
+	if d.nrm == nil {
+		smoothNormals(m, base, m.Indices[len(m.Indices)-len(d.idx)/3*3:])
+	}
+	return zero, nil
+}
+
+// primitiveData is what a primitive's accessors hold: nv vertices'
+// positions, normals, texture coordinates, weights (nil when absent) and
+// joints (skin indices, four per vertex), and the triangles' vertex
+// indices.
+type primitiveData struct {
+	nv                int
+	pos, nrm, uv, wts []float32
+	jts, idx          []uint32
+}
+
+// readPrimitive reads primitive p's attributes and indices, checking
+// that each has one value per vertex and every index names a vertex.
+func (b *builder) readPrimitive(p *gltf.Primitive) (*primitiveData, error) {
 	doc := b.doc
 	pi, ok := p.Attributes[gltf.POSITION]
 	if !ok {
-		return 0, fmt.Errorf("no POSITION")
+		return nil, fmt.Errorf("no POSITION")
 	}
 	pos, _, err := readFloats(doc, pi, floatOnly, 3)
 	if err != nil {
-		return 0, fmt.Errorf("POSITION: %v", err)
+		return nil, fmt.Errorf("POSITION: %v", err)
 	}
-	nv := len(pos) / 3
-	// attr reads an optional attribute of comps components per vertex.
-	attr := func(name string, k kind, comps int) ([]float32, error) {
-		i, ok := p.Attributes[name]
-		if !ok {
-			return nil, nil
-		}
-		d, _, err := readFloats(doc, i, k, comps)
-		if err == nil && len(d) != nv*comps {
-			err = fmt.Errorf("%d values for %d vertices", len(d)/comps, nv)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		return d, nil
+	d := &primitiveData{nv: len(pos) / 3, pos: pos}
+	if d.nrm, err = d.attr(doc, p, gltf.NORMAL, floatOnly, 3); err != nil {
+		return nil, err
 	}
-	nrm, err := attr(gltf.NORMAL, floatOnly, 3)
-	if err != nil {
-		return 0, err
+	if d.uv, err = d.attr(doc, p, gltf.TEXCOORD_0, normFloat, 2); err != nil {
+		return nil, err
 	}
-	uv, err := attr(gltf.TEXCOORD_0, normFloat, 2)
-	if err != nil {
-		return 0, err
-	}
-	wts, err := attr(gltf.WEIGHTS_0, normFloat, 4)
-	if err != nil {
-		return 0, err
+	if d.wts, err = d.attr(doc, p, gltf.WEIGHTS_0, normFloat, 4); err != nil {
+		return nil, err
 	}
 	ji := p.Attributes[gltf.JOINTS_0]
-	jts, _, err := readUints(doc, ji, 4)
-	if err == nil && len(jts) != 4*nv {
-		err = fmt.Errorf("%d values for %d vertices", len(jts)/4, nv)
+	d.jts, _, err = readUints(doc, ji, 4)
+	if err == nil && len(d.jts) != 4*d.nv {
+		err = fmt.Errorf("%d values for %d vertices", len(d.jts)/4, d.nv)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("JOINTS_0: %v", err)
+		return nil, fmt.Errorf("JOINTS_0: %v", err)
 	}
-	var idx []uint32
 	if p.Indices != nil {
-		if idx, _, err = readUints(doc, *p.Indices, 1); err != nil {
-			return 0, fmt.Errorf("indices: %v", err)
+		if d.idx, _, err = readUints(doc, *p.Indices, 1); err != nil {
+			return nil, fmt.Errorf("indices: %v", err)
 		}
 	} else {
-		idx = make([]uint32, nv)
-		for i := range idx {
-			idx[i] = uint32(i)
+		d.idx = make([]uint32, d.nv)
+		for i := range d.idx {
+			d.idx[i] = uint32(i)
 		}
 	}
-	base := uint32(len(m.Pos))
-	for _, i := range idx {
-		if int(i) >= nv {
-			return 0, fmt.Errorf("index %d for %d vertices", i, nv)
+	for _, i := range d.idx {
+		if int(i) >= d.nv {
+			return nil, fmt.Errorf("index %d for %d vertices", i, d.nv)
 		}
 	}
-	for t := 0; t+2 < len(idx); t += 3 { // a trailing partial triangle is dropped
-		m.Indices = append(m.Indices, base+idx[t], base+idx[t+1], base+idx[t+2])
+	return d, nil
+}
+
+// attr reads p's optional attribute name of comps components per vertex
+// (nil when p has none).
+func (d *primitiveData) attr(doc *gltf.Document, p *gltf.Primitive, name string, k kind, comps int) ([]float32, error) {
+	i, ok := p.Attributes[name]
+	if !ok {
+		return nil, nil
 	}
+	v, _, err := readFloats(doc, i, k, comps)
+	if err == nil && len(v) != d.nv*comps {
+		err = fmt.Errorf("%d values for %d vertices", len(v)/comps, d.nv)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return v, nil
+}
+
+// baseColor is primitive p's material's base colour factor, white
+// without one; the first material with a base colour texture gives m its
+// image.
+func (b *builder) baseColor(m *Mesh, p *gltf.Primitive) mgl32.Vec4 {
 	color := mgl32.Vec4{1, 1, 1, 1}
 	if mat := b.material(p); mat != nil && mat.PBRMetallicRoughness != nil {
 		c := mat.PBRMetallicRoughness.BaseColorFactorOrDefault()
@@ -167,58 +227,36 @@ func (b *builder) primitive(m *Mesh, p *gltf.Primitive) (int, error) {
 			b.image(m, mat)
 		}
 	}
-	if len(m.Pos) == 0 {
-		m.BaseColor = color
+	return color
+}
+
+// influences are vertex v's four joints (skeleton indices) and weights,
+// the weights normalised to sum 1. A vertex with no weight (weighted
+// false) is bound to its first joint alone. A weighted influence on a
+// joint the skin lacks is an error.
+func (b *builder) influences(d *primitiveData, v int) (j [4]uint16, w [4]float32, weighted bool, err error) {
+	sum := float32(0)
+	for i := 0; i < 4; i++ {
+		if d.wts != nil {
+			w[i] = max(d.wts[4*v+i], 0)
+		}
+		k := int(d.jts[4*v+i])
+		if k >= len(b.a.Joint) {
+			if w[i] != 0 {
+				return j, w, false, fmt.Errorf("vertex %d: joint %d of a %d-joint skin", v, k, len(b.a.Joint))
+			}
+			k = 0 // an unused influence: any valid joint
+		}
+		j[i] = uint16(b.a.Joint[k])
+		sum += w[i]
 	}
-	zero := 0
-	for v := 0; v < nv; v++ {
-		m.Pos = append(m.Pos, mgl32.Vec3{pos[3*v], pos[3*v+1], pos[3*v+2]})
-		if nrm != nil {
-			n := mgl32.Vec3{nrm[3*v], nrm[3*v+1], nrm[3*v+2]}
-			if l := n.Len(); l > 0 {
-				n = n.Mul(1 / l)
-			}
-			m.Normal = append(m.Normal, n)
-		} else {
-			m.Normal = append(m.Normal, mgl32.Vec3{})
-		}
-		var w [4]float32
-		if uv != nil {
-			m.UV = append(m.UV, mgl32.Vec2{uv[2*v], uv[2*v+1]})
-		} else {
-			m.UV = append(m.UV, mgl32.Vec2{})
-		}
-		m.Color = append(m.Color, color)
-		var j [4]uint16
-		sum := float32(0)
-		for i := 0; i < 4; i++ {
-			if wts != nil {
-				w[i] = max(wts[4*v+i], 0)
-			}
-			k := int(jts[4*v+i])
-			if k >= len(b.a.Joint) {
-				if w[i] != 0 {
-					return 0, fmt.Errorf("vertex %d: joint %d of a %d-joint skin", v, k, len(b.a.Joint))
-				}
-				k = 0 // an unused influence: any valid joint
-			}
-			j[i] = uint16(b.a.Joint[k])
-			sum += w[i]
-		}
-		if sum > 0 {
-			for i := range w {
-				w[i] /= sum
-			}
-		} else {
-			w, zero = [4]float32{1, 0, 0, 0}, zero+1
-		}
-		m.Joints = append(m.Joints, j)
-		m.Weights = append(m.Weights, w)
+	if !(sum > 0) {
+		return j, [4]float32{1, 0, 0, 0}, false, nil
 	}
-	if nrm == nil {
-		smoothNormals(m, base, m.Indices[len(m.Indices)-len(idx)/3*3:])
+	for i := range w {
+		w[i] /= sum
 	}
-	return zero, nil
+	return j, w, true, nil
 }
 
 // smoothNormals sets the normals of the vertices from base on to the

@@ -371,96 +371,141 @@ func TestSkeletonAndQuirks(t *testing.T) {
 	for _, fx := range fixtures() {
 		a := fx.load(t)
 		byName[fx.name] = a
-		if a.Skel.Names[0] != "Entity" || a.Skel.Parents[0] != -1 || a.Node[0] != -1 {
-			t.Errorf("%s: joint 0 %s parent %d: want the Entity", fx.name, a.Skel.Names[0], a.Skel.Parents[0])
-		}
-		if err := a.Skel.Validate(); err != nil {
-			t.Errorf("%s: %v", fx.name, err)
-		}
-		for k, j := range a.Joint {
-			if a.Node[j] != fx.f.doc.Skins[0].Joints[k] {
-				t.Errorf("%s: skin joint %d is node %d, skeleton joint %d node %d", fx.name, k, fx.f.doc.Skins[0].Joints[k], j, a.Node[j])
-			}
-		}
-		if a.Mesh == nil || len(a.Mesh.Pos) != 9 || len(a.Mesh.Indices) != 9 {
-			t.Fatalf("%s: mesh %+v", fx.name, a.Mesh)
-		}
-		for v, wt := range a.Mesh.Weights {
-			if s := wt[0] + wt[1] + wt[2] + wt[3]; math.Abs(float64(s-1)) > 1e-6 || wt[0] != 0.6 {
-				t.Errorf("%s: vertex %d weights %v: want 0.6, 0.4", fx.name, v, wt)
-			}
-			if j := a.Mesh.Joints[v][0]; a.Node[j] != fx.f.doc.Skins[0].Joints[v/3] {
-				t.Errorf("%s: vertex %d joint %d (node %d), want skin joint %d", fx.name, v, j, a.Node[j], v/3)
-			}
-		}
-		if a.Mesh.BaseColor != (mgl32.Vec4{0.5, 0.25, 1, 1}) {
-			t.Errorf("%s: base colour %v", fx.name, a.Mesh.BaseColor)
+		checkSkeletonAndMesh(t, fx, a)
+	}
+	// The quirks each fixture was made for, checked on it alone.
+	for _, q := range []struct {
+		name  string
+		check func(*testing.T, *Asset)
+	}{
+		{"joint_order", checkJointOrder},
+		{"zup_root", checkZupRoot},
+		{"nonjoint_channels", checkNonjointChannels},
+		{"matrix_nodes", checkMatrixNodes},
+		{"normalised_rotations", checkNormalisedRotations},
+		{"sparse", checkSparse},
+	} {
+		if a := byName[q.name]; a != nil {
+			q.check(t, a)
 		}
 	}
-	if a := byName["joint_order"]; a != nil && !slices.Equal(a.Skel.Names, []string{"Entity", "Hips", "Spine", "Head"}) {
+}
+
+// checkSkeletonAndMesh checks what every fixture has: the Entity as
+// joint 0, a valid skeleton, the skin's joints mapped to their nodes, and
+// the 9-vertex mesh with its weights, joints and base colour.
+func checkSkeletonAndMesh(t *testing.T, fx fixture, a *Asset) {
+	t.Helper()
+	if a.Skel.Names[0] != "Entity" || a.Skel.Parents[0] != -1 || a.Node[0] != -1 {
+		t.Errorf("%s: joint 0 %s parent %d: want the Entity", fx.name, a.Skel.Names[0], a.Skel.Parents[0])
+	}
+	if err := a.Skel.Validate(); err != nil {
+		t.Errorf("%s: %v", fx.name, err)
+	}
+	for k, j := range a.Joint {
+		if a.Node[j] != fx.f.doc.Skins[0].Joints[k] {
+			t.Errorf("%s: skin joint %d is node %d, skeleton joint %d node %d", fx.name, k, fx.f.doc.Skins[0].Joints[k], j, a.Node[j])
+		}
+	}
+	if a.Mesh == nil || len(a.Mesh.Pos) != 9 || len(a.Mesh.Indices) != 9 {
+		t.Fatalf("%s: mesh %+v", fx.name, a.Mesh)
+	}
+	for v, wt := range a.Mesh.Weights {
+		if s := wt[0] + wt[1] + wt[2] + wt[3]; math.Abs(float64(s-1)) > 1e-6 || wt[0] != 0.6 {
+			t.Errorf("%s: vertex %d weights %v: want 0.6, 0.4", fx.name, v, wt)
+		}
+		if j := a.Mesh.Joints[v][0]; a.Node[j] != fx.f.doc.Skins[0].Joints[v/3] {
+			t.Errorf("%s: vertex %d joint %d (node %d), want skin joint %d", fx.name, v, j, a.Node[j], v/3)
+		}
+	}
+	if a.Mesh.BaseColor != (mgl32.Vec4{0.5, 0.25, 1, 1}) {
+		t.Errorf("%s: base colour %v", fx.name, a.Mesh.BaseColor)
+	}
+}
+
+// checkJointOrder: joints listed children first come out parents first.
+func checkJointOrder(t *testing.T, a *Asset) {
+	t.Helper()
+	if !slices.Equal(a.Skel.Names, []string{"Entity", "Hips", "Spine", "Head"}) {
 		t.Errorf("joint_order: %v, want Entity Hips Spine Head (parents first)", a.Skel.Names)
 	}
-	// The Z-up centimetre root: Hips 100 cm up its Z is 1 m up Y, and the
-	// centimetres are baked out: its scale is 1, the joints below it in
-	// metres.
-	if a := byName["zup_root"]; a != nil {
-		if p := a.Rest.Pos[1]; p.Sub(mgl32.Vec3{0, 1, 0}).Len() > 1e-6 || math.Abs(float64(a.Rest.Scl[1][0]-1)) > 1e-6 {
-			t.Errorf("zup_root: Hips rest at %v scale %v, want (0 1 0) and 1", p, a.Rest.Scl[1])
-		}
-		if a.Skel.Len() > 2 && a.Skel.Offsets[2].Len() > 2 {
-			t.Errorf("zup_root: %s's offset %v is not in metres", a.Skel.Names[2], a.Skel.Offsets[2])
-		}
-		if !strings.Contains(strings.Join(a.Notes, "\n"), "Armature") {
-			t.Errorf("zup_root: notes %q do not name the folded Armature", a.Notes)
+}
+
+// checkZupRoot: the Z-up centimetre root: Hips 100 cm up its Z is 1 m up
+// Y, and the centimetres are baked out: its scale is 1, the joints below
+// it in metres.
+func checkZupRoot(t *testing.T, a *Asset) {
+	t.Helper()
+	if p := a.Rest.Pos[1]; p.Sub(mgl32.Vec3{0, 1, 0}).Len() > 1e-6 || math.Abs(float64(a.Rest.Scl[1][0]-1)) > 1e-6 {
+		t.Errorf("zup_root: Hips rest at %v scale %v, want (0 1 0) and 1", p, a.Rest.Scl[1])
+	}
+	if a.Skel.Len() > 2 && a.Skel.Offsets[2].Len() > 2 {
+		t.Errorf("zup_root: %s's offset %v is not in metres", a.Skel.Names[2], a.Skel.Offsets[2])
+	}
+	if !strings.Contains(strings.Join(a.Notes, "\n"), "Armature") {
+		t.Errorf("zup_root: notes %q do not name the folded Armature", a.Notes)
+	}
+}
+
+// checkNonjointChannels: the channel on a node outside the skeleton is
+// noted as ignored, those on folded nodes are kept without a joint.
+func checkNonjointChannels(t *testing.T, a *Asset) {
+	t.Helper()
+	notes := strings.Join(a.Notes, "\n")
+	if !strings.Contains(notes, "1 channels on nodes outside the skeleton") {
+		t.Errorf("nonjoint_channels: the Prop channel is not noted as ignored: %q", notes)
+	}
+	folded := 0
+	for _, c := range a.Anims[0].Channels {
+		if c.Joint < 0 {
+			folded++
 		}
 	}
-	if a := byName["nonjoint_channels"]; a != nil {
-		notes := strings.Join(a.Notes, "\n")
-		if !strings.Contains(notes, "1 channels on nodes outside the skeleton") {
-			t.Errorf("nonjoint_channels: the Prop channel is not noted as ignored: %q", notes)
+	if folded != 3 || len(a.Anims[0].Channels) != 5 {
+		t.Errorf("nonjoint_channels: %d channels, %d folded: want 5 and 3 (Armature T R, Offset R)", len(a.Anims[0].Channels), folded)
+	}
+}
+
+// checkMatrixNodes: Spine's matrix: T(0, 0.3, 0) Rx(0.4) S(1, 1.2, 0.9),
+// decomposed, its translation times the root's 1.5, baked out of the
+// root; its non-uniform scale is warned of.
+func checkMatrixNodes(t *testing.T, a *Asset) {
+	t.Helper()
+	want := mgl32.QuatRotate(0.4, mgl32.Vec3{1, 0, 0})
+	if s := a.Rest.Scl[2]; s.Sub(mgl32.Vec3{1, 1.2, 0.9}).Len() > 1e-6 || !a.Rest.Rot[2].ApproxEqualThreshold(want, 1e-6) ||
+		a.Rest.Pos[2].Sub(mgl32.Vec3{0, 0.45, 0}).Len() > 1e-6 || a.Rest.Scl[1].Sub(mgl32.Vec3{1, 1, 1}).Len() > 1e-6 {
+		t.Errorf("matrix_nodes: Spine rest %v %v %v, want (0 0.45 0) %v (1 1.2 0.9); Hips scale %v, want 1", a.Rest.Pos[2], a.Rest.Rot[2], s, want, a.Rest.Scl[1])
+	}
+	if !strings.Contains(strings.Join(a.Notes, "\n"), "non-uniform rest scale on Spine") {
+		t.Errorf("matrix_nodes: notes %q do not warn of Spine's non-uniform scale", a.Notes)
+	}
+}
+
+// checkNormalisedRotations: without inverse bind matrices every joint's
+// is the identity, and integer rotation keys read as unit quaternions.
+func checkNormalisedRotations(t *testing.T, a *Asset) {
+	t.Helper()
+	for k, m := range a.InverseBind {
+		if m != mgl32.Ident4() {
+			t.Errorf("normalised_rotations: no inverse bind matrices, but joint %d's is %v", k, m)
 		}
-		folded := 0
-		for _, c := range a.Anims[0].Channels {
-			if c.Joint < 0 {
-				folded++
+	}
+	for _, c := range a.Anims[0].Channels[:2] {
+		for k := range c.Times {
+			if q := q4(c.Value(k)); math.Abs(q.Dot(q)-1) > 1e-6 {
+				t.Errorf("normalised rotation key %d: |q|^2 = %v, want 1", k, q.Dot(q))
 			}
 		}
-		if folded != 3 || len(a.Anims[0].Channels) != 5 {
-			t.Errorf("nonjoint_channels: %d channels, %d folded: want 5 and 3 (Armature T R, Offset R)", len(a.Anims[0].Channels), folded)
-		}
 	}
-	if a := byName["matrix_nodes"]; a != nil {
-		// Spine's matrix: T(0, 0.3, 0) Rx(0.4) S(1, 1.2, 0.9), decomposed,
-		// its translation times the root's 1.5, baked out of the root.
-		want := mgl32.QuatRotate(0.4, mgl32.Vec3{1, 0, 0})
-		if s := a.Rest.Scl[2]; s.Sub(mgl32.Vec3{1, 1.2, 0.9}).Len() > 1e-6 || !a.Rest.Rot[2].ApproxEqualThreshold(want, 1e-6) ||
-			a.Rest.Pos[2].Sub(mgl32.Vec3{0, 0.45, 0}).Len() > 1e-6 || a.Rest.Scl[1].Sub(mgl32.Vec3{1, 1, 1}).Len() > 1e-6 {
-			t.Errorf("matrix_nodes: Spine rest %v %v %v, want (0 0.45 0) %v (1 1.2 0.9); Hips scale %v, want 1", a.Rest.Pos[2], a.Rest.Rot[2], s, want, a.Rest.Scl[1])
-		}
-		if !strings.Contains(strings.Join(a.Notes, "\n"), "non-uniform rest scale on Spine") {
-			t.Errorf("matrix_nodes: notes %q do not warn of Spine's non-uniform scale", a.Notes)
-		}
-	}
-	if a := byName["normalised_rotations"]; a != nil {
-		for k, m := range a.InverseBind {
-			if m != mgl32.Ident4() {
-				t.Errorf("normalised_rotations: no inverse bind matrices, but joint %d's is %v", k, m)
-			}
-		}
-		for _, c := range a.Anims[0].Channels[:2] {
-			for k := range c.Times {
-				if q := q4(c.Value(k)); math.Abs(q.Dot(q)-1) > 1e-6 {
-					t.Errorf("normalised rotation key %d: |q|^2 = %v, want 1", k, q.Dot(q))
-				}
-			}
-		}
-	}
-	if a := byName["sparse"]; a != nil {
-		c := a.Anims[0].Channels[0]
-		want := []float32{0, 0, 0, 0.1, 0.2, 0.3, 0, 0, 0, 0, 0, 0, -0.3, 0.1, 0.5, 0, 0, 0}
-		if !slices.Equal(c.Values, want) {
-			t.Errorf("sparse: %v, want %v", c.Values, want)
-		}
+}
+
+// checkSparse: a sparse accessor reads as zeros with its values put in.
+func checkSparse(t *testing.T, a *Asset) {
+	t.Helper()
+	c := a.Anims[0].Channels[0]
+	want := []float32{0, 0, 0, 0.1, 0.2, 0.3, 0, 0, 0, 0, 0, 0, -0.3, 0.1, 0.5, 0, 0, 0}
+	if !slices.Equal(c.Values, want) {
+		t.Errorf("sparse: %v, want %v", c.Values, want)
 	}
 }
 

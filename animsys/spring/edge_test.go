@@ -29,106 +29,162 @@ const edgeTrials = 200000
 
 func TestNoNaNOrInfForFiniteInputs(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
-	fail := func(name string, args ...any) { t.Helper(); t.Fatalf("%s%v is not finite", name, args) }
+	checkEdgeTimes(t)
+	checkEdgeDampers(t)
+	checkEdgeScales(t)
+	for i := 0; i < edgeTrials; i++ {
+		checkEdgeTrial(t, r)
+	}
+	checkEdgeTrackers(t, r)
+}
+
+// edgeFail stops the test: function name gave a value that is not
+// finite for args.
+func edgeFail(t *testing.T, name string, args ...any) {
+	t.Helper()
+	t.Fatalf("%s%v is not finite", name, args)
+}
+
+// checkEdgeTimes tries the half-life, frequency and scalar-velocity
+// conversions and the decay weights on every edge time.
+func checkEdgeTimes(t *testing.T) {
+	t.Helper()
 	for _, a := range edgeTimes {
 		if !finite(HalflifeToDamping(a), DampingToHalflife(a), FrequencyToStiffness(a), StiffnessToFrequency(a),
 			HalflifeToScalarVelocity(a), ScalarVelocityToHalflife(a), ScalarVelocityToDoublelife(a), DoublelifeToScalarVelocity(a)) {
-			fail("conversions", a)
+			edgeFail(t, "conversions", a)
 		}
 		for _, b := range edgeTimes {
 			if w0, w1, w2, w3 := CriticalDecayWeights(a, b); !finite(w0, w1, w2, w3) {
-				fail("CriticalDecayWeights", a, b)
+				edgeFail(t, "CriticalDecayWeights", a, b)
 			}
 		}
 	}
+}
+
+// checkEdgeDampers tries the transition costs, dampers and finite
+// differences on every combination of edge values and times.
+func checkEdgeDampers(t *testing.T) {
+	t.Helper()
 	for _, x := range edgeVals {
 		for _, g := range edgeVals {
 			for _, h := range edgeTimes {
 				if !finite(DecayZeroCrossing(x, g, h), TransitionCost(x, g, h), TransitionCostApprox(x, g, h), TransitionCostFeature(x, g, h)) {
-					fail("transition cost", x, g, h)
+					edgeFail(t, "transition cost", x, g, h)
 				}
 				for _, dt := range edgeTimes {
-					if !finite(DamperExact(x, g, h, dt)) {
-						fail("DamperExact", x, g, h, dt)
-					}
-					if a, b := DecaySpringDamperExact(x, g, h, dt); !finite(a, b) {
-						fail("DecaySpringDamperExact", x, g, h, dt)
-					}
-					if !finite(TrackingTargetVelocity(x, g, dt), TrackingTargetAcceleration(x, g, h, dt),
-						ScaleDifferentiateVelocityNaive(x, g, dt), ScaleIntegrateVelocityNaive(x, g, dt)) {
-						fail("finite differences", x, g, h, dt)
-					}
+					checkEdgeDamper(t, x, g, h, dt)
 				}
 			}
 			for _, w := range edgeVals {
 				if !finite(TransitionCostBaseline(x, g, w, w), ClipTarget(x, g)) {
-					fail("baseline/clip", x, g, w)
+					edgeFail(t, "baseline/clip", x, g, w)
 				}
 			}
 		}
 	}
+}
+
+// checkEdgeDamper tries the dampers and finite differences on one
+// combination of value x, goal g, half-life h and step dt.
+func checkEdgeDamper(t *testing.T, x, g, h, dt float32) {
+	t.Helper()
+	if !finite(DamperExact(x, g, h, dt)) {
+		edgeFail(t, "DamperExact", x, g, h, dt)
+	}
+	if a, b := DecaySpringDamperExact(x, g, h, dt); !finite(a, b) {
+		edgeFail(t, "DecaySpringDamperExact", x, g, h, dt)
+	}
+	if !finite(TrackingTargetVelocity(x, g, dt), TrackingTargetAcceleration(x, g, h, dt),
+		ScaleDifferentiateVelocityNaive(x, g, dt), ScaleIntegrateVelocityNaive(x, g, dt)) {
+		edgeFail(t, "finite differences", x, g, h, dt)
+	}
+}
+
+// checkEdgeScales tries the scale differentiation, integration and
+// eerp on every combination of edge scales, times and values.
+func checkEdgeScales(t *testing.T) {
+	t.Helper()
 	for _, a := range edgeScales {
 		for _, b := range edgeScales {
 			for _, dt := range edgeTimes {
 				if !finite(ScaleDifferentiateVelocity(a, b, dt), ScaleDifferentiateVelocityNatural(a, b, dt),
 					EerpPow(a, b, dt), EerpRatio(a, b, dt), EerpLog(a, b, dt)) {
-					fail("scale differentiate/eerp", a, b, dt)
+					edgeFail(t, "scale differentiate/eerp", a, b, dt)
 				}
 			}
 			for _, v := range edgeVals {
 				if !finite(ScaleIntegrateVelocity(v, a, b), ScaleIntegrateVelocityNatural(v, a, b)) {
-					fail("scale integrate", v, a, b)
+					edgeFail(t, "scale integrate", v, a, b)
 				}
 			}
 		}
 	}
-	for i := 0; i < edgeTrials; i++ {
-		x, v, g, q := edgePick(r, edgeVals), edgePick(r, edgeVals), edgePick(r, edgeVals), edgePick(r, edgeVals)
-		s, d := edgePick(r, edgeCoefs), edgePick(r, edgeCoefs)
-		h, dt := edgePick(r, edgeTimes), edgePick(r, edgeTimes)
-		if a, b := SpringDamperExact(x, v, g, q, s, d, dt); !finite(a, b) {
-			fail("SpringDamperExact", x, v, g, q, s, d, dt)
-		}
-		if a, b := CriticalSpringDamperExact(x, v, g, q, h, dt); !finite(a, b) {
-			fail("CriticalSpringDamperExact", x, v, g, q, h, dt)
-		}
-		if a, b := SimpleSpringDamperExact(x, v, g, h, dt); !finite(a, b) {
-			fail("SimpleSpringDamperExact", x, v, g, h, dt)
-		}
-		ag := edgePick(r, edgeVals)
-		gx, gv, ga := edgePick(r, edgeGains), edgePick(r, edgeGains), edgePick(r, edgeGains)
-		hx, hv, ha := edgePick(r, edgeTimes), edgePick(r, edgeTimes), edgePick(r, edgeTimes)
-		gdt := edgePick(r, edgeTimes)
-		outs := make([]float32, 0, 18)
-		add := func(a, b float32) { outs = append(outs, a, b) }
-		add(TrackingSpringUpdate(x, v, g, q, ag, gx, gv, ga, dt))
-		add(TrackingSpringUpdateNoAcceleration(x, v, g, q, gx, gv, dt))
-		add(TrackingSpringUpdateNoVelocityAcceleration(x, v, g, gx, dt))
-		add(TrackingSpringUpdateImproved(x, v, g, q, ag, hx, hv, ha, dt))
-		add(TrackingSpringUpdateImprovedNoAcceleration(x, v, g, q, hx, hv, dt))
-		add(TrackingSpringUpdateImprovedNoVelocityAcceleration(x, v, g, hx, dt))
-		add(TrackingSpringUpdateExact(x, v, g, q, ag, gx, gv, ga, dt, gdt))
-		add(TrackingSpringUpdateNoAccelerationExact(x, v, g, q, gx, gv, dt, gdt))
-		add(TrackingSpringUpdateNoVelocityAccelerationExact(x, v, g, gx, dt, gdt))
-		add(TrackingSpringExactStiffnessDamping(gx, gv, gdt))
-		if !finite(outs...) {
-			t.Fatalf("tracking update not finite: x %g v %g goals %g %g %g gains %g %g %g half-lives %g %g %g dt %g gain_dt %g: %v",
-				x, v, g, q, ag, gx, gv, ga, hx, hv, ha, dt, gdt, outs)
-		}
-		// Rotations and scales: velocities up to 1e9 rad/s or doublings/s.
-		qx := mathx.QuatFromScaledAngleAxis(randVec3(r, 4))
-		qg := mathx.QuatFromScaledAngleAxis(randVec3(r, 4))
-		w := mgl32.Vec3{edgePick(r, edgeVals), edgePick(r, edgeVals), edgePick(r, edgeVals)}
-		if a, b := QuatSpringDamperExact(qx, w, qg, h, dt); !mathx.QuatFinite(a) || !mathx.Vec3Finite(b) {
-			fail("QuatSpringDamperExact", qx, w, qg, h, dt)
-		}
-		sx := mgl32.Vec3{edgePick(r, edgeScales), edgePick(r, edgeScales), edgePick(r, edgeScales)}
-		sg := mgl32.Vec3{edgePick(r, edgeScales), edgePick(r, edgeScales), edgePick(r, edgeScales)}
-		if a, b := ScaleSpringDamperExact(sx, w, sg, h, dt); !mathx.Vec3Finite(a) || !mathx.Vec3Finite(b) {
-			fail("ScaleSpringDamperExact", sx, w, sg, h, dt)
-		}
+}
+
+// checkEdgeTrial tries the functions of many arguments on one random
+// combination of edge values drawn from r: the spring dampers, the
+// tracking updates, and the rotation and scale springs.
+func checkEdgeTrial(t *testing.T, r *rand.Rand) {
+	t.Helper()
+	x, v, g, q := edgePick(r, edgeVals), edgePick(r, edgeVals), edgePick(r, edgeVals), edgePick(r, edgeVals)
+	s, d := edgePick(r, edgeCoefs), edgePick(r, edgeCoefs)
+	h, dt := edgePick(r, edgeTimes), edgePick(r, edgeTimes)
+	if a, b := SpringDamperExact(x, v, g, q, s, d, dt); !finite(a, b) {
+		edgeFail(t, "SpringDamperExact", x, v, g, q, s, d, dt)
 	}
-	// The trackers driven through a stream of edge samples.
+	if a, b := CriticalSpringDamperExact(x, v, g, q, h, dt); !finite(a, b) {
+		edgeFail(t, "CriticalSpringDamperExact", x, v, g, q, h, dt)
+	}
+	if a, b := SimpleSpringDamperExact(x, v, g, h, dt); !finite(a, b) {
+		edgeFail(t, "SimpleSpringDamperExact", x, v, g, h, dt)
+	}
+	checkEdgeTracking(t, r, x, v, g, q, dt)
+	// Rotations and scales: velocities up to 1e9 rad/s or doublings/s.
+	qx := mathx.QuatFromScaledAngleAxis(randVec3(r, 4))
+	qg := mathx.QuatFromScaledAngleAxis(randVec3(r, 4))
+	w := mgl32.Vec3{edgePick(r, edgeVals), edgePick(r, edgeVals), edgePick(r, edgeVals)}
+	if a, b := QuatSpringDamperExact(qx, w, qg, h, dt); !mathx.QuatFinite(a) || !mathx.Vec3Finite(b) {
+		edgeFail(t, "QuatSpringDamperExact", qx, w, qg, h, dt)
+	}
+	sx := mgl32.Vec3{edgePick(r, edgeScales), edgePick(r, edgeScales), edgePick(r, edgeScales)}
+	sg := mgl32.Vec3{edgePick(r, edgeScales), edgePick(r, edgeScales), edgePick(r, edgeScales)}
+	if a, b := ScaleSpringDamperExact(sx, w, sg, h, dt); !mathx.Vec3Finite(a) || !mathx.Vec3Finite(b) {
+		edgeFail(t, "ScaleSpringDamperExact", sx, w, sg, h, dt)
+	}
+}
+
+// checkEdgeTracking tries every tracking update on value x, velocity v,
+// goals g and q and step dt, with the other goal, gains, half-lives and
+// gain step drawn from r.
+func checkEdgeTracking(t *testing.T, r *rand.Rand, x, v, g, q, dt float32) {
+	t.Helper()
+	ag := edgePick(r, edgeVals)
+	gx, gv, ga := edgePick(r, edgeGains), edgePick(r, edgeGains), edgePick(r, edgeGains)
+	hx, hv, ha := edgePick(r, edgeTimes), edgePick(r, edgeTimes), edgePick(r, edgeTimes)
+	gdt := edgePick(r, edgeTimes)
+	outs := make([]float32, 0, 18)
+	add := func(a, b float32) { outs = append(outs, a, b) }
+	add(TrackingSpringUpdate(x, v, g, q, ag, gx, gv, ga, dt))
+	add(TrackingSpringUpdateNoAcceleration(x, v, g, q, gx, gv, dt))
+	add(TrackingSpringUpdateNoVelocityAcceleration(x, v, g, gx, dt))
+	add(TrackingSpringUpdateImproved(x, v, g, q, ag, hx, hv, ha, dt))
+	add(TrackingSpringUpdateImprovedNoAcceleration(x, v, g, q, hx, hv, dt))
+	add(TrackingSpringUpdateImprovedNoVelocityAcceleration(x, v, g, hx, dt))
+	add(TrackingSpringUpdateExact(x, v, g, q, ag, gx, gv, ga, dt, gdt))
+	add(TrackingSpringUpdateNoAccelerationExact(x, v, g, q, gx, gv, dt, gdt))
+	add(TrackingSpringUpdateNoVelocityAccelerationExact(x, v, g, gx, dt, gdt))
+	add(TrackingSpringExactStiffnessDamping(gx, gv, gdt))
+	if !finite(outs...) {
+		t.Fatalf("tracking update not finite: x %g v %g goals %g %g %g gains %g %g %g half-lives %g %g %g dt %g gain_dt %g: %v",
+			x, v, g, q, ag, gx, gv, ga, hx, hv, ha, dt, gdt, outs)
+	}
+}
+
+// checkEdgeTrackers drives the trackers through a stream of edge
+// samples drawn from r, with each clip limit.
+func checkEdgeTrackers(t *testing.T, r *rand.Rand) {
+	t.Helper()
 	for _, lim := range edgeLimits {
 		f := &ExactTracker{XGain: 0.01, VGain: 0.2, AGain: 1, GainDt: 1.0 / 60}
 		l := &Tracker{XGain: 0.01, VGain: 0.2, AGain: 1}

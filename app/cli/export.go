@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
@@ -40,158 +41,249 @@ func Export(args []string, stdout, stderr io.Writer) (code int) {
 		"Writes the exact propagated velocities of BVH files, glTF files' animations or embedded clips,\n"+
 			"every joint and frame, as CSV (one row per frame and joint, units in the header) or NumPy\n"+
 			".npz (float32 arrays [frames, joints, 3 or 4]). Embedded clips: "+strings.Join(bvhClipNames(assets.Clips()), ", ")+".", stderr)
-	format := fs.String("format", "", "output format, csv or npz (default: from --out's extension, else csv)")
-	out := fs.String("out", ".", "output folder; with one input, the output file (.csv or .npz), or - for CSV on stdout")
-	fps := fs.Float64("fps", 0, "output frame rate (frames/s); 0 exports the input's own frames")
-	sample := fs.String("sample", "cubic", "sampling between frames, cubic or linear (op_sample_linear)")
-	fd := fs.Bool("fd", false, "add the finite difference of the exported poses beside each velocity (central)")
-	units := fs.String("units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit")
-	up := fs.String("up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
-	keepRest := fs.Bool("keep-rest", false, "keep a BVH file's leading rest-pose frames (by default they are dropped, as the app does)")
-	outUnits := fs.String("out-units", "m", "length unit of the output: m, or file (the BVH file's own unit; m for embedded clips)")
+	var fl exportFlags
+	fs.StringVar(&fl.format, "format", "", "output format, csv or npz (default: from --out's extension, else csv)")
+	fs.StringVar(&fl.out, "out", ".", "output folder; with one input, the output file (.csv or .npz), or - for CSV on stdout")
+	fs.Float64Var(&fl.fps, "fps", 0, "output frame rate (frames/s); 0 exports the input's own frames")
+	fs.StringVar(&fl.sample, "sample", "cubic", "sampling between frames, cubic or linear (op_sample_linear)")
+	fs.BoolVar(&fl.fd, "fd", false, "add the finite difference of the exported poses beside each velocity (central)")
+	fs.StringVar(&fl.units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit")
+	fs.StringVar(&fl.up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
+	fs.BoolVar(&fl.keepRest, "keep-rest", false, "keep a BVH file's leading rest-pose frames (by default they are dropped, as the app does)")
+	fs.StringVar(&fl.outUnits, "out-units", "m", "length unit of the output: m, or file (the BVH file's own unit; m for embedded clips)")
 	inputs, code := parseAnywhere(fs, args)
 	if code >= 0 {
 		return code
-	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "kinelab export: "+format+"\n", a...)
-		return ExitUsage
 	}
 	if len(inputs) == 0 {
 		fs.Usage()
 		return ExitUsage
 	}
-	toStdout := *out == "-"
-	outExt := strings.ToLower(filepath.Ext(*out))
-	single := len(inputs) == 1 && (toStdout || outExt == ".csv" || outExt == ".npz")
-	switch {
-	case *format == "" && single && outExt == ".npz":
-		*format = "npz"
-	case *format == "":
-		*format = "csv"
-	case *format != "csv" && *format != "npz":
-		return usage("--format %q: want csv or npz", *format)
-	}
-	switch {
-	case (toStdout || outExt == ".csv" || outExt == ".npz") && len(inputs) > 1:
-		return usage("--out %q names one file, for %d inputs: give a folder", *out, len(inputs))
-	case toStdout && *format != "csv":
-		return usage("--out - writes CSV only")
-	case single && !toStdout && outExt != "."+*format:
-		return usage("--out %q does not end in .%s", *out, *format)
-	case !(*fps >= 0) || *fps > 1e6:
-		return usage("--fps %v: want 0 (the input's frames) or a rate up to 1e6", *fps)
-	case *sample != "cubic" && *sample != "linear":
-		return usage("--sample %q: want cubic or linear", *sample)
-	case *outUnits != "m" && *outUnits != "file":
-		return usage("--out-units %q: want m or file", *outUnits)
-	}
-	if *units != "auto" {
-		if _, err := bvh.ParseUnits(*units); err != nil {
-			return usage("--units: %v", err)
-		}
-	}
-	if *up != "auto" {
-		if _, err := bvh.ParseUp(*up); err != nil {
-			return usage("--up: %v", err)
-		}
+	if err := fl.check(inputs); err != nil {
+		return exportFailed(stderr, err)
 	}
 	// Resolve every input before writing anything.
 	clips := assets.Clips()
-	type job struct {
-		name, path string // path: a BVH file, else clip index
-		clip       int
-		gltf       *character.Character // a glTF file's character, whose clip is clip
+	jobs, err := fl.jobs(inputs, clips)
+	if err != nil {
+		return exportFailed(stderr, err)
 	}
-	var jobs []job
-	seen := map[string]string{}
-	for _, in := range inputs {
-		if character.IsGLTF(in) {
-			// Every animation of a glTF file, each its own output.
-			ch, err := character.LoadGLTF(in)
-			if err != nil {
-				fmt.Fprintf(stderr, "kinelab export: %v\n", err)
-				return ExitFail
-			}
-			if single && !toStdout && len(ch.Clips) > 1 {
-				return usage("%s has %d animations: give --out a folder", in, len(ch.Clips))
-			}
-			base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
-			for i := range ch.Clips {
-				j := job{name: base + "-" + bvhSlug(ch.Clips[i].Name), path: in, clip: i, gltf: ch}
-				if prev, ok := seen[j.name]; ok && !single {
-					return usage("%q and %q would both write %s.%s", prev, in, j.name, *format)
-				}
-				seen[j.name] = in
-				jobs = append(jobs, j)
-			}
-			continue
-		}
-		j := job{path: in, clip: -1}
-		if st, err := os.Stat(in); err == nil && !st.IsDir() || strings.EqualFold(filepath.Ext(in), ".bvh") {
-			j.name = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
-		} else if i := bvhFindClip(clips, in); i >= 0 {
-			j.name, j.path, j.clip = bvhSlug(clips[i].Name), "", i
-		} else {
-			return usage("%q is no file, nor an embedded clip (%s)", in, strings.Join(bvhClipNames(clips), ", "))
-		}
-		if prev, ok := seen[j.name]; ok && !single {
-			return usage("%q and %q would both write %s.%s", prev, in, j.name, *format)
-		}
-		seen[j.name] = in
-		jobs = append(jobs, j)
-	}
-	if !single && !toStdout {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			fmt.Fprintf(stderr, "kinelab export: %v\n", err)
-			return ExitFail
+	if !fl.single && !fl.toStdout {
+		if err := os.MkdirAll(fl.out, 0o755); err != nil {
+			return exportFailed(stderr, err)
 		}
 	}
-	opt := export.Options{FPS: *fps, Linear: *sample == "linear", FD: *fd}
-	ropt := export.ReadOptions{Units: *units, Up: *up, KeepRest: *keepRest}
+	opt := export.Options{FPS: fl.fps, Linear: fl.sample == "linear", FD: fl.fd}
+	ropt := export.ReadOptions{Units: fl.units, Up: fl.up, KeepRest: fl.keepRest}
 	sk := assets.Humanoid()
 	info := stdout
-	if toStdout {
+	if fl.toStdout {
 		info = stderr
 	}
 	for _, j := range jobs {
-		var src export.Source
-		if j.gltf != nil {
-			src = export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}
-		} else if j.clip >= 0 {
-			src = export.ClipSource{Clip: &clips[j.clip], Skel: &sk}
-		} else {
-			b, notes, err := export.ReadBVH(j.path, ropt)
-			if err != nil {
-				fmt.Fprintf(stderr, "kinelab export: %v\n", err)
-				return ExitFail
-			}
-			for _, n := range notes {
-				fmt.Fprintf(stderr, "kinelab export: %s: %s\n", j.path, n)
-			}
-			src = b
-		}
-		o := opt
-		if *outUnits == "file" {
-			o.Units = src.Units()
-		}
-		path := *out
-		if !single {
-			path = filepath.Join(*out, j.name+"."+*format)
-		}
-		h, err := exportOne(src, o, *format, path, stdout)
+		src, err := j.source(clips, &sk, ropt, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "kinelab export: %v\n", err)
-			return ExitFail
+			return exportFailed(stderr, err)
 		}
-		size := ""
-		if st, err := os.Stat(path); err == nil && !toStdout {
-			size = fmt.Sprintf(" (%.1f MB)", float64(st.Size())/1e6)
+		if err := fl.write(j, src, opt, stdout, info); err != nil {
+			return exportFailed(stderr, err)
 		}
-		fmt.Fprintf(info, "%s: %s, %d frames x %d joints at %.6g fps, %s, %s%s\n",
-			path, h.Name, h.Frames, len(h.Joints), h.FPS, h.Sample, h.Units, size)
 	}
 	return ExitOK
+}
+
+// exportFlags are the flags of kinelab export, and what its --out says:
+// stdout ("-"), or one file (single: one input and an --out that names a
+// file), or else a folder.
+type exportFlags struct {
+	format, out, sample, units, up, outUnits string
+	fps                                      float64
+	fd, keepRest                             bool
+	toStdout, single                         bool
+}
+
+// exportUsageError is a bad command line (exit 2), not a file that
+// failed (exit 1).
+type exportUsageError struct{ msg string }
+
+func (e exportUsageError) Error() string { return e.msg }
+
+// exportUsage is an exportUsageError saying what is wrong.
+func exportUsage(format string, a ...any) error {
+	return exportUsageError{fmt.Sprintf(format, a...)}
+}
+
+// exportFailed says on stderr what went wrong and returns the exit code:
+// ExitUsage for a bad command line, else ExitFail.
+func exportFailed(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "kinelab export: %v\n", err)
+	if errors.As(err, new(exportUsageError)) {
+		return ExitUsage
+	}
+	return ExitFail
+}
+
+// check settles the output and rejects flags with bad values, in the
+// order they are checked: where the output goes, then each value.
+func (fl *exportFlags) check(inputs []string) error {
+	if err := fl.settleOutput(inputs); err != nil {
+		return err
+	}
+	return fl.checkValues()
+}
+
+// settleOutput settles where the output goes and its format (from
+// --out's extension when --format is not given), and rejects an --out
+// that disagrees with the inputs or the format.
+func (fl *exportFlags) settleOutput(inputs []string) error {
+	fl.toStdout = fl.out == "-"
+	outExt := strings.ToLower(filepath.Ext(fl.out))
+	oneFile := fl.toStdout || outExt == ".csv" || outExt == ".npz" // --out names one file
+	fl.single = len(inputs) == 1 && oneFile
+	switch {
+	case fl.format == "" && fl.single && outExt == ".npz":
+		fl.format = "npz"
+	case fl.format == "":
+		fl.format = "csv"
+	case fl.format != "csv" && fl.format != "npz":
+		return exportUsage("--format %q: want csv or npz", fl.format)
+	}
+	switch {
+	case oneFile && len(inputs) > 1:
+		return exportUsage("--out %q names one file, for %d inputs: give a folder", fl.out, len(inputs))
+	case fl.toStdout && fl.format != "csv":
+		return exportUsage("--out - writes CSV only")
+	case fl.single && !fl.toStdout && outExt != "."+fl.format:
+		return exportUsage("--out %q does not end in .%s", fl.out, fl.format)
+	}
+	return nil
+}
+
+// checkValues rejects --fps, --sample, --out-units, --units and --up
+// values out of their range or unknown.
+func (fl *exportFlags) checkValues() error {
+	switch {
+	case !(fl.fps >= 0) || fl.fps > 1e6:
+		return exportUsage("--fps %v: want 0 (the input's frames) or a rate up to 1e6", fl.fps)
+	case fl.sample != "cubic" && fl.sample != "linear":
+		return exportUsage("--sample %q: want cubic or linear", fl.sample)
+	case fl.outUnits != "m" && fl.outUnits != "file":
+		return exportUsage("--out-units %q: want m or file", fl.outUnits)
+	}
+	if fl.units != "auto" {
+		if _, err := bvh.ParseUnits(fl.units); err != nil {
+			return exportUsage("--units: %v", err)
+		}
+	}
+	if fl.up != "auto" {
+		if _, err := bvh.ParseUp(fl.up); err != nil {
+			return exportUsage("--up: %v", err)
+		}
+	}
+	return nil
+}
+
+// exportJob is one output of kinelab export: a BVH file, an embedded
+// clip or one animation of a glTF file.
+type exportJob struct {
+	name, path string // path: a BVH file, else clip index
+	clip       int
+	gltf       *character.Character // a glTF file's character, whose clip is clip
+}
+
+// jobs resolves the inputs into the outputs to write, in order: every
+// animation of a glTF file, a BVH file, or an embedded clip of clips.
+// Two outputs of one name in a folder are an error.
+func (fl *exportFlags) jobs(inputs []string, clips []animsys.Clip) ([]exportJob, error) {
+	var jobs []exportJob
+	seen := map[string]string{}
+	for _, in := range inputs {
+		js, err := fl.inputJobs(in, clips)
+		if err != nil {
+			return nil, err
+		}
+		for _, j := range js {
+			if prev, ok := seen[j.name]; ok && !fl.single {
+				return nil, exportUsage("%q and %q would both write %s.%s", prev, in, j.name, fl.format)
+			}
+			seen[j.name] = in
+			jobs = append(jobs, j)
+		}
+	}
+	return jobs, nil
+}
+
+// inputJobs are the outputs of one input: each animation of a glTF file,
+// else the BVH file, else the embedded clip it names.
+func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, error) {
+	if character.IsGLTF(in) {
+		// Every animation of a glTF file, each its own output.
+		ch, err := character.LoadGLTF(in)
+		if err != nil {
+			return nil, err
+		}
+		if fl.single && !fl.toStdout && len(ch.Clips) > 1 {
+			return nil, exportUsage("%s has %d animations: give --out a folder", in, len(ch.Clips))
+		}
+		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+		var js []exportJob
+		for i := range ch.Clips {
+			js = append(js, exportJob{name: base + "-" + bvhSlug(ch.Clips[i].Name), path: in, clip: i, gltf: ch})
+		}
+		return js, nil
+	}
+	j := exportJob{path: in, clip: -1}
+	if st, err := os.Stat(in); err == nil && !st.IsDir() || strings.EqualFold(filepath.Ext(in), ".bvh") {
+		j.name = strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+	} else if i := bvhFindClip(clips, in); i >= 0 {
+		j.name, j.path, j.clip = bvhSlug(clips[i].Name), "", i
+	} else {
+		return nil, exportUsage("%q is no file, nor an embedded clip (%s)", in, strings.Join(bvhClipNames(clips), ", "))
+	}
+	return []exportJob{j}, nil
+}
+
+// source opens the job's input: a glTF animation, an embedded clip of
+// clips on the humanoid sk, or a BVH file read with ropt, whose notes
+// go to stderr.
+func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt export.ReadOptions, stderr io.Writer) (export.Source, error) {
+	if j.gltf != nil {
+		return export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}, nil
+	}
+	if j.clip >= 0 {
+		return export.ClipSource{Clip: &clips[j.clip], Skel: sk}, nil
+	}
+	b, notes, err := export.ReadBVH(j.path, ropt)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "kinelab export: %s: %s\n", j.path, n)
+	}
+	return b, nil
+}
+
+// write exports src, job j's input, to its output and says so on info:
+// the path, what was written and its size.
+func (fl *exportFlags) write(j exportJob, src export.Source, opt export.Options, stdout, info io.Writer) error {
+	if fl.outUnits == "file" {
+		opt.Units = src.Units()
+	}
+	path := fl.out
+	if !fl.single {
+		path = filepath.Join(fl.out, j.name+"."+fl.format)
+	}
+	h, err := exportOne(src, opt, fl.format, path, stdout)
+	if err != nil {
+		return err
+	}
+	size := ""
+	if st, err := os.Stat(path); err == nil && !fl.toStdout {
+		size = fmt.Sprintf(" (%.1f MB)", float64(st.Size())/1e6)
+	}
+	fmt.Fprintf(info, "%s: %s, %d frames x %d joints at %.6g fps, %s, %s%s\n",
+		path, h.Name, h.Frames, len(h.Joints), h.FPS, h.Sample, h.Units, size)
+	return nil
 }
 
 // exportOne writes one export to path (or stdout for "-") and returns its

@@ -161,18 +161,28 @@ func checkFrame(t *testing.T, a *app.App) {
 	defer apptest.KeepOnFailure(t, img, "velocities")
 	defer apptest.KeepOnFailure(t, withBody, "velocities-body")
 	v := a.View()
-	at := func(p mgl32.Vec3) (color.RGBA, bool) {
-		s := v.Project(p)
-		x, y := int(s.X+0.5), int(s.Y+0.5)
-		if x < 2 || y < 2 || x >= img.Rect.Dx()-2 || y >= img.Rect.Dy()-2 {
-			return color.RGBA{}, false
-		}
-		return img.RGBAAt(x, y), true
-	}
+	checkBones(t, lab, &v, img)
+	checkSkinnedBody(t, lab, &v, withBody)
+	checkGround(t, lab, &v, img)
+	checkVelocityLines(t, lab, &v, img)
+}
 
-	// Bones: the midpoint of every drawn bone shows the bone colour
-	// (flat, unlit). A few may be hidden behind other limbs, so ask for
-	// 80%; a broken skeleton draw, projection or FK shows none.
+// pixelAt is img's pixel where v projects p, false when that is off the
+// image or within 2 px of its edge.
+func pixelAt(v *app.View, img *image.RGBA, p mgl32.Vec3) (color.RGBA, bool) {
+	s := v.Project(p)
+	x, y := int(s.X+0.5), int(s.Y+0.5)
+	if x < 2 || y < 2 || x >= img.Rect.Dx()-2 || y >= img.Rect.Dy()-2 {
+		return color.RGBA{}, false
+	}
+	return img.RGBAAt(x, y), true
+}
+
+// checkBones: the midpoint of every drawn bone shows the bone colour
+// (flat, unlit). A few may be hidden behind other limbs, so ask for
+// 80%; a broken skeleton draw, projection or FK shows none.
+func checkBones(t *testing.T, lab *Lab, v *app.View, img *image.RGBA) {
+	t.Helper()
 	bones, hit := 0, 0
 	parents := lab.skel.Parents
 	for i, p := range parents {
@@ -180,7 +190,7 @@ func checkFrame(t *testing.T, a *app.App) {
 			continue
 		}
 		mid := lab.global.Pos[i].Add(lab.global.Pos[p]).Mul(0.5)
-		c, ok := at(mid)
+		c, ok := pixelAt(v, img, mid)
 		if !ok {
 			t.Fatalf("bone %d midpoint %v projects off screen", i, mid)
 		}
@@ -192,10 +202,13 @@ func checkFrame(t *testing.T, a *app.App) {
 	if hit*5 < bones*4 {
 		t.Errorf("bone colour at %d of %d bone midpoints, want >= 80%%", hit, bones)
 	}
+}
 
-	// The skinned body covers the torso and thighs: at their bones'
-	// midpoints the lit, grey body replaces the yellow bone. Lit grey:
-	// channels within 50 of each other, brighter than the ground.
+// checkSkinnedBody: the skinned body covers the torso and thighs: at
+// their bones' midpoints the lit, grey body replaces the yellow bone.
+// Lit grey: channels within 50 of each other, brighter than the ground.
+func checkSkinnedBody(t *testing.T, lab *Lab, v *app.View, withBody *image.RGBA) {
+	t.Helper()
 	lit, torso := 0, 0
 	for _, i := range []int{assets.Spine, assets.Spine1, assets.Spine2, assets.LeftLeg, assets.RightLeg} {
 		mid := lab.global.Pos[i].Add(lab.global.Pos[lab.skel.Parents[i]]).Mul(0.5)
@@ -210,9 +223,12 @@ func checkFrame(t *testing.T, a *app.App) {
 	if lit < torso-1 {
 		t.Errorf("skinned body: %d of %d torso and thigh points show the lit body", lit, torso)
 	}
+}
 
-	// Ground: cell centres around (not under) the character show the
-	// checker colour of their parity; both colours must appear.
+// checkGround: cell centres around (not under) the character show the
+// checker colour of their parity; both colours must appear.
+func checkGround(t *testing.T, lab *Lab, v *app.View, img *image.RGBA) {
+	t.Helper()
 	foc := lab.Focus()
 	cells, right := 0, 0
 	seen := map[bool]bool{}
@@ -222,7 +238,7 @@ func checkFrame(t *testing.T, a *app.App) {
 				continue
 			}
 			cx, cz := int(foc[0])+dx, int(foc[2])+dz
-			c, ok := at(mgl32.Vec3{float32(cx) + 0.5, 0, float32(cz) + 0.5})
+			c, ok := pixelAt(v, img, mgl32.Vec3{float32(cx) + 0.5, 0, float32(cz) + 0.5})
 			if !ok {
 				continue
 			}
@@ -241,9 +257,12 @@ func checkFrame(t *testing.T, a *app.App) {
 	if cells < 10 || right*10 < cells*9 || len(seen) != 2 {
 		t.Errorf("ground: %d of %d visible cell centres have their checker colour (both parities seen: %v)", right, cells, len(seen) == 2)
 	}
+}
 
-	// Velocity lines: red (propagated) and blue (finite difference)
-	// pixels appear around the character's projected joints.
+// checkVelocityLines: red (propagated) and blue (finite difference)
+// pixels appear around the character's projected joints.
+func checkVelocityLines(t *testing.T, lab *Lab, v *app.View, img *image.RGBA) {
+	t.Helper()
 	lo, hi := v.Project(lab.global.Pos[1]), v.Project(lab.global.Pos[1])
 	for _, p := range lab.global.Pos[1:] {
 		s := v.Project(p)
