@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/mocap"
 )
 
 // withoutDisplay runs kinelab with DISPLAY and WAYLAND_DISPLAY removed

@@ -2,7 +2,7 @@ package animsys_test
 
 import (
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
+	"kinelab/internal/animtest"
 	"math"
 	"strings"
 	"testing"

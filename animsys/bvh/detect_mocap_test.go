@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/animsys/bvh/fixture"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 )
 
 // TestDetectMocap: what Detect reads from every real file, against what

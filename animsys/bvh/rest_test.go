@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/fixture"
 )
 
 // parseSpec writes a fixture and parses it.

@@ -11,10 +11,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
+	"kinelab/internal/animtest"
 	"kinelab/animsys/body"
-	"kinelab/animsys/bvh/fixture"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 )

@@ -9,8 +9,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
 )
 
 // dropJoints is spec s renamed, without the joints drop picks (and their

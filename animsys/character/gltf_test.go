@@ -10,11 +10,11 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
-	"kinelab/animsys/bvh/fixture"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/gltf"
-	"kinelab/animsys/gltf/gltftest"
+	"kinelab/internal/gltftest"
 )
 
 // Every shared glTF file loads as a character: every animation a clip

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/animsys/animtest"
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 )
 

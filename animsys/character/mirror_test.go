@@ -9,7 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/humanoid"
 )
 

@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
-	"kinelab/animsys/bvh/fixture"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 )
 
 // reachSpan is, over every frame of clip Start (root at the origin, as the

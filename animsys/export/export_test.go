@@ -15,9 +15,9 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
-	"kinelab/animsys/gltf/gltftest"
+	"kinelab/internal/gltftest"
 	"kinelab/animsys/mathx"
 	"kinelab/assets"
 )

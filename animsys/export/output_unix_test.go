@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
+	"kinelab/internal/animtest"
 	"kinelab/assets"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/fixture"
 )
 
 func TestSideOf(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
-	"kinelab/animsys/bvh/fixture"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/humanoid"
 	"kinelab/assets"
 )

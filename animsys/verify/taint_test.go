@@ -7,7 +7,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
+	"kinelab/internal/animtest"
 )
 
 // A jump taints the intervals whose cubic stencil reads it (the one

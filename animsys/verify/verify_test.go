@@ -11,7 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
+	"kinelab/internal/animtest"
 )
 
 // Every operation's propagated velocities match the central difference

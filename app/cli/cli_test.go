@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
 	"kinelab/animsys/verify"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
 )

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/animsys/gltf/gltftest"
+	"kinelab/internal/gltftest"
 )
 
 func verifyFileCmd(args []string, out, errb *bytes.Buffer) int { return Verify(args, out, errb) }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/animsys/animtest"
+	"kinelab/internal/animtest"
 )
 
 // Outputs that fail part way (the walk exports 250-480 kB, the BVH 60 kB

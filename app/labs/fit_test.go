@@ -9,9 +9,9 @@ import (
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
-	"kinelab/animsys/animtest"
+	"kinelab/internal/animtest"
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 	"kinelab/ui"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 )
 

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/animsys/animtest"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/animtest"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
-	"kinelab/animsys/gltf/gltftest"
+	"kinelab/internal/gltftest"
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 )
 
 // checkGLTFSwitch checks, in TestUIFits's window (one window per test

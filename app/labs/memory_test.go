@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"kinelab/animsys/bvh"
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 	"kinelab/app"
 )

@@ -8,7 +8,7 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 	"kinelab/render"
 	"kinelab/ui"
 )

@@ -1,8 +1,8 @@
 package crowd
 
 import (
-	"kinelab/animsys/animtest"
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 	"math"
 	"math/rand"
@@ -16,7 +16,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 	"kinelab/assets"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 	"kinelab/assets"
 	"kinelab/render"
 )

@@ -5,11 +5,11 @@ import (
 	"math/rand"
 	"testing"
 
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/fixture"
 	mm "kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 )
 
 // The lab's snapshot shown stays finite through random settings (out of

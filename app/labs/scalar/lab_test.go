@@ -13,7 +13,7 @@ import (
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 )
 
 // randomizeScalar moves one of the lab's controls, mostly to an end of

@@ -9,7 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 	"kinelab/render"
 	"kinelab/ui"
 )

@@ -8,7 +8,7 @@ import (
 
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 )
 
 // randomizeSprings moves one setting to one of its extremes.

@@ -8,11 +8,11 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/fixture"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 )
 
 // randomizeTracking moves one setting to one of its extremes (or a

@@ -7,7 +7,7 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 	"kinelab/app/labs/signals"
 	"kinelab/ui"
 )

@@ -8,8 +8,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/bvh/fixture"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
 )
 

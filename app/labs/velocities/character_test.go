@@ -2,9 +2,9 @@ package velocities
 
 import (
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
-	"kinelab/animsys/bvh/fixture"
-	"kinelab/animsys/bvh/mocap"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
 	"math"
 	"slices"
@@ -13,7 +13,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/mathx"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 )
 
 // A BVH character runs through the lab with red and blue agreeing as for

@@ -10,7 +10,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 )
 
 // A seeded user hammers the lab for 6000 ticks: stages toggle, sliders jump

@@ -11,11 +11,11 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
+	"kinelab/internal/animtest"
 	"kinelab/animsys/bvh"
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/fixture"
 	"kinelab/app"
-	"kinelab/app/apptest"
+	"kinelab/internal/apptest"
 	"kinelab/assets"
 	"kinelab/render"
 )

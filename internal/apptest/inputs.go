@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/animsys/animtest"
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
 )

@@ -15,7 +15,7 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
-	"kinelab/animsys/bvh/fixture"
+	"kinelab/internal/fixture"
 	"kinelab/animsys/mathx"
 	"kinelab/assets"
 )
