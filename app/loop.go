@@ -8,7 +8,7 @@ import (
 	gui "github.com/gen2brain/raylib-go/raygui"
 	rl "github.com/gen2brain/raylib-go/raylib"
 
-	"kinelab/animsys/character"
+	"kinelab/assets"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -103,7 +103,7 @@ func (a *App) Open() error {
 	ui.SetStyle()
 	a.applyScale()
 	a.ground = render.NewGround()
-	a.makeBody(character.Default())
+	a.makeBody(assets.Character())
 	a.ResetCamera()
 	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/assets"
 )
 
 // writeLarge writes a mocap-like BVH file: the 23-joint humanoid in
@@ -21,7 +20,7 @@ import (
 // one frame per line, at 120 fps. If keep is not nil it receives each
 // value as float32.
 func writeLarge(w io.Writer, frames int, keep *[]float32) error {
-	sk := assets.Humanoid()
+	sk := animsys.BenchSkeleton() // the default humanoid (assets.Humanoid)
 	rest := animsys.NewClip("rest", 1, sk.Len(), 1)
 	for j, o := range sk.Offsets {
 		rest.SetPos(0, j, o)

@@ -11,12 +11,11 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
 	"kinelab/animsys/body"
-	"kinelab/internal/fixture"
-	"kinelab/internal/mocap"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 )
 
 // childSize lists the files of ../shared/mocap whose SOURCES.md marks a
@@ -182,7 +181,7 @@ func checkBodyCovers(t *testing.T, name string, ch *Character) {
 func TestConventionCharacters(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		path := animtest.WriteFixture(t, dir, s)
+		path := fixture.File(t, dir, s)
 		name := s.String()
 		ch, errs := Load([]string{path}, Options{})
 		if len(errs) > 0 || ch == nil || !ch.Figure.Human {
@@ -218,7 +217,7 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 // first joint that differs; the same names in another order too.
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
-	a, b := animtest.WriteFixture(t, dir, fixture.LAFAN1()), animtest.WriteFixture(t, dir, fixture.Neuron())
+	a, b := fixture.File(t, dir, fixture.LAFAN1()), fixture.File(t, dir, fixture.Neuron())
 	ch, errs := Load([]string{a, b}, Options{})
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
 		t.Fatalf("%v, %v", ch, errs)
@@ -233,7 +232,7 @@ func TestLoadSkeletonMismatch(t *testing.T) {
 // the rest frames are kept.
 func TestLoadRestFrames(t *testing.T) {
 	s := fixture.CMU()
-	path := animtest.WriteFixture(t, t.TempDir(), s)
+	path := fixture.File(t, t.TempDir(), s)
 	for _, keep := range []bool{false, true} {
 		ch, errs := Load([]string{path}, Options{KeepRest: keep})
 		if len(errs) > 0 {
@@ -312,7 +311,7 @@ func TestHeadUpright(t *testing.T) {
 		})}
 	var paths []string
 	for _, s := range specs {
-		paths = append(paths, animtest.WriteFixture(t, dir, s))
+		paths = append(paths, fixture.File(t, dir, s))
 	}
 	for _, p := range mocap.Files() {
 		if strings.Contains(p, "rokoko") {
@@ -407,7 +406,7 @@ func TestNeckShows(t *testing.T) {
 	if n := armsOnNeck.Count(); n != 19 {
 		t.Fatalf("the library skeleton has %d joints, want 19", n)
 	}
-	paths := []string{animtest.WriteFixture(t, dir, fixture.MocapBank()), animtest.WriteFixture(t, dir, armsOnNeck), animtest.WriteFixture(t, dir, fixture.Biped())}
+	paths := []string{fixture.File(t, dir, fixture.MocapBank()), fixture.File(t, dir, armsOnNeck), fixture.File(t, dir, fixture.Biped())}
 	paths = append(paths, mocap.Files()...)
 	for _, path := range paths {
 		ch, errs := Load([]string{path}, Options{})
@@ -432,7 +431,7 @@ func TestStillRoot(t *testing.T) {
 	far := mgl32.Vec3{-4, 0, 0}
 	s := fixture.Bandai()
 	s.Name, s.FarRoot, s.StillRoot = "still-root", &far, true
-	ch, errs := Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, Options{})
+	ch, errs := Load([]string{fixture.File(t, t.TempDir(), s)}, Options{})
 	if ch == nil || !ch.Figure.Human {
 		t.Fatalf("%v", errs)
 	}

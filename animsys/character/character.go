@@ -12,7 +12,6 @@ package character
 
 import (
 	"math"
-	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -20,7 +19,6 @@ import (
 	"kinelab/animsys/body"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
-	"kinelab/assets"
 )
 
 // Character is what the labs animate.
@@ -111,28 +109,13 @@ func (p LookPath) At(t float32) mgl32.Vec3 {
 	return p.Ahead.Add(p.Side.Mul(p.Swing * float32(hs))).Add(p.Up.Mul(p.Bob * float32(vs)))
 }
 
-// Default is the embedded humanoid with its procedural clips: it opens on
-// walk and faces +Z; its IK and look-at paths are fitted as a loaded
-// character's are. It is one value for the whole process, made on first
-// use: read it, never change it (a lab that starts over on another
-// character replaces its pointer).
-func Default() *Character {
-	defaultOnce.Do(func() { defaultChar = newDefault() })
-	return defaultChar
-}
-
-var (
-	defaultOnce sync.Once
-	defaultChar *Character
-)
-
-func newDefault() *Character {
-	c := &Character{Name: "default", Skel: assets.Humanoid(), Clips: assets.Clips(), Start: 1,
-		Additive: assets.Additives()[0], Hips: assets.Hips, Head: assets.Head,
-		Facing: mgl32.Vec3{0, 0, 1}, HeadFwd: mgl32.Vec3{0, 0, 1},
-		Leg:  animsys.TwoBoneJoints{Root: assets.LeftUpLeg, Mid: assets.LeftLeg, End: assets.LeftFoot},
-		Arm:  animsys.TwoBoneJoints{Root: assets.RightArm, Mid: assets.RightForeArm, End: assets.RightHand},
-		root: -1}
+// Assemble completes a character built in code (the embedded default,
+// assets.Character): given its Name, Skel, Clips, Start, Additive and the
+// joints its builder knows (Hips, Head, Leg, Arm) with its Facing and
+// HeadFwd, it reads the figure, its hinges and standing height, and fits
+// the look-at and IK paths, as Load does for a file. It returns c.
+func Assemble(c *Character) *Character {
+	c.root = -1
 	fig := c.read()
 	c.Figure = &fig
 	c.hinges()

@@ -9,7 +9,6 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
 )
 
@@ -85,7 +84,7 @@ func TestLoadFingerNames(t *testing.T) {
 	dir := t.TempDir()
 	b := fixture.CMUFingerNames()
 	b.FPS = 100 // its frames are other poses of the walk
-	pa, pb := animtest.WriteFixture(t, dir, fixture.CMU()), animtest.WriteFixture(t, dir, b)
+	pa, pb := fixture.File(t, dir, fixture.CMU()), fixture.File(t, dir, b)
 	lost := map[string]string{
 		"cmu":              "cmu: 8 finger joints not in cmu_finger_names.bvh dropped: LeftHandIndex1, LeftHandIndex1_End, LThumb, LThumb_End, RightHandIndex1,",
 		"cmu_finger_names": "cmu_finger_names: 8 finger joints not in cmu.bvh dropped: LeftFingerIndex1, LeftFingerIndex1_End, LeftThumb, LeftThumb_End,",
@@ -125,7 +124,7 @@ func TestLoadFingerCounts(t *testing.T) {
 		return strings.HasSuffix(j.Name, "4") || strings.HasSuffix(j.Name, "Toe_End")
 	})
 	fewer.FPS = 24
-	pf, pl := animtest.WriteFixture(t, dir, full), animtest.WriteFixture(t, dir, fewer)
+	pf, pl := fixture.File(t, dir, full), fixture.File(t, dir, fewer)
 	again := filepath.Join(t.TempDir(), "mixamo.bvh")
 	if _, err := fixture.WriteFile(filepath.Dir(again), full); err != nil {
 		t.Fatal(err)
@@ -166,7 +165,7 @@ func TestLoadEndChainsOnly(t *testing.T) {
 	arm := variant(fixture.CMUFingerNames(), "cmu_forearm", func(js []fixture.Joint, at func(string) int) {
 		js[at("LeftForeArm")].Name = "LeftElbow"
 	})
-	pa, pb := animtest.WriteFixture(t, dir, fixture.CMU()), animtest.WriteFixture(t, dir, arm)
+	pa, pb := fixture.File(t, dir, fixture.CMU()), fixture.File(t, dir, arm)
 	ch, errs := Load([]string{pa, pb}, Options{})
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 || !strings.Contains(errs[0].Error(), `is "LeftElbow", not "LeftForeArm"`) {
 		t.Fatalf("%v", errs)

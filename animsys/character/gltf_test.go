@@ -1,7 +1,8 @@
-package character
+package character_test
 
 import (
 	"bytes"
+	"kinelab/animsys/character"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,18 +11,17 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
-	"kinelab/internal/fixture"
-	"kinelab/internal/mocap"
 	"kinelab/animsys/gltf"
+	"kinelab/internal/fixture"
 	"kinelab/internal/gltftest"
+	"kinelab/internal/mocap"
 )
 
 // Every shared glTF file loads as a character: every animation a clip
 // sampled from its curves, its own mesh where it has a skin, a height.
 func TestLoadSharedGLTF(t *testing.T) {
 	for _, path := range mocap.NeedGLTF(t) {
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := character.Load([]string{path}, character.Options{})
 		if len(errs) > 0 || ch == nil {
 			t.Fatalf("%s: %v", path, errs)
 		}
@@ -55,12 +55,12 @@ func TestGLTFLoadsAlone(t *testing.T) {
 	if glb == "" {
 		t.Skip("SKIPPED: no .glb file in ../shared/gltf")
 	}
-	b := animtest.WriteFixture(t, t.TempDir(), fixture.CMU())
-	ch, errs := Load([]string{glb, b}, Options{})
+	b := fixture.File(t, t.TempDir(), fixture.CMU())
+	ch, errs := character.Load([]string{glb, b}, character.Options{})
 	if ch == nil || ch.Mesh == nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "loads on its own") {
 		t.Errorf("glTF then BVH: character %v, errors %v", ch != nil, errs)
 	}
-	ch, errs = Load([]string{b, glb}, Options{})
+	ch, errs = character.Load([]string{b, glb}, character.Options{})
 	if ch == nil || ch.Mesh != nil || len(ch.Clips) != 1 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "not with BVH files") {
 		t.Errorf("BVH then glTF: character %v, errors %v", ch != nil, errs)
 	}
@@ -87,7 +87,7 @@ func TestGLTFRootMotion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ch, err := FromGLTF(a)
+		ch, err := character.FromGLTF(a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func loadMutated(t *testing.T, data []byte) {
 		}
 		return
 	}
-	ch, err := FromGLTF(a)
+	ch, err := character.FromGLTF(a)
 	if err != nil {
 		if !strings.HasPrefix(err.Error(), "fuzz: ") {
 			t.Fatalf("error %q does not name the input", err)
@@ -236,7 +236,7 @@ func TestGLTFWithoutAnimation(t *testing.T) {
 	if err := gltftest.Write(none, &sk, nil, nil, gltftest.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadGLTF(none); err == nil || !strings.HasPrefix(err.Error(), none+": no animation") {
+	if _, err := character.LoadGLTF(none); err == nil || !strings.HasPrefix(err.Error(), none+": no animation") {
 		t.Errorf("no animation: %v, want an error naming %s", err, none)
 	}
 }

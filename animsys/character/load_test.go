@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
-	"kinelab/animsys/character"
 )
 
 // A BVH character gets an Entity root and its roles from its figure (the

@@ -9,8 +9,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/mocap"
 	"kinelab/animsys/humanoid"
+	"kinelab/internal/mocap"
 )
 
 // locomotionFiles returns the .bvh files of ../shared/locomotion (the

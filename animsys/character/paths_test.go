@@ -1,10 +1,11 @@
-package character
+package character_test
 
 import (
+	"kinelab/animsys/character"
+	"kinelab/assets"
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
 	"kinelab/internal/mocap"
 )
@@ -13,15 +14,15 @@ import (
 // labs play it) and 64 points around path p (carried by its joint, as the
 // labs carry it), the least and greatest distance from chain j's root to
 // the target, over the chain's length on that frame.
-func reachSpan(ch *Character, j animsys.TwoBoneJoints, p Path) (near, far float32) {
+func reachSpan(ch *character.Character, j animsys.TwoBoneJoints, p character.Path) (near, far float32) {
 	near = 10
 	for fr := 0; fr < ch.Clips[ch.Start].Frames; fr++ {
-		pose := ch.rootPose(fr)
+		pose := ch.RootPose(fr)
 		frame := animsys.KformIdentity()
 		if p.Joint >= 0 {
 			frame = pose.Kform(p.Joint)
 		}
-		l := boneLength(&pose, j)
+		l := character.BoneLength(&pose, j)
 		for k := 0; k < 64; k++ {
 			at := p.Target(frame, float32(k)/64*2*3.14159265/p.Rate)
 			d := at.Pos.Sub(pose.Pos[j.Root]).Len() / l
@@ -35,12 +36,12 @@ func reachSpan(ch *Character, j animsys.TwoBoneJoints, p Path) (near, far float3
 // of the chain's reach and beyond 30% of it on every frame of the clip the
 // lab opens on (two-bone IK is singular at full reach, and folds flat near
 // the root), in front of the figure.
-func checkReach(t *testing.T, name string, ch *Character) {
+func checkReach(t *testing.T, name string, ch *character.Character) {
 	t.Helper()
 	for _, c := range []struct {
 		what string
 		j    animsys.TwoBoneJoints
-		p    Path
+		p    character.Path
 	}{{"leg", ch.Leg, ch.LegPath}, {"arm", ch.Arm, ch.ArmPath}} {
 		if c.j.Root < 0 {
 			t.Errorf("%s: no %s chain", name, c.what)
@@ -52,7 +53,7 @@ func checkReach(t *testing.T, name string, ch *Character) {
 			t.Errorf("%s: the %s target comes within %.0f%% and goes out to %.0f%% of the chain's reach; want 30%%-85%%",
 				name, c.what, 100*near, 100*far)
 		}
-		pose := ch.rootPose(0)
+		pose := ch.RootPose(0)
 		frame := animsys.KformIdentity()
 		if c.p.Joint >= 0 {
 			frame = pose.Kform(c.p.Joint)
@@ -63,7 +64,7 @@ func checkReach(t *testing.T, name string, ch *Character) {
 		}
 	}
 	if ch.Head >= 0 {
-		pose := ch.rootPose(0)
+		pose := ch.RootPose(0)
 		frame := animsys.KformIdentity()
 		if ch.LookPath.Joint >= 0 {
 			frame = pose.Kform(ch.LookPath.Joint)
@@ -80,17 +81,17 @@ func checkReach(t *testing.T, name string, ch *Character) {
 // exporter convention's figure and every real capture, and the default
 // character's own paths are in reach of its chains.
 func TestPathsInReach(t *testing.T) {
-	checkReach(t, "default", Default())
+	checkReach(t, "default", assets.Character())
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		ch, errs := Load([]string{animtest.WriteFixture(t, dir, s)}, Options{})
+		ch, errs := character.Load([]string{fixture.File(t, dir, s)}, character.Options{})
 		if ch == nil {
 			t.Fatalf("%s: %v", s, errs)
 		}
 		checkReach(t, s.String(), ch)
 	}
 	for _, path := range mocap.Files() {
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := character.Load([]string{path}, character.Options{})
 		if ch == nil {
 			t.Fatalf("%s: %v", path, errs)
 		}

@@ -15,11 +15,11 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
-	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
-	"kinelab/internal/gltftest"
 	"kinelab/animsys/mathx"
 	"kinelab/assets"
+	"kinelab/internal/gltftest"
+	"kinelab/internal/mocap"
 )
 
 // exportNPZ exports src with opt to a temporary .npz and reads it back.

@@ -10,6 +10,7 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
+	"kinelab/assets"
 )
 
 // testDBs are the embedded set's databases, plain and mirrored, built once
@@ -28,7 +29,7 @@ func testDB(tb testing.TB, mirror bool) *Database {
 	}
 	d := &testDBs[k]
 	d.once.Do(func() {
-		src := Embedded()
+		src := embeddedSource(tb)
 		if mirror {
 			src = Mirrored(src)
 		}
@@ -38,6 +39,15 @@ func testDB(tb testing.TB, mirror bool) *Database {
 		tb.Fatal(d.err)
 	}
 	return d.db
+}
+
+// embeddedSource is the source of the embedded locomotion set.
+func embeddedSource(tb testing.TB) Source {
+	src, err := SourceOf(assets.LocomotionCharacter())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return src
 }
 
 // embedded is the embedded locomotion set's database.
@@ -251,7 +261,7 @@ func TestExtremeTicks(t *testing.T) {
 // margins a search skips is refused with a message saying so, not built
 // into a database that can never transition.
 func TestTooShortClips(t *testing.T) {
-	src := Embedded()
+	src := embeddedSource(t)
 	src.Clips = []animsys.Clip{src.Clips[0]}
 	c := &src.Clips[0]
 	short := animsys.NewClip("short", 20, c.Joints, c.FrameTime)

@@ -280,7 +280,7 @@ func Bench(args []string, stdout, stderr io.Writer) (code int) {
 		c.Close()
 	}
 	if *search {
-		db, err := matching.NewDatabase(matching.Mirrored(matching.Embedded()), matching.DefaultWeights, matching.DefaultSettings().Halflife)
+		db, err := matching.NewDatabase(matching.Mirrored(embeddedSource()), matching.DefaultWeights, matching.DefaultSettings().Halflife)
 		if err != nil {
 			fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
 			return ExitFail

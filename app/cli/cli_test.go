@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
 	"kinelab/animsys/verify"
+	"kinelab/internal/mocap"
 )
 
 func run(f func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (int, string, string) {

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
+	"kinelab/internal/mocap"
 )
 
 func exportCmd(args []string, out, errb *bytes.Buffer) int { return Export(args, out, errb) }

@@ -11,6 +11,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/character"
 	"kinelab/animsys/matching"
+	"kinelab/assets"
 )
 
 // Matching runs `kinelab matching eval ...`: the motion-matching lab's
@@ -152,13 +153,23 @@ func lookupTransition(name string) (evalTransition, bool) {
 	return evalTransition{}, false
 }
 
+// embeddedSource is the database source of the embedded locomotion set
+// (assets.LocomotionCharacter), which has two legs and hips.
+func embeddedSource() matching.Source {
+	src, err := matching.SourceOf(assets.LocomotionCharacter())
+	if err != nil {
+		panic("the embedded locomotion set: " + err.Error())
+	}
+	return src
+}
+
 // matchingSource is the database source of files (the embedded locomotion
 // set when there are none), mirrored on request, and its name.
 func matchingSource(files []string, mirror bool) (matching.Source, string, error) {
 	var src matching.Source
 	name := "the embedded locomotion set"
 	if len(files) == 0 {
-		src = matching.Embedded()
+		src = embeddedSource()
 	} else {
 		ch, errs := character.Load(files, character.Options{})
 		if len(errs) > 0 {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
+	"kinelab/internal/fixture"
 )
 
 // loadLimit is how long loading a file and a few ticks of every lab may

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/internal/animtest"
-	"kinelab/internal/mocap"
 	"kinelab/animsys/character"
-	"kinelab/internal/gltftest"
 	"kinelab/app"
+	"kinelab/internal/animtest"
 	"kinelab/internal/apptest"
+	"kinelab/internal/gltftest"
+	"kinelab/internal/mocap"
 )
 
 // checkGLTFSwitch checks, in TestUIFits's window (one window per test

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"kinelab/animsys/bvh"
-	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 	"kinelab/app"
+	"kinelab/internal/fixture"
 )
 
 // liveHeap is the bytes of live heap objects, after collecting garbage.

@@ -15,7 +15,6 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
-	"kinelab/internal/fixture"
 	"kinelab/animsys/mathx"
 	"kinelab/assets"
 )
@@ -91,15 +90,4 @@ func WriteDefaultBVH(t testing.TB, dir, clip string) string {
 	}
 	t.Fatalf("no embedded clip %q", clip)
 	return ""
-}
-
-// WriteFixture writes a synthetic convention's figure (package fixture) to
-// dir and returns its path.
-func WriteFixture(t testing.TB, dir string, s fixture.Spec) string {
-	t.Helper()
-	path, err := fixture.WriteFile(dir, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

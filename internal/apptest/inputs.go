@@ -7,10 +7,9 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
-	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
+	"kinelab/internal/fixture"
 )
 
 // StressDts are the tick lengths (s) the signal labs' stress tests draw
@@ -78,7 +77,7 @@ func PoseFinite(p *animsys.Pose) bool {
 // a BVH file.
 func FixtureCharacter(t *testing.T, s fixture.Spec) *character.Character {
 	t.Helper()
-	ch, errs := character.Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, character.Options{})
+	ch, errs := character.Load([]string{fixture.File(t, t.TempDir(), s)}, character.Options{})
 	if ch == nil || len(errs) > 0 {
 		t.Fatalf("%s: %v", s, errs)
 	}

@@ -8,10 +8,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
+	"kinelab/assets"
 )
 
 // costGridN is the number of grid points per axis of the maps and of the
@@ -173,7 +173,7 @@ func New() *Lab {
 	}
 	l.approx = make([]float32, costGridN*costGridN)
 	l.Curve = make([]float32, costCurveN)
-	l.SetCharacter(character.Default())
+	l.SetCharacter(assets.Character())
 	l.refresh()
 	return l
 }

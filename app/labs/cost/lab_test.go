@@ -14,13 +14,14 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
+	"kinelab/assets"
 	"kinelab/internal/apptest"
+	"kinelab/internal/fixture"
 )
 
 // randomizeCost moves one of the lab's controls, mostly to an end of its
@@ -409,7 +410,7 @@ func TestCostFeatureJoints(t *testing.T) {
 			t.Errorf("%s: compares joints %v, want the figure's feet and hands %v", name, l.joints, want)
 		}
 	}
-	check("default", character.Default())
+	check("default", assets.Character())
 	for _, s := range fixture.All() {
 		ch := apptest.FixtureCharacter(t, s)
 		l.SetCharacter(ch)
@@ -440,7 +441,7 @@ func TestCostPlayLater(t *testing.T) {
 		t.Errorf("after the ask ran: target %d (inertializing %v), want %d", l.Target, l.inertializing(), i)
 	}
 	stale := l.playLater(l.Ranked[1])
-	l.SetCharacter(character.Default())
+	l.SetCharacter(assets.Character())
 	stale()
 	if l.Target != -1 {
 		t.Errorf("a target of the last character played on the new one: %d", l.Target)

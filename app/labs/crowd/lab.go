@@ -115,7 +115,7 @@ func Entry() app.LabEntry {
 // New builds the lab with DefaultSettings on the default
 // character's skeleton and clips.
 func New() *Lab {
-	l := &Lab{S: DefaultSettings(), ch: character.Default(), benchSkel: assets.Humanoid(), seed: crowdSeed,
+	l := &Lab{S: DefaultSettings(), ch: assets.Character(), benchSkel: assets.Humanoid(), seed: crowdSeed,
 		sec: crowdPanels{crowd: true, drawing: true, pick: true}, statsEnv: os.Getenv("KINELAB_CROWD_STATS") != ""}
 	l.ranges = l.sliders()
 	l.tickSamples = make([]float32, statSamples)
@@ -227,11 +227,11 @@ func (l *Lab) build(n int) {
 		if l.bench == nil {
 			l.bench = crowd.NewLibrary()
 		}
-		skel, lib, fig, hips, head = &l.benchSkel, l.bench, character.Default().Figure, animsys.BenchHips, animsys.BenchHead
+		skel, lib, fig, hips, head = &l.benchSkel, l.bench, assets.Character().Figure, animsys.BenchHips, animsys.BenchHead
 	}
 	c, err := crowd.New(skel, lib, n, l.seed)
 	if err != nil && l.S.Library != LibraryBench {
-		l.ch = character.Default()
+		l.ch = assets.Character()
 		skel, lib, fig, hips, head = &l.ch.Skel, l.ch.Clips, l.ch.Figure, l.ch.Hips, l.ch.Head
 		mesh, size = nil, 1
 		c, err = crowd.New(skel, lib, n, l.seed)

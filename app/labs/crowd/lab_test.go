@@ -1,9 +1,9 @@
 package crowd
 
 import (
+	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
-	"kinelab/animsys/character"
 	"math"
 	"math/rand"
 	"os"
@@ -16,8 +16,8 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
-	"kinelab/internal/apptest"
 	"kinelab/assets"
+	"kinelab/internal/apptest"
 )
 
 // posesFinite reports whether every pose of character c is finite.
@@ -180,7 +180,7 @@ func TestCrowdLabPointPicks(t *testing.T) {
 func TestCrowdBodyLevels(t *testing.T) {
 	sk := assets.Humanoid()
 	prev := math.MaxInt
-	for k, b := range crowdBodies(character.Default().Figure, &sk, nil) {
+	for k, b := range crowdBodies(assets.Character().Figure, &sk, nil) {
 		nv := b.VertexCount()
 		t.Logf("level %d: %d vertices", k, nv)
 		if nv == 0 || nv >= prev || nv > crowdVertices[k] {

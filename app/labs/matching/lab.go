@@ -12,6 +12,7 @@ import (
 	mm "kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
+	"kinelab/assets"
 	"kinelab/render"
 )
 
@@ -181,10 +182,20 @@ func (l *Lab) Configure(c app.Config) {
 // database (the embedded set stays when they cannot: no two legs).
 func (l *Lab) SetCharacter(ch *character.Character) {
 	l.ch = ch
-	if ch == character.Default() {
+	if ch == assets.Character() {
 		l.ch = nil
 	}
 	l.rebuild()
+}
+
+// embeddedSource is the database source of the embedded locomotion set
+// (assets.LocomotionCharacter), which has two legs and hips.
+func embeddedSource() mm.Source {
+	src, err := mm.SourceOf(assets.LocomotionCharacter())
+	if err != nil {
+		panic("the embedded locomotion set: " + err.Error())
+	}
+	return src
 }
 
 // rebuild makes the database when the character or the mirror switch
@@ -195,7 +206,7 @@ func (l *Lab) rebuild() {
 	if k := [2]any{l.ch, s.Mirror}; k != l.dbKey || l.db == nil {
 		l.dbKey = k
 		l.Err = ""
-		src, name := mm.Embedded(), "embedded locomotion"
+		src, name := embeddedSource(), "embedded locomotion"
 		if l.ch != nil {
 			if cs, err := mm.SourceOf(l.ch); err != nil {
 				l.Err = err.Error() + "; matching on the embedded set"
@@ -209,7 +220,7 @@ func (l *Lab) rebuild() {
 		db, err := mm.NewDatabase(src, s.Weights, s.Halflife)
 		if err != nil { // the embedded set always builds
 			l.Err = name + ": " + err.Error() + "; matching on the embedded set"
-			src, name = mm.Embedded(), "embedded locomotion"
+			src, name = embeddedSource(), "embedded locomotion"
 			db, _ = mm.NewDatabase(src, s.Weights, s.Halflife)
 		}
 		l.src, l.db, l.dbName = src, db, name
@@ -233,7 +244,7 @@ func (l *Lab) rebuild() {
 // skeleton is the default character's).
 func groundOf(ch *character.Character, n int) []bool {
 	if ch == nil {
-		ch = character.Default()
+		ch = assets.Character()
 	}
 	if len(ch.Figure.Ground) == n {
 		return ch.Figure.Ground

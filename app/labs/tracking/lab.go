@@ -12,6 +12,7 @@ import (
 	"kinelab/animsys/spring"
 	"kinelab/app"
 	"kinelab/app/labs/signals"
+	"kinelab/assets"
 	"kinelab/render"
 )
 
@@ -80,7 +81,7 @@ func DefaultSettings() Settings {
 		PlainHalflife: 0.05, XGain: 0.01, VGain: 0.2, AGain: 1, GainDt: 1.0 / 60,
 		XHalflife: 1, VHalflife: 0.05, AHalflife: 0,
 		KnownCuts: true, MaxVel: 3, MaxAcc: 20,
-		Character: true, CharVariant: VarExact, CharClip: int32(character.Default().Start), CutEvery: 1.5, CutSkip: 0.35,
+		Character: true, CharVariant: VarExact, CharClip: int32(assets.Character().Start), CutEvery: 1.5, CutSkip: 0.35,
 		Window: 6, Show: [numVariants]bool{true, true, true, true}}
 }
 
@@ -137,7 +138,7 @@ func Entry() app.LabEntry {
 // New makes the lab with its defaults, seed 1.
 func New() *Lab {
 	l := &Lab{S: DefaultSettings(), sec: trackPanels{input: true, springs: true}, dt: 1.0 / 60,
-		char: newTrackChar(character.Default()), camera: app.DefaultCamera(), signal: SignalSwitch}
+		char: newTrackChar(assets.Character()), camera: app.DefaultCamera(), signal: SignalSwitch}
 	l.Configure(app.Config{Seed: 1})
 	l.plot = render.NewPlot(dtTitle(l.dt), "m", 2048)
 	l.plot.AddSeries("input", InputColor)

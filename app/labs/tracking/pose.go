@@ -11,6 +11,7 @@ import (
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
+	"kinelab/assets"
 )
 
 // Beyond the article: the tracking filter applied to a whole character. The
@@ -64,7 +65,7 @@ func newTrackChar(ch *character.Character) *trackChar {
 	// wider than its rest pose's hands so they never overlap. The default
 	// character's clips keep its arms down, so it keeps the 1 m the lab
 	// was laid out for (its T-shaped rest pose would make it 1.1 m).
-	if f := ch.Figure; f.Human && ch != character.Default() {
+	if f := ch.Figure; f.Human && ch != assets.Character() {
 		rest := ch.Skel.BindPose()
 		span := rest.Pos[f.Arms[humanoid.Left].End].Sub(rest.Pos[f.Arms[humanoid.Right].End]).Len()
 		c.apart = max(1, 0.8*span)

@@ -8,9 +8,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/character"
 	"kinelab/internal/fixture"
 	"kinelab/internal/mocap"
-	"kinelab/animsys/character"
 )
 
 // switchAll switches what the lab itself does to the pose, once each:

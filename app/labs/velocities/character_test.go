@@ -2,10 +2,10 @@ package velocities
 
 import (
 	"kinelab/animsys"
+	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
 	"kinelab/internal/mocap"
-	"kinelab/animsys/character"
 	"math"
 	"slices"
 	"testing"

@@ -7,6 +7,7 @@ import (
 	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
+	"kinelab/assets"
 	"kinelab/render"
 )
 
@@ -158,7 +159,7 @@ func Entry() app.LabEntry {
 
 // New builds the lab on the embedded default character.
 func New() *Lab {
-	return newLab(character.Default())
+	return newLab(assets.Character())
 }
 
 // newLab builds the lab on character ch.

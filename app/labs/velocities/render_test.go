@@ -11,12 +11,11 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
 	"kinelab/animsys/bvh"
-	"kinelab/internal/fixture"
 	"kinelab/app"
-	"kinelab/internal/apptest"
 	"kinelab/assets"
+	"kinelab/internal/apptest"
+	"kinelab/internal/fixture"
 	"kinelab/render"
 )
 
@@ -39,7 +38,7 @@ func checkStillRoot(t *testing.T, a *app.App) {
 	far := mgl32.Vec3{-4, 0, 0}
 	spec := fixture.Bandai()
 	spec.Name, spec.FarRoot, spec.StillRoot = "still-root", &far, true
-	if !a.Load([]string{animtest.WriteFixture(t, t.TempDir(), spec)}) {
+	if !a.Load([]string{fixture.File(t, t.TempDir(), spec)}) {
 		t.Fatal("the still-root fixture did not load")
 	}
 	lab := a.Lab().(*Lab)

@@ -4,22 +4,8 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/character"
 	"kinelab/animsys/humanoid"
-	"kinelab/assets"
 )
-
-// Embedded is the source of the embedded locomotion set
-// (assets.Locomotion) on the default character's skeleton and figure.
-func Embedded() Source {
-	ch := *character.Default()
-	ch.Clips = assets.Locomotion()
-	src, err := SourceOf(&ch)
-	if err != nil {
-		panic("the default character has no legs: " + err.Error())
-	}
-	return src
-}
 
 // Mirrored is src with every clip added again mirrored left/right
 // (animsys.MirrorClip, joints paired by name by humanoid.MirrorPairs)
