@@ -1,10 +1,6 @@
 package animsys
 
-import (
-	"kinelab/animsys/mathx"
-
-	"github.com/go-gl/mathgl/mgl32"
-)
+import "github.com/go-gl/mathgl/mgl32"
 
 // Finite differences (propagating-velocities, "Forward & Backward
 // Kinematics" and "Finite Difference").
@@ -75,25 +71,4 @@ func ExtrapolatePrev(out, in *Pose, delta float32) {
 		os[i] = ldp(&is[i]).mul(exp3(ldp(&isv[i]).scale(-delta))).vec()
 		ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
 	}
-}
-
-// DiffStats compares propagated with finite-difference velocities over a
-// pose: the mean and max, over joints 1..n-1 (all but the root), of
-// |red - blue|, the propagated (red) and finite-difference (blue) vectors
-// that lines gives for a joint, in their unit (m/s, rad/s, 1/s).
-// Non-finite differences are left out.
-func DiffStats(n int, lines func(j int) (red, blue mgl32.Vec3)) (mean, most float32) {
-	var sum float32
-	k := 0
-	for i := 1; i < n; i++ {
-		red, blue := lines(i)
-		d := red.Sub(blue).Len()
-		if !mathx.Finite(d) {
-			continue
-		}
-		sum += d
-		most = max(most, d)
-		k++
-	}
-	return sum / float32(max(k, 1)), most
 }

@@ -5,7 +5,7 @@ import "math"
 // PlayMode is how a clip plays on past its end.
 type PlayMode int32
 
-// The play modes, in the order a panel offers them.
+// The play modes.
 const (
 	// PlayLoop jumps back to the start: seamless for a clip that marks a
 	// loop (Clip.LoopStart, LoopEnd), a jump in the pose for one that

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
@@ -35,6 +36,9 @@ type TimelineEdit struct {
 	Seek float32
 }
 
+// playModes are the play modes the timeline offers, in its order.
+var playModes = []animsys.PlayMode{animsys.PlayLoop, animsys.PlayClamp, animsys.PlayPingPong}
+
 // MaxClipSpeed is the top of the clip speed slider.
 const MaxClipSpeed = 3
 
@@ -60,10 +64,10 @@ func (a *App) drawTimeline(t Lab, r rl.Rectangle) (asked []func()) {
 		asked = append(asked, func() { t.EditTimeline(e) })
 	}
 	modes := rl.Rectangle{X: speed.X - 8 - 260, Y: top.Y, Width: 260, Height: top.Height}
-	m := int32(tl.Mode)
-	if ui.Toggles(modes, []string{"Loop", "Clamp", "Ping-pong"}, &m) {
+	m := int32(slices.Index(playModes, tl.Mode))
+	if ui.Toggles(modes, []string{"Loop", "Clamp", "Ping-pong"}, &m) && m >= 0 {
 		e := edit
-		e.Mode = animsys.PlayMode(m)
+		e.Mode = playModes[m]
 		asked = append(asked, func() { t.EditTimeline(e) })
 	}
 	name, rest := timelineText(tl, modes.X-8-top.X)

@@ -42,10 +42,9 @@ type Settings struct {
 	// Near (s): frames of the playing clip this close to the playing one
 	// are skipped (carrying on is costed as the bound instead).
 	Near float32
-	// Candidates is how many best frames to show (a second, untimed
-	// search when more than one); Rerank how many of the Inertial
-	// search's best the Exact set re-ranks.
-	Candidates, Rerank int
+	// Rerank is how many of the Inertial search's best the Exact set
+	// re-ranks.
+	Rerank int
 	// Brute searches by brute force instead of the index.
 	Brute bool
 	// Speeds (m/s): forward walking and running; sideways and backwards
@@ -64,7 +63,7 @@ func DefaultSettings() Settings {
 		VelHalflife: 0.25, FaceHalflife: 0.2}
 }
 
-// MaxCandidates bounds Settings.Candidates and Settings.Rerank.
+// MaxCandidates bounds Settings.Rerank and a Shortlist.
 const MaxCandidates = 32
 
 // MaxTick (s) is the longest tick a Matcher plays: a longer dt (a stall, a
@@ -124,25 +123,29 @@ type Matcher struct {
 	root   animsys.Pose       // one joint: scratch of Database.Sample
 	trans  animsys.Transition // the last transition, into the clip playing
 
-	// Searches: the query of the last one, its candidates, whether this
-	// tick transitioned, and counts.
+	// Searches: the query of the last one, the cost of carrying on then,
+	// whether this tick searched and transitioned, and counts.
 	Query       []float32
-	LastQuery   Query // the last search's, its Features being Query
-	Candidates  []Candidate
+	LastQuery   Query     // the last search's, its Features being Query
 	Carry       Candidate // the cost of carrying on, at the last search
 	Searched    bool      // this tick searched
 	Transited   bool      // this tick transitioned
 	Searches    int
 	Transitions int
 	// SearchNs are the last searches' times (ns), a ring of SearchTimes.
-	SearchNs   []int64
-	sorted     []int64 // SearchStats' buffer
-	sinceSrch  float32
-	results    []Result
-	shown      []Result
-	rerank     []Candidate
-	raw        rawFeatures
-	carryQuery []float32
+	SearchNs  []int64
+	sorted    []int64 // SearchStats' buffer
+	sinceSrch float32
+	results   []Result
+	listed    []Result // Shortlist's
+	rerank    []Candidate
+	raw       rawFeatures
+	// queried is what the last search costed candidates from: its set,
+	// and the output's feet (character frame, m and m/s) then.
+	queried struct {
+		set      Set
+		pos, vel [2]mgl32.Vec3
+	}
 
 	// Displacement (m·s) the inertializer has added to the feet since the
 	// last transition, ∫ Σ|out - target| dt (L1 over axes, both feet);
@@ -163,10 +166,8 @@ func NewMatcher(db *Database, s Settings) *Matcher {
 	m.trans = animsys.NewTransition(n)
 	m.root = animsys.NewPose(1)
 	m.Query = make([]float32, 0, 64)
-	m.carryQuery = make([]float32, 0, 64)
 	m.results = make([]Result, 0, MaxCandidates)
-	m.shown = make([]Result, 0, MaxCandidates)
-	m.Candidates = make([]Candidate, 0, MaxCandidates)
+	m.listed = make([]Result, 0, MaxCandidates)
 	m.rerank = make([]Candidate, 0, MaxCandidates)
 	m.SearchNs = make([]int64, 0, SearchTimes)
 	m.sorted = make([]int64, 0, SearchTimes)
@@ -192,7 +193,6 @@ func (m *Matcher) Reset() {
 	m.trans.Start(animsys.TransitionCut, nil, nil)
 	m.Searches, m.Transitions, m.sinceSrch = 0, 0, 0
 	m.SearchNs, m.Displacements, m.Displacement = m.SearchNs[:0], m.Displacements[:0], 0
-	m.Candidates = m.Candidates[:0]
 	m.evaluate()
 	m.predict()
 	m.world()
@@ -368,6 +368,10 @@ func (m *Matcher) search(must bool) {
 	m.Query = m.Query[:dims]
 	db.normalise(set, r, m.Query)
 	idx := db.Index(set)
+	m.queried.set = set
+	for s, j := range db.Feet {
+		m.queried.pos[s], m.queried.vel[s] = m.Char.Pos[j], m.Char.Vel[j]
+	}
 
 	cur := m.Frame()
 	c, f := db.Locate(cur)
@@ -404,21 +408,6 @@ func (m *Matcher) search(must bool) {
 		m.SearchNs = m.SearchNs[:len(m.SearchNs)-1]
 	}
 	m.SearchNs = append(m.SearchNs, ns)
-	// What the table shows: the best Candidates whatever carrying on
-	// costs, from a second, untimed search (Exact: its re-ranked list).
-	n := min(s.Candidates, MaxCandidates)
-	switch {
-	case set == Exact || n <= 1:
-		m.Candidates = append(m.Candidates[:0], m.rerank[:min(len(m.rerank), max(n, 1))]...)
-	default:
-		show := q
-		show.N, show.Bound = n, float32(math.Inf(1))
-		m.shown = idx.Search(show, m.shown[:0])
-		m.Candidates = m.Candidates[:0]
-		for _, res := range m.shown {
-			m.Candidates = append(m.Candidates, m.candidate(res.Frame))
-		}
-	}
 	if len(m.rerank) == 0 {
 		return
 	}
@@ -429,11 +418,34 @@ func (m *Matcher) search(must bool) {
 	m.transition(best.Frame)
 }
 
+// Shortlist appends to out the n (at most MaxCandidates) best candidates
+// of the last search's query whatever carrying on costs, best first: the
+// Exact set's re-ranked list, else an untimed search of its own. It may
+// be called at any time until the next search (with the costs as that
+// search saw them); out may be a buffer of MaxCandidates to allocate
+// nothing.
+func (m *Matcher) Shortlist(n int, out []Candidate) []Candidate {
+	n = min(n, MaxCandidates)
+	if m.Searches == 0 || n <= 0 {
+		return out
+	}
+	if m.queried.set == Exact {
+		return append(out, m.rerank[:min(len(m.rerank), n)]...)
+	}
+	q := m.LastQuery
+	q.N, q.Bound = n, float32(math.Inf(1))
+	m.listed = m.DB.Index(m.queried.set).Search(q, m.listed[:0])
+	for _, res := range m.listed {
+		out = append(out, m.candidate(res.Frame))
+	}
+	return out
+}
+
 // candidate costs database frame i against the last query: each group's
 // part, the set's total (for Exact, with the exact cost's term in place
 // of the Inertial feature's) and the feet's exact displacement.
 func (m *Matcher) candidate(i int) Candidate {
-	db, set := m.DB, m.S.Set
+	db, set := m.DB, m.queried.set
 	k := Candidate{Frame: i}
 	for _, g := range setGroups[set] {
 		k.Terms[g] = db.GroupCost(set, g, m.Query, i)
@@ -442,8 +454,8 @@ func (m *Matcher) candidate(i int) Candidate {
 	h := db.Halflife
 	var exactTerm float32
 	kI := db.weights[Inertial] / db.scale[Inertial]
-	for s, j := range db.Feet {
-		dx, dv := m.Char.Pos[j].Sub(pos[s]), m.Char.Vel[j].Sub(vel[s])
+	for s := range db.Feet {
+		dx, dv := m.queried.pos[s].Sub(pos[s]), m.queried.vel[s].Sub(vel[s])
 		for a := 0; a < 3; a++ {
 			e := spring.TransitionCost(dx[a], dv[a], h)
 			k.Exact += e

@@ -201,16 +201,20 @@ func TestIndexEqualsBrute(t *testing.T) {
 func TestExactReranks(t *testing.T) {
 	db := embedded(t)
 	s := DefaultSettings()
-	s.Set, s.Candidates = Exact, MaxCandidates
+	s.Set = Exact
 	m := NewMatcher(db, s)
+	var list []Candidate
 	for k := 0; k < 600; k++ {
 		m.Update(Zigzag.Input(float32(k)/60, 1), 1.0/60)
-		if !m.Searched || len(m.Candidates) < 2 {
+		if !m.Searched {
 			continue
 		}
-		for i := 1; i < len(m.Candidates); i++ {
-			if m.Candidates[i].Cost < m.Candidates[i-1].Cost {
-				t.Fatalf("tick %d: candidates not in order of exact cost: %v", k, m.Candidates)
+		if list = m.Shortlist(MaxCandidates, list[:0]); len(list) < 2 {
+			continue
+		}
+		for i := 1; i < len(list); i++ {
+			if list[i].Cost < list[i-1].Cost {
+				t.Fatalf("tick %d: candidates not in order of exact cost: %v", k, list)
 			}
 		}
 	}
@@ -222,11 +226,13 @@ func TestTickAllocatesNothing(t *testing.T) {
 	db := embedded(t)
 	for s := Set(0); s < NumSets; s++ {
 		st := DefaultSettings()
-		st.Set, st.Candidates, st.SearchPeriod = s, 8, 0 // search every tick
+		st.Set, st.SearchPeriod = s, 0 // search every tick
 		m := NewMatcher(db, st)
 		k := 0
+		list := make([]Candidate, 0, MaxCandidates)
 		a := testing.AllocsPerRun(200, func() {
 			m.Update(Random.Input(float32(k)/60, 1), 1.0/60)
+			list = m.Shortlist(8, list[:0])
 			k++
 		})
 		if a != 0 {

@@ -337,7 +337,7 @@ func (l *Lab) Update(dt float32) {
 // velocities (red) with the finite difference against the previous tick
 // (blue), over every joint but the root.
 func (l *Lab) measure() {
-	l.Mean, l.Max = animsys.DiffStats(l.skel.Len(), l.Lines)
+	l.Mean, l.Max = app.RedBlue(l.skel.Len(), l.Lines)
 }
 
 // Lines returns joint j of the picked character: its propagated (red) and

@@ -95,23 +95,24 @@ type Lab struct {
 	app.Base
 	S Settings
 
-	ch      *character.Character // the character the database is made of (nil: the embedded set)
-	src     mm.Source
-	dbName  string
-	db      *mm.Database
-	m       *mm.Matcher
-	Err     string // why the loaded files gave no database
-	ground  []bool
-	dbKey   [2]any // what the database was built from: character and mirror
-	wKey    mm.Weights
-	hKey    float32
-	seed    uint32
-	picked  int
-	sec     panels
-	time    float64
-	prevPos []mgl32.Vec3
-	havePrv bool
-	steer   steerState
+	ch        *character.Character // the character the database is made of (nil: the embedded set)
+	src       mm.Source
+	dbName    string
+	db        *mm.Database
+	m         *mm.Matcher
+	Err       string // why the loaded files gave no database
+	ground    []bool
+	dbKey     [2]any // what the database was built from: character and mirror
+	wKey      mm.Weights
+	hKey      float32
+	seed      uint32
+	picked    int
+	sec       panels
+	time      float64
+	prevPos   []mgl32.Vec3
+	havePrv   bool
+	steer     steerState
+	shortlist []mm.Candidate // the best frames of the last search, for the table (Matcher.Shortlist)
 
 	// History: a ring of snapshots, the newest at head-1; Rewind is how
 	// many ticks back the view is (0: live).
@@ -258,7 +259,7 @@ func (l *Lab) settings() mm.Settings {
 	m := mm.DefaultSettings()
 	m.Set, m.Transition = mm.Set(s.Features), s.transition()
 	m.Halflife, m.BlendTime, m.SearchPeriod = s.Halflife, s.BlendTime, s.Period
-	m.Rerank, m.Candidates, m.Brute = int(s.Rerank+0.5), shown, s.Brute
+	m.Rerank, m.Brute = int(s.Rerank+0.5), s.Brute
 	m.WalkSpeed, m.RunSpeed = s.WalkSpeed, s.RunSpeed
 	m.SideSpeed, m.BackSpeed = min(s.WalkSpeed, m.SideSpeed), min(s.WalkSpeed, m.BackSpeed)
 	m.VelHalflife, m.FaceHalflife = s.VelHalflife, s.FaceHlf
@@ -338,7 +339,10 @@ func (l *Lab) record() {
 	copy(l.prevPos, w.Pos)
 	l.havePrv = true
 	h.root, h.yaw, h.pred, h.predFace, h.goal = m.RootPos, m.RootYaw, m.Predicted, m.PredFacing, m.GoalVel
-	h.nCands = copy(h.cands[:], m.Candidates)
+	if m.Searched || m.Searches == 0 {
+		l.shortlist = m.Shortlist(shown, l.shortlist[:0])
+	}
+	h.nCands = copy(h.cands[:], l.shortlist)
 	h.carry, h.searched, h.transited, h.frame = m.Carry, m.Searched, m.Transited, m.Frame()
 	h.searchUs = 0
 	if m.Searched && len(m.SearchNs) > 0 {
@@ -437,7 +441,7 @@ func (l *Lab) CSVRows(rows [][]string) [][]string {
 // RedBlue is the mean and largest |red - blue| (m/s) over the body joints
 // of snapshot h.
 func (l *Lab) RedBlue(h *snapshot) (mean, most float32) {
-	return animsys.DiffStats(len(h.pos), func(j int) (red, blue mgl32.Vec3) {
+	return app.RedBlue(len(h.pos), func(j int) (red, blue mgl32.Vec3) {
 		if j == 0 || l.ground[j] {
 			return mgl32.Vec3{}, mgl32.Vec3{}
 		}

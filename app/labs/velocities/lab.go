@@ -457,7 +457,7 @@ func (l *Lab) measure(dt float32) {
 		l.plot.Title, l.plot.YUnit = plotTitle(l.S.Quantity), quantityUnits[l.S.Quantity]
 		l.plot.Clear()
 	}
-	l.Mean, l.Max = animsys.DiffStats(l.skel.Len(), l.Lines)
+	l.Mean, l.Max = app.RedBlue(l.skel.Len(), l.Lines)
 	l.plot.Push(l.time, l.Mean, l.Max)
 	if l.Event != "" {
 		l.plot.Mark(l.time)
