@@ -24,41 +24,61 @@ type inputState struct {
 // gets, and the mouse camera. Mouse drags that start over a panel belong
 // to the UI, not the camera.
 func (a *App) input() {
-	c, in := &a.chrome, &a.in
-	// While the user types a value, or browses files, keys are theirs (and
-	// Esc cancels instead of quitting).
-	in.keysFree = !ui.Typing() && c.browser == nil
-	if !in.keysFree {
-		rl.SetExitKey(rl.KeyNull)
-	} else {
-		rl.SetExitKey(rl.KeyEscape)
-		for _, k := range a.Keys() {
-			if k.Action != nil && (rl.IsKeyPressed(k.Code) || k.Alt != 0 && rl.IsKeyPressed(k.Alt)) {
-				k.Action()
-			}
-		}
-	}
+	a.keyActions()
 	m := rl.GetMousePosition() // units: raylib's mouse scale is the UI scale
-	// A tab switches the lab here, before drawing, so the whole frame
-	// shows the new lab (raygui's toggles act on release, as this does).
-	if c.showUI && c.browser == nil && rl.IsMouseButtonReleased(rl.MouseButtonLeft) {
-		for i, r := range tabRects(ui.Width(), len(a.entries), c.statsW) {
-			if rl.CheckCollisionPointRec(m, r) {
-				a.switchLab(i)
-			}
-		}
-	}
+	a.tabClick(m)
 	if rl.IsFileDropped() {
 		files := rl.LoadDroppedFiles()
 		rl.UnloadDroppedFiles()
 		a.Load(files)
 	}
 	overUI := a.overUI(m)
+	ctrl := rl.IsKeyDown(rl.KeyLeftControl) || rl.IsKeyDown(rl.KeyRightControl)
+	a.pointer(m, overUI, ctrl)
+	a.mouseCamera(m, overUI, ctrl)
+}
+
+// keyActions runs the pressed keys' actions, unless the user types a
+// value or browses files: then keys are theirs (and Esc cancels instead
+// of quitting).
+func (a *App) keyActions() {
+	in := &a.in
+	in.keysFree = !ui.Typing() && a.chrome.browser == nil
+	if !in.keysFree {
+		rl.SetExitKey(rl.KeyNull)
+		return
+	}
+	rl.SetExitKey(rl.KeyEscape)
+	for _, k := range a.Keys() {
+		if k.Action != nil && (rl.IsKeyPressed(k.Code) || k.Alt != 0 && rl.IsKeyPressed(k.Alt)) {
+			k.Action()
+		}
+	}
+}
+
+// tabClick switches the lab on a click on its tab at m (units), here,
+// before drawing, so the whole frame shows the new lab (raygui's toggles
+// act on release, as this does).
+func (a *App) tabClick(m rl.Vector2) {
+	c := &a.chrome
+	if !c.showUI || c.browser != nil || !rl.IsMouseButtonReleased(rl.MouseButtonLeft) {
+		return
+	}
+	for i, r := range tabRects(ui.Width(), len(a.entries), c.statsW) {
+		if rl.CheckCollisionPointRec(m, r) {
+			a.switchLab(i)
+		}
+	}
+}
+
+// pointer makes the frame's Pointer from the mouse at m (units): its
+// buttons, a click (the left button released near where it went down,
+// not over the UI), and with Ctrl outside the UI the ray under it.
+func (a *App) pointer(m rl.Vector2, overUI, ctrl bool) {
+	in := &a.in
 	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) || rl.IsMouseButtonPressed(rl.MouseButtonRight) {
 		in.dragging = !overUI
 	}
-	ctrl := rl.IsKeyDown(rl.KeyLeftControl) || rl.IsKeyDown(rl.KeyRightControl)
-	// A click picks: the left button released near where it went down.
 	if rl.IsMouseButtonPressed(rl.MouseButtonLeft) {
 		in.press, in.pressOverUI = m, overUI
 	}
@@ -77,7 +97,14 @@ func (a *App) input() {
 		in.pointer.Dir = mgl32.Vec3{ray.Direction.X, ray.Direction.Y, ray.Direction.Z}
 		in.pointer.Down = rl.IsMouseButtonDown(rl.MouseButtonLeft)
 	}
-	if in.dragging && !ctrl {
+}
+
+// mouseCamera orbits or pans the camera with a drag that started outside
+// the UI (not with Ctrl, which is the lab's), and turns the wheel into a
+// panel's scroll or the camera's zoom.
+func (a *App) mouseCamera(m rl.Vector2, overUI, ctrl bool) {
+	c := &a.chrome
+	if a.in.dragging && !ctrl {
 		d := rl.GetMouseDelta()
 		if rl.IsMouseButtonDown(rl.MouseButtonLeft) {
 			a.cam.Orbit(d.X, d.Y)

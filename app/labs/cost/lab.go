@@ -106,26 +106,12 @@ type Lab struct {
 	joint  int             // joint picked with a click, 0 for none
 	S      Settings
 
-	// The maps: row-major grids, row 0 at v = +VRange, column 0 at
-	// x = -XRange; colours for the textures, and each map's maximum.
-	gridKey     costGridKey
-	rankKey     costRankKey
-	grid        [costMaps][]float32
-	approx      []float32
-	pixels      [costMaps][]color.RGBA
-	MaxVal      [costMaps]float32
-	gridVersion int
-	csvDone     bool
-
-	// The picked offset: its curve over [0, CurveT] and its costs.
-	curveKey                       [3]float32
-	Curve                          []float32 // m, offset at t = k·CurveT/(costCurveN-1)
-	CurveT                         float32   // s
-	Crossing                       float32   // s, -1 if it never crosses zero
-	PickExact, PickApprox, PickSAD float32
+	heatMaps
+	pickedOffset
 
 	// The transition finder: every clip frame as a candidate target, the
 	// costs from the playing pose, and the best costRanked by S.RankBy.
+	rankKey                      costRankKey
 	skel                         animsys.Skeleton
 	clips                        []animsys.Clip
 	ground                       []bool // the character's joints that are no part of its body
@@ -148,6 +134,28 @@ type Lab struct {
 
 	tex *costTextures
 	sec costPanels
+}
+
+// heatMaps are the maps: row-major grids, row 0 at v = +VRange, column 0
+// at x = -XRange; colours for the textures, and each map's maximum.
+type heatMaps struct {
+	gridKey     costGridKey
+	grid        [costMaps][]float32
+	approx      []float32
+	pixels      [costMaps][]color.RGBA
+	MaxVal      [costMaps]float32
+	gridVersion int
+	csvDone     bool
+}
+
+// pickedOffset is the picked offset's curve over [0, CurveT] and its
+// costs.
+type pickedOffset struct {
+	curveKey                       [3]float32
+	Curve                          []float32 // m, offset at t = k·CurveT/(costCurveN-1)
+	CurveT                         float32   // s
+	Crossing                       float32   // s, -1 if it never crosses zero
+	PickExact, PickApprox, PickSAD float32
 }
 
 // Entry is how the App lists the Transition-cost lab: --lab cost, with the
