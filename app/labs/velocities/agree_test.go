@@ -78,7 +78,7 @@ func disagreement(ch *character.Character, ignoreWeightVel, countMarked bool) (w
 				r, b = l.global.Vel[0], l.fd.Vel[0]
 			}
 			k := float32(1)
-			if l.ikX > 0 && (j == ik.Root || j == ik.Mid) {
+			if l.ik.x > 0 && (j == ik.Root || j == ik.Mid) {
 				k = 1 + l.ikDelta/dt
 			}
 			bound := k*0.5*r.Sub(prev[j]).Len() + k*k*r.Sub(prev[j].Mul(2)).Add(prev2[j]).Len() + 0.01

@@ -59,33 +59,6 @@ func (l *Lab) sample(p *animsys.Pose, i int, t float32) {
 	p.Rot[0] = mathx.QuatIdentity()
 }
 
-// updateAdditive moves the additive's fade toward in or out at 1/duration
-// per second.
-func (l *Lab) updateAdditive(dt float32) {
-	rate := 1 / max(l.S.AddDuration, 1e-3)
-	was := l.addX
-	if l.S.Additive {
-		l.addX = min(1, l.addX+rate*dt)
-	} else {
-		l.addX = max(0, l.addX-rate*dt)
-	}
-	l.addMove = l.addX != was
-}
-
-// additiveWeight is the additive's weight and its rate (1/s): a smoothstep
-// of the fade progress, moving at +-1/duration while fading.
-func (l *Lab) additiveWeight() (a, aVel float32) {
-	a = l.S.AddWeight * mathx.Smoothstep(l.addX)
-	if l.addMove {
-		dir := float32(-1)
-		if l.S.Additive {
-			dir = 1
-		}
-		aVel = l.S.AddWeight * mathx.SmoothstepDx(l.addX) * dir / max(l.S.AddDuration, 1e-3)
-	}
-	return a, aVel
-}
-
 // updateTargets moves the look-at target (a critical spring, half-life
 // 0.15 s, smoothing the character's look-at path or the dragged point)
 // and the IK target (the character's path for the chain, with the
@@ -176,7 +149,7 @@ func (l *Lab) evaluate(dt float32) {
 	// Look-at and IK, their targets carried by joints of this pose, each
 	// faded in and out by a blend from the pose without it.
 	l.updateTargets(dt, ent)
-	if a, av := fadeWeight(l.lookX, l.lookMove, l.S.LookAt); a > 0 && l.ch.Head >= 0 {
+	if a, av := l.look.weight(1, procFade); a > 0 && l.ch.Head >= 0 {
 		l.procBase.CopyFrom(&l.local)
 		animsys.LookAt(&l.local, &l.global, l.ch.Head, l.lookPos, l.lookVel, l.ch.HeadFwd)
 		if a < 1 || av != 0 {
@@ -184,7 +157,7 @@ func (l *Lab) evaluate(dt float32) {
 		}
 		animsys.FK(&l.global, &l.local, l.skel.Parents)
 	}
-	if a, av := fadeWeight(l.ikX, l.ikMove, l.S.IK); a > 0 {
+	if a, av := l.ik.weight(1, procFade); a > 0 {
 		if j := l.ikChain(); j.Root >= 0 {
 			l.procBase.CopyFrom(&l.local)
 			animsys.TwoBoneIK(&l.local, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, l.skel.Parents, j, l.ikPos, l.ikVel, l.ikDelta)
@@ -196,34 +169,58 @@ func (l *Lab) evaluate(dt float32) {
 	}
 }
 
-// updateFades moves the look-at's and the IK's fades toward on or off at
-// 1/procFade per second.
-func (l *Lab) updateFades(dt float32) {
-	step := func(x *float32, on bool) bool {
-		was := *x
-		if on {
-			*x = min(1, *x+dt/procFade)
-		} else {
-			*x = max(0, *x-dt/procFade)
-		}
-		return *x != was
-	}
-	l.lookMove = step(&l.lookX, l.S.LookAt)
-	l.ikMove = step(&l.ikX, l.S.IK)
+// fade is a stage the lab fades in and out rather than switching at once
+// (the additive, the look-at, the IK): its progress x from 0 (out) to 1
+// (in), moving towards where its switch is at 1/duration per second, and
+// whether it moved on the last tick. Its weight is the smoothstep of x;
+// while it moves, the weight's rate (1/s) is propagated (op_blend's
+// alpha_vel), so red and blue keep agreeing where switching the stage at
+// once would jump the pose.
+type fade struct {
+	x      float32
+	in     bool // the way it last moved: in, or out
+	moving bool
 }
 
-// fadeWeight is a stage's blend weight, the smoothstep of its fade
-// progress x, and the weight's rate (1/s) while it moves toward on or off.
-func fadeWeight(x float32, moving, on bool) (a, aVel float32) {
-	a = mathx.Smoothstep(x)
-	if moving {
-		aVel = mathx.SmoothstepDx(x) / procFade
-		if !on {
-			aVel = -aVel
+// step moves the fade dt seconds towards in (true) or out over duration
+// seconds.
+func (f *fade) step(in bool, dt, duration float32) {
+	was := f.x
+	if in {
+		f.x = min(1, f.x+dt/duration)
+	} else {
+		f.x = max(0, f.x-dt/duration)
+	}
+	f.in, f.moving = in, f.x != was
+}
+
+// weight is the fade's weight times scale, and the weight's rate (1/s)
+// while it moves over duration seconds.
+func (f *fade) weight(scale, duration float32) (a, aVel float32) {
+	a = scale * mathx.Smoothstep(f.x)
+	if f.moving {
+		dir := float32(-1)
+		if f.in {
+			dir = 1
 		}
+		aVel = scale * mathx.SmoothstepDx(f.x) * dir / duration
 	}
 	return a, aVel
 }
+
+// updateFades moves the additive's, the look-at's and the IK's fades
+// towards their switches.
+func (l *Lab) updateFades(dt float32) {
+	l.add.step(l.S.Additive, dt, l.addDuration())
+	l.look.step(l.S.LookAt, dt, procFade)
+	l.ik.step(l.S.IK, dt, procFade)
+}
+
+// addDuration (s) is how long the additive takes to fade in or out.
+func (l *Lab) addDuration() float32 { return max(l.S.AddDuration, 1e-3) }
+
+// additiveWeight is the additive's weight and its rate (1/s).
+func (l *Lab) additiveWeight() (a, aVel float32) { return l.add.weight(l.S.AddWeight, l.addDuration()) }
 
 // ikChain is the chain the IK acts on (Root -1 if the character has none).
 func (l *Lab) ikChain() animsys.TwoBoneJoints {

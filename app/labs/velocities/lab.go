@@ -117,12 +117,8 @@ type tickEvents struct {
 	seek            float32 // s into the loop to jump to, -1 for none
 }
 
-// fades are the additive's, the look-at's and the IK's fades: progress 0
-// to 1, and whether it moved this tick.
-type fades struct {
-	addX, lookX, ikX          float32
-	addMove, lookMove, ikMove bool
-}
+// fades are the additive's, the look-at's and the IK's fades.
+type fades struct{ add, look, ik fade }
 
 // targets are the look-at's and the IK's targets, and the points the user
 // drags them to (nil when on their paths).
@@ -263,7 +259,7 @@ func (l *Lab) switchEvent() string {
 		return "sampling"
 	case now.play != was.play:
 		return "play mode"
-	case now.ikChain != was.ikChain && l.ikX > 0:
+	case now.ikChain != was.ikChain && l.ik.x > 0:
 		return "ik chain"
 	case now.dragged != was.dragged || now.dragIK != was.dragIK:
 		return "drag"
@@ -335,7 +331,6 @@ func (l *Lab) Update(dt float32) {
 	}
 	l.trans.Advance(simDt)
 	l.time += float64(simDt)
-	l.updateAdditive(simDt)
 	l.updateFades(simDt)
 	l.evaluate(simDt)
 	if jump := l.readsJump(); jump && l.Event == "" {
