@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,7 +106,7 @@ func TestAllLabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range dirs {
-		if d.IsDir() && !seen[d.Name()] && !slices.Contains(shared, d.Name()) {
+		if d.IsDir() && !seen[d.Name()] {
 			t.Errorf("app/labs/%s is not in All()", d.Name())
 		}
 	}
@@ -159,18 +158,12 @@ func imports(t *testing.T, dir string) map[string][]string {
 	return out
 }
 
-// shared are the packages under app/labs that are no lab: what several
-// labs share (the signal labs' plots), which any lab may import.
-var shared = []string{"signals"}
-
-// No lab imports another lab (or this list), and the framework, its test
+// No lab imports another lab (or this list), and the framework, the test
 // helpers and the subcommands import no lab: a lab's folder can change
-// without touching anything else. A shared package imports no lab either.
+// without touching anything else. What labs share is the framework's.
 func TestLabsAreIndependent(t *testing.T) {
 	const labsPkg = "kinelab/app/labs"
-	isLab := func(p string) bool {
-		return p == labsPkg || strings.HasPrefix(p, labsPkg+"/") && !slices.Contains(shared, strings.TrimPrefix(p, labsPkg+"/"))
-	}
+	isLab := func(p string) bool { return p == labsPkg || strings.HasPrefix(p, labsPkg+"/") }
 	for _, e := range All() {
 		for p, files := range imports(t, e.Name) {
 			if isLab(p) && p != labsPkg+"/"+e.Name {
@@ -178,14 +171,7 @@ func TestLabsAreIndependent(t *testing.T) {
 			}
 		}
 	}
-	for _, dir := range shared {
-		for p, files := range imports(t, dir) {
-			if isLab(p) {
-				t.Errorf("shared package %s imports the lab %s (%v)", dir, p, files)
-			}
-		}
-	}
-	for _, dir := range []string{"..", "../apptest", "../cli"} {
+	for _, dir := range []string{"..", "../../internal/apptest", "../cli"} {
 		for p, files := range imports(t, dir) {
 			if p == labsPkg || strings.HasPrefix(p, labsPkg+"/") {
 				t.Errorf("%s imports %s (%v): the framework must not know the labs", filepath.Clean(filepath.Join("app/labs", dir)), p, files)

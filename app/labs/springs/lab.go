@@ -9,7 +9,6 @@ import (
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
-	"kinelab/app/labs/signals"
 	"kinelab/render"
 )
 
@@ -89,7 +88,7 @@ type Lab struct {
 	pendStep         bool
 	pendRamp         bool
 	Jumped           bool // the goal jumped, or its velocity changed at once, this tick
-	draw             signals.PlotDrag
+	draw             app.PlotDrag
 
 	x, v           [numSprings]float32 // m, m/s
 	decOff, decVel float32             // the decay spring's offset from the goal (m, m/s)
@@ -137,7 +136,7 @@ func (l *Lab) Title() string {
 }
 
 // Focus implements app.Lab: the middle of the rails, left of the plots.
-func (l *Lab) Focus() mgl32.Vec3 { return signals.FocusBesidePlots(mgl32.Vec3{0, 0.95, 0}) }
+func (l *Lab) Focus() mgl32.Vec3 { return app.FocusBesidePlots(mgl32.Vec3{0, 0.95, 0}) }
 
 // Step makes the goal jump to the other side now.
 func (l *Lab) Step() { l.S.Goal, l.pendStep = GoalSteps, true }

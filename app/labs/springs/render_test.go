@@ -6,7 +6,6 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 
 	"kinelab/app"
-	"kinelab/app/labs/signals"
 	"kinelab/internal/apptest"
 	"kinelab/ui"
 )
@@ -43,7 +42,7 @@ func checkFrame(t *testing.T, a *app.App) {
 	})
 	defer apptest.KeepOnFailure(t, img, "springs")
 	v := a.View()
-	top, bottom := signals.StackedPlots(v.Width, v.Height)
+	top, bottom := app.StackedPlots(v.Width, v.Height)
 	const tol, want = 6, 40
 	got := map[string]int{"x goal": apptest.CountNear(img, lab.pos.Area(top), GoalColor, tol)}
 	view3D := rl.Rectangle{X: 320, Y: 40, Width: top.X - 330, Height: float32(v.Height) - 50}

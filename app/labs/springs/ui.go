@@ -8,7 +8,6 @@ import (
 
 	"kinelab/animsys/mathx"
 	"kinelab/app"
-	"kinelab/app/labs/signals"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -50,7 +49,7 @@ func (l *Lab) Draw3D(v *app.View) {
 // Draw2D implements app.Lab: the position and velocity plots, the rails'
 // names.
 func (l *Lab) Draw2D(v *app.View) {
-	top, bottom := signals.StackedPlots(v.Width, v.Height)
+	top, bottom := app.StackedPlots(v.Width, v.Height)
 	l.pos.Draw(top, v.Mouse)
 	l.vel.Draw(bottom, v.Mouse)
 	for i := range numSprings {
@@ -148,13 +147,13 @@ func (l *Lab) Keys() []app.Key {
 // Point implements app.Lab: Ctrl+drag in the top plot moves the goal.
 func (l *Lab) Input(in *app.Input) {
 	ptr := in.Pointer
-	top, _ := signals.StackedPlots(int32(ui.Width()), int32(ui.Height()))
+	top, _ := app.StackedPlots(int32(ui.Width()), int32(ui.Height()))
 	l.draw.Point(ptr, l.pos, top)
 }
 
 // UIRects implements app.Lab: the two plots (the goal is dragged in one).
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
-	a, b := signals.StackedPlots(w, h)
+	a, b := app.StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
 }
 

@@ -11,7 +11,6 @@ import (
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
-	"kinelab/app/labs/signals"
 	"kinelab/assets"
 	"kinelab/render"
 )
@@ -104,7 +103,7 @@ type Lab struct {
 	offset float32          // m, the jumping offset (SignalJumps)
 	signal int32            // mode of the last update, to notice a change
 	pend   bool             // a discontinuity was asked for
-	draw   signals.PlotDrag
+	draw   app.PlotDrag
 
 	// The variants: the plain spring's state, and a filter with the
 	// CutTracker feeding it for each tracking spring.
@@ -326,4 +325,4 @@ func (l *Lab) CSVRows(rows [][]string) [][]string {
 
 // Focus implements app.Lab: between the two characters, shifted so that with
 // the default camera they stand left of the plots.
-func (l *Lab) Focus() mgl32.Vec3 { return signals.FocusBesidePlots(mgl32.Vec3{0, 0.9, 0}) }
+func (l *Lab) Focus() mgl32.Vec3 { return app.FocusBesidePlots(mgl32.Vec3{0, 0.9, 0}) }

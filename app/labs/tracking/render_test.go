@@ -7,7 +7,6 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 
 	"kinelab/app"
-	"kinelab/app/labs/signals"
 	"kinelab/internal/apptest"
 	"kinelab/ui"
 )
@@ -44,7 +43,7 @@ func checkFrame(t *testing.T, a *app.App) {
 	})
 	defer apptest.KeepOnFailure(t, img, "tracking")
 	v := a.View()
-	top, bottom := signals.StackedPlots(v.Width, v.Height)
+	top, bottom := app.StackedPlots(v.Width, v.Height)
 	const tol, want = 6, 40
 	got := map[string]int{"input": apptest.CountNear(img, lab.plot.Area(top), InputColor, tol)}
 	for k := range numVariants {

@@ -10,7 +10,6 @@ import (
 
 	"kinelab/animsys/mathx"
 	"kinelab/app"
-	"kinelab/app/labs/signals"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -27,7 +26,7 @@ func (l *Lab) Input(in *app.Input) {
 	if ptr.Click && l.S.Character {
 		l.joint = max(0, ptr.JointAt(l.char.rawG.Pos, mgl32.Vec3{}))
 	}
-	top, _ := signals.StackedPlots(int32(ui.Width()), int32(ui.Height()))
+	top, _ := app.StackedPlots(int32(ui.Width()), int32(ui.Height()))
 	l.draw.Point(ptr, l.plot, top)
 	if l.draw.Down {
 		l.S.Signal = SignalDrawn
@@ -47,7 +46,7 @@ func (l *Lab) Draw3D(v *app.View) {
 // Draw2D implements app.Lab: the signal and error plots, and the characters'
 // captions.
 func (l *Lab) Draw2D(v *app.View) {
-	top, bottom := signals.StackedPlots(v.Width, v.Height)
+	top, bottom := app.StackedPlots(v.Width, v.Height)
 	c := l.char
 	if l.S.Character { // the joints' names first, off the plots
 		v.DrawJointLabels(&c.skel, c.rawG.Pos, mgl32.Vec3{}, l.joint, top, bottom)
@@ -207,7 +206,7 @@ func (l *Lab) Keys() []app.Key {
 
 // UIRects implements app.Lab: the two plots (the input is drawn in one).
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
-	a, b := signals.StackedPlots(w, h)
+	a, b := app.StackedPlots(w, h)
 	return []rl.Rectangle{a, b}
 }
 

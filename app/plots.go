@@ -1,10 +1,9 @@
-// Package signals is what the labs that plot 1-D signals beside a small
-// 3D view share (Tracking, Springs): their two stacked plots in a column
-// on the right of the window, the camera focus that puts the 3D view
-// between those plots and the panels, and drawing a signal into a plot
-// with Ctrl + drag. It is no lab: it uses the framework's exported API
-// (app.LabArea, app.DefaultCamera, app.Pointer) as a lab does.
-package signals
+package app
+
+// What the labs that plot 1-D signals beside a small 3D view share
+// (Tracking, Springs): their two stacked plots in a column on the right of
+// the window, the camera focus that puts the 3D view between those plots
+// and the panels, and drawing a signal into a plot with Ctrl + drag.
 
 import (
 	"math"
@@ -12,7 +11,6 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"kinelab/app"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -21,7 +19,7 @@ import (
 // column on the right of a w x h screen (units), under the tab bar,
 // leaving the middle of the screen to the 3D view.
 func StackedPlots(w, h int32) (top, bottom rl.Rectangle) {
-	area := app.LabArea(float32(w), float32(h))
+	area := LabArea(float32(w), float32(h))
 	pw := min(580, area.Width-300) // keep ~300 units of 3D view beside the panels
 	pw = max(pw, area.Width*0.45)
 	x := area.X + area.Width - pw
@@ -39,10 +37,10 @@ func FocusBesidePlots(p mgl32.Vec3) mgl32.Vec3 {
 		w, h = 1280, 720
 	}
 	top, _ := StackedPlots(w, h)
-	shift := float32(w)/2 - (app.LabArea(float32(w), float32(h)).X+top.X)/2 // units
-	cam := app.DefaultCamera()
+	shift := float32(w)/2 - (LabArea(float32(w), float32(h)).X+top.X)/2 // units
+	cam := DefaultCamera()
 	pxPerM := float32(h) / (2 * cam.Distance * float32(math.Tan(float64(cam.FovY)*math.Pi/360)))
-	return p.Add(app.DefaultCameraRight().Mul(shift / pxPerM))
+	return p.Add(DefaultCameraRight().Mul(shift / pxPerM))
 }
 
 // PlotDrag turns Ctrl + left drag inside a plot into values on its y axis
@@ -54,7 +52,7 @@ type PlotDrag struct {
 }
 
 // Point reads the pointer for a drag in plot p drawn at rectangle r.
-func (d *PlotDrag) Point(ptr app.Pointer, p *render.Plot, r rl.Rectangle) {
+func (d *PlotDrag) Point(ptr Pointer, p *render.Plot, r rl.Rectangle) {
 	if !ptr.Down {
 		d.Down = false
 		return
