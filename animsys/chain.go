@@ -2,9 +2,12 @@ package animsys
 
 import (
 	"bytes"
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
 )
 
 // The velocity chain of the Velocities lab and of the benchmark
@@ -272,10 +275,12 @@ func (c *Character) checksum() float32 {
 
 // setAddLog and setOffLog recompute the kept log of joint j.
 func (c *Character) setAddLog(j int) {
-	c.addLogs[j].set(ldqp(&c.Add.Rot[j]), ldp(&c.Add.Ang[j]), ldp(&c.Add.Scl[j]))
+	c.addLogs[j].set(mathx.LoadQ4(&c.Add.Rot[j]), mathx.LoadV3(&c.Add.Ang[j]), mathx.LoadV3(&c.Add.Scl[j]))
 }
 
-func (c *Character) setOffLog(j int) { c.offLogs[j].set(ldqp(&c.Offset.Rot[j]), ldp(&c.Offset.Scl[j])) }
+func (c *Character) setOffLog(j int) {
+	c.offLogs[j].set(mathx.LoadQ4(&c.Offset.Rot[j]), mathx.LoadV3(&c.Offset.Scl[j]))
+}
 
 // sameBits reports whether a and b hold the same bytes (T without padding).
 func sameBits[T mgl32.Vec3 | mgl32.Quat](a, b []T) bool {
@@ -292,8 +297,9 @@ func sameBits[T mgl32.Vec3 | mgl32.Quat](a, b []T) bool {
 // CosineWeight is the bench-spec weight .5 - .5 cos(2 pi t / period) and
 // its rate (pi / period) sin(2 pi t / period) in 1/s (t, period in s).
 func CosineWeight(t, period float32) (w, dw float32) {
-	s, c := sincos32(2 * pi32 * t / period)
-	return .5 - .5*c, pi32 / period * s
+	const pi = float32(math.Pi)
+	s, c := mathx.Sincos32(2 * pi * t / period)
+	return .5 - .5*c, pi / period * s
 }
 
 // wrapTime wraps a clip time into [0, duration).

@@ -128,7 +128,7 @@
 // tangents, the tracks' tangents), up to MaxCacheBytes a clip. A Character keeps only
 // the poses that outlive a tick; the rest live in a Scratch that the
 // characters one goroutine ticks share (Character.TickWith), so a crowd's
-// working set stays small. The per-joint loops use register-sized vector
-// types and float32 polynomial transcendentals (fastmath.go), checked
-// against mathx and float64.
+// working set stays small. The per-joint loops use mathx's fast forms
+// (register-sized V3 and Q4, float32 polynomial transcendentals), each
+// checked against its plain form.
 package animsys

@@ -88,7 +88,7 @@ func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int
 	TwoBoneIKStatic(localTemp, globalTemp, parents, j, heelPos.Sub(heelVel.Mul(delta)))
 	inv := 1 / delta
 	for _, i := range [2]int{j.Root, j.Mid} {
-		localCurr.Ang[i] = rotDelta(ldqp(&localTemp.Rot[i]), ldqp(&localCurr.Rot[i])).scale(inv).vec()
+		localCurr.Ang[i] = rotDelta(mathx.LoadQ4(&localTemp.Rot[i]), mathx.LoadQ4(&localCurr.Rot[i])).Scale(inv).Vec3()
 	}
 }
 
@@ -130,7 +130,7 @@ func hingeBend(midRot mgl32.Quat, hinge, ab, cb, cross mgl32.Vec3, lab, lcb, wan
 	phi := atan2f(ab.Dot(n.Cross(cb)), ab.Dot(cb))
 	sw, cw := mathx.Sincos(want)
 	an := ab.Dot(n)
-	alpha := atan2f(sqrt32(max(0, lab*sw*lab*sw-an*an)), lab*cw)
+	alpha := atan2f(mathx.Sqrt(max(0, lab*sw*lab*sw-an*an)), lab*cw)
 	return mathx.QuatFromScaledAngleAxis(n.Mul(phi - alpha))
 }
 
@@ -151,5 +151,5 @@ func atan2f(y, x float32) float32 { return float32(math.Atan2(float64(y), float6
 // angle only to sqrt(float32 epsilon) ~ 3e-4 rad, it keeps the angle's
 // float32 precision there. a, b > 0 and |a - b| < c < a + b.
 func lawOfCosines(a, b, c float32) float32 {
-	return 2 * atan2f(sqrt32((c-a+b)*(c+a-b)), sqrt32((a+b-c)*(a+b+c)))
+	return 2 * atan2f(mathx.Sqrt((c-a+b)*(c+a-b)), mathx.Sqrt((a+b-c)*(a+b+c)))
 }

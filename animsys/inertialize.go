@@ -84,10 +84,10 @@ func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 // InertializeWeights works on: r, the scaled angle-axis of its rotation
 // (rad), and ls, the log of its scale. A Character keeps one per joint of
 // its offset, which changes only at a transition (see keepLogs).
-type offLog struct{ r, ls v3 }
+type offLog struct{ r, ls mathx.V3 }
 
 // set computes m from a joint's rotation and scale.
-func (m *offLog) set(rot q4, scl v3) { m.r, m.ls = qlog(rot), log3(scl) }
+func (m *offLog) set(rot mathx.Q4, scl mathx.V3) { m.r, m.ls = rot.ToScaledAngleAxis(), scl.Log() }
 
 // inertialize is InertializeWeights with the joints' offLogs in logs (of
 // len(input.Pos), up to date with offset), or, with logs nil, computed
@@ -105,34 +105,35 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 	}
 	var tmp offLog
 	for i := 0; i < n; i++ {
-		p, v := ldp(&fp[i]), ldp(&fv[i])
-		op[i] = ldp(&ip[i]).add(p.scale(w0)).add(v.scale(w1)).vec()
-		ov[i] = ldp(&iv[i]).add(p.scale(w2)).add(v.scale(w3)).vec()
+		p, v := mathx.LoadV3(&fp[i]), mathx.LoadV3(&fv[i])
+		op[i] = mathx.LoadV3(&ip[i]).Add(p.Scale(w0)).Add(v.Scale(w1)).Vec3()
+		ov[i] = mathx.LoadV3(&iv[i]).Add(p.Scale(w2)).Add(v.Scale(w3)).Vec3()
 
 		m := &tmp
 		if logs != nil {
 			m = &logs[i]
 		} else {
-			m.set(ldqp(&fr[i]), ldp(&fs[i]))
+			m.set(mathx.LoadQ4(&fr[i]), mathx.LoadV3(&fs[i]))
 		}
-		r, a := m.r, ldp(&fa[i])
-		// qexpVel(x, v) written out, so that the loop makes no call.
-		x, v := r.scale(w0).add(a.scale(w1)), r.scale(w2).add(a.scale(w3))
-		x2 := x.dot(x)
-		k := expSmall(x2)
+		r, a := m.r, mathx.LoadV3(&fa[i])
+		// mathx.Q4FromScaledAngleAxisDx(x, v) written out, so that the loop
+		// makes no call.
+		x, v := r.Scale(w0).Add(a.Scale(w1)), r.Scale(w2).Add(a.Scale(w3))
+		x2 := x.Dot(x)
+		k := mathx.ExpSmall(x2)
 		if x2 >= 1 {
-			k = expLarge(x2)
+			k = mathx.ExpLarge(x2)
 		}
-		e := k.quat(x)
-		jx, jy, jz := rodS(k.c1(), k.c2, x.x, x.y, x.z, v.x, v.y, v.z)
-		in, o := ldqp(&ir[i]), &or[i]
-		o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, in.w, in.x, in.y, in.z)
-		ang := ldp(&ia[i]) // loaded here, not with in: fewer values spill
-		ax, ay, az := qrotS(e.w, e.x, e.y, e.z, ang.x, ang.y, ang.z)
+		e := k.Quat(x)
+		jx, jy, jz := mathx.RodriguesS(k.C1(), k.C2, x.X, x.Y, x.Z, v.X, v.Y, v.Z)
+		in, o := mathx.LoadQ4(&ir[i]), &or[i]
+		o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, in.W, in.X, in.Y, in.Z)
+		ang := mathx.LoadV3(&ia[i]) // loaded here, not with in: fewer values spill
+		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
 		oa[i] = mgl32.Vec3{ax + jx, ay + jy, az + jz}
 
-		ls, sv := m.ls, ldp(&fsv[i])
-		os[i] = ldp(&is[i]).mul(exp3(ls.scale(w0).add(sv.scale(w1)))).vec()
-		osv[i] = ldp(&isv[i]).add(ls.scale(w2)).add(sv.scale(w3)).vec()
+		ls, sv := m.ls, mathx.LoadV3(&fsv[i])
+		os[i] = mathx.LoadV3(&is[i]).Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
+		osv[i] = mathx.LoadV3(&isv[i]).Add(ls.Scale(w2)).Add(sv.Scale(w3)).Vec3()
 	}
 }
