@@ -68,6 +68,9 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	// The loop has no call, so Go keeps its values in registers (all are
 	// caller-saved): joints beyond the polynomials' ranges (|d| >= 1 rad,
 	// rare) are marked and done after each block of 64 by blendRot.
+	//
+	// The plain form of Blend, the formula above written once per joint,
+	// is blendReference below.
 	if useSIMD {
 		blendRotSIMD(lr, la, rr, ra, or, oa, alpha, alphaVel)
 	} else {
@@ -130,4 +133,26 @@ func blendRot(l mathx.Q4, w mathx.V3, r mathx.Q4, ra mathx.V3, alpha, alphaVel f
 	dd := mathx.Q4ToScaledAngleAxisDx(dq, d, ra.Sub(dq.MulVec3(w)))
 	e, de := mathx.Q4FromScaledAngleAxisDx(d.Scale(alpha), dd.Scale(alpha))
 	return e.Mul(l), d.Scale(alphaVel).Add(de).Add(e.MulVec3(w))
+}
+
+// blendReference is Blend on mathx's plain forms, written like the
+// article's op_blend with the exact angular velocity Blend adds (see
+// there): the reference Blend's fast loops are tested against.
+func blendReference(out, lhs, rhs *Pose, alpha, alphaVel float32) {
+	for i := range lhs.Pos {
+		l, r := lhs.Kform(i), rhs.Kform(i)
+		out.Pos[i] = mathx.Vec3Lerp(l.Pos, r.Pos, alpha)
+		out.Vel[i] = mathx.Vec3Lerp(l.Vel, r.Vel, alpha).Add(r.Pos.Sub(l.Pos).Mul(alphaVel))
+		// rot = exp(alpha d) lhs.rot, d the rotation from lhs to rhs.
+		diff := mathx.QuatAbs(mathx.QuatMulInv(r.Rot, l.Rot))
+		d := mathx.QuatToScaledAngleAxis(diff)
+		dd := mathx.QuatToScaledAngleAxisDx(d, r.Ang.Sub(mathx.QuatMulVec3(diff, l.Ang)))
+		e := mathx.QuatFromScaledAngleAxis(d.Mul(alpha))
+		out.Rot[i] = mathx.QuatMul(e, l.Rot)
+		out.Ang[i] = d.Mul(alphaVel).Add(mathx.QuatFromScaledAngleAxisDx(d.Mul(alpha), dd.Mul(alpha))).
+			Add(mathx.QuatMulVec3(e, l.Ang))
+		ds := mathx.Vec3Log(mathx.Vec3Div(r.Scl, l.Scl))
+		out.Scl[i] = mathx.Vec3Mul(l.Scl, mathx.Vec3Exp(ds.Mul(alpha)))
+		out.Svl[i] = mathx.Vec3Lerp(l.Svl, r.Svl, alpha).Add(ds.Mul(alphaVel))
+	}
 }

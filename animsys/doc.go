@@ -130,5 +130,8 @@
 // characters one goroutine ticks share (Character.TickWith), so a crowd's
 // working set stays small. The per-joint loops use mathx's fast forms
 // (register-sized V3 and Q4, float32 polynomial transcendentals), each
-// checked against its plain form.
+// checked against its plain form; FK, FKStatic, BK, Blend,
+// InertializeWeights and FiniteDiff keep a plain form written like the
+// article beside their fast bodies (fkReference, ...), and the tests hold
+// one to the other.
 package animsys

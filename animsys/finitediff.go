@@ -28,6 +28,7 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
+		// The plain form of this body is finiteDiffReference below.
 		vel[i] = mathx.LoadV3(&cp[i]).Sub(mathx.LoadV3(&pp[i])).Scale(inv).Vec3()
 		// rotDelta written out, so that the loop makes no call for rotations
 		// up to 45 degrees a tick.
@@ -52,6 +53,18 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 			}
 		}
 		svl[i] = ds.Scale(inv).Vec3()
+	}
+}
+
+// finiteDiffReference is FiniteDiff as the article writes
+// op_finite_diff, on mathx's plain forms (dividing by dt as a product
+// with 1/dt, as FiniteDiff does).
+func finiteDiffReference(out, curr, prev *Pose, dt float32) {
+	for i := range curr.Pos {
+		out.Pos[i], out.Rot[i], out.Scl[i] = curr.Pos[i], curr.Rot[i], curr.Scl[i]
+		out.Vel[i] = curr.Pos[i].Sub(prev.Pos[i]).Mul(1 / dt)
+		out.Ang[i] = mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(curr.Rot[i], prev.Rot[i]))).Mul(1 / dt)
+		out.Svl[i] = mathx.Vec3Log(mathx.Vec3Div(curr.Scl[i], prev.Scl[i])).Mul(1 / dt)
 	}
 }
 

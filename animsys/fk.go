@@ -28,13 +28,14 @@ func FK(global, local *Pose, parents []int) {
 			gv[i], ga[i], gsv[i] = lv[i], la[i], lsv[i]
 			continue
 		}
-		// Each value is loaded (through LoadV3, inlined) just before its
-		// first use and each output stored as soon as it is known: Go
-		// schedules in that order, and fewer values spill than with the
-		// parent's loaded up front. The three rotations by par_rot are
-		// QuatMulVec3S, inline: Q4.Matrix is fewer flops but a call, and written
-		// out here its nine entries live in memory (measured 2% of the
-		// tick worse than QuatMulVec3S).
+		// The article's op_fk, line by line, is fkReference below; this
+		// body computes the same values (tests: plain_test.go). Each value
+		// is loaded (through LoadV3, inlined) just before its first use and
+		// each output stored as soon as it is known: Go schedules in that
+		// order, and fewer values spill than with the parent's loaded up
+		// front. The three rotations by par_rot are QuatMulVec3S, inline:
+		// Q4.Matrix is fewer flops but a call, and written out here its
+		// nine entries live in memory (measured 2% of the tick worse).
 		pr, ps := mathx.LoadQ4(&gr[p]), mathx.LoadV3(&gs[p])
 		gs[i] = mathx.LoadV3(&ls[i]).Mul(ps).Vec3()
 		l := mathx.LoadQ4(&lr[i])
@@ -61,6 +62,27 @@ func FK(global, local *Pose, parents []int) {
 	}
 }
 
+// fkReference is FK as the article writes op_fk, on mathx's plain forms:
+// the reference FK's fast body is tested against.
+func fkReference(global, local *Pose, parents []int) {
+	for i, p := range parents {
+		if p < 0 {
+			global.SetKform(i, local.Kform(i))
+			continue
+		}
+		par, loc := global.Kform(p), local.Kform(i)
+		global.Pos[i] = mathx.QuatMulVec3(par.Rot, mathx.Vec3Mul(loc.Pos, par.Scl)).Add(par.Pos)
+		global.Rot[i] = mathx.QuatMul(par.Rot, loc.Rot)
+		global.Scl[i] = mathx.Vec3Mul(loc.Scl, par.Scl)
+		global.Vel[i] = mathx.QuatMulVec3(par.Rot, mathx.Vec3Mul(loc.Vel, par.Scl)).
+			Add(par.Vel).
+			Add(par.Ang.Cross(mathx.QuatMulVec3(par.Rot, mathx.Vec3Mul(loc.Pos, par.Scl)))).
+			Add(mathx.QuatMulVec3(par.Rot, mathx.Vec3Mul(mathx.Vec3Mul(loc.Pos, par.Scl), par.Svl)))
+		global.Ang[i] = mathx.QuatMulVec3(par.Rot, loc.Ang).Add(par.Ang)
+		global.Svl[i] = loc.Svl.Add(par.Svl)
+	}
+}
+
 // FKStatic is FK without velocities (op_fk_static): only positions,
 // rotations and scales of global are written.
 func FKStatic(global, local *Pose, parents []int) {
@@ -72,10 +94,26 @@ func FKStatic(global, local *Pose, parents []int) {
 			gp[i], gr[i], gs[i] = lp[i], lr[i], ls[i]
 			continue
 		}
+		// The fast form of fkStaticReference's three lines.
 		pr, ps := mathx.LoadQ4(&gr[p]), mathx.LoadV3(&gs[p])
 		gp[i] = pr.MulVec3(mathx.LoadV3(&lp[i]).Mul(ps)).Add(mathx.LoadV3(&gp[p])).Vec3()
 		gr[i] = pr.Mul(mathx.LoadQ4(&lr[i])).Quat()
 		gs[i] = mathx.LoadV3(&ls[i]).Mul(ps).Vec3()
+	}
+}
+
+// fkStaticReference is FKStatic as the article writes op_fk_static, on
+// mathx's plain forms.
+func fkStaticReference(global, local *Pose, parents []int) {
+	for i, p := range parents {
+		if p < 0 {
+			global.Pos[i], global.Rot[i], global.Scl[i] = local.Pos[i], local.Rot[i], local.Scl[i]
+			continue
+		}
+		parPos, parRot, parScl := global.Pos[p], global.Rot[p], global.Scl[p]
+		global.Pos[i] = mathx.QuatMulVec3(parRot, mathx.Vec3Mul(local.Pos[i], parScl)).Add(parPos)
+		global.Rot[i] = mathx.QuatMul(parRot, local.Rot[i])
+		global.Scl[i] = mathx.Vec3Mul(local.Scl[i], parScl)
 	}
 }
 
@@ -102,7 +140,8 @@ func BK(local, global *Pose, parents []int) {
 			lv[i], la[i], lsv[i] = gv[i], ga[i], gsv[i]
 			continue
 		}
-		// Values loaded where first used, outputs stored early (see FK).
+		// The plain form of this body is bkReference below. Values are
+		// loaded where first used, outputs stored early (see FK).
 		pr, g := mathx.LoadQ4(&gr[p]), mathx.LoadQ4(&gr[i])
 		l := &lr[i]
 		l.W, l.V[0], l.V[1], l.V[2] = mathx.QuatInvMulS(pr.W, pr.X, pr.Y, pr.Z, g.W, g.X, g.Y, g.Z)
@@ -123,5 +162,25 @@ func BK(local, global *Pose, parents []int) {
 		da := mathx.LoadV3(&ga[i]).Sub(pa)
 		ax, ay, az := mathx.QuatInvMulVec3S(pr.W, pr.X, pr.Y, pr.Z, da.X, da.Y, da.Z)
 		la[i] = mgl32.Vec3{ax, ay, az}
+	}
+}
+
+// bkReference is BK on mathx's plain forms, written like the article's
+// op_bk with the division by the parent scale BK adds (see there).
+func bkReference(local, global *Pose, parents []int) {
+	for i, p := range parents {
+		if p < 0 {
+			local.SetKform(i, global.Kform(i))
+			continue
+		}
+		par, glo := global.Kform(p), global.Kform(i)
+		local.Pos[i] = mathx.Vec3Div(mathx.QuatInvMulVec3(par.Rot, glo.Pos.Sub(par.Pos)), par.Scl)
+		local.Rot[i] = mathx.QuatInvMul(par.Rot, glo.Rot)
+		local.Scl[i] = mathx.Vec3Div(glo.Scl, par.Scl)
+		local.Vel[i] = mathx.Vec3Div(mathx.QuatInvMulVec3(par.Rot,
+			glo.Vel.Sub(par.Vel).Sub(par.Ang.Cross(glo.Pos.Sub(par.Pos)))), par.Scl).
+			Sub(mathx.Vec3Mul(local.Pos[i], par.Svl))
+		local.Ang[i] = mathx.QuatInvMulVec3(par.Rot, glo.Ang.Sub(par.Ang))
+		local.Svl[i] = glo.Svl.Sub(par.Svl)
 	}
 }

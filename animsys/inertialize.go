@@ -105,6 +105,7 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 	}
 	var tmp offLog
 	for i := 0; i < n; i++ {
+		// The plain form of this body is inertializeReference below.
 		p, v := mathx.LoadV3(&fp[i]), mathx.LoadV3(&fv[i])
 		op[i] = mathx.LoadV3(&ip[i]).Add(p.Scale(w0)).Add(v.Scale(w1)).Vec3()
 		ov[i] = mathx.LoadV3(&iv[i]).Add(p.Scale(w2)).Add(v.Scale(w3)).Vec3()
@@ -135,5 +136,31 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 		ls, sv := m.ls, mathx.LoadV3(&fsv[i])
 		os[i] = mathx.LoadV3(&is[i]).Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
 		osv[i] = mathx.LoadV3(&isv[i]).Add(ls.Scale(w2)).Add(sv.Scale(w3)).Vec3()
+	}
+}
+
+// inertializeReference is InertializeWeights on mathx's plain forms,
+// written like the article's op_inertialize with the exact angular
+// velocity InertializeWeights adds (see there).
+func inertializeReference(out, offset, input *Pose, w0, w1, w2, w3 float32) {
+	for i := range input.Pos {
+		off, in := offset.Kform(i), input.Kform(i)
+		offPos := off.Pos.Mul(w0).Add(off.Vel.Mul(w1))
+		offVel := off.Pos.Mul(w2).Add(off.Vel.Mul(w3))
+		// The decayed scaled angle-axis x and its rate v.
+		r := mathx.QuatToScaledAngleAxis(off.Rot)
+		x := r.Mul(w0).Add(off.Ang.Mul(w1))
+		v := r.Mul(w2).Add(off.Ang.Mul(w3))
+		offRot := mathx.QuatFromScaledAngleAxis(x)
+		offAng := mathx.QuatFromScaledAngleAxisDx(x, v)
+		ls := mathx.Vec3Log(off.Scl)
+		offScl := mathx.Vec3Exp(ls.Mul(w0).Add(off.Svl.Mul(w1)))
+		offSvl := ls.Mul(w2).Add(off.Svl.Mul(w3))
+		out.Pos[i] = in.Pos.Add(offPos)
+		out.Vel[i] = in.Vel.Add(offVel)
+		out.Rot[i] = mathx.QuatMul(offRot, in.Rot)
+		out.Ang[i] = mathx.QuatMulVec3(offRot, in.Ang).Add(offAng)
+		out.Scl[i] = mathx.Vec3Mul(in.Scl, offScl)
+		out.Svl[i] = in.Svl.Add(offSvl)
 	}
 }
