@@ -15,7 +15,11 @@ import "kinelab/animsys/mathx"
 // AdditiveStatic applies add with a fixed weight on the world side
 // (op_additive_inplace_static): the base angular velocity turns with the
 // additive rotation.
-func AdditiveStatic(out, add *Pose, alpha float32) { Additive(out, add, alpha, 0) }
+func AdditiveStatic(out, add *Pose, alpha float32) {
+	need("AdditiveStatic", "out", out, wholePose, out.Len(), "len(out.Pos)")
+	need("AdditiveStatic", "add", add, wholePose, out.Len(), "len(out.Pos)")
+	additive(out, add, nil, alpha, 0)
+}
 
 // Additive applies add with weight alpha changing at alphaVel per second on
 // the world side (op_additive_inplace): vel += alpha add.vel + add.pos
@@ -23,7 +27,11 @@ func AdditiveStatic(out, add *Pose, alpha float32) { Additive(out, add, alpha, 0
 // add.svl + log(add.scl) alphaVel. The bracketed angular velocity of the
 // weighted additive rotation is computed exactly (see additiveRot); the
 // article's form is its small-rotation limit.
-func Additive(out, add *Pose, alpha, alphaVel float32) { additive(out, add, nil, alpha, alphaVel) }
+func Additive(out, add *Pose, alpha, alphaVel float32) {
+	need("Additive", "out", out, wholePose, out.Len(), "len(out.Pos)")
+	need("Additive", "add", add, wholePose, out.Len(), "len(out.Pos)")
+	additive(out, add, nil, alpha, alphaVel)
+}
 
 // addLog is one joint of an additive pose in the form Additive works on
 // (additiveRot): r, the scaled angle-axis of its rotation (rad); dr, the
@@ -60,7 +68,8 @@ func (m *addLog) rate(alpha, alphaVel, c1a2, c2a3 float32) mathx.V3 {
 }
 
 // additive is Additive with the joints' addLogs in logs (of len(out.Pos),
-// up to date with add), or, with logs nil, computed afresh.
+// up to date with add), or, with logs nil, computed afresh. Its callers
+// check the poses' sizes.
 func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 	n := len(out.Pos)
 	// One pass per channel (measured no slower than one pass over all
@@ -119,7 +128,11 @@ func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 // AdditiveLocalStatic applies add with a fixed weight on the local side
 // (op_additive_local_inplace_static): rot = rot add_rot, and the additive
 // angular velocity is turned into the parent frame by the base rotation.
-func AdditiveLocalStatic(out, add *Pose, alpha float32) { AdditiveLocal(out, add, alpha, 0) }
+func AdditiveLocalStatic(out, add *Pose, alpha float32) {
+	need("AdditiveLocalStatic", "out", out, wholePose, out.Len(), "len(out.Pos)")
+	need("AdditiveLocalStatic", "add", add, wholePose, out.Len(), "len(out.Pos)")
+	AdditiveLocal(out, add, alpha, 0)
+}
 
 // AdditiveLocal applies add with weight alpha changing at alphaVel per second
 // on the local side: ang += rot (alpha add.ang + r alphaVel) with rot the
@@ -128,6 +141,8 @@ func AdditiveLocalStatic(out, add *Pose, alpha float32) { AdditiveLocal(out, add
 // on the side the rotation is applied.)
 func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 	n := len(out.Pos)
+	need("AdditiveLocal", "out", out, wholePose, n, "len(out.Pos)")
+	need("AdditiveLocal", "add", add, wholePose, n, "len(out.Pos)")
 	ap, ar, as := add.Pos[:n], add.Rot[:n], add.Scl[:n]
 	av, aa, asv := add.Vel[:n], add.Ang[:n], add.Svl[:n]
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]

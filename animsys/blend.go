@@ -28,6 +28,10 @@ func SmoothstepBlendAlphaVel(time, duration float32) float32 {
 // (shortest), scales eerp, and each velocity is the lerp of the two.
 // out may be lhs or rhs.
 func BlendStatic(out, lhs, rhs *Pose, alpha float32) {
+	n := lhs.Len()
+	need("BlendStatic", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
+	need("BlendStatic", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
+	need("BlendStatic", "out", out, wholePose, n, "len(lhs.Pos)")
 	Blend(out, lhs, rhs, alpha, 0)
 }
 
@@ -47,6 +51,9 @@ func BlendStatic(out, lhs, rhs *Pose, alpha float32) {
 // blending the bench clips.
 func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	n := len(lhs.Pos)
+	need("Blend", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
+	need("Blend", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
+	need("Blend", "out", out, wholePose, n, "len(lhs.Pos)")
 	// One pass per channel (measured as fast as one pass over all eighteen
 	// slices, and the rotation loop is long enough on its own).
 	lp, lv, rp, rv, op, ov := lhs.Pos[:n], lhs.Vel[:n], rhs.Pos[:n], rhs.Vel[:n], out.Pos[:n], out.Vel[:n]

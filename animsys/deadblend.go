@@ -30,6 +30,8 @@ const MaxExtrapolatedTurn = math.Pi
 // extrapolation still follows the joint's axis and stays smooth, with
 // exact velocities. Slower joints extrapolate as in the article.
 func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
+	need("ExtrapolateDecayed", "in", in, wholePose, in.Len(), "len(in.Pos)")
+	need("ExtrapolateDecayed", "out", out, wholePose, in.Len(), "len(in.Pos)")
 	y := mathx.Ln2 / (halflife + mathx.Eps)
 	decay := mathx.Exp(-y * time)
 	alpha := (1 - decay) / (y + mathx.Eps)
@@ -64,6 +66,11 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 // the weight's rate (op_dead_blending). out may be input; extrapolated is
 // scratch space of the same size.
 func DeadBlend(out, extrapolated, transition, input *Pose, halflife, blendTime, blendDuration float32) {
+	n := transition.Len()
+	need("DeadBlend", "transition", transition, wholePose, n, "len(transition.Pos)")
+	need("DeadBlend", "extrapolated", extrapolated, wholePose, n, "len(transition.Pos)")
+	need("DeadBlend", "input", input, wholePose, n, "len(transition.Pos)")
+	need("DeadBlend", "out", out, wholePose, n, "len(transition.Pos)")
 	ExtrapolateDecayed(extrapolated, transition, blendTime, halflife)
 	alpha := SmoothstepBlendAlpha(blendTime, blendDuration)
 	alphaVel := SmoothstepBlendAlphaVel(blendTime, blendDuration)

@@ -8,7 +8,10 @@
 // allocation in any per-tick operation (allocate poses once with NewPose).
 // Operations write their output into their first argument, like the
 // article's op_ functions, and loop over joints; a Skeleton lists parents
-// before children.
+// before children. Each operation checks once, at its door, that its poses
+// hold the joints it needs (len(parents), its first pose's, the clip's)
+// and panics naming itself when one does not ("animsys.FK: local pose has
+// 3 joints, want 23 (len(parents))"); inside, it trusts them.
 //
 // # Units and conventions
 //

@@ -18,15 +18,20 @@ import (
 // a complete pose (ready for BK). out may be curr; it must not be prev.
 func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	n := len(curr.Pos)
-	if out != curr {
-		copy(out.Pos, curr.Pos)
-		copy(out.Rot, curr.Rot)
-		copy(out.Scl, curr.Scl)
-	}
-	inv := 1 / dt
+	need("FiniteDiff", "curr", curr, transforms, n, "len(curr.Pos)")
+	need("FiniteDiff", "prev", prev, transforms, n, "len(curr.Pos)")
+	need("FiniteDiff", "out", out, wholePose, n, "len(curr.Pos)")
+	// Every slice is cut to n here, next to the door check, which then
+	// spares these their own checks (after a store Go reloads a slice).
 	cp, cr, cs := curr.Pos[:n], curr.Rot[:n], curr.Scl[:n]
 	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
+	if out != curr {
+		copy(out.Pos, cp)
+		copy(out.Rot, cr)
+		copy(out.Scl, cs)
+	}
+	inv := 1 / dt
 	for i := 0; i < n; i++ {
 		// The plain form of this body is finiteDiffReference below.
 		vel[i] = mathx.LoadV3(&cp[i]).Sub(mathx.LoadV3(&pp[i])).Scale(inv).Vec3()
@@ -70,7 +75,11 @@ func finiteDiffReference(out, curr, prev *Pose, dt float32) {
 
 // FiniteDiffInPlace replaces the velocities of curr by the finite
 // difference against prev, dt seconds earlier (op_finite_diff_inplace).
-func FiniteDiffInPlace(curr, prev *Pose, dt float32) { FiniteDiff(curr, curr, prev, dt) }
+func FiniteDiffInPlace(curr, prev *Pose, dt float32) {
+	need("FiniteDiffInPlace", "curr", curr, wholePose, curr.Len(), "len(curr.Pos)")
+	need("FiniteDiffInPlace", "prev", prev, transforms, curr.Len(), "len(curr.Pos)")
+	FiniteDiff(curr, curr, prev, dt)
+}
 
 // ExtrapolatePrev writes into out the pose in moved delta seconds back in
 // time along its own velocities (op_extrapolate_prev): pos - vel delta,
@@ -78,6 +87,8 @@ func FiniteDiffInPlace(curr, prev *Pose, dt float32) { FiniteDiff(curr, curr, pr
 // are copied unchanged. out may be in.
 func ExtrapolatePrev(out, in *Pose, delta float32) {
 	n := len(in.Pos)
+	need("ExtrapolatePrev", "in", in, wholePose, n, "len(in.Pos)")
+	need("ExtrapolatePrev", "out", out, wholePose, n, "len(in.Pos)")
 	ip, ir, is := in.Pos[:n], in.Rot[:n], in.Scl[:n]
 	iv, ia, isv := in.Vel[:n], in.Ang[:n], in.Svl[:n]
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]

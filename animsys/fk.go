@@ -18,6 +18,8 @@ import (
 // m/s, rad/s world side, natural-log scale per second.
 func FK(global, local *Pose, parents []int) {
 	n := len(parents)
+	need("FK", "global", global, wholePose, n, "len(parents)")
+	need("FK", "local", local, wholePose, n, "len(parents)")
 	gp, gr, gs := global.Pos[:n], global.Rot[:n], global.Scl[:n]
 	gv, ga, gsv := global.Vel[:n], global.Ang[:n], global.Svl[:n]
 	lp, lr, ls := local.Pos[:n], local.Rot[:n], local.Scl[:n]
@@ -87,6 +89,8 @@ func fkReference(global, local *Pose, parents []int) {
 // rotations and scales of global are written.
 func FKStatic(global, local *Pose, parents []int) {
 	n := len(parents)
+	need("FKStatic", "global", global, transforms, n, "len(parents)")
+	need("FKStatic", "local", local, transforms, n, "len(parents)")
 	gp, gr, gs := global.Pos[:n], global.Rot[:n], global.Scl[:n]
 	lp, lr, ls := local.Pos[:n], local.Rot[:n], local.Scl[:n]
 	for i, p := range parents {
@@ -130,6 +134,8 @@ func fkStaticReference(global, local *Pose, parents []int) {
 //	            - local.pos * par_svl.
 func BK(local, global *Pose, parents []int) {
 	n := len(parents)
+	need("BK", "local", local, wholePose, n, "len(parents)")
+	need("BK", "global", global, wholePose, n, "len(parents)")
 	gp, gr, gs := global.Pos[:n], global.Rot[:n], global.Scl[:n]
 	gv, ga, gsv := global.Vel[:n], global.Ang[:n], global.Svl[:n]
 	lp, lr, ls := local.Pos[:n], local.Rot[:n], local.Scl[:n]

@@ -1,6 +1,7 @@
 package animsys
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -31,6 +32,9 @@ type TwoBoneJoints struct {
 // gives the root-to-target distance, then the root turns the end onto the
 // target along the shortest arc.
 func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target mgl32.Vec3) {
+	j.need("TwoBoneIKStatic", parents)
+	need("TwoBoneIKStatic", "local", local, transforms, len(parents), "len(parents)")
+	need("TwoBoneIKStatic", "global", global, transforms, len(parents), "len(parents)")
 	a, b, c := global.Pos[j.Root], global.Pos[j.Mid], global.Pos[j.End]
 	ab, cb := a.Sub(b), c.Sub(b)
 	lab, lcb := ab.Len(), cb.Len()
@@ -81,6 +85,12 @@ func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target
 // aliased, off by hundreds of rad/s.
 func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int,
 	j TwoBoneJoints, heelPos, heelVel mgl32.Vec3, delta float32) {
+	n := len(parents)
+	j.need("TwoBoneIK", parents)
+	need("TwoBoneIK", "localCurr", localCurr, wholePose, n, "len(parents)")
+	need("TwoBoneIK", "localTemp", localTemp, wholePose, n, "len(parents)")
+	need("TwoBoneIK", "globalCurr", globalCurr, transforms, n, "len(parents)")
+	need("TwoBoneIK", "globalTemp", globalTemp, transforms, n, "len(parents)")
 	ExtrapolatePrev(localTemp, localCurr, delta)
 	FKStatic(globalCurr, localCurr, parents)
 	FKStatic(globalTemp, localTemp, parents)
@@ -89,6 +99,17 @@ func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int
 	inv := 1 / delta
 	for _, i := range [2]int{j.Root, j.Mid} {
 		localCurr.Ang[i] = rotDelta(mathx.LoadQ4(&localTemp.Rot[i]), mathx.LoadQ4(&localCurr.Rot[i])).Scale(inv).Vec3()
+	}
+}
+
+// need panics, naming op, unless j's joints are joints of parents, each
+// the parent of the next.
+func (j TwoBoneJoints) need(op string, parents []int) {
+	n := len(parents)
+	if j.Root < 0 || j.Mid < 0 || j.End < 0 || j.Root >= n || j.Mid >= n || j.End >= n ||
+		parents[j.Mid] != j.Root || parents[j.End] != j.Mid {
+		panic(fmt.Sprintf("animsys.%s: chain %d, %d, %d is no root, mid and end joint of the %d joints of parents",
+			op, j.Root, j.Mid, j.End, n))
 	}
 }
 

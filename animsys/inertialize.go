@@ -26,6 +26,9 @@ import (
 // offset must not be src or dst.
 func InertializeOffset(offset, src, dst *Pose) {
 	n := len(src.Pos)
+	need("InertializeOffset", "src", src, wholePose, n, "len(src.Pos)")
+	need("InertializeOffset", "dst", dst, wholePose, n, "len(src.Pos)")
+	need("InertializeOffset", "offset", offset, wholePose, n, "len(src.Pos)")
 	for i := 0; i < n; i++ {
 		offset.Pos[i] = src.Pos[i].Sub(dst.Pos[i])
 		offset.Vel[i] = src.Vel[i].Sub(dst.Vel[i])
@@ -54,8 +57,9 @@ func CubicDecayWeights(blendTime, blendDuration float32) (w0, w1, w2, w3 float32
 // Inertialize applies the offset decayed by the cubic inertializer at
 // blendTime of blendDuration seconds onto input (op_inertialize).
 func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
+	needInertialize("Inertialize", out, offset, input)
 	w0, w1, w2, w3 := CubicDecayWeights(blendTime, blendDuration)
-	InertializeWeights(out, offset, input, w0, w1, w2, w3)
+	inertialize(out, offset, input, nil, w0, w1, w2, w3)
 }
 
 // InertializeCritical applies the offset decayed by a critical spring with
@@ -65,8 +69,9 @@ func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
 // spring.CriticalDecayWeights (w2, w3 their time derivatives). Unlike the
 // cubic it never reaches zero exactly, so it needs no duration.
 func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) {
+	needInertialize("InertializeCritical", out, offset, input)
 	w0, w1, w2, w3 := spring.CriticalDecayWeights(halflife, blendTime)
-	InertializeWeights(out, offset, input, w0, w1, w2, w3)
+	inertialize(out, offset, input, nil, w0, w1, w2, w3)
 }
 
 // InertializeWeights applies the offset decayed with weights w0..w3 onto
@@ -77,7 +82,16 @@ func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) 
 // for small offsets: up to ~0.65 rad/s off on the bench clips), scl =
 // input.scl exp(x). out may be input.
 func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
+	needInertialize("InertializeWeights", out, offset, input)
 	inertialize(out, offset, input, nil, w0, w1, w2, w3)
+}
+
+// needInertialize is the door check of the inertializations, named op.
+func needInertialize(op string, out, offset, input *Pose) {
+	n := input.Len()
+	need(op, "input", input, wholePose, n, "len(input.Pos)")
+	need(op, "offset", offset, wholePose, n, "len(input.Pos)")
+	need(op, "out", out, wholePose, n, "len(input.Pos)")
 }
 
 // offLog is one joint of an inertialization offset in the form
@@ -91,7 +105,7 @@ func (m *offLog) set(rot mathx.Q4, scl mathx.V3) { m.r, m.ls = rot.ToScaledAngle
 
 // inertialize is InertializeWeights with the joints' offLogs in logs (of
 // len(input.Pos), up to date with offset), or, with logs nil, computed
-// afresh.
+// afresh. Its callers check the poses' sizes.
 func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)
 	fp, fr, fs := offset.Pos[:n], offset.Rot[:n], offset.Scl[:n]

@@ -52,11 +52,12 @@ func sclDelta(a, b mathx.V3) mathx.V3 {
 // clip with Curves is sampled from them instead, exactly.
 func SampleLinear(out *Pose, c *Clip, time float32) {
 	if c.Curves != nil {
+		need("SampleLinear", "out", out, wholePose, c.Joints, "the clip's Joints")
 		c.Curves.SampleCurves(out, float64(time))
 		return
 	}
 	st, alpha := frameAt(time, c.FrameTime)
-	SampleLinearFrame(out, c, st, alpha)
+	sampleLinearFrame("SampleLinear", out, c, st, alpha)
 }
 
 // SampleLinearFrame is SampleLinear at fraction alpha (0 to 1) of the way
@@ -65,6 +66,12 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 // the last interval is the clip's end approached from inside: its last
 // frame with the velocities of the interval before it.
 func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	sampleLinearFrame("SampleLinearFrame", out, c, frame, alpha)
+}
+
+// sampleLinearFrame is SampleLinearFrame, its door check naming op.
+func sampleLinearFrame(op string, out *Pose, c *Clip, frame int, alpha float32) {
+	need(op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
 		c.Curves.SampleCurves(out, (float64(frame)+float64(alpha))*float64(c.FrameTime))
 		return
@@ -367,11 +374,12 @@ func deltaAt(d []mathx.V3, a, b, n, j int) mathx.V3 {
 // clip with Curves is sampled from them instead, exactly.
 func SampleCubic(out *Pose, c *Clip, time float32) {
 	if c.Curves != nil {
+		need("SampleCubic", "out", out, wholePose, c.Joints, "the clip's Joints")
 		c.Curves.SampleCurves(out, float64(time))
 		return
 	}
 	st, alpha := frameAt(time, c.FrameTime)
-	SampleCubicFrame(out, c, st, alpha)
+	sampleCubicFrame("SampleCubic", out, c, st, alpha)
 }
 
 // SampleCubicFrame is SampleCubic at fraction alpha (0 to 1) of the way
@@ -379,6 +387,12 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 // interval gives the last frame with the velocity the curve ends with,
 // where SampleCubic at the clip's end holds the frame at rest.
 func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	sampleCubicFrame("SampleCubicFrame", out, c, frame, alpha)
+}
+
+// sampleCubicFrame is SampleCubicFrame, its door check naming op.
+func sampleCubicFrame(op string, out *Pose, c *Clip, frame int, alpha float32) {
+	need(op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
 		c.Curves.SampleCurves(out, (float64(frame)+float64(alpha))*float64(c.FrameTime))
 		return
@@ -476,10 +490,13 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 // rate x playback time (d/dt x(rate t) = rate x'(rate t)). Positions,
 // rotations and scales are unchanged.
 func TimeScale(p *Pose, rate float32) {
-	for i := range p.Vel {
-		p.Vel[i] = p.Vel[i].Mul(rate)
-		p.Ang[i] = p.Ang[i].Mul(rate)
-		p.Svl[i] = p.Svl[i].Mul(rate)
+	n := len(p.Vel)
+	need("TimeScale", "p", p, velocities, n, "len(p.Vel)")
+	vel, ang, svl := p.Vel[:n], p.Ang[:n], p.Svl[:n]
+	for i := range vel {
+		vel[i] = vel[i].Mul(rate)
+		ang[i] = ang[i].Mul(rate)
+		svl[i] = svl[i].Mul(rate)
 	}
 }
 
@@ -488,5 +505,6 @@ func TimeScale(p *Pose, rate float32) {
 // relative to the character's root, and no root motion reaches the
 // velocities.
 func RemoveGlobalRoot(p *Pose) {
+	need("RemoveGlobalRoot", "p", p, wholePose, 1, "the root")
 	p.SetKform(0, KformIdentity())
 }
