@@ -37,7 +37,7 @@ func Additive(out, add *Pose, alpha, alphaVel float32) {
 // (additiveRot): r, the scaled angle-axis of its rotation (rad); dr, the
 // rate of r (rad/s); ls, the log of its scale; and r x dr, r x (r x dr)
 // and |r|^2, from which the exp-map derivative at alpha r follows by
-// scaling. A Character keeps one per joint of its (usually constant)
+// scaling. A BenchCharacter keeps one per joint of its (usually constant)
 // additive pose (see keepLogs), so a tick does not redo two logarithms and
 // a Jacobian per joint.
 type addLog struct {

@@ -24,7 +24,7 @@ func TestBlendFusedMatchesGeneral(t *testing.T) {
 	}
 }
 
-// A Character's kept logarithms of its additive pose and offset follow
+// A BenchCharacter's kept logarithms of its additive pose and offset follow
 // changes to them: the tick equals one on a fresh character given the
 // same poses.
 func TestCharacterLogsFollowChanges(t *testing.T) {

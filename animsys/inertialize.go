@@ -96,7 +96,7 @@ func needInertialize(op string, out, offset, input *Pose) {
 
 // offLog is one joint of an inertialization offset in the form
 // InertializeWeights works on: r, the scaled angle-axis of its rotation
-// (rad), and ls, the log of its scale. A Character keeps one per joint of
+// (rad), and ls, the log of its scale. A BenchCharacter keeps one per joint of
 // its offset, which changes only at a transition (see keepLogs).
 type offLog struct{ r, ls mathx.V3 }
 
