@@ -51,13 +51,8 @@ func sclDelta(a, b mathx.V3) mathx.V3 {
 // a looping time is the caller's job. out must have c.Joints joints. A
 // clip with Curves is sampled from them instead, exactly.
 func SampleLinear(out *Pose, c *Clip, time float32) {
-	if c.Curves != nil {
-		need("SampleLinear", "out", out, wholePose, c.Joints, "the clip's Joints")
-		c.Curves.SampleCurves(out, float64(time))
-		return
-	}
 	st, alpha := frameAt(time, c.FrameTime)
-	sampleLinearFrame("SampleLinear", out, c, st, alpha)
+	sampleLinearFrame("SampleLinear", out, c, st, alpha, float64(time))
 }
 
 // SampleLinearFrame is SampleLinear at fraction alpha (0 to 1) of the way
@@ -66,14 +61,15 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 // the last interval is the clip's end approached from inside: its last
 // frame with the velocities of the interval before it.
 func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
-	sampleLinearFrame("SampleLinearFrame", out, c, frame, alpha)
+	sampleLinearFrame("SampleLinearFrame", out, c, frame, alpha, (float64(frame)+float64(alpha))*float64(c.FrameTime))
 }
 
-// sampleLinearFrame is SampleLinearFrame, its door check naming op.
-func sampleLinearFrame(op string, out *Pose, c *Clip, frame int, alpha float32) {
+// sampleLinearFrame is SampleLinearFrame, its door check naming op, with the
+// time t (s) the clip's Curves are sampled at when it has them.
+func sampleLinearFrame(op string, out *Pose, c *Clip, frame int, alpha float32, t float64) {
 	need(op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
-		c.Curves.SampleCurves(out, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+		c.Curves.SampleCurves(out, t)
 		return
 	}
 	st, dt := frame, c.FrameTime
@@ -373,13 +369,8 @@ func deltaAt(d []mathx.V3, a, b, n, j int) mathx.V3 {
 // second. Frames are clamped at the ends; wrapping is the caller's job. A
 // clip with Curves is sampled from them instead, exactly.
 func SampleCubic(out *Pose, c *Clip, time float32) {
-	if c.Curves != nil {
-		need("SampleCubic", "out", out, wholePose, c.Joints, "the clip's Joints")
-		c.Curves.SampleCurves(out, float64(time))
-		return
-	}
 	st, alpha := frameAt(time, c.FrameTime)
-	sampleCubicFrame("SampleCubic", out, c, st, alpha)
+	sampleCubicFrame("SampleCubic", out, c, st, alpha, float64(time))
 }
 
 // SampleCubicFrame is SampleCubic at fraction alpha (0 to 1) of the way
@@ -387,14 +378,15 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 // interval gives the last frame with the velocity the curve ends with,
 // where SampleCubic at the clip's end holds the frame at rest.
 func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
-	sampleCubicFrame("SampleCubicFrame", out, c, frame, alpha)
+	sampleCubicFrame("SampleCubicFrame", out, c, frame, alpha, (float64(frame)+float64(alpha))*float64(c.FrameTime))
 }
 
-// sampleCubicFrame is SampleCubicFrame, its door check naming op.
-func sampleCubicFrame(op string, out *Pose, c *Clip, frame int, alpha float32) {
+// sampleCubicFrame is SampleCubicFrame, its door check naming op, with the
+// time t (s) the clip's Curves are sampled at when it has them.
+func sampleCubicFrame(op string, out *Pose, c *Clip, frame int, alpha float32, t float64) {
 	need(op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
-		c.Curves.SampleCurves(out, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+		c.Curves.SampleCurves(out, t)
 		return
 	}
 	st, dt := frame, c.FrameTime
