@@ -1,5 +1,7 @@
 package animsys
 
+import "kinelab/animsys/mathx"
+
 // Additive animation (propagating-velocities, "Additive Animations").
 //
 // Each variant adds alpha of the additive pose add onto out in place:
@@ -13,7 +15,11 @@ package animsys
 // AdditiveStatic applies add with a fixed weight on the world side
 // (op_additive_inplace_static): the base angular velocity turns with the
 // additive rotation.
-func AdditiveStatic(out, add *Pose, alpha float32) { Additive(out, add, alpha, 0) }
+func AdditiveStatic(out, add *Pose, alpha float32) {
+	need("AdditiveStatic", "out", out, wholePose, out.Len(), "len(out.Pos)")
+	need("AdditiveStatic", "add", add, wholePose, out.Len(), "len(out.Pos)")
+	additive(out, add, nil, alpha, 0)
+}
 
 // Additive applies add with weight alpha changing at alphaVel per second on
 // the world side (op_additive_inplace): vel += alpha add.vel + add.pos
@@ -21,53 +27,58 @@ func AdditiveStatic(out, add *Pose, alpha float32) { Additive(out, add, alpha, 0
 // add.svl + log(add.scl) alphaVel. The bracketed angular velocity of the
 // weighted additive rotation is computed exactly (see additiveRot); the
 // article's form is its small-rotation limit.
-func Additive(out, add *Pose, alpha, alphaVel float32) { additive(out, add, nil, alpha, alphaVel) }
+func Additive(out, add *Pose, alpha, alphaVel float32) {
+	need("Additive", "out", out, wholePose, out.Len(), "len(out.Pos)")
+	need("Additive", "add", add, wholePose, out.Len(), "len(out.Pos)")
+	additive(out, add, nil, alpha, alphaVel)
+}
 
 // addLog is one joint of an additive pose in the form Additive works on
 // (additiveRot): r, the scaled angle-axis of its rotation (rad); dr, the
 // rate of r (rad/s); ls, the log of its scale; and r x dr, r x (r x dr)
 // and |r|^2, from which the exp-map derivative at alpha r follows by
-// scaling. A Character keeps one per joint of its (usually constant)
+// scaling. A BenchCharacter keeps one per joint of its (usually constant)
 // additive pose (see keepLogs), so a tick does not redo two logarithms and
 // a Jacobian per joint.
 type addLog struct {
-	r, dr, ls    v3
-	rxdr, rxrxdr v3
+	r, dr, ls    mathx.V3
+	rxdr, rxrxdr mathx.V3
 	rr           float32
 }
 
 // set computes m from a joint's rotation, angular velocity and scale.
-func (m *addLog) set(rot q4, ang, scl v3) {
-	q := qabs(rot)
-	m.r = qlog(q)
-	m.dr = qlogRate(q, m.r, ang)
-	m.ls = log3(scl)
-	m.rxdr = m.r.cross(m.dr)
-	m.rxrxdr = m.r.cross(m.rxdr)
-	m.rr = m.r.dot(m.r)
+func (m *addLog) set(rot mathx.Q4, ang, scl mathx.V3) {
+	q := rot.Abs()
+	m.r = q.ToScaledAngleAxis()
+	m.dr = mathx.Q4ToScaledAngleAxisDx(q, m.r, ang)
+	m.ls = scl.Log()
+	m.rxdr = m.r.Cross(m.dr)
+	m.rxrxdr = m.r.Cross(m.rxdr)
+	m.rr = m.r.Dot(m.r)
 }
 
 // rate is the angular velocity of from_scaled_angle_axis(alpha r), r
 // turning at dr: alphaVel r + J(alpha r) alpha dr, given c1 alpha^2 and c2
 // alpha^3 of the exp map at alpha r (see additive).
-func (m *addLog) rate(alpha, alphaVel, c1a2, c2a3 float32) v3 {
-	// On components: written with v3's methods it would not inline.
-	return v3{m.dr.x*alpha + m.rxdr.x*c1a2 + m.rxrxdr.x*c2a3 + m.r.x*alphaVel,
-		m.dr.y*alpha + m.rxdr.y*c1a2 + m.rxrxdr.y*c2a3 + m.r.y*alphaVel,
-		m.dr.z*alpha + m.rxdr.z*c1a2 + m.rxrxdr.z*c2a3 + m.r.z*alphaVel}
+func (m *addLog) rate(alpha, alphaVel, c1a2, c2a3 float32) mathx.V3 {
+	// On components: written with V3's methods it would not inline.
+	return mathx.V3{X: m.dr.X*alpha + m.rxdr.X*c1a2 + m.rxrxdr.X*c2a3 + m.r.X*alphaVel,
+		Y: m.dr.Y*alpha + m.rxdr.Y*c1a2 + m.rxrxdr.Y*c2a3 + m.r.Y*alphaVel,
+		Z: m.dr.Z*alpha + m.rxdr.Z*c1a2 + m.rxrxdr.Z*c2a3 + m.r.Z*alphaVel}
 }
 
 // additive is Additive with the joints' addLogs in logs (of len(out.Pos),
-// up to date with add), or, with logs nil, computed afresh.
+// up to date with add), or, with logs nil, computed afresh. Its callers
+// check the poses' sizes.
 func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 	n := len(out.Pos)
 	// One pass per channel (measured no slower than one pass over all
 	// twelve slices); the scale pass reads the logs the rotation pass keeps.
 	ap, av, op, ov := add.Pos[:n], add.Vel[:n], out.Pos[:n], out.Vel[:n]
 	for i := 0; i < n; i++ {
-		p := ldp(&ap[i])
-		op[i] = ldp(&op[i]).add(p.scale(alpha)).vec()
-		ov[i] = ldp(&ov[i]).add(ldp(&av[i]).scale(alpha)).add(p.scale(alphaVel)).vec()
+		p := mathx.LoadV3(&ap[i])
+		op[i] = mathx.LoadV3(&op[i]).Add(p.Scale(alpha)).Vec3()
+		ov[i] = mathx.LoadV3(&ov[i]).Add(mathx.LoadV3(&av[i]).Scale(alpha)).Add(p.Scale(alphaVel)).Vec3()
 	}
 	ar, aa, as, or, oa := add.Rot[:n], add.Ang[:n], add.Scl[:n], out.Rot[:n], out.Ang[:n]
 	if logs != nil {
@@ -76,48 +87,52 @@ func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 	var tmp addLog
 	// The weighted rotation is v = alpha r turning at alpha dr: |v|^2 =
 	// alpha^2 |r|^2, v x dv = alpha^2 (r x dr), v x (v x dv) = alpha^3 (r
-	// x (r x dr)) in qexpVel's J(v) dv.
+	// x (r x dr)) in mathx.Q4FromScaledAngleAxisDx's J(v) dv.
 	a2, a3 := alpha*alpha, alpha*alpha*alpha
 	for i := 0; i < n; i++ {
 		m := &tmp
 		if logs != nil {
 			m = &logs[i]
 		} else {
-			m.set(ldqp(&ar[i]), ldp(&aa[i]), ldp(&as[i]))
+			m.set(mathx.LoadQ4(&ar[i]), mathx.LoadV3(&aa[i]), mathx.LoadV3(&as[i]))
 		}
 		v2 := a2 * m.rr
-		k := expSmall(v2)
+		k := mathx.ExpSmall(v2)
 		if v2 >= 1 {
-			k = expLarge(v2)
+			k = mathx.ExpLarge(v2)
 		}
-		e := k.quat(m.r.scale(alpha))
+		e := k.Quat(m.r.Scale(alpha))
 		// The pose's values are loaded where used, through inlined
 		// functions: Go schedules loads written in the loop itself first,
 		// and values loaded early spill.
-		o, rot := &or[i], ldqp(&or[i])
-		o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, rot.w, rot.x, rot.y, rot.z)
-		a, ang := &oa[i], ldp(&oa[i])
-		ax, ay, az := qrotS(e.w, e.x, e.y, e.z, ang.x, ang.y, ang.z)
-		addAng := m.rate(alpha, alphaVel, k.c1()*a2, k.c2*a3)
-		a[0], a[1], a[2] = ax+addAng.x, ay+addAng.y, az+addAng.z
+		o, rot := &or[i], mathx.LoadQ4(&or[i])
+		o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, rot.W, rot.X, rot.Y, rot.Z)
+		a, ang := &oa[i], mathx.LoadV3(&oa[i])
+		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
+		addAng := m.rate(alpha, alphaVel, k.C1()*a2, k.C2*a3)
+		a[0], a[1], a[2] = ax+addAng.X, ay+addAng.Y, az+addAng.Z
 	}
 	asv, os, osv := add.Svl[:n], out.Scl[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		var ls v3
+		var ls mathx.V3
 		if logs != nil {
 			ls = logs[i].ls // set by the rotation pass
 		} else {
-			ls = log3(ldp(&as[i]))
+			ls = mathx.LoadV3(&as[i]).Log()
 		}
-		os[i] = exp3(ls.scale(alpha)).mul(ldp(&os[i])).vec()
-		osv[i] = ldp(&osv[i]).add(ldp(&asv[i]).scale(alpha)).add(ls.scale(alphaVel)).vec()
+		os[i] = ls.Scale(alpha).Exp().Mul(mathx.LoadV3(&os[i])).Vec3()
+		osv[i] = mathx.LoadV3(&osv[i]).Add(mathx.LoadV3(&asv[i]).Scale(alpha)).Add(ls.Scale(alphaVel)).Vec3()
 	}
 }
 
 // AdditiveLocalStatic applies add with a fixed weight on the local side
 // (op_additive_local_inplace_static): rot = rot add_rot, and the additive
 // angular velocity is turned into the parent frame by the base rotation.
-func AdditiveLocalStatic(out, add *Pose, alpha float32) { AdditiveLocal(out, add, alpha, 0) }
+func AdditiveLocalStatic(out, add *Pose, alpha float32) {
+	need("AdditiveLocalStatic", "out", out, wholePose, out.Len(), "len(out.Pos)")
+	need("AdditiveLocalStatic", "add", add, wholePose, out.Len(), "len(out.Pos)")
+	AdditiveLocal(out, add, alpha, 0)
+}
 
 // AdditiveLocal applies add with weight alpha changing at alphaVel per second
 // on the local side: ang += rot (alpha add.ang + r alphaVel) with rot the
@@ -126,23 +141,25 @@ func AdditiveLocalStatic(out, add *Pose, alpha float32) { AdditiveLocal(out, add
 // on the side the rotation is applied.)
 func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 	n := len(out.Pos)
+	need("AdditiveLocal", "out", out, wholePose, n, "len(out.Pos)")
+	need("AdditiveLocal", "add", add, wholePose, n, "len(out.Pos)")
 	ap, ar, as := add.Pos[:n], add.Rot[:n], add.Scl[:n]
 	av, aa, asv := add.Vel[:n], add.Ang[:n], add.Svl[:n]
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		p := ldp(&ap[i])
-		op[i] = ldp(&op[i]).add(p.scale(alpha)).vec()
-		ov[i] = ldp(&ov[i]).add(ldp(&av[i]).scale(alpha)).add(p.scale(alphaVel)).vec()
+		p := mathx.LoadV3(&ap[i])
+		op[i] = mathx.LoadV3(&op[i]).Add(p.Scale(alpha)).Vec3()
+		ov[i] = mathx.LoadV3(&ov[i]).Add(mathx.LoadV3(&av[i]).Scale(alpha)).Add(p.Scale(alphaVel)).Vec3()
 
-		addRot, addAng := additiveRot(ldqp(&ar[i]), ldp(&aa[i]), alpha, alphaVel)
-		cur := ldqp(&or[i])
-		or[i] = qmul(cur, addRot).quat()
-		oa[i] = ldp(&oa[i]).add(qrot(cur, addAng)).vec()
+		addRot, addAng := additiveRot(mathx.LoadQ4(&ar[i]), mathx.LoadV3(&aa[i]), alpha, alphaVel)
+		cur := mathx.LoadQ4(&or[i])
+		or[i] = cur.Mul(addRot).Quat()
+		oa[i] = mathx.LoadV3(&oa[i]).Add(cur.MulVec3(addAng)).Vec3()
 
-		ls := log3(ldp(&as[i]))
-		os[i] = exp3(ls.scale(alpha)).mul(ldp(&os[i])).vec()
-		osv[i] = ldp(&osv[i]).add(ldp(&asv[i]).scale(alpha)).add(ls.scale(alphaVel)).vec()
+		ls := mathx.LoadV3(&as[i]).Log()
+		os[i] = ls.Scale(alpha).Exp().Mul(mathx.LoadV3(&os[i])).Vec3()
+		osv[i] = mathx.LoadV3(&osv[i]).Add(mathx.LoadV3(&asv[i]).Scale(alpha)).Add(ls.Scale(alphaVel)).Vec3()
 	}
 }
 
@@ -151,10 +168,10 @@ func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 // its angular velocity (rad/s): alphaVel r + J(alpha r) alpha r', with r' =
 // J(r)^-1 ang the rate of r. For small rotations this is the article's
 // alpha ang + r alphaVel.
-func additiveRot(q q4, ang v3, alpha, alphaVel float32) (q4, v3) {
-	q = qabs(q)
-	r := qlog(q)
-	dr := qlogRate(q, r, ang)
-	rot, w := qexpVel(r.scale(alpha), dr.scale(alpha))
-	return rot, w.add(r.scale(alphaVel))
+func additiveRot(q mathx.Q4, ang mathx.V3, alpha, alphaVel float32) (mathx.Q4, mathx.V3) {
+	q = q.Abs()
+	r := q.ToScaledAngleAxis()
+	dr := mathx.Q4ToScaledAngleAxisDx(q, r, ang)
+	rot, w := mathx.Q4FromScaledAngleAxisDx(r.Scale(alpha), dr.Scale(alpha))
+	return rot, w.Add(r.Scale(alphaVel))
 }

@@ -175,6 +175,7 @@ func GenerateBenchClip(seed uint32) Clip {
 // BenchScaledJoints also scale exp(+-.05) and scalar velocity +-.1 /s per
 // axis (identity and zero elsewhere).
 func RandomAdditive(out *Pose, seed uint32) {
+	need("RandomAdditive", "out", out, wholePose, out.Len(), "len(out.Pos)")
 	r := mathx.NewXorshift32(seed)
 	rv := func(s float32) mgl32.Vec3 { return mgl32.Vec3{r.Range(s), r.Range(s), r.Range(s)} }
 	for j := range out.Pos {

@@ -28,6 +28,10 @@ func SmoothstepBlendAlphaVel(time, duration float32) float32 {
 // (shortest), scales eerp, and each velocity is the lerp of the two.
 // out may be lhs or rhs.
 func BlendStatic(out, lhs, rhs *Pose, alpha float32) {
+	n := lhs.Len()
+	need("BlendStatic", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
+	need("BlendStatic", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
+	need("BlendStatic", "out", out, wholePose, n, "len(lhs.Pos)")
 	Blend(out, lhs, rhs, alpha, 0)
 }
 
@@ -47,14 +51,17 @@ func BlendStatic(out, lhs, rhs *Pose, alpha float32) {
 // blending the bench clips.
 func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	n := len(lhs.Pos)
+	need("Blend", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
+	need("Blend", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
+	need("Blend", "out", out, wholePose, n, "len(lhs.Pos)")
 	// One pass per channel (measured as fast as one pass over all eighteen
 	// slices, and the rotation loop is long enough on its own).
 	lp, lv, rp, rv, op, ov := lhs.Pos[:n], lhs.Vel[:n], rhs.Pos[:n], rhs.Vel[:n], out.Pos[:n], out.Vel[:n]
 	for i := 0; i < n; i++ {
-		p0 := ldp(&lp[i])
-		dp := ldp(&rp[i]).sub(p0)
-		op[i] = p0.add(dp.scale(alpha)).vec()
-		ov[i] = lerp3(ldp(&lv[i]), ldp(&rv[i]), alpha).add(dp.scale(alphaVel)).vec()
+		p0 := mathx.LoadV3(&lp[i])
+		dp := mathx.LoadV3(&rp[i]).Sub(p0)
+		op[i] = p0.Add(dp.Scale(alpha)).Vec3()
+		ov[i] = mathx.LoadV3(&lv[i]).Lerp(mathx.LoadV3(&rv[i]), alpha).Add(dp.Scale(alphaVel)).Vec3()
 	}
 	lr, la, rr, ra, or, oa := lhs.Rot[:n], lhs.Ang[:n], rhs.Rot[:n], rhs.Ang[:n], out.Rot[:n], out.Ang[:n]
 	// rot = exp(alpha d) lhs.rot with d = log(rhs.rot lhs.rot^-1), so
@@ -68,43 +75,46 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	// The loop has no call, so Go keeps its values in registers (all are
 	// caller-saved): joints beyond the polynomials' ranges (|d| >= 1 rad,
 	// rare) are marked and done after each block of 64 by blendRot.
+	//
+	// The plain form of Blend, the formula above written once per joint,
+	// is blendReference below.
 	if useSIMD {
 		blendRotSIMD(lr, la, rr, ra, or, oa, alpha, alphaVel)
 	} else {
 		for base := 0; base < n; base += 64 {
 			var slow uint64
 			for i := base; i < min(base+64, n); i++ {
-				l, w, rq := ldqp(&lr[i]), ldp(&la[i]), &rr[i]
-				var dq q4
-				dq.w, dq.x, dq.y, dq.z = qmulInvS(rq.W, rq.V[0], rq.V[1], rq.V[2], l.w, l.x, l.y, l.z)
-				// The rotations by dq below are the same for -dq, so no qabs.
-				kq, ok := qlogKShort(dq)
-				d := v3{dq.x * kq, dq.y * kq, dq.z * kq}
-				// ok bounds |d| by 45 degrees, so th2 < 1 as logRateSeries
+				l, w, rq := mathx.LoadQ4(&lr[i]), mathx.LoadV3(&la[i]), &rr[i]
+				var dq mathx.Q4
+				dq.W, dq.X, dq.Y, dq.Z = mathx.QuatMulInvS(rq.W, rq.V[0], rq.V[1], rq.V[2], l.W, l.X, l.Y, l.Z)
+				// The rotations by dq below are the same for -dq, so no Abs.
+				kq, ok := dq.LogFactorShort()
+				d := mathx.V3{X: dq.X * kq, Y: dq.Y * kq, Z: dq.Z * kq}
+				// ok bounds |d| by 45 degrees, so th2 < 1 as LogRateSeries
 				// needs; one test of v2 for both polynomials.
-				th2 := d.dot(d)
+				th2 := d.Dot(d)
 				v2 := alpha * alpha * th2
 				if !ok || v2 >= 1 {
 					slow |= 1 << (i - base)
 					continue
 				}
-				dwx, dwy, dwz := qrotS(dq.w, dq.x, dq.y, dq.z, w.x, w.y, w.z)
-				u := ldp(&ra[i]).sub(v3{dwx, dwy, dwz})
-				c := logRateSeries(0.25 * th2) // J(d)^-1 = I - [d]x/2 + c [d]x^2
-				k := expSmall(v2)              // J(alpha d) = I + c1 alpha [d]x + c2 alpha^2 [d]x^2
-				c1, c2, ct := k.c1()*alpha, k.c2*alpha*alpha, 1-c*th2
+				dwx, dwy, dwz := mathx.QuatMulVec3S(dq.W, dq.X, dq.Y, dq.Z, w.X, w.Y, w.Z)
+				u := mathx.LoadV3(&ra[i]).Sub(mathx.V3{X: dwx, Y: dwy, Z: dwz})
+				c := mathx.LogRateSeries(0.25 * th2) // J(d)^-1 = I - [d]x/2 + c [d]x^2
+				k := mathx.ExpSmall(v2)              // J(alpha d) = I + c1 alpha [d]x + c2 alpha^2 [d]x^2
+				c1, c2, ct := k.C1()*alpha, k.C2*alpha*alpha, 1-c*th2
 				ca, cb := c1*ct+0.5*th2*c2-0.5, c-0.5*c1+c2*ct
-				ax, ay, az := rodS(ca, cb, d.x, d.y, d.z, u.x, u.y, u.z)
-				e := k.quat(d.scale(alpha))
+				ax, ay, az := mathx.RodriguesS(ca, cb, d.X, d.Y, d.Z, u.X, u.Y, u.Z)
+				e := k.Quat(d.Scale(alpha))
 				o := &or[i]
-				o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, l.w, l.x, l.y, l.z)
-				ex, ey, ez := qrotS(e.w, e.x, e.y, e.z, w.x, w.y, w.z)
-				oa[i] = d.scale(alphaVel).add(v3{ax, ay, az}.scale(alpha)).add(v3{ex, ey, ez}).vec()
+				o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, l.W, l.X, l.Y, l.Z)
+				ex, ey, ez := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, w.X, w.Y, w.Z)
+				oa[i] = d.Scale(alphaVel).Add(mathx.V3{X: ax, Y: ay, Z: az}.Scale(alpha)).Add(mathx.V3{X: ex, Y: ey, Z: ez}).Vec3()
 			}
 			for ; slow != 0; slow &= slow - 1 {
 				i := base + bits.TrailingZeros64(slow)
-				rot, ang := blendRot(ldqp(&lr[i]), ldp(&la[i]), ldqp(&rr[i]), ldp(&ra[i]), alpha, alphaVel)
-				or[i], oa[i] = rot.quat(), ang.vec()
+				rot, ang := blendRot(mathx.LoadQ4(&lr[i]), mathx.LoadV3(&la[i]), mathx.LoadQ4(&rr[i]), mathx.LoadV3(&ra[i]), alpha, alphaVel)
+				or[i], oa[i] = rot.Quat(), ang.Vec3()
 			}
 		}
 	}
@@ -112,22 +122,44 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	for i := 0; i < n; i++ {
 		// sclDelta(s0, s1) with its test for equal scales (most joints)
 		// inline: the call per joint was 5% of Blend.
-		var ds v3
-		if s0, s1 := ldp(&ls[i]), ldp(&rs[i]); s0 != s1 {
-			ds = logEach(s1.div(s0))
+		var ds mathx.V3
+		if s0, s1 := mathx.LoadV3(&ls[i]), mathx.LoadV3(&rs[i]); s0 != s1 {
+			ds = s1.Div(s0).LogEach()
 		}
-		s0 := ldp(&ls[i])
-		os[i] = s0.mul(exp3(ds.scale(alpha))).vec()
-		osv[i] = lerp3(ldp(&lsv[i]), ldp(&rsv[i]), alpha).add(ds.scale(alphaVel)).vec()
+		s0 := mathx.LoadV3(&ls[i])
+		os[i] = s0.Mul(ds.Scale(alpha).Exp()).Vec3()
+		osv[i] = mathx.LoadV3(&lsv[i]).Lerp(mathx.LoadV3(&rsv[i]), alpha).Add(ds.Scale(alphaVel)).Vec3()
 	}
 }
 
 // blendRot is Blend's rotation and angular velocity of one joint, for any
 // rotations: the formula the loop writes out, on the general functions.
-func blendRot(l q4, w v3, r q4, ra v3, alpha, alphaVel float32) (q4, v3) {
-	dq := qabs(qmulInv(r, l))
-	d := qlog(dq)
-	dd := qlogRate(dq, d, ra.sub(qrot(dq, w)))
-	e, de := qexpVel(d.scale(alpha), dd.scale(alpha))
-	return qmul(e, l), d.scale(alphaVel).add(de).add(qrot(e, w))
+func blendRot(l mathx.Q4, w mathx.V3, r mathx.Q4, ra mathx.V3, alpha, alphaVel float32) (mathx.Q4, mathx.V3) {
+	dq := r.MulInv(l).Abs()
+	d := dq.ToScaledAngleAxis()
+	dd := mathx.Q4ToScaledAngleAxisDx(dq, d, ra.Sub(dq.MulVec3(w)))
+	e, de := mathx.Q4FromScaledAngleAxisDx(d.Scale(alpha), dd.Scale(alpha))
+	return e.Mul(l), d.Scale(alphaVel).Add(de).Add(e.MulVec3(w))
+}
+
+// blendReference is Blend on mathx's plain forms, written like the
+// article's op_blend with the exact angular velocity Blend adds (see
+// there): the reference Blend's fast loops are tested against.
+func blendReference(out, lhs, rhs *Pose, alpha, alphaVel float32) {
+	for i := range lhs.Pos {
+		l, r := lhs.Kform(i), rhs.Kform(i)
+		out.Pos[i] = mathx.Vec3Lerp(l.Pos, r.Pos, alpha)
+		out.Vel[i] = mathx.Vec3Lerp(l.Vel, r.Vel, alpha).Add(r.Pos.Sub(l.Pos).Mul(alphaVel))
+		// rot = exp(alpha d) lhs.rot, d the rotation from lhs to rhs.
+		diff := mathx.QuatAbs(mathx.QuatMulInv(r.Rot, l.Rot))
+		d := mathx.QuatToScaledAngleAxis(diff)
+		dd := mathx.QuatToScaledAngleAxisDx(d, r.Ang.Sub(mathx.QuatMulVec3(diff, l.Ang)))
+		e := mathx.QuatFromScaledAngleAxis(d.Mul(alpha))
+		out.Rot[i] = mathx.QuatMul(e, l.Rot)
+		out.Ang[i] = d.Mul(alphaVel).Add(mathx.QuatFromScaledAngleAxisDx(d.Mul(alpha), dd.Mul(alpha))).
+			Add(mathx.QuatMulVec3(e, l.Ang))
+		ds := mathx.Vec3Log(mathx.Vec3Div(r.Scl, l.Scl))
+		out.Scl[i] = mathx.Vec3Mul(l.Scl, mathx.Vec3Exp(ds.Mul(alpha)))
+		out.Svl[i] = mathx.Vec3Lerp(l.Svl, r.Svl, alpha).Add(ds.Mul(alphaVel))
+	}
 }

@@ -267,6 +267,7 @@ func (c *Clip) TrackAll() {
 // SetFrame sets every joint's position, rotation and scale in frame f to
 // those of p (its first Joints joints; velocities are not stored).
 func (c *Clip) SetFrame(f int, p *Pose) {
+	need("Clip.SetFrame", "p", p, transforms, c.Joints, "the clip's Joints")
 	for j := 0; j < c.Joints; j++ {
 		c.SetPos(f, j, p.Pos[j])
 		c.SetScl(f, j, p.Scl[j])
@@ -287,6 +288,7 @@ func (c *Clip) CopyJoint(to int, src *Clip, from int) {
 // Frame writes frame f's positions, rotations and scales into out (which
 // has at least Joints joints); its velocities are left as they are.
 func (c *Clip) Frame(out *Pose, f int) {
+	need("Clip.Frame", "out", out, transforms, c.Joints, "the clip's Joints")
 	for j := 0; j < c.Joints; j++ {
 		out.Pos[j], out.Scl[j] = c.PosAt(f, j), c.SclAt(f, j)
 	}

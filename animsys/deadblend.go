@@ -30,6 +30,8 @@ const MaxExtrapolatedTurn = math.Pi
 // extrapolation still follows the joint's axis and stays smooth, with
 // exact velocities. Slower joints extrapolate as in the article.
 func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
+	need("ExtrapolateDecayed", "in", in, wholePose, in.Len(), "len(in.Pos)")
+	need("ExtrapolateDecayed", "out", out, wholePose, in.Len(), "len(in.Pos)")
 	y := mathx.Ln2 / (halflife + mathx.Eps)
 	decay := mathx.Exp(-y * time)
 	alpha := (1 - decay) / (y + mathx.Eps)
@@ -45,16 +47,16 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 			ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
 			continue
 		}
-		v, w, sv := ldp(&iv[i]), ldp(&ia[i]), ldp(&isv[i])
-		if w2 := w.dot(w); w2 > fastest*fastest {
-			w = w.scale(fastest / sqrt32(w2))
+		v, w, sv := mathx.LoadV3(&iv[i]), mathx.LoadV3(&ia[i]), mathx.LoadV3(&isv[i])
+		if w2 := w.Dot(w); w2 > fastest*fastest {
+			w = w.Scale(fastest / mathx.Sqrt(w2))
 		}
-		op[i] = ldp(&ip[i]).add(v.scale(alpha)).vec()
-		or[i] = qmul(qexp(w.scale(alpha)), ldqp(&ir[i])).quat()
-		os[i] = ldp(&is[i]).mul(exp3(sv.scale(alpha))).vec()
-		ov[i] = v.scale(decay).vec()
-		oa[i] = w.scale(decay).vec()
-		osv[i] = sv.scale(decay).vec()
+		op[i] = mathx.LoadV3(&ip[i]).Add(v.Scale(alpha)).Vec3()
+		or[i] = mathx.Q4FromScaledAngleAxis(w.Scale(alpha)).Mul(mathx.LoadQ4(&ir[i])).Quat()
+		os[i] = mathx.LoadV3(&is[i]).Mul(sv.Scale(alpha).Exp()).Vec3()
+		ov[i] = v.Scale(decay).Vec3()
+		oa[i] = w.Scale(decay).Vec3()
+		osv[i] = sv.Scale(decay).Vec3()
 	}
 }
 
@@ -64,6 +66,11 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 // the weight's rate (op_dead_blending). out may be input; extrapolated is
 // scratch space of the same size.
 func DeadBlend(out, extrapolated, transition, input *Pose, halflife, blendTime, blendDuration float32) {
+	n := transition.Len()
+	need("DeadBlend", "transition", transition, wholePose, n, "len(transition.Pos)")
+	need("DeadBlend", "extrapolated", extrapolated, wholePose, n, "len(transition.Pos)")
+	need("DeadBlend", "input", input, wholePose, n, "len(transition.Pos)")
+	need("DeadBlend", "out", out, wholePose, n, "len(transition.Pos)")
 	ExtrapolateDecayed(extrapolated, transition, blendTime, halflife)
 	alpha := SmoothstepBlendAlpha(blendTime, blendDuration)
 	alphaVel := SmoothstepBlendAlphaVel(blendTime, blendDuration)

@@ -8,7 +8,10 @@
 // allocation in any per-tick operation (allocate poses once with NewPose).
 // Operations write their output into their first argument, like the
 // article's op_ functions, and loop over joints; a Skeleton lists parents
-// before children.
+// before children. Each operation checks once, at its door, that its poses
+// hold the joints it needs (len(parents), its first pose's, the clip's)
+// and panics naming itself when one does not ("animsys.FK: local pose has
+// 3 joints, want 23 (len(parents))"); inside, it trusts them.
 //
 // # Units and conventions
 //
@@ -107,11 +110,13 @@
 //
 // # The benchmark chain
 //
-// BenchSkeleton, GenerateBenchClip, RandomAdditive and Chain/Character
-// implement docs/bench-spec.md: one tick samples two clips (cubic), blends
-// them and adds an additive pose with moving weights, inertializes, runs FK,
-// then a finite difference against the previous tick and BK of it. Package
-// crowd ticks many characters; package verify checks every velocity.
+// BenchSkeleton, GenerateBenchClip, RandomAdditive, BenchChain and
+// BenchCharacter implement docs/bench-spec.md: one tick samples two clips
+// (cubic), blends them and adds an additive pose with moving weights,
+// inertializes, runs FK, then a finite difference against the previous
+// tick and BK of it. A BenchCharacter is the benchmark's; the characters
+// the labs animate are package character's. Package crowd ticks many
+// BenchCharacters; package verify checks every velocity.
 //
 // # Data jumps
 //
@@ -125,10 +130,13 @@
 // Nothing allocates per tick. A Clip stores every joint's rotation but a
 // position or scale track only for the joints whose position or scale
 // changes; Clip.Prepare caches what sampling would recompute (rotation
-// tangents, the tracks' tangents), up to MaxCacheBytes a clip. A Character keeps only
-// the poses that outlive a tick; the rest live in a Scratch that the
-// characters one goroutine ticks share (Character.TickWith), so a crowd's
-// working set stays small. The per-joint loops use register-sized vector
-// types and float32 polynomial transcendentals (fastmath.go), checked
-// against mathx and float64.
+// tangents, the tracks' tangents), up to MaxCacheBytes a clip. A
+// BenchCharacter keeps only the poses that outlive a tick; the rest live
+// in a BenchScratch that the characters one goroutine ticks share
+// (BenchCharacter.TickWith), so a crowd's working set stays small. The per-joint loops use mathx's fast forms
+// (register-sized V3 and Q4, float32 polynomial transcendentals), each
+// checked against its plain form; FK, FKStatic, BK, Blend,
+// InertializeWeights and FiniteDiff keep a plain form written like the
+// article beside their fast bodies (fkReference, ...), and the tests hold
+// one to the other.
 package animsys

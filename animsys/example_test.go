@@ -42,11 +42,11 @@ func ExampleSampleCubic() {
 }
 
 // One bench-spec tick of a character, the work `kinelab bench` times.
-func ExampleCharacter_Tick() {
+func ExampleBenchCharacter_Tick() {
 	skel := animsys.BenchSkeleton()
 	a, b := animsys.GenerateBenchClip(1), animsys.GenerateBenchClip(2)
-	chain := animsys.BenchChain(skel.Parents)
-	c := animsys.NewCharacter(&chain, &a, &b, 1, 0, 0, nil)
+	chain := animsys.NewBenchChain(skel.Parents)
+	c := animsys.NewBenchCharacter(&chain, &a, &b, 1, 0, 0, nil)
 	c.Tick(1.0 / 60)
 	// Global now holds this tick's world pose, Prev the previous tick's.
 	fmt.Println(len(c.Global.Vel), mathx.Vec3Finite(c.FDLocal.Ang[14]))

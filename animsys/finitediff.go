@@ -1,6 +1,10 @@
 package animsys
 
-import "github.com/go-gl/mathgl/mgl32"
+import (
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
+)
 
 // Finite differences (propagating-velocities, "Forward & Backward
 // Kinematics" and "Finite Difference").
@@ -14,46 +18,68 @@ import "github.com/go-gl/mathgl/mgl32"
 // a complete pose (ready for BK). out may be curr; it must not be prev.
 func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	n := len(curr.Pos)
-	if out != curr {
-		copy(out.Pos, curr.Pos)
-		copy(out.Rot, curr.Rot)
-		copy(out.Scl, curr.Scl)
-	}
-	inv := 1 / dt
+	need("FiniteDiff", "curr", curr, transforms, n, "len(curr.Pos)")
+	need("FiniteDiff", "prev", prev, transforms, n, "len(curr.Pos)")
+	need("FiniteDiff", "out", out, wholePose, n, "len(curr.Pos)")
+	// Every slice is cut to n here, next to the door check, which then
+	// spares these their own checks (after a store Go reloads a slice).
 	cp, cr, cs := curr.Pos[:n], curr.Rot[:n], curr.Scl[:n]
 	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
+	if out != curr {
+		copy(out.Pos, cp)
+		copy(out.Rot, cr)
+		copy(out.Scl, cs)
+	}
+	inv := 1 / dt
 	for i := 0; i < n; i++ {
-		vel[i] = ldp(&cp[i]).sub(ldp(&pp[i])).scale(inv).vec()
+		// The plain form of this body is finiteDiffReference below.
+		vel[i] = mathx.LoadV3(&cp[i]).Sub(mathx.LoadV3(&pp[i])).Scale(inv).Vec3()
 		// rotDelta written out, so that the loop makes no call for rotations
 		// up to 45 degrees a tick.
 		c, p := &cr[i], &pr[i]
-		var dq q4
-		dq.w, dq.x, dq.y, dq.z = qmulInvS(c.W, c.V[0], c.V[1], c.V[2], p.W, p.V[0], p.V[1], p.V[2])
-		k, ok := qlogKShort(dq)
+		var dq mathx.Q4
+		dq.W, dq.X, dq.Y, dq.Z = mathx.QuatMulInvS(c.W, c.V[0], c.V[1], c.V[2], p.W, p.V[0], p.V[1], p.V[2])
+		k, ok := dq.LogFactorShort()
 		if !ok {
-			dq = qabs(dq)
-			k = qlogK(dq)
+			dq = dq.Abs()
+			k = dq.LogFactor()
 		}
-		ang[i] = mgl32.Vec3{dq.x * k * inv, dq.y * k * inv, dq.z * k * inv}
+		ang[i] = mgl32.Vec3{dq.X * k * inv, dq.Y * k * inv, dq.Z * k * inv}
 		// sclDelta(prev, curr), its logs inline for the ratios within a
-		// factor sqrt 2 of 1 a tick's change of scale gives (log32 was a
+		// factor sqrt 2 of 1 a tick's change of scale gives (Log32 was a
 		// call per axis for every joint below a scaling one).
-		var ds v3
-		if s0, s1 := ldp(&ps[i]), ldp(&cs[i]); s0 != s1 {
-			if r := s1.div(s0); nearOne(r.x) && nearOne(r.y) && nearOne(r.z) {
-				ds = v3{logNearOne(r.x), logNearOne(r.y), logNearOne(r.z)}
+		var ds mathx.V3
+		if s0, s1 := mathx.LoadV3(&ps[i]), mathx.LoadV3(&cs[i]); s0 != s1 {
+			if r := s1.Div(s0); mathx.NearOne(r.X) && mathx.NearOne(r.Y) && mathx.NearOne(r.Z) {
+				ds = mathx.V3{X: mathx.LogNearOne(r.X), Y: mathx.LogNearOne(r.Y), Z: mathx.LogNearOne(r.Z)}
 			} else {
-				ds = logEach(r)
+				ds = r.LogEach()
 			}
 		}
-		svl[i] = ds.scale(inv).vec()
+		svl[i] = ds.Scale(inv).Vec3()
+	}
+}
+
+// finiteDiffReference is FiniteDiff as the article writes
+// op_finite_diff, on mathx's plain forms (dividing by dt as a product
+// with 1/dt, as FiniteDiff does).
+func finiteDiffReference(out, curr, prev *Pose, dt float32) {
+	for i := range curr.Pos {
+		out.Pos[i], out.Rot[i], out.Scl[i] = curr.Pos[i], curr.Rot[i], curr.Scl[i]
+		out.Vel[i] = curr.Pos[i].Sub(prev.Pos[i]).Mul(1 / dt)
+		out.Ang[i] = mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(curr.Rot[i], prev.Rot[i]))).Mul(1 / dt)
+		out.Svl[i] = mathx.Vec3Log(mathx.Vec3Div(curr.Scl[i], prev.Scl[i])).Mul(1 / dt)
 	}
 }
 
 // FiniteDiffInPlace replaces the velocities of curr by the finite
 // difference against prev, dt seconds earlier (op_finite_diff_inplace).
-func FiniteDiffInPlace(curr, prev *Pose, dt float32) { FiniteDiff(curr, curr, prev, dt) }
+func FiniteDiffInPlace(curr, prev *Pose, dt float32) {
+	need("FiniteDiffInPlace", "curr", curr, wholePose, curr.Len(), "len(curr.Pos)")
+	need("FiniteDiffInPlace", "prev", prev, transforms, curr.Len(), "len(curr.Pos)")
+	FiniteDiff(curr, curr, prev, dt)
+}
 
 // ExtrapolatePrev writes into out the pose in moved delta seconds back in
 // time along its own velocities (op_extrapolate_prev): pos - vel delta,
@@ -61,14 +87,16 @@ func FiniteDiffInPlace(curr, prev *Pose, dt float32) { FiniteDiff(curr, curr, pr
 // are copied unchanged. out may be in.
 func ExtrapolatePrev(out, in *Pose, delta float32) {
 	n := len(in.Pos)
+	need("ExtrapolatePrev", "in", in, wholePose, n, "len(in.Pos)")
+	need("ExtrapolatePrev", "out", out, wholePose, n, "len(in.Pos)")
 	ip, ir, is := in.Pos[:n], in.Rot[:n], in.Scl[:n]
 	iv, ia, isv := in.Vel[:n], in.Ang[:n], in.Svl[:n]
 	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
 	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := 0; i < n; i++ {
-		op[i] = ldp(&ip[i]).sub(ldp(&iv[i]).scale(delta)).vec()
-		or[i] = qmul(qexp(ldp(&ia[i]).scale(-delta)), ldqp(&ir[i])).quat()
-		os[i] = ldp(&is[i]).mul(exp3(ldp(&isv[i]).scale(-delta))).vec()
+		op[i] = mathx.LoadV3(&ip[i]).Sub(mathx.LoadV3(&iv[i]).Scale(delta)).Vec3()
+		or[i] = mathx.Q4FromScaledAngleAxis(mathx.LoadV3(&ia[i]).Scale(-delta)).Mul(mathx.LoadQ4(&ir[i])).Quat()
+		os[i] = mathx.LoadV3(&is[i]).Mul(mathx.LoadV3(&isv[i]).Scale(-delta).Exp()).Vec3()
 		ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
 	}
 }

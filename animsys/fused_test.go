@@ -3,6 +3,8 @@ package animsys
 import (
 	"math/rand"
 	"testing"
+
+	"kinelab/animsys/mathx"
 )
 
 // Blend's loop (fused Jacobians, no calls) agrees with blendRot, the same
@@ -14,15 +16,15 @@ func TestBlendFusedMatchesGeneral(t *testing.T) {
 		alpha, alphaVel := r.Float32(), r.Float32()*4-2
 		Blend(&f.s, &f.p, &f.q, alpha, alphaVel)
 		for i := range f.s.Rot {
-			rot, ang := blendRot(ldqp(&f.p.Rot[i]), ldp(&f.p.Ang[i]), ldqp(&f.q.Rot[i]), ldp(&f.q.Ang[i]), alpha, alphaVel)
-			if d := ang.sub(ldp(&f.s.Ang[i])); d.dot(d) > 1e-10 || !f.s.Rot[i].ApproxEqualThreshold(rot.quat(), 1e-6) {
+			rot, ang := blendRot(mathx.LoadQ4(&f.p.Rot[i]), mathx.LoadV3(&f.p.Ang[i]), mathx.LoadQ4(&f.q.Rot[i]), mathx.LoadV3(&f.q.Ang[i]), alpha, alphaVel)
+			if d := ang.Sub(mathx.LoadV3(&f.s.Ang[i])); d.Dot(d) > 1e-10 || !f.s.Rot[i].ApproxEqualThreshold(rot.Quat(), 1e-6) {
 				t.Fatalf("alpha %v joint %d: loop %v %v, blendRot %v %v", alpha, i, f.s.Rot[i], f.s.Ang[i], rot, ang)
 			}
 		}
 	}
 }
 
-// A Character's kept logarithms of its additive pose and offset follow
+// A BenchCharacter's kept logarithms of its additive pose and offset follow
 // changes to them: the tick equals one on a fresh character given the
 // same poses.
 func TestCharacterLogsFollowChanges(t *testing.T) {

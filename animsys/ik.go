@@ -1,6 +1,7 @@
 package animsys
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -31,6 +32,9 @@ type TwoBoneJoints struct {
 // gives the root-to-target distance, then the root turns the end onto the
 // target along the shortest arc.
 func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target mgl32.Vec3) {
+	j.need("TwoBoneIKStatic", parents)
+	need("TwoBoneIKStatic", "local", local, transforms, len(parents), "len(parents)")
+	need("TwoBoneIKStatic", "global", global, transforms, len(parents), "len(parents)")
 	a, b, c := global.Pos[j.Root], global.Pos[j.Mid], global.Pos[j.End]
 	ab, cb := a.Sub(b), c.Sub(b)
 	lab, lcb := ab.Len(), cb.Len()
@@ -81,6 +85,12 @@ func TwoBoneIKStatic(local, global *Pose, parents []int, j TwoBoneJoints, target
 // aliased, off by hundreds of rad/s.
 func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int,
 	j TwoBoneJoints, heelPos, heelVel mgl32.Vec3, delta float32) {
+	n := len(parents)
+	j.need("TwoBoneIK", parents)
+	need("TwoBoneIK", "localCurr", localCurr, wholePose, n, "len(parents)")
+	need("TwoBoneIK", "localTemp", localTemp, wholePose, n, "len(parents)")
+	need("TwoBoneIK", "globalCurr", globalCurr, transforms, n, "len(parents)")
+	need("TwoBoneIK", "globalTemp", globalTemp, transforms, n, "len(parents)")
 	ExtrapolatePrev(localTemp, localCurr, delta)
 	FKStatic(globalCurr, localCurr, parents)
 	FKStatic(globalTemp, localTemp, parents)
@@ -88,7 +98,18 @@ func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int
 	TwoBoneIKStatic(localTemp, globalTemp, parents, j, heelPos.Sub(heelVel.Mul(delta)))
 	inv := 1 / delta
 	for _, i := range [2]int{j.Root, j.Mid} {
-		localCurr.Ang[i] = rotDelta(ldqp(&localTemp.Rot[i]), ldqp(&localCurr.Rot[i])).scale(inv).vec()
+		localCurr.Ang[i] = rotDelta(mathx.LoadQ4(&localTemp.Rot[i]), mathx.LoadQ4(&localCurr.Rot[i])).Scale(inv).Vec3()
+	}
+}
+
+// need panics, naming op, unless j's joints are joints of parents, each
+// the parent of the next.
+func (j TwoBoneJoints) need(op string, parents []int) {
+	n := len(parents)
+	if j.Root < 0 || j.Mid < 0 || j.End < 0 || j.Root >= n || j.Mid >= n || j.End >= n ||
+		parents[j.Mid] != j.Root || parents[j.End] != j.Mid {
+		panic(fmt.Sprintf("animsys.%s: chain %d, %d, %d is no root, mid and end joint of the %d joints of parents",
+			op, j.Root, j.Mid, j.End, n))
 	}
 }
 
@@ -130,7 +151,7 @@ func hingeBend(midRot mgl32.Quat, hinge, ab, cb, cross mgl32.Vec3, lab, lcb, wan
 	phi := atan2f(ab.Dot(n.Cross(cb)), ab.Dot(cb))
 	sw, cw := mathx.Sincos(want)
 	an := ab.Dot(n)
-	alpha := atan2f(sqrt32(max(0, lab*sw*lab*sw-an*an)), lab*cw)
+	alpha := atan2f(mathx.Sqrt(max(0, lab*sw*lab*sw-an*an)), lab*cw)
 	return mathx.QuatFromScaledAngleAxis(n.Mul(phi - alpha))
 }
 
@@ -151,5 +172,5 @@ func atan2f(y, x float32) float32 { return float32(math.Atan2(float64(y), float6
 // angle only to sqrt(float32 epsilon) ~ 3e-4 rad, it keeps the angle's
 // float32 precision there. a, b > 0 and |a - b| < c < a + b.
 func lawOfCosines(a, b, c float32) float32 {
-	return 2 * atan2f(sqrt32((c-a+b)*(c+a-b)), sqrt32((a+b-c)*(a+b+c)))
+	return 2 * atan2f(mathx.Sqrt((c-a+b)*(c+a-b)), mathx.Sqrt((a+b-c)*(a+b+c)))
 }

@@ -26,6 +26,9 @@ import (
 // offset must not be src or dst.
 func InertializeOffset(offset, src, dst *Pose) {
 	n := len(src.Pos)
+	need("InertializeOffset", "src", src, wholePose, n, "len(src.Pos)")
+	need("InertializeOffset", "dst", dst, wholePose, n, "len(src.Pos)")
+	need("InertializeOffset", "offset", offset, wholePose, n, "len(src.Pos)")
 	for i := 0; i < n; i++ {
 		offset.Pos[i] = src.Pos[i].Sub(dst.Pos[i])
 		offset.Vel[i] = src.Vel[i].Sub(dst.Vel[i])
@@ -54,8 +57,9 @@ func CubicDecayWeights(blendTime, blendDuration float32) (w0, w1, w2, w3 float32
 // Inertialize applies the offset decayed by the cubic inertializer at
 // blendTime of blendDuration seconds onto input (op_inertialize).
 func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
+	needInertialize("Inertialize", out, offset, input)
 	w0, w1, w2, w3 := CubicDecayWeights(blendTime, blendDuration)
-	InertializeWeights(out, offset, input, w0, w1, w2, w3)
+	inertialize(out, offset, input, nil, w0, w1, w2, w3)
 }
 
 // InertializeCritical applies the offset decayed by a critical spring with
@@ -65,8 +69,9 @@ func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
 // spring.CriticalDecayWeights (w2, w3 their time derivatives). Unlike the
 // cubic it never reaches zero exactly, so it needs no duration.
 func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) {
+	needInertialize("InertializeCritical", out, offset, input)
 	w0, w1, w2, w3 := spring.CriticalDecayWeights(halflife, blendTime)
-	InertializeWeights(out, offset, input, w0, w1, w2, w3)
+	inertialize(out, offset, input, nil, w0, w1, w2, w3)
 }
 
 // InertializeWeights applies the offset decayed with weights w0..w3 onto
@@ -77,21 +82,30 @@ func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) 
 // for small offsets: up to ~0.65 rad/s off on the bench clips), scl =
 // input.scl exp(x). out may be input.
 func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
+	needInertialize("InertializeWeights", out, offset, input)
 	inertialize(out, offset, input, nil, w0, w1, w2, w3)
+}
+
+// needInertialize is the door check of the inertializations, named op.
+func needInertialize(op string, out, offset, input *Pose) {
+	n := input.Len()
+	need(op, "input", input, wholePose, n, "len(input.Pos)")
+	need(op, "offset", offset, wholePose, n, "len(input.Pos)")
+	need(op, "out", out, wholePose, n, "len(input.Pos)")
 }
 
 // offLog is one joint of an inertialization offset in the form
 // InertializeWeights works on: r, the scaled angle-axis of its rotation
-// (rad), and ls, the log of its scale. A Character keeps one per joint of
+// (rad), and ls, the log of its scale. A BenchCharacter keeps one per joint of
 // its offset, which changes only at a transition (see keepLogs).
-type offLog struct{ r, ls v3 }
+type offLog struct{ r, ls mathx.V3 }
 
 // set computes m from a joint's rotation and scale.
-func (m *offLog) set(rot q4, scl v3) { m.r, m.ls = qlog(rot), log3(scl) }
+func (m *offLog) set(rot mathx.Q4, scl mathx.V3) { m.r, m.ls = rot.ToScaledAngleAxis(), scl.Log() }
 
 // inertialize is InertializeWeights with the joints' offLogs in logs (of
 // len(input.Pos), up to date with offset), or, with logs nil, computed
-// afresh.
+// afresh. Its callers check the poses' sizes.
 func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)
 	fp, fr, fs := offset.Pos[:n], offset.Rot[:n], offset.Scl[:n]
@@ -105,34 +119,62 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 	}
 	var tmp offLog
 	for i := 0; i < n; i++ {
-		p, v := ldp(&fp[i]), ldp(&fv[i])
-		op[i] = ldp(&ip[i]).add(p.scale(w0)).add(v.scale(w1)).vec()
-		ov[i] = ldp(&iv[i]).add(p.scale(w2)).add(v.scale(w3)).vec()
+		// The plain form of this body is inertializeReference below.
+		p, v := mathx.LoadV3(&fp[i]), mathx.LoadV3(&fv[i])
+		op[i] = mathx.LoadV3(&ip[i]).Add(p.Scale(w0)).Add(v.Scale(w1)).Vec3()
+		ov[i] = mathx.LoadV3(&iv[i]).Add(p.Scale(w2)).Add(v.Scale(w3)).Vec3()
 
 		m := &tmp
 		if logs != nil {
 			m = &logs[i]
 		} else {
-			m.set(ldqp(&fr[i]), ldp(&fs[i]))
+			m.set(mathx.LoadQ4(&fr[i]), mathx.LoadV3(&fs[i]))
 		}
-		r, a := m.r, ldp(&fa[i])
-		// qexpVel(x, v) written out, so that the loop makes no call.
-		x, v := r.scale(w0).add(a.scale(w1)), r.scale(w2).add(a.scale(w3))
-		x2 := x.dot(x)
-		k := expSmall(x2)
+		r, a := m.r, mathx.LoadV3(&fa[i])
+		// mathx.Q4FromScaledAngleAxisDx(x, v) written out, so that the loop
+		// makes no call.
+		x, v := r.Scale(w0).Add(a.Scale(w1)), r.Scale(w2).Add(a.Scale(w3))
+		x2 := x.Dot(x)
+		k := mathx.ExpSmall(x2)
 		if x2 >= 1 {
-			k = expLarge(x2)
+			k = mathx.ExpLarge(x2)
 		}
-		e := k.quat(x)
-		jx, jy, jz := rodS(k.c1(), k.c2, x.x, x.y, x.z, v.x, v.y, v.z)
-		in, o := ldqp(&ir[i]), &or[i]
-		o.W, o.V[0], o.V[1], o.V[2] = qmulS(e.w, e.x, e.y, e.z, in.w, in.x, in.y, in.z)
-		ang := ldp(&ia[i]) // loaded here, not with in: fewer values spill
-		ax, ay, az := qrotS(e.w, e.x, e.y, e.z, ang.x, ang.y, ang.z)
+		e := k.Quat(x)
+		jx, jy, jz := mathx.RodriguesS(k.C1(), k.C2, x.X, x.Y, x.Z, v.X, v.Y, v.Z)
+		in, o := mathx.LoadQ4(&ir[i]), &or[i]
+		o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, in.W, in.X, in.Y, in.Z)
+		ang := mathx.LoadV3(&ia[i]) // loaded here, not with in: fewer values spill
+		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
 		oa[i] = mgl32.Vec3{ax + jx, ay + jy, az + jz}
 
-		ls, sv := m.ls, ldp(&fsv[i])
-		os[i] = ldp(&is[i]).mul(exp3(ls.scale(w0).add(sv.scale(w1)))).vec()
-		osv[i] = ldp(&isv[i]).add(ls.scale(w2)).add(sv.scale(w3)).vec()
+		ls, sv := m.ls, mathx.LoadV3(&fsv[i])
+		os[i] = mathx.LoadV3(&is[i]).Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
+		osv[i] = mathx.LoadV3(&isv[i]).Add(ls.Scale(w2)).Add(sv.Scale(w3)).Vec3()
+	}
+}
+
+// inertializeReference is InertializeWeights on mathx's plain forms,
+// written like the article's op_inertialize with the exact angular
+// velocity InertializeWeights adds (see there).
+func inertializeReference(out, offset, input *Pose, w0, w1, w2, w3 float32) {
+	for i := range input.Pos {
+		off, in := offset.Kform(i), input.Kform(i)
+		offPos := off.Pos.Mul(w0).Add(off.Vel.Mul(w1))
+		offVel := off.Pos.Mul(w2).Add(off.Vel.Mul(w3))
+		// The decayed scaled angle-axis x and its rate v.
+		r := mathx.QuatToScaledAngleAxis(off.Rot)
+		x := r.Mul(w0).Add(off.Ang.Mul(w1))
+		v := r.Mul(w2).Add(off.Ang.Mul(w3))
+		offRot := mathx.QuatFromScaledAngleAxis(x)
+		offAng := mathx.QuatFromScaledAngleAxisDx(x, v)
+		ls := mathx.Vec3Log(off.Scl)
+		offScl := mathx.Vec3Exp(ls.Mul(w0).Add(off.Svl.Mul(w1)))
+		offSvl := ls.Mul(w2).Add(off.Svl.Mul(w3))
+		out.Pos[i] = in.Pos.Add(offPos)
+		out.Vel[i] = in.Vel.Add(offVel)
+		out.Rot[i] = mathx.QuatMul(offRot, in.Rot)
+		out.Ang[i] = mathx.QuatMulVec3(offRot, in.Ang).Add(offAng)
+		out.Scl[i] = mathx.Vec3Mul(in.Scl, offScl)
+		out.Svl[i] = in.Svl.Add(offSvl)
 	}
 }

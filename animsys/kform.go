@@ -28,18 +28,18 @@ import (
 // expansion rotated w.pos * v.scl * v.svl; angular velocity v.rot w.ang +
 // v.ang; scalar velocity w.svl + v.svl.
 func KformMul(v, w Kform) Kform {
-	rot := rotMatrix(ldq(v.Rot)) // quat_mul_vec3(v.rot, .)
-	scl, wpos := ld(v.Scl), ld(w.Pos)
-	arm := rot.mul(wpos.mul(scl))
+	rot := mathx.LoadQ4(&v.Rot).Matrix() // quat_mul_vec3(v.rot, .)
+	scl, wpos := mathx.LoadV3(&v.Scl), mathx.LoadV3(&w.Pos)
+	arm := rot.Mul(wpos.Mul(scl))
 	// The rotated velocity and expansion terms share one rotation.
-	vel := rot.mul(ld(w.Vel).add(wpos.mul(ld(v.Svl))).mul(scl))
+	vel := rot.Mul(mathx.LoadV3(&w.Vel).Add(wpos.Mul(mathx.LoadV3(&v.Svl))).Mul(scl))
 	return Kform{
-		Pos: arm.add(ld(v.Pos)).vec(),
-		Rot: qmul(ldq(v.Rot), ldq(w.Rot)).quat(),
-		Scl: ld(w.Scl).mul(scl).vec(),
-		Vel: vel.add(ld(v.Vel)).add(ld(v.Ang).cross(arm)).vec(),
-		Ang: rot.mul(ld(w.Ang)).add(ld(v.Ang)).vec(),
-		Svl: ld(w.Svl).add(ld(v.Svl)).vec(),
+		Pos: arm.Add(mathx.LoadV3(&v.Pos)).Vec3(),
+		Rot: mathx.LoadQ4(&v.Rot).Mul(mathx.LoadQ4(&w.Rot)).Quat(),
+		Scl: mathx.LoadV3(&w.Scl).Mul(scl).Vec3(),
+		Vel: vel.Add(mathx.LoadV3(&v.Vel)).Add(mathx.LoadV3(&v.Ang).Cross(arm)).Vec3(),
+		Ang: rot.Mul(mathx.LoadV3(&w.Ang)).Add(mathx.LoadV3(&v.Ang)).Vec3(),
+		Svl: mathx.LoadV3(&w.Svl).Add(mathx.LoadV3(&v.Svl)).Vec3(),
 	}
 }
 
@@ -47,18 +47,18 @@ func KformMul(v, w Kform) Kform {
 // KformDiv(v, KformMul(v, w)) == w. Like BK it divides by v's scale, which
 // the article's listing leaves out (see BK).
 func KformDiv(v, w Kform) Kform {
-	rot := rotMatrix(ldq(v.Rot)) // its transpose is quat_inv_mul_vec3(v.rot, .)
-	scl, ang := ld(v.Scl), ld(v.Ang)
-	arm := ld(w.Pos).sub(ld(v.Pos))
-	pos := rot.tmul(arm).div(scl)
-	rel := ld(w.Vel).sub(ld(v.Vel)).sub(ang.cross(arm))
+	rot := mathx.LoadQ4(&v.Rot).Matrix() // its transpose is quat_inv_mul_vec3(v.rot, .)
+	scl, ang := mathx.LoadV3(&v.Scl), mathx.LoadV3(&v.Ang)
+	arm := mathx.LoadV3(&w.Pos).Sub(mathx.LoadV3(&v.Pos))
+	pos := rot.MulT(arm).Div(scl)
+	rel := mathx.LoadV3(&w.Vel).Sub(mathx.LoadV3(&v.Vel)).Sub(ang.Cross(arm))
 	return Kform{
-		Pos: pos.vec(),
-		Rot: qinvMul(ldq(v.Rot), ldq(w.Rot)).quat(),
-		Scl: ld(w.Scl).div(scl).vec(),
-		Vel: rot.tmul(rel).div(scl).sub(pos.mul(ld(v.Svl))).vec(),
-		Ang: rot.tmul(ld(w.Ang).sub(ang)).vec(),
-		Svl: ld(w.Svl).sub(ld(v.Svl)).vec(),
+		Pos: pos.Vec3(),
+		Rot: mathx.LoadQ4(&v.Rot).InvMul(mathx.LoadQ4(&w.Rot)).Quat(),
+		Scl: mathx.LoadV3(&w.Scl).Div(scl).Vec3(),
+		Vel: rot.MulT(rel).Div(scl).Sub(pos.Mul(mathx.LoadV3(&v.Svl))).Vec3(),
+		Ang: rot.MulT(mathx.LoadV3(&w.Ang).Sub(ang)).Vec3(),
+		Svl: mathx.LoadV3(&w.Svl).Sub(mathx.LoadV3(&v.Svl)).Vec3(),
 	}
 }
 

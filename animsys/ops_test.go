@@ -277,7 +277,7 @@ func TestTwoBoneIKNearlyStraight(t *testing.T) {
 		for j := range out.Rot {
 			out.Rot[j], out.Vel[j], out.Ang[j] = mathx.QuatIdentity(), mgl32.Vec3{}, mgl32.Vec3{}
 		}
-		s, c := sincos32(2 * tm)
+		s, c := mathx.Sincos32(2 * tm)
 		out.Rot[leg.Root] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0.4 * s, 0, 0})
 		out.Ang[leg.Root] = mgl32.Vec3{0.8 * c, 0, 0}
 		out.Rot[leg.Mid] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{knee, 0, 0})

@@ -152,3 +152,62 @@ func (s *Skeleton) Validate() error {
 	}
 	return nil
 }
+
+// channels names the channels of a pose an op reads or writes, which its
+// door check (need) checks.
+type channels uint8
+
+const (
+	transforms channels = 1 << iota // Pos, Rot, Scl
+	velocities                      // Vel, Ang, Svl
+	wholePose  = transforms | velocities
+)
+
+// need panics, naming op, unless the channels ch of pose p (the op's
+// argument called role) hold at least n joints each; why says where n
+// comes from. It is the door check of the pose ops: a few compares,
+// inline, before the loops, which then need not check their slices'
+// lengths again.
+func need(op, role string, p *Pose, ch channels, n int, why string) {
+	if ch&transforms != 0 && (len(p.Pos) < n || len(p.Rot) < n || len(p.Scl) < n) ||
+		ch&velocities != 0 && (len(p.Vel) < n || len(p.Ang) < n || len(p.Svl) < n) {
+		panic(shortPose{op, role, p, ch, n, why})
+	}
+}
+
+// shortPose is the panic of a failed door check (need): an error, so that
+// the message is made only when printed.
+type shortPose struct {
+	op, role string
+	p        *Pose
+	ch       channels
+	n        int
+	why      string
+}
+
+// Error is "animsys.FK: local pose has 3 joints, want 23 (len(parents))",
+// naming the short channel when the channels checked differ.
+func (e shortPose) Error() string {
+	p := e.p
+	lens := [...]int{len(p.Pos), len(p.Rot), len(p.Scl), len(p.Vel), len(p.Ang), len(p.Svl)}
+	names := [...]string{"Pos", "Rot", "Scl", "Vel", "Ang", "Svl"}
+	kinds := [...]channels{transforms, transforms, transforms, velocities, velocities, velocities}
+	short, uneven := -1, false
+	for c, l := range lens {
+		if e.ch&kinds[c] == 0 {
+			continue
+		}
+		if short < 0 {
+			short = c
+		}
+		uneven = uneven || l != lens[short]
+		if l < lens[short] {
+			short = c
+		}
+	}
+	in := ""
+	if uneven {
+		in = " in " + names[short]
+	}
+	return fmt.Sprintf("animsys.%s: %s pose has %d joints%s, want %d (%s)", e.op, e.role, lens[short], in, e.n, e.why)
+}

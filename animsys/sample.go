@@ -1,6 +1,10 @@
 package animsys
 
-import "github.com/go-gl/mathgl/mgl32"
+import (
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
+)
 
 // Animation sampling (propagating-velocities, "Animation Sampling").
 
@@ -28,15 +32,15 @@ func clampFrame(f, frames int) int {
 
 // rotDelta is the rotation taking a to b as a scaled angle-axis (rad),
 // shortest way round: quat_to_scaled_angle_axis(quat_abs(quat_mul_inv(b, a))).
-func rotDelta(a, b q4) v3 { return qlog(qabs(qmulInv(b, a))) }
+func rotDelta(a, b mathx.Q4) mathx.V3 { return b.MulInv(a).Abs().ToScaledAngleAxis() }
 
 // sclDelta is the log-ratio log(b / a) of two scales, per axis; exactly
 // zero, at once, for equal scales.
-func sclDelta(a, b v3) v3 {
+func sclDelta(a, b mathx.V3) mathx.V3 {
 	if a == b {
-		return v3{}
+		return mathx.V3{}
 	}
-	return logEach(b.div(a))
+	return b.Div(a).LogEach()
 }
 
 // SampleLinear samples clip c at time (s) by linear interpolation between
@@ -47,12 +51,8 @@ func sclDelta(a, b v3) v3 {
 // a looping time is the caller's job. out must have c.Joints joints. A
 // clip with Curves is sampled from them instead, exactly.
 func SampleLinear(out *Pose, c *Clip, time float32) {
-	if c.Curves != nil {
-		c.Curves.SampleCurves(out, float64(time))
-		return
-	}
 	st, alpha := frameAt(time, c.FrameTime)
-	SampleLinearFrame(out, c, st, alpha)
+	sampleLinearFrame("SampleLinear", out, c, st, alpha, float64(time))
 }
 
 // SampleLinearFrame is SampleLinear at fraction alpha (0 to 1) of the way
@@ -61,8 +61,15 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 // the last interval is the clip's end approached from inside: its last
 // frame with the velocities of the interval before it.
 func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	sampleLinearFrame("SampleLinearFrame", out, c, frame, alpha, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+}
+
+// sampleLinearFrame is SampleLinearFrame, its door check naming op, with the
+// time t (s) the clip's Curves are sampled at when it has them.
+func sampleLinearFrame(op string, out *Pose, c *Clip, frame int, alpha float32, t float64) {
+	need(op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
-		c.Curves.SampleCurves(out, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+		c.Curves.SampleCurves(out, t)
 		return
 	}
 	st, dt := frame, c.FrameTime
@@ -85,36 +92,36 @@ func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
 	clear(svl)
 	for k, j := range c.pos.joints {
 		tr := c.pos.data[k]
-		p0, p1 := ldp(&tr[f0]), ldp(&tr[f1])
-		pos[j] = lerp3(p0, p1, alpha).vec()
-		vel[j] = p1.sub(p0).scale(inv).vec()
+		p0, p1 := mathx.LoadV3(&tr[f0]), mathx.LoadV3(&tr[f1])
+		pos[j] = p0.Lerp(p1, alpha).Vec3()
+		vel[j] = p1.Sub(p0).Scale(inv).Vec3()
 	}
 	for j := 0; j < n; j++ {
-		r0 := ldqp(&rot0[j])
-		var d v3
+		r0 := mathx.LoadQ4(&rot0[j])
+		var d mathx.V3
 		if cached {
 			if rec != nil {
 				d = segV3(rec, segRot*j+7)
 			}
 		} else {
-			d = rotDelta(r0, ldqp(&rot1[j]))
+			d = rotDelta(r0, mathx.LoadQ4(&rot1[j]))
 		}
-		rot[j] = qmul(qexp(d.scale(alpha)), r0).quat()
-		ang[j] = d.scale(inv).vec()
+		rot[j] = mathx.Q4FromScaledAngleAxis(d.Scale(alpha)).Mul(r0).Quat()
+		ang[j] = d.Scale(inv).Vec3()
 	}
 	for k, j := range c.scl.joints {
 		tr := c.scl.data[k]
-		sc0 := ldp(&tr[f0])
-		var l v3
+		sc0 := mathx.LoadV3(&tr[f0])
+		var l mathx.V3
 		if cached {
 			if rec != nil {
 				l = segV3(rec, c.sclAt(k)+6)
 			}
 		} else {
-			l = sclDelta(sc0, ldp(&tr[f1]))
+			l = sclDelta(sc0, mathx.LoadV3(&tr[f1]))
 		}
-		scl[j] = sc0.mul(exp3(l.scale(alpha))).vec()
-		svl[j] = l.scale(inv).vec()
+		scl[j] = sc0.Mul(l.Scale(alpha).Exp()).Vec3()
+		svl[j] = l.Scale(inv).Vec3()
 	}
 }
 
@@ -134,73 +141,73 @@ func hermiteAt(t float32) hermite {
 
 // offset returns the Hermite offset from x1 and its rate per frame for the
 // segment delta d12 = x2 - x1 and tangents m1, m2.
-func (h *hermite) offset(m1, d12, m2 v3) (o, do v3) {
-	o = m1.scale(h.h10).add(d12.scale(h.h01)).add(m2.scale(h.h11))
-	do = m1.scale(h.d10).add(d12.scale(h.d01)).add(m2.scale(h.d11))
+func (h *hermite) offset(m1, d12, m2 mathx.V3) (o, do mathx.V3) {
+	o = m1.Scale(h.h10).Add(d12.Scale(h.h01)).Add(m2.Scale(h.h11))
+	do = m1.Scale(h.d10).Add(d12.Scale(h.d01)).Add(m2.Scale(h.d11))
 	return o, do
 }
 
 // cubicPos is the Catmull-Rom position between p1 and p2 and its rate per
 // frame, with tangents (p2 - p0)/2 and (p3 - p1)/2.
-func (h *hermite) cubicPos(p0, p1, p2, p3 v3) (pos, vel v3) {
+func (h *hermite) cubicPos(p0, p1, p2, p3 mathx.V3) (pos, vel mathx.V3) {
 	// The small offset first, then one rounding at the position's magnitude.
 	o, do := h.offset(posTangents(p0, p1, p2, p3))
-	return p1.add(o), do
+	return p1.Add(o), do
 }
 
 // posTangents are the Catmull-Rom tangents (p2 - p0)/2 at p1 and (p3 -
 // p1)/2 at p2, and the segment's delta p2 - p1.
-func posTangents(p0, p1, p2, p3 v3) (m1, d12, m2 v3) {
-	return p2.sub(p0).scale(.5), p2.sub(p1), p3.sub(p1).scale(.5)
+func posTangents(p0, p1, p2, p3 mathx.V3) (m1, d12, m2 mathx.V3) {
+	return p2.Sub(p0).Scale(.5), p2.Sub(p1), p3.Sub(p1).Scale(.5)
 }
 
 // cubicRot is the cubic rotation between r1 and r2 and its angular velocity
 // per frame (world side): rot = exp(o) r1 with o the Hermite offset in
 // scaled angle-axis built from the deltas d01, d12, d23 between consecutive
 // frames (rotTangents).
-func (h *hermite) cubicRot(r0, r1, r2, r3 q4) (rot q4, ang v3) {
-	q12 := qabs(qmulInv(r2, r1))
-	d12 := qlog(q12)
+func (h *hermite) cubicRot(r0, r1, r2, r3 mathx.Q4) (rot mathx.Q4, ang mathx.V3) {
+	q12 := r2.MulInv(r1).Abs()
+	d12 := q12.ToScaledAngleAxis()
 	m1, m2 := rotTangents(q12, rotDelta(r0, r1), d12, rotDelta(r2, r3))
 	return h.cubicRotT(r1, m1, d12, m2)
 }
 
 // rotTangents are the tangents of the cubic rotation curve o(t) (scaled
 // angle-axis of rot r1^-1, per frame) over the segment from r1 to r2, q12
-// = qabs(r2 r1^-1) and d12 = qlog(q12), given the deltas d01 and d23 of
+// = abs(r2 r1^-1) and d12 its scaled angle-axis, given the deltas d01 and d23 of
 // the segments either side: m1 = (d01 + d12)/2 at r1; at r2 the mean
 // (d12 + d23)/2 is an angular velocity there, while the curve's end
 // tangent is the rate of o = log(rot r1^-1) at o = d12, so it is mapped by
-// J(d12)^-1 (qlogRate).
-func rotTangents(q12 q4, d01, d12, d23 v3) (m1, m2 v3) {
-	return d01.add(d12).scale(.5), qlogRate(q12, d12, d12.add(d23).scale(.5))
+// J(d12)^-1 (mathx.Q4ToScaledAngleAxisDx).
+func rotTangents(q12 mathx.Q4, d01, d12, d23 mathx.V3) (m1, m2 mathx.V3) {
+	return d01.Add(d12).Scale(.5), mathx.Q4ToScaledAngleAxisDx(q12, d12, d12.Add(d23).Scale(.5))
 }
 
 // cubicRotT is the rotation exp(o) r1 of the Hermite offset o with
 // tangents m1, d12, m2 (rotTangents), and its angular velocity per frame,
-// J(o) o' (qexpVel).
-func (h *hermite) cubicRotT(r1 q4, m1, d12, m2 v3) (rot q4, ang v3) {
+// J(o) o' (mathx.Q4FromScaledAngleAxisDx).
+func (h *hermite) cubicRotT(r1 mathx.Q4, m1, d12, m2 mathx.V3) (rot mathx.Q4, ang mathx.V3) {
 	o, do := h.offset(m1, d12, m2)
-	e, w := qexpVel(o, do)
-	return qmul(e, r1), w
+	e, w := mathx.Q4FromScaledAngleAxisDx(o, do)
+	return e.Mul(r1), w
 }
 
 // cubicScl is the cubic scale between s1 and s2 and its scalar velocity per
 // frame: scl = s1 exp(o) with o the Hermite offset of the log-ratios. A
 // joint whose four scales are equal (most joints) skips the logs: its
 // offset is exactly zero.
-func (h *hermite) cubicScl(s0, s1, s2, s3 v3) (scl, svl v3) {
+func (h *hermite) cubicScl(s0, s1, s2, s3 mathx.V3) (scl, svl mathx.V3) {
 	if s0 == s1 && s1 == s2 && s2 == s3 {
-		return s1, v3{}
+		return s1, mathx.V3{}
 	}
 	o, do := h.offset(sclTangents(sclDelta(s0, s1), sclDelta(s1, s2), sclDelta(s2, s3)))
-	return s1.mul(exp3(o)), do
+	return s1.Mul(o.Exp()), do
 }
 
 // sclTangents are the tangents (d01 + d12)/2 and (d12 + d23)/2 of the
 // log-scale curve from the log-ratios of consecutive frames, and d12.
-func sclTangents(d01, d12, d23 v3) (m1, d, m2 v3) {
-	return d01.add(d12).scale(.5), d12, d12.add(d23).scale(.5)
+func sclTangents(d01, d12, d23 mathx.V3) (m1, d, m2 mathx.V3) {
+	return d01.Add(d12).Scale(.5), d12, d12.Add(d23).Scale(.5)
 }
 
 // MaxCacheBytes bounds the sampling cache Prepare makes for one clip
@@ -241,16 +248,16 @@ func (c *Clip) Prepare() {
 	if 4*(nf-1)*segLen > MaxCacheBytes {
 		return
 	}
-	rotD := make([]v3, m)
+	rotD := make([]mathx.V3, m)
 	for i := 0; i < m; i++ {
-		rotD[i] = rotDelta(ldq(c.Rot[i]), ldq(c.Rot[i+n]))
+		rotD[i] = rotDelta(mathx.LoadQ4(&c.Rot[i]), mathx.LoadQ4(&c.Rot[i+n]))
 	}
 	// The scale tracks' log-ratios between frames, track k's at k*(nf-1).
-	sclD := make([]v3, (nf-1)*len(c.scl.joints))
+	sclD := make([]mathx.V3, (nf-1)*len(c.scl.joints))
 	for k := range c.scl.joints {
 		tr := c.scl.data[k]
 		for f := 0; f < nf-1; f++ {
-			sclD[k*(nf-1)+f] = sclDelta(ld(tr[f]), ld(tr[f+1]))
+			sclD[k*(nf-1)+f] = sclDelta(mathx.LoadV3(&tr[f]), mathx.LoadV3(&tr[f+1]))
 		}
 	}
 	c.segLen = segLen
@@ -260,10 +267,10 @@ func (c *Clip) Prepare() {
 		rec := c.record(f)
 		for j := 0; j < n; j++ {
 			i := f*n + j
-			r1 := ldq(c.Rot[i])
-			m1, m2 := rotTangents(qabs(qmulInv(ldq(c.Rot[i+n]), r1)), deltaAt(rotD, f0, f, n, j), rotD[i], deltaAt(rotD, f2, f3, n, j))
+			r1 := mathx.LoadQ4(&c.Rot[i])
+			m1, m2 := rotTangents(mathx.LoadQ4(&c.Rot[i+n]).MulInv(r1).Abs(), deltaAt(rotD, f0, f, n, j), rotD[i], deltaAt(rotD, f2, f3, n, j))
 			x := rec[segRot*j:]
-			x[0], x[1], x[2], x[3] = r1.w, r1.x, r1.y, r1.z
+			x[0], x[1], x[2], x[3] = r1.W, r1.X, r1.Y, r1.Z
 			putV3(x[4:], m1)
 			putV3(x[7:], rotD[i])
 			putV3(x[10:], m2)
@@ -271,15 +278,15 @@ func (c *Clip) Prepare() {
 		o := segRot * n
 		for k := range c.pos.joints {
 			tr := c.pos.data[k]
-			m1, d12, m2 := posTangents(ld(tr[f0]), ld(tr[f]), ld(tr[f2]), ld(tr[f3]))
-			putChan(rec[o:], ld(tr[f]), m1, d12, m2)
+			m1, d12, m2 := posTangents(mathx.LoadV3(&tr[f0]), mathx.LoadV3(&tr[f]), mathx.LoadV3(&tr[f2]), mathx.LoadV3(&tr[f3]))
+			putChan(rec[o:], mathx.LoadV3(&tr[f]), m1, d12, m2)
 			o += segChan
 		}
 		for k := range c.scl.joints {
 			d := sclD[k*(nf-1) : (k+1)*(nf-1)]
 			d01, d12, d23 := deltaAt(d, f0, f, 1, 0), d[f], deltaAt(d, f2, f3, 1, 0)
 			m1, dd, m2 := sclTangents(d01, d12, d23)
-			putChan(rec[o:], ld(c.scl.data[k][f]), m1, dd, m2)
+			putChan(rec[o:], mathx.LoadV3(&c.scl.data[k][f]), m1, dd, m2)
 			o += segChan
 		}
 	}
@@ -299,14 +306,14 @@ func (c *Clip) record(f int) []float32 { return c.seg[f*c.segLen : (f+1)*c.segLe
 // sclAt is the offset in a record of animated scale k.
 func (c *Clip) sclAt(k int) int { return segRot*c.Joints + segChan*(len(c.pos.joints)+k) }
 
-func segV3(x []float32, i int) v3 { return v3{x[i], x[i+1], x[i+2]} }
+func segV3(x []float32, i int) mathx.V3 { return mathx.V3{X: x[i], Y: x[i+1], Z: x[i+2]} }
 
 // segQ is the rotation at the start of a joint's record x.
-func segQ(x []float32) q4 { return q4{x[0], x[1], x[2], x[3]} }
+func segQ(x []float32) mathx.Q4 { return mathx.Q4{W: x[0], X: x[1], Y: x[2], Z: x[3]} }
 
-func putV3(x []float32, v v3) { x[0], x[1], x[2] = v.x, v.y, v.z }
+func putV3(x []float32, v mathx.V3) { x[0], x[1], x[2] = v.X, v.Y, v.Z }
 
-func putChan(x []float32, v, m1, d12, m2 v3) {
+func putChan(x []float32, v, m1, d12, m2 mathx.V3) {
 	putV3(x, v)
 	putV3(x[3:], m1)
 	putV3(x[6:], d12)
@@ -343,9 +350,9 @@ func (c *Clip) prefetchAt(t float32) {
 
 // deltaAt is the delta in d (one per interval and joint) from frame a to
 // frame b (consecutive, or equal after clamping: then zero) for joint j.
-func deltaAt(d []v3, a, b, n, j int) v3 {
+func deltaAt(d []mathx.V3, a, b, n, j int) mathx.V3 {
 	if a == b {
-		return v3{}
+		return mathx.V3{}
 	}
 	return d[a*n+j]
 }
@@ -362,12 +369,8 @@ func deltaAt(d []v3, a, b, n, j int) v3 {
 // second. Frames are clamped at the ends; wrapping is the caller's job. A
 // clip with Curves is sampled from them instead, exactly.
 func SampleCubic(out *Pose, c *Clip, time float32) {
-	if c.Curves != nil {
-		c.Curves.SampleCurves(out, float64(time))
-		return
-	}
 	st, alpha := frameAt(time, c.FrameTime)
-	SampleCubicFrame(out, c, st, alpha)
+	sampleCubicFrame("SampleCubic", out, c, st, alpha, float64(time))
 }
 
 // SampleCubicFrame is SampleCubic at fraction alpha (0 to 1) of the way
@@ -375,8 +378,15 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 // interval gives the last frame with the velocity the curve ends with,
 // where SampleCubic at the clip's end holds the frame at rest.
 func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	sampleCubicFrame("SampleCubicFrame", out, c, frame, alpha, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+}
+
+// sampleCubicFrame is SampleCubicFrame, its door check naming op, with the
+// time t (s) the clip's Curves are sampled at when it has them.
+func sampleCubicFrame(op string, out *Pose, c *Clip, frame int, alpha float32, t float64) {
+	need(op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
-		c.Curves.SampleCurves(out, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+		c.Curves.SampleCurves(out, t)
 		return
 	}
 	st, dt := frame, c.FrameTime
@@ -413,58 +423,58 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 				// cubicRotT written out, so that the loop makes no call:
 				// h.offset on components, in its order of operations.
 				m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
-				o := v3{m1.x*h10 + d12.x*h01 + m2.x*h11, m1.y*h10 + d12.y*h01 + m2.y*h11, m1.z*h10 + d12.z*h01 + m2.z*h11}
-				do := v3{m1.x*d10 + d12.x*d01 + m2.x*d11, m1.y*d10 + d12.y*d01 + m2.y*d11, m1.z*d10 + d12.z*d01 + m2.z*d11}
-				o2 := o.dot(o)
+				o := mathx.V3{X: m1.X*h10 + d12.X*h01 + m2.X*h11, Y: m1.Y*h10 + d12.Y*h01 + m2.Y*h11, Z: m1.Z*h10 + d12.Z*h01 + m2.Z*h11}
+				do := mathx.V3{X: m1.X*d10 + d12.X*d01 + m2.X*d11, Y: m1.Y*d10 + d12.Y*d01 + m2.Y*d11, Z: m1.Z*d10 + d12.Z*d01 + m2.Z*d11}
+				o2 := o.Dot(o)
 				if o2 >= 1 {
 					large = true // redone below; no call in the loop
 				}
-				k := expSmall(o2)
-				e := k.quat(o)
-				wx, wy, wz := rodS(k.c1(), k.c2, o.x, o.y, o.z, do.x, do.y, do.z)
+				k := mathx.ExpSmall(o2)
+				e := k.Quat(o)
+				wx, wy, wz := mathx.RodriguesS(k.C1(), k.C2, o.X, o.Y, o.Z, do.X, do.Y, do.Z)
 				ang[j] = mgl32.Vec3{wx * inv, wy * inv, wz * inv}
 				r, r1 := &rot[j], segQ(x)
-				r.W, r.V[0], r.V[1], r.V[2] = qmulS(e.w, e.x, e.y, e.z, r1.w, r1.x, r1.y, r1.z)
+				r.W, r.V[0], r.V[1], r.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, r1.W, r1.X, r1.Y, r1.Z)
 			}
 		}
 		for j := 0; large && j < n; j++ {
-			// Offsets of 1 rad or more (rare) by cubicRotT, with expLarge.
+			// Offsets of 1 rad or more (rare) by cubicRotT, with mathx.ExpLarge.
 			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
 			m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
-			if o, _ := h.offset(m1, d12, m2); o.dot(o) >= 1 {
+			if o, _ := h.offset(m1, d12, m2); o.Dot(o) >= 1 {
 				r, w := h.cubicRotT(segQ(x), m1, d12, m2)
-				rot[j], ang[j] = r.quat(), w.scale(inv).vec()
+				rot[j], ang[j] = r.Quat(), w.Scale(inv).Vec3()
 			}
 		}
 		o := segRot * n
 		for _, j := range c.pos.joints {
 			x := rec[o : o+segChan : o+segChan]
 			d, dv := h.offset(segV3(x, 3), segV3(x, 6), segV3(x, 9))
-			pos[j], vel[j] = segV3(x, 0).add(d).vec(), dv.scale(inv).vec()
+			pos[j], vel[j] = segV3(x, 0).Add(d).Vec3(), dv.Scale(inv).Vec3()
 			o += segChan
 		}
 		for _, j := range c.scl.joints {
 			x := rec[o : o+segChan : o+segChan]
 			d, dv := h.offset(segV3(x, 3), segV3(x, 6), segV3(x, 9))
-			scl[j], svl[j] = segV3(x, 0).mul(exp3(d)).vec(), dv.scale(inv).vec()
+			scl[j], svl[j] = segV3(x, 0).Mul(d.Exp()).Vec3(), dv.Scale(inv).Vec3()
 			o += segChan
 		}
 		return
 	}
 	rot0, rot1, rot2, rot3 := c.Rot[f0*n:f0*n+n], c.Rot[f1*n:f1*n+n], c.Rot[f2*n:f2*n+n], c.Rot[f3*n:f3*n+n]
 	for j := 0; j < n; j++ {
-		r, w := h.cubicRot(ldqp(&rot0[j]), ldqp(&rot1[j]), ldqp(&rot2[j]), ldqp(&rot3[j]))
-		rot[j], ang[j] = r.quat(), w.scale(inv).vec()
+		r, w := h.cubicRot(mathx.LoadQ4(&rot0[j]), mathx.LoadQ4(&rot1[j]), mathx.LoadQ4(&rot2[j]), mathx.LoadQ4(&rot3[j]))
+		rot[j], ang[j] = r.Quat(), w.Scale(inv).Vec3()
 	}
 	for k, j := range c.pos.joints {
 		tr := c.pos.data[k]
-		p, v := h.cubicPos(ldp(&tr[f0]), ldp(&tr[f1]), ldp(&tr[f2]), ldp(&tr[f3]))
-		pos[j], vel[j] = p.vec(), v.scale(inv).vec()
+		p, v := h.cubicPos(mathx.LoadV3(&tr[f0]), mathx.LoadV3(&tr[f1]), mathx.LoadV3(&tr[f2]), mathx.LoadV3(&tr[f3]))
+		pos[j], vel[j] = p.Vec3(), v.Scale(inv).Vec3()
 	}
 	for k, j := range c.scl.joints {
 		tr := c.scl.data[k]
-		s, sv := h.cubicScl(ldp(&tr[f0]), ldp(&tr[f1]), ldp(&tr[f2]), ldp(&tr[f3]))
-		scl[j], svl[j] = s.vec(), sv.scale(inv).vec()
+		s, sv := h.cubicScl(mathx.LoadV3(&tr[f0]), mathx.LoadV3(&tr[f1]), mathx.LoadV3(&tr[f2]), mathx.LoadV3(&tr[f3]))
+		scl[j], svl[j] = s.Vec3(), sv.Scale(inv).Vec3()
 	}
 }
 
@@ -472,10 +482,13 @@ func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 // rate x playback time (d/dt x(rate t) = rate x'(rate t)). Positions,
 // rotations and scales are unchanged.
 func TimeScale(p *Pose, rate float32) {
-	for i := range p.Vel {
-		p.Vel[i] = p.Vel[i].Mul(rate)
-		p.Ang[i] = p.Ang[i].Mul(rate)
-		p.Svl[i] = p.Svl[i].Mul(rate)
+	n := len(p.Vel)
+	need("TimeScale", "p", p, velocities, n, "len(p.Vel)")
+	vel, ang, svl := p.Vel[:n], p.Ang[:n], p.Svl[:n]
+	for i := range vel {
+		vel[i] = vel[i].Mul(rate)
+		ang[i] = ang[i].Mul(rate)
+		svl[i] = svl[i].Mul(rate)
 	}
 }
 
@@ -484,5 +497,6 @@ func TimeScale(p *Pose, rate float32) {
 // relative to the character's root, and no root motion reaches the
 // velocities.
 func RemoveGlobalRoot(p *Pose) {
+	need("RemoveGlobalRoot", "p", p, wholePose, 1, "the root")
 	p.SetKform(0, KformIdentity())
 }

@@ -8,17 +8,19 @@ import (
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
 )
 
 // The SIMD path of the per-joint loops (GOEXPERIMENT=simd on amd64): eight
 // joints at once, one joint a lane of archsimd.Float32x8 (AVX2). Each
 // block of eight joints is loaded from the pose's array-of-structures
 // layout, transposed into one vector per component, computed with the
-// same float32 operations in the same order as the scalar loop (Go does
-// not fuse multiply-adds on amd64 below GOAMD64=v3, so neither do these),
-// and transposed back: the results are the scalar path's bits. Joints
-// beyond the polynomials' ranges are marked and redone by the scalar
-// path's general functions, as there.
+// same float32 operations in the same order as the scalar loop (mathx's
+// eight-lane forms: QuatMulX8 is QuatMulS per lane, and so on), and
+// transposed back: the results are the scalar path's bits. Joints beyond
+// the polynomials' ranges are marked and redone by the scalar path's
+// general functions, as there.
 
 // useSIMD chooses the SIMD loops: on a CPU without AVX2 this build runs
 // the scalar ones.
@@ -26,21 +28,20 @@ var useSIMD = archsimd.X86.AVX2()
 
 type f8 = archsimd.Float32x8
 
-// simdK holds the constant vectors the kernels use most: a load from
-// memory is one instruction, a broadcast of a constant two. It is filled
-// only where useSIMD, as filling it takes AVX2.
-var simdK = func() (k struct{ half, one, two, quarter, tiny, tan2Pi8 f8 }) {
+// simdK holds the constant vectors the kernels use: a load from memory is
+// one instruction, a broadcast of a constant two. It is filled only where
+// useSIMD, as filling it takes AVX2.
+var simdK = func() (k struct{ half, one, quarter f8 }) {
 	if useSIMD {
-		k.half, k.one, k.two, k.quarter, k.tiny, k.tan2Pi8 = bc(0.5), bc(1), bc(2), bc(0.25), bc(0x1p-100), bc(tan2Pi8)
+		k.half, k.one, k.quarter = bc(0.5), bc(1), bc(0.25)
 	}
 	return k
 }()
 
 func bc(x float32) f8 { return archsimd.BroadcastFloat32x8(x) }
 
-// The helpers below take and return vectors one by one, not in structs:
-// Go inlines a function with vector parameters or results up to three
-// times the usual cost, and a call would spill every live vector.
+// The helpers below take and return vectors one by one, not in structs
+// (see mathx's eight-lane forms).
 
 // ld2 is the four float32s at byte lo of p, then the four at byte hi.
 func ld2(p unsafe.Pointer, lo, hi uintptr) f8 {
@@ -101,69 +102,6 @@ func stq8(p *[8]mgl32.Quat, w, x, y, z f8) {
 	st2(u, 48, 112, d)
 }
 
-// qmul8 is qmulS per lane.
-func qmul8(aw, ax, ay, az, bw, bx, by, bz f8) (w, x, y, z f8) {
-	return aw.Mul(bw).Sub(ax.Mul(bx)).Sub(ay.Mul(by)).Sub(az.Mul(bz)),
-		aw.Mul(bx).Add(ax.Mul(bw)).Add(ay.Mul(bz)).Sub(az.Mul(by)),
-		aw.Mul(by).Add(ay.Mul(bw)).Add(az.Mul(bx)).Sub(ax.Mul(bz)),
-		aw.Mul(bz).Add(az.Mul(bw)).Add(ax.Mul(by)).Sub(ay.Mul(bx))
-}
-
-// qrot8 is qrotS per lane.
-func qrot8(w, x, y, z, vx, vy, vz f8) (f8, f8, f8) {
-	two := simdK.two
-	tx := two.Mul(y.Mul(vz).Sub(z.Mul(vy)))
-	ty := two.Mul(z.Mul(vx).Sub(x.Mul(vz)))
-	tz := two.Mul(x.Mul(vy).Sub(y.Mul(vx)))
-	return vx.Add(w.Mul(tx)).Add(y.Mul(tz).Sub(z.Mul(ty))),
-		vy.Add(w.Mul(ty)).Add(z.Mul(tx).Sub(x.Mul(tz))),
-		vz.Add(w.Mul(tz)).Add(x.Mul(ty).Sub(y.Mul(tx)))
-}
-
-// rod8 is rodS per lane: x + a (v x x) + b (v x (v x x)).
-func rod8(a, b, vx, vy, vz, x, y, z f8) (f8, f8, f8) {
-	cx := vy.Mul(z).Sub(vz.Mul(y))
-	cy := vz.Mul(x).Sub(vx.Mul(z))
-	cz := vx.Mul(y).Sub(vy.Mul(x))
-	return x.Add(a.Mul(cx)).Add(b.Mul(vy.Mul(cz).Sub(vz.Mul(cy)))),
-		y.Add(a.Mul(cy)).Add(b.Mul(vz.Mul(cx).Sub(vx.Mul(cz)))),
-		z.Add(a.Mul(cz)).Add(b.Mul(vx.Mul(cy).Sub(vy.Mul(cx))))
-}
-
-// atanPoly8 is atanPoly per lane.
-func atanPoly8(u2 f8) f8 {
-	u4 := u2.Mul(u2)
-	return bc(0.9999999812646112).Sub(bc(0.33332785771926443).Mul(u2)).Add(
-		u4.Mul(bc(0.19974082415541466).Sub(bc(0.13848490212505918).Mul(u2)).Add(u4.Mul(bc(0.07976291807322261)))))
-}
-
-// logRateSeries8 is logRateSeries per lane.
-func logRateSeries8(h2 f8) f8 {
-	h4 := h2.Mul(h2)
-	return bc(1.0 / 12).Add(h2.Mul(bc(1.0 / 180))).Add(
-		h4.Mul(bc(1.0 / 1890).Add(h2.Mul(bc(1.0 / 18900))).Add(h4.Mul(bc(1.0 / 187110)))))
-}
-
-// sinPoly8 and cosPoly8 are expSmall's sc and c per lane, at h2 and h4 =
-// h2^2.
-func sinPoly8(h2, h4 f8) f8 {
-	return bc(0.9999999969177036).Sub(bc(0.16666650673996886).Mul(h2)).Add(
-		h4.Mul(bc(0.008332035785601707).Sub(bc(0.00019503904251287976).Mul(h2))))
-}
-
-func cosPoly8(h2, h4 f8) f8 {
-	return bc(0.9999999999524894).Sub(bc(0.49999999614857515).Mul(h2)).Add(
-		h4.Mul(bc(0.0416666166925251).Sub(bc(0.0013886617999425682).Mul(h2)).Add(h4.Mul(bc(2.437983123082832e-05)))))
-}
-
-// expSmall8 is expSmall per lane: sc, c and c2 of expK.
-func expSmall8(a2 f8) (sc, c, c2 f8) {
-	h2 := simdK.quarter.Mul(a2)
-	h4 := h2.Mul(h2)
-	sc, c = sinPoly8(h2, h4), cosPoly8(h2, h4)
-	return sc, c, simdK.one.Sub(sc.Mul(c)).Div(a2.Add(simdK.tiny))
-}
-
 // blendRotSIMD is the rotation loop of Blend (see there) on the SIMD path.
 func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.Vec3, or []mgl32.Quat, oa []mgl32.Vec3, alpha, alphaVel float32) {
 	n := len(lr)
@@ -192,8 +130,8 @@ func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.
 		}
 		for ; slow != 0; slow &= slow - 1 {
 			i := b + bits.TrailingZeros8(slow)
-			rot, ang := blendRot(ldqp(&lr[i]), ldp(&la[i]), ldqp(&rr[i]), ldp(&ra[i]), alpha, alphaVel)
-			or[i], oa[i] = rot.quat(), ang.vec()
+			rot, ang := blendRot(mathx.LoadQ4(&lr[i]), mathx.LoadV3(&la[i]), mathx.LoadQ4(&rr[i]), mathx.LoadV3(&ra[i]), alpha, alphaVel)
+			or[i], oa[i] = rot.Quat(), ang.Vec3()
 		}
 	}
 }
@@ -207,16 +145,8 @@ func blendRot8(lr *[8]mgl32.Quat, la *[8]mgl32.Vec3, rr *[8]mgl32.Quat, ra *[8]m
 	k := &simdK
 	lw, lx, ly, lz := ldq8(lr)
 	rw, rx, ry, rz := ldq8(rr)
-	// dq = r l^-1 (qmulInvS)
-	dw := rw.Mul(lw).Add(rx.Mul(lx)).Add(ry.Mul(ly)).Add(rz.Mul(lz))
-	dx := rx.Mul(lw).Sub(rw.Mul(lx)).Sub(ry.Mul(lz)).Add(rz.Mul(ly))
-	dy := ry.Mul(lw).Sub(rw.Mul(ly)).Sub(rz.Mul(lx)).Add(rx.Mul(lz))
-	dz := rz.Mul(lw).Sub(rw.Mul(lz)).Sub(rx.Mul(ly)).Add(ry.Mul(lx))
-	// qlogKShort
-	s2 := dx.Mul(dx).Add(dy.Mul(dy)).Add(dz.Mul(dz))
-	iw := k.one.Div(dw)
-	kq := k.two.Mul(atanPoly8(s2.Mul(iw).Mul(iw))).Mul(iw)
-	ok := s2.Less(k.tan2Pi8.Mul(dw).Mul(dw))
+	dw, dx, dy, dz := mathx.QuatMulInvX8(rw, rx, ry, rz, lw, lx, ly, lz)
+	kq, ok := mathx.LogFactorShortX8(dw, dx, dy, dz)
 	ddx, ddy, ddz := dx.Mul(kq), dy.Mul(kq), dz.Mul(kq)
 	th2 := ddx.Mul(ddx).Add(ddy.Mul(ddy)).Add(ddz.Mul(ddz))
 	v2 := alpha.Mul(alpha).Mul(th2)
@@ -224,21 +154,21 @@ func blendRot8(lr *[8]mgl32.Quat, la *[8]mgl32.Vec3, rr *[8]mgl32.Quat, ra *[8]m
 	big := v2.GreaterEqual(k.one)
 	slow := ^ok.ToBits() | big.ToBits()
 	wx, wy, wz := ldv8(la)
-	qx, qy, qz := qrot8(dw, dx, dy, dz, wx, wy, wz)
+	qx, qy, qz := mathx.QuatMulVec3X8(dw, dx, dy, dz, wx, wy, wz)
 	ux, uy, uz := ldv8(ra)
 	ux, uy, uz = ux.Sub(qx), uy.Sub(qy), uz.Sub(qz)
-	c := logRateSeries8(k.quarter.Mul(th2))
-	sc, kc, kc2 := expSmall8(v2)
+	c := mathx.LogRateSeriesX8(k.quarter.Mul(th2))
+	sc, kc, kc2 := mathx.ExpSmallX8(v2)
 	c1 := k.half.Mul(sc).Mul(sc).Mul(alpha)
 	c2 := kc2.Mul(alpha).Mul(alpha)
 	ct := k.one.Sub(c.Mul(th2))
 	ca := c1.Mul(ct).Add(k.half.Mul(th2).Mul(c2)).Sub(k.half)
 	cb := c.Sub(k.half.Mul(c1)).Add(c2.Mul(ct))
-	ax, ay, az := rod8(ca, cb, ddx, ddy, ddz, ux, uy, uz)
+	ax, ay, az := mathx.RodriguesX8(ca, cb, ddx, ddy, ddz, ux, uy, uz)
 	s := k.half.Mul(sc)
 	ex, ey, ez := ddx.Mul(alpha).Mul(s), ddy.Mul(alpha).Mul(s), ddz.Mul(alpha).Mul(s)
-	ow, ox, oy, oz := qmul8(kc, ex, ey, ez, lw, lx, ly, lz)
-	qx, qy, qz = qrot8(kc, ex, ey, ez, wx, wy, wz)
+	ow, ox, oy, oz := mathx.QuatMulX8(kc, ex, ey, ez, lw, lx, ly, lz)
+	qx, qy, qz = mathx.QuatMulVec3X8(kc, ex, ey, ez, wx, wy, wz)
 	gx := ddx.Mul(alphaVel).Add(ax.Mul(alpha)).Add(qx)
 	gy := ddy.Mul(alphaVel).Add(ay.Mul(alpha)).Add(qy)
 	gz := ddz.Mul(alphaVel).Add(az.Mul(alpha)).Add(qz)
@@ -308,13 +238,13 @@ func sampleRot8(x *[8 * segRot]float32, rot *[8]mgl32.Quat, ang *[8]mgl32.Vec3, 
 	dy := m1y.Mul(d10).Add(d12y.Mul(d01)).Add(m2y.Mul(d11))
 	dz := m1z.Mul(d10).Add(d12z.Mul(d01)).Add(m2z.Mul(d11))
 	o2 := ox.Mul(ox).Add(oy.Mul(oy)).Add(oz.Mul(oz))
-	sc, c, c2 := expSmall8(o2)
-	ax, ay, az := rod8(simdK.half.Mul(sc).Mul(sc), c2, ox, oy, oz, dx, dy, dz)
+	sc, c, c2 := mathx.ExpSmallX8(o2)
+	ax, ay, az := mathx.RodriguesX8(simdK.half.Mul(sc).Mul(sc), c2, ox, oy, oz, dx, dy, dz)
 	inv := w[6]
 	stv8(ang, ax.Mul(inv), ay.Mul(inv), az.Mul(inv))
 	s := simdK.half.Mul(sc)
 	r1w, r1x, r1y, r1z := ldRec(p, 0)
-	qw, qx, qy, qz := qmul8(c, ox.Mul(s), oy.Mul(s), oz.Mul(s), r1w, r1x, r1y, r1z)
+	qw, qx, qy, qz := mathx.QuatMulX8(c, ox.Mul(s), oy.Mul(s), oz.Mul(s), r1w, r1x, r1y, r1z)
 	stq8(rot, qw, qx, qy, qz)
 	return o2.GreaterEqual(simdK.one).ToBits()
 }

@@ -102,10 +102,11 @@ func (t *Transition) Time() float32 { return t.time }
 func (t *Transition) Start(k TransitionKind, source, dest *Pose) {
 	switch k {
 	case TransitionCubic, TransitionSpring:
-		t.checkLen("Start", source, dest)
+		t.need("Transition.Start", "source", source)
+		t.need("Transition.Start", "dest", dest)
 		InertializeOffset(&t.offset, source, dest)
 	case TransitionDeadBlend:
-		t.checkLen("Start", source)
+		t.need("Transition.Start", "source", source)
 		t.from.CopyFrom(source)
 	case TransitionCut, TransitionBlend:
 	default:
@@ -140,13 +141,13 @@ func (t *Transition) Apply(out, live, source *Pose, p TransitionParams) {
 		}
 		t.crossFade(out, source, live, p)
 	case TransitionCubic:
-		t.checkLen("Apply", live)
+		t.need("Transition.Apply", "live", live)
 		Inertialize(out, &t.offset, live, t.time, p.CubicDuration)
 	case TransitionSpring:
-		t.checkLen("Apply", live)
+		t.need("Transition.Apply", "live", live)
 		InertializeCritical(out, &t.offset, live, t.time, p.Halflife)
 	case TransitionDeadBlend:
-		t.checkLen("Apply", live)
+		t.need("Transition.Apply", "live", live)
 		ExtrapolateDecayed(&t.extrap, &t.from, t.time, p.DeadHalflife)
 		t.crossFade(out, &t.extrap, live, p)
 	default:
@@ -167,21 +168,12 @@ func (t *Transition) crossFade(out, from, live *Pose, p TransitionParams) {
 	Blend(out, from, live, a, av)
 }
 
-// checkLen panics, naming the method, when a pose has fewer joints than
-// the transition's own poses (see NewTransition).
-func (t *Transition) checkLen(method string, poses ...*Pose) {
-	n := t.offset.Len()
-	for _, p := range poses {
-		if p == nil || p.Len() < n {
-			panic(fmt.Sprintf("animsys.Transition.%s: a pose of %d joints, want %d (NewTransition)", method, lenOf(p), n))
-		}
-	}
-}
-
-// lenOf is p's number of joints, -1 for nil.
-func lenOf(p *Pose) int {
+// need is the door check of Start and Apply (op): pose p, the argument
+// called role, must not be nil and must have the joints of the
+// transition's own poses (NewTransition).
+func (t *Transition) need(op, role string, p *Pose) {
 	if p == nil {
-		return -1
+		panic(fmt.Sprintf("animsys.%s: %s pose is nil", op, role))
 	}
-	return p.Len()
+	need(op, role, p, wholePose, t.offset.Len(), "NewTransition's joints")
 }

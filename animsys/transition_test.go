@@ -1,6 +1,7 @@
 package animsys
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -98,7 +99,7 @@ func TestTransitionChecksItsInputs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {
 				r := recover()
-				if msg, _ := r.(string); !strings.Contains(msg, c.want) {
+				if msg := fmt.Sprint(r); r == nil || !strings.Contains(msg, c.want) {
 					t.Errorf("panic %v, want one naming %q", r, c.want)
 				}
 			}()

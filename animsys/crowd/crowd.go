@@ -31,15 +31,15 @@ func NewLibrary() []animsys.Clip {
 	return lib
 }
 
-// Crowd is a set of characters ticking the same chain.
+// Crowd is a set of BenchCharacters ticking the same BenchChain.
 type Crowd struct {
-	Chain      animsys.Chain
-	Characters []*animsys.Character
+	Chain      animsys.BenchChain
+	Characters []*animsys.BenchCharacter
 	sums       []float32 // each character's checksum of the last tick
 
-	// One Scratch per goroutine ticking: the caller of Tick uses
+	// One BenchScratch per goroutine ticking: the caller of Tick uses
 	// scratch[0], worker i scratch[i+1].
-	scratch []*animsys.Scratch
+	scratch []*animsys.BenchScratch
 
 	// Worker pool (Start); nil when ticking serially.
 	workers []chan float32
@@ -63,14 +63,14 @@ func New(skel *animsys.Skeleton, lib []animsys.Clip, n int, seed uint32) (*Crowd
 			return nil, fmt.Errorf("crowd: clip %q has %d joints, skeleton %d", lib[i].Name, lib[i].Joints, skel.Len())
 		}
 	}
-	c := &Crowd{Chain: animsys.BenchChain(skel.Parents), sums: make([]float32, n),
-		scratch: []*animsys.Scratch{animsys.NewScratch(skel.Len())}}
+	c := &Crowd{Chain: animsys.NewBenchChain(skel.Parents), sums: make([]float32, n),
+		scratch: []*animsys.BenchScratch{animsys.NewBenchScratch(skel.Len())}}
 	r := mathx.NewXorshift32(seed)
 	pick := func() *animsys.Clip { return &lib[int(r.Next()%uint32(len(lib)))] }
 	for i := 0; i < n; i++ {
 		a, b := pick(), pick()
 		tA, tB := r.Float()*a.Duration(), r.Float()*b.Duration()
-		c.Characters = append(c.Characters, animsys.NewCharacter(&c.Chain, a, b, seed+uint32(i), tA, tB, c.scratch[0]))
+		c.Characters = append(c.Characters, animsys.NewBenchCharacter(&c.Chain, a, b, seed+uint32(i), tA, tB, c.scratch[0]))
 	}
 	return c, nil
 }
@@ -86,7 +86,7 @@ func (c *Crowd) Start(threads int) {
 	c.done = make(chan struct{}, threads)
 	c.workers = make([]chan float32, threads-1)
 	for len(c.scratch) < threads {
-		c.scratch = append(c.scratch, animsys.NewScratch(len(c.Chain.Parents)))
+		c.scratch = append(c.scratch, animsys.NewBenchScratch(len(c.Chain.Parents)))
 	}
 	for i := range c.workers {
 		ch := make(chan float32, 1)
@@ -138,7 +138,7 @@ func (c *Crowd) Tick(dt float32) float64 {
 // together and none prefetches a character another is ticking. With it
 // 1,000 characters take about 5.7 us a character-tick on one thread
 // instead of 7.5 (one character alone: 4.7).
-func (c *Crowd) work(dt float32, s *animsys.Scratch) {
+func (c *Crowd) work(dt float32, s *animsys.BenchScratch) {
 	n := int64(len(c.Characters))
 	lo := c.next.Add(chunk) - chunk
 	if lo < n {

@@ -101,15 +101,15 @@ func BenchmarkCrowd1000(b *testing.B) {
 	}
 }
 
-// BenchmarkCrowd1000OwnScratch ticks the crowd serially with a Scratch per
-// character instead of one per goroutine: what sharing the tick's
-// temporaries saves (every pose a character would otherwise write each
-// tick leaves the cache before its next tick).
+// BenchmarkCrowd1000OwnScratch ticks the crowd serially with a
+// BenchScratch per character instead of one per goroutine: what sharing
+// the tick's temporaries saves (every pose a character would otherwise
+// write each tick leaves the cache before its next tick).
 func BenchmarkCrowd1000OwnScratch(b *testing.B) {
 	c := newCrowd(b, NewLibrary(), DefaultSize)
-	own := make([]*animsys.Scratch, len(c.Characters))
+	own := make([]*animsys.BenchScratch, len(c.Characters))
 	for i := range own {
-		own[i] = animsys.NewScratch(len(c.Chain.Parents))
+		own[i] = animsys.NewBenchScratch(len(c.Chain.Parents))
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

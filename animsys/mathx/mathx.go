@@ -1,6 +1,20 @@
-// Package mathx holds the small float32 scalar, vector and quaternion helpers
-// that the articles in kinelab lean on (quat_to_scaled_angle_axis, eerp,
-// quat_slerp_shortest, ...), written on mathgl's mgl32 types.
+// Package mathx is kinelab's float32 math kit: the scalar, vector and
+// quaternion helpers that the articles lean on (quat_to_scaled_angle_axis,
+// eerp, quat_slerp_shortest, ...).
+//
+// Each op has a plain form, on mathgl's mgl32 types, that reads like the
+// article: QuatMulVec3(q, v), QuatFromScaledAngleAxis(v), Vec3Log(v),
+// with float64 trigonometry rounded once into float32. Where the
+// per-joint loops of package animsys need it, the op also has a fast
+// form (fast.go): the same map on V3 and Q4, register-sized copies of
+// mgl32.Vec3 and mgl32.Quat (q.MulVec3(v), Q4FromScaledAngleAxis(v),
+// v.Log()), on components where a loop must inline it (QuatMulVec3S),
+// with float32 polynomial transcendentals (Log32, Exp32, Sincos32); and
+// with GOEXPERIMENT=simd on amd64, an eight-lane form for the SIMD
+// kernels (QuatMulVec3X8, fast8_amd64.go). Tests hold each fast form to
+// its plain form bit for bit where they compute the same operations in
+// the same order, else within a stated bound, and each eight-lane form to
+// its fast form bit for bit.
 //
 // Conventions: quaternions are mgl32.Quat{W, V} with unit length; rotations
 // act on column vectors (q.Rotate(v)); a "scaled angle-axis" vector is

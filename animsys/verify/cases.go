@@ -540,7 +540,7 @@ func chainCase(parents []int) Case {
 		},
 		// The chain re-applies its inertialization offset in full every
 		// InertDuration: a jump of its output, by design.
-		Restart: animsys.BenchChain(parents).InertDuration,
+		Restart: animsys.NewBenchChain(parents).InertDuration,
 		Seams: func(a, b *animsys.Clip) func([]float32, float32) {
 			pa, pb := animsys.NewPose(n), animsys.NewPose(n)
 			return func(w []float32, t float32) {
@@ -550,8 +550,8 @@ func chainCase(parents []int) Case {
 			}
 		},
 		New: func(a, b *animsys.Clip) func(*animsys.Pose, float32) {
-			ch := animsys.BenchChain(parents)
-			c := animsys.NewCharacter(&ch, a, b, 5, 0, 0, nil)
+			ch := animsys.NewBenchChain(parents)
+			c := animsys.NewBenchCharacter(&ch, a, b, 5, 0, 0, nil)
 			add0 := animsys.NewPose(n)
 			add0.CopyFrom(&c.Add)
 			return func(out *animsys.Pose, t float32) {

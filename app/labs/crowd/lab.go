@@ -293,9 +293,9 @@ func (l *Lab) layout() {
 }
 
 // current is character c's newest pose, with propagated velocities: the
-// last tick's, or before the first tick the start pose NewCharacter
+// last tick's, or before the first tick the start pose NewBenchCharacter
 // evaluated.
-func current(c *animsys.Character) *animsys.Pose { return &c.Global }
+func current(c *animsys.BenchCharacter) *animsys.Pose { return &c.Global }
 
 // placeAll stands every character in its cell: its root's ground position
 // is moved to the cell centre (its root motion is dropped, so it walks in

@@ -21,7 +21,7 @@ import (
 )
 
 // posesFinite reports whether every pose of character c is finite.
-func posesFinite(c *animsys.Character) bool {
+func posesFinite(c *animsys.BenchCharacter) bool {
 	for _, p := range []*animsys.Pose{&c.Global, &c.FD, &c.FDLocal} {
 		for j := range p.Pos {
 			if !mathx.Vec3Finite(p.Pos[j]) || !mathx.Vec3Finite(p.Vel[j]) || !mathx.Vec3Finite(p.Ang[j]) ||

@@ -2,17 +2,22 @@ package animsys
 
 import (
 	"bytes"
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
 )
 
-// The velocity chain of the Velocities lab and of the benchmark
-// (docs/bench-spec.md, "One character tick").
+// The benchmark: the velocity chain of the Velocities lab as
+// docs/bench-spec.md ("One character tick") runs it. BenchChain configures
+// it, a BenchCharacter runs it, package crowd ticks many.
 
-// Stages switches the stages of a Chain on and off. The zero value runs
-// only sampling (linear) and FK; BenchStages is the benchmark's full chain.
-type Stages struct {
+// BenchStages switches the stages of a BenchChain on and off. The zero
+// value runs only sampling (linear) and FK; AllBenchStages is the
+// benchmark's full chain.
+type BenchStages struct {
 	Cubic       bool // cubic sampling; linear when false
 	Blend       bool // two-way blend of clip A to clip B
 	BlendVel    bool // include the velocity the changing blend weight adds
@@ -21,35 +26,37 @@ type Stages struct {
 	Inertialize bool // cubic inertialization of the recorded offset
 }
 
-// BenchStages are the stages of the bench-spec tick: all on.
-func BenchStages() Stages {
-	return Stages{Cubic: true, Blend: true, BlendVel: true, Additive: true, AdditiveVel: true, Inertialize: true}
+// AllBenchStages are the stages of the bench-spec tick: all on.
+func AllBenchStages() BenchStages {
+	return BenchStages{Cubic: true, Blend: true, BlendVel: true, Additive: true, AdditiveVel: true, Inertialize: true}
 }
 
-// Chain is the configuration of the velocity chain: the skeleton's parents,
-// which stages run, and the timing of the scripted weights.
-type Chain struct {
+// BenchChain is the configuration of the benchmark's velocity chain: the
+// skeleton's parents, which stages run, and the timing of the scripted
+// weights.
+type BenchChain struct {
 	Parents        []int
-	Stages         Stages
+	Stages         BenchStages
 	BlendPeriod    float32 // s: blend weight .5 - .5 cos(2 pi T / BlendPeriod)
 	AdditivePeriod float32 // s: additive weight .5 - .5 cos(2 pi T / AdditivePeriod)
 	InertDuration  float32 // s: inertialization duration; blend time is T mod it
 }
 
-// BenchChain is the chain of bench-spec for a skeleton with these parents:
-// every stage on, blend period 4 s, additive period 3 s, inertialization
-// every 0.5 s over 0.5 s.
-func BenchChain(parents []int) Chain {
-	return Chain{Parents: parents, Stages: BenchStages(), BlendPeriod: 4, AdditivePeriod: 3, InertDuration: 0.5}
+// NewBenchChain is the chain of bench-spec for a skeleton with these
+// parents: every stage on, blend period 4 s, additive period 3 s,
+// inertialization every 0.5 s over 0.5 s.
+func NewBenchChain(parents []int) BenchChain {
+	return BenchChain{Parents: parents, Stages: AllBenchStages(), BlendPeriod: 4, AdditivePeriod: 3, InertDuration: 0.5}
 }
 
-// Character is one character running a Chain: its two clips and their
-// clocks, its additive pose and inertialization offset, and the poses that
-// outlive a tick, so that ticking allocates nothing. The poses used only
-// within a tick live in a Scratch, which characters ticked one after
-// another can share (see TickWith).
-type Character struct {
-	Chain *Chain
+// BenchCharacter is one character of the benchmark running a BenchChain
+// (not a character.Character, which the labs animate): its two clips and
+// their clocks, its additive pose and inertialization offset, and the
+// poses that outlive a tick, so that ticking allocates nothing. The poses
+// used only within a tick live in a BenchScratch, which characters ticked
+// one after another can share (see TickWith).
+type BenchCharacter struct {
+	Chain *BenchChain
 	A, B  *Clip
 	TA    float32 // s, time in clip A
 	TB    float32 // s, time in clip B
@@ -63,7 +70,7 @@ type Character struct {
 	FD      Pose // Global with finite-difference velocities
 	FDLocal Pose // BK of FD: finite-difference local velocities
 
-	own *Scratch // for Tick and Evaluate, made on first use
+	own *BenchScratch // for Tick and Evaluate, made on first use
 
 	// The logarithms of Add and Offset, per joint, as the additive and
 	// the inertialization use them: kept from tick to tick and redone only
@@ -117,33 +124,34 @@ func keepLogs(key *logKey, p *Pose, n int, withAng bool, set func(j int)) {
 	copy(key.ang, ang)
 }
 
-// Scratch holds the poses of a tick that no later tick reads: the two
+// BenchScratch holds the poses of a tick that no later tick reads: the two
 // sampled clips and the local pose after blend, additive and
-// inertialization. Sharing one Scratch between the characters a goroutine
-// ticks keeps a crowd's working set small (a 23-joint pose is 2 KB), so
-// it stays in cache instead of each character writing its own.
-type Scratch struct {
+// inertialization. Sharing one BenchScratch between the characters a
+// goroutine ticks keeps a crowd's working set small (a 23-joint pose is 2
+// KB), so it stays in cache instead of each character writing its own.
+type BenchScratch struct {
 	SampleA, SampleB Pose // sampled clips, local
 	Local            Pose // after blend, additive and inertialization
 }
 
-// NewScratch allocates a Scratch for characters of n joints.
-func NewScratch(n int) *Scratch {
-	s := &Scratch{}
+// NewBenchScratch allocates a BenchScratch for characters of n joints.
+func NewBenchScratch(n int) *BenchScratch {
+	s := &BenchScratch{}
 	NewPoses(n, &s.SampleA, &s.SampleB, &s.Local)
 	return s
 }
 
-// NewCharacter sets up a character playing clips a and b (same joints as
-// chain.Parents) from times tA and tB (s), with the bench-spec additive
-// pose drawn from seed and the inertialization offset between a and b
-// sampled at 0.5 s. Global is evaluated at the start times, so the first
-// tick's finite difference is meaningful. The set-up runs in s; with
-// s nil the character makes a Scratch of its own, which Tick and Evaluate
-// then use (a crowd passes its shared one and ticks with TickWith).
-func NewCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scratch) *Character {
+// NewBenchCharacter sets up a character playing clips a and b (same
+// joints as chain.Parents) from times tA and tB (s), with the bench-spec
+// additive pose drawn from seed and the inertialization offset between a
+// and b sampled at 0.5 s. Global is evaluated at the start times, so the
+// first tick's finite difference is meaningful. The set-up runs in s;
+// with s nil the character makes a BenchScratch of its own, which Tick
+// and Evaluate then use (a crowd passes its shared one and ticks with
+// TickWith).
+func NewBenchCharacter(chain *BenchChain, a, b *Clip, seed uint32, tA, tB float32, s *BenchScratch) *BenchCharacter {
 	n := len(chain.Parents)
-	c := &Character{Chain: chain, A: a, B: b, TA: tA, TB: tB}
+	c := &BenchCharacter{Chain: chain, A: a, B: b, TA: tA, TB: tB}
 	NewPoses(n, &c.Add, &c.Offset, &c.Global, &c.Prev, &c.FD, &c.FDLocal)
 	if s == nil {
 		s = c.scratch()
@@ -156,10 +164,10 @@ func NewCharacter(chain *Chain, a, b *Clip, seed uint32, tA, tB float32, s *Scra
 	return c
 }
 
-// scratch is the character's own Scratch, made on first use.
-func (c *Character) scratch() *Scratch {
+// scratch is the character's own BenchScratch, made on first use.
+func (c *BenchCharacter) scratch() *BenchScratch {
 	if c.own == nil {
-		c.own = NewScratch(len(c.Chain.Parents))
+		c.own = NewBenchScratch(len(c.Chain.Parents))
 	}
 	return c.own
 }
@@ -167,10 +175,10 @@ func (c *Character) scratch() *Scratch {
 // Evaluate runs the chain at the current clocks, through FK (steps 2-6 of
 // bench-spec): sample A and B, blend, additive, inertialize, FK into Global.
 // It overwrites the newest pose, so the next Tick differentiates from it.
-func (c *Character) Evaluate() { c.EvaluateWith(c.scratch()) }
+func (c *BenchCharacter) Evaluate() { c.EvaluateWith(c.scratch()) }
 
 // EvaluateWith is Evaluate with the tick's temporary poses in s.
-func (c *Character) EvaluateWith(s *Scratch) {
+func (c *BenchCharacter) EvaluateWith(s *BenchScratch) {
 	ch := c.Chain
 	st := ch.Stages
 	sample := SampleLinear
@@ -220,11 +228,11 @@ func (c *Character) EvaluateWith(s *Scratch) {
 // clip's last frame), Evaluate into Global, the finite difference of Global
 // against Prev into FD, BK of FD into FDLocal. It returns a checksum of a
 // few outputs, so benchmarks cannot optimise the work away.
-func (c *Character) Tick(dt float32) float32 { return c.TickWith(dt, c.scratch()) }
+func (c *BenchCharacter) Tick(dt float32) float32 { return c.TickWith(dt, c.scratch()) }
 
 // TickWith is Tick with the tick's temporary poses in s, which must have
 // the character's number of joints.
-func (c *Character) TickWith(dt float32, s *Scratch) float32 {
+func (c *BenchCharacter) TickWith(dt float32, s *BenchScratch) float32 {
 	// Swapping first leaves Global the newest pose between ticks.
 	c.Global, c.Prev = c.Prev, c.Global
 	c.TA = wrapTime(c.TA+dt, c.A.Duration())
@@ -245,7 +253,7 @@ func (c *Character) TickWith(dt float32, s *Scratch) float32 {
 // and their clips are spread over 55 MB), so without it each tick would
 // first wait for memory. It does nothing where no prefetch instruction is
 // wired up (only amd64 has one).
-func (c *Character) Prefetch(dt float32) {
+func (c *BenchCharacter) Prefetch(dt float32) {
 	c.A.prefetchAt(wrapTime(c.TA+dt, c.A.Duration()))
 	if c.Chain.Stages.Blend {
 		c.B.prefetchAt(wrapTime(c.TB+dt, c.B.Duration()))
@@ -264,18 +272,20 @@ func (c *Character) Prefetch(dt float32) {
 
 // checksum folds a few velocities of the tick (in Global, FD and FDLocal)
 // into one number.
-func (c *Character) checksum() float32 {
+func (c *BenchCharacter) checksum() float32 {
 	n := len(c.FDLocal.Pos) - 1
 	g, f := c.Global.Vel[n], c.FDLocal.Ang[n]
 	return g[0] + g[1] + g[2] + f[0] + f[1] + f[2] + c.FD.Svl[n][0] + c.Global.Ang[0][1]
 }
 
 // setAddLog and setOffLog recompute the kept log of joint j.
-func (c *Character) setAddLog(j int) {
-	c.addLogs[j].set(ldqp(&c.Add.Rot[j]), ldp(&c.Add.Ang[j]), ldp(&c.Add.Scl[j]))
+func (c *BenchCharacter) setAddLog(j int) {
+	c.addLogs[j].set(mathx.LoadQ4(&c.Add.Rot[j]), mathx.LoadV3(&c.Add.Ang[j]), mathx.LoadV3(&c.Add.Scl[j]))
 }
 
-func (c *Character) setOffLog(j int) { c.offLogs[j].set(ldqp(&c.Offset.Rot[j]), ldp(&c.Offset.Scl[j])) }
+func (c *BenchCharacter) setOffLog(j int) {
+	c.offLogs[j].set(mathx.LoadQ4(&c.Offset.Rot[j]), mathx.LoadV3(&c.Offset.Scl[j]))
+}
 
 // sameBits reports whether a and b hold the same bytes (T without padding).
 func sameBits[T mgl32.Vec3 | mgl32.Quat](a, b []T) bool {
@@ -292,8 +302,9 @@ func sameBits[T mgl32.Vec3 | mgl32.Quat](a, b []T) bool {
 // CosineWeight is the bench-spec weight .5 - .5 cos(2 pi t / period) and
 // its rate (pi / period) sin(2 pi t / period) in 1/s (t, period in s).
 func CosineWeight(t, period float32) (w, dw float32) {
-	s, c := sincos32(2 * pi32 * t / period)
-	return .5 - .5*c, pi32 / period * s
+	const pi = float32(math.Pi)
+	s, c := mathx.Sincos32(2 * pi * t / period)
+	return .5 - .5*c, pi / period * s
 }
 
 // wrapTime wraps a clip time into [0, duration).

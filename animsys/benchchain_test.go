@@ -9,11 +9,11 @@ import (
 	"kinelab/animsys/mathx"
 )
 
-func benchCharacter() *Character {
+func benchCharacter() *BenchCharacter {
 	skel := BenchSkeleton()
 	a, b := GenerateBenchClip(1), GenerateBenchClip(2)
-	ch := BenchChain(skel.Parents)
-	return NewCharacter(&ch, &a, &b, 1, 0, 0, nil)
+	ch := NewBenchChain(skel.Parents)
+	return NewBenchCharacter(&ch, &a, &b, 1, 0, 0, nil)
 }
 
 func BenchmarkChain(b *testing.B) {
@@ -41,10 +41,10 @@ func TestChainStages(t *testing.T) {
 	skel := BenchSkeleton()
 	a, b := GenerateBenchClip(1), GenerateBenchClip(2)
 	for mask := 0; mask < 64; mask++ {
-		ch := BenchChain(skel.Parents)
-		ch.Stages = Stages{Cubic: mask&1 != 0, Blend: mask&2 != 0, BlendVel: mask&4 != 0,
+		ch := NewBenchChain(skel.Parents)
+		ch.Stages = BenchStages{Cubic: mask&1 != 0, Blend: mask&2 != 0, BlendVel: mask&4 != 0,
 			Additive: mask&8 != 0, AdditiveVel: mask&16 != 0, Inertialize: mask&32 != 0}
-		c := NewCharacter(&ch, &a, &b, 3, 1, 2, nil)
+		c := NewBenchCharacter(&ch, &a, &b, 3, 1, 2, nil)
 		for i := 0; i < 40; i++ {
 			c.Tick(1.0 / 60)
 		}

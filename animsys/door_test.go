@@ -1,0 +1,138 @@
+package animsys
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// doorCase is an exported pose op run on the poses in p, in the order of
+// its pose arguments, whose names are roles. The role that sets the
+// number of joints the others need (lhs of Blend, curr of FiniteDiff) is
+// marked with a leading '*': given a short pose it is merely a smaller
+// pose, so it gets an uneven one instead (Rot and Ang shorter than Pos
+// and Vel). want is the joints the op needs (0: the bench skeleton's).
+type doorCase struct {
+	op    string
+	roles []string
+	run   func(p []*Pose)
+	want  int
+}
+
+// Every exported pose op checks its poses' sizes at its door: a short
+// pose in any argument panics with a message naming the op, the argument
+// and the joints it wants, before any loop indexes it.
+func TestOpsCheckTheirPoses(t *testing.T) {
+	skel := BenchSkeleton()
+	n, parents := skel.Len(), skel.Parents
+	clip := GenerateBenchClip(1)
+	leg := TwoBoneJoints{Root: BenchLeftUpLeg, Mid: BenchLeftLeg, End: BenchLeftFoot}
+	target, fwd := mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 1, 0}
+	cases := []doorCase{
+		{op: "FK", roles: []string{"global", "local"}, run: func(p []*Pose) { FK(p[0], p[1], parents) }},
+		{op: "FKStatic", roles: []string{"global", "local"}, run: func(p []*Pose) { FKStatic(p[0], p[1], parents) }},
+		{op: "BK", roles: []string{"local", "global"}, run: func(p []*Pose) { BK(p[0], p[1], parents) }},
+		{op: "Blend", roles: []string{"out", "*lhs", "rhs"}, run: func(p []*Pose) { Blend(p[0], p[1], p[2], .5, 1) }},
+		{op: "BlendStatic", roles: []string{"out", "*lhs", "rhs"}, run: func(p []*Pose) { BlendStatic(p[0], p[1], p[2], .5) }},
+		{op: "Additive", roles: []string{"*out", "add"}, run: func(p []*Pose) { Additive(p[0], p[1], .5, 1) }},
+		{op: "AdditiveStatic", roles: []string{"*out", "add"}, run: func(p []*Pose) { AdditiveStatic(p[0], p[1], .5) }},
+		{op: "AdditiveLocal", roles: []string{"*out", "add"}, run: func(p []*Pose) { AdditiveLocal(p[0], p[1], .5, 1) }},
+		{op: "AdditiveLocalStatic", roles: []string{"*out", "add"}, run: func(p []*Pose) { AdditiveLocalStatic(p[0], p[1], .5) }},
+		{op: "InertializeOffset", roles: []string{"offset", "*src", "dst"}, run: func(p []*Pose) { InertializeOffset(p[0], p[1], p[2]) }},
+		{op: "Inertialize", roles: []string{"out", "offset", "*input"}, run: func(p []*Pose) { Inertialize(p[0], p[1], p[2], .1, .5) }},
+		{op: "InertializeCritical", roles: []string{"out", "offset", "*input"}, run: func(p []*Pose) { InertializeCritical(p[0], p[1], p[2], .1, .2) }},
+		{op: "InertializeWeights", roles: []string{"out", "offset", "*input"}, run: func(p []*Pose) { InertializeWeights(p[0], p[1], p[2], 1, 0, 0, 1) }},
+		{op: "ExtrapolateDecayed", roles: []string{"out", "*in"}, run: func(p []*Pose) { ExtrapolateDecayed(p[0], p[1], .1, .2) }},
+		{op: "DeadBlend", roles: []string{"out", "extrapolated", "*transition", "input"},
+			run: func(p []*Pose) { DeadBlend(p[0], p[1], p[2], p[3], .2, .1, .5) }},
+		{op: "FiniteDiff", roles: []string{"out", "*curr", "prev"}, run: func(p []*Pose) { FiniteDiff(p[0], p[1], p[2], 1.0/60) }},
+		{op: "FiniteDiffInPlace", roles: []string{"*curr", "prev"}, run: func(p []*Pose) { FiniteDiffInPlace(p[0], p[1], 1.0/60) }},
+		{op: "ExtrapolatePrev", roles: []string{"out", "*in"}, run: func(p []*Pose) { ExtrapolatePrev(p[0], p[1], .01) }},
+		{op: "SampleLinear", roles: []string{"out"}, run: func(p []*Pose) { SampleLinear(p[0], &clip, 1) }},
+		{op: "SampleCubic", roles: []string{"out"}, run: func(p []*Pose) { SampleCubic(p[0], &clip, 1) }},
+		{op: "SampleLinearFrame", roles: []string{"out"}, run: func(p []*Pose) { SampleLinearFrame(p[0], &clip, 3, .5) }},
+		{op: "SampleCubicFrame", roles: []string{"out"}, run: func(p []*Pose) { SampleCubicFrame(p[0], &clip, 3, .5) }},
+		{op: "TimeScale", roles: []string{"*p"}, run: func(p []*Pose) { TimeScale(p[0], 2) }},
+		{op: "RemoveGlobalRoot", roles: []string{"p"}, run: func(p []*Pose) { RemoveGlobalRoot(p[0]) }, want: 1},
+		{op: "RandomAdditive", roles: []string{"*out"}, run: func(p []*Pose) { RandomAdditive(p[0], 1) }},
+		{op: "LookAt", roles: []string{"local", "global"}, want: BenchHead + 1,
+			run: func(p []*Pose) { LookAt(p[0], p[1], BenchHead, target, mgl32.Vec3{}, fwd) }},
+		{op: "LookAtStatic", roles: []string{"local", "global"}, want: BenchHead + 1,
+			run: func(p []*Pose) { LookAtStatic(p[0], p[1], BenchHead, target, fwd) }},
+		{op: "TwoBoneIKStatic", roles: []string{"local", "global"},
+			run: func(p []*Pose) { TwoBoneIKStatic(p[0], p[1], parents, leg, target) }},
+		{op: "TwoBoneIK", roles: []string{"localCurr", "localTemp", "globalCurr", "globalTemp"},
+			run: func(p []*Pose) { TwoBoneIK(p[0], p[1], p[2], p[3], parents, leg, target, mgl32.Vec3{}, .01) }},
+		{op: "Clip.Frame", roles: []string{"out"}, run: func(p []*Pose) { clip.Frame(p[0], 2) }},
+		{op: "Clip.SetFrame", roles: []string{"p"}, run: func(p []*Pose) { c := clip; c.SetFrame(2, p[0]) }},
+	}
+	for _, c := range cases {
+		want := c.want
+		if want == 0 {
+			want = n
+		}
+		for k, role := range c.roles {
+			poses := make([]*Pose, len(c.roles))
+			for i := range poses {
+				p := NewPose(n)
+				poses[i] = &p
+			}
+			bad := NewPose(min(3, want-1))
+			msg := fmt.Sprintf("animsys.%s: %s pose has %d joints, want %d", c.op, role, bad.Len(), want)
+			if name, ok := strings.CutPrefix(role, "*"); ok {
+				bad = NewPose(n)
+				bad.Rot, bad.Ang = bad.Rot[:3], bad.Ang[:3]
+				msg = fmt.Sprintf("animsys.%s: %s pose has 3 joints in ", c.op, name)
+			}
+			poses[k] = &bad
+			t.Run(c.op+"/"+strings.TrimPrefix(role, "*"), func(t *testing.T) {
+				defer func() {
+					if got := fmt.Sprint(recover()); !strings.HasPrefix(got, msg) {
+						t.Errorf("panic %q, want %q...", got, msg)
+					}
+				}()
+				c.run(poses)
+			})
+		}
+	}
+}
+
+// TwoBoneIK checks its chain too: joints outside parents, or not a chain,
+// panic naming the op.
+func TestTwoBoneIKChecksItsChain(t *testing.T) {
+	skel := BenchSkeleton()
+	n := skel.Len()
+	l, g, lt, gt := NewPose(n), NewPose(n), NewPose(n), NewPose(n)
+	for _, j := range []TwoBoneJoints{{Root: 2, Mid: 3, End: 40}, {Root: -1, Mid: 3, End: 4}, {Root: 2, Mid: 4, End: 5}} {
+		func() {
+			defer func() {
+				if got := fmt.Sprint(recover()); !strings.HasPrefix(got, "animsys.TwoBoneIK: chain") {
+					t.Errorf("chain %+v: panic %q, want one naming animsys.TwoBoneIK and the chain", j, got)
+				}
+			}()
+			TwoBoneIK(&l, &lt, &g, &gt, skel.Parents, j, mgl32.Vec3{}, mgl32.Vec3{}, .01)
+		}()
+	}
+}
+
+// An op checks only the channels it reads or writes: FKStatic, Clip.Frame
+// and FiniteDiff's inputs work on poses without velocities.
+func TestTransformsOnlyPoses(t *testing.T) {
+	skel := BenchSkeleton()
+	n := skel.Len()
+	bare := func() *Pose {
+		return &Pose{Pos: make([]mgl32.Vec3, n), Rot: make([]mgl32.Quat, n), Scl: make([]mgl32.Vec3, n)}
+	}
+	clip := GenerateBenchClip(1)
+	local, global, prev, out := bare(), bare(), bare(), NewPose(n)
+	clip.Frame(local, 10)
+	FKStatic(global, local, skel.Parents)
+	clip.Frame(local, 9)
+	FKStatic(prev, local, skel.Parents)
+	FiniteDiff(&out, global, prev, BenchFrameTime)
+	if out.Pos[n-1] != global.Pos[n-1] || out.Vel[n-1] == (mgl32.Vec3{}) {
+		t.Fatalf("FiniteDiff of transforms-only poses: %v %v", out.Pos[n-1], out.Vel[n-1])
+	}
+}
