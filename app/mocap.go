@@ -10,21 +10,18 @@ import (
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/ui"
 )
-
-// Options say how BVH files are read (character.Options): units, up
-// axis, leading rest frames.
-type Options = character.Options
 
 // mocapState is the character loaded from BVH files (nil: the default)
 // and how its files were read.
 type mocapState struct {
 	character  *character.Character
-	files      []string // the BVH files it was loaded from
-	opts       Options  // how they were read (the Mocap section changes it)
-	loadFailed bool     // a headless run's files did not all load
+	files      []string        // the BVH files it was loaded from
+	opts       bvh.ReadOptions // how they were read (the Mocap section changes it)
+	loadFailed bool            // a headless run's files did not all load
 }
 
 // Load reads BVH files as the character of every lab that animates one
@@ -103,7 +100,7 @@ func (a *App) mocapSection(p *ui.Panel) (asked []func()) {
 // readChoices are the Mocap section's choices of how to read BVH files:
 // units, up axis, leading rest frames. A choice the buttons do not name
 // (a factor from --units 0.05, -z from --up) lights none of them.
-func readChoices(p *ui.Panel, o *Options) {
+func readChoices(p *ui.Panel, o *bvh.ReadOptions) {
 	units := []string{"auto", "m", "cm", "mm", "in", "cmu"}
 	u := int32(slices.Index(units, cmp.Or(strings.ToLower(o.Units), "auto")))
 	p.Text("Units")

@@ -206,7 +206,7 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 			o.Up = a.mocap.opts.Up
 		}
 	}
-	if cur := a.mocap.opts; cur == (Options{Units: "auto", Up: "auto"}) || cur == (Options{}) {
+	if cur := a.mocap.opts; cur == (bvh.ReadOptions{Units: "auto", Up: "auto"}) || cur == (bvh.ReadOptions{}) {
 		a.mocap.opts = o
 	}
 

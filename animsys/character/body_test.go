@@ -11,12 +11,13 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
 	"kinelab/animsys/body"
-	"kinelab/internal/fixture"
-	"kinelab/internal/mocap"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 )
 
 // childSize lists the files of ../shared/mocap whose SOURCES.md marks a
@@ -29,7 +30,7 @@ var childSize = map[string]bool{"05_walk_turn_walk_back_zup_inches_30fps": true,
 func TestMocapCharacters(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		name := mocap.Base(path)
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := Load([]string{path}, bvh.ReadOptions{})
 		if len(errs) > 0 || ch == nil {
 			t.Errorf("%s: %v", name, errs)
 			continue
@@ -184,7 +185,7 @@ func TestConventionCharacters(t *testing.T) {
 	for _, s := range fixture.All() {
 		path := animtest.WriteFixture(t, dir, s)
 		name := s.String()
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := Load([]string{path}, bvh.ReadOptions{})
 		if len(errs) > 0 || ch == nil || !ch.Figure.Human {
 			t.Errorf("%s: %v (%v)", name, errs, ch.Notes)
 			continue
@@ -219,7 +220,7 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
 	a, b := animtest.WriteFixture(t, dir, fixture.LAFAN1()), animtest.WriteFixture(t, dir, fixture.Neuron())
-	ch, errs := Load([]string{a, b}, Options{})
+	ch, errs := Load([]string{a, b}, bvh.ReadOptions{})
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
 		t.Fatalf("%v, %v", ch, errs)
 	}
@@ -235,7 +236,7 @@ func TestLoadRestFrames(t *testing.T) {
 	s := fixture.CMU()
 	path := animtest.WriteFixture(t, t.TempDir(), s)
 	for _, keep := range []bool{false, true} {
-		ch, errs := Load([]string{path}, Options{KeepRest: keep})
+		ch, errs := Load([]string{path}, bvh.ReadOptions{KeepRest: keep})
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -320,7 +321,7 @@ func TestHeadUpright(t *testing.T) {
 		}
 	}
 	for _, path := range paths {
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil || !ch.Figure.Human {
 			t.Fatalf("%s: %v", path, errs)
 		}
@@ -410,7 +411,7 @@ func TestNeckShows(t *testing.T) {
 	paths := []string{animtest.WriteFixture(t, dir, fixture.MocapBank()), animtest.WriteFixture(t, dir, armsOnNeck), animtest.WriteFixture(t, dir, fixture.Biped())}
 	paths = append(paths, mocap.Files()...)
 	for _, path := range paths {
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil || !ch.Figure.Human {
 			t.Fatalf("%s: %v", path, errs)
 		}
@@ -432,7 +433,7 @@ func TestStillRoot(t *testing.T) {
 	far := mgl32.Vec3{-4, 0, 0}
 	s := fixture.Bandai()
 	s.Name, s.FarRoot, s.StillRoot = "still-root", &far, true
-	ch, errs := Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, Options{})
+	ch, errs := Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, bvh.ReadOptions{})
 	if ch == nil || !ch.Figure.Human {
 		t.Fatalf("%v", errs)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
 )
@@ -55,7 +56,7 @@ func worlds(ch *Character, c int) map[string][]mgl32.Vec3 {
 // joint does in file path loaded alone.
 func sameMotion(t *testing.T, ch *Character, c int, path string) {
 	t.Helper()
-	alone, errs := Load([]string{path}, Options{})
+	alone, errs := Load([]string{path}, bvh.ReadOptions{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -91,7 +92,7 @@ func TestLoadFingerNames(t *testing.T) {
 		"cmu_finger_names": "cmu_finger_names: 8 finger joints not in cmu.bvh dropped: LeftFingerIndex1, LeftFingerIndex1_End, LeftThumb, LeftThumb_End,",
 	}
 	for _, paths := range [][]string{{pa, pb}, {pb, pa}} {
-		ch, errs := Load(paths, Options{})
+		ch, errs := Load(paths, bvh.ReadOptions{})
 		if len(errs) > 0 || ch == nil || len(ch.Clips) != 2 {
 			t.Fatalf("%v: %v", paths, errs)
 		}
@@ -130,7 +131,7 @@ func TestLoadFingerCounts(t *testing.T) {
 	if _, err := fixture.WriteFile(filepath.Dir(again), full); err != nil {
 		t.Fatal(err)
 	}
-	ch, errs := Load([]string{pf, pl, again}, Options{})
+	ch, errs := Load([]string{pf, pl, again}, bvh.ReadOptions{})
 	if len(errs) > 0 || ch == nil || len(ch.Clips) != 3 {
 		t.Fatalf("%v", errs)
 	}
@@ -150,7 +151,7 @@ func TestLoadFingerCounts(t *testing.T) {
 		sameMotion(t, ch, c, p)
 	}
 	// The other way round nothing of the first is lost.
-	ch, errs = Load([]string{pl, pf}, Options{})
+	ch, errs = Load([]string{pl, pf}, bvh.ReadOptions{})
 	if len(errs) > 0 || ch == nil || len(ch.Clips) != 2 || strings.Contains(strings.Join(ch.Notes, "\n"), "mixamo_fewer: ") {
 		t.Fatalf("%v\n%s", errs, strings.Join(ch.Notes, "\n"))
 	}
@@ -167,7 +168,7 @@ func TestLoadEndChainsOnly(t *testing.T) {
 		js[at("LeftForeArm")].Name = "LeftElbow"
 	})
 	pa, pb := animtest.WriteFixture(t, dir, fixture.CMU()), animtest.WriteFixture(t, dir, arm)
-	ch, errs := Load([]string{pa, pb}, Options{})
+	ch, errs := Load([]string{pa, pb}, bvh.ReadOptions{})
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 || !strings.Contains(errs[0].Error(), `is "LeftElbow", not "LeftForeArm"`) {
 		t.Fatalf("%v", errs)
 	}

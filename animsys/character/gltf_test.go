@@ -10,18 +10,19 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/gltf"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
-	"kinelab/internal/mocap"
-	"kinelab/animsys/gltf"
 	"kinelab/internal/gltftest"
+	"kinelab/internal/mocap"
 )
 
 // Every shared glTF file loads as a character: every animation a clip
 // sampled from its curves, its own mesh where it has a skin, a height.
 func TestLoadSharedGLTF(t *testing.T) {
 	for _, path := range mocap.NeedGLTF(t) {
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := Load([]string{path}, bvh.ReadOptions{})
 		if len(errs) > 0 || ch == nil {
 			t.Fatalf("%s: %v", path, errs)
 		}
@@ -56,11 +57,11 @@ func TestGLTFLoadsAlone(t *testing.T) {
 		t.Skip("SKIPPED: no .glb file in ../shared/gltf")
 	}
 	b := animtest.WriteFixture(t, t.TempDir(), fixture.CMU())
-	ch, errs := Load([]string{glb, b}, Options{})
+	ch, errs := Load([]string{glb, b}, bvh.ReadOptions{})
 	if ch == nil || ch.Mesh == nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "loads on its own") {
 		t.Errorf("glTF then BVH: character %v, errors %v", ch != nil, errs)
 	}
-	ch, errs = Load([]string{b, glb}, Options{})
+	ch, errs = Load([]string{b, glb}, bvh.ReadOptions{})
 	if ch == nil || ch.Mesh != nil || len(ch.Clips) != 1 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "not with BVH files") {
 		t.Errorf("BVH then glTF: character %v, errors %v", ch != nil, errs)
 	}

@@ -14,11 +14,6 @@ import (
 	"kinelab/animsys/humanoid"
 )
 
-// Options say how to read BVH files: units and up axis ("" or "auto" to
-// detect, see bvh.Detect), and whether to keep leading rest frames (a
-// rest pose, a T-pose row), by default dropped.
-type Options = bvh.Choice
-
 // File is a BVH file read as kinelab reads every file: parsed, with its
 // units, up axis and leading rest frames detected or chosen
 // (bvh.ImportFor).
@@ -36,7 +31,7 @@ type File struct {
 
 // Open reads the BVH file at path with opt. Errors are the parser's
 // ("file:line:col: ...") or name the option that does not parse.
-func Open(path string, opt Options) (*File, error) {
+func Open(path string, opt bvh.ReadOptions) (*File, error) {
 	f, err := bvh.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -47,7 +42,7 @@ func Open(path string, opt Options) (*File, error) {
 // Read reads a parsed file with opt (see Open). A file whose clip has
 // fewer than two frames, once its rest frames are dropped, is refused: no
 // velocity, no lab, no export can be made of one pose.
-func Read(f *bvh.File, opt Options) (*File, error) {
+func Read(f *bvh.File, opt bvh.ReadOptions) (*File, error) {
 	if err := TooFewFrames(f, 0); err != nil {
 		return nil, err
 	}
@@ -96,9 +91,9 @@ func TooFewFrames(f *bvh.File, skip int) error {
 //
 // A glTF file (.gltf, .glb) is a character of its own (LoadGLTF), with
 // every animation in it: it loads only as the first file to load, and
-// the files after it are reported as not loaded. Options apply to BVH
+// the files after it are reported as not loaded. opt applies to BVH
 // files only (glTF is metres and +Y up).
-func Load(paths []string, opt Options) (ch *Character, errs []error) {
+func Load(paths []string, opt bvh.ReadOptions) (ch *Character, errs []error) {
 	if err := checkOptions(opt); err != nil { // so for every file
 		return nil, []error{err}
 	}
@@ -198,7 +193,7 @@ func Expand(paths []string) (files []string, errs []error) {
 
 // checkOptions reports a choice of units or up axis that does not parse,
 // named by its flag, as bvh.ImportFor would for each file.
-func checkOptions(opt Options) error {
+func checkOptions(opt bvh.ReadOptions) error {
 	if opt.Units != "" && opt.Units != "auto" {
 		if _, err := bvh.ParseUnits(opt.Units); err != nil {
 			return fmt.Errorf("--units: %v", err)

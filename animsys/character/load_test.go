@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
-	"kinelab/animsys/character"
 )
 
 // A BVH character gets an Entity root and its roles from its figure (the
@@ -19,7 +20,7 @@ func TestLoadCharacterFromBVH(t *testing.T) {
 	bad := filepath.Join(dir, "bad.bvh")
 	os.WriteFile(bad, []byte("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n"), 0o644)
 
-	ch, errs := character.Load([]string{walk, bad, run}, character.Options{})
+	ch, errs := character.Load([]string{walk, bad, run}, bvh.ReadOptions{})
 	if ch == nil {
 		t.Fatalf("no character: %v", errs)
 	}
@@ -56,14 +57,14 @@ func TestLoadCharacterFromBVH(t *testing.T) {
 
 func TestLoadCharacterUnitsOverride(t *testing.T) {
 	walk := animtest.WriteDefaultBVH(t, t.TempDir(), "walk")
-	ch, errs := character.Load([]string{walk}, character.Options{Units: "m"}) // wrongly: the file is in cm
+	ch, errs := character.Load([]string{walk}, bvh.ReadOptions{Units: "m"}) // wrongly: the file is in cm
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
 	if h := ch.Clips[0].PosAt(0, ch.Hips)[1]; h < 80 {
 		t.Fatalf("with --units m the hips are %v units high, want ~93", h)
 	}
-	if _, errs := character.Load([]string{walk}, character.Options{Units: "furlongs"}); len(errs) == 0 {
+	if _, errs := character.Load([]string{walk}, bvh.ReadOptions{Units: "furlongs"}); len(errs) == 0 {
 		t.Fatal("bad units accepted")
 	}
 }
@@ -71,7 +72,7 @@ func TestLoadCharacterUnitsOverride(t *testing.T) {
 // A file whose root is the pelvis (most mocap) gets an Entity root added
 // at the floor below it, carrying the root motion.
 func TestLoadCharacterPelvisRoot(t *testing.T) {
-	ch, errs := character.Load([]string{"../bvh/testdata/basic.bvh"}, character.Options{})
+	ch, errs := character.Load([]string{"../bvh/testdata/basic.bvh"}, bvh.ReadOptions{})
 	if ch == nil || len(errs) != 0 {
 		t.Fatalf("basic.bvh: %v", errs)
 	}
@@ -98,7 +99,7 @@ func TestRoles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, errs := character.Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
 			t.Fatalf("%s: %v", spec, errs)
 		}
@@ -131,7 +132,7 @@ func TestRoles(t *testing.T) {
 	os.WriteFile(chain, []byte("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"+
 		" JOINT b\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"+
 		"MOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 10\n"), 0o644)
-	ch, errs := character.Load([]string{chain}, character.Options{Units: "m", Up: "y"})
+	ch, errs := character.Load([]string{chain}, bvh.ReadOptions{Units: "m", Up: "y"})
 	if ch == nil {
 		t.Fatal(errs)
 	}
@@ -152,7 +153,7 @@ func TestLoadFolder(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ch, errs := character.Load([]string{dir}, character.Options{})
+	ch, errs := character.Load([]string{dir}, bvh.ReadOptions{})
 	if len(errs) > 0 || ch == nil {
 		t.Fatalf("loading the folder: %v", errs)
 	}
@@ -163,7 +164,7 @@ func TestLoadFolder(t *testing.T) {
 		}
 		t.Errorf("clips %v, want [idle walk]", names)
 	}
-	_, errs = character.Load([]string{filepath.Join(dir, "sub")}, character.Options{})
+	_, errs = character.Load([]string{filepath.Join(dir, "sub")}, bvh.ReadOptions{})
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "sub: a folder with no .bvh file") {
 		t.Errorf("an empty folder gave %v", errs)
 	}

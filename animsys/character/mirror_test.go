@@ -9,8 +9,9 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/mocap"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/humanoid"
+	"kinelab/internal/mocap"
 )
 
 // locomotionFiles returns the .bvh files of ../shared/locomotion (the
@@ -48,7 +49,7 @@ func TestMirrorCaptures(t *testing.T) {
 	up := mgl32.Vec3{0, 1, 0}
 	for _, path := range paths {
 		name := mocap.Base(path)
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
 			t.Errorf("%s: %v", name, errs)
 			continue

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
 	"kinelab/internal/mocap"
@@ -83,14 +84,14 @@ func TestPathsInReach(t *testing.T) {
 	checkReach(t, "default", Default())
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		ch, errs := Load([]string{animtest.WriteFixture(t, dir, s)}, Options{})
+		ch, errs := Load([]string{animtest.WriteFixture(t, dir, s)}, bvh.ReadOptions{})
 		if ch == nil {
 			t.Fatalf("%s: %v", s, errs)
 		}
 		checkReach(t, s.String(), ch)
 	}
 	for _, path := range mocap.Files() {
-		ch, errs := Load([]string{path}, Options{})
+		ch, errs := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
 			t.Fatalf("%s: %v", path, errs)
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 )
 
@@ -20,7 +21,7 @@ func TestCapturesDatabase(t *testing.T) {
 	if _, err := os.Stat(locomotionDir); err != nil {
 		t.Skipf("no %s (the shared locomotion captures): %v", locomotionDir, err)
 	}
-	ch, errs := character.Load([]string{locomotionDir}, character.Options{})
+	ch, errs := character.Load([]string{locomotionDir}, bvh.ReadOptions{})
 	if len(errs) > 0 || ch == nil {
 		t.Fatalf("loading the folder: %v", errs)
 	}

@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/internal/mocap"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/verify"
+	"kinelab/internal/mocap"
 )
 
 func run(f func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (int, string, string) {
@@ -134,7 +135,7 @@ func TestVerifyRealCaptures(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		t.Run(mocap.Base(path), func(t *testing.T) {
 			t.Parallel()
-			ch, errs := character.Load([]string{path}, character.Options{})
+			ch, errs := character.Load([]string{path}, bvh.ReadOptions{})
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}

@@ -74,7 +74,7 @@ func Export(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}
 	opt := export.Options{FPS: fl.fps, Linear: fl.sample == "linear", FD: fl.fd}
-	ropt := export.ReadOptions{Units: fl.units, Up: fl.up, KeepRest: fl.keepRest}
+	ropt := bvh.ReadOptions{Units: fl.units, Up: fl.up, KeepRest: fl.keepRest}
 	sk := assets.Humanoid()
 	info := stdout
 	if fl.toStdout {
@@ -246,7 +246,7 @@ func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, 
 // source opens the job's input: a glTF animation, an embedded clip of
 // clips on the humanoid sk, or a BVH file read with ropt, whose notes
 // go to stderr.
-func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt export.ReadOptions, stderr io.Writer) (export.Source, error) {
+func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.ReadOptions, stderr io.Writer) (export.Source, error) {
 	if j.gltf != nil {
 		return export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}, nil
 	}

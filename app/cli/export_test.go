@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/internal/mocap"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
+	"kinelab/internal/mocap"
 )
 
 func exportCmd(args []string, out, errb *bytes.Buffer) int { return Export(args, out, errb) }
@@ -109,7 +110,7 @@ func TestExportErrors(t *testing.T) {
 // app's clip of it (which adds an Entity root under the hips).
 func TestExportReadsFilesAsTheApp(t *testing.T) {
 	for _, path := range mocap.Need(t) {
-		for _, opt := range []export.ReadOptions{{}, {KeepRest: true}, {Units: "m", Up: "z"}} {
+		for _, opt := range []bvh.ReadOptions{{}, {KeepRest: true}, {Units: "m", Up: "z"}} {
 			ch, errs := character.Load([]string{path}, opt)
 			if len(errs) > 0 {
 				t.Fatal(errs)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/matching"
 )
@@ -160,7 +161,7 @@ func matchingSource(files []string, mirror bool) (matching.Source, string, error
 	if len(files) == 0 {
 		src = matching.Embedded()
 	} else {
-		ch, errs := character.Load(files, character.Options{})
+		ch, errs := character.Load(files, bvh.ReadOptions{})
 		if len(errs) > 0 {
 			return src, "", errs[0]
 		}

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"kinelab/internal/fixture"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
+	"kinelab/internal/fixture"
 )
 
 // loadLimit is how long loading a file and a few ticks of every lab may
@@ -60,7 +61,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, errs := character.Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
 			if len(errs) == 0 {
 				t.Fatal("no character and no error")

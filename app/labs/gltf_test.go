@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"kinelab/internal/animtest"
-	"kinelab/internal/mocap"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
-	"kinelab/internal/gltftest"
 	"kinelab/app"
+	"kinelab/internal/animtest"
 	"kinelab/internal/apptest"
+	"kinelab/internal/gltftest"
+	"kinelab/internal/mocap"
 )
 
 // checkGLTFSwitch checks, in TestUIFits's window (one window per test
@@ -86,7 +87,7 @@ func TestGLTFInLabs(t *testing.T) {
 		paths = append(paths, p)
 	}
 	for _, path := range append(paths, mocap.GLTFFiles()...) {
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, errs := character.Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil || len(errs) > 0 {
 			t.Fatalf("%s: %v", path, errs)
 		}

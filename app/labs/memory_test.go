@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"kinelab/animsys/bvh"
-	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 	"kinelab/app"
+	"kinelab/internal/fixture"
 )
 
 // liveHeap is the bytes of live heap objects, after collecting garbage.
@@ -40,7 +40,7 @@ func TestLongCaptureMemory(t *testing.T) {
 	parsed := int64(4 * len(f.Motion))
 	f = nil
 	before := liveHeap()
-	ch, errs := character.Load([]string{path}, character.Options{})
+	ch, errs := character.Load([]string{path}, bvh.ReadOptions{})
 	if ch == nil {
 		t.Fatal(errs)
 	}

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
-	"kinelab/internal/fixture"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
+	"kinelab/internal/animtest"
+	"kinelab/internal/fixture"
 )
 
 // StressDts are the tick lengths (s) the signal labs' stress tests draw
@@ -78,7 +79,7 @@ func PoseFinite(p *animsys.Pose) bool {
 // a BVH file.
 func FixtureCharacter(t *testing.T, s fixture.Spec) *character.Character {
 	t.Helper()
-	ch, errs := character.Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, character.Options{})
+	ch, errs := character.Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, bvh.ReadOptions{})
 	if ch == nil || len(errs) > 0 {
 		t.Fatalf("%s: %v", s, errs)
 	}

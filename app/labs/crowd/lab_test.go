@@ -1,9 +1,10 @@
 package crowd
 
 import (
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
-	"kinelab/animsys/character"
 	"math"
 	"math/rand"
 	"os"
@@ -16,8 +17,8 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
-	"kinelab/internal/apptest"
 	"kinelab/assets"
+	"kinelab/internal/apptest"
 )
 
 // posesFinite reports whether every pose of character c is finite.
@@ -216,7 +217,7 @@ func crowdOf(t *testing.T, ch *character.Character, n float32, ticks int) *Lab {
 // library goes back to the default skeleton and returns to the
 // character's when chosen again.
 func TestCrowdLabBVHCharacter(t *testing.T) {
-	ch, errs := character.Load([]string{animtest.WriteDefaultBVH(t, t.TempDir(), "walk")}, character.Options{})
+	ch, errs := character.Load([]string{animtest.WriteDefaultBVH(t, t.TempDir(), "walk")}, bvh.ReadOptions{})
 	if ch == nil {
 		t.Fatalf("no character: %v", errs)
 	}
@@ -275,7 +276,7 @@ func TestCrowdLabHeadlessCharacter(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "JOINT Head", "JOINT Skull", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ch, errs := character.Load([]string{path}, character.Options{})
+	ch, errs := character.Load([]string{path}, bvh.ReadOptions{})
 	if ch == nil {
 		t.Fatalf("no character: %v", errs)
 	}

@@ -8,9 +8,10 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 	"kinelab/internal/fixture"
 	"kinelab/internal/mocap"
-	"kinelab/animsys/character"
 )
 
 // switchAll switches what the lab itself does to the pose, once each:
@@ -114,7 +115,7 @@ func TestRedBlueAgreeOffEvents(t *testing.T) {
 		paths = append(paths, p)
 	}
 	for i, path := range paths {
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, errs := character.Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
 			t.Fatalf("%s: %v", path, errs)
 		}

@@ -2,10 +2,11 @@ package velocities
 
 import (
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
 	"kinelab/internal/mocap"
-	"kinelab/animsys/character"
 	"math"
 	"slices"
 	"testing"
@@ -21,7 +22,7 @@ import (
 func TestLabOnBVHCharacter(t *testing.T) {
 	dir := t.TempDir()
 	walk, run := animtest.WriteDefaultBVH(t, dir, "walk"), animtest.WriteDefaultBVH(t, dir, "run")
-	ch, errs := character.Load([]string{walk, run}, character.Options{})
+	ch, errs := character.Load([]string{walk, run}, bvh.ReadOptions{})
 	if ch == nil || len(errs) != 0 {
 		t.Fatalf("no character: %v", errs)
 	}
@@ -47,7 +48,7 @@ func TestLabOnBVHCharacter(t *testing.T) {
 // below it, carrying the root motion) runs with look-at and IK on and
 // stays finite.
 func TestLabOnPelvisRootCharacter(t *testing.T) {
-	ch, errs := character.Load([]string{"../../../animsys/bvh/testdata/basic.bvh"}, character.Options{})
+	ch, errs := character.Load([]string{"../../../animsys/bvh/testdata/basic.bvh"}, bvh.ReadOptions{})
 	if ch == nil || len(errs) != 0 {
 		t.Fatalf("basic.bvh: %v", errs)
 	}
@@ -117,7 +118,7 @@ func TestPlayModesMarkEnds(t *testing.T) {
 // partly cancel in the backward difference; at 600 Hz it sees each.
 func TestMocapRedBlue(t *testing.T) {
 	for _, path := range mocap.Need(t) {
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, errs := character.Load([]string{path}, bvh.ReadOptions{})
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
