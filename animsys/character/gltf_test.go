@@ -2,8 +2,11 @@ package character
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,6 +15,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/gltf"
+	"kinelab/animsys/humanoid"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
 	"kinelab/internal/gltftest"
@@ -239,5 +243,189 @@ func TestGLTFWithoutAnimation(t *testing.T) {
 	}
 	if _, err := LoadGLTF(none); err == nil || !strings.HasPrefix(err.Error(), none+": no animation") {
 		t.Errorf("no animation: %v, want an error naming %s", err, none)
+	}
+}
+
+// fromGLTFPlain is fromGLTF done the plain way, as it once was: every
+// clip built as the file has it, the figure classified on the start clip
+// to find the hips, then every clip built again re-rooted and the figure
+// read again. fromGLTF builds each clip once; it must make the same
+// character.
+func fromGLTFPlain(a *gltf.Asset, file string) (*Character, error) {
+	if len(a.Anims) == 0 {
+		return nil, fmt.Errorf("%s: no animation: kinelab's labs play clips", file)
+	}
+	ch := &Character{Name: a.Name, Skel: a.Skel, root: -1}
+	n := a.Skel.Len()
+	var names []string
+	for _, an := range a.Anims {
+		c := an.Clip(GLTFFPS)
+		if c.Name == "" {
+			c.Name = fmt.Sprintf("%s %d", a.Name, len(ch.Clips))
+		}
+		ch.Clips = append(ch.Clips, c)
+		names = append(names, c.Name)
+	}
+	ch.Start = startClip(names)
+	hips := 0
+	if fig, err := humanoid.ClassifyClip(&ch.Skel, &ch.Clips[ch.Start]); err == nil {
+		hips = fig.Hips
+	}
+	if hips > 0 {
+		chain := chainTo(a.Skel.Parents, hips)
+		for i, an := range a.Anims {
+			c := &ch.Clips[i]
+			cv := &rootedCurves{src: an, parents: a.Skel.Parents, chain: chain}
+			*c = animsys.CurvesClip(c.Name, cv, n, an.Duration, GLTFFPS)
+		}
+	}
+	fig := ch.read()
+	ch.Figure = &fig
+	ch.Notes = append(ch.Notes, fmt.Sprintf("glTF: %d clips sampled exactly from their curves (%s)", len(ch.Clips), curveKinds(a)))
+	if !fig.Human {
+		ch.Notes = append(ch.Notes, "not read as a human figure: "+fig.NotHuman)
+	}
+	ch.Notes = append(ch.Notes, a.Notes...)
+	if a.Mesh != nil {
+		m, err := ownMesh(a)
+		if err != nil {
+			ch.Notes = append(ch.Notes, "its mesh is not drawn, a generated body is: "+err.Error())
+		} else {
+			ch.Mesh = m
+		}
+	}
+	ch.roles()
+	ch.Additive = nodAdditive(ch)
+	ch.standing()
+	ch.fitPaths()
+	return ch, nil
+}
+
+// samePlain fails t unless fromGLTF and fromGLTFPlain make the same
+// character of a, bit for bit: every clip, figure, note and mesh.
+func samePlain(t *testing.T, a *gltf.Asset, what string) {
+	t.Helper()
+	got, err := fromGLTF(a, what)
+	want, werr := fromGLTFPlain(a, what)
+	if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+		t.Fatalf("%s: error %v, the plain way %v", what, err, werr)
+	}
+	if err != nil {
+		return
+	}
+	for i := range want.Clips {
+		if !sameBits(reflect.ValueOf(got.Clips[i]), reflect.ValueOf(want.Clips[i])) {
+			t.Errorf("%s: clip %d (%s) differs from the plain way's", what, i, want.Clips[i].Name)
+		}
+	}
+	if !reflect.DeepEqual(got.Figure, want.Figure) {
+		t.Errorf("%s: figure %+v\nthe plain way's %+v", what, got.Figure, want.Figure)
+	}
+	if !sameBits(reflect.ValueOf(got).Elem(), reflect.ValueOf(want).Elem()) {
+		t.Errorf("%s: the character differs from the plain way's (notes %q, plain %q)", what, got.Notes, want.Notes)
+	}
+}
+
+// sameBits is reflect.DeepEqual with floats compared bit for bit, so that
+// a NaN (of a corrupt file) equals itself.
+func sameBits(a, b reflect.Value) bool {
+	if a.Kind() != b.Kind() || a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
+	case reflect.Pointer, reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameBits(a.Elem(), b.Elem())
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !sameBits(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice, reflect.Array:
+		if a.Kind() == reflect.Slice && a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !sameBits(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for _, k := range a.MapKeys() {
+			if !sameBits(a.MapIndex(k), b.MapIndex(k)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return a.IsNil() && b.IsNil()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	}
+	panic("sameBits: " + a.Kind().String())
+}
+
+// Each glTF clip is built once, and the figure read once when the clips
+// are not re-rooted, making the same character as the plain way: on
+// generated humans of every interpolation (re-rooted), a generated arm
+// and the shared files (none re-rooted), and corrupt files that still
+// read.
+func TestGLTFBuiltOnce(t *testing.T) {
+	for _, opt := range []gltftest.Options{{Interp: "LINEAR"}, {Interp: "CUBICSPLINE", ZUp: true, Scale: 0.01, Texture: true}, {Interp: "STEP", Uneven: true, GLB: true}} {
+		path := filepath.Join(t.TempDir(), "walker.gltf")
+		if err := gltftest.Default(path, opt); err != nil {
+			t.Fatal(err)
+		}
+		a, err := gltf.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samePlain(t, a, opt.Interp)
+	}
+	// A figure that is no human: its clips are not re-rooted.
+	sk := animsys.Skeleton{Names: []string{"base", "arm", "hand"}, Parents: []int{-1, 0, 1}, Offsets: []mgl32.Vec3{{0, 0.1, 0}, {0, 0.5, 0}, {0, 0.4, 0}}}
+	wave := animsys.NewClip("wave", 31, 3, 1.0/30)
+	for f := range wave.Frames {
+		wave.Rot[wave.At(f, 1)] = mgl32.QuatRotate(0.05*float32(f), mgl32.Vec3{0, 0, 1})
+		wave.SetPos(f, 0, mgl32.Vec3{0.01 * float32(f), 0.1, 0})
+	}
+	wave.Prepare()
+	arm := filepath.Join(t.TempDir(), "arm.gltf")
+	if err := gltftest.Write(arm, &sk, nil, []animsys.Clip{wave}, gltftest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range append([]string{arm}, mocap.GLTFFiles()...) {
+		a, err := gltf.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samePlain(t, a, filepath.Base(path))
+	}
+	// And on corrupt files that still read (as TestFromGLTFMutations).
+	seed := smallGLTFSeed(t)
+	for i := range 64 {
+		for _, b := range []byte{0xff, 0x01, '"'} {
+			data := bytes.Clone(seed)
+			data[i*len(seed)/64] ^= b
+			if a, err := gltf.Read(bytes.NewReader(data), "fuzz.glb", ""); err == nil {
+				samePlain(t, a, fmt.Sprintf("byte %d ^ %#x", i*len(seed)/64, b))
+			}
+		}
 	}
 }
