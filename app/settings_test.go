@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -109,5 +110,15 @@ func TestSettingsKeepReadOptions(t *testing.T) {
 	}
 	if want := map[string]any{"Units": "cm", "Up": "z", "KeepRest": true}; err != nil || !reflect.DeepEqual(top.BVH, want) {
 		t.Errorf("saved %s, %v; want \"bvh\": %v", b, err, want)
+	}
+}
+
+// A settings file that is not JSON says where it breaks, and wraps what
+// encoding/json said, for errors.As.
+func TestUnreadableSettingsWrapJSONError(t *testing.T) {
+	_, err := readSettings("s.json", []byte("{\n  \"app\": {},\n}\n"))
+	var syn *json.SyntaxError
+	if err == nil || err.Error() != "s.json:3:1: invalid character '}' looking for beginning of object key string" || !errors.As(err, &syn) {
+		t.Errorf("got %v (a *json.SyntaxError: %v)", err, syn != nil)
 	}
 }

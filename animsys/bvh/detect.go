@@ -338,7 +338,7 @@ func ImportFor(f *File, d Detection, c ReadOptions) (Import, Units, []string, er
 	if c.Units != "" && c.Units != "auto" {
 		u, err := ParseUnits(c.Units)
 		if err != nil {
-			return imp, units, nil, fmt.Errorf("--units: %v", err)
+			return imp, units, nil, fmt.Errorf("--units: %w", err)
 		}
 		units, imp.Scale = u, u.Scale()
 		notes[0] = fmt.Sprintf("units %s (chosen; detected %s: %s)", u, d.Units, d.UnitsReason)
@@ -350,7 +350,7 @@ func ImportFor(f *File, d Detection, c ReadOptions) (Import, Units, []string, er
 	if c.Up != "" && c.Up != "auto" {
 		u, err := ParseUp(c.Up)
 		if err != nil {
-			return imp, units, nil, fmt.Errorf("--up: %v", err)
+			return imp, units, nil, fmt.Errorf("--up: %w", err)
 		}
 		imp.Up = u
 		notes[1] = fmt.Sprintf("up %s (chosen; detected %s)", u, d.Up)

@@ -135,7 +135,7 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, errs []error) {
 		}
 		m, err := matchJoints(base, keep, file.BVH)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: its skeleton differs from %s's: %v; load it on its own", path, base.BVH.Name, err))
+			errs = append(errs, fmt.Errorf("%s: its skeleton differs from %s's: %w; load it on its own", path, base.BVH.Name, err))
 			continue
 		}
 		cut := slices.Contains(keep, false) // by a file before this one
@@ -196,12 +196,12 @@ func Expand(paths []string) (files []string, errs []error) {
 func checkOptions(opt bvh.ReadOptions) error {
 	if opt.Units != "" && opt.Units != "auto" {
 		if _, err := bvh.ParseUnits(opt.Units); err != nil {
-			return fmt.Errorf("--units: %v", err)
+			return fmt.Errorf("--units: %w", err)
 		}
 	}
 	if opt.Up != "" && opt.Up != "auto" {
 		if _, err := bvh.ParseUp(opt.Up); err != nil {
-			return fmt.Errorf("--up: %v", err)
+			return fmt.Errorf("--up: %w", err)
 		}
 	}
 	return nil

@@ -104,13 +104,16 @@ type exportFlags struct {
 
 // exportUsageError is a bad command line (exit 2), not a file that
 // failed (exit 1).
-type exportUsageError struct{ msg string }
+type exportUsageError struct{ error }
 
-func (e exportUsageError) Error() string { return e.msg }
+// Unwrap is the error saying what is wrong, and through it what that
+// wraps (%w).
+func (e exportUsageError) Unwrap() error { return e.error }
 
-// exportUsage is an exportUsageError saying what is wrong.
+// exportUsage is an exportUsageError saying what is wrong, formatted as
+// fmt.Errorf formats it.
 func exportUsage(format string, a ...any) error {
-	return exportUsageError{fmt.Sprintf(format, a...)}
+	return exportUsageError{fmt.Errorf(format, a...)}
 }
 
 // exportFailed says on stderr what went wrong and returns the exit code:
@@ -172,12 +175,12 @@ func (fl *exportFlags) checkValues() error {
 	}
 	if fl.units != "auto" {
 		if _, err := bvh.ParseUnits(fl.units); err != nil {
-			return exportUsage("--units: %v", err)
+			return exportUsage("--units: %w", err)
 		}
 	}
 	if fl.up != "auto" {
 		if _, err := bvh.ParseUp(fl.up); err != nil {
-			return exportUsage("--up: %v", err)
+			return exportUsage("--up: %w", err)
 		}
 	}
 	return nil
