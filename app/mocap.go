@@ -31,7 +31,8 @@ type mocapState struct {
 // loaded. Call it from the input stage or before the loop, never while
 // drawing.
 func (a *App) Load(files []string) bool {
-	ch, errs := character.Load(files, a.mocap.opts)
+	ch, err := character.Load(files, a.mocap.opts)
+	errs := character.FileErrors(err) // each file's on a line of its own
 	for _, err := range errs {
 		fmt.Fprintln(os.Stderr, "kinelab:", err)
 	}
@@ -64,7 +65,7 @@ func (a *App) Load(files []string) bool {
 			a.say(ch.Name + ": " + n)
 		}
 	}
-	return len(errs) == 0
+	return err == nil
 }
 
 // mocapSection is the playback panel's section for the loaded BVH files:

@@ -30,9 +30,9 @@ var childSize = map[string]bool{"05_walk_turn_walk_back_zup_inches_30fps": true,
 func TestMocapCharacters(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		name := mocap.Base(path)
-		ch, errs := Load([]string{path}, bvh.ReadOptions{})
-		if len(errs) > 0 || ch == nil {
-			t.Errorf("%s: %v", name, errs)
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
+		if err != nil || ch == nil {
+			t.Errorf("%s: %v", name, err)
 			continue
 		}
 		if !ch.Figure.Human {
@@ -185,9 +185,9 @@ func TestConventionCharacters(t *testing.T) {
 	for _, s := range fixture.All() {
 		path := animtest.WriteFixture(t, dir, s)
 		name := s.String()
-		ch, errs := Load([]string{path}, bvh.ReadOptions{})
-		if len(errs) > 0 || ch == nil || !ch.Figure.Human {
-			t.Errorf("%s: %v (%v)", name, errs, ch.Notes)
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
+		if err != nil || ch == nil || !ch.Figure.Human {
+			t.Errorf("%s: %v (%v)", name, err, ch.Notes)
 			continue
 		}
 		checkStanding(t, name, ch)
@@ -220,7 +220,8 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
 	a, b := animtest.WriteFixture(t, dir, fixture.LAFAN1()), animtest.WriteFixture(t, dir, fixture.Neuron())
-	ch, errs := Load([]string{a, b}, bvh.ReadOptions{})
+	ch, err := Load([]string{a, b}, bvh.ReadOptions{})
+	errs := FileErrors(err)
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
 		t.Fatalf("%v, %v", ch, errs)
 	}
@@ -236,9 +237,9 @@ func TestLoadRestFrames(t *testing.T) {
 	s := fixture.CMU()
 	path := animtest.WriteFixture(t, t.TempDir(), s)
 	for _, keep := range []bool{false, true} {
-		ch, errs := Load([]string{path}, bvh.ReadOptions{KeepRest: keep})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		ch, err := Load([]string{path}, bvh.ReadOptions{KeepRest: keep})
+		if err != nil {
+			t.Fatal(err)
 		}
 		want, note := s.Frames, "cmu: dropped frame 0, a pose the motion never comes near"
 		if keep {
@@ -321,9 +322,9 @@ func TestHeadUpright(t *testing.T) {
 		}
 	}
 	for _, path := range paths {
-		ch, errs := Load([]string{path}, bvh.ReadOptions{})
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil || !ch.Figure.Human {
-			t.Fatalf("%s: %v", path, errs)
+			t.Fatalf("%s: %v", path, err)
 		}
 		name, h := filepath.Base(path), ch.Head
 		bind := ch.Skel.BindPose()
@@ -411,9 +412,9 @@ func TestNeckShows(t *testing.T) {
 	paths := []string{animtest.WriteFixture(t, dir, fixture.MocapBank()), animtest.WriteFixture(t, dir, armsOnNeck), animtest.WriteFixture(t, dir, fixture.Biped())}
 	paths = append(paths, mocap.Files()...)
 	for _, path := range paths {
-		ch, errs := Load([]string{path}, bvh.ReadOptions{})
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil || !ch.Figure.Human {
-			t.Fatalf("%s: %v", path, errs)
+			t.Fatalf("%s: %v", path, err)
 		}
 		bind := ch.Skel.BindPose()
 		b := body.Generate(ch.Figure, bind.Pos, bind.Rot)
@@ -433,9 +434,9 @@ func TestStillRoot(t *testing.T) {
 	far := mgl32.Vec3{-4, 0, 0}
 	s := fixture.Bandai()
 	s.Name, s.FarRoot, s.StillRoot = "still-root", &far, true
-	ch, errs := Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, bvh.ReadOptions{})
+	ch, err := Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, bvh.ReadOptions{})
 	if ch == nil || !ch.Figure.Human {
-		t.Fatalf("%v", errs)
+		t.Fatalf("%v", err)
 	}
 	root := -1
 	for j, n := range ch.Skel.Names {

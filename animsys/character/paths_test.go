@@ -84,16 +84,16 @@ func TestPathsInReach(t *testing.T) {
 	checkReach(t, "default", Default())
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		ch, errs := Load([]string{animtest.WriteFixture(t, dir, s)}, bvh.ReadOptions{})
+		ch, err := Load([]string{animtest.WriteFixture(t, dir, s)}, bvh.ReadOptions{})
 		if ch == nil {
-			t.Fatalf("%s: %v", s, errs)
+			t.Fatalf("%s: %v", s, err)
 		}
 		checkReach(t, s.String(), ch)
 	}
 	for _, path := range mocap.Files() {
-		ch, errs := Load([]string{path}, bvh.ReadOptions{})
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
-			t.Fatalf("%s: %v", path, errs)
+			t.Fatalf("%s: %v", path, err)
 		}
 		checkReach(t, mocap.Base(path), ch)
 	}

@@ -79,9 +79,9 @@ func PoseFinite(p *animsys.Pose) bool {
 // a BVH file.
 func FixtureCharacter(t *testing.T, s fixture.Spec) *character.Character {
 	t.Helper()
-	ch, errs := character.Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, bvh.ReadOptions{})
-	if ch == nil || len(errs) > 0 {
-		t.Fatalf("%s: %v", s, errs)
+	ch, err := character.Load([]string{animtest.WriteFixture(t, t.TempDir(), s)}, bvh.ReadOptions{})
+	if ch == nil || err != nil {
+		t.Fatalf("%s: %v", s, err)
 	}
 	return ch
 }
