@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
 	"kinelab/assets"
+	"kinelab/internal/animtest"
 )
 
 // An export that fails part way leaves the file that was there and no

@@ -10,10 +10,10 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
-	"kinelab/internal/fixture"
-	"kinelab/internal/mocap"
 	"kinelab/animsys/humanoid"
 	"kinelab/assets"
+	"kinelab/internal/fixture"
+	"kinelab/internal/mocap"
 )
 
 func TestMirrorPairsNames(t *testing.T) {

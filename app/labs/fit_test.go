@@ -9,8 +9,8 @@ import (
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
-	"kinelab/internal/animtest"
 	"kinelab/app"
+	"kinelab/internal/animtest"
 	"kinelab/internal/apptest"
 	"kinelab/ui"
 )

@@ -15,9 +15,9 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
-	"kinelab/internal/fixture"
 	"kinelab/animsys/mathx"
 	"kinelab/assets"
+	"kinelab/internal/fixture"
 )
 
 // ChainSkeleton is a root and a chain of joints-1 bones of 0.3 m along y,

@@ -14,13 +14,13 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/fixture"
 	"kinelab/animsys/character"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
 	"kinelab/internal/apptest"
+	"kinelab/internal/fixture"
 )
 
 // randomizeCost moves one of the lab's controls, mostly to an end of its

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"kinelab/app"
-	"kinelab/internal/apptest"
 	"kinelab/assets"
+	"kinelab/internal/apptest"
 	"kinelab/render"
 )
 

@@ -5,11 +5,11 @@ import (
 	"math/rand"
 	"testing"
 
-	"kinelab/internal/fixture"
 	mm "kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/internal/apptest"
+	"kinelab/internal/fixture"
 )
 
 // The lab's snapshot shown stays finite through random settings (out of

@@ -8,11 +8,11 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"kinelab/internal/fixture"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
 	"kinelab/internal/apptest"
+	"kinelab/internal/fixture"
 )
 
 // randomizeTracking moves one setting to one of its extremes (or a

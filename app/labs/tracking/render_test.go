@@ -7,8 +7,8 @@ import (
 	rl "github.com/gen2brain/raylib-go/raylib"
 
 	"kinelab/app"
-	"kinelab/internal/apptest"
 	"kinelab/app/labs/signals"
+	"kinelab/internal/apptest"
 	"kinelab/ui"
 )
 

@@ -11,12 +11,12 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/internal/animtest"
 	"kinelab/animsys/bvh"
-	"kinelab/internal/fixture"
 	"kinelab/app"
-	"kinelab/internal/apptest"
 	"kinelab/assets"
+	"kinelab/internal/animtest"
+	"kinelab/internal/apptest"
+	"kinelab/internal/fixture"
 	"kinelab/render"
 )
 
