@@ -23,6 +23,7 @@ import (
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
+	"kinelab/animsys/bvh"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -54,7 +55,7 @@ type App struct {
 func New(cfg Config, labs []LabEntry) *App {
 	a := &App{cfg: cfg, entries: labs, clock: NewClock(), cam: DefaultCamera()}
 	a.chrome = newChrome()
-	a.mocap.opts = Options{Units: cfg.Units, Up: cfg.Up, KeepRest: cfg.KeepRest}
+	a.mocap.opts = bvh.ReadOptions{Units: cfg.Units, Up: cfg.Up, KeepRest: cfg.KeepRest}
 	a.settings.set.UIScale = cfg.UIScale
 	if cfg.DT > 0 {
 		a.clock.FixedDt = cfg.DT

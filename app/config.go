@@ -169,12 +169,12 @@ func fileArgs(args []string) ([]string, error) {
 func (c *Config) checkFlags(labNames []string) error {
 	if c.Units != "auto" {
 		if _, err := bvh.ParseUnits(c.Units); err != nil {
-			return fmt.Errorf("--units: %v", err)
+			return fmt.Errorf("--units: %w", err)
 		}
 	}
 	if c.Up != "auto" {
 		if _, err := bvh.ParseUp(c.Up); err != nil {
-			return fmt.Errorf("--up: %v", err)
+			return fmt.Errorf("--up: %w", err)
 		}
 	}
 	if !slices.Contains(labNames, c.Lab) {

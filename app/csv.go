@@ -37,7 +37,7 @@ func CreateCSV(path string, lab Lab) (*CSVFile, error) {
 	}
 	f, err := export.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("--csv: %v", err)
+		return nil, fmt.Errorf("--csv: %w", err)
 	}
 	return &CSVFile{f: f, w: csv.NewWriter(f)}, nil
 }
@@ -70,7 +70,7 @@ func (c *CSVFile) Close() error {
 	}
 	c.f.Abort()
 	if err != nil {
-		return fmt.Errorf("--csv: %v", err)
+		return fmt.Errorf("--csv: %w", err)
 	}
 	return nil
 }

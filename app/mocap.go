@@ -10,21 +10,18 @@ import (
 
 	rl "github.com/gen2brain/raylib-go/raylib"
 
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/ui"
 )
-
-// Options say how BVH files are read (character.Options): units, up
-// axis, leading rest frames.
-type Options = character.Options
 
 // mocapState is the character loaded from BVH files (nil: the default)
 // and how its files were read.
 type mocapState struct {
 	character  *character.Character
-	files      []string // the BVH files it was loaded from
-	opts       Options  // how they were read (the Mocap section changes it)
-	loadFailed bool     // a headless run's files did not all load
+	files      []string        // the BVH files it was loaded from
+	opts       bvh.ReadOptions // how they were read (the Mocap section changes it)
+	loadFailed bool            // a headless run's files did not all load
 }
 
 // Load reads BVH files as the character of every lab that animates one
@@ -34,7 +31,8 @@ type mocapState struct {
 // loaded. Call it from the input stage or before the loop, never while
 // drawing.
 func (a *App) Load(files []string) bool {
-	ch, errs := character.Load(files, a.mocap.opts)
+	ch, err := character.Load(files, a.mocap.opts)
+	errs := character.FileErrors(err) // each file's on a line of its own
 	for _, err := range errs {
 		fmt.Fprintln(os.Stderr, "kinelab:", err)
 	}
@@ -67,7 +65,7 @@ func (a *App) Load(files []string) bool {
 			a.say(ch.Name + ": " + n)
 		}
 	}
-	return len(errs) == 0
+	return err == nil
 }
 
 // mocapSection is the playback panel's section for the loaded BVH files:
@@ -103,7 +101,7 @@ func (a *App) mocapSection(p *ui.Panel) (asked []func()) {
 // readChoices are the Mocap section's choices of how to read BVH files:
 // units, up axis, leading rest frames. A choice the buttons do not name
 // (a factor from --units 0.05, -z from --up) lights none of them.
-func readChoices(p *ui.Panel, o *Options) {
+func readChoices(p *ui.Panel, o *bvh.ReadOptions) {
 	units := []string{"auto", "m", "cm", "mm", "in", "cmu"}
 	u := int32(slices.Index(units, cmp.Or(strings.ToLower(o.Units), "auto")))
 	p.Text("Units")

@@ -86,12 +86,12 @@ func (a *App) SaveSettings(path string) error {
 	switch b, err := os.ReadFile(path); {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("%v; not written over", err)
+		return fmt.Errorf("%w; not written over", err)
 	default:
 		if top, err = readSettings(path, b); err != nil {
 			bad, kerr := keepAside(path)
 			if kerr != nil {
-				return fmt.Errorf("%v; not written over: %v", err, kerr)
+				return fmt.Errorf("%w; not written over: %w", err, kerr)
 			}
 			fmt.Fprintf(os.Stderr, "kinelab: %v; moved it to %s\n", err, bad)
 			top = map[string]json.RawMessage{}
@@ -206,7 +206,7 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 			o.Up = a.mocap.opts.Up
 		}
 	}
-	if cur := a.mocap.opts; cur == (Options{Units: "auto", Up: "auto"}) || cur == (Options{}) {
+	if cur := a.mocap.opts; cur == (bvh.ReadOptions{Units: "auto", Up: "auto"}) || cur == (bvh.ReadOptions{}) {
 		a.mocap.opts = o
 	}
 
@@ -343,7 +343,7 @@ func (a *App) startSettings() error {
 	}
 	kept, err := keepAside(path)
 	if err != nil {
-		return fmt.Errorf("%v; could not move it aside: %v", bad, err)
+		return fmt.Errorf("%w; could not move it aside: %w", bad, err)
 	}
 	msg := fmt.Sprintf("%v; moved it to %s and started from the defaults", bad, kept)
 	a.sayErr(msg)

@@ -1,10 +1,15 @@
 package app
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"kinelab/animsys/bvh"
 )
 
 // The user's settings file when it does not read as JSON: it is moved to
@@ -72,5 +77,48 @@ func TestUnreadableSettingsKeptAside(t *testing.T) {
 	}
 	if b, err := os.ReadFile(path + ".bad.5"); string(b) != "{oops" {
 		t.Errorf("the unreadable file was not moved aside before the save: %q, %v", b, err)
+	}
+}
+
+// The options BVH files are read with are kept under "bvh" by their field
+// names (bvh.ReadOptions), so a settings file saved by an earlier build
+// reads, and a save writes them back as they were.
+func TestSettingsKeepReadOptions(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(ConfigDirEnv, dir)
+	path := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(path, []byte(`{"bvh": {"Units": "cm", "Up": "z", "KeepRest": true}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Config{}, nil)
+	if err := a.startSettings(); err != nil {
+		t.Fatal(err)
+	}
+	if want := (bvh.ReadOptions{Units: "cm", Up: "z", KeepRest: true}); a.mocap.opts != want {
+		t.Errorf("read %+v, want %+v", a.mocap.opts, want)
+	}
+	os.Remove(path)
+	if err := a.SaveSettings(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	var top struct {
+		BVH map[string]any `json:"bvh"`
+	}
+	if err == nil {
+		err = json.Unmarshal(b, &top)
+	}
+	if want := map[string]any{"Units": "cm", "Up": "z", "KeepRest": true}; err != nil || !reflect.DeepEqual(top.BVH, want) {
+		t.Errorf("saved %s, %v; want \"bvh\": %v", b, err, want)
+	}
+}
+
+// A settings file that is not JSON says where it breaks, and wraps what
+// encoding/json said, for errors.As.
+func TestUnreadableSettingsWrapJSONError(t *testing.T) {
+	_, err := readSettings("s.json", []byte("{\n  \"app\": {},\n}\n"))
+	var syn *json.SyntaxError
+	if err == nil || err.Error() != "s.json:3:1: invalid character '}' looking for beginning of object key string" || !errors.As(err, &syn) {
+		t.Errorf("got %v (a *json.SyntaxError: %v)", err, syn != nil)
 	}
 }

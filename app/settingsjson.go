@@ -35,13 +35,13 @@ func readSettings(path string, b []byte) (map[string]json.RawMessage, error) {
 			}
 		}
 		line, col := lineCol(b, off)
-		return nil, &unreadableError{fmt.Sprintf("%s:%d:%d: %v", path, line, col, syn)}
+		return nil, &unreadableError{fmt.Sprintf("%s:%d:%d: %v", path, line, col, syn), err}
 	case errors.As(err, &typ):
-		return nil, &unreadableError{fmt.Sprintf("%s: want a JSON object of settings, got %s", path, typ.Value)}
+		return nil, &unreadableError{fmt.Sprintf("%s: want a JSON object of settings, got %s", path, typ.Value), err}
 	case err != nil:
-		return nil, &unreadableError{fmt.Sprintf("%s: %v", path, err)}
+		return nil, &unreadableError{fmt.Sprintf("%s: %v", path, err), err}
 	case top == nil:
-		return nil, &unreadableError{path + ": want a JSON object of settings, got null"}
+		return nil, &unreadableError{path + ": want a JSON object of settings, got null", nil}
 	}
 	return top, nil
 }
@@ -80,10 +80,17 @@ func quoteNonFinite(b []byte) ([]byte, []int) {
 }
 
 // unreadableError is a settings file that is not a JSON object: nothing
-// in it can be read, so it is kept aside rather than written over.
-type unreadableError struct{ msg string }
+// in it can be read, so it is kept aside rather than written over. err is
+// what encoding/json said (nil for null), which msg says with where.
+type unreadableError struct {
+	msg string
+	err error
+}
 
 func (e *unreadableError) Error() string { return e.msg }
+
+// Unwrap is what encoding/json said, for errors.Is and errors.As.
+func (e *unreadableError) Unwrap() error { return e.err }
 
 // lineCol is the line and column (from 1) of the byte before offset, where
 // encoding/json stopped.

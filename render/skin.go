@@ -200,7 +200,7 @@ func newSkinnedMesh(b *body.Mesh, vs, fs, compileErr string) (*SkinnedMesh, erro
 // and no more joints than the skinning shader takes.
 func checkBody(b *body.Mesh) error {
 	if err := b.Validate(); err != nil {
-		return fmt.Errorf("skinned mesh: %v", err)
+		return fmt.Errorf("skinned mesh: %w", err)
 	}
 	if len(b.BindInv) > MaxBones {
 		return fmt.Errorf("skinned mesh: %d joints; the skinning shader takes 1 to %d", len(b.BindInv), MaxBones)

@@ -24,14 +24,14 @@ const maxTextureSide = 8192
 func decodeTexture(data []byte) (*image.NRGBA, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("not a PNG or JPEG image: %v", err)
+		return nil, fmt.Errorf("not a PNG or JPEG image: %w", err)
 	}
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > maxTextureSide || cfg.Height > maxTextureSide {
 		return nil, fmt.Errorf("%s image of %dx%d pixels; want 1 to %d a side", format, cfg.Width, cfg.Height, maxTextureSide)
 	}
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("%s image: %v", format, err)
+		return nil, fmt.Errorf("%s image: %w", format, err)
 	}
 	b := src.Bounds()
 	out := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))

@@ -314,28 +314,31 @@ func medianOf(xs []float32) float32 {
 	return s[len(s)/2]
 }
 
-// Choice is what a user asks of a file's reading: units and up axis
-// ("" or "auto" to detect; else what ParseUnits and ParseUp take), and
-// whether to keep the leading rest frames Detect finds.
-type Choice struct {
+// ReadOptions say how a user asks for BVH files to be read: units and up
+// axis ("" or "auto" to detect; else what ParseUnits and ParseUp take),
+// and whether to keep the leading rest frames Detect finds (by default
+// they are dropped). The app, its settings file (under "bvh", by these
+// field names), package character and `kinelab verify` and `kinelab
+// export` all take this one type.
+type ReadOptions struct {
 	Units, Up string
 	KeepRest  bool
 }
 
-// ImportFor is how to read f: d's detection with c's choices applied, the
+// ImportFor is how to read f: d's detection with c's options applied, the
 // units it reads in, and a note on each choice ("units cm (detected):
 // ...; stature 1.78 m, ...", "up Z (chosen; detected Y)", "dropped frame
 // 0: ..." or "kept (as asked) frame 0: ...").
 // The app, `kinelab verify --bvh` and `kinelab export` all read a file
-// through it. The error names the flag of a choice that does not parse.
-func ImportFor(f *File, d Detection, c Choice) (Import, Units, []string, error) {
+// through it. The error names the flag of an option that does not parse.
+func ImportFor(f *File, d Detection, c ReadOptions) (Import, Units, []string, error) {
 	units := d.Units
 	imp := Import{Scale: units.Scale(), Up: d.Up, Skip: d.Skip}
 	notes := []string{fmt.Sprintf("units %s (detected): %s", d.Units, d.UnitsReason)}
 	if c.Units != "" && c.Units != "auto" {
 		u, err := ParseUnits(c.Units)
 		if err != nil {
-			return imp, units, nil, fmt.Errorf("--units: %v", err)
+			return imp, units, nil, fmt.Errorf("--units: %w", err)
 		}
 		units, imp.Scale = u, u.Scale()
 		notes[0] = fmt.Sprintf("units %s (chosen; detected %s: %s)", u, d.Units, d.UnitsReason)
@@ -347,7 +350,7 @@ func ImportFor(f *File, d Detection, c Choice) (Import, Units, []string, error) 
 	if c.Up != "" && c.Up != "auto" {
 		u, err := ParseUp(c.Up)
 		if err != nil {
-			return imp, units, nil, fmt.Errorf("--up: %v", err)
+			return imp, units, nil, fmt.Errorf("--up: %w", err)
 		}
 		imp.Up = u
 		notes[1] = fmt.Sprintf("up %s (chosen; detected %s)", u, d.Up)

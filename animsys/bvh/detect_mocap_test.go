@@ -97,7 +97,7 @@ func TestDetectNominalHeight(t *testing.T) {
 func TestImportFor(t *testing.T) {
 	f := parseSpec(t, fixture.CMU())
 	d := Detect(f)
-	imp, u, notes, err := ImportFor(f, d, Choice{})
+	imp, u, notes, err := ImportFor(f, d, ReadOptions{})
 	if err != nil || u != CMU || imp.Up != UpY || imp.Skip != 1 || len(notes) != 3 ||
 		!strings.HasPrefix(notes[0], "units cmu (detected): ") || !strings.Contains(notes[0], "; stature 1.75 m: Head_End to the soles") ||
 		!strings.HasPrefix(notes[2], "dropped frame 0, a pose the motion never comes near: its joints lie 28 cm") {
@@ -105,13 +105,13 @@ func TestImportFor(t *testing.T) {
 	}
 	// Lengths are said in the units read in: CMU units read as inches
 	// make a figure 0.45 times as tall.
-	imp, u, notes, err = ImportFor(f, d, Choice{Units: "in", Up: "z", KeepRest: true})
+	imp, u, notes, err = ImportFor(f, d, ReadOptions{Units: "in", Up: "z", KeepRest: true})
 	if err != nil || u != Inches || imp.Scale != Inches.Scale() || imp.Up != UpZ || imp.Skip != 0 ||
 		!strings.HasPrefix(notes[0], "units in (chosen; detected cmu: "+d.UnitsReason+"); stature 0.79 m: ") || notes[1] != "up Z (chosen; detected Y)" ||
 		!strings.HasPrefix(notes[2], "kept (as asked) frame 0, a pose the motion never comes near: its joints lie 12 cm") {
 		t.Errorf("chosen: %+v %v %q %v", imp, u, notes, err)
 	}
-	for _, c := range []Choice{{Units: "furlongs"}, {Up: "w"}} {
+	for _, c := range []ReadOptions{{Units: "furlongs"}, {Up: "w"}} {
 		if _, _, _, err := ImportFor(f, d, c); err == nil || !strings.HasPrefix(err.Error(), "--") {
 			t.Errorf("%+v: %v", c, err)
 		}

@@ -92,11 +92,11 @@ func TestLeadInDistances(t *testing.T) {
 func TestImportForKeepsRamp(t *testing.T) {
 	f := parseSpec(t, fixture.RampIn())
 	d := Detect(f)
-	imp, _, notes, err := ImportFor(f, d, Choice{KeepRest: true})
+	imp, _, notes, err := ImportFor(f, d, ReadOptions{KeepRest: true})
 	if err != nil || imp.Skip != 0 || len(notes) != 3 || !strings.HasPrefix(notes[2], "kept (as asked) frame 0: every rotation is zero") {
 		t.Errorf("%+v %q %v", imp, notes, err)
 	}
-	imp, _, notes, err = ImportFor(f, d, Choice{})
+	imp, _, notes, err = ImportFor(f, d, ReadOptions{})
 	if err != nil || imp.Skip != 5 || !strings.HasPrefix(notes[2], "dropped frame 0: every rotation is zero") {
 		t.Errorf("%+v %q %v", imp, notes, err)
 	}
@@ -150,7 +150,7 @@ func FuzzDetect(f *testing.F) {
 		if d.Skip < 0 || (d.Skip > 0 && d.Skip > file.Frames-2) || !(d.Stature >= 0) || math.IsInf(float64(d.Stature), 0) {
 			t.Fatalf("%d frames: skip %d, stature %v", file.Frames, d.Skip, d.Stature)
 		}
-		if _, _, _, err := ImportFor(file, d, Choice{}); err != nil {
+		if _, _, _, err := ImportFor(file, d, ReadOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/body"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 	"kinelab/internal/fixture"
@@ -28,9 +29,9 @@ var childSize = map[string]bool{"05_walk_turn_walk_back_zup_inches_30fps": true,
 func TestMocapCharacters(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		name := mocap.Base(path)
-		ch, errs := Load([]string{path}, Options{})
-		if len(errs) > 0 || ch == nil {
-			t.Errorf("%s: %v", name, errs)
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
+		if err != nil || ch == nil {
+			t.Errorf("%s: %v", name, err)
 			continue
 		}
 		if !ch.Figure.Human {
@@ -183,9 +184,9 @@ func TestConventionCharacters(t *testing.T) {
 	for _, s := range fixture.All() {
 		path := fixture.File(t, dir, s)
 		name := s.String()
-		ch, errs := Load([]string{path}, Options{})
-		if len(errs) > 0 || ch == nil || !ch.Figure.Human {
-			t.Errorf("%s: %v (%v)", name, errs, ch.Notes)
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
+		if err != nil || ch == nil || !ch.Figure.Human {
+			t.Errorf("%s: %v (%v)", name, err, ch.Notes)
 			continue
 		}
 		checkStanding(t, name, ch)
@@ -218,7 +219,8 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
 	a, b := fixture.File(t, dir, fixture.LAFAN1()), fixture.File(t, dir, fixture.Neuron())
-	ch, errs := Load([]string{a, b}, Options{})
+	ch, err := Load([]string{a, b}, bvh.ReadOptions{})
+	errs := FileErrors(err)
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 {
 		t.Fatalf("%v, %v", ch, errs)
 	}
@@ -234,9 +236,9 @@ func TestLoadRestFrames(t *testing.T) {
 	s := fixture.CMU()
 	path := fixture.File(t, t.TempDir(), s)
 	for _, keep := range []bool{false, true} {
-		ch, errs := Load([]string{path}, Options{KeepRest: keep})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		ch, err := Load([]string{path}, bvh.ReadOptions{KeepRest: keep})
+		if err != nil {
+			t.Fatal(err)
 		}
 		want, note := s.Frames, "cmu: dropped frame 0, a pose the motion never comes near"
 		if keep {
@@ -319,9 +321,9 @@ func TestHeadUpright(t *testing.T) {
 		}
 	}
 	for _, path := range paths {
-		ch, errs := Load([]string{path}, Options{})
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil || !ch.Figure.Human {
-			t.Fatalf("%s: %v", path, errs)
+			t.Fatalf("%s: %v", path, err)
 		}
 		name, h := filepath.Base(path), ch.Head
 		bind := ch.Skel.BindPose()
@@ -409,9 +411,9 @@ func TestNeckShows(t *testing.T) {
 	paths := []string{fixture.File(t, dir, fixture.MocapBank()), fixture.File(t, dir, armsOnNeck), fixture.File(t, dir, fixture.Biped())}
 	paths = append(paths, mocap.Files()...)
 	for _, path := range paths {
-		ch, errs := Load([]string{path}, Options{})
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil || !ch.Figure.Human {
-			t.Fatalf("%s: %v", path, errs)
+			t.Fatalf("%s: %v", path, err)
 		}
 		bind := ch.Skel.BindPose()
 		b := body.Generate(ch.Figure, bind.Pos, bind.Rot)
@@ -431,9 +433,9 @@ func TestStillRoot(t *testing.T) {
 	far := mgl32.Vec3{-4, 0, 0}
 	s := fixture.Bandai()
 	s.Name, s.FarRoot, s.StillRoot = "still-root", &far, true
-	ch, errs := Load([]string{fixture.File(t, t.TempDir(), s)}, Options{})
+	ch, err := Load([]string{fixture.File(t, t.TempDir(), s)}, bvh.ReadOptions{})
 	if ch == nil || !ch.Figure.Human {
-		t.Fatalf("%v", errs)
+		t.Fatalf("%v", err)
 	}
 	root := -1
 	for j, n := range ch.Skel.Names {

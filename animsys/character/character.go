@@ -124,9 +124,18 @@ func Assemble(c *Character) *Character {
 	return c
 }
 
-// read reads the skeleton as a figure on up to 48 frames of clip Start.
+// figureFrames is how many frames of clip Start read measures.
+const figureFrames = 48
+
+// read reads the skeleton as a figure on up to figureFrames frames of clip
+// Start.
 func (c *Character) read() humanoid.Figure {
-	frames, _ := humanoid.ClipFrames(&c.Skel, &c.Clips[c.Start], 48)
+	frames, _ := humanoid.ClipFrames(&c.Skel, &c.Clips[c.Start], figureFrames)
+	return c.readFrames(frames)
+}
+
+// readFrames reads the skeleton as a figure on frames (global positions).
+func (c *Character) readFrames(frames [][]mgl32.Vec3) humanoid.Figure {
 	fig, err := humanoid.Read(c.Skel.Parents, c.Skel.Names, frames)
 	if err != nil { // the clips fit the skeleton: Load checks them
 		panic("character " + c.Name + ": " + err.Error())

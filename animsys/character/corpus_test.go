@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 )
 
@@ -20,16 +21,17 @@ func TestRefusedAndOddFiles(t *testing.T) {
 		t.Fatalf("testdata: %d refused and %d odd files", len(refused), len(odd))
 	}
 	for _, path := range refused {
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
+		errs := character.FileErrors(err)
 		want := regexp.MustCompile("^" + regexp.QuoteMeta(path) + `:\d+: Frames: \d: a clip needs at least 2 frames`)
 		if ch != nil || len(errs) != 1 || !want.MatchString(errs[0].Error()) {
 			t.Errorf("%s: character %v, errors %v; want none and %q", path, ch != nil, errs, want)
 		}
 	}
 	for _, path := range odd {
-		ch, errs := character.Load([]string{path}, character.Options{})
-		if ch == nil || len(errs) != 0 {
-			t.Errorf("%s: %v", path, errs)
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
+		if ch == nil || err != nil {
+			t.Errorf("%s: %v", path, err)
 			continue
 		}
 		c := &ch.Clips[0]

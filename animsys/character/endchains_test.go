@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/internal/fixture"
 )
 
@@ -54,9 +55,9 @@ func worlds(ch *Character, c int) map[string][]mgl32.Vec3 {
 // joint does in file path loaded alone.
 func sameMotion(t *testing.T, ch *Character, c int, path string) {
 	t.Helper()
-	alone, errs := Load([]string{path}, Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	alone, err := Load([]string{path}, bvh.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	got, want := worlds(ch, c), worlds(alone, 0)
 	if ch.Clips[c].Frames != alone.Clips[0].Frames {
@@ -90,9 +91,9 @@ func TestLoadFingerNames(t *testing.T) {
 		"cmu_finger_names": "cmu_finger_names: 8 finger joints not in cmu.bvh dropped: LeftFingerIndex1, LeftFingerIndex1_End, LeftThumb, LeftThumb_End,",
 	}
 	for _, paths := range [][]string{{pa, pb}, {pb, pa}} {
-		ch, errs := Load(paths, Options{})
-		if len(errs) > 0 || ch == nil || len(ch.Clips) != 2 {
-			t.Fatalf("%v: %v", paths, errs)
+		ch, err := Load(paths, bvh.ReadOptions{})
+		if err != nil || ch == nil || len(ch.Clips) != 2 {
+			t.Fatalf("%v: %v", paths, err)
 		}
 		notes := strings.Join(ch.Notes, "\n")
 		for _, p := range paths {
@@ -129,9 +130,9 @@ func TestLoadFingerCounts(t *testing.T) {
 	if _, err := fixture.WriteFile(filepath.Dir(again), full); err != nil {
 		t.Fatal(err)
 	}
-	ch, errs := Load([]string{pf, pl, again}, Options{})
-	if len(errs) > 0 || ch == nil || len(ch.Clips) != 3 {
-		t.Fatalf("%v", errs)
+	ch, err := Load([]string{pf, pl, again}, bvh.ReadOptions{})
+	if err != nil || ch == nil || len(ch.Clips) != 3 {
+		t.Fatalf("%v", err)
 	}
 	notes := strings.Join(ch.Notes, "\n")
 	for _, n := range []string{
@@ -149,9 +150,9 @@ func TestLoadFingerCounts(t *testing.T) {
 		sameMotion(t, ch, c, p)
 	}
 	// The other way round nothing of the first is lost.
-	ch, errs = Load([]string{pl, pf}, Options{})
-	if len(errs) > 0 || ch == nil || len(ch.Clips) != 2 || strings.Contains(strings.Join(ch.Notes, "\n"), "mixamo_fewer: ") {
-		t.Fatalf("%v\n%s", errs, strings.Join(ch.Notes, "\n"))
+	ch, err = Load([]string{pl, pf}, bvh.ReadOptions{})
+	if err != nil || ch == nil || len(ch.Clips) != 2 || strings.Contains(strings.Join(ch.Notes, "\n"), "mixamo_fewer: ") {
+		t.Fatalf("%v\n%s", err, strings.Join(ch.Notes, "\n"))
 	}
 	for c, p := range []string{pl, pf} {
 		sameMotion(t, ch, c, p)
@@ -166,7 +167,8 @@ func TestLoadEndChainsOnly(t *testing.T) {
 		js[at("LeftForeArm")].Name = "LeftElbow"
 	})
 	pa, pb := fixture.File(t, dir, fixture.CMU()), fixture.File(t, dir, arm)
-	ch, errs := Load([]string{pa, pb}, Options{})
+	ch, err := Load([]string{pa, pb}, bvh.ReadOptions{})
+	errs := FileErrors(err)
 	if ch == nil || len(ch.Clips) != 1 || len(errs) != 1 || !strings.Contains(errs[0].Error(), `is "LeftElbow", not "LeftForeArm"`) {
 		t.Fatalf("%v", errs)
 	}

@@ -1,6 +1,7 @@
 package character
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -47,34 +48,39 @@ func LoadGLTF(path string) (*Character, error) {
 // FromGLTF is LoadGLTF of a read asset; its errors name the asset.
 func FromGLTF(a *gltf.Asset) (*Character, error) { return fromGLTF(a, a.Name) }
 
-// fromGLTF builds the character; its errors begin "file: ".
+// fromGLTF builds the character; its errors begin "file: ". Each clip is
+// built once: the hips the Entity follows are found first (gltfHips), on
+// frames sampled from the start animation's curves, then each clip is
+// made from its curves, re-rooted (rootedCurves) when there are hips to
+// follow. The figure read there is the character's unless the clips are
+// re-rooted: then the Entity moves, and the figure is read again on the
+// clip as the labs play it.
 func fromGLTF(a *gltf.Asset, file string) (*Character, error) {
 	if len(a.Anims) == 0 {
 		return nil, fmt.Errorf("%s: no animation: kinelab's labs play clips", file)
 	}
 	ch := &Character{Name: a.Name, Skel: a.Skel, root: -1}
 	n := a.Skel.Len()
-	for _, an := range a.Anims {
-		c := an.Clip(GLTFFPS)
-		if c.Name == "" {
-			c.Name = fmt.Sprintf("%s %d", a.Name, len(ch.Clips))
-		}
-		ch.Clips = append(ch.Clips, c)
+	names := make([]string, len(a.Anims))
+	for i, an := range a.Anims {
+		names[i] = cmp.Or(an.Name, fmt.Sprintf("%s %d", a.Name, i))
 	}
-	ch.Start = startClip(ch.Clips)
-	hips := 0
-	if fig, err := humanoid.ClassifyClip(&ch.Skel, &ch.Clips[ch.Start]); err == nil {
-		hips = fig.Hips
-	}
+	ch.Start = startClip(names)
+	fig, hips := ch.gltfHips(a.Anims[ch.Start])
+	var chain []int // the joints from the Entity's child down to the hips
 	if hips > 0 {
-		chain := chainTo(a.Skel.Parents, hips)
-		for i, an := range a.Anims {
-			c := &ch.Clips[i]
-			cv := &rootedCurves{src: an, parents: a.Skel.Parents, chain: chain}
-			*c = animsys.CurvesClip(c.Name, cv, n, an.Duration, GLTFFPS)
-		}
+		chain = chainTo(a.Skel.Parents, hips)
 	}
-	fig := ch.read()
+	for i, an := range a.Anims {
+		var cv animsys.Curves = an
+		if chain != nil {
+			cv = &rootedCurves{src: an, parents: a.Skel.Parents, chain: chain}
+		}
+		ch.Clips = append(ch.Clips, animsys.CurvesClip(names[i], cv, n, an.Duration, GLTFFPS))
+	}
+	if chain != nil {
+		fig = ch.read()
+	}
 	ch.Figure = &fig
 	ch.Notes = append(ch.Notes, fmt.Sprintf("glTF: %d clips sampled exactly from their curves (%s)", len(ch.Clips), curveKinds(a)))
 	if !fig.Human {
@@ -96,12 +102,49 @@ func fromGLTF(a *gltf.Asset, file string) (*Character, error) {
 	return ch, nil
 }
 
+// gltfHips reads the skeleton as a figure (as read does) on animation
+// an as it is in the file, with the Entity at the identity, and returns
+// it with its hips, 0 when it does not read as a human (the Entity then
+// carries no root motion). The frames are those read would measure on
+// an.Clip(GLTFFPS) (humanoid.ClipFrames, up to 48 of them), sampled from
+// an's curves at their times without building the clip.
+func (c *Character) gltfHips(an *gltf.Anim) (humanoid.Figure, int) {
+	var at frameTimes
+	animsys.CurvesClip("", &at, 0, an.Duration, GLTFFPS) // no joints: the clip's frame times only
+	n := c.Skel.Len()
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	k := min(figureFrames, len(at))
+	frames := make([][]mgl32.Vec3, k)
+	for i := range frames {
+		fr := 0
+		if k > 1 {
+			fr = i * (len(at) - 1) / (k - 1)
+		}
+		an.SampleCurves(&local, at[fr])
+		animsys.FKStatic(&global, &local, c.Skel.Parents)
+		frames[i] = append([]mgl32.Vec3(nil), global.Pos...)
+	}
+	fig := c.readFrames(frames)
+	if !fig.Human {
+		return fig, 0
+	}
+	return fig, fig.Hips
+}
+
+// frameTimes records the times (s) curves are sampled at: made the
+// curves of a clip of no joints, it learns the times of the frames
+// animsys.CurvesClip would sample, at no cost and exactly.
+type frameTimes []float64
+
+// SampleCurves implements animsys.Curves for a clip of no joints.
+func (ts *frameTimes) SampleCurves(_ *animsys.Pose, t float64) { *ts = append(*ts, t) }
+
 // startClip is the clip a glTF character opens on: the first whose name
 // says walk, else move, run or idle (case aside), else the first.
-func startClip(cs []animsys.Clip) int {
+func startClip(names []string) int {
 	for _, word := range []string{"walk", "move", "run", "idle"} {
-		for i := range cs {
-			if strings.Contains(strings.ToLower(cs[i].Name), word) {
+		for i, name := range names {
+			if strings.Contains(strings.ToLower(name), word) {
 				return i
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/gltf"
 	"kinelab/internal/fixture"
 	"kinelab/internal/gltftest"
@@ -21,9 +22,9 @@ import (
 // sampled from its curves, its own mesh where it has a skin, a height.
 func TestLoadSharedGLTF(t *testing.T) {
 	for _, path := range mocap.NeedGLTF(t) {
-		ch, errs := character.Load([]string{path}, character.Options{})
-		if len(errs) > 0 || ch == nil {
-			t.Fatalf("%s: %v", path, errs)
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
+		if err != nil || ch == nil {
+			t.Fatalf("%s: %v", path, err)
 		}
 		t.Logf("%s: %d joints, %d clips, opens on %q, height %.2f m, hips %s at %.2f m, human %v, own mesh %v",
 			filepath.Base(path), ch.Skel.Len(), len(ch.Clips), ch.Clips[ch.Start].Name, ch.Height, ch.Skel.Names[ch.Hips], ch.HipsHeight, ch.Figure.Human, ch.Mesh != nil)
@@ -56,11 +57,13 @@ func TestGLTFLoadsAlone(t *testing.T) {
 		t.Skip("SKIPPED: no .glb file in ../shared/gltf")
 	}
 	b := fixture.File(t, t.TempDir(), fixture.CMU())
-	ch, errs := character.Load([]string{glb, b}, character.Options{})
+	ch, err := character.Load([]string{glb, b}, bvh.ReadOptions{})
+	errs := character.FileErrors(err)
 	if ch == nil || ch.Mesh == nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), "loads on its own") {
 		t.Errorf("glTF then BVH: character %v, errors %v", ch != nil, errs)
 	}
-	ch, errs = character.Load([]string{b, glb}, character.Options{})
+	ch, err = character.Load([]string{b, glb}, bvh.ReadOptions{})
+	errs = character.FileErrors(err)
 	if ch == nil || ch.Mesh != nil || len(ch.Clips) != 1 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "not with BVH files") {
 		t.Errorf("BVH then glTF: character %v, errors %v", ch != nil, errs)
 	}

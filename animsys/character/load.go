@@ -1,6 +1,7 @@
 package character
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,11 +14,6 @@ import (
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/humanoid"
 )
-
-// Options say how to read BVH files: units and up axis ("" or "auto" to
-// detect, see bvh.Detect), and whether to keep leading rest frames (a
-// rest pose, a T-pose row), by default dropped.
-type Options = bvh.Choice
 
 // File is a BVH file read as kinelab reads every file: parsed, with its
 // units, up axis and leading rest frames detected or chosen
@@ -36,7 +32,7 @@ type File struct {
 
 // Open reads the BVH file at path with opt. Errors are the parser's
 // ("file:line:col: ...") or name the option that does not parse.
-func Open(path string, opt Options) (*File, error) {
+func Open(path string, opt bvh.ReadOptions) (*File, error) {
 	f, err := bvh.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -47,7 +43,7 @@ func Open(path string, opt Options) (*File, error) {
 // Read reads a parsed file with opt (see Open). A file whose clip has
 // fewer than two frames, once its rest frames are dropped, is refused: no
 // velocity, no lab, no export can be made of one pose.
-func Read(f *bvh.File, opt Options) (*File, error) {
+func Read(f *bvh.File, opt bvh.ReadOptions) (*File, error) {
 	if err := TooFewFrames(f, 0); err != nil {
 		return nil, err
 	}
@@ -91,18 +87,21 @@ func TooFewFrames(f *bvh.File, skip int) error {
 // toes: the first file's figure says which joints those are) load
 // together on the joints they share, each clip keeping its own motion of
 // them; ch.Notes names the joints each file lost. Files that fail to load
-// or whose skeleton differs elsewhere are reported in errs (each
-// "file:line:col: ..." or "file: ..."); ch is nil only if none loaded.
+// or whose skeleton differs elsewhere are reported in err, which joins
+// (errors.Join) one error for each, in order ("file:line:col: ..." or
+// "file: ..."; FileErrors lists them), each wrapping its cause
+// (*bvh.ParseError, fs.ErrNotExist...); ch is nil only if none loaded.
 //
 // A glTF file (.gltf, .glb) is a character of its own (LoadGLTF), with
 // every animation in it: it loads only as the first file to load, and
-// the files after it are reported as not loaded. Options apply to BVH
+// the files after it are reported as not loaded. opt applies to BVH
 // files only (glTF is metres and +Y up).
-func Load(paths []string, opt Options) (ch *Character, errs []error) {
+func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 	if err := checkOptions(opt); err != nil { // so for every file
-		return nil, []error{err}
+		return nil, errors.Join(err)
 	}
-	paths, errs = Expand(paths)
+	paths, err = Expand(paths)
+	errs := FileErrors(err)
 	var base *File
 	var keep []bool // the first file's joints the character has
 	gltfName := ""  // the glTF file ch was read from
@@ -140,7 +139,7 @@ func Load(paths []string, opt Options) (ch *Character, errs []error) {
 		}
 		m, err := matchJoints(base, keep, file.BVH)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: its skeleton differs from %s's: %v; load it on its own", path, base.BVH.Name, err))
+			errs = append(errs, fmt.Errorf("%s: its skeleton differs from %s's: %w; load it on its own", path, base.BVH.Name, err))
 			continue
 		}
 		cut := slices.Contains(keep, false) // by a file before this one
@@ -165,13 +164,28 @@ func Load(paths []string, opt Options) (ch *Character, errs []error) {
 	if ch != nil && gltfName == "" {
 		ch.fitPaths()
 	}
-	return ch, errs
+	return ch, errors.Join(errs...)
+}
+
+// FileErrors lists the errors that err, as Load or Expand returns it,
+// joins: one for each file or folder that failed, in order; nil for nil.
+func FileErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err != nil {
+		return []error{err}
+	}
+	return nil
 }
 
 // Expand replaces each folder among paths by the BVH files in it (by
 // name, not recursing), so a folder of captures loads as one character.
-// A folder with no BVH file, or one that cannot be read, is an error.
-func Expand(paths []string) (files []string, errs []error) {
+// A folder with no BVH file, or one that cannot be read, is an error:
+// the error returned joins one for each (FileErrors).
+func Expand(paths []string) ([]string, error) {
+	var files []string
+	var errs []error
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil || !st.IsDir() {
@@ -193,20 +207,20 @@ func Expand(paths []string) (files []string, errs []error) {
 			errs = append(errs, fmt.Errorf("%s: a folder with no .bvh file", p))
 		}
 	}
-	return files, errs
+	return files, errors.Join(errs...)
 }
 
 // checkOptions reports a choice of units or up axis that does not parse,
 // named by its flag, as bvh.ImportFor would for each file.
-func checkOptions(opt Options) error {
+func checkOptions(opt bvh.ReadOptions) error {
 	if opt.Units != "" && opt.Units != "auto" {
 		if _, err := bvh.ParseUnits(opt.Units); err != nil {
-			return fmt.Errorf("--units: %v", err)
+			return fmt.Errorf("--units: %w", err)
 		}
 	}
 	if opt.Up != "" && opt.Up != "auto" {
 		if _, err := bvh.ParseUp(opt.Up); err != nil {
-			return fmt.Errorf("--up: %v", err)
+			return fmt.Errorf("--up: %w", err)
 		}
 	}
 	return nil

@@ -1,14 +1,19 @@
 package character_test
 
 import (
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
+	"kinelab/internal/gltftest"
 )
 
 // A BVH character gets an Entity root and its roles from its figure (the
@@ -19,7 +24,8 @@ func TestLoadCharacterFromBVH(t *testing.T) {
 	bad := filepath.Join(dir, "bad.bvh")
 	os.WriteFile(bad, []byte("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n"), 0o644)
 
-	ch, errs := character.Load([]string{walk, bad, run}, character.Options{})
+	ch, err := character.Load([]string{walk, bad, run}, bvh.ReadOptions{})
+	errs := character.FileErrors(err)
 	if ch == nil {
 		t.Fatalf("no character: %v", errs)
 	}
@@ -56,14 +62,14 @@ func TestLoadCharacterFromBVH(t *testing.T) {
 
 func TestLoadCharacterUnitsOverride(t *testing.T) {
 	walk := animtest.WriteDefaultBVH(t, t.TempDir(), "walk")
-	ch, errs := character.Load([]string{walk}, character.Options{Units: "m"}) // wrongly: the file is in cm
-	if len(errs) != 0 {
-		t.Fatal(errs)
+	ch, err := character.Load([]string{walk}, bvh.ReadOptions{Units: "m"}) // wrongly: the file is in cm
+	if err != nil {
+		t.Fatal(err)
 	}
 	if h := ch.Clips[0].PosAt(0, ch.Hips)[1]; h < 80 {
 		t.Fatalf("with --units m the hips are %v units high, want ~93", h)
 	}
-	if _, errs := character.Load([]string{walk}, character.Options{Units: "furlongs"}); len(errs) == 0 {
+	if _, err := character.Load([]string{walk}, bvh.ReadOptions{Units: "furlongs"}); err == nil {
 		t.Fatal("bad units accepted")
 	}
 }
@@ -71,9 +77,9 @@ func TestLoadCharacterUnitsOverride(t *testing.T) {
 // A file whose root is the pelvis (most mocap) gets an Entity root added
 // at the floor below it, carrying the root motion.
 func TestLoadCharacterPelvisRoot(t *testing.T) {
-	ch, errs := character.Load([]string{"../bvh/testdata/basic.bvh"}, character.Options{})
-	if ch == nil || len(errs) != 0 {
-		t.Fatalf("basic.bvh: %v", errs)
+	ch, err := character.Load([]string{"../bvh/testdata/basic.bvh"}, bvh.ReadOptions{})
+	if ch == nil || err != nil {
+		t.Fatalf("basic.bvh: %v", err)
 	}
 	if ch.Skel.Names[0] != "Entity" || ch.Skel.Names[1] != "Hips" || ch.Skel.Parents[1] != 0 {
 		t.Fatalf("joints %v parents %v: want an Entity above Hips", ch.Skel.Names[:2], ch.Skel.Parents[:2])
@@ -98,9 +104,9 @@ func TestRoles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
-			t.Fatalf("%s: %v", spec, errs)
+			t.Fatalf("%s: %v", spec, err)
 		}
 		role := func(j int) fixture.Role {
 			for _, jt := range spec.Joints {
@@ -131,9 +137,9 @@ func TestRoles(t *testing.T) {
 	os.WriteFile(chain, []byte("HIERARCHY\nROOT a\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"+
 		" JOINT b\n {\n  OFFSET 0 1 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 1 0\n  }\n }\n}\n"+
 		"MOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 10\n"), 0o644)
-	ch, errs := character.Load([]string{chain}, character.Options{Units: "m", Up: "y"})
+	ch, err := character.Load([]string{chain}, bvh.ReadOptions{Units: "m", Up: "y"})
 	if ch == nil {
-		t.Fatal(errs)
+		t.Fatal(err)
 	}
 	if ch.Head >= 0 || ch.Leg.Root >= 0 || ch.Arm.Root >= 0 || ch.Figure.Human {
 		t.Errorf("a chain has roles: head %d, leg %v, arm %v", ch.Head, ch.Leg, ch.Arm)
@@ -152,9 +158,9 @@ func TestLoadFolder(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ch, errs := character.Load([]string{dir}, character.Options{})
-	if len(errs) > 0 || ch == nil {
-		t.Fatalf("loading the folder: %v", errs)
+	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
+	if err != nil || ch == nil {
+		t.Fatalf("loading the folder: %v", err)
 	}
 	if len(ch.Clips) != 2 || ch.Clips[0].Name != "idle" || ch.Clips[1].Name != "walk" {
 		names := []string{}
@@ -163,8 +169,60 @@ func TestLoadFolder(t *testing.T) {
 		}
 		t.Errorf("clips %v, want [idle walk]", names)
 	}
-	_, errs = character.Load([]string{filepath.Join(dir, "sub")}, character.Options{})
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "sub: a folder with no .bvh file") {
+	_, err = character.Load([]string{filepath.Join(dir, "sub")}, bvh.ReadOptions{})
+	if errs := character.FileErrors(err); len(errs) != 1 || !strings.Contains(errs[0].Error(), "sub: a folder with no .bvh file") {
 		t.Errorf("an empty folder gave %v", errs)
+	}
+}
+
+// Load's error joins one error per file that did not load, in order,
+// each with the text it always had, and each wraps its cause: a missing
+// file is fs.ErrNotExist, a malformed one a *bvh.ParseError saying where,
+// a truncated glTF file io.ErrUnexpectedEOF; errors.Is and errors.As find
+// them through the join.
+func TestLoadErrorsWrapTheirCauses(t *testing.T) {
+	dir := t.TempDir()
+	walk := animtest.WriteDefaultBVH(t, dir, "walk")
+	bad := filepath.Join(dir, "bad.bvh")
+	if err := os.WriteFile(bad, []byte("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.bvh")
+	other := fixture.File(t, dir, fixture.Neuron())
+	ch, err := character.Load([]string{walk, bad, missing, other}, bvh.ReadOptions{})
+	errs := character.FileErrors(err)
+	if ch == nil || len(errs) != 3 {
+		t.Fatalf("character %v, errors %q: want one and 3", ch != nil, errs)
+	}
+	for i, want := range []string{bad + ":5:1: expected", "open " + missing + ": no such file", other + ": its skeleton differs from " + walk + "'s: joint "} {
+		if !strings.HasPrefix(errs[i].Error(), want) {
+			t.Errorf("error %d: %q, want it to begin %q", i, errs[i], want)
+		}
+	}
+	if err.Error() != errs[0].Error()+"\n"+errs[1].Error()+"\n"+errs[2].Error() {
+		t.Errorf("the joined error reads %q", err)
+	}
+	if !errors.Is(err, fs.ErrNotExist) || errors.Is(errs[0], fs.ErrNotExist) || !errors.Is(errs[1], fs.ErrNotExist) {
+		t.Errorf("errors.Is(fs.ErrNotExist): joined %v, the bad file's %v, the missing file's %v; want true, false, true",
+			errors.Is(err, fs.ErrNotExist), errors.Is(errs[0], fs.ErrNotExist), errors.Is(errs[1], fs.ErrNotExist))
+	}
+	var pe *bvh.ParseError
+	if !errors.As(err, &pe) || pe.File != bad || pe.Line != 5 || pe.Col != 1 {
+		t.Errorf("errors.As found %+v, want the parse error at %s:5:1", pe, bad)
+	}
+
+	glb := filepath.Join(dir, "cut.glb")
+	if err := gltftest.Default(glb, gltftest.Options{GLB: true}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(glb)
+	if err == nil {
+		err = os.WriteFile(glb, b[:len(b)/2], 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := character.Load([]string{glb}, bvh.ReadOptions{}); !errors.Is(err, io.ErrUnexpectedEOF) || !strings.HasPrefix(err.Error(), glb+": ") {
+		t.Errorf("a truncated glTF file: %v, want %s: and io.ErrUnexpectedEOF", err, glb)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/humanoid"
 	"kinelab/internal/mocap"
 )
@@ -48,9 +49,9 @@ func TestMirrorCaptures(t *testing.T) {
 	up := mgl32.Vec3{0, 1, 0}
 	for _, path := range paths {
 		name := mocap.Base(path)
-		ch, errs := Load([]string{path}, Options{})
+		ch, err := Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
-			t.Errorf("%s: %v", name, errs)
+			t.Errorf("%s: %v", name, err)
 			continue
 		}
 		sk, c := &ch.Skel, &ch.Clips[0]

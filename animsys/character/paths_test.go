@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/internal/fixture"
 	"kinelab/internal/mocap"
 )
@@ -84,16 +85,16 @@ func TestPathsInReach(t *testing.T) {
 	checkReach(t, "default", assets.Character())
 	dir := t.TempDir()
 	for _, s := range fixture.All() {
-		ch, errs := character.Load([]string{fixture.File(t, dir, s)}, character.Options{})
+		ch, err := character.Load([]string{fixture.File(t, dir, s)}, bvh.ReadOptions{})
 		if ch == nil {
-			t.Fatalf("%s: %v", s, errs)
+			t.Fatalf("%s: %v", s, err)
 		}
 		checkReach(t, s.String(), ch)
 	}
 	for _, path := range mocap.Files() {
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
-			t.Fatalf("%s: %v", path, errs)
+			t.Fatalf("%s: %v", path, err)
 		}
 		checkReach(t, mocap.Base(path), ch)
 	}

@@ -151,7 +151,7 @@ func TestNPZMatchesAnimsys(t *testing.T) {
 // with the detected units, up axis and rest frames), frame for frame.
 func TestNPZMatchesMocap(t *testing.T) {
 	for _, path := range mocap.Need(t) {
-		src, notes, err := ReadBVH(path, ReadOptions{})
+		src, notes, err := ReadBVH(path, bvh.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,7 +325,7 @@ func TestVelocitiesMatchFiniteDifference(t *testing.T) {
 		}
 	}
 	for _, path := range mocap.Need(t) {
-		src, _, err := ReadBVH(path, ReadOptions{})
+		src, _, err := ReadBVH(path, bvh.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 )
 
 // allocDuring returns the bytes and objects allocated while f runs.
@@ -32,7 +33,7 @@ func TestExportStreamsInConstantMemory(t *testing.T) {
 	for i, frames := range []int{400, 4000} {
 		f := synthFile(t, frames)
 		for _, format := range []string{"npz", "csv"} {
-			src, _, err := NewBVHSource(f, ReadOptions{})
+			src, _, err := NewBVHSource(f, bvh.ReadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +63,7 @@ func TestExportStreamsInConstantMemory(t *testing.T) {
 // Sampling a frame and writing it allocate nothing.
 func TestExportFrameAllocs(t *testing.T) {
 	f := synthFile(t, 300)
-	src, _, err := NewBVHSource(f, ReadOptions{})
+	src, _, err := NewBVHSource(f, bvh.ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func BenchmarkExport(b *testing.B) {
 	for _, format := range []string{"npz", "csv"} {
 		b.Run(format, func(b *testing.B) {
 			for b.Loop() {
-				src, _, _ := NewBVHSource(f, ReadOptions{})
+				src, _, _ := NewBVHSource(f, bvh.ReadOptions{})
 				var w Writer = NewCSVWriter(io.Discard)
 				if format == "npz" {
 					w = NewNPZWriter(filepath.Join(b.TempDir(), "out.npz"))
@@ -142,7 +143,7 @@ func TestExportLarge(t *testing.T) {
 		out.Close()
 	}
 	for _, format := range []string{"npz", "csv"} {
-		src, _, err := NewBVHSource(f, ReadOptions{})
+		src, _, err := NewBVHSource(f, bvh.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -29,10 +29,6 @@ type Source interface {
 	Frame(f int, pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3)
 }
 
-// ReadOptions say how to read a BVH file, as the app's command line does
-// (character.Options): empty or "auto" detects (bvh.Detect).
-type ReadOptions = character.Options
-
 // BVHSource streams a BVH file's frames exactly as the app reads the file
 // (bvh.File.ClipWith): in metres, stood up on +Y, its leading rest frames
 // dropped, each joint's quaternions sign-continuous from frame to frame —
@@ -52,7 +48,7 @@ type BVHSource struct {
 // (character.Open: units, up axis and rest frames chosen with opt or
 // detected, as the app does for the first file it loads). It returns the
 // notes that say what was detected and why.
-func ReadBVH(path string, opt ReadOptions) (*BVHSource, []string, error) {
+func ReadBVH(path string, opt bvh.ReadOptions) (*BVHSource, []string, error) {
 	file, err := character.Open(path, opt)
 	if err != nil {
 		return nil, nil, err
@@ -61,7 +57,7 @@ func ReadBVH(path string, opt ReadOptions) (*BVHSource, []string, error) {
 }
 
 // NewBVHSource reads a parsed file with opt (see ReadBVH).
-func NewBVHSource(f *bvh.File, opt ReadOptions) (*BVHSource, []string, error) {
+func NewBVHSource(f *bvh.File, opt bvh.ReadOptions) (*BVHSource, []string, error) {
 	file, err := character.Read(f, opt)
 	if err != nil {
 		return nil, nil, err

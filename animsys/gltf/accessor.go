@@ -44,14 +44,14 @@ func readFloats(doc *gltf.Document, idx int, k kind, want ...int) (data []float3
 		return nil, 0, fmt.Errorf("accessor %d: type %v, want %d components", idx, acr.Type, want)
 	}
 	if err := checkComponentType(acr, k); err != nil {
-		return nil, 0, fmt.Errorf("accessor %d: %v", idx, err)
+		return nil, 0, fmt.Errorf("accessor %d: %w", idx, err)
 	}
 	if err := checkSize(doc, acr); err != nil {
-		return nil, 0, fmt.Errorf("accessor %d: %v", idx, err)
+		return nil, 0, fmt.Errorf("accessor %d: %w", idx, err)
 	}
 	raw, err := readAccessor(doc, acr)
 	if err != nil {
-		return nil, 0, fmt.Errorf("accessor %d: %v", idx, err)
+		return nil, 0, fmt.Errorf("accessor %d: %w", idx, err)
 	}
 	data = appendFloats(make([]float32, 0, acr.Count*comps), raw, k != integer)
 	if len(data) != acr.Count*comps {

@@ -97,11 +97,11 @@ func Open(path string) (*Asset, error) {
 func Read(r io.Reader, name string, dir string) (*Asset, error) {
 	doc, err := decode(r, dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	a, err := build(doc, dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	a.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	return a, nil
@@ -183,7 +183,7 @@ func build(doc *gltf.Document, dir string) (*Asset, error) {
 			if name == "" {
 				name = fmt.Sprint(i)
 			}
-			return nil, fmt.Errorf("animation %s: %v", name, err)
+			return nil, fmt.Errorf("animation %s: %w", name, err)
 		}
 		b.a.Anims = append(b.a.Anims, anim)
 	}
@@ -419,7 +419,7 @@ func (b *builder) foldChain(j int, ch []int, foldedNames *[]string) (kf, error) 
 	for i, m := range ch {
 		k, err := nodeRest(b.doc.Nodes[m])
 		if err != nil {
-			return kf{}, fmt.Errorf("node %d (%s): %v", m, b.name(m), err)
+			return kf{}, fmt.Errorf("node %d (%s): %w", m, b.name(m), err)
 		}
 		if i < len(ch)-1 {
 			if !uniform(k.scl) {
@@ -514,7 +514,7 @@ func (b *builder) inverseBinds() error {
 	}
 	m, _, err := readFloats(b.doc, *b.doc.Skins[0].InverseBindMatrices, floatOnly, 16)
 	if err != nil {
-		return fmt.Errorf("skin 0: inverse bind matrices: %v", err)
+		return fmt.Errorf("skin 0: inverse bind matrices: %w", err)
 	}
 	if len(m) < 16*len(a.Joint) {
 		return fmt.Errorf("skin 0: %d inverse bind matrices for %d joints", len(m)/16, len(a.Joint))
@@ -566,7 +566,7 @@ func (b *builder) anim(an *gltf.Animation) (*Anim, error) {
 		}
 		c, err := b.channel(an, ch.Sampler, path)
 		if err != nil {
-			return nil, fmt.Errorf("channel %d (%s %s): %v", ci, b.name(n), path, err)
+			return nil, fmt.Errorf("channel %d (%s %s): %w", ci, b.name(n), path, err)
 		}
 		c.Node, c.Joint = n, b.skel[n]
 		if c.Joint < 0 && path == Scale && !uniformChannel(c) {
@@ -654,7 +654,7 @@ func (b *builder) channel(an *gltf.Animation, si int, path Path) (*Channel, erro
 	}
 	times, _, err := readFloats(b.doc, s.Input, floatOnly, 1)
 	if err != nil {
-		return nil, fmt.Errorf("sampler %d input: %v", si, err)
+		return nil, fmt.Errorf("sampler %d input: %w", si, err)
 	}
 	for i, t := range times {
 		if t > maxKeyTime || t < -maxKeyTime {
@@ -670,7 +670,7 @@ func (b *builder) channel(an *gltf.Animation, si int, path Path) (*Channel, erro
 	}
 	vals, _, err := readFloats(b.doc, s.Output, k, c.Width())
 	if err != nil {
-		return nil, fmt.Errorf("sampler %d output: %v", si, err)
+		return nil, fmt.Errorf("sampler %d output: %w", si, err)
 	}
 	per := 1
 	if c.Interp == CubicSpline {

@@ -67,7 +67,7 @@ func (b *builder) mesh() error {
 			extra = extra || j1
 			z, err := b.primitive(m, p)
 			if err != nil {
-				return fmt.Errorf("mesh %d primitive %d: %v", mi, pi, err)
+				return fmt.Errorf("mesh %d primitive %d: %w", mi, pi, err)
 			}
 			zero += z
 		}
@@ -160,7 +160,7 @@ func (b *builder) readPrimitive(p *gltf.Primitive) (*primitiveData, error) {
 	}
 	pos, _, err := readFloats(doc, pi, floatOnly, 3)
 	if err != nil {
-		return nil, fmt.Errorf("POSITION: %v", err)
+		return nil, fmt.Errorf("POSITION: %w", err)
 	}
 	d := &primitiveData{nv: len(pos) / 3, pos: pos}
 	if d.nrm, err = d.attr(doc, p, gltf.NORMAL, floatOnly, 3); err != nil {
@@ -178,11 +178,11 @@ func (b *builder) readPrimitive(p *gltf.Primitive) (*primitiveData, error) {
 		err = fmt.Errorf("%d values for %d vertices", len(d.jts)/4, d.nv)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("JOINTS_0: %v", err)
+		return nil, fmt.Errorf("JOINTS_0: %w", err)
 	}
 	if p.Indices != nil {
 		if d.idx, _, err = readUints(doc, *p.Indices, 1); err != nil {
-			return nil, fmt.Errorf("indices: %v", err)
+			return nil, fmt.Errorf("indices: %w", err)
 		}
 	} else {
 		d.idx = make([]uint32, d.nv)
@@ -210,7 +210,7 @@ func (d *primitiveData) attr(doc *gltf.Document, p *gltf.Primitive, name string,
 		err = fmt.Errorf("%d values for %d vertices", len(v)/comps, d.nv)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return v, nil
 }

@@ -67,7 +67,7 @@ func (t *tree) human(frames [][]mgl32.Vec3) (Figure, error) {
 	if err != nil {
 		var gerr error
 		if f, gerr = t.byShape(frames); gerr != nil {
-			return Figure{}, fmt.Errorf("%v; %v", err, gerr)
+			return Figure{}, fmt.Errorf("%w; %w", err, gerr)
 		}
 	} else {
 		f.ByName = true

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 )
 
@@ -20,9 +21,9 @@ func TestCapturesDatabase(t *testing.T) {
 	if _, err := os.Stat(locomotionDir); err != nil {
 		t.Skipf("no %s (the shared locomotion captures): %v", locomotionDir, err)
 	}
-	ch, errs := character.Load([]string{locomotionDir}, character.Options{})
-	if len(errs) > 0 || ch == nil {
-		t.Fatalf("loading the folder: %v", errs)
+	ch, err := character.Load([]string{locomotionDir}, bvh.ReadOptions{})
+	if err != nil || ch == nil {
+		t.Fatalf("loading the folder: %v", err)
 	}
 	if len(ch.Clips) < 20 {
 		t.Fatalf("the folder gave %d clips", len(ch.Clips))

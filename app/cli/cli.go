@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/crowd"
 	"kinelab/animsys/matching"
@@ -129,9 +130,9 @@ func Verify(args []string, stdout, stderr io.Writer) (code int) {
 		return ExitUsage
 	}
 	if *file != "" {
-		ch, errs := character.Load([]string{*file}, character.Options{Units: *units, Up: *up, KeepRest: *keep})
-		if len(errs) > 0 {
-			fmt.Fprintf(stderr, "kinelab verify: %v\n", errs[0])
+		ch, err := character.Load([]string{*file}, bvh.ReadOptions{Units: *units, Up: *up, KeepRest: *keep})
+		if err != nil {
+			fmt.Fprintf(stderr, "kinelab verify: %v\n", character.FileErrors(err)[0])
 			return ExitFail
 		}
 		for _, n := range ch.Notes {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/verify"
 	"kinelab/internal/mocap"
@@ -134,9 +135,9 @@ func TestVerifyRealCaptures(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		t.Run(mocap.Base(path), func(t *testing.T) {
 			t.Parallel()
-			ch, errs := character.Load([]string{path}, character.Options{})
-			if len(errs) > 0 {
-				t.Fatal(errs)
+			ch, err := character.Load([]string{path}, bvh.ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
 			}
 			roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
 			if roles.Head < 0 || roles.Leg.End < 0 {

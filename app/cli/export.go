@@ -74,7 +74,7 @@ func Export(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}
 	opt := export.Options{FPS: fl.fps, Linear: fl.sample == "linear", FD: fl.fd}
-	ropt := export.ReadOptions{Units: fl.units, Up: fl.up, KeepRest: fl.keepRest}
+	ropt := bvh.ReadOptions{Units: fl.units, Up: fl.up, KeepRest: fl.keepRest}
 	sk := assets.Humanoid()
 	info := stdout
 	if fl.toStdout {
@@ -104,13 +104,16 @@ type exportFlags struct {
 
 // exportUsageError is a bad command line (exit 2), not a file that
 // failed (exit 1).
-type exportUsageError struct{ msg string }
+type exportUsageError struct{ error }
 
-func (e exportUsageError) Error() string { return e.msg }
+// Unwrap is the error saying what is wrong, and through it what that
+// wraps (%w).
+func (e exportUsageError) Unwrap() error { return e.error }
 
-// exportUsage is an exportUsageError saying what is wrong.
+// exportUsage is an exportUsageError saying what is wrong, formatted as
+// fmt.Errorf formats it.
 func exportUsage(format string, a ...any) error {
-	return exportUsageError{fmt.Sprintf(format, a...)}
+	return exportUsageError{fmt.Errorf(format, a...)}
 }
 
 // exportFailed says on stderr what went wrong and returns the exit code:
@@ -172,12 +175,12 @@ func (fl *exportFlags) checkValues() error {
 	}
 	if fl.units != "auto" {
 		if _, err := bvh.ParseUnits(fl.units); err != nil {
-			return exportUsage("--units: %v", err)
+			return exportUsage("--units: %w", err)
 		}
 	}
 	if fl.up != "auto" {
 		if _, err := bvh.ParseUp(fl.up); err != nil {
-			return exportUsage("--up: %v", err)
+			return exportUsage("--up: %w", err)
 		}
 	}
 	return nil
@@ -246,7 +249,7 @@ func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, 
 // source opens the job's input: a glTF animation, an embedded clip of
 // clips on the humanoid sk, or a BVH file read with ropt, whose notes
 // go to stderr.
-func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt export.ReadOptions, stderr io.Writer) (export.Source, error) {
+func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.ReadOptions, stderr io.Writer) (export.Source, error) {
 	if j.gltf != nil {
 		return export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}, nil
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
 	"kinelab/internal/mocap"
@@ -109,10 +110,10 @@ func TestExportErrors(t *testing.T) {
 // app's clip of it (which adds an Entity root under the hips).
 func TestExportReadsFilesAsTheApp(t *testing.T) {
 	for _, path := range mocap.Need(t) {
-		for _, opt := range []export.ReadOptions{{}, {KeepRest: true}, {Units: "m", Up: "z"}} {
-			ch, errs := character.Load([]string{path}, opt)
-			if len(errs) > 0 {
-				t.Fatal(errs)
+		for _, opt := range []bvh.ReadOptions{{}, {KeepRest: true}, {Units: "m", Up: "z"}} {
+			ch, err := character.Load([]string{path}, opt)
+			if err != nil {
+				t.Fatal(err)
 			}
 			src, _, err := export.ReadBVH(path, opt)
 			if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/matching"
 	"kinelab/assets"
@@ -171,11 +172,10 @@ func matchingSource(files []string, mirror bool) (matching.Source, string, error
 	if len(files) == 0 {
 		src = embeddedSource()
 	} else {
-		ch, errs := character.Load(files, character.Options{})
-		if len(errs) > 0 {
-			return src, "", errs[0]
+		ch, err := character.Load(files, bvh.ReadOptions{})
+		if err != nil {
+			return src, "", character.FileErrors(err)[0]
 		}
-		var err error
 		if src, err = matching.SourceOf(ch); err != nil {
 			return src, "", err
 		}

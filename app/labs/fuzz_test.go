@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/internal/fixture"
 )
@@ -60,9 +61,9 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
-			if len(errs) == 0 {
+			if err == nil {
 				t.Fatal("no character and no error")
 			}
 			return

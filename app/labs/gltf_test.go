@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/app"
 	"kinelab/internal/animtest"
@@ -86,9 +87,9 @@ func TestGLTFInLabs(t *testing.T) {
 		paths = append(paths, p)
 	}
 	for _, path := range append(paths, mocap.GLTFFiles()...) {
-		ch, errs := character.Load([]string{path}, character.Options{})
-		if ch == nil || len(errs) > 0 {
-			t.Fatalf("%s: %v", path, errs)
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
+		if ch == nil || err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
 		for _, e := range All() {
 			l := e.New()

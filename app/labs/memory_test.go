@@ -40,9 +40,9 @@ func TestLongCaptureMemory(t *testing.T) {
 	parsed := int64(4 * len(f.Motion))
 	f = nil
 	before := liveHeap()
-	ch, errs := character.Load([]string{path}, character.Options{})
+	ch, err := character.Load([]string{path}, bvh.ReadOptions{})
 	if ch == nil {
-		t.Fatal(errs)
+		t.Fatal(err)
 	}
 	var labs []app.Lab
 	var matcher app.Lab

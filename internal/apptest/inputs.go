@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/mathx"
 	"kinelab/internal/fixture"
@@ -77,9 +78,9 @@ func PoseFinite(p *animsys.Pose) bool {
 // a BVH file.
 func FixtureCharacter(t *testing.T, s fixture.Spec) *character.Character {
 	t.Helper()
-	ch, errs := character.Load([]string{fixture.File(t, t.TempDir(), s)}, character.Options{})
-	if ch == nil || len(errs) > 0 {
-		t.Fatalf("%s: %v", s, errs)
+	ch, err := character.Load([]string{fixture.File(t, t.TempDir(), s)}, bvh.ReadOptions{})
+	if ch == nil || err != nil {
+		t.Fatalf("%s: %v", s, err)
 	}
 	return ch
 }

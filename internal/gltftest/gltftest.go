@@ -111,19 +111,19 @@ const restTol = 1e-6
 func Write(path string, sk *animsys.Skeleton, mesh *body.Mesh, clips []animsys.Clip, opt Options) error {
 	w, err := newWriter(sk, mesh, opt)
 	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	w.skeleton()
 	if err := w.skin(); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	for i := range clips {
 		if err := w.animation(i, &clips[i]); err != nil {
-			return fmt.Errorf("%s: clip %q: %v", path, clips[i].Name, err)
+			return fmt.Errorf("%s: clip %q: %w", path, clips[i].Name, err)
 		}
 	}
 	if err := w.save(path); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

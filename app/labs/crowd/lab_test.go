@@ -1,6 +1,7 @@
 package crowd
 
 import (
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
@@ -216,9 +217,9 @@ func crowdOf(t *testing.T, ch *character.Character, n float32, ticks int) *Lab {
 // library goes back to the default skeleton and returns to the
 // character's when chosen again.
 func TestCrowdLabBVHCharacter(t *testing.T) {
-	ch, errs := character.Load([]string{animtest.WriteDefaultBVH(t, t.TempDir(), "walk")}, character.Options{})
+	ch, err := character.Load([]string{animtest.WriteDefaultBVH(t, t.TempDir(), "walk")}, bvh.ReadOptions{})
 	if ch == nil {
-		t.Fatalf("no character: %v", errs)
+		t.Fatalf("no character: %v", err)
 	}
 	bench := assets.Humanoid()
 	if ch.Skel.Len() == bench.Len() || ch.Head == animsys.BenchHead {
@@ -275,9 +276,9 @@ func TestCrowdLabHeadlessCharacter(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "JOINT Head", "JOINT Skull", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ch, errs := character.Load([]string{path}, character.Options{})
+	ch, err := character.Load([]string{path}, bvh.ReadOptions{})
 	if ch == nil {
-		t.Fatalf("no character: %v", errs)
+		t.Fatalf("no character: %v", err)
 	}
 	if ch.Head >= 0 {
 		t.Fatalf("joint %d is the head", ch.Head)

@@ -8,6 +8,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/internal/fixture"
 	"kinelab/internal/mocap"
@@ -114,9 +115,9 @@ func TestRedBlueAgreeOffEvents(t *testing.T) {
 		paths = append(paths, p)
 	}
 	for i, path := range paths {
-		ch, errs := character.Load([]string{path}, character.Options{})
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
 		if ch == nil {
-			t.Fatalf("%s: %v", path, errs)
+			t.Fatalf("%s: %v", path, err)
 		}
 		name := strings.TrimSuffix(filepath.Base(path), ".bvh")
 		worst, joint, at := disagreement(ch, false, false)

@@ -2,6 +2,7 @@ package velocities
 
 import (
 	"kinelab/animsys"
+	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
@@ -21,9 +22,9 @@ import (
 func TestLabOnBVHCharacter(t *testing.T) {
 	dir := t.TempDir()
 	walk, run := animtest.WriteDefaultBVH(t, dir, "walk"), animtest.WriteDefaultBVH(t, dir, "run")
-	ch, errs := character.Load([]string{walk, run}, character.Options{})
-	if ch == nil || len(errs) != 0 {
-		t.Fatalf("no character: %v", errs)
+	ch, err := character.Load([]string{walk, run}, bvh.ReadOptions{})
+	if ch == nil || err != nil {
+		t.Fatalf("no character: %v", err)
 	}
 	l := newLab(ch)
 	l.S.LookAt, l.S.IK, l.S.Additive = true, true, true
@@ -47,9 +48,9 @@ func TestLabOnBVHCharacter(t *testing.T) {
 // below it, carrying the root motion) runs with look-at and IK on and
 // stays finite.
 func TestLabOnPelvisRootCharacter(t *testing.T) {
-	ch, errs := character.Load([]string{"../../../animsys/bvh/testdata/basic.bvh"}, character.Options{})
-	if ch == nil || len(errs) != 0 {
-		t.Fatalf("basic.bvh: %v", errs)
+	ch, err := character.Load([]string{"../../../animsys/bvh/testdata/basic.bvh"}, bvh.ReadOptions{})
+	if ch == nil || err != nil {
+		t.Fatalf("basic.bvh: %v", err)
 	}
 	l := newLab(ch)
 	l.S.LookAt, l.S.IK = true, true
@@ -117,9 +118,9 @@ func TestPlayModesMarkEnds(t *testing.T) {
 // partly cancel in the backward difference; at 600 Hz it sees each.
 func TestMocapRedBlue(t *testing.T) {
 	for _, path := range mocap.Need(t) {
-		ch, errs := character.Load([]string{path}, character.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		for _, mode := range []animsys.PlayMode{animsys.PlayLoop, animsys.PlayClamp, animsys.PlayPingPong} {
 			var means [2]float64
