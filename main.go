@@ -5,49 +5,100 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
+	"time"
 
-	"kinelab/animsys/export"
 	"kinelab/app"
 	"kinelab/app/cli"
 	"kinelab/app/labs"
 )
 
 func main() {
-	// Ctrl-C (or a kill) during an export, a --csv run or a screenshot
-	// leaves no temporary file beside the output: every output is written
-	// through export.Create, which the handler cleans up after.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		s := <-sig
-		export.RemovePartial()
+	args := os.Args[1:]
+	ctx, interrupted := stopOnSignal(writesFiles(args))
+	code := run(ctx, args)
+	if s := interrupted(); s != nil {
 		fmt.Fprintf(os.Stderr, "kinelab: %v: stopped; no partial output left\n", s)
-		os.Exit(130)
-	}()
-	os.Exit(run(os.Args[1:]))
+		code = 130
+	}
+	os.Exit(code)
 }
 
-func run(args []string) int {
+// stopOnSignal handles the first interrupt (Ctrl-C, SIGTERM, SIGHUP). A
+// command that writes files (graceful) is told through the returned
+// context and stops at its next check, giving up what it was writing:
+// every output is written beside its target and put in place only by its
+// Commit, so the deferred Abort leaves the target as it was and no
+// temporary file; the window closes as with Esc, saving the settings.
+// Should it not return within gracePeriod, the process exits. Any other
+// command exits at once (130). A second signal ends the process at once.
+// interrupted tells which signal arrived, nil if none.
+func stopOnSignal(graceful bool) (ctx context.Context, interrupted func() os.Signal) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	var got atomic.Pointer[os.Signal]
+	go func() {
+		s := <-sig
+		signal.Stop(sig) // the default action again: a second signal ends the process
+		got.Store(&s)
+		if !graceful {
+			fmt.Fprintf(os.Stderr, "kinelab: %v: stopped\n", s)
+			os.Exit(130)
+		}
+		cancel()
+		time.Sleep(gracePeriod)
+		fmt.Fprintf(os.Stderr, "kinelab: %v: stopped (still busy after %v)\n", s, gracePeriod)
+		os.Exit(130)
+	}()
+	return ctx, func() os.Signal {
+		if s := got.Load(); s != nil {
+			return *s
+		}
+		return nil
+	}
+}
+
+// gracePeriod is how long an interrupted command that writes files has to
+// give them up.
+const gracePeriod = 5 * time.Second
+
+// writesFiles reports whether the command line writes files as it goes
+// (and so stops at an interrupt through its context rather than at once):
+// the app (settings, --csv, screenshots), export and golden.
+func writesFiles(args []string) bool {
+	if len(args) == 0 {
+		return true
+	}
+	switch args[0] {
+	case "verify", "bench", "bvh", "info", "matching":
+		return false
+	}
+	return true
+}
+
+func run(ctx context.Context, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "verify":
-			return cli.Verify(args[1:], os.Stdout, os.Stderr)
+			return cli.Verify(ctx, args[1:], os.Stdout, os.Stderr)
 		case "bench":
-			return cli.Bench(args[1:], os.Stdout, os.Stderr)
+			return cli.Bench(ctx, args[1:], os.Stdout, os.Stderr)
 		case "bvh":
-			return cli.BVH(args[1:], os.Stdout, os.Stderr)
+			return cli.BVH(ctx, args[1:], os.Stdout, os.Stderr)
 		case "export":
-			return cli.Export(args[1:], os.Stdout, os.Stderr)
+			return cli.Export(ctx, args[1:], os.Stdout, os.Stderr)
 		case "info":
-			return cli.Info(args[1:], os.Stdout, os.Stderr)
+			return cli.Info(ctx, args[1:], os.Stdout, os.Stderr)
 		case "matching":
-			return cli.Matching(args[1:], os.Stdout, os.Stderr)
+			return cli.Matching(ctx, args[1:], os.Stdout, os.Stderr)
 		case "golden":
-			return cli.Golden(args[1:], os.Stdout, os.Stderr)
+			return cli.Golden(ctx, args[1:], os.Stdout, os.Stderr)
 		}
 	}
 	cfg, err := app.ParseFlags(args, os.Stderr, labs.All())
@@ -58,5 +109,5 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
 		return 2
 	}
-	return app.Run(cfg, labs.All())
+	return app.Run(ctx, cfg, labs.All())
 }

@@ -154,3 +154,56 @@ func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 		}
 	}
 }
+
+// Interrupted (SIGTERM) in the middle of a --csv run, kinelab exits 130
+// and the CSV file that was there is as it was; a windowed run closes as
+// with Esc and saves its settings.
+func TestInterruptStopsTheApp(t *testing.T) {
+	bin := buildKinelab(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.csv")
+	if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Millions of ticks: far longer than the test waits (the Springs lab
+	// ticks about 25,000 a second without a window).
+	interrupt := func(env []string, args ...string) (int, string) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), env...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return 0, stderr.String()
+		}
+		return ee.ExitCode(), stderr.String()
+	}
+	code, stderr := interrupt(nil, "--lab", "springs", "--frames", "9000000", "--csv", out)
+	if code != 130 || !strings.Contains(stderr, "stopped") {
+		t.Errorf("--csv run: exit %d, stderr %q; want 130 and a word that it stopped", code, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	if b, _ := os.ReadFile(out); len(entries) != 1 || string(b) != "before" {
+		t.Errorf("--csv run: %d files left, %s holds %d bytes; want it as it was", len(entries), out, len(b))
+	}
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("SKIPPED: the window part needs a display; run under xvfb-run (make test does)")
+	}
+	cfgDir := t.TempDir()
+	code, stderr = interrupt([]string{"KINELAB_CONFIG_DIR=" + cfgDir}, "--lab", "springs")
+	if code != 130 {
+		t.Errorf("window: exit %d (stderr %q), want 130", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(cfgDir, "settings.json")); err != nil {
+		t.Errorf("window closed by SIGTERM: no settings saved (%v)", err)
+	}
+}

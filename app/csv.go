@@ -60,6 +60,9 @@ func (c *CSVFile) Write(lab Lab) {
 	}
 }
 
+// Abort gives the file up: the path is as it was.
+func (c *CSVFile) Abort() { c.f.Abort() }
+
 // Close flushes the file and puts it in place; after an error the path
 // is as it was.
 func (c *CSVFile) Close() error {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 )
@@ -16,8 +17,9 @@ func (c Config) drawsNothing() bool { return c.CSV != "" && c.Screenshot == "" }
 // plain loop, with no window, no input and no drawing, so no display is
 // needed (InitWindow is never called). Without --frames a lab whose entry
 // gives CSVFrames (the Transition-cost lab's grid) runs that many frames;
-// any other lab needs --frames, one row per tick.
-func runHeadless(cfg Config, labs []LabEntry) int {
+// any other lab needs --frames, one row per tick. Interrupted (ctx done),
+// it writes no --csv file.
+func runHeadless(ctx context.Context, cfg Config, labs []LabEntry) int {
 	a := New(cfg, labs)
 	if err := a.startSettings(); err != nil { // only --settings FILE: a scripted run
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
@@ -44,6 +46,11 @@ func runHeadless(cfg Config, labs []LabEntry) int {
 	}
 	a.out.csv = out
 	for a.frames < a.cfg.Frames {
+		if ctx.Err() != nil {
+			a.unload()
+			a.out.csv.Abort()
+			return 1
+		}
 		a.tick()
 		a.frames++
 	}

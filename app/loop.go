@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -22,11 +23,13 @@ type outputs struct {
 }
 
 // Run opens the window with labs (in tab order) and runs the render loop
-// until the window closes or cfg.Frames frames have been drawn. It returns
-// the process exit code.
-func Run(cfg Config, labs []LabEntry) int {
+// until the window closes, cfg.Frames frames have been drawn or ctx is
+// done (an interrupt: the window closes as with Esc, the settings are
+// saved, and a --csv file is not written). It returns the process exit
+// code.
+func Run(ctx context.Context, cfg Config, labs []LabEntry) int {
 	if cfg.drawsNothing() {
-		return runHeadless(cfg, labs)
+		return runHeadless(ctx, cfg, labs)
 	}
 	a := New(cfg, labs)
 	if err := a.Open(); err != nil {
@@ -55,6 +58,12 @@ func Run(cfg Config, labs []LabEntry) int {
 		a.out.csv = out
 	}
 	for !rl.WindowShouldClose() {
+		if ctx.Err() != nil {
+			if a.out.csv != nil {
+				a.out.csv.Abort()
+			}
+			return 1
+		}
 		last := cfg.Frames > 0 && a.frames == cfg.Frames-1
 		var onDrawn func()
 		if last && cfg.Screenshot != "" {

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -27,7 +28,7 @@ func exportNPZ(t *testing.T, src Source, opt Options) map[string]npyArray {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "out.npz")
 	w := NewNPZWriter(path)
-	if err := Export(src, opt, w); err != nil {
+	if err := Export(context.Background(), src, opt, w); err != nil {
 		w.Abort()
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestCSVMatchesNPZ(t *testing.T) {
 	opt := Options{FPS: 90, FD: true, Units: bvh.Centimetres}
 	a := exportNPZ(t, src, opt)
 	var buf bytes.Buffer
-	if err := Export(src, opt, NewCSVWriter(&buf)); err != nil {
+	if err := Export(context.Background(), src, opt, NewCSVWriter(&buf)); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -415,7 +416,7 @@ func TestNumpyLoads(t *testing.T) {
 	c := assets.Clips()[1]
 	path := filepath.Join(t.TempDir(), "walk.npz")
 	w := NewNPZWriter(path)
-	if err := Export(ClipSource{Clip: &c, Skel: &sk}, Options{FD: true}, w); err != nil {
+	if err := Export(context.Background(), ClipSource{Clip: &c, Skel: &sk}, Options{FD: true}, w); err != nil {
 		t.Fatal(err)
 	}
 	a := readNPZ(t, path)

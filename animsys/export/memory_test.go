@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -42,7 +43,7 @@ func TestExportStreamsInConstantMemory(t *testing.T) {
 				w = NewNPZWriter(filepath.Join(t.TempDir(), "out.npz"))
 			}
 			var err2 error
-			b, o := allocDuring(func() { err2 = Export(src, Options{FD: true}, w) })
+			b, o := allocDuring(func() { err2 = Export(context.Background(), src, Options{FD: true}, w) })
 			if err2 != nil {
 				t.Fatal(err2)
 			}
@@ -108,7 +109,7 @@ func BenchmarkExport(b *testing.B) {
 				if format == "npz" {
 					w = NewNPZWriter(filepath.Join(b.TempDir(), "out.npz"))
 				}
-				if err := Export(src, Options{FD: true}, w); err != nil {
+				if err := Export(context.Background(), src, Options{FD: true}, w); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -159,7 +160,7 @@ func TestExportLarge(t *testing.T) {
 		}
 		start := time.Now()
 		var err2 error
-		b, o := allocDuring(func() { err2 = Export(src, Options{}, w) })
+		b, o := allocDuring(func() { err2 = Export(context.Background(), src, Options{}, w) })
 		if err2 != nil {
 			t.Fatal(err2)
 		}

@@ -57,28 +57,21 @@ func NewNPZWriter(path string) *NPZWriter { return &NPZWriter{path: path} }
 // Begin creates the temporary files.
 func (w *NPZWriter) Begin(h *Header) error {
 	w.h, w.qs = *h, Quantities(h)
-	// The folder and its files are made together, recorded as partial
-	// output: a RemovePartial between them would race the creations.
-	_, err := create(&partial, func() (struct{}, string, error) {
-		tmp, err := os.MkdirTemp(filepath.Dir(w.path), ".kinelab-export-")
-		if err != nil {
-			return struct{}{}, "", err
-		}
-		w.tmp = tmp
-		for i := 0; i <= len(w.qs); i++ {
-			f, err := os.Create(filepath.Join(tmp, strconv.Itoa(i)))
-			if err != nil {
-				return struct{}{}, tmp, err
-			}
-			w.files = append(w.files, f)
-			w.bufs = append(w.bufs, bufio.NewWriterSize(f, 1<<16))
-		}
-		return struct{}{}, tmp, nil
-	})
+	tmp, err := os.MkdirTemp(filepath.Dir(w.path), ".kinelab-export-")
 	if err != nil {
-		w.Abort()
+		return err
 	}
-	return err
+	w.tmp = tmp
+	for i := 0; i <= len(w.qs); i++ {
+		f, err := os.Create(filepath.Join(tmp, strconv.Itoa(i)))
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		w.files = append(w.files, f)
+		w.bufs = append(w.bufs, bufio.NewWriterSize(f, 1<<16))
+	}
+	return nil
 }
 
 // Frame appends the frame to every array's file.
@@ -195,7 +188,6 @@ func (w *NPZWriter) Abort() {
 	}
 	if w.tmp != "" {
 		os.RemoveAll(w.tmp)
-		partial.drop(w.tmp)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Output is an output file being written so that a failure never costs the
@@ -26,7 +25,9 @@ import (
 // files, --csv, screenshots and the settings file.
 //
 // An Output is finished by Commit or given up by Abort; it has no Close, so
-// that a deferred close cannot keep half a file.
+// that a deferred close cannot keep half a file. A command interrupted
+// (its context cancelled) returns through its deferred Abort, leaving the
+// target as it was and no temporary file.
 type Output struct {
 	f    *os.File
 	name string // the path as given, for errors
@@ -59,10 +60,7 @@ func Create(path string) (*Output, error) {
 	dir, base := filepath.Split(target)
 	for range 100 {
 		tmp := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(uint64(rand.Uint32()), 36))
-		f, err := create(&partial, func() (*os.File, string, error) {
-			f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-			return f, tmp, err
-		})
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -99,7 +97,6 @@ func (f *Output) Commit() error {
 	if err != nil {
 		os.Remove(f.tmp)
 	}
-	partial.drop(f.tmp)
 	return f.named(err)
 }
 
@@ -114,51 +111,6 @@ func (f *Output) Abort() {
 	f.f.Close()
 	if f.tmp != "" {
 		os.Remove(f.tmp)
-		partial.drop(f.tmp)
-	}
-}
-
-// partial holds the temporary files and folders of the outputs being
-// written, so that RemovePartial can take them away when the process is
-// interrupted before their Commit or Abort.
-var partial = partialFiles{paths: map[string]bool{}}
-
-type partialFiles struct {
-	mu    sync.Mutex
-	paths map[string]bool
-}
-
-// create runs mk, which creates a temporary file or folder and returns
-// its path, and records the path if it succeeds: under the lock, so that
-// RemovePartial never runs between the two.
-func create[T any](p *partialFiles, mk func() (T, string, error)) (T, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	v, path, err := mk()
-	if err == nil {
-		p.paths[path] = true
-	}
-	return v, err
-}
-
-func (p *partialFiles) drop(path string) {
-	p.mu.Lock()
-	delete(p.paths, path)
-	p.mu.Unlock()
-}
-
-// RemovePartial removes the temporary files (and an .npz writer's
-// temporary folder) of every output not yet committed or aborted, leaving
-// each target as it was: for a command interrupted (Ctrl-C) while it
-// writes, which would otherwise leave a .tmp file beside its output. It
-// is for a process about to exit: it keeps the registry locked, so that
-// no output started after it leaves a temporary file either (Create
-// then waits for the exit).
-func RemovePartial() {
-	partial.mu.Lock()
-	for path := range partial.paths {
-		os.RemoveAll(path)
-		delete(partial.paths, path)
 	}
 }
 

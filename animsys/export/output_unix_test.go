@@ -3,6 +3,7 @@
 package export
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,7 +37,7 @@ func TestFailedExportKeepsOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Export(src, Options{}, NewCSVWriter(f))
+	err = Export(context.Background(), src, Options{}, NewCSVWriter(f))
 	if err == nil {
 		err = f.Commit()
 	}
@@ -45,7 +46,7 @@ func TestFailedExportKeepsOutput(t *testing.T) {
 		t.Error("a CSV export past the file size limit: no error")
 	}
 	w := NewNPZWriter(npzPath)
-	err = Export(src, Options{}, w)
+	err = Export(context.Background(), src, Options{}, w)
 	w.Abort()
 	if err == nil {
 		t.Error("an .npz export past the file size limit: no error")

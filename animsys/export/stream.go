@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -268,17 +269,18 @@ func unitLabel(u bvh.Units) string {
 
 // Export streams every output frame of src to w. It holds three frames of
 // output (the finite difference looks one frame ahead) and four of input,
-// whatever the length of the source.
-func Export(src Source, opt Options, w Writer) error {
+// whatever the length of the source. It stops with ctx's error when ctx
+// is done (an interrupted command): the caller then aborts w.
+func Export(ctx context.Context, src Source, opt Options, w Writer) error {
 	s, err := NewStream(src, opt)
 	if err != nil {
 		return err
 	}
-	return s.Run(w)
+	return s.Run(ctx, w)
 }
 
-// Run streams every output frame to w.
-func (s *Stream) Run(w Writer) error {
+// Run streams every output frame to w, checking ctx before each.
+func (s *Stream) Run(ctx context.Context, w Writer) error {
 	h := s.Header()
 	if err := w.Begin(&h); err != nil {
 		return err
@@ -297,6 +299,9 @@ func (s *Stream) Run(w Writer) error {
 	}
 	if !s.opt.FD {
 		for k := 0; k < s.frames; k++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if err := w.Frame(sample(k)); err != nil {
 				return err
 			}
@@ -305,6 +310,9 @@ func (s *Stream) Run(w Writer) error {
 	}
 	sample(0)
 	for k := 0; k < s.frames; k++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if k+1 < s.frames {
 			sample(k + 1)
 		}

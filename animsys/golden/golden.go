@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"kinelab/animsys/export"
@@ -223,13 +224,17 @@ func compactNumbers(b []byte) []byte {
 // Write generates every file into dir (created if needed), with its
 // README.md, and returns the files' names. Each file is written whole
 // beside its target and renamed over it (export.Create): a failed write
-// leaves dir's files as they were.
-func Write(dir string) ([]string, error) {
+// leaves dir's files as they were. It stops between files with ctx's
+// error when ctx is done.
+func Write(ctx context.Context, dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var names []string
 	for _, o := range Ops() {
+		if err := ctx.Err(); err != nil {
+			return names, err
+		}
 		b, err := o.Generate()
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -17,7 +18,7 @@ import (
 // tolerance (exactly, on one machine).
 func TestGoldenFilesAreReproduced(t *testing.T) {
 	dir := t.TempDir()
-	names, err := Write(dir)
+	names, err := Write(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -35,7 +36,7 @@ const bvhSynopsis = "kinelab bvh info FILE.bvh [--units U] [--up y|z]\n" +
 // Exit codes: 0 success, 1 a file that cannot be read, parsed or written
 // (the message gives file:line:col for a malformed file), 2 bad usage.
 // Flags may come before or after the file name.
-func BVH(args []string, stdout, stderr io.Writer) (code int) {
+func BVH(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab bvh", stdout, stderr, &code)
 	defer finish()
 	if len(args) == 0 {

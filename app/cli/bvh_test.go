@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,7 @@ import (
 
 func runBVH(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = BVH(args, &out, &errb)
+	code = BVH(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 

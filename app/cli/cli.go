@@ -1,14 +1,17 @@
 // Package cli implements kinelab's headless subcommands, `kinelab verify`,
 // `kinelab bench`, `kinelab bvh`, `kinelab export`, `kinelab golden` and
 // `kinelab matching eval`.
-// Each takes its arguments (after the subcommand name) and the output
-// streams, and returns the process exit code: 0 success, 1 failure (a
-// tolerance exceeded, a file not read or written, stdout not written), 2
-// bad usage. None opens a window or needs a display. Every file they
-// write goes through an export.Output: a failed write leaves what was there.
+// Each takes a context, its arguments (after the subcommand name) and the
+// output streams, and returns the process exit code: 0 success, 1 failure
+// (a tolerance exceeded, a file not read or written, stdout not written,
+// or interrupted), 2 bad usage. None opens a window or needs a display.
+// Every file they write goes through an export.Output: a failed write
+// leaves what was there, and a command that writes files (export, golden)
+// stops when its context is done (an interrupt), giving up its outputs.
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -107,7 +110,7 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 // tolerance and the worst sample (clip, time, frame, joint), then the data
 // jumps it left out, and returns 1 if any tolerance is exceeded or the
 // file does not load.
-func Verify(args []string, stdout, stderr io.Writer) (code int) {
+func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab verify", stdout, stderr, &code)
 	defer finish()
 	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--file FILE.bvh|FILE.gltf|FILE.glb [--units U] [--up y|z] [--keep-rest]]",
@@ -228,7 +231,7 @@ type benchReport struct {
 // chain, each timed as bench-spec says (3 warm-up ticks, median of 21) on
 // K goroutines, by default on one and on all cores. It prints ns per
 // character-tick and character-ticks per second for every (N, K).
-func Bench(args []string, stdout, stderr io.Writer) (code int) {
+func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab bench", stdout, stderr, &code)
 	defer finish()
 	fs := newFlagSet("kinelab bench", "kinelab bench [--characters N[,N...]] [--threads K[,K...]] [--json]",

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -20,8 +21,12 @@ func run(f func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (in
 	return code, out.String(), errb.String()
 }
 
-func verifyCmd(args []string, out, errb *bytes.Buffer) int { return Verify(args, out, errb) }
-func benchCmd(args []string, out, errb *bytes.Buffer) int  { return Bench(args, out, errb) }
+func verifyCmd(args []string, out, errb *bytes.Buffer) int {
+	return Verify(context.Background(), args, out, errb)
+}
+func benchCmd(args []string, out, errb *bytes.Buffer) int {
+	return Bench(context.Background(), args, out, errb)
+}
 
 func TestVerifyText(t *testing.T) {
 	code, out, _ := run(verifyCmd, "--intervals", "60")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,7 +35,7 @@ const exportSynopsis = "kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--f
 //
 // Exit codes: 0 success, 1 a file that cannot be read, parsed or written,
 // 2 bad usage. Flags may come before or after the inputs.
-func Export(args []string, stdout, stderr io.Writer) (code int) {
+func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab export", stdout, stderr, &code)
 	defer finish()
 	fs := newFlagSet("kinelab export", exportSynopsis,
@@ -85,7 +86,7 @@ func Export(args []string, stdout, stderr io.Writer) (code int) {
 		if err != nil {
 			return exportFailed(stderr, err)
 		}
-		if err := fl.write(j, src, opt, stdout, info); err != nil {
+		if err := fl.write(ctx, j, src, opt, stdout, info); err != nil {
 			return exportFailed(stderr, err)
 		}
 	}
@@ -117,8 +118,12 @@ func exportUsage(format string, a ...any) error {
 }
 
 // exportFailed says on stderr what went wrong and returns the exit code:
-// ExitUsage for a bad command line, else ExitFail.
+// ExitUsage for a bad command line, else ExitFail. An interrupted export
+// says nothing: main says it stopped.
 func exportFailed(stderr io.Writer, err error) int {
+	if errors.Is(err, context.Canceled) {
+		return ExitFail
+	}
 	fmt.Fprintf(stderr, "kinelab export: %v\n", err)
 	if errors.As(err, new(exportUsageError)) {
 		return ExitUsage
@@ -268,7 +273,7 @@ func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.R
 
 // write exports src, job j's input, to its output and says so on info:
 // the path, what was written and its size.
-func (fl *exportFlags) write(j exportJob, src export.Source, opt export.Options, stdout, info io.Writer) error {
+func (fl *exportFlags) write(ctx context.Context, j exportJob, src export.Source, opt export.Options, stdout, info io.Writer) error {
 	if fl.outUnits == "file" {
 		opt.Units = src.Units()
 	}
@@ -276,7 +281,7 @@ func (fl *exportFlags) write(j exportJob, src export.Source, opt export.Options,
 	if !fl.single {
 		path = filepath.Join(fl.out, j.name+"."+fl.format)
 	}
-	h, err := exportOne(src, opt, fl.format, path, stdout)
+	h, err := exportOne(ctx, src, opt, fl.format, path, stdout)
 	if err != nil {
 		return err
 	}
@@ -290,20 +295,21 @@ func (fl *exportFlags) write(j exportJob, src export.Source, opt export.Options,
 }
 
 // exportOne writes one export to path (or stdout for "-") and returns its
-// header. A failed export leaves the output as it was (export.Output).
-func exportOne(src export.Source, opt export.Options, format, path string, stdout io.Writer) (export.Header, error) {
+// header. A failed or interrupted export (ctx done) leaves the output as
+// it was (export.Output).
+func exportOne(ctx context.Context, src export.Source, opt export.Options, format, path string, stdout io.Writer) (export.Header, error) {
 	s, err := export.NewStream(src, opt)
 	if err != nil {
 		return export.Header{}, err
 	}
 	h := s.Header()
 	if path == "-" {
-		return h, s.Run(export.NewCSVWriter(stdout))
+		return h, s.Run(ctx, export.NewCSVWriter(stdout))
 	}
 	if format == "npz" {
 		w := export.NewNPZWriter(path)
 		defer w.Abort()
-		if err := s.Run(w); err != nil {
+		if err := s.Run(ctx, w); err != nil {
 			return h, fmt.Errorf("%s: %w", path, err)
 		}
 		return h, nil
@@ -313,7 +319,7 @@ func exportOne(src export.Source, opt export.Options, format, path string, stdou
 		return h, err
 	}
 	defer f.Abort()
-	if err := s.Run(export.NewCSVWriter(f)); err != nil {
+	if err := s.Run(ctx, export.NewCSVWriter(f)); err != nil {
 		return h, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := f.Commit(); err != nil {

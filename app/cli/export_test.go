@@ -3,6 +3,7 @@ package cli
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"os"
 	"path/filepath"
@@ -16,7 +17,9 @@ import (
 	"kinelab/internal/mocap"
 )
 
-func exportCmd(args []string, out, errb *bytes.Buffer) int { return Export(args, out, errb) }
+func exportCmd(args []string, out, errb *bytes.Buffer) int {
+	return Export(context.Background(), args, out, errb)
+}
 
 // Embedded clips and a real file export to a folder, as CSV and .npz, with
 // flags before and after the inputs.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,9 @@ import (
 	"kinelab/internal/gltftest"
 )
 
-func verifyFileCmd(args []string, out, errb *bytes.Buffer) int { return Verify(args, out, errb) }
+func verifyFileCmd(args []string, out, errb *bytes.Buffer) int {
+	return Verify(context.Background(), args, out, errb)
+}
 
 // gltfFixtures writes the generated human as glTF in every interpolation
 // and quirk the reader handles: Z-up in centimetres, uneven and partial

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,7 +26,7 @@ const goldenSynopsis = "kinelab golden DIR [--check] [--json]"
 //
 // Exit codes: 0 success, 1 a file not written, read or reproduced, 2 bad
 // usage.
-func Golden(args []string, stdout, stderr io.Writer) (code int) {
+func Golden(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab golden", stdout, stderr, &code)
 	defer finish()
 	fs := newFlagSet("kinelab golden", goldenSynopsis,
@@ -46,7 +48,10 @@ func Golden(args []string, stdout, stderr io.Writer) (code int) {
 	if *check {
 		return goldenCheck(dir, *asJSON, stdout, stderr)
 	}
-	names, err := golden.Write(dir)
+	names, err := golden.Write(ctx, dir)
+	if errors.Is(err, context.Canceled) {
+		return ExitFail // main says it stopped
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab golden: %v\n", err)
 		return ExitFail

@@ -2,13 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func goldenCmd(args []string, out, errb *bytes.Buffer) int { return Golden(args, out, errb) }
+func goldenCmd(args []string, out, errb *bytes.Buffer) int {
+	return Golden(context.Background(), args, out, errb)
+}
 
 // golden writes the files, --check reproduces them, and fails on a file
 // changed beyond its tolerance or missing.

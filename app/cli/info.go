@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 // animation with its duration and each channel's interpolation, then
 // what the reader noted (folded nodes, ignored channels). Exit codes: 0,
 // 1 for a file that cannot be read, 2 for bad usage.
-func Info(args []string, stdout, stderr io.Writer) (code int) {
+func Info(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprintln(stderr, "usage: kinelab info FILE.bvh|FILE.gltf|FILE.glb [bvh info's flags]")
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
@@ -28,7 +29,7 @@ func Info(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	switch strings.ToLower(filepath.Ext(args[0])) {
 	case ".bvh":
-		return BVH(append([]string{"info"}, args...), stdout, stderr)
+		return BVH(ctx, append([]string{"info"}, args...), stdout, stderr)
 	case ".gltf", ".glb":
 	default:
 		fmt.Fprintf(stderr, "kinelab info: %s: not a .bvh, .gltf or .glb file\n", args[0])

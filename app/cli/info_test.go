@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ func TestInfo(t *testing.T) {
 	if _, err := os.Stat(robot); err != nil {
 		t.Skipf("no %s (the shared glTF characters): %v", robot, err)
 	}
-	if code := Info([]string{robot}, &out, &errb); code != ExitOK {
+	if code := Info(context.Background(), []string{robot}, &out, &errb); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, want := range []string{"44 joints", "14 animations", "skin: 43 joints", "mesh: 7218 vertices", `animation "Robot_Walking"`} {
@@ -29,10 +30,10 @@ func TestInfo(t *testing.T) {
 		t.Fatal(err)
 	}
 	errb.Reset()
-	if code := Info([]string{bad}, &out, &errb); code != ExitFail || !strings.Contains(errb.String(), "bad.glb") {
+	if code := Info(context.Background(), []string{bad}, &out, &errb); code != ExitFail || !strings.Contains(errb.String(), "bad.glb") {
 		t.Errorf("a corrupt .glb: exit %d, %q", code, errb.String())
 	}
-	if code := Info([]string{"notes.txt"}, &out, &errb); code != ExitUsage {
+	if code := Info(context.Background(), []string{"notes.txt"}, &out, &errb); code != ExitUsage {
 		t.Errorf("a .txt file: exit %d", code)
 	}
 }

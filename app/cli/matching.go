@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -18,7 +19,7 @@ import (
 // Matching runs `kinelab matching eval ...`: the motion-matching lab's
 // database driven headless by a scripted input, once per feature set,
 // with what each run measures.
-func Matching(args []string, stdout, stderr io.Writer) (code int) {
+func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	if len(args) == 0 || args[0] != "eval" {
 		fmt.Fprintln(stderr, "usage: kinelab matching eval [flags] [FILES or FOLDERS...]  (kinelab matching eval -h for the flags)")
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {

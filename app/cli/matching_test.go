@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // 2, a file that does not load exits 1.
 func TestMatchingEval(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := Matching([]string{"eval", "--seconds", "4", "--path", "zigzag", "--json"}, &out, &errb); code != ExitOK {
+	if code := Matching(context.Background(), []string{"eval", "--seconds", "4", "--path", "zigzag", "--json"}, &out, &errb); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var rep struct {
@@ -37,12 +38,12 @@ func TestMatchingEval(t *testing.T) {
 	}
 	for _, args := range [][]string{{"eval", "--features", "fancy"}, {"eval", "--path", "spiral"}, {"eval", "--seconds", "0"}, {"eval", "--transition", "fade"}, {"play"}} {
 		errb.Reset()
-		if code := Matching(args, &out, &errb); code != ExitUsage {
+		if code := Matching(context.Background(), args, &out, &errb); code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, ExitUsage)
 		}
 	}
 	errb.Reset()
-	if code := Matching([]string{"eval", "--seconds", "2", "/no/such/file.bvh"}, &out, &errb); code != ExitFail || !strings.Contains(errb.String(), "/no/such/file.bvh") {
+	if code := Matching(context.Background(), []string{"eval", "--seconds", "2", "/no/such/file.bvh"}, &out, &errb); code != ExitFail || !strings.Contains(errb.String(), "/no/such/file.bvh") {
 		t.Errorf("a missing file: exit %d, %q", code, errb.String())
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"io/fs"
 	"os"
@@ -37,7 +38,7 @@ func TestFullStdoutFails(t *testing.T) {
 		t.Fatal(errs)
 	}
 	for _, tc := range []struct {
-		cmd  func([]string, io.Writer, io.Writer) int
+		cmd  func(context.Context, []string, io.Writer, io.Writer) int
 		args []string
 	}{
 		{Export, []string{"walk", "--out", "-"}},
@@ -55,7 +56,7 @@ func TestFullStdoutFails(t *testing.T) {
 	} {
 		for _, room := range []int{0, 40} {
 			var errb bytes.Buffer
-			code := tc.cmd(tc.args, &fullWriter{room}, &errb)
+			code := tc.cmd(context.Background(), tc.args, &fullWriter{room}, &errb)
 			if code != ExitFail || !strings.Contains(errb.String(), "no space left on device") {
 				t.Errorf("%q into a stdout full after %d bytes: exit %d, stderr %q; want exit 1 and the error", tc.args, room, code, errb.String())
 			}
@@ -71,7 +72,7 @@ func TestDevFullStdoutFails(t *testing.T) {
 	}
 	defer full.Close()
 	var errb bytes.Buffer
-	if code := Bench([]string{"--characters", "10", "--threads", "1"}, full, &errb); code != ExitFail {
+	if code := Bench(context.Background(), []string{"--characters", "10", "--threads", "1"}, full, &errb); code != ExitFail {
 		t.Errorf("bench > /dev/full: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -4,6 +4,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestFailedOutputKeepsFiles(t *testing.T) {
 	}{
 		{exportCmd, []string{"walk", "--out", dir}},
 		{exportCmd, []string{"walk", "--out", filepath.Join(dir, "walk.npz")}},
-		{func(a []string, o, e *bytes.Buffer) int { return BVH(a, o, e) }, []string{"export", filepath.Join(dir, "walk.bvh"), "--clip", "walk"}},
+		{func(a []string, o, e *bytes.Buffer) int { return BVH(context.Background(), a, o, e) }, []string{"export", filepath.Join(dir, "walk.bvh"), "--clip", "walk"}},
 	} {
 		code, _, errs := run(tc.cmd, tc.args...)
 		if code != ExitFail || !strings.Contains(errs, "file too large") || strings.Contains(errs, ".tmp-") {

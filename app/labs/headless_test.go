@@ -1,6 +1,7 @@
 package labs
 
 import (
+	"context"
 	"encoding/csv"
 	"math"
 	"os"
@@ -56,7 +57,7 @@ func TestHeadlessCSVRunsEveryKey(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		code := app.Run(cfg, All())
+		code := app.Run(context.Background(), cfg, All())
 		if e.Name == "crowd" {
 			if code != 1 { // it plots nothing: "--csv: lab crowd has no signals to export"
 				t.Errorf("crowd: exit %d", code)
@@ -90,14 +91,14 @@ func TestHeadlessCSVWithoutFrames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code := app.Run(cfg, All()); code != 0 {
+	if code := app.Run(context.Background(), cfg, All()); code != 0 {
 		t.Fatalf("cost without --frames: exit %d", code)
 	}
 	if rows := readCSV(t, filepath.Join(dir, "grid.csv")); len(rows) != 1+101*101 {
 		t.Errorf("grid of %d rows", len(rows))
 	}
 	cfg, _ = app.ParseFlags([]string{"--lab", "springs", "--csv", filepath.Join(dir, "s.csv")}, os.Stderr, All())
-	if code := app.Run(cfg, All()); code != 2 {
+	if code := app.Run(context.Background(), cfg, All()); code != 2 {
 		t.Errorf("springs without --frames: exit %d, want 2", code)
 	}
 }
@@ -110,7 +111,7 @@ func TestHeadlessLabSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code := app.Run(cfg, All()); code != 0 {
+	if code := app.Run(context.Background(), cfg, All()); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	rows := readCSV(t, path)
@@ -133,7 +134,7 @@ func TestHeldKeysByScript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if code := app.Run(cfg, All()); code != 0 {
+		if code := app.Run(context.Background(), cfg, All()); code != 0 {
 			t.Fatalf("--do %s: exit %d", do, code)
 		}
 		return readCSV(t, path)
