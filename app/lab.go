@@ -47,7 +47,7 @@ type Lab interface {
 	// its random choices, its LabFlags).
 	Configure(c Config)
 	// SetCharacter gives a lab that animates the character the one loaded
-	// (character.Default until files are loaded, from the command line, a
+	// (assets.Character until files are loaded, from the command line, a
 	// drop or the file browser); others ignore it.
 	SetCharacter(ch *character.Character)
 	// Settings returns a pointer to the lab's settings struct, written to
@@ -238,7 +238,7 @@ type LabEntry struct {
 // LabFlag is a number a lab takes from the command line (--NAME V): the
 // framework parses it with its own flags, checks it is 0 (the lab's
 // default) or within [Min, Max], and gives it to the lab in Config.LabFlags
-// (Configurer). Labs may share a flag: its usage lines are joined.
+// (Lab.Configure). Labs may share a flag: its usage lines are joined.
 //
 // A flag with Choices takes one of their names instead of a number
 // (--path zigzag): the lab is given its place in Choices plus one.
