@@ -3,6 +3,8 @@ package body
 import (
 	"container/heap"
 	"math"
+
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // Decimate returns a copy of the closed body mesh b with about target
@@ -49,7 +51,7 @@ const decMinQuality = 0.08
 // quadric is a symmetric 4x4 matrix, upper triangle row by row.
 type quadric [10]float64
 
-func planeQuadric(n [3]float64, dist, w float64) quadric {
+func planeQuadric(n mathx64.Vec3, dist, w float64) quadric {
 	a, b, c, d := n[0], n[1], n[2], dist
 	return quadric{w * a * a, w * a * b, w * a * c, w * a * d, w * b * b, w * b * c, w * b * d, w * c * c, w * c * d, w * d * d}
 }
@@ -61,14 +63,14 @@ func (q *quadric) add(o *quadric) {
 }
 
 // eval is pᵀQp for p = (x, y, z, 1).
-func (q *quadric) eval(p [3]float64) float64 {
+func (q *quadric) eval(p mathx64.Vec3) float64 {
 	x, y, z := p[0], p[1], p[2]
 	return q[0]*x*x + 2*q[1]*x*y + 2*q[2]*x*z + 2*q[3]*x + q[4]*y*y + 2*q[5]*y*z + 2*q[6]*y + q[7]*z*z + 2*q[8]*z + q[9]
 }
 
 type decimator struct {
 	src    *Mesh
-	pos    [][3]float64
+	pos    []mathx64.Vec3
 	q      []quadric
 	faces  [][3]int32
 	faceOK []bool
@@ -104,16 +106,16 @@ func (h *collapseHeap) Pop() any {
 
 func newDecimator(b *Mesh) *decimator {
 	nv, nf := b.VertexCount(), b.TriangleCount()
-	d := &decimator{src: b, pos: make([][3]float64, nv), q: make([]quadric, nv),
+	d := &decimator{src: b, pos: make([]mathx64.Vec3, nv), q: make([]quadric, nv),
 		faces: make([][3]int32, nf), faceOK: make([]bool, nf), vf: make([][]int32, nv),
 		alive: make([]bool, nv), stamp: make([]uint32, nv), live: nv, mark: make([]int32, nv)}
 	for v := range d.pos {
-		d.pos[v] = [3]float64{float64(b.Positions[3*v]), float64(b.Positions[3*v+1]), float64(b.Positions[3*v+2])}
+		d.pos[v] = mathx64.Vec3{float64(b.Positions[3*v]), float64(b.Positions[3*v+1]), float64(b.Positions[3*v+2])}
 		d.alive[v] = true
 	}
 	// Area-weighted plane quadrics, areas relative to the mean so that
 	// costs are squared distances (m²).
-	normals, areas := make([][3]float64, nf), make([]float64, nf)
+	normals, areas := make([]mathx64.Vec3, nf), make([]float64, nf)
 	var total float64
 	for f := range d.faces {
 		for k := 0; k < 3; k++ {
@@ -126,7 +128,7 @@ func newDecimator(b *Mesh) *decimator {
 	mean := max(total/float64(max(nf, 1)), 1e-12)
 	for f, fc := range d.faces {
 		n := normals[f]
-		pq := planeQuadric(n, -dot3(n, d.pos[fc[0]]), areas[f]/mean)
+		pq := planeQuadric(n, -n.Dot(d.pos[fc[0]]), areas[f]/mean)
 		for _, v := range fc {
 			d.q[v].add(&pq)
 			d.vf[v] = append(d.vf[v], int32(f))
@@ -142,14 +144,14 @@ func newDecimator(b *Mesh) *decimator {
 }
 
 // normal is the unit normal and the area of a face.
-func (d *decimator) normal(f [3]int32) ([3]float64, float64) {
+func (d *decimator) normal(f [3]int32) (mathx64.Vec3, float64) {
 	a, b, c := d.pos[f[0]], d.pos[f[1]], d.pos[f[2]]
-	n := cross3(sub3(b, a), sub3(c, a))
-	l := math.Sqrt(dot3(n, n))
+	n := b.Sub(a).Cross(c.Sub(a))
+	l := math.Sqrt(n.Dot(n))
 	if l == 0 {
-		return [3]float64{}, 0
+		return mathx64.Vec3{}, 0
 	}
-	return [3]float64{n[0] / l, n[1] / l, n[2] / l}, l / 2
+	return mathx64.Vec3{n[0] / l, n[1] / l, n[2] / l}, l / 2
 }
 
 // neighbours lists the live vertices sharing a live face with v into
@@ -181,8 +183,8 @@ func (d *decimator) push(from, to int32) {
 	p := d.pos[to]
 	q := d.q[from]
 	q.add(&d.q[to])
-	e := sub3(d.pos[from], p)
-	cost := q.eval(p) + decSkinWeight*d.skinDiff(from, to)*dot3(e, e)
+	e := d.pos[from].Sub(p)
+	cost := q.eval(p) + decSkinWeight*d.skinDiff(from, to)*e.Dot(e)
 	heap.Push(&d.heap, collapse{cost: max(cost, 0), from: from, to: to, sFrom: d.stamp[from], sTo: d.stamp[to]})
 }
 
@@ -267,7 +269,7 @@ func (d *decimator) allowed(from, to int32) bool {
 			}
 		}
 		n1, a := d.normal(moved)
-		if dot3(n0, n1) < decFlipCos || quality(d.pos[moved[0]], d.pos[moved[1]], d.pos[moved[2]], a) < decMinQuality {
+		if n0.Dot(n1) < decFlipCos || quality(d.pos[moved[0]], d.pos[moved[1]], d.pos[moved[2]], a) < decMinQuality {
 			return false
 		}
 	}
@@ -288,8 +290,8 @@ func (d *decimator) hasFace(v int32, e [2]int32) bool {
 }
 
 // quality is 4√3·area over the sum of squared edge lengths.
-func quality(a, b, c [3]float64, area float64) float64 {
-	e := dot3(sub3(b, a), sub3(b, a)) + dot3(sub3(c, b), sub3(c, b)) + dot3(sub3(a, c), sub3(a, c))
+func quality(a, b, c mathx64.Vec3, area float64) float64 {
+	e := b.Sub(a).Dot(b.Sub(a)) + c.Sub(b).Dot(c.Sub(b)) + a.Sub(c).Dot(a.Sub(c))
 	if e == 0 {
 		return 0
 	}
@@ -370,10 +372,4 @@ func (d *decimator) result() Mesh {
 		}
 	}
 	return out
-}
-
-func sub3(a, b [3]float64) [3]float64 { return [3]float64{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-func dot3(a, b [3]float64) float64    { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-func cross3(a, b [3]float64) [3]float64 {
-	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
 }

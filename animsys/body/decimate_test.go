@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"kinelab/animsys"
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // closedManifold fails t unless every edge of b is shared by exactly two
@@ -39,33 +40,32 @@ func closedManifold(t *testing.T, name string, b *Mesh) {
 }
 
 // pointTriDist is the distance from p to triangle abc.
-func pointTriDist(p, a, b, c [3]float64) float64 {
+func pointTriDist(p, a, b, c mathx64.Vec3) float64 {
 	// Project onto the plane, then fall back to the edges if outside.
-	ab, ac, ap := sub3(b, a), sub3(c, a), sub3(p, a)
-	n := cross3(ab, ac)
-	nn := dot3(n, n)
+	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
+	n := ab.Cross(ac)
+	nn := n.Dot(n)
 	if nn > 0 {
 		// Barycentrics of the projection.
-		v := dot3(cross3(ap, ac), n) / nn
-		w := dot3(cross3(ab, ap), n) / nn
+		v := ap.Cross(ac).Dot(n) / nn
+		w := ab.Cross(ap).Dot(n) / nn
 		if v >= 0 && w >= 0 && v+w <= 1 {
-			return math.Abs(dot3(ap, n)) / math.Sqrt(nn)
+			return math.Abs(ap.Dot(n)) / math.Sqrt(nn)
 		}
 	}
-	seg := func(p, a, b [3]float64) float64 {
-		ab, ap := sub3(b, a), sub3(p, a)
+	seg := func(p, a, b mathx64.Vec3) float64 {
+		ab, ap := b.Sub(a), p.Sub(a)
 		t := 0.0
-		if l := dot3(ab, ab); l > 0 {
-			t = math.Max(0, math.Min(1, dot3(ap, ab)/l))
+		if l := ab.Dot(ab); l > 0 {
+			t = math.Max(0, math.Min(1, ap.Dot(ab)/l))
 		}
-		d := sub3(ap, [3]float64{ab[0] * t, ab[1] * t, ab[2] * t})
-		return math.Sqrt(dot3(d, d))
+		return ap.Sub(ab.Scale(t)).Len()
 	}
 	return math.Min(seg(p, a, b), math.Min(seg(p, b, c), seg(p, c, a)))
 }
 
-func vtx(b *Mesh, i int) [3]float64 {
-	return [3]float64{float64(b.Positions[3*i]), float64(b.Positions[3*i+1]), float64(b.Positions[3*i+2])}
+func vtx(b *Mesh, i int) mathx64.Vec3 {
+	return mathx64.Vec3{float64(b.Positions[3*i]), float64(b.Positions[3*i+1]), float64(b.Positions[3*i+2])}
 }
 
 // surfaceError is the largest and the mean distance (m) from every third

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx/mathx64"
 )
 
 // Winding is the generalised winding number of the mesh about point p: the
@@ -14,7 +16,7 @@ import (
 func (b *Mesh) Winding(p mgl32.Vec3) float64 {
 	var sum float64
 	for t := 0; t+2 < len(b.Indices); t += 3 {
-		var v [3][3]float64
+		var v [3]mathx64.Vec3
 		for k := 0; k < 3; k++ {
 			i := 3 * int(b.Indices[t+k])
 			for a := 0; a < 3; a++ {
@@ -22,9 +24,9 @@ func (b *Mesh) Winding(p mgl32.Vec3) float64 {
 			}
 		}
 		// Van Oosterom and Strackee: tan(omega/2) = det / denominator.
-		la, lb, lc := length3(v[0]), length3(v[1]), length3(v[2])
+		la, lb, lc := v[0].Len(), v[1].Len(), v[2].Len()
 		det := v[0][0]*(v[1][1]*v[2][2]-v[1][2]*v[2][1]) - v[0][1]*(v[1][0]*v[2][2]-v[1][2]*v[2][0]) + v[0][2]*(v[1][0]*v[2][1]-v[1][1]*v[2][0])
-		den := la*lb*lc + dot(v[0], v[1])*lc + dot(v[1], v[2])*la + dot(v[2], v[0])*lb
+		den := la*lb*lc + v[0].Dot(v[1])*lc + v[1].Dot(v[2])*la + v[2].Dot(v[0])*lb
 		sum += 2 * math.Atan2(det, den)
 	}
 	return sum / (4 * math.Pi)
@@ -33,6 +35,3 @@ func (b *Mesh) Winding(p mgl32.Vec3) float64 {
 // Inside reports whether p is inside the closed mesh (winding number above
 // one half).
 func (b *Mesh) Inside(p mgl32.Vec3) bool { return b.Winding(p) > 0.5 }
-
-func length3(a [3]float64) float64 { return math.Sqrt(dot(a, a)) }
-func dot(a, b [3]float64) float64  { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
