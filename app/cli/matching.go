@@ -81,7 +81,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	if !(*seconds >= 1 && *seconds <= 3600) {
 		return usage("--seconds %v: want 1 to 3600", *seconds)
 	}
-	tr, ok := lookupTransition(*trans)
+	tr, ok := evalTransitions[*trans]
 	if !ok {
 		return usage("--transition: transition %q: want spring, cubic, dead-blend or none", *trans)
 	}
@@ -91,7 +91,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 		return ExitFail
 	}
 	st := matching.DefaultSettings()
-	st.Transition = tr.kind
+	st.Transition = tr
 	db, err := matching.NewDatabase(src, matching.DefaultWeights, st.Halflife)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab matching eval: %s: %v\n", name, err)
@@ -117,7 +117,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 		return ExitOK
 	}
 	fmt.Fprintf(stdout, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
-		name, db.Frames, *seconds, tr.label)
+		name, db.Frames, *seconds, transitionLabel(tr))
 	fmt.Fprintf(stdout, "%-8s %-9s %11s %11s %9s %12s %17s %17s %5s\n", "path", "features", "slide cm/s",
 		"traj 1s cm", "trans/s", "disp cm*s", "search us (p99)", "brute us (p99)", "same")
 	for _, r := range rep.Results {
@@ -128,31 +128,20 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	return ExitOK
 }
 
-// evalTransition is a transition `matching eval --transition` takes: its
-// name there, how the report names it, and its kind.
-type evalTransition struct {
-	name, label string
-	kind        animsys.TransitionKind
+// evalTransitions are the transitions `matching eval --transition` takes,
+// by name ("dead blend" also spelled with a hyphen).
+var evalTransitions = map[string]animsys.TransitionKind{
+	"spring": animsys.TransitionSpring, "cubic": animsys.TransitionCubic,
+	"dead-blend": animsys.TransitionDeadBlend, "dead blend": animsys.TransitionDeadBlend,
+	"none": animsys.TransitionCut,
 }
 
-// evalTransitions are the transitions eval takes ("dead blend" also
-// spelled with a hyphen).
-var evalTransitions = []evalTransition{
-	{"spring", "spring", animsys.TransitionSpring},
-	{"cubic", "cubic", animsys.TransitionCubic},
-	{"dead-blend", "dead blend", animsys.TransitionDeadBlend},
-	{"dead blend", "dead blend", animsys.TransitionDeadBlend},
-	{"none", "none", animsys.TransitionCut},
-}
-
-// lookupTransition finds a --transition name.
-func lookupTransition(name string) (evalTransition, bool) {
-	for _, t := range evalTransitions {
-		if t.name == name {
-			return t, true
-		}
+// transitionLabel is how eval's report names transition kind k.
+func transitionLabel(k animsys.TransitionKind) string {
+	if k == animsys.TransitionCut {
+		return "none"
 	}
-	return evalTransition{}, false
+	return k.String()
 }
 
 // embeddedSource is the database source of the embedded locomotion set
