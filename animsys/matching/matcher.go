@@ -133,13 +133,13 @@ type Matcher struct {
 	Searches    int
 	Transitions int
 	// SearchNs are the last searches' times (ns), a ring of SearchTimes.
-	SearchNs  []int64
-	sorted    []int64 // SearchStats' buffer
-	sinceSrch float32
-	results   []Result
-	listed    []Result // Shortlist's
-	rerank    []Candidate
-	raw       rawFeatures
+	SearchNs    []int64
+	sorted      []int64 // SearchStats' buffer
+	sinceSearch float32
+	results     []Result
+	listed      []Result // Shortlist's
+	rerank      []Candidate
+	raw         rawFeatures
 	// queried is what the last search costed candidates from: its set,
 	// and the output's feet (character frame, m and m/s) then.
 	queried struct {
@@ -191,7 +191,7 @@ func (m *Matcher) Reset() {
 		}
 	}
 	m.trans.Start(animsys.TransitionCut, nil, nil)
-	m.Searches, m.Transitions, m.sinceSrch = 0, 0, 0
+	m.Searches, m.Transitions, m.sinceSearch = 0, 0, 0
 	m.SearchNs, m.Displacements, m.Displacement = m.SearchNs[:0], m.Displacements[:0], 0
 	m.evaluate()
 	m.predict()
@@ -228,10 +228,10 @@ func (m *Matcher) Update(in Input, dt float32) {
 	m.measure(dt)
 	m.predict()
 
-	m.sinceSrch += dt
+	m.sinceSearch += dt
 	f := m.Frame()
 	goalDelta := m.GoalVel.Sub(m.lastGoal).Len()
-	if atEnd || !m.DB.Searchable[f] || m.sinceSrch >= m.S.SearchPeriod ||
+	if atEnd || !m.DB.Searchable[f] || m.sinceSearch >= m.S.SearchPeriod ||
 		goalDelta > m.S.ForceChange || angleDiff(m.GoalYaw, m.lastYaw) > math.Pi/4 {
 		m.search(!m.DB.Searchable[f] || atEnd)
 	}
@@ -359,7 +359,7 @@ func (m *Matcher) features() *rawFeatures {
 // is ending).
 func (m *Matcher) search(must bool) {
 	db, s := m.DB, &m.S
-	m.Searched, m.sinceSrch = true, 0
+	m.Searched, m.sinceSearch = true, 0
 	m.lastGoal, m.lastYaw = m.GoalVel, m.GoalYaw
 	m.Searches++
 	set := s.Set

@@ -34,7 +34,7 @@ func (l *Lab) SetCharacter(ch *character.Character) {
 	}
 	l.trans = animsys.NewTransition(n)
 	l.cur, l.tCur = ch.Start, 0
-	l.Target, l.autoT = -1, 0
+	l.Target, l.sinceAuto = -1, 0
 	l.buildCandidates()
 	l.costExact = make([]float32, len(l.cands))
 	l.costSAD = make([]float32, len(l.cands))
@@ -259,7 +259,7 @@ func (l *Lab) Play(i int) {
 	l.sample(&l.samp, k.clip, k.t)
 	l.trans.Start(animsys.TransitionSpring, &l.out, &l.samp)
 	l.cur, l.tCur = k.clip, k.t
-	l.autoT = 0
+	l.sinceAuto = 0
 	l.Target, l.Predicted, l.PredictedSAD, l.Measured = i, l.costExact[i], l.costSAD[i], 0
 	l.evaluate(0)
 	l.rank()

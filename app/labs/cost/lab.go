@@ -127,7 +127,7 @@ type Lab struct {
 	samp, out               animsys.Pose
 	global, ghost           animsys.Pose // FK of the output and of the raw target
 	characters              int          // characters set so far (playLater)
-	autoT                   float32
+	sinceAuto               float32
 	Target                  int     // candidate of the last transition, -1 if none
 	Predicted, PredictedSAD float32 // its exact (m·s) and SAD (m) cost when chosen
 	Measured                float32 // m·s, ∫|output - target| dt of its feature joints so far
@@ -227,8 +227,8 @@ func (l *Lab) Update(dt float32) {
 	l.trans.Advance(dt)
 	l.evaluate(dt)
 	l.rank()
-	l.autoT += dt
-	if l.S.Auto && l.autoT >= l.S.AutoEvery && l.Ranked[0] >= 0 {
+	l.sinceAuto += dt
+	if l.S.Auto && l.sinceAuto >= l.S.AutoEvery && l.Ranked[0] >= 0 {
 		l.Play(l.Ranked[0])
 	}
 }

@@ -95,24 +95,24 @@ type Lab struct {
 	app.Base
 	S Settings
 
-	ch        *character.Character // the character the database is made of (nil: the embedded set)
-	src       mm.Source
-	dbName    string
-	db        *mm.Database
-	m         *mm.Matcher
-	Err       string // why the loaded files gave no database
-	ground    []bool
-	dbKey     [2]any // what the database was built from: character and mirror
-	wKey      mm.Weights
-	hKey      float32
-	seed      uint32
-	picked    int
-	sec       panels
-	time      float64
-	prevPos   []mgl32.Vec3
-	havePrv   bool
-	steer     steerState
-	shortlist []mm.Candidate // the best frames of the last search, for the table (Matcher.Shortlist)
+	ch          *character.Character // the character the database is made of (nil: the embedded set)
+	src         mm.Source
+	dbName      string
+	db          *mm.Database
+	m           *mm.Matcher
+	Err         string // why the loaded files gave no database
+	ground      []bool
+	dbKey       [2]any // what the database was built from: character and mirror
+	weightsKey  mm.Weights
+	halflifeKey float32
+	seed        uint32
+	picked      int
+	sec         panels
+	time        float64
+	prevPos     []mgl32.Vec3
+	havePrev    bool
+	steer       steerState
+	shortlist   []mm.Candidate // the best frames of the last search, for the table (Matcher.Shortlist)
 
 	// History: a ring of snapshots, the newest at head-1; Rewind is how
 	// many ticks back the view is (0: live).
@@ -226,16 +226,16 @@ func (l *Lab) rebuild() {
 		}
 		l.src, l.db, l.dbName = src, db, name
 		l.ground = groundOf(l.ch, db.Skel.Len())
-		l.wKey, l.hKey = s.Weights, s.Halflife
+		l.weightsKey, l.halflifeKey = s.Weights, s.Halflife
 		l.m = mm.NewMatcher(db, l.settings())
 		l.restart()
 	}
-	if s.Weights != l.wKey {
-		l.wKey = s.Weights
+	if s.Weights != l.weightsKey {
+		l.weightsKey = s.Weights
 		l.db.SetWeights(s.Weights)
 	}
-	if s.Halflife != l.hKey {
-		l.hKey = s.Halflife
+	if s.Halflife != l.halflifeKey {
+		l.halflifeKey = s.Halflife
 		l.db.SetHalflife(s.Halflife)
 	}
 	l.m.S = l.settings()
@@ -281,7 +281,7 @@ func (l *Lab) restart() {
 	l.head, l.count, l.Rewind = 0, 0, 0
 	l.trail = l.trail[:0]
 	l.prevPos = make([]mgl32.Vec3, n)
-	l.havePrv = false
+	l.havePrev = false
 	l.time = 0
 	l.steer.faceYaw, l.steer.locked = 0, false
 	l.costPlot.Clear()
@@ -332,12 +332,12 @@ func (l *Lab) record() {
 	}
 	for j := range h.blue {
 		h.blue[j] = mgl32.Vec3{}
-		if l.havePrv && dt > 0 {
+		if l.havePrev && dt > 0 {
 			h.blue[j] = w.Pos[j].Sub(l.prevPos[j]).Mul(1 / dt)
 		}
 	}
 	copy(l.prevPos, w.Pos)
-	l.havePrv = true
+	l.havePrev = true
 	h.root, h.yaw, h.pred, h.predFace, h.goal = m.RootPos, m.RootYaw, m.Predicted, m.PredFacing, m.GoalVel
 	if m.Searched || m.Searches == 0 {
 		l.shortlist = m.Shortlist(shown, l.shortlist[:0])
