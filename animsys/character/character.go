@@ -37,6 +37,10 @@ type Character struct {
 	// without one).
 	Hips, Head int
 	Leg, Arm   animsys.TwoBoneJoints
+	// Legs are both legs' two-bone chains, left then right, with their
+	// hinges (Root -1 for a leg the figure lacks or whose thigh, knee and
+	// ankle are no parent chain): what a foot lock bends.
+	Legs [2]animsys.TwoBoneJoints
 	// Facing is the character's forward direction in its root's frame,
 	// HeadFwd the head's forward axis in the head's own frame (unit).
 	Facing, HeadFwd mgl32.Vec3

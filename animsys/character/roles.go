@@ -81,6 +81,16 @@ func (ch *Character) hinges() {
 	if ch.Leg.Root >= 0 {
 		ch.Leg.Hinge = ch.hinge(ch.Leg, 1)
 	}
+	parents := ch.Skel.Parents
+	for s := range ch.Legs {
+		l := ch.Figure.Legs[s]
+		ch.Legs[s] = animsys.TwoBoneJoints{Root: -1}
+		if l.Upper > 0 && l.Mid > 0 && l.End > 0 && parents[l.Mid] == l.Upper && parents[l.End] == l.Mid {
+			j := animsys.TwoBoneJoints{Root: l.Upper, Mid: l.Mid, End: l.End}
+			j.Hinge = ch.hinge(j, 1)
+			ch.Legs[s] = j
+		}
+	}
 	if ch.Arm.Root >= 0 {
 		ch.Arm.Hinge = ch.hinge(ch.Arm, -1)
 	}

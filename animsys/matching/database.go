@@ -26,6 +26,9 @@ type Source struct {
 	// mean of left minus right is the body's lateral axis, from which
 	// each frame's facing is read.
 	Left, Right []int
+	// Legs are the left and right legs' two-bone chains (thigh, knee,
+	// ankle; Root -1 where there is none): what foot locking bends.
+	Legs [2]animsys.TwoBoneJoints
 }
 
 // TrajectoryTimes are how far ahead (s) the trajectory features look: a
@@ -123,20 +126,28 @@ const rootSmoothing = 0.15
 //
 // The clips are the source's, shared, not copied: a sample of clip c is
 // the source clip's pose with joint 0 replaced by the smoothed root (a
-// one-joint clip per source clip) and the root's children re-expressed
-// under it, velocities included (Sample).
+// one-joint clip per source clip) and the body re-expressed under it,
+// velocities included (Sample).
 type Database struct {
-	Skel  animsys.Skeleton
-	Clips []animsys.Clip
-	roots []animsys.Clip // the smoothed root of each clip: one joint
-	kids  []int          // the joints whose parent is joint 0
-	Feet  [2]int
-	Hips  int
+	Skel     animsys.Skeleton
+	Clips    []animsys.Clip
+	roots    []animsys.Clip // the smoothed root of each clip: one joint
+	carriers []int          // the joints between joint 0 and the hips, root first (Sample)
+	kids     []int          // the joints hanging from joint 0 or a carrier
+	Feet     [2]int
+	Hips     int
+	Legs     [2]animsys.TwoBoneJoints
+	// Size (m) is the figure's size: the median height of its hips above
+	// the ground over the database. Contact and lock thresholds scale with
+	// it.
+	Size float32
 	// Start[c] is the database index of clip c's first frame; Frames the
 	// total; Searchable marks the frames a search may return.
 	Start      []int
 	Frames     int
 	Searchable []bool
+	contacts   []uint8   // per frame: bit s set when foot s is on the ground
+	boneLen    []float32 // per joint: its bone's length (m) where every frame agrees, else -1
 
 	raw     [NumGroups][]float32 // per group, frames x dims, unnormalised (Inertial at halflife)
 	mean    [NumGroups][]float32 // per dimension
@@ -173,7 +184,7 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	if len(src.Left) == 0 || len(src.Left) != len(src.Right) {
 		return nil, errors.New("matching: no left/right joints to read the facing from")
 	}
-	db := &Database{Skel: src.Skel, Feet: src.Feet, Hips: src.Hips, weights: w}
+	db := &Database{Skel: src.Skel, Feet: src.Feet, Hips: src.Hips, Legs: src.Legs, weights: w}
 	for c := range src.Clips {
 		if src.Clips[c].Joints != n || src.Clips[c].Frames < 2 {
 			return nil, fmt.Errorf("matching: clip %q does not fit the skeleton", src.Clips[c].Name)
@@ -185,16 +196,21 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 		db.raw[g] = make([]float32, db.Frames*groupDims[g])
 	}
 	db.Searchable = make([]bool, db.Frames)
+	db.contacts = make([]uint8, db.Frames)
 	db.Clips = src.Clips
+	db.carriers = carriersOf(src.Skel.Parents, src.Hips)
 	for j, p := range src.Skel.Parents {
-		if p == 0 {
+		if (p == 0 || slices.Contains(db.carriers, p)) && !slices.Contains(db.carriers, j) {
 			db.kids = append(db.kids, j)
 		}
 	}
+	var hips []float32
 	for c := range src.Clips {
 		db.roots = append(db.roots, smoothRoot(&src, &src.Clips[c]))
-		db.features(c)
+		hips = db.features(c, hips)
 	}
+	db.Size = median(hips)
+	db.boneLengths()
 	if !slices.Contains(db.Searchable, true) {
 		return nil, fmt.Errorf("matching: no clip is longer than %.2f s: no frame to search (the first %.2f s and the last %.2f s of each clip are skipped)",
 			StartMargin+EndMargin, float32(StartMargin), float32(EndMargin))
@@ -359,8 +375,10 @@ func RootMotion(p *animsys.Pose) {
 }
 
 // features computes clip c's features, frame by frame, from its exact
-// sampled velocities (cubic sampling at the frame, FK with velocities).
-func (db *Database) features(c int) {
+// sampled velocities (cubic sampling at the frame, FK with velocities),
+// and its feet's contact labels; it appends the hips' heights (m above
+// the ground) to hips.
+func (db *Database) features(c int, hips []float32) []float32 {
 	clip, root := &db.Clips[c], &db.roots[c]
 	n := db.Skel.Len()
 	local, global, scratch := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(1)
@@ -373,6 +391,8 @@ func (db *Database) features(c int) {
 	}
 	lo := int(math.Ceil(float64(StartMargin / clip.FrameTime)))
 	hi := clip.Frames - int(math.Ceil(float64(EndMargin/clip.FrameTime)))
+	var height, speed [2][]float32
+	hipsFrom := len(hips)
 	for f := 0; f < clip.Frames; f++ {
 		i := db.Start[c] + f
 		db.Searchable[i] = f >= lo && f < hi
@@ -382,7 +402,10 @@ func (db *Database) features(c int) {
 		for s, j := range db.Feet {
 			copy(db.raw[FootPos][i*6+3*s:], global.Pos[j][:])
 			copy(db.raw[FootVel][i*6+3*s:], global.Vel[j][:])
+			height[s] = append(height[s], global.Pos[j][1])
+			speed[s] = append(speed[s], global.Vel[j].Len())
 		}
+		hips = append(hips, global.Pos[db.Hips][1])
 		copy(db.raw[HipVel][i*3:], global.Vel[db.Hips][:])
 		inv := mathx.QuatInv(rootRot[f])
 		for k, tau := range TrajectoryTimes {
@@ -393,6 +416,49 @@ func (db *Database) features(c int) {
 			db.raw[TrajDir][i*6+2*k], db.raw[TrajDir][i*6+2*k+1] = fl[0], fl[2]
 		}
 	}
+	db.clipContacts(c, height, speed, hips[hipsFrom:])
+	return hips
+}
+
+// boneLengths finds each joint's bone length (its local position's length,
+// m) where every frame of every clip agrees within a millimetre, for the
+// bones of the body: not joint 0, not a carrier, nor a joint hanging from
+// them (whose offset carries the travel). Others get -1.
+func (db *Database) boneLengths() {
+	n := db.Skel.Len()
+	db.boneLen = make([]float32, n)
+	for j, p := range db.Skel.Parents {
+		db.boneLen[j] = -1
+		if p <= 0 || slices.Contains(db.carriers, p) || slices.Contains(db.carriers, j) {
+			continue
+		}
+		lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+		for c := range db.Clips {
+			clip := &db.Clips[c]
+			for f := 0; f < clip.Frames; f++ {
+				l := clip.PosAt(f, j).Len()
+				lo, hi = min(lo, l), max(hi, l)
+			}
+		}
+		if hi-lo <= 1e-3 {
+			db.boneLen[j] = (lo + hi) / 2
+		}
+	}
+}
+
+// BoneLengthError is the largest difference (m) between a bone's length in
+// global pose g (FK of a sample) and its length in the database, over the
+// bones whose length every frame agrees on (the body's bones).
+func (db *Database) BoneLengthError(g *animsys.Pose) float32 {
+	var worst float32
+	for j, l := range db.boneLen {
+		if l < 0 {
+			continue
+		}
+		d := g.Pos[j].Sub(g.Pos[db.Skel.Parents[j]]).Len() - l
+		worst = max(worst, d, -d)
+	}
+	return worst
 }
 
 // rootAt is the root's position (m) and facing (unit, ground plane) at
@@ -467,18 +533,44 @@ func (src *Source) lateral(g *animsys.Pose) mgl32.Vec3 {
 }
 
 // Sample writes clip c at time t (s) into p, cubic with exact velocities:
-// the source clip's pose with joint 0 replaced by the smoothed root, and
-// the root's children re-expressed under it so every joint stays where it
-// was (kform_mul by the old root, kform_div by the new, velocities
-// propagated). root is one-joint scratch.
+// the source clip's pose with joint 0 replaced by the smoothed root, the
+// joints between it and the hips (carriers, such as a capture's
+// origin-bound joint_Root whose child, the hips, holds the travel) laid
+// onto the root, and every joint hanging from them re-expressed under the
+// root so it stays where it was (kform_mul down the old chain, kform_div
+// by the new root, velocities propagated). So the hips hang from the root
+// by their height and sway, not by metres of travel that a transition
+// between clips would blend through a turning carrier. root is one-joint
+// scratch.
 func (db *Database) Sample(p, root *animsys.Pose, c int, t float32) {
 	animsys.SampleCubic(p, &db.Clips[c], t)
 	animsys.SampleCubic(root, &db.roots[c], t)
-	old, r := p.Kform(0), root.Kform(0)
+	r := root.Kform(0)
+	parents := db.Skel.Parents
+	// Each kid's world kineform, from the old chain (carriers are
+	// overwritten only after every kid is done).
 	for _, j := range db.kids {
-		p.SetKform(j, animsys.KformDiv(r, animsys.KformMul(old, p.Kform(j))))
+		w := p.Kform(j)
+		for k := parents[j]; k >= 0; k = parents[k] {
+			w = animsys.KformMul(p.Kform(k), w)
+		}
+		p.SetKform(j, animsys.KformDiv(r, w))
+	}
+	for _, k := range db.carriers {
+		p.SetKform(k, animsys.KformIdentity())
 	}
 	p.SetKform(0, r)
+}
+
+// carriersOf are the joints strictly between joint 0 and hips on hips'
+// chain of parents, from joint 0's child down: none when the hips hang
+// from joint 0.
+func carriersOf(parents []int, hips int) []int {
+	var chain []int
+	for k := parents[hips]; k > 0; k = parents[k] {
+		chain = append([]int{k}, chain...)
+	}
+	return chain
 }
 
 // gaussian smooths a series with a Gaussian of standard deviation sigma

@@ -116,21 +116,44 @@ func hash(a, b uint32) uint32 {
 // unit maps a hash to [0, 1).
 func unit(h uint32) float32 { return float32(h>>8) / (1 << 24) }
 
-// Metrics are what Eval measures of one run.
+// Metrics are what Eval measures of one run (Meter).
 type Metrics struct {
-	Set    string `json:"set"`
-	Path   string `json:"path"`
-	Frames int    `json:"database_frames"`
-	// FootSliding (cm/s): the mean ground speed of a foot whose height is
-	// within ContactHeight of its lowest in the run (its 1st percentile).
-	FootSliding float64 `json:"foot_sliding_cm_per_s"`
+	Set     string  `json:"set"`
+	Path    string  `json:"path"`
+	Frames  int     `json:"database_frames"`
+	Seconds float64 `json:"seconds"`
+	// FootSliding (cm/s): the mean ground speed of the output's feet
+	// while they stand: over a tick whose frame playing labels the foot in
+	// contact (Database Contact), as did the tick before (the tick a foot
+	// lands it still arrives). ContactShare is the share of foot-ticks
+	// so labelled.
+	FootSliding  float64 `json:"foot_sliding_cm_per_s"`
+	ContactShare float64 `json:"contact_share"`
 	// TrajectoryError (cm): the mean distance between where the root was
 	// predicted to be 1 s ahead and where it was 1 s later.
-	TrajectoryError float64 `json:"trajectory_error_1s_cm"`
-	// TransitionsPerSecond, and the mean inertialized displacement of the
-	// feet per transition (cm·s, ∫ Σ|output - target| dt, both feet).
+	// SimTrajectoryError (cm) is the same for the simulation itself: the
+	// part of the error the input's own changes make (a prediction holds
+	// the input as it is), which no matching can remove. SyncDistance
+	// (cm) is the mean distance from the root to the simulation.
+	TrajectoryError    float64 `json:"trajectory_error_1s_cm"`
+	SimTrajectoryError float64 `json:"simulation_trajectory_error_1s_cm"`
+	SyncDistance       float64 `json:"sync_distance_cm"`
+	// TransitionsPerSecond over the run, and apart while the input asks
+	// to move and while it asks to stand (0 when it never does); the
+	// seconds of each.
 	TransitionsPerSecond float64 `json:"transitions_per_s"`
-	Displacement         float64 `json:"displacement_per_transition_cm_s"`
+	TransitionsMoving    float64 `json:"transitions_per_s_moving"`
+	TransitionsIdle      float64 `json:"transitions_per_s_idle"`
+	IdleSeconds          float64 `json:"idle_s"`
+	// Displacement: the mean inertialized displacement of the feet per
+	// transition (cm·s, ∫ Σ|output - target| dt, both feet).
+	Displacement float64 `json:"displacement_per_transition_cm_s"`
+	// BoneLengthError (mm): the largest difference over the run between a
+	// bone's length in the output and in the database.
+	BoneLengthError float64 `json:"bone_length_error_mm"`
+	// RedBlue (m/s): the mean |propagated - finite difference| world
+	// velocity over the joints and ticks (the lab's red and blue lines).
+	RedBlue float64 `json:"red_blue_mean_m_per_s"`
 	// Search times (µs): with the index, and by brute force on the same
 	// queries.
 	SearchMedian float64 `json:"search_median_us"`
@@ -141,10 +164,6 @@ type Metrics struct {
 	Same bool `json:"brute_force_same"`
 }
 
-// ContactHeight (m): a foot this close to its lowest height is on the
-// ground (the issue's 2 cm).
-const ContactHeight = 0.02
-
 // EvalTick is the tick (s) of an evaluation run.
 const EvalTick = 1.0 / 60
 
@@ -152,75 +171,150 @@ const EvalTick = 1.0 / 60
 // settings s, then again by brute force, and measures the run.
 func Eval(db *Database, s Settings, path Path, seconds float32, seed uint32) Metrics {
 	s.Brute = false
-	m, frames := run(db, s, path, seconds, seed, true)
+	m, frames := run(db, s, path, seconds, seed)
 	s.Brute = true
-	b, bframes := run(db, s, path, seconds, seed, false)
+	b, bframes := run(db, s, path, seconds, seed)
 	m.BruteMedian, m.BruteP99 = b.SearchMedian, b.SearchP99
-	m.Same = len(frames) == len(bframes)
-	for i := 0; m.Same && i < len(frames); i++ {
-		m.Same = frames[i] == bframes[i]
-	}
+	m.Same = slices.Equal(frames, bframes)
 	return m
 }
 
 // run plays one evaluation; it returns the metrics and the frame chosen at
 // every transition.
-func run(db *Database, s Settings, path Path, seconds float32, seed uint32, measure bool) (Metrics, []int) {
+func run(db *Database, s Settings, path Path, seconds float32, seed uint32) (Metrics, []int) {
 	m := NewMatcher(db, s)
+	var mt Meter
 	ticks := int(seconds/EvalTick + 0.5)
-	ahead := int(math.Round(1 / EvalTick))
-	heights := [2][]float32{make([]float32, ticks), make([]float32, ticks)}
-	speeds := [2][]float32{make([]float32, ticks), make([]float32, ticks)}
-	roots := make([]mgl32.Vec3, ticks)
-	preds := make([]mgl32.Vec3, ticks)
 	var chosen []int
-	prev := [2]mgl32.Vec3{m.World.Pos[db.Feet[0]], m.World.Pos[db.Feet[1]]}
 	for k := 0; k < ticks; k++ {
-		m.Update(path.Input(float32(k)*EvalTick, seed), EvalTick)
+		in := path.Input(float32(k)*EvalTick, seed)
+		m.Update(in, EvalTick)
 		if m.Transited {
 			chosen = append(chosen, m.Frame())
 		}
-		for f, j := range db.Feet {
-			p := m.World.Pos[j]
-			d := p.Sub(prev[f])
-			heights[f][k] = p[1]
-			speeds[f][k] = float32(math.Hypot(float64(d[0]), float64(d[2]))) / EvalTick
-			prev[f] = p
+		mt.Tick(m, in, EvalTick)
+	}
+	out := mt.Metrics(m)
+	out.Set, out.Path = s.Set.String(), path.String()
+	return out, chosen
+}
+
+// Meter measures a matcher's run tick by tick (Tick after each Update):
+// what Metrics reports, for Eval and for the lab's readout.
+type Meter struct {
+	ticks, idleTicks       int
+	trans, idleTrans       int
+	seconds, idleSeconds   float64
+	slide                  float64
+	contact, footTicks     int
+	standing               int // foot-ticks in contact after one in contact
+	prevContact            [2]bool
+	syncDist               float64
+	bone                   float32
+	redBlue                float64
+	redBlueN               int
+	prevPos                []mgl32.Vec3
+	ahead                  []meterAhead // the last second's predictions, oldest first
+	trajErr, simErr, trajN float64
+	havePrev               bool
+	prevFeet               [2]mgl32.Vec3
+	sinceStart             float64
+}
+
+// meterAhead is one tick's prediction of where the root and the
+// simulation will be a second on, and when (s since the start).
+type meterAhead struct {
+	at   float64
+	pred mgl32.Vec3
+}
+
+// meterTail (s) is how far ahead the trajectory error looks.
+const meterTail = 1.0
+
+// Tick measures the tick of dt seconds the matcher m just played with
+// input in.
+func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
+	db := m.DB
+	mt.ticks++
+	mt.seconds += float64(dt)
+	mt.sinceStart += float64(dt)
+	idle := in.Move.Len() < 0.05
+	if idle {
+		mt.idleTicks++
+		mt.idleSeconds += float64(dt)
+	}
+	if m.Transited {
+		mt.trans++
+		if idle {
+			mt.idleTrans++
 		}
-		roots[k], preds[k] = m.RootPos, m.Predicted[PathPoints-1]
 	}
-	out := Metrics{Set: s.Set.String(), Path: path.String(), Frames: db.Frames}
-	out.SearchMedian, out.SearchP99, _ = m.SearchStats()
-	if !measure {
-		return out, chosen
-	}
-	var slide float64
-	var n int
-	for f := range heights {
-		// The foot's lowest is the 1st percentile of its height: one dip
-		// during a blend must not set the floor that decides which ticks
-		// count as standing.
-		sorted := slices.Clone(heights[f])
-		slices.Sort(sorted)
-		lo := sorted[len(sorted)/100]
-		for k, h := range heights[f] {
-			if k > 0 && h <= lo+ContactHeight {
-				slide += float64(speeds[f][k])
-				n++
+	w := &m.World
+	for s, j := range db.Feet {
+		p := w.Pos[j]
+		if c := m.Locks[s].Contact; c {
+			mt.contact++
+			if mt.havePrev && mt.prevContact[s] {
+				d := p.Sub(mt.prevFeet[s])
+				mt.slide += float64(mgl32.Vec2{d[0], d[2]}.Len() / dt)
+				mt.standing++
 			}
 		}
+		mt.footTicks++
+		mt.prevFeet[s], mt.prevContact[s] = p, m.Locks[s].Contact
 	}
-	if n > 0 {
-		out.FootSliding = 100 * slide / float64(n)
+	mt.syncDist += float64(groundDist(m.RootPos, m.Sim.Pos))
+	mt.bone = max(mt.bone, db.BoneLengthError(w))
+	if mt.havePrev {
+		for j := 1; j < len(w.Pos); j++ {
+			fd := w.Pos[j].Sub(mt.prevPos[j]).Mul(1 / dt)
+			mt.redBlue += float64(fd.Sub(w.Vel[j]).Len())
+			mt.redBlueN++
+		}
 	}
-	var e float64
-	for k := 0; k+ahead < ticks; k++ {
-		e += float64(preds[k].Sub(roots[k+ahead]).Len())
+	mt.prevPos = append(mt.prevPos[:0], w.Pos...)
+	mt.havePrev = true
+	mt.due(m) // the predictions made a second ago come due now
+	mt.ahead = append(mt.ahead, meterAhead{at: mt.sinceStart + meterTail, pred: m.Predicted[PathPoints-1]})
+}
+
+// due compares the predictions made a second ago with where the root and
+// the simulation are now, and drops them.
+func (mt *Meter) due(m *Matcher) {
+	k := 0
+	for ; k < len(mt.ahead) && mt.ahead[k].at <= mt.sinceStart+1e-6; k++ {
+		p := mt.ahead[k].pred
+		mt.trajErr += float64(groundDist(p, m.RootPos))
+		mt.simErr += float64(groundDist(p, m.Sim.Pos))
+		mt.trajN++
 	}
-	if ticks > ahead {
-		out.TrajectoryError = 100 * e / float64(ticks-ahead)
+	mt.ahead = mt.ahead[:copy(mt.ahead, mt.ahead[k:])]
+}
+
+// Metrics are the measures so far; m gives the search times and the
+// displacements.
+func (mt *Meter) Metrics(m *Matcher) Metrics {
+	out := Metrics{Frames: m.DB.Frames, Seconds: mt.seconds}
+	out.SearchMedian, out.SearchP99, _ = m.SearchStats()
+	if mt.standing > 0 {
+		out.FootSliding = 100 * mt.slide / float64(mt.standing)
 	}
-	out.TransitionsPerSecond = float64(m.Transitions) / float64(seconds)
+	out.ContactShare = float64(mt.contact) / float64(max(mt.footTicks, 1))
+	if mt.trajN > 0 {
+		out.TrajectoryError = 100 * mt.trajErr / mt.trajN
+		out.SimTrajectoryError = 100 * mt.simErr / mt.trajN
+	}
+	out.SyncDistance = 100 * mt.syncDist / float64(max(mt.ticks, 1))
+	if mt.seconds > 0 {
+		out.TransitionsPerSecond = float64(mt.trans) / mt.seconds
+	}
+	if moving := mt.seconds - mt.idleSeconds; moving > 0 {
+		out.TransitionsMoving = float64(mt.trans-mt.idleTrans) / moving
+	}
+	if mt.idleSeconds > 0 {
+		out.TransitionsIdle = float64(mt.idleTrans) / mt.idleSeconds
+	}
+	out.IdleSeconds = mt.idleSeconds
 	if d := m.Displacements; len(d) > 0 {
 		var sum float64
 		for _, x := range d {
@@ -228,5 +322,9 @@ func run(db *Database, s Settings, path Path, seconds float32, seed uint32, meas
 		}
 		out.Displacement = 100 * sum / float64(len(d))
 	}
-	return out, chosen
+	out.BoneLengthError = 1000 * float64(mt.bone)
+	if mt.redBlueN > 0 {
+		out.RedBlue = mt.redBlue / float64(mt.redBlueN)
+	}
+	return out
 }

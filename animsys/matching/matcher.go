@@ -53,6 +53,29 @@ type Settings struct {
 	// Half-lives (s) of the springs that predict the trajectory: on the
 	// velocity, and on the facing angle.
 	VelHalflife, FaceHalflife float32
+	// Bias is how much (in the set's cost) the best frame must beat
+	// carrying on by for the matcher to transition, and BiasShare by what
+	// share of carrying on's cost besides: calm over restless.
+	Bias, BiasShare float32
+	Sync            SyncSettings
+	Lock            LockSettings
+}
+
+// SyncSettings are the synchronisation of the animated root with the
+// simulation (the reference controller's "adjustment" and "clamping").
+// With both off the simulation stands where the character stands, as a
+// matcher without it does.
+type SyncSettings struct {
+	// Adjust pulls the root towards the simulation: a damper of
+	// Halflife (position) and RotHalflife (facing), at most Ratio of the
+	// root's own speed and turn rate, so the feet do not visibly slide.
+	Adjust                bool
+	Halflife, RotHalflife float32
+	Ratio                 float32
+	// Clamp keeps the root within Distance (m) and Angle (rad) of the
+	// simulation, whatever the animation does.
+	Clamp           bool
+	Distance, Angle float32
 }
 
 // DefaultSettings are a Matcher's settings to start with.
@@ -60,7 +83,9 @@ func DefaultSettings() Settings {
 	return Settings{Set: InertialSet, Transition: animsys.TransitionSpring, Halflife: 0.1, BlendTime: 0.3,
 		SearchPeriod: 0.1, ForceChange: 1, Near: 0.2, Rerank: 16,
 		WalkSpeed: 1.4, RunSpeed: 3.6, SideSpeed: 1.1, BackSpeed: 1.0,
-		VelHalflife: 0.25, FaceHalflife: 0.2}
+		VelHalflife: 0.25, FaceHalflife: 0.2, Bias: 0.1, BiasShare: 0.3,
+		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2},
+		Lock: LockSettings{On: true, Radius: 1, Halflife: 0.1}}
 }
 
 // MaxCandidates bounds Settings.Rerank and a Shortlist.
@@ -91,19 +116,19 @@ type Matcher struct {
 	DB *Database
 	S  Settings
 
-	// The prediction: velocity (m/s) and acceleration of the spring on the
-	// ground velocity (x, z), and the facing angle (rad about +y, 0 facing
-	// +z) with its rate.
-	SimVel, SimAcc  mgl32.Vec2
-	SimYaw, SimYawV float32
-	GoalVel         mgl32.Vec2
-	GoalYaw         float32
-	lastYaw         float32
-	lastGoal        mgl32.Vec2
+	// Sim is the simulated character the input moves; lastGoal and
+	// lastYaw its goal at the last search (a jump searches at once).
+	Sim      Simulation
+	lastGoal mgl32.Vec2
+	lastYaw  float32
 
-	// The character's root in the world: ground position (m) and facing.
+	// The character's root in the world: ground position (m) and facing;
+	// adjVel (m/s) and adjYaw (rad/s) are the rates at which the last
+	// tick's synchronisation moved it (propagated into World's velocities).
 	RootPos mgl32.Vec3
 	RootYaw float32
+	adjVel  mgl32.Vec3
+	adjYaw  float32
 	// Predicted is the predicted path of the root over the next second, in
 	// the world, at PathPoints even times; PredFacing its facing.
 	Predicted  [PathPoints]mgl32.Vec3
@@ -111,8 +136,9 @@ type Matcher struct {
 
 	// Playing: clip and time (s) into it; the tick's poses: Local the
 	// output's local pose in the character's frame (root motion as joint
-	// 0's velocities), Char its FK (the character's frame), World its FK
-	// in the world, Target the FK of the playing clip alone.
+	// 0's velocities), Char its FK (the character's frame), World the
+	// output in the world (its FK with the root placed, the feet locked),
+	// Target the FK of the playing clip alone.
 	Clip   int
 	Time   float32
 	Local  animsys.Pose
@@ -121,7 +147,17 @@ type Matcher struct {
 	Target animsys.Pose
 	samp   animsys.Pose
 	root   animsys.Pose       // one joint: scratch of Database.Sample
+	wl     animsys.Pose       // Local with the root in the world: World's local pose
 	trans  animsys.Transition // the last transition, into the clip playing
+	// Locks are the feet's locks (left, right); ik the IK's scratch.
+	Locks    [2]FootLock
+	lastMust bool
+	// ik is the IK's scratch and how far (m) the hips are lowered for the
+	// held feet, and how fast.
+	ik struct {
+		temp, a, b    animsys.Pose
+		drop, dropVel float32
+	}
 
 	// Searches: the query of the last one, the cost of carrying on then,
 	// whether this tick searched and transitioned, and counts.
@@ -162,7 +198,7 @@ const SearchTimes = 4096
 func NewMatcher(db *Database, s Settings) *Matcher {
 	n := db.Skel.Len()
 	m := &Matcher{DB: db, S: s}
-	animsys.NewPoses(n, &m.Local, &m.Char, &m.World, &m.Target, &m.samp)
+	animsys.NewPoses(n, &m.Local, &m.Char, &m.World, &m.Target, &m.samp, &m.wl, &m.ik.temp, &m.ik.a, &m.ik.b)
 	m.trans = animsys.NewTransition(n)
 	m.root = animsys.NewPose(1)
 	m.Query = make([]float32, 0, 64)
@@ -179,9 +215,10 @@ func NewMatcher(db *Database, s Settings) *Matcher {
 // Reset puts the character back at the origin on clip 0's first
 // searchable frame, at rest.
 func (m *Matcher) Reset() {
-	m.SimVel, m.SimAcc, m.SimYaw, m.SimYawV = mgl32.Vec2{}, mgl32.Vec2{}, 0, 0
-	m.GoalVel, m.GoalYaw, m.lastGoal, m.lastYaw = mgl32.Vec2{}, 0, mgl32.Vec2{}, 0
-	m.RootPos, m.RootYaw = mgl32.Vec3{}, 0
+	m.Sim, m.lastGoal, m.lastYaw = Simulation{}, mgl32.Vec2{}, 0
+	m.RootPos, m.RootYaw, m.adjVel, m.adjYaw = mgl32.Vec3{}, 0, mgl32.Vec3{}, 0
+	m.Locks = [2]FootLock{}
+	m.ik.drop, m.ik.dropVel = 0, 0
 	m.Clip, m.Time = 0, 0
 	for i, ok := range m.DB.Searchable {
 		if ok {
@@ -195,7 +232,7 @@ func (m *Matcher) Reset() {
 	m.SearchNs, m.Displacements, m.Displacement = m.SearchNs[:0], m.Displacements[:0], 0
 	m.evaluate()
 	m.predict()
-	m.world()
+	m.world(0)
 }
 
 // Frame is the database index of the frame playing.
@@ -206,16 +243,17 @@ func (m *Matcher) Frame() int {
 }
 
 // Update ticks the matcher by dt seconds (at most MaxTick) with input in:
-// the prediction springs move, the clip plays on, a search runs when due
-// and a better frame is blended to, then the root moves by the output's
-// root motion. dt <= 0 changes nothing.
+// the simulation moves, the clip plays on, a search runs when due and a
+// better frame is blended to, then the root moves by the output's root
+// motion and towards the simulation, and the feet are locked. dt <= 0
+// changes nothing.
 func (m *Matcher) Update(in Input, dt float32) {
 	m.Searched, m.Transited = false, false
 	if !(dt > 0) {
 		return
 	}
 	dt = min(dt, MaxTick)
-	m.steer(in, dt)
+	m.Sim.steer(in, &m.S, dt)
 
 	clip := &m.DB.Clips[m.Clip]
 	m.Time += dt
@@ -230,73 +268,19 @@ func (m *Matcher) Update(in Input, dt float32) {
 
 	m.sinceSearch += dt
 	f := m.Frame()
-	goalDelta := m.GoalVel.Sub(m.lastGoal).Len()
+	goalDelta := m.Sim.GoalVel.Sub(m.lastGoal).Len()
 	if atEnd || !m.DB.Searchable[f] || m.sinceSearch >= m.S.SearchPeriod ||
-		goalDelta > m.S.ForceChange || angleDiff(m.GoalYaw, m.lastYaw) > math.Pi/4 {
+		goalDelta > m.S.ForceChange || angleDiff(m.Sim.GoalYaw, m.lastYaw) > math.Pi/4 {
 		m.search(!m.DB.Searchable[f] || atEnd)
 	}
 	m.moveRoot(dt)
-	m.world()
+	m.synchronise(dt)
+	m.world(dt)
 }
 
-// steer moves the prediction springs towards what in asks for.
-func (m *Matcher) steer(in Input, dt float32) {
-	s := &m.S
-	move := in.Move
-	if l := move.Len(); l > 1 {
-		move = move.Mul(1 / l)
-	} else if !(l >= 0) { // NaN
-		move = mgl32.Vec2{}
-	}
-	switch {
-	case in.Face.Len() > 1e-3:
-		m.GoalYaw = yawOf(in.Face)
-	case move.Len() > 0.05:
-		m.GoalYaw = yawOf(move)
-	}
-	// The goal velocity in the goal facing's frame: forward at the walk
-	// or run speed, sideways and backwards capped.
-	speed := s.WalkSpeed
-	if in.Run {
-		speed = s.RunSpeed
-	}
-	sn, cs := math.Sincos(float64(m.GoalYaw))
-	side := move[0]*float32(cs) - move[1]*float32(sn) // along the goal's +x (left)
-	fwd := move[0]*float32(sn) + move[1]*float32(cs)
-	side *= min(speed, s.SideSpeed)
-	if fwd < 0 {
-		fwd *= min(speed, s.BackSpeed)
-	} else {
-		fwd *= speed
-	}
-	m.GoalVel = mgl32.Vec2{side*float32(cs) + fwd*float32(sn), -side*float32(sn) + fwd*float32(cs)}
-	for a := 0; a < 2; a++ {
-		_, m.SimVel[a], m.SimAcc[a] = spring.VelocitySpringExact(0, m.SimVel[a], m.SimAcc[a], m.GoalVel[a], s.VelHalflife, dt)
-	}
-	g := m.SimYaw + wrapAngle(m.GoalYaw-m.SimYaw)
-	m.SimYaw, m.SimYawV = spring.SimpleSpringDamperExact(m.SimYaw, m.SimYawV, g, s.FaceHalflife, dt)
-	m.SimYaw = wrapAngle(m.SimYaw)
-}
-
-// predict fills Predicted and PredFacing: the root's path over the next
-// second from where the character stands, moved by the velocity spring's
-// exact integral and turned by the facing spring.
-func (m *Matcher) predict() {
-	g := m.SimYaw + wrapAngle(m.GoalYaw-m.SimYaw)
-	for k := range m.Predicted {
-		t := float32(k) / (PathPoints - 1)
-		var d mgl32.Vec3
-		for a, ax := range [2]int{0, 2} {
-			d[ax], _, _ = spring.VelocitySpringExact(0, m.SimVel[a], m.SimAcc[a], m.GoalVel[a], m.S.VelHalflife, t)
-		}
-		m.Predicted[k] = m.RootPos.Add(d)
-		yaw, _ := spring.SimpleSpringDamperExact(m.SimYaw, m.SimYawV, g, m.S.FaceHalflife, t)
-		if t == 0 {
-			yaw = m.SimYaw
-		}
-		m.PredFacing[k] = yawDir(yaw)
-	}
-}
+// predict fills Predicted and PredFacing: the simulation's path over the
+// next second.
+func (m *Matcher) predict() { m.Sim.predict(&m.S, &m.Predicted, &m.PredFacing) }
 
 // evaluate samples the playing clip at Time into Target's local pose
 // (samp), blends the last transition into it, and runs FK of both in the
@@ -358,9 +342,10 @@ func (m *Matcher) features() *rawFeatures {
 // trajectory and blends to it if it beats carrying on (or must: the clip
 // is ending).
 func (m *Matcher) search(must bool) {
+	m.lastMust = must
 	db, s := m.DB, &m.S
 	m.Searched, m.sinceSearch = true, 0
-	m.lastGoal, m.lastYaw = m.GoalVel, m.GoalYaw
+	m.lastGoal, m.lastYaw = m.Sim.GoalVel, m.Sim.GoalYaw
 	m.Searches++
 	set := s.Set
 	r := m.features()
@@ -412,7 +397,7 @@ func (m *Matcher) search(must bool) {
 		return
 	}
 	best := m.rerank[0]
-	if !must && !(best.Cost < m.Carry.Cost) {
+	if !must && (!(best.Cost < (1-m.S.BiasShare)*m.Carry.Cost-m.S.Bias)) {
 		return
 	}
 	m.transition(best.Frame)
@@ -504,19 +489,64 @@ func (m *Matcher) moveRoot(dt float32) {
 	m.RootYaw = wrapAngle(m.RootYaw + m.Local.Ang[0][1]*dt)
 }
 
-// world runs FK of the output with the root at RootPos, turned by RootYaw
-// and moving with the root motion: every joint in the world with its
-// propagated velocities.
-func (m *Matcher) world() {
+// synchronise pulls the root towards the simulation and keeps it near
+// (Settings.Sync), recording the rates it moved it at (adjVel, adjYaw)
+// for the propagated velocities. With neither on, the simulation is put
+// where the root stands, as before there was one.
+func (m *Matcher) synchronise(dt float32) {
+	s, sim := &m.S.Sync, &m.Sim
+	m.adjVel, m.adjYaw = mgl32.Vec3{}, 0
+	if !s.Adjust && !s.Clamp {
+		sim.Pos, sim.Yaw = m.RootPos, m.RootYaw
+		return
+	}
+	pos, yaw := m.RootPos, m.RootYaw
+	if s.Adjust {
+		// The reference's adjustment: a damper's step towards the
+		// simulation, no longer than Ratio of the root's own motion.
+		v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])
+		d := sim.Pos.Sub(pos)
+		d[1] = 0
+		step := d.Mul(1 - spring.DamperExact(1, 0, s.Halflife, dt))
+		speed := mgl32.Vec2{v[0], v[2]}.Len()
+		if most := s.Ratio * speed * dt; step.Len() > most {
+			step = step.Mul(most / step.Len())
+		}
+		pos = pos.Add(step)
+		a := wrapAngle(sim.Yaw - yaw)
+		turn := a * (1 - spring.DamperExact(1, 0, s.RotHalflife, dt))
+		most := s.Ratio * abs32(m.Local.Ang[0][1]) * dt
+		turn = mathx.Clamp(turn, -most, most)
+		yaw += turn
+	}
+	if s.Clamp {
+		if d := pos.Sub(sim.Pos); d.Len() > s.Distance {
+			pos = sim.Pos.Add(d.Mul(s.Distance / d.Len()))
+		}
+		if a := wrapAngle(yaw - sim.Yaw); abs32(a) > s.Angle {
+			yaw = sim.Yaw + mathx.Clamp(a, -s.Angle, s.Angle)
+		}
+	}
+	m.adjVel = pos.Sub(m.RootPos).Mul(1 / dt)
+	m.adjYaw = wrapAngle(yaw-m.RootYaw) / dt
+	m.RootPos, m.RootYaw = pos, wrapAngle(yaw)
+}
+
+// world makes World, the output in the world: FK of the local pose with
+// the root at RootPos, turned by RootYaw and moving with the root motion
+// plus the synchronisation's rates, every joint with its propagated
+// velocities; then the feet are locked (a tick of dt seconds; 0 at a
+// reset).
+func (m *Matcher) world(dt float32) {
 	r := yawQuatAngle(m.RootYaw)
 	root := animsys.KformIdentity()
 	root.Pos, root.Rot = m.RootPos, r
-	root.Vel = mathx.QuatMulVec3(r, m.Local.Vel[0])
-	root.Ang = mathx.QuatMulVec3(r, m.Local.Ang[0])
-	k0 := m.Local.Kform(0)
-	m.Local.SetKform(0, root)
-	animsys.FK(&m.World, &m.Local, m.DB.Skel.Parents)
-	m.Local.SetKform(0, k0)
+	root.Vel = mathx.QuatMulVec3(r, m.Local.Vel[0]).Add(m.adjVel)
+	root.Ang = mathx.QuatMulVec3(r, m.Local.Ang[0]).Add(mgl32.Vec3{0, m.adjYaw, 0})
+	m.wl.CopyFrom(&m.Local)
+	m.wl.SetKform(0, root)
+	animsys.FK(&m.World, &m.wl, m.DB.Skel.Parents)
+	m.lockFeet(dt)
 }
 
 // SearchStats are the median, 99th percentile and largest (µs) of the

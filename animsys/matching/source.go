@@ -24,6 +24,7 @@ func SourceOf(ch *character.Character) (Source, error) {
 	}
 	// The lateral axis: across the thighs, and across the upper arms when
 	// the figure has both.
+	src.Legs = ch.Legs
 	src.Left, src.Right = []int{f.Legs[0].Upper}, []int{f.Legs[1].Upper}
 	if f.Arms[0].Upper > 0 && f.Arms[1].Upper > 0 {
 		src.Left, src.Right = append(src.Left, f.Arms[0].Upper), append(src.Right, f.Arms[1].Upper)

@@ -118,11 +118,13 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	}
 	fmt.Fprintf(stdout, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
 		name, db.Frames, *seconds, transitionLabel(tr))
-	fmt.Fprintf(stdout, "%-8s %-9s %11s %11s %9s %12s %17s %17s %5s\n", "path", "features", "slide cm/s",
-		"traj 1s cm", "trans/s", "disp cm*s", "search us (p99)", "brute us (p99)", "same")
+	fmt.Fprintf(stdout, "%-8s %-9s %16s %17s %7s %17s %9s %8s %9s %15s %15s %5s\n", "path", "features",
+		"slide cm/s (con)", "traj 1s cm (sim)", "sync cm", "trans/s move idle", "disp cm*s", "bones mm",
+		"red-blue", "search us p99", "brute us p99", "same")
 	for _, r := range rep.Results {
-		fmt.Fprintf(stdout, "%-8s %-9s %11.2f %11.1f %9.2f %12.2f %9.1f (%5.1f) %9.1f (%5.1f) %5v\n", r.Path, r.Set,
-			r.FootSliding, r.TrajectoryError, r.TransitionsPerSecond, r.Displacement,
+		fmt.Fprintf(stdout, "%-8s %-9s %8.2f (%4.0f%%) %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
+			r.Path, r.Set, r.FootSliding, 100*r.ContactShare, r.TrajectoryError, r.SimTrajectoryError, r.SyncDistance,
+			r.TransitionsPerSecond, r.TransitionsMoving, r.TransitionsIdle, r.Displacement, r.BoneLengthError, r.RedBlue,
 			r.SearchMedian, r.SearchP99, r.BruteMedian, r.BruteP99, r.Same)
 	}
 	return ExitOK

@@ -338,7 +338,7 @@ func (l *Lab) record() {
 	}
 	copy(l.prevPos, w.Pos)
 	l.havePrev = true
-	h.root, h.yaw, h.pred, h.predFace, h.goal = m.RootPos, m.RootYaw, m.Predicted, m.PredFacing, m.GoalVel
+	h.root, h.yaw, h.pred, h.predFace, h.goal = m.RootPos, m.RootYaw, m.Predicted, m.PredFacing, m.Sim.GoalVel
 	if m.Searched || m.Searches == 0 {
 		l.shortlist = m.Shortlist(shown, l.shortlist[:0])
 	}

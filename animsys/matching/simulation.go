@@ -1,0 +1,155 @@
+package matching
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/spring"
+)
+
+// Simulation is the character the input moves directly (the reference
+// motion-matching controller's "simulation object"): a point on the ground
+// driven by a velocity spring towards the desired velocity
+// (spring.VelocitySpringExact, perfect-tracking-with-springs) and a facing
+// driven by a critical spring towards the desired facing. The animated
+// character follows it (Matcher.synchronise), and the predicted trajectory
+// the search matches is its.
+type Simulation struct {
+	Pos      mgl32.Vec3 // m, on the ground (y = 0)
+	Vel, Acc mgl32.Vec2 // m/s and m/s² on the ground (x, z)
+	Yaw      float32    // rad about +y, 0 facing +z
+	YawVel   float32    // rad/s
+	// GoalVel (m/s, x and z) and GoalYaw (rad) are what the input asks for.
+	GoalVel mgl32.Vec2
+	GoalYaw float32
+	// GoalTurn (rad/s) is how fast the input has been turning the goal
+	// velocity, smoothed: a stick swept steadily round (a circle) is
+	// predicted to go on turning. A jump of the goal's direction (keys,
+	// a flick) sets it to 0. faceMoves: the facing follows the movement.
+	GoalTurn  float32
+	faceMoves bool
+}
+
+// Turn-rate estimate: the damper's half-life (s), the fastest steady turn
+// it believes (rad/s; faster is a jump, not a sweep), and the speed (m/s)
+// below which the goal has no direction.
+const (
+	turnHalflife = 0.2
+	turnMax      = 3
+	turnMinSpeed = 0.1
+)
+
+// steer moves the simulation dt seconds towards what in asks for, with
+// settings s's speeds and half-lives.
+func (sim *Simulation) steer(in Input, s *Settings, dt float32) {
+	move := in.Move
+	if l := move.Len(); l > 1 {
+		move = move.Mul(1 / l)
+	} else if !(l >= 0) { // NaN
+		move = mgl32.Vec2{}
+	}
+	switch {
+	case in.Face.Len() > 1e-3:
+		sim.GoalYaw = yawOf(in.Face)
+	case move.Len() > 0.05:
+		sim.GoalYaw = yawOf(move)
+	}
+	// The goal velocity in the goal facing's frame: forward at the walk
+	// or run speed, sideways and backwards capped.
+	speed := s.WalkSpeed
+	if in.Run {
+		speed = s.RunSpeed
+	}
+	sn, cs := math.Sincos(float64(sim.GoalYaw))
+	side := move[0]*float32(cs) - move[1]*float32(sn) // along the goal's +x (left)
+	fwd := move[0]*float32(sn) + move[1]*float32(cs)
+	side *= min(speed, s.SideSpeed)
+	if fwd < 0 {
+		fwd *= min(speed, s.BackSpeed)
+	} else {
+		fwd *= speed
+	}
+	goal := mgl32.Vec2{side*float32(cs) + fwd*float32(sn), -side*float32(sn) + fwd*float32(cs)}
+	sim.turn(goal, dt)
+	sim.GoalVel = goal
+	sim.faceMoves = in.Face.Len() <= 1e-3
+	for a, ax := range [2]int{0, 2} {
+		var d float32
+		d, sim.Vel[a], sim.Acc[a] = spring.VelocitySpringExact(0, sim.Vel[a], sim.Acc[a], sim.GoalVel[a], s.VelHalflife, dt)
+		sim.Pos[ax] += d
+	}
+	g := sim.Yaw + wrapAngle(sim.GoalYaw-sim.Yaw)
+	sim.Yaw, sim.YawVel = spring.SimpleSpringDamperExact(sim.Yaw, sim.YawVel, g, s.FaceHalflife, dt)
+	sim.Yaw = wrapAngle(sim.Yaw)
+}
+
+// turn updates GoalTurn from the goal's change to goal over dt seconds.
+func (sim *Simulation) turn(goal mgl32.Vec2, dt float32) {
+	if goal.Len() < turnMinSpeed || sim.GoalVel.Len() < turnMinSpeed {
+		sim.GoalTurn = 0
+		return
+	}
+	rate := wrapAngle(yawOf(goal)-yawOf(sim.GoalVel)) / dt
+	if abs32(rate) > turnMax {
+		sim.GoalTurn = 0
+		return
+	}
+	sim.GoalTurn = spring.DamperExact(sim.GoalTurn, rate, turnHalflife, dt)
+}
+
+// predict writes the simulation's path over the next second into pos and
+// its facing into dir, at PathPoints even times: the velocity spring's
+// exact integral and the facing spring, with the goal held (or, while the
+// input turns steadily, turning on at GoalTurn).
+func (sim *Simulation) predict(s *Settings, pos, dir *[PathPoints]mgl32.Vec3) {
+	if sim.GoalTurn != 0 {
+		sim.predictTurning(s, pos, dir)
+		return
+	}
+	g := sim.Yaw + wrapAngle(sim.GoalYaw-sim.Yaw)
+	for k := range pos {
+		t := float32(k) / (PathPoints - 1)
+		var d mgl32.Vec3
+		for a, ax := range [2]int{0, 2} {
+			d[ax], _, _ = spring.VelocitySpringExact(0, sim.Vel[a], sim.Acc[a], sim.GoalVel[a], s.VelHalflife, t)
+		}
+		pos[k] = sim.Pos.Add(d)
+		yaw, _ := spring.SimpleSpringDamperExact(sim.Yaw, sim.YawVel, g, s.FaceHalflife, t)
+		if t == 0 {
+			yaw = sim.Yaw
+		}
+		dir[k] = yawDir(yaw)
+	}
+}
+
+// predictTurning is predict with the goal turning at GoalTurn: the springs
+// stepped exactly over each of the PathPoints-1 intervals, the goal held
+// at its value in the middle of each.
+func (sim *Simulation) predictTurning(s *Settings, pos, dir *[PathPoints]mgl32.Vec3) {
+	const step = float32(1) / (PathPoints - 1)
+	p, v, a := sim.Pos, sim.Vel, sim.Acc
+	yaw, yawVel := sim.Yaw, sim.YawVel
+	pos[0], dir[0] = p, yawDir(yaw)
+	for k := 1; k < PathPoints; k++ {
+		turn := sim.GoalTurn * (float32(k) - 0.5) * step
+		gv := rotate2(sim.GoalVel, turn)
+		for i, ax := range [2]int{0, 2} {
+			var d float32
+			d, v[i], a[i] = spring.VelocitySpringExact(0, v[i], a[i], gv[i], s.VelHalflife, step)
+			p[ax] += d
+		}
+		gy := sim.GoalYaw
+		if sim.faceMoves {
+			gy += turn
+		}
+		yaw, yawVel = spring.SimpleSpringDamperExact(yaw, yawVel, yaw+wrapAngle(gy-yaw), s.FaceHalflife, step)
+		pos[k], dir[k] = p, yawDir(yaw)
+	}
+}
+
+// rotate2 turns ground vector v (x, z) by a (rad) about +y.
+func rotate2(v mgl32.Vec2, a float32) mgl32.Vec2 {
+	sn, cs := math.Sincos(float64(a))
+	return mgl32.Vec2{v[0]*float32(cs) + v[1]*float32(sn), -v[0]*float32(sn) + v[1]*float32(cs)}
+}
