@@ -59,6 +59,14 @@ type Character struct {
 	// Notes say what loading detected and chose (units, up axis, rest
 	// frames dropped), for the panel and stderr.
 	Notes []string
+	// Files are the files the clips were read from, in the clips' order
+	// (a glTF character's one file); none for a character built in code.
+	Files []string
+	// Skipped are the files Load left out, their skeleton not the
+	// character's: one error each, in the order given, naming the file
+	// and why ("file: skipped: its skeleton differs from ..."). Not
+	// failures: the files that failed to read are in Load's error.
+	Skipped []error
 	// root is the file joint the Entity's root motion follows (the hips),
 	// -1 when the file's own root is the Entity.
 	root int
