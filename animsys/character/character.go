@@ -11,7 +11,10 @@
 package character
 
 import (
+	"fmt"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -70,6 +73,37 @@ type Character struct {
 	// root is the file joint the Entity's root motion follows (the hips),
 	// -1 when the file's own root is the Entity.
 	root int
+}
+
+// Contents names what the character holds, by its clips and the files
+// they came from: "50 clips from locomotion/" (the folder of every file),
+// "1 clip from walk.bvh" (one file), "12 clips from 3 files" (files from
+// several folders); "5 clips of default" for a character built in code.
+func (c *Character) Contents() string {
+	clips := fmt.Sprintf("%d clips", len(c.Clips))
+	if len(c.Clips) == 1 {
+		clips = "1 clip"
+	}
+	switch len(c.Files) {
+	case 0:
+		return clips + " of " + c.Name
+	case 1:
+		return clips + " from " + filepath.Base(c.Files[0])
+	}
+	dir := filepath.Dir(c.Files[0])
+	for _, f := range c.Files[1:] {
+		if filepath.Dir(f) != dir {
+			return fmt.Sprintf("%s from %d files", clips, len(c.Files))
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // "." and ".." by their names
+	}
+	name := filepath.Base(dir)
+	if !strings.HasSuffix(name, "/") {
+		name += "/"
+	}
+	return clips + " from " + name
 }
 
 // Path is an ellipse a target follows, Center + U cos(Rate t) + V sin(Rate

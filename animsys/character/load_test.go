@@ -252,7 +252,8 @@ func mixedFolder(t *testing.T) (dir, lafan string, bandai []string) {
 }
 
 // A folder of captures of two skeletons loads the larger group, as those
-// files alone load, and names the file it skipped and why: no error.
+// files alone load, and names the file it skipped and why: no error. The
+// character names what it holds by its folder.
 func TestLoadMixedFolder(t *testing.T) {
 	dir, lafan, bandai := mixedFolder(t)
 	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
@@ -275,6 +276,9 @@ func TestLoadMixedFolder(t *testing.T) {
 	want := lafan + ": skipped: its skeleton differs from the 3 files loaded (" + bandai[0] + "'s: joint 1 is "
 	if len(ch.Skipped) != 1 || !strings.HasPrefix(ch.Skipped[0].Error(), want) || !strings.HasSuffix(ch.Skipped[0].Error(), "; load it on its own") {
 		t.Errorf("skipped %q, want one beginning %q", ch.Skipped, want)
+	}
+	if got, want := ch.Contents(), "3 clips from "+filepath.Base(dir)+"/"; got != want {
+		t.Errorf("contents %q, want %q", got, want)
 	}
 	// Files of one skeleton: nothing skipped, nothing else changed.
 	if alone.Skipped != nil || !slices.Equal(alone.Files, bandai) {
@@ -369,5 +373,8 @@ func TestLoadMixedCaptures(t *testing.T) {
 	if len(ch.Skipped) != 1 || !strings.HasPrefix(ch.Skipped[0].Error(), want) {
 		t.Errorf("skipped %q, want one beginning %q", ch.Skipped, want)
 	}
-	t.Logf("%v", ch.Skipped[0])
+	if got, want := ch.Contents(), fmt.Sprintf("%d clips from %s/", len(loco), filepath.Base(dir)); got != want {
+		t.Errorf("contents %q, want %q", got, want)
+	}
+	t.Logf("%s; %v", ch.Contents(), ch.Skipped[0])
 }

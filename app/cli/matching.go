@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
@@ -175,7 +174,7 @@ func matchingSource(files []string, mirror bool, stderr io.Writer) (matching.Sou
 		if src, err = matching.SourceOf(ch); err != nil {
 			return src, "", err
 		}
-		name = fmt.Sprintf("%d clips of %s", len(ch.Clips), strings.Join(files, " "))
+		name = ch.Contents()
 	}
 	if mirror {
 		src = matching.Mirrored(src)
