@@ -27,9 +27,11 @@ type mocapState struct {
 // Load reads BVH files as the character of every lab that animates one
 // (drag and drop does the same), with the Mocap section's options (the
 // command line's at first), and makes its body. Errors go to stderr and
-// the screen; the app keeps running. It reports whether every file
-// loaded. Call it from the input stage or before the loop, never while
-// drawing.
+// the screen; so do the files left out for their skeleton
+// (character.Load: the largest group of one skeleton loads), as notices.
+// The app keeps running. It reports whether every file read: a file
+// skipped is no failure. Call it from the input stage or before the loop,
+// never while drawing.
 func (a *App) Load(files []string) bool {
 	ch, err := character.Load(files, a.mocap.opts)
 	errs := character.FileErrors(err) // each file's on a line of its own
@@ -38,6 +40,9 @@ func (a *App) Load(files []string) bool {
 	}
 	if ch != nil {
 		a.mocap.character, a.mocap.files = ch, files
+		for _, s := range ch.Skipped {
+			fmt.Fprintln(os.Stderr, "kinelab:", s)
+		}
 		for _, n := range ch.Notes {
 			fmt.Fprintln(os.Stderr, "kinelab:", ch.Name+":", n)
 		}
@@ -56,16 +61,33 @@ func (a *App) Load(files []string) bool {
 		a.sayErr(err.Error())
 	}
 	if ch != nil {
-		clips := "1 clip"
-		if len(ch.Clips) != 1 {
-			clips = fmt.Sprintf("%d clips", len(ch.Clips))
+		a.say(loadedMessage(ch))
+		for _, s := range ch.Skipped {
+			a.say(s.Error())
 		}
-		a.say(fmt.Sprintf("loaded %s: %d joints, %s", ch.Name, ch.Skel.Len(), clips))
 		for _, n := range ch.Notes {
 			a.say(ch.Name + ": " + n)
 		}
 	}
 	return err == nil
+}
+
+// loadedMessage says what was loaded: "loaded walk: 30 joints, 1 clip",
+// with how many files the clips came from when more than one was read
+// ("..., 49 clips from 49 files") or some were skipped ("..., 49 clips
+// from 49 of 50 files, 1 skipped").
+func loadedMessage(ch *character.Character) string {
+	clips := "1 clip"
+	if len(ch.Clips) != 1 {
+		clips = fmt.Sprintf("%d clips", len(ch.Clips))
+	}
+	switch used, skipped := len(ch.Files), len(ch.Skipped); {
+	case skipped > 0:
+		clips += fmt.Sprintf(" from %d of %d files, %d skipped", used, used+skipped, skipped)
+	case used > 1:
+		clips += fmt.Sprintf(" from %d files", used)
+	}
+	return fmt.Sprintf("loaded %s: %d joints, %s", ch.Name, ch.Skel.Len(), clips)
 }
 
 // mocapSection is the playback panel's section for the loaded BVH files:

@@ -11,7 +11,10 @@
 package character
 
 import (
+	"fmt"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -63,9 +66,48 @@ type Character struct {
 	// Notes say what loading detected and chose (units, up axis, rest
 	// frames dropped), for the panel and stderr.
 	Notes []string
+	// Files are the files the clips were read from, in the clips' order
+	// (a glTF character's one file); none for a character built in code.
+	Files []string
+	// Skipped are the files Load left out, their skeleton not the
+	// character's: one error each, in the order given, naming the file
+	// and why ("file: skipped: its skeleton differs from ..."). Not
+	// failures: the files that failed to read are in Load's error.
+	Skipped []error
 	// root is the file joint the Entity's root motion follows (the hips),
 	// -1 when the file's own root is the Entity.
 	root int
+}
+
+// Contents names what the character holds, by its clips and the files
+// they came from: "50 clips from locomotion/" (the folder of every file),
+// "1 clip from walk.bvh" (one file), "12 clips from 3 files" (files from
+// several folders); "5 clips of default" for a character built in code.
+func (c *Character) Contents() string {
+	clips := fmt.Sprintf("%d clips", len(c.Clips))
+	if len(c.Clips) == 1 {
+		clips = "1 clip"
+	}
+	switch len(c.Files) {
+	case 0:
+		return clips + " of " + c.Name
+	case 1:
+		return clips + " from " + filepath.Base(c.Files[0])
+	}
+	dir := filepath.Dir(c.Files[0])
+	for _, f := range c.Files[1:] {
+		if filepath.Dir(f) != dir {
+			return fmt.Sprintf("%s from %d files", clips, len(c.Files))
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // "." and ".." by their names
+	}
+	name := filepath.Base(dir)
+	if !strings.HasSuffix(name, "/") {
+		name += "/"
+	}
+	return clips + " from " + name
 }
 
 // Path is an ellipse a target follows, Center + U cos(Rate t) + V sin(Rate

@@ -42,7 +42,12 @@ func LoadGLTF(path string) (*Character, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fromGLTF(a, path)
+	ch, err := fromGLTF(a, path)
+	if err != nil {
+		return nil, err
+	}
+	ch.Files = []string{path}
+	return ch, nil
 }
 
 // FromGLTF is LoadGLTF of a read asset; its errors name the asset.

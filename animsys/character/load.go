@@ -76,41 +76,55 @@ func TooFewFrames(f *bvh.File, skip int) error {
 	}
 }
 
-// Load reads BVH files into one character: the first file's skeleton,
-// every compatible file's clip, in metres with +Y up, each read as Open
-// reads it. Units and up axis are the options' or detected from the first
-// file, and apply to every file; each file's leading rest frames are
-// dropped unless opt.KeepRest. What was detected, and why, is in
-// ch.Notes.
+// Load reads BVH files into one character: the skeleton most of them
+// share and the clip of each file of it, in metres with +Y up, each file
+// read as Open reads it.
 //
-// Files whose skeletons differ only below the hands and feet (fingers,
-// toes: the first file's figure says which joints those are) load
-// together on the joints they share, each clip keeping its own motion of
-// them; ch.Notes names the joints each file lost. Files that fail to load
-// or whose skeleton differs elsewhere are reported in err, which joins
-// (errors.Join) one error for each, in order ("file:line:col: ..." or
-// "file: ..."; FileErrors lists them), each wrapping its cause
-// (*bvh.ParseError, fs.ErrNotExist...); ch is nil only if none loaded.
+// Files are grouped by skeleton: a file whose skeleton the first file of
+// an earlier group does not take (below) starts a group, and a group
+// holds every file its first file's skeleton takes. The largest group
+// loads (on a tie, the one whose first file comes first), its first file
+// first: that file's skeleton is the character's (ch.Name is its name,
+// clip Start its clip), the other files' clips follow in the given order,
+// and ch.Files lists the files in the clips' order. Units and up axis are
+// the options' or detected from that file, and apply to every file; each
+// file's leading rest frames are dropped unless opt.KeepRest. What was
+// detected, and why, is in ch.Notes. Files of one skeleton make one
+// group: they load as they always did, the first file's skeleton the
+// character's.
+//
+// A skeleton takes another file's if the two differ only below the hands
+// and feet (fingers, toes: its figure says which joints those are): the
+// files load together on the joints they share, each clip keeping its own
+// motion of them; ch.Notes names the joints each file lost. The files
+// left out, whose skeleton differs elsewhere, are in ch.Skipped, one
+// error each in order ("file: skipped: its skeleton differs from the 49
+// files loaded (first's: the first joint that differs); load it on its
+// own"): they are a choice Load made, not a failure. Files that fail to
+// read are reported in err, which joins (errors.Join) one error for each,
+// in order ("file:line:col: ..." or "file: ..."; FileErrors lists them),
+// each wrapping its cause (*bvh.ParseError, fs.ErrNotExist...); ch is nil
+// only if none was read.
 //
 // A glTF file (.gltf, .glb) is a character of its own (LoadGLTF), with
-// every animation in it: it loads only as the first file to load, and
-// the files after it are reported as not loaded. opt applies to BVH
-// files only (glTF is metres and +Y up).
+// every animation in it: it loads only if no BVH file was read before it,
+// and the files after it are reported in err as not loaded. opt applies to
+// BVH files only (glTF is metres and +Y up).
 func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 	if err := checkOptions(opt); err != nil { // so for every file
 		return nil, errors.Join(err)
 	}
 	paths, err = Expand(paths)
 	errs := FileErrors(err)
-	var base *File
-	var keep []bool // the first file's joints the character has
-	gltfName := ""  // the glTF file ch was read from
+	var files []*File // the BVH files read, in order
+	var read []string // their paths
+	gltfName := ""    // the glTF file ch was read from
 	for _, path := range paths {
 		if gltfName != "" || IsGLTF(path) {
 			switch {
 			case gltfName != "":
 				errs = append(errs, fmt.Errorf("%s: not loaded: the character is %s, a glTF file, which loads on its own", path, filepath.Base(gltfName)))
-			case ch != nil:
+			case len(files) > 0:
 				errs = append(errs, fmt.Errorf("%s: not loaded: a glTF character loads on its own, not with BVH files", path))
 			default:
 				g, err := LoadGLTF(path)
@@ -127,19 +141,40 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 			errs = append(errs, err)
 			continue
 		}
-		if base == nil {
-			base, keep = file, make([]bool, len(file.BVH.Joints))
-			for j := range keep {
-				keep[j] = true
-			}
-			ch = fromFile(file, keep)
-			ch.Notes = append(file.Notes[:2:2], ch.Notes...)
-			ch.Notes = append(ch.Notes, restNotes(path, file.Notes)...)
+		files, read = append(files, file), append(read, path)
+	}
+	if len(files) > 0 {
+		ch = loadGroup(files, read)
+	}
+	return ch, errors.Join(errs...)
+}
+
+// loadGroup makes the character of the largest group of files, read from
+// paths (Load): its first file's skeleton, the clips of the files that
+// skeleton takes, the others skipped.
+func loadGroup(files []*File, paths []string) *Character {
+	first, size := largestGroup(files)
+	base, basePath := files[first], paths[first]
+	keep := make([]bool, len(base.BVH.Joints)) // the first file's joints the character has
+	for j := range keep {
+		keep[j] = true
+	}
+	ch := fromFile(base, keep)
+	ch.Notes = append(base.Notes[:2:2], ch.Notes...)
+	ch.Notes = append(ch.Notes, restNotes(basePath, base.Notes)...)
+	used, skipped := []string{basePath}, []error(nil)
+	loaded := fmt.Sprintf("the %d files loaded", size)
+	if size == 1 {
+		loaded = "the file loaded"
+	}
+	for i, file := range files {
+		if i == first {
 			continue
 		}
+		path := paths[i]
 		m, err := matchJoints(base, keep, file.BVH)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: its skeleton differs from %s's: %w; load it on its own", path, base.BVH.Name, err))
+			skipped = append(skipped, fmt.Errorf("%s: skipped: its skeleton differs from %s (%s's: %w); load it on its own", path, loaded, base.BVH.Name, err))
 			continue
 		}
 		cut := slices.Contains(keep, false) // by a file before this one
@@ -160,11 +195,46 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 		file.Import.Scale, file.Import.Up = base.Import.Scale, base.Import.Up
 		ch.Clips = append(ch.Clips, ch.clipFrom(file, m.at, keep, clipName(path)))
 		ch.Notes = append(ch.Notes, restNotes(path, file.Notes)...)
+		used = append(used, path)
 	}
-	if ch != nil && gltfName == "" {
-		ch.fitPaths()
+	ch.Files, ch.Skipped = used, skipped
+	ch.fitPaths()
+	return ch
+}
+
+// largestGroup groups files by skeleton (Load) and returns the first file
+// of the largest group, and how many files that group holds.
+func largestGroup(files []*File) (first, size int) {
+	var firsts []int // each group's first file
+	takes := func(g, k int) bool {
+		if g == k {
+			return true
+		}
+		ends, chain := endChains(files[g])
+		_, _, err := matchCore(files[g].BVH, files[k].BVH, ends, chain)
+		return err == nil
 	}
-	return ch, errors.Join(errs...)
+	for k := range files {
+		if !slices.ContainsFunc(firsts, func(g int) bool { return takes(g, k) }) {
+			firsts = append(firsts, k)
+		}
+	}
+	if len(firsts) == 1 { // one skeleton: the common case
+		return 0, len(files)
+	}
+	first, size = -1, 0
+	for _, g := range firsts {
+		n := 0
+		for k := range files {
+			if takes(g, k) {
+				n++
+			}
+		}
+		if n > size {
+			first, size = g, n
+		}
+	}
+	return first, size
 }
 
 // FileErrors lists the errors that err, as Load or Expand returns it,

@@ -2,10 +2,13 @@ package character_test
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +17,7 @@ import (
 	"kinelab/internal/animtest"
 	"kinelab/internal/fixture"
 	"kinelab/internal/gltftest"
+	"kinelab/internal/mocap"
 )
 
 // A BVH character gets an Entity root and its roles from its figure (the
@@ -191,16 +195,20 @@ func TestLoadErrorsWrapTheirCauses(t *testing.T) {
 	other := fixture.File(t, dir, fixture.Neuron())
 	ch, err := character.Load([]string{walk, bad, missing, other}, bvh.ReadOptions{})
 	errs := character.FileErrors(err)
-	if ch == nil || len(errs) != 3 {
-		t.Fatalf("character %v, errors %q: want one and 3", ch != nil, errs)
+	if ch == nil || len(errs) != 2 || len(ch.Skipped) != 1 {
+		t.Fatalf("character %v, errors %q: want one and 2", ch != nil, errs)
 	}
-	for i, want := range []string{bad + ":5:1: expected", "open " + missing + ": no such file", other + ": its skeleton differs from " + walk + "'s: joint "} {
+	for i, want := range []string{bad + ":5:1: expected", "open " + missing + ": no such file"} {
 		if !strings.HasPrefix(errs[i].Error(), want) {
 			t.Errorf("error %d: %q, want it to begin %q", i, errs[i], want)
 		}
 	}
-	if err.Error() != errs[0].Error()+"\n"+errs[1].Error()+"\n"+errs[2].Error() {
+	if err.Error() != errs[0].Error()+"\n"+errs[1].Error() {
 		t.Errorf("the joined error reads %q", err)
+	}
+	// A file of another skeleton is no error: it is skipped, saying why.
+	if want := other + ": skipped: its skeleton differs from the file loaded (" + walk + "'s: joint "; !strings.HasPrefix(ch.Skipped[0].Error(), want) {
+		t.Errorf("skipped %q, want it to begin %q", ch.Skipped[0], want)
 	}
 	if !errors.Is(err, fs.ErrNotExist) || errors.Is(errs[0], fs.ErrNotExist) || !errors.Is(errs[1], fs.ErrNotExist) {
 		t.Errorf("errors.Is(fs.ErrNotExist): joined %v, the bad file's %v, the missing file's %v; want true, false, true",
@@ -225,4 +233,148 @@ func TestLoadErrorsWrapTheirCauses(t *testing.T) {
 	if _, err := character.Load([]string{glb}, bvh.ReadOptions{}); !errors.Is(err, io.ErrUnexpectedEOF) || !strings.HasPrefix(err.Error(), glb+": ") {
 		t.Errorf("a truncated glTF file: %v, want %s: and io.ErrUnexpectedEOF", err, glb)
 	}
+}
+
+// mixedFolder writes, in a new folder, a LAFAN1 capture named to sort
+// first and three Bandai captures (each at its own rate, so their clips
+// differ), and returns the folder, the LAFAN1 file and the Bandai files.
+func mixedFolder(t *testing.T) (dir, lafan string, bandai []string) {
+	dir = t.TempDir()
+	l := fixture.LAFAN1()
+	l.Name = "a_lafan1"
+	lafan = fixture.File(t, dir, l)
+	for i, fps := range []float32{30, 24, 40} {
+		b := fixture.Bandai()
+		b.Name, b.FPS = fmt.Sprintf("bandai_%d", i+1), fps
+		bandai = append(bandai, fixture.File(t, dir, b))
+	}
+	return dir, lafan, bandai
+}
+
+// A folder of captures of two skeletons loads the larger group, as those
+// files alone load, and names the file it skipped and why: no error. The
+// character names what it holds by its folder.
+func TestLoadMixedFolder(t *testing.T) {
+	dir, lafan, bandai := mixedFolder(t)
+	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
+	if err != nil || ch == nil {
+		t.Fatalf("loading the folder: %v", err)
+	}
+	alone, err := character.Load(bandai, bvh.ReadOptions{})
+	if err != nil || alone == nil {
+		t.Fatalf("the Bandai files alone: %v", err)
+	}
+	if len(ch.Clips) != 3 || ch.Name != "bandai_1" || ch.Start != 0 || !slices.Equal(ch.Files, bandai) {
+		t.Errorf("%d clips, name %q, start %d, files %q: want the 3 Bandai files, bandai_1 first", len(ch.Clips), ch.Name, ch.Start, ch.Files)
+	}
+	if !reflect.DeepEqual(ch.Skel, alone.Skel) || !reflect.DeepEqual(ch.Clips, alone.Clips) || !slices.Equal(ch.Notes, alone.Notes) {
+		t.Errorf("the folder's character is not the Bandai files': notes\n%s\nalone\n%s", strings.Join(ch.Notes, "\n"), strings.Join(alone.Notes, "\n"))
+	}
+	if !strings.HasPrefix(ch.Notes[0], "units cm (detected)") {
+		t.Errorf("notes begin %q, want the Bandai file's units", ch.Notes[0])
+	}
+	want := lafan + ": skipped: its skeleton differs from the 3 files loaded (" + bandai[0] + "'s: joint 1 is "
+	if len(ch.Skipped) != 1 || !strings.HasPrefix(ch.Skipped[0].Error(), want) || !strings.HasSuffix(ch.Skipped[0].Error(), "; load it on its own") {
+		t.Errorf("skipped %q, want one beginning %q", ch.Skipped, want)
+	}
+	if got, want := ch.Contents(), "3 clips from "+filepath.Base(dir)+"/"; got != want {
+		t.Errorf("contents %q, want %q", got, want)
+	}
+	// Files of one skeleton: nothing skipped, nothing else changed.
+	if alone.Skipped != nil || !slices.Equal(alone.Files, bandai) {
+		t.Errorf("the Bandai files alone: skipped %q, files %q", alone.Skipped, alone.Files)
+	}
+}
+
+// Of groups of a size, the one whose first file comes first loads; the
+// larger group loads wherever its files are; a file of a third skeleton
+// is skipped as well.
+func TestLoadLargestGroup(t *testing.T) {
+	dir := t.TempDir()
+	spec := func(s fixture.Spec, name string, fps float32) string {
+		s.Name, s.FPS = name, fps
+		return fixture.File(t, dir, s)
+	}
+	b1, l1, b2, l2 := spec(fixture.Bandai(), "b1", 30), spec(fixture.LAFAN1(), "l1", 30), spec(fixture.Bandai(), "b2", 24), spec(fixture.LAFAN1(), "l2", 24)
+	n := spec(fixture.Neuron(), "n", 125)
+	for _, c := range []struct {
+		paths, files, skipped []string
+	}{
+		{[]string{b1, l1, b2, l2}, []string{b1, b2}, []string{l1, l2}},
+		{[]string{l1, b1, b2, l2}, []string{l1, l2}, []string{b1, b2}},
+		{[]string{l1, b1, n, b2}, []string{b1, b2}, []string{l1, n}},
+	} {
+		ch, err := character.Load(c.paths, bvh.ReadOptions{})
+		if err != nil || ch == nil {
+			t.Fatalf("%q: %v", c.paths, err)
+		}
+		var skipped []string
+		for _, s := range ch.Skipped {
+			file, _, _ := strings.Cut(s.Error(), ": skipped: ")
+			skipped = append(skipped, file)
+			if !strings.Contains(s.Error(), "differs from the 2 files loaded ("+c.files[0]+"'s: ") {
+				t.Errorf("%q: %v", c.paths, s)
+			}
+		}
+		if !slices.Equal(ch.Files, c.files) || !slices.Equal(skipped, c.skipped) {
+			t.Errorf("%q: loaded %q, skipped %q; want %q and %q", c.paths, ch.Files, skipped, c.files, c.skipped)
+		}
+	}
+}
+
+// A folder with nothing to load is an error for each file, and no
+// character; a skipped file is never among the errors.
+func TestLoadNothingUsable(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.bvh", "b.bvh"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
+	if errs := character.FileErrors(err); ch != nil || len(errs) != 2 {
+		t.Errorf("character %v, errors %q: want none and 2", ch != nil, errs)
+	}
+}
+
+// The real captures: the 50 Bandai files of ../shared/locomotion with a
+// capture of another skeleton (from ../shared/mocap) sorted first load as
+// the Bandai files alone do, the other skipped.
+func TestLoadMixedCaptures(t *testing.T) {
+	loco := mocap.NeedLocomotion(t)
+	other := mocap.Need(t)[0]
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "00_"+filepath.Base(other))
+	for _, p := range append([]string{other}, loco...) {
+		b, err := os.ReadFile(p)
+		if err == nil {
+			dst := filepath.Join(dir, filepath.Base(p))
+			if p == other {
+				dst = odd
+			}
+			err = os.WriteFile(dst, b, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
+	if err != nil || ch == nil {
+		t.Fatalf("loading the folder: %v", err)
+	}
+	alone, err := character.Load(loco, bvh.ReadOptions{})
+	if err != nil || alone == nil || alone.Skipped != nil {
+		t.Fatalf("the captures alone: %v, skipped %q", err, alone.Skipped)
+	}
+	if len(ch.Clips) != len(loco) || !reflect.DeepEqual(ch.Skel, alone.Skel) || !slices.Equal(ch.Notes, alone.Notes) {
+		t.Errorf("%d clips of %d joints, want %d of %d; notes\n%s", len(ch.Clips), ch.Skel.Len(), len(loco), alone.Skel.Len(), strings.Join(ch.Notes, "\n"))
+	}
+	want := fmt.Sprintf("%s: skipped: its skeleton differs from the %d files loaded (", odd, len(loco))
+	if len(ch.Skipped) != 1 || !strings.HasPrefix(ch.Skipped[0].Error(), want) {
+		t.Errorf("skipped %q, want one beginning %q", ch.Skipped, want)
+	}
+	if got, want := ch.Contents(), fmt.Sprintf("%d clips from %s/", len(loco), filepath.Base(dir)); got != want {
+		t.Errorf("contents %q, want %q", got, want)
+	}
+	t.Logf("%s; %v", ch.Contents(), ch.Skipped[0])
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
@@ -38,7 +37,8 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 			"the feet's mean inertialized displacement per transition (cm*s), search time\n"+
 			"(median and p99 in us, with the index and by brute force, and whether brute force\n"+
 			"chose the same frames) and the database's frames. The database is the embedded\n"+
-			"locomotion set, or the BVH files given (a folder gives its .bvh files).", stderr)
+			"locomotion set, or the BVH files given (a folder gives its .bvh files): those of\n"+
+			"the skeleton most of them share; each file left out is named on stderr.", stderr)
 	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
 	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random or all")
 	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
@@ -85,7 +85,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	if !ok {
 		return usage("--transition: transition %q: want spring, cubic, dead-blend or none", *trans)
 	}
-	src, name, err := matchingSource(fs.Args(), *mirror)
+	src, name, err := matchingSource(fs.Args(), *mirror, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab matching eval: %v\n", err)
 		return ExitFail
@@ -157,8 +157,10 @@ func embeddedSource() matching.Source {
 }
 
 // matchingSource is the database source of files (the embedded locomotion
-// set when there are none), mirrored on request, and its name.
-func matchingSource(files []string, mirror bool) (matching.Source, string, error) {
+// set when there are none), mirrored on request, and its name. The files
+// of a skeleton other than most's (character.Load) are left out, each
+// named with why on stderr; a file that fails to read is an error.
+func matchingSource(files []string, mirror bool, stderr io.Writer) (matching.Source, string, error) {
 	var src matching.Source
 	name := "the embedded locomotion set"
 	if len(files) == 0 {
@@ -168,10 +170,13 @@ func matchingSource(files []string, mirror bool) (matching.Source, string, error
 		if err != nil {
 			return src, "", character.FileErrors(err)[0]
 		}
+		for _, s := range ch.Skipped {
+			fmt.Fprintf(stderr, "kinelab matching eval: %v\n", s)
+		}
 		if src, err = matching.SourceOf(ch); err != nil {
 			return src, "", err
 		}
-		name = fmt.Sprintf("%d clips of %s", len(ch.Clips), strings.Join(files, " "))
+		name = ch.Contents()
 	}
 	if mirror {
 		src = matching.Mirrored(src)

@@ -68,6 +68,26 @@ func sharedDir(name, env string) string {
 	}
 }
 
+// LocomotionDir returns the folder of locomotion captures the
+// motion-matching lab is tested on, ../shared/locomotion (or
+// $KINELAB_LOCOMOTION), found as Dir finds the mocap folder, or "".
+func LocomotionDir() string { return sharedDir("locomotion", "KINELAB_LOCOMOTION") }
+
+// NeedLocomotion returns the .bvh files of the locomotion folder in name
+// order, or skips the test t with a message that names what is missing.
+func NeedLocomotion(t TB) []string {
+	t.Helper()
+	var paths []string
+	if d := LocomotionDir(); d != "" {
+		paths, _ = filepath.Glob(filepath.Join(d, "*.bvh"))
+		sort.Strings(paths)
+	}
+	if len(paths) == 0 {
+		t.Skip("SKIPPED: no locomotion captures: ../shared/locomotion (or $KINELAB_LOCOMOTION) is absent; these checks need them")
+	}
+	return paths
+}
+
 // Files returns the .bvh files of the mocap folder in name order.
 func Files() []string {
 	d := Dir()

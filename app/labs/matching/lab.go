@@ -212,7 +212,7 @@ func (l *Lab) rebuild() {
 			if cs, err := mm.SourceOf(l.ch); err != nil {
 				l.Err = err.Error() + "; matching on the embedded set"
 			} else {
-				src, name = cs, l.ch.Name
+				src, name = cs, l.ch.Contents()
 			}
 		}
 		if s.Mirror {

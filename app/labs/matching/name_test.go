@@ -1,0 +1,46 @@
+package matching
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
+	"kinelab/internal/fixture"
+)
+
+// The database is named after what it holds: the embedded set by its
+// name, loaded captures by their clips and folder (as `matching eval`
+// names them), mirrored or not; a folder with a file of another skeleton
+// names the files used.
+func TestMatchingDatabaseName(t *testing.T) {
+	l := New()
+	if got, want := l.Title(), "Motion matching - embedded locomotion - "; !strings.HasPrefix(got, want) {
+		t.Errorf("title %q, want it to begin %q", got, want)
+	}
+	dir := t.TempDir()
+	l1 := fixture.LAFAN1()
+	l1.Name = "a_lafan1"
+	fixture.File(t, dir, l1)
+	for i, fps := range []float32{30, 24, 40} {
+		b := fixture.Bandai()
+		b.Name, b.FPS = fmt.Sprintf("bandai_%d", i+1), fps
+		fixture.File(t, dir, b)
+	}
+	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
+	if err != nil || ch == nil || len(ch.Skipped) != 1 {
+		t.Fatalf("%v, skipped %v", err, ch.Skipped)
+	}
+	l.SetCharacter(ch)
+	name := "3 clips from " + filepath.Base(dir) + "/"
+	if got, want := l.Title(), "Motion matching - "+name+" - "; !strings.HasPrefix(got, want) || l.Err != "" {
+		t.Errorf("title %q (%s), want it to begin %q", got, l.Err, want)
+	}
+	l.S.Mirror = true
+	l.Update(1.0 / 60)
+	if got, want := l.Title(), "Motion matching - "+name+" + mirrored - "; !strings.HasPrefix(got, want) {
+		t.Errorf("mirrored: title %q, want it to begin %q", got, want)
+	}
+}
