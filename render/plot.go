@@ -22,6 +22,9 @@ type Plot struct {
 	// fills it from the left, then scrolls, whatever the sample rate. At 0
 	// the axis spans every stored sample.
 	Window float64
+	// Rows, if set, name the values 0, 1, ... instead of numbering the
+	// y axis: a plot of on/off states drawn as rows of bars.
+	Rows []string
 
 	names  []string
 	colors []color.RGBA
@@ -125,6 +128,9 @@ func (p *Plot) Clear() {
 	}
 }
 
+// Series is how many signals the plot has.
+func (p *Plot) Series() int { return len(p.names) }
+
 // Len is the number of samples stored.
 func (p *Plot) Len() int { return p.n }
 
@@ -209,7 +215,7 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 	rl.DrawRectangleLinesEx(area, 1, color.RGBA{60, 64, 74, 255})
 	p.drawYAxis(r, area, lo, hi)
 	hold := ""
-	if p.Hold {
+	if p.Hold && p.Rows == nil {
 		hold = "  (range held)"
 	}
 	if p.n < 2 {
@@ -308,6 +314,15 @@ func (p *Plot) drawLegend(r rl.Rectangle, lfs float32) {
 // bottom of the range lo to hi; and the zero line.
 func (p *Plot) drawYAxis(r, area rl.Rectangle, lo, hi float32) {
 	const small = ui.SmallText
+	if p.Rows != nil {
+		for i, name := range p.Rows {
+			yy := area.Y + area.Height*(1-(float32(i)-lo)/(hi-lo))
+			if yy >= area.Y && yy <= area.Y+area.Height {
+				ui.DrawText(ui.Clip(name, area.X-r.X-10, small), r.X+6, yy-small/2, small, DimText)
+			}
+		}
+		return
+	}
 	for _, f := range []float32{0, 0.5, 1} {
 		yv := lo + (hi-lo)*f
 		yy := area.Y + area.Height*(1-f)

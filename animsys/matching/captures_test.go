@@ -16,7 +16,7 @@ const locomotionDir = "../../../shared/locomotion"
 // TestCapturesDatabase: the folder of Bandai captures loads as one
 // character, builds a database (and a mirrored one), and every feature set
 // drives it on every path with the index choosing what brute force
-// chooses and finite measures.
+// chooses, finite measures, and bones that keep their lengths.
 func TestCapturesDatabase(t *testing.T) {
 	if _, err := os.Stat(locomotionDir); err != nil {
 		t.Skipf("no %s (the shared locomotion captures): %v", locomotionDir, err)
@@ -53,6 +53,13 @@ func TestCapturesDatabase(t *testing.T) {
 					if math.IsNaN(x) || math.IsInf(x, 0) {
 						t.Errorf("mirror %v, %s, %s: a measure is not finite: %+v", mirror, p, set, r)
 					}
+				}
+				// No broken pose: every bone within 1 mm of its length
+				// on every tick (legs stretched by metres before the
+				// carriers were collapsed), and red and blue within
+				// 0.25 m/s on average (0.06-0.13 measured; 4.2 then).
+				if !(r.BoneLengthError < 1) || !(r.RedBlue < 0.25) {
+					t.Errorf("mirror %v, %s, %s: bones off by up to %.3f mm, |red - blue| %.3f m/s", mirror, p, set, r.BoneLengthError, r.RedBlue)
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package matching
 
 import (
+	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -141,7 +142,8 @@ func (l *FootLock) target(anim, animVel mgl32.Vec3, halflife float32) (pos, vel 
 }
 
 // step updates the lock for a tick of dt seconds: contact is the label of
-// the frame playing, anim and animVel the animated foot (world).
+// the frame playing, anim and animVel the animated foot (world); radius
+// (m) how far it may stray from a lock.
 func (l *FootLock) step(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius, dt float32) {
 	if l.releasing {
 		l.since += dt
@@ -155,9 +157,11 @@ func (l *FootLock) step(contact bool, anim, animVel mgl32.Vec3, s *LockSettings,
 	if !contact {
 		l.strayed = false
 	}
-	// A foot locks where it lands; one let go because the animated foot
-	// strayed locks again, where the animation has it, once the let-go
-	// has brought it there (not at once: it would stray again).
+	// A foot locks where it lands, stopping there (a velocity step the
+	// size of the output foot's speed then, as in the reference); one let
+	// go because the animated foot strayed locks again, where the
+	// animation has it, once the let-go has brought it there (not at once:
+	// it would stray again).
 	if contact && !l.Locked && (landed || l.strayed && !l.releasing) {
 		l.Locked, l.At, l.releasing = true, cur, false
 		return
@@ -190,13 +194,18 @@ func (m *Matcher) lockFeet(dt float32) {
 	for f := range m.Locks {
 		l := &m.Locks[f]
 		leg := db.Legs[f]
-		if !s.On || leg.Root < 0 {
+		if leg.Root < 0 {
 			*l = FootLock{Contact: db.Contact(frame, f)}
 			continue
 		}
-		anim, animVel := m.World.Pos[leg.End], m.World.Vel[leg.End]
-		l.step(db.Contact(frame, f), anim, animVel, s, s.Radius*db.Size, dt)
 		t := &targets[f]
+		anim, animVel := m.World.Pos[leg.End], m.World.Vel[leg.End]
+		t.pos, t.vel = anim, animVel
+		if !s.On {
+			*l = FootLock{Contact: db.Contact(frame, f)}
+			continue
+		}
+		l.step(db.Contact(frame, f), anim, animVel, s, s.Radius*db.Size, dt)
 		t.pos, t.vel, t.acts = l.target(anim, animVel, s.Halflife)
 	}
 	need := float32(0)
@@ -205,13 +214,57 @@ func (m *Matcher) lockFeet(dt float32) {
 			need = max(need, m.hipsDrop(db.Legs[f], t.pos))
 		}
 	}
-	m.dropHips(need, dt)
+	// A foot no lock holds still follows the animation while the hips are
+	// lowered (the IK to where it was animated): else it would sink with
+	// them, and jump back when they rise or its lock stops acting.
+	dropped := m.dropHips(need, dt)
 	for f, t := range targets {
-		if t.acts {
-			animsys.TwoBoneIK(&m.wl, &m.ik.temp, &m.ik.a, &m.ik.b, db.Skel.Parents, db.Legs[f], t.pos, t.vel, ikDelta)
+		if t.acts || dropped && db.Legs[f].Root >= 0 {
+			pos, vel := m.withinReach(db.Legs[f], t.pos, t.vel)
+			animsys.TwoBoneIK(&m.wl, &m.ik.temp, &m.ik.a, &m.ik.b, db.Skel.Parents, db.Legs[f], pos, vel, ikDelta)
 			animsys.FK(&m.World, &m.wl, db.Skel.Parents)
 		}
 	}
+}
+
+// withinReach is the foot target pos (moving at vel) brought within the
+// leg's reach softly: its distance from the hip joint d becomes
+// softReach(d), so the knee never snaps straight (where the IK's knee
+// speed has no bound); the velocity is the map's, differenced over ikDelta
+// as the IK differences (the hip moving too).
+func (m *Matcher) withinReach(leg animsys.TwoBoneJoints, pos, vel mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
+	w := &m.World
+	hip, hipVel := w.Pos[leg.Root], w.Vel[leg.Root]
+	length := w.Pos[leg.Mid].Sub(hip).Len() + w.Pos[leg.End].Sub(w.Pos[leg.Mid]).Len()
+	soft := func(p, hip mgl32.Vec3) mgl32.Vec3 {
+		r := p.Sub(hip)
+		d := r.Len()
+		if d <= softKnee*length {
+			return p
+		}
+		return hip.Add(r.Mul(softReach(d, length) / d))
+	}
+	p1 := soft(pos, hip)
+	p0 := soft(pos.Sub(vel.Mul(ikDelta)), hip.Sub(hipVel.Mul(ikDelta)))
+	return p1, p1.Sub(p0).Mul(1 / ikDelta)
+}
+
+// The leg's soft reach: a target up to softKnee of the leg's length away
+// is reached; beyond, the distance eases towards softTop of it (tanh,
+// with a continuous slope), never to a straight leg.
+const (
+	softKnee = 0.985
+	softTop  = 0.999
+)
+
+// softReach is the distance (m) a leg of length (m) reaches for a target d
+// (m) away from its root.
+func softReach(d, length float32) float32 {
+	k, top := softKnee*length, softTop*length
+	if d <= k {
+		return d
+	}
+	return k + (top-k)*float32(math.Tanh(float64((d-k)/(top-k))))
 }
 
 // Lowering the hips for a held foot: the leg reaches reachShare of its
@@ -219,7 +272,7 @@ func (m *Matcher) lockFeet(dt float32) {
 // at most maxDrop of the figure's size, following what is needed with a
 // critical spring of dropHalflife seconds.
 const (
-	reachShare   = 0.995
+	reachShare   = softKnee
 	maxDrop      = 0.12
 	dropHalflife = 0.05
 )
@@ -240,21 +293,23 @@ func (m *Matcher) hipsDrop(leg animsys.TwoBoneJoints, target mgl32.Vec3) float32
 
 // dropHips moves the hips' drop (ik.drop, m, with its rate) towards need,
 // at most maxDrop of the figure's size, and lowers the root by it in wl
-// (its velocity too), then runs FK into World.
-func (m *Matcher) dropHips(need, dt float32) {
+// (its velocity too), then runs FK into World; it reports whether the
+// hips are lowered.
+func (m *Matcher) dropHips(need, dt float32) bool {
 	k := &m.ik
 	need = min(need, maxDrop*m.DB.Size)
 	if dt > 0 {
 		k.drop, k.dropVel = spring.SimpleSpringDamperExact(k.drop, k.dropVel, need, dropHalflife, dt)
 	}
 	if k.drop == 0 && k.dropVel == 0 {
-		return
+		return false
 	}
 	m.wl.Pos[0][1] -= k.drop
 	m.wl.Vel[0][1] -= k.dropVel
 	animsys.FK(&m.World, &m.wl, m.DB.Skel.Parents)
+	return true
 }
 
 // ikDelta (s) is the foot IK's finite-difference step (op_two_bone_ik's
 // delta): its velocities are first order in it.
-const ikDelta = 1.0 / 240
+const ikDelta = 1.0 / 2400

@@ -11,6 +11,7 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
+	"strings"
 )
 
 // Source is what a database is built from: a skeleton whose joint 0 is a
@@ -212,11 +213,33 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	db.Size = median(hips)
 	db.boneLengths()
 	if !slices.Contains(db.Searchable, true) {
-		return nil, fmt.Errorf("matching: no clip is longer than %.2f s: no frame to search (the first %.2f s and the last %.2f s of each clip are skipped)",
-			StartMargin+EndMargin, float32(StartMargin), float32(EndMargin))
+		return nil, fmt.Errorf("matching: no frame to search: every clip is %.2f s or shorter (the first %.2f s and the last %.2f s of each are skipped): %s",
+			StartMargin+EndMargin, float32(StartMargin), float32(EndMargin), db.ShortClips())
 	}
 	db.SetHalflife(halflife)
 	return db, nil
+}
+
+// ShortClips names the clips too short to have a frame to search (at
+// most StartMargin + EndMargin long), with their lengths: "walk_01 (0.30
+// s), ..." (the first few, and how many more), or "" for none. Such a
+// clip is only played, never searched for.
+func (db *Database) ShortClips() string {
+	var names []string
+	short := 0
+	for c := range db.Clips {
+		lo, hi := db.At(c, 0), db.At(c, db.Clips[c].Frames)
+		if slices.Contains(db.Searchable[lo:hi], true) {
+			continue
+		}
+		if short++; short <= 3 {
+			names = append(names, fmt.Sprintf("%s (%.2f s)", db.Clips[c].Name, db.Clips[c].Duration()))
+		}
+	}
+	if short > 3 {
+		names = append(names, fmt.Sprintf("and %d more", short-3))
+	}
+	return strings.Join(names, ", ")
 }
 
 // Weights are the database's group weights.

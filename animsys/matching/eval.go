@@ -138,9 +138,9 @@ type Metrics struct {
 	TrajectoryError    float64 `json:"trajectory_error_1s_cm"`
 	SimTrajectoryError float64 `json:"simulation_trajectory_error_1s_cm"`
 	SyncDistance       float64 `json:"sync_distance_cm"`
-	// TransitionsPerSecond over the run, and apart while the input asks
-	// to move and while it asks to stand (0 when it never does); the
-	// seconds of each.
+	// TransitionsPerSecond over the run, and apart while moving and
+	// while idle (0 when it never is): idle is asked to stand and at rest
+	// (the simulation slower than RestSpeed); IdleSeconds how long.
 	TransitionsPerSecond float64 `json:"transitions_per_s"`
 	TransitionsMoving    float64 `json:"transitions_per_s_moving"`
 	TransitionsIdle      float64 `json:"transitions_per_s_idle"`
@@ -163,6 +163,10 @@ type Metrics struct {
 	// Same reports whether brute force chose every frame the index chose.
 	Same bool `json:"brute_force_same"`
 }
+
+// RestSpeed (m/s): a simulation slower than this, asked to stand, is at
+// rest: its ticks count as idle.
+const RestSpeed = 0.1
 
 // EvalTick is the tick (s) of an evaluation run.
 const EvalTick = 1.0 / 60
@@ -238,7 +242,9 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 	mt.ticks++
 	mt.seconds += float64(dt)
 	mt.sinceStart += float64(dt)
-	idle := in.Move.Len() < 0.05
+	// Idle: the input asks to stand and the simulation has come to rest
+	// (the stop itself, while the springs slow it, is still moving).
+	idle := in.Move.Len() < 0.05 && m.Sim.Vel.Len() < RestSpeed
 	if idle {
 		mt.idleTicks++
 		mt.idleSeconds += float64(dt)

@@ -266,12 +266,15 @@ func (m *Matcher) Update(in Input, dt float32) {
 	m.measure(dt)
 	m.predict()
 
+	// A clip plays on to its end (its last EndMargin has features, only
+	// it is not searched for): forcing a transition where a clip stops
+	// being searchable would land on another's last searchable frame and
+	// be forced again a tick later, ping-ponging between clips.
 	m.sinceSearch += dt
-	f := m.Frame()
 	goalDelta := m.Sim.GoalVel.Sub(m.lastGoal).Len()
-	if atEnd || !m.DB.Searchable[f] || m.sinceSearch >= m.S.SearchPeriod ||
+	if atEnd || m.sinceSearch >= m.S.SearchPeriod ||
 		goalDelta > m.S.ForceChange || angleDiff(m.Sim.GoalYaw, m.lastYaw) > math.Pi/4 {
-		m.search(!m.DB.Searchable[f] || atEnd)
+		m.search(atEnd)
 	}
 	m.moveRoot(dt)
 	m.synchronise(dt)

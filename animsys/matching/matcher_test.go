@@ -280,8 +280,15 @@ func TestTooShortClips(t *testing.T) {
 	}
 	short.Prepare()
 	src.Clips[0] = short
-	if _, err := NewDatabase(src, DefaultWeights, 0.1); err == nil || !strings.Contains(err.Error(), "no frame to search") {
-		t.Errorf("20 frames at 60 fps: %v", err)
+	if _, err := NewDatabase(src, DefaultWeights, 0.1); err == nil || !strings.Contains(err.Error(), "no frame to search") ||
+		!strings.Contains(err.Error(), "short (0.32 s)") {
+		t.Errorf("20 frames at 60 fps: %v, want the clip named as too short", err)
+	}
+	// Beside a long clip, the short one is named, and only played.
+	src.Clips = append(src.Clips, embeddedSource(t).Clips[0])
+	db, err := NewDatabase(src, DefaultWeights, 0.1)
+	if err != nil || db.ShortClips() != "short (0.32 s)" {
+		t.Errorf("with a long clip: %v, short clips %q", err, db.ShortClips())
 	}
 }
 

@@ -30,20 +30,24 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	defer finish()
 	fs := newFlagSet("kinelab matching eval",
 		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|all]\n"+
-			"       [--seconds S] [--seed N] [--mirror] [--transition spring|cubic|dead-blend|none] [--json] [FILES or FOLDERS...]",
+			"       [--seconds S] [--seed N] [--mirror=false] [--transition spring|cubic|dead-blend|none] [--json] [FILES or FOLDERS...]",
 		"Replays one scripted input through the motion-matching lab's database, once per\n"+
-			"feature set, and prints per set: foot sliding (cm/s of a foot within 2 cm of its\n"+
-			"lowest), the trajectory's position error after 1 s (cm), transitions per second,\n"+
-			"the feet's mean inertialized displacement per transition (cm*s), search time\n"+
-			"(median and p99 in us, with the index and by brute force, and whether brute force\n"+
-			"chose the same frames) and the database's frames. The database is the embedded\n"+
-			"locomotion set, or the BVH files given (a folder gives its .bvh files): those of\n"+
+			"feature set, and prints per set: foot sliding (cm/s of a foot its frame labels in\n"+
+			"contact, and the share of foot-ticks so labelled), the position error of the\n"+
+			"predicted trajectory after 1 s (cm; in brackets the simulation's own, the part the\n"+
+			"input's changes make), the root's mean distance from the simulation (cm),\n"+
+			"transitions per second (in all, moving, idle at rest), the feet's mean\n"+
+			"inertialized displacement per transition (cm*s), the largest bone-length error\n"+
+			"(mm), the mean |red - blue| (m/s), search time (median and p99 in us, with the\n"+
+			"index and by brute force, and whether brute force chose the same frames) and the\n"+
+			"database's frames. The database is the embedded locomotion set, or the BVH files\n"+
+			"given (a folder gives its .bvh files), mirrored unless --mirror=false: those of\n"+
 			"the skeleton most of them share; each file left out is named on stderr.", stderr)
 	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
 	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random or all")
 	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
 	seed := fs.Uint("seed", 1, "seed of the random path")
-	mirror := fs.Bool("mirror", false, "add every clip mirrored left/right to the database")
+	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
 	trans := fs.String("transition", "spring", "transition: spring, cubic, dead-blend or none")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	if err := fs.Parse(args[1:]); err != nil {
@@ -96,6 +100,9 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab matching eval: %s: %v\n", name, err)
 		return ExitFail
+	}
+	if short := db.ShortClips(); short != "" {
+		fmt.Fprintf(stderr, "kinelab matching eval: too short to search, only played: %s\n", short)
 	}
 	type report struct {
 		Database string             `json:"database"`
@@ -157,7 +164,7 @@ func embeddedSource() matching.Source {
 }
 
 // matchingSource is the database source of files (the embedded locomotion
-// set when there are none), mirrored on request, and its name. The files
+// set when there are none), their clips mirrored on request, and its name. The files
 // of a skeleton other than most's (character.Load) are left out, each
 // named with why on stderr; a file that fails to read is an error.
 func matchingSource(files []string, mirror bool, stderr io.Writer) (matching.Source, string, error) {
@@ -177,10 +184,10 @@ func matchingSource(files []string, mirror bool, stderr io.Writer) (matching.Sou
 			return src, "", err
 		}
 		name = ch.Contents()
-	}
-	if mirror {
-		src = matching.Mirrored(src)
-		name += ", mirrored"
+		if mirror {
+			src = matching.Mirrored(src)
+			name += ", mirrored"
+		}
 	}
 	return src, name, nil
 }

@@ -34,8 +34,8 @@ func evalFiles(t *testing.T, args ...string) (code int, database, stderr string)
 
 // A folder of captures of two skeletons (one LAFAN1 file sorted first,
 // three Bandai ones): eval names the file it leaves out, and why, on
-// stderr and matches on the three, naming the database by its folder;
-// mirrored, it says so. A folder of nothing usable exits 1: no file reads,
+// stderr and matches on the three, naming the database by its folder,
+// mirrored by default (and saying so), not with --mirror=false. A folder of nothing usable exits 1: no file reads,
 // or no clip is long enough to search.
 func TestMatchingEvalMixedFolder(t *testing.T) {
 	dir := t.TempDir()
@@ -49,11 +49,11 @@ func TestMatchingEvalMixedFolder(t *testing.T) {
 	}
 	code, db, stderr := evalFiles(t, dir)
 	want := "kinelab matching eval: " + lafan + ": skipped: its skeleton differs from the 3 files loaded ("
-	if code != ExitOK || db != "3 clips from "+filepath.Base(dir)+"/" || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
-		t.Errorf("exit %d, database %q, stderr %q; want 0, 3 clips from the folder, and %q...", code, db, stderr, want)
+	if code != ExitOK || db != "3 clips from "+filepath.Base(dir)+"/, mirrored" || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, database %q, stderr %q; want 0, 3 clips from the folder mirrored, and %q...", code, db, stderr, want)
 	}
-	if code, db, _ := evalFiles(t, "--mirror", dir); code != ExitOK || db != "3 clips from "+filepath.Base(dir)+"/, mirrored" {
-		t.Errorf("--mirror: exit %d, database %q", code, db)
+	if code, db, _ := evalFiles(t, "--mirror=false", dir); code != ExitOK || db != "3 clips from "+filepath.Base(dir)+"/" {
+		t.Errorf("--mirror=false: exit %d, database %q", code, db)
 	}
 
 	bad := t.TempDir()
@@ -68,7 +68,7 @@ func TestMatchingEvalMixedFolder(t *testing.T) {
 		s.Frames = 10 // 0.33 s: no frame to search
 		fixture.File(t, short, s)
 	}
-	if code, _, stderr := evalFiles(t, short); code != ExitFail || !strings.Contains(stderr, "skipped") || !strings.Contains(stderr, "1 clip from bandai.bvh: matching: no clip is longer") {
+	if code, _, stderr := evalFiles(t, short); code != ExitFail || !strings.Contains(stderr, "skipped") || !strings.Contains(stderr, "1 clip from bandai.bvh, mirrored: matching: no clip is longer") {
 		t.Errorf("a folder of clips too short: exit %d, %q", code, stderr)
 	}
 }
@@ -96,7 +96,7 @@ func TestMatchingEvalMixedCaptures(t *testing.T) {
 	}
 	code, db, stderr := evalFiles(t, dir)
 	want := fmt.Sprintf("kinelab matching eval: %s: skipped: its skeleton differs from the %d files loaded (", odd, len(loco))
-	if code != ExitOK || db != fmt.Sprintf("%d clips from %s/", len(loco), filepath.Base(dir)) || !strings.HasPrefix(stderr, want) {
+	if code != ExitOK || db != fmt.Sprintf("%d clips from %s/, mirrored", len(loco), filepath.Base(dir)) || !strings.HasPrefix(stderr, want) {
 		t.Errorf("exit %d, database %q, stderr %q; want 0, %d clips from the folder, and %q...", code, db, stderr, len(loco), want)
 	}
 }

@@ -2,6 +2,7 @@ package matching
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 
@@ -25,7 +26,7 @@ type Settings struct {
 	Period     float32 // s between searches
 	Rerank     float32 // how many the exact set re-ranks
 	Brute      bool
-	Mirror     bool
+	Mirror     bool // add the captures' clips mirrored (the embedded set turns both ways)
 	// Path is the input: 0 the keyboard and gamepad, else a scripted
 	// path (mm.Path + 1).
 	Path                 int32
@@ -34,6 +35,12 @@ type Settings struct {
 	Weights              mm.Weights
 	LineScale            float32
 	ShowMesh, ShowLines  bool
+	// Bias and BiasShare: what the best frame must beat carrying on by;
+	// Sync and Lock: the synchronisation with the simulation and foot
+	// locking (the matcher's own settings).
+	Bias, BiasShare float32
+	Sync            mm.SyncSettings
+	Lock            mm.LockSettings
 }
 
 // DefaultSettings is the lab as it opens: the Inertial set, spring
@@ -43,7 +50,8 @@ func DefaultSettings() Settings {
 	return Settings{Features: int32(d.Set), Transition: int32(slices.Index(transitionChoices, d.Transition)), Halflife: d.Halflife,
 		BlendTime: d.BlendTime, Period: d.SearchPeriod, Rerank: float32(d.Rerank),
 		WalkSpeed: d.WalkSpeed, RunSpeed: d.RunSpeed, VelHalflife: d.VelHalflife, FaceHlf: d.FaceHalflife,
-		Weights: mm.DefaultWeights, LineScale: 0.15, ShowMesh: true, ShowLines: true}
+		Weights: mm.DefaultWeights, LineScale: 0.15, ShowMesh: true, ShowLines: true, Mirror: true,
+		Bias: d.Bias, BiasShare: d.BiasShare, Sync: d.Sync, Lock: d.Lock}
 }
 
 // transitionChoices are the transitions the panel offers, in its order,
@@ -58,6 +66,10 @@ var (
 func (s *Settings) transition() animsys.TransitionKind {
 	return transitionChoices[mathx.Clamp(int(s.Transition), 0, len(transitionChoices)-1)]
 }
+
+// figuresEvery is how many ticks apart the readout's measures of the run
+// are taken.
+const figuresEvery = 30
 
 // shown is how many candidates the table lists.
 const shown = 6
@@ -81,6 +93,8 @@ type snapshot struct {
 	pred                [mm.PathPoints]mgl32.Vec3
 	predFace            [mm.PathPoints]mgl32.Vec3
 	goal                mgl32.Vec2
+	sim                 mm.Simulation
+	locks               [2]mm.FootLock
 	cands               [shown]mm.Candidate
 	nCands              int
 	carry               mm.Candidate
@@ -101,6 +115,7 @@ type Lab struct {
 	db          *mm.Database
 	m           *mm.Matcher
 	Err         string // why the loaded files gave no database
+	short       string // the clips too short to search, if any (Database.ShortClips)
 	ground      []bool
 	dbKey       [2]any // what the database was built from: character and mirror
 	weightsKey  mm.Weights
@@ -113,6 +128,11 @@ type Lab struct {
 	havePrev    bool
 	steer       steerState
 	shortlist   []mm.Candidate // the best frames of the last search, for the table (Matcher.Shortlist)
+	// meter measures the run since the last restart, as matching eval
+	// does; figures are its measures, taken every figuresEvery ticks.
+	meter   mm.Meter
+	figures mm.Metrics
+	ticks   int
 
 	// History: a ring of snapshots, the newest at head-1; Rewind is how
 	// many ticks back the view is (0: live).
@@ -123,6 +143,9 @@ type Lab struct {
 	trail  []mgl32.Vec3
 
 	costPlot, clipPlot *render.Plot
+	// feetPlot is the feet's contact labels (thick) and locks (thin) over
+	// time, one row a foot.
+	feetPlot *render.Plot
 	// The search times (µs) the readout shows, taken when a search ran
 	// (not sorted again every frame).
 	searchMed, searchP99, searchWorst float64
@@ -130,7 +153,7 @@ type Lab struct {
 
 // panels remembers which panel sections are open.
 type panels struct {
-	control, search, trans, weights, view bool
+	control, search, trans, sync, lock, weights, view bool
 }
 
 // Entry is how the App lists the Motion-matching lab: --lab matching, with
@@ -153,6 +176,17 @@ func New() *Lab {
 	l.costPlot.AddSeries("carry on", render.PlotMax)
 	l.clipPlot = render.NewPlot("Clip playing", "#", historyLen)
 	l.clipPlot.AddSeries("clip", render.TargetColor)
+	l.feetPlot = render.NewPlot("Feet", "", historyLen)
+	for _, f := range []struct {
+		name string
+		c    color.RGBA
+		w    float32
+	}{{"contact L", render.PlotMean, 7}, {"locked", render.Propagated, 3}, {"contact R", render.TargetColor, 7}, {"locked", render.Propagated, 3}} {
+		l.feetPlot.AddSeries(f.name, f.c)
+		l.feetPlot.SetLineWidth(l.feetPlot.Series()-1, f.w)
+	}
+	l.feetPlot.SetRange(-0.5, 1.5)
+	l.feetPlot.Rows = []string{"right", "left"}
 	l.rebuild()
 	return l
 }
@@ -213,10 +247,10 @@ func (l *Lab) rebuild() {
 				l.Err = err.Error() + "; matching on the embedded set"
 			} else {
 				src, name = cs, l.ch.Contents()
+				if s.Mirror {
+					src, name = mm.Mirrored(src), name+" + mirrored"
+				}
 			}
-		}
-		if s.Mirror {
-			src, name = mm.Mirrored(src), name+" + mirrored"
 		}
 		db, err := mm.NewDatabase(src, s.Weights, s.Halflife)
 		if err != nil { // the embedded set always builds
@@ -225,6 +259,10 @@ func (l *Lab) rebuild() {
 			db, _ = mm.NewDatabase(src, s.Weights, s.Halflife)
 		}
 		l.src, l.db, l.dbName = src, db, name
+		l.short = ""
+		if short := db.ShortClips(); short != "" {
+			l.short = "too short to search, only played: " + short
+		}
 		l.ground = groundOf(l.ch, db.Skel.Len())
 		l.weightsKey, l.halflifeKey = s.Weights, s.Halflife
 		l.m = mm.NewMatcher(db, l.settings())
@@ -263,6 +301,7 @@ func (l *Lab) settings() mm.Settings {
 	m.WalkSpeed, m.RunSpeed = s.WalkSpeed, s.RunSpeed
 	m.SideSpeed, m.BackSpeed = min(s.WalkSpeed, m.SideSpeed), min(s.WalkSpeed, m.BackSpeed)
 	m.VelHalflife, m.FaceHalflife = s.VelHalflife, s.FaceHlf
+	m.Bias, m.BiasShare, m.Sync, m.Lock = s.Bias, s.BiasShare, s.Sync, s.Lock
 	return m
 }
 
@@ -284,8 +323,10 @@ func (l *Lab) restart() {
 	l.havePrev = false
 	l.time = 0
 	l.steer.faceYaw, l.steer.locked = 0, false
+	l.meter, l.figures, l.ticks = mm.Meter{}, mm.Metrics{}, 0
 	l.costPlot.Clear()
 	l.clipPlot.Clear()
+	l.feetPlot.Clear()
 	l.record()
 }
 
@@ -307,6 +348,10 @@ func (l *Lab) Update(dt float32) {
 	l.m.Update(in, dt)
 	if l.m.Searched {
 		l.searchMed, l.searchP99, l.searchWorst = l.m.SearchStats()
+	}
+	l.meter.Tick(l.m, in, min(dt, mm.MaxTick))
+	if l.ticks++; l.ticks%figuresEvery == 0 {
+		l.figures = l.meter.Metrics(l.m)
 	}
 	l.time += float64(min(dt, mm.MaxTick))
 	l.record()
@@ -339,6 +384,7 @@ func (l *Lab) record() {
 	copy(l.prevPos, w.Pos)
 	l.havePrev = true
 	h.root, h.yaw, h.pred, h.predFace, h.goal = m.RootPos, m.RootYaw, m.Predicted, m.PredFacing, m.Sim.GoalVel
+	h.sim, h.locks = m.Sim, m.Locks
 	if m.Searched || m.Searches == 0 {
 		l.shortlist = m.Shortlist(shown, l.shortlist[:0])
 	}
@@ -367,9 +413,24 @@ func (l *Lab) plotTick() {
 	l.costPlot.Push(l.time, best, h.carry.Cost)
 	c, _ := l.db.Locate(h.frame)
 	l.clipPlot.Push(l.time, float32(c))
+	// Each foot's row: its contact label at 1 (left) or 0 (right), its
+	// lock just under; a gap where neither holds.
+	var rows [4]float32
+	for s, lk := range h.locks {
+		base := float32(1 - s)
+		rows[2*s], rows[2*s+1] = float32(math.NaN()), float32(math.NaN())
+		if lk.Contact {
+			rows[2*s] = base + 0.1
+		}
+		if lk.Locked {
+			rows[2*s+1] = base - 0.15
+		}
+	}
+	l.feetPlot.Push(l.time, rows[:]...)
 	if h.transited {
 		l.costPlot.Mark(l.time)
 		l.clipPlot.Mark(l.time)
+		l.feetPlot.Mark(l.time)
 	}
 }
 

@@ -35,12 +35,12 @@ func TestMatchingDatabaseName(t *testing.T) {
 	}
 	l.SetCharacter(ch)
 	name := "3 clips from " + filepath.Base(dir) + "/"
-	if got, want := l.Title(), "Motion matching - "+name+" - "; !strings.HasPrefix(got, want) || l.Err != "" {
-		t.Errorf("title %q (%s), want it to begin %q", got, l.Err, want)
+	if got, want := l.Title(), "Motion matching - "+name+" + mirrored - "; !strings.HasPrefix(got, want) || l.Err != "" {
+		t.Errorf("title %q (%s), want it to begin %q (captures are mirrored by default)", got, l.Err, want)
 	}
-	l.S.Mirror = true
+	l.S.Mirror = false
 	l.Update(1.0 / 60)
-	if got, want := l.Title(), "Motion matching - "+name+" + mirrored - "; !strings.HasPrefix(got, want) {
-		t.Errorf("mirrored: title %q, want it to begin %q", got, want)
+	if got, want := l.Title(), "Motion matching - "+name+" - "; !strings.HasPrefix(got, want) {
+		t.Errorf("not mirrored: title %q, want it to begin %q", got, want)
 	}
 }

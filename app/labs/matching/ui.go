@@ -23,6 +23,7 @@ var (
 	predColor  = color.RGBA{R: 80, G: 220, B: 140, A: 255}  // the predicted trajectory
 	trailColor = color.RGBA{R: 240, G: 170, B: 60, A: 255}  // the path the root took
 	candColor  = color.RGBA{R: 190, G: 110, B: 230, A: 255} // the best candidate's own trajectory
+	simColor   = color.RGBA{R: 90, G: 200, B: 240, A: 255}  // the simulated root the animation follows
 	tableBg    = color.RGBA{R: 24, G: 26, B: 31, A: 220}
 	tableLine  = color.RGBA{R: 70, G: 74, B: 84, A: 255}
 )
@@ -170,6 +171,17 @@ func (l *Lab) sliders() ui.Ranges {
 		{Label: "Traj dir", V: &w[mm.TrajDir], Lo: 0, Hi: 3, Format: "%.2f"},
 		{Label: "Inertial", V: &w[mm.Inertial], Lo: 0, Hi: 3, Format: "%.2f"},
 		{Label: "Length", V: &s.LineScale, Lo: 0.01, Hi: 1, Format: "%.2f m per m/s"},
+		{Label: "Bias", V: &s.Bias, Lo: 0, Hi: 1, Format: "%.2f"},
+		{Label: "Bias share", V: &s.BiasShare, Lo: 0, Hi: 0.9, Format: "%.0f%%",
+			Text: func(x float32) string { return fmt.Sprintf("%.0f%%", 100*x) }},
+		{Label: "Adjust h-l", V: &s.Sync.Halflife, Lo: 0.01, Hi: 1, Format: "%.2f s"},
+		{Label: "Turn h-l", V: &s.Sync.RotHalflife, Lo: 0.01, Hi: 1, Format: "%.2f s"},
+		{Label: "Max ratio", V: &s.Sync.Ratio, Lo: 0, Hi: 1, Format: "%.2f"},
+		{Label: "Clamp dist", V: &s.Sync.Distance, Lo: 0.01, Hi: 1, Format: "%.2f m"},
+		{Label: "Clamp angle", V: &s.Sync.Angle, Lo: 0.05, Hi: math.Pi,
+			Text: func(a float32) string { return fmt.Sprintf("%.0f deg", a*180/math.Pi) }},
+		{Label: "Unlock radius", V: &s.Lock.Radius, Lo: 0.05, Hi: 2, Format: "%.2f x hips"},
+		{Label: "Release h-l", V: &s.Lock.Halflife, Lo: 0.01, Hi: 0.5, Format: "%.2f s"},
 	}
 }
 
@@ -181,6 +193,9 @@ func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	if l.Err != "" && p.Note(l.Err, render.TargetColor) { // first, so that a refused database is seen
 		p.Ask(func() { l.Err = "" })
+	}
+	if l.short != "" && p.Note(l.short, render.DimText) {
+		p.Ask(func() { l.short = "" })
 	}
 	if p.Section("Control", &sec.control) {
 		p.Choice(inputNames, 3, &s.Path)
@@ -202,7 +217,7 @@ func (l *Lab) Panel(p *app.Panel) {
 			p.Range(sl, &s.Rerank)
 		}
 		p.Check("Brute force (B)", &s.Brute)
-		p.Check("Mirrored clips", &s.Mirror)
+		p.Check("Mirrored captures", &s.Mirror)
 		p.Text(fmt.Sprintf("%d frames, %d clips", l.db.Frames, len(l.db.Clips)))
 	}
 	if p.Section("Transitions", &sec.trans) {
@@ -210,6 +225,29 @@ func (l *Lab) Panel(p *app.Panel) {
 		p.Range(sl, &s.Halflife)
 		if t := s.transition(); t == animsys.TransitionCubic || t == animsys.TransitionDeadBlend {
 			p.Range(sl, &s.BlendTime)
+		}
+		p.Text("beat carrying on by:")
+		p.Range(sl, &s.Bias)
+		p.Range(sl, &s.BiasShare)
+	}
+	if p.Section("Synchronisation", &sec.sync) {
+		p.Check("Adjust root to simulation", &s.Sync.Adjust)
+		if s.Sync.Adjust {
+			p.Range(sl, &s.Sync.Halflife)
+			p.Range(sl, &s.Sync.RotHalflife)
+			p.Range(sl, &s.Sync.Ratio)
+		}
+		p.Check("Clamp root near it", &s.Sync.Clamp)
+		if s.Sync.Clamp {
+			p.Range(sl, &s.Sync.Distance)
+			p.Range(sl, &s.Sync.Angle)
+		}
+	}
+	if p.Section("Foot locking", &sec.lock) {
+		p.Check("Lock feet in contact", &s.Lock.On)
+		if s.Lock.On {
+			p.Range(sl, &s.Lock.Radius)
+			p.Range(sl, &s.Lock.Halflife)
 		}
 	}
 	if p.Section("Feature weights", &sec.weights) {
@@ -247,7 +285,8 @@ func (l *Lab) Camera() app.OrbitCamera {
 
 // Draw3D implements app.Lab: the body and skeleton of the snapshot shown,
 // its red and blue velocity lines, and on the floor the predicted
-// trajectory, the path taken and the best candidate's own trajectory.
+// trajectory, the path taken, the best candidate's own trajectory, the
+// simulated root (a blue ring) and the locked feet (red discs).
 func (l *Lab) Draw3D(v *app.View) {
 	h := l.view()
 	sk := &l.db.Skel
@@ -307,34 +346,51 @@ func (l *Lab) drawFloor(h *snapshot) {
 	// The goal velocity from the root.
 	g := mgl32.Vec3{h.goal[0], 0, h.goal[1]}.Mul(0.3)
 	rl.DrawLine3D(lift(h.root), lift(h.root.Add(g)), render.TextColor)
+	// The simulated root: a ring with its facing, joined to the root.
+	sim := h.sim.Pos
+	rl.DrawCircle3D(lift(sim), 0.12, rl.Vector3{X: 1}, 90, simColor)
+	s, c := math.Sincos(float64(h.sim.Yaw))
+	rl.DrawLine3D(lift(sim), lift(sim.Add(mgl32.Vec3{float32(s), 0, float32(c)}.Mul(0.2))), simColor)
+	rl.DrawLine3D(lift(h.root), lift(sim), simColor)
+	// Locked feet: a disc where each is held.
+	for _, lk := range h.locks {
+		if lk.Locked {
+			rl.DrawCylinder(rl.Vector3{X: lk.At[0], Y: 0.005, Z: lk.At[2]}, 0.06, 0.06, 0.01, 12, render.Propagated)
+		}
+	}
 }
 
 // layout is where the lab's 2D parts go: the candidates table in the top
-// right, the two plots under it.
-func layout(v *app.View) (table, top, bottom rl.Rectangle) {
+// right, the cost and clip plots under it, and the feet's strip under
+// them (shorter: two rows of bars).
+func layout(v *app.View) (table, top, bottom, feet rl.Rectangle) {
 	a := v.Area
 	w := min(max(a.Width*0.46, 420), a.Width-40)
 	x := a.X + a.Width - w
 	th := min(float32(ui.SmallText*1.25*(shown+4)+12), a.Height*0.4)
 	table = rl.Rectangle{X: x, Y: a.Y, Width: w, Height: th}
-	ph := (a.Height - th - 16) / 2
+	rest := a.Height - th - 24
+	fh := min(max(rest*0.22, 70), 110)
+	ph := (rest - fh) / 2
 	top = rl.Rectangle{X: x, Y: a.Y + th + 8, Width: w, Height: ph}
 	bottom = rl.Rectangle{X: x, Y: top.Y + ph + 8, Width: w, Height: ph}
-	return table, top, bottom
+	feet = rl.Rectangle{X: x, Y: bottom.Y + ph + 8, Width: w, Height: fh}
+	return table, top, bottom, feet
 }
 
 // Draw2D implements app.Lab: the joints' names, the candidates table, the
 // cost and clip plots and the readout.
 func (l *Lab) Draw2D(v *app.View) {
 	h := l.view()
-	table, top, bottom := layout(v)
+	table, top, bottom, feet := layout(v)
 	lines, cols := l.readout(h, max(table.X-v.Area.X-24, 80))
 	rr := ui.CaptionRect(0, 0, ui.TextSize, lines...)
 	rr.X, rr.Y = v.Area.X, v.Area.Y+v.Area.Height-rr.Height
-	v.DrawJointLabels(&l.db.Skel, h.pos, mgl32.Vec3{}, l.picked, table, top, bottom, rr)
+	v.DrawJointLabels(&l.db.Skel, h.pos, mgl32.Vec3{}, l.picked, table, top, bottom, feet, rr)
 	l.drawTable(table, h)
 	l.costPlot.Draw(top, v.Mouse)
 	l.clipPlot.Draw(bottom, v.Mouse)
+	l.feetPlot.Draw(feet, v.Mouse)
 	ui.Caption("matching readout", rr.X, rr.Y, ui.TextSize, cols, lines...)
 }
 
@@ -360,6 +416,20 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 		fit(fmt.Sprintf("|red-blue| mean %.3f, max %.3f m/s", mean, most), fmt.Sprintf("|red-blue| %.3f m/s", mean)),
 	}
 	cols := []color.RGBA{render.TextColor, render.TextColor, render.TextColor, render.TextColor, render.DimText}
+	// The run's measures, as matching eval reports them.
+	if f := &l.figures; f.Seconds > 0 {
+		lines = append(lines,
+			fit(fmt.Sprintf("%.0f s: path 1 s on %.0f cm (input alone %.0f), %.0f cm from simulation", f.Seconds,
+				f.TrajectoryError, f.SimTrajectoryError, f.SyncDistance),
+				fmt.Sprintf("path 1 s on %.0f cm, sync %.0f cm", f.TrajectoryError, f.SyncDistance)),
+			fit(fmt.Sprintf("feet slide %.1f cm/s in contact (%.0f%% of ticks), bones within %.2f mm", f.FootSliding,
+				100*f.ContactShare, f.BoneLengthError),
+				fmt.Sprintf("slide %.1f cm/s, bones %.2f mm", f.FootSliding, f.BoneLengthError)),
+			fit(fmt.Sprintf("transitions a second: %.2f moving, %.2f idle (%.0f s idle)", f.TransitionsMoving,
+				f.TransitionsIdle, f.IdleSeconds),
+				fmt.Sprintf("trans/s %.2f moving, %.2f idle", f.TransitionsMoving, f.TransitionsIdle)))
+		cols = append(cols, render.DimText, render.DimText, render.DimText)
+	}
 	if l.Rewind > 0 {
 		lines = append(lines, fit(fmt.Sprintf("rewound %.2f s (Z/X, play returns)", l.rewindSeconds()), fmt.Sprintf("rewound %.2f s", l.rewindSeconds())))
 		cols = append(cols, render.TargetColor)
@@ -441,8 +511,8 @@ func costText(x float32) string {
 // UIRects implements app.Lab: the table and the plots take the mouse.
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	v := &app.View{Width: w, Height: h, Area: app.LabArea(float32(w), float32(h))}
-	t, a, b := layout(v)
-	return []rl.Rectangle{t, a, b}
+	t, a, b, f := layout(v)
+	return []rl.Rectangle{t, a, b, f}
 }
 
 // Settings implements app.Lab.

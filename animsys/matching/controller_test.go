@@ -1,0 +1,330 @@
+package matching
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+)
+
+// The controller around the search: synchronisation with the simulation,
+// foot locking, the transition bias, and what they keep true of the
+// output pose.
+
+// carrierSource is the embedded set in another exporter's convention,
+// cut into many clips: a static root at the origin, a carrier joint under
+// it moving and turning with the travel (the embedded set's Entity), the
+// hips under the carrier; each clip cut into pieces of 4 s (about 170
+// clips). World poses are the embedded set's exactly.
+func carrierSource(tb testing.TB) Source {
+	src := embeddedSource(tb)
+	n := src.Skel.Len()
+	sk := animsys.Skeleton{Names: append([]string{"Static", "Carrier"}, src.Skel.Names[1:]...),
+		Parents: make([]int, n+1), Offsets: make([]mgl32.Vec3, n+1)}
+	sk.Parents[0], sk.Parents[1] = -1, 0
+	sk.Offsets[1] = src.Skel.Offsets[0]
+	for j := 1; j < n; j++ {
+		sk.Parents[j+1] = src.Skel.Parents[j] + 1
+		sk.Offsets[j+1] = src.Skel.Offsets[j]
+	}
+	const piece = 240
+	old, pose := animsys.NewPose(n), animsys.NewPose(n+1)
+	var clips []animsys.Clip
+	for _, c := range src.Clips {
+		for start, k := 0, 0; start+piece <= c.Frames; start, k = start+piece-1, k+1 {
+			out := animsys.NewClip(fmt.Sprintf("%s #%d", c.Name, k), piece, n+1, c.FrameTime)
+			for f := 0; f < piece; f++ {
+				c.Frame(&old, start+f)
+				pose.Pos[0], pose.Rot[0], pose.Scl[0] = mgl32.Vec3{}, mathx.QuatIdentity(), mgl32.Vec3{1, 1, 1}
+				copy(pose.Pos[1:], old.Pos)
+				copy(pose.Rot[1:], old.Rot)
+				copy(pose.Scl[1:], old.Scl)
+				out.SetFrame(f, &pose)
+			}
+			out.Prepare()
+			clips = append(clips, out)
+		}
+	}
+	shift := func(js []int) []int {
+		out := make([]int, len(js))
+		for i, j := range js {
+			out[i] = j + 1
+		}
+		return out
+	}
+	out := Source{Skel: sk, Clips: clips, Hips: src.Hips + 1, Feet: [2]int{src.Feet[0] + 1, src.Feet[1] + 1},
+		Left: shift(src.Left), Right: shift(src.Right), Legs: src.Legs}
+	for s := range out.Legs {
+		out.Legs[s].Root++
+		out.Legs[s].Mid++
+		out.Legs[s].End++
+	}
+	return out
+}
+
+// TestManyClipsKeepBones: on the many-clip carrier set, every path keeps
+// every bone of the output within 1 mm of its length on every tick (the
+// issue's bound; blending carriers across clips used to stretch legs by
+// metres), and red (propagated) and blue (finite difference at the 60 Hz
+// tick) agree to 0.2 m/s on average over joints and ticks: the embedded
+// set gives 0.06-0.10 (the blue's own truncation error at 60 Hz, a·dt/2),
+// the broken carriers gave 0.9-4.2.
+func TestManyClipsKeepBones(t *testing.T) {
+	src := carrierSource(t)
+	if len(src.Clips) < 100 {
+		t.Fatalf("the fixture has %d clips", len(src.Clips))
+	}
+	db, err := NewDatabase(src, DefaultWeights, DefaultSettings().Halflife)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := Path(0); p < NumPaths; p++ {
+		r, _ := run(db, DefaultSettings(), p, 30, 1)
+		if !(r.BoneLengthError < 1) {
+			t.Errorf("%s: a bone's length changed by %.3f mm", p, r.BoneLengthError)
+		}
+		if !(r.RedBlue < 0.2) {
+			t.Errorf("%s: |red - blue| %.3f m/s on average", p, r.RedBlue)
+		}
+		t.Logf("%s: bones within %.4f mm, |red-blue| %.3f m/s, %d clips", p, r.BoneLengthError, r.RedBlue, len(db.Clips))
+	}
+}
+
+// TestControllerVelocities: the output's propagated velocities through
+// the whole controller (root motion, the synchronisation's adjustment and
+// clamp, the inertialized transitions, the hips' drop, the IK of locked
+// and released feet) match finite differences at a tick of 1/1200 s on
+// every path. The tolerance is the finite difference's own error a·dt/2:
+// 0.5 m/s at one joint covers 1,200 m/s² (a foot's inertialized offset
+// decaying), 0.1 m/s averaged over joints. A foot's lock engaging is left
+// out: it stops the foot where it lands, a deliberate step in velocity.
+// The knee snapping straight under an unreachable target, and a free
+// foot sinking with lowered hips, gave 12 m/s.
+func TestControllerVelocities(t *testing.T) {
+	db := embedded(t)
+	const dt = 1.0 / 1200
+	for p := Path(0); p < NumPaths; p++ {
+		m := NewMatcher(db, DefaultSettings())
+		prev := append([]mgl32.Vec3(nil), m.World.Pos...)
+		var worstJoint, worstMean float64
+		where := ""
+		for k := 0; k < 8*1200; k++ {
+			before := m.Locks
+			m.Update(p.Input(float32(k)*dt, 1), dt)
+			engaged := m.Locks[0].Locked && !before[0].Locked || m.Locks[1].Locked && !before[1].Locked
+			var sum float64
+			for j := range prev {
+				e := float64(m.World.Pos[j].Sub(prev[j]).Mul(1 / dt).Sub(m.World.Vel[j]).Len())
+				if engaged {
+					continue
+				}
+				sum += e
+				if e > worstJoint {
+					worstJoint, where = e, fmt.Sprintf("%s at %.4f s", db.Skel.Names[j], float32(k)*dt)
+				}
+			}
+			worstMean = max(worstMean, sum/float64(len(prev)))
+			copy(prev, m.World.Pos)
+		}
+		if !(worstJoint < 0.5) || !(worstMean < 0.1) {
+			t.Errorf("%s: |red - blue| up to %.3f m/s (%s), %.3f m/s over joints", p, worstJoint, where, worstMean)
+		}
+		t.Logf("%s: |red - blue| up to %.3f m/s (%s), %.3f over joints", p, worstJoint, where, worstMean)
+	}
+}
+
+// TestSynchronisation: with the clamp on, the root stays within Distance
+// and Angle of the simulation on every tick; the adjustment alone moves
+// it at most Ratio of its own speed; with neither the simulation sits on
+// the root (the matcher as it was). And it is what follows the input: on
+// the circle the trajectory error after 1 s falls from 45 cm without to
+// 9 cm with (asserted: below half).
+func TestSynchronisation(t *testing.T) {
+	db := embedded(t)
+	for p := Path(0); p < NumPaths; p++ {
+		s := DefaultSettings()
+		m := NewMatcher(db, s)
+		for k := 0; k < 20*60; k++ {
+			m.Update(p.Input(float32(k)/60, 1), 1.0/60)
+			if d := groundDist(m.RootPos, m.Sim.Pos); d > s.Sync.Distance+1e-4 {
+				t.Fatalf("%s at %.2f s: the root is %.3f m from the simulation (clamp %.2f)", p, float32(k)/60, d, s.Sync.Distance)
+			}
+			if a := angleDiff(m.RootYaw, m.Sim.Yaw); a > s.Sync.Angle+1e-4 {
+				t.Fatalf("%s at %.2f s: the root faces %.3f rad from the simulation", p, float32(k)/60, a)
+			}
+		}
+		s.Sync.Clamp = false
+		m = NewMatcher(db, s)
+		for k := 0; k < 20*60; k++ {
+			m.Update(p.Input(float32(k)/60, 1), 1.0/60)
+			v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])
+			most := s.Sync.Ratio * groundDist(v, mgl32.Vec3{})
+			if a := m.adjVel.Len(); a > most+1e-3 {
+				t.Fatalf("%s at %.2f s: adjusted at %.3f m/s, more than %.2f of the root's speed (%.3f m/s)", p, float32(k)/60, a, s.Sync.Ratio, most)
+			}
+		}
+		s.Sync.Adjust = false
+		m = NewMatcher(db, s)
+		for k := 0; k < 5*60; k++ {
+			m.Update(p.Input(float32(k)/60, 1), 1.0/60)
+			if m.Sim.Pos != m.RootPos || m.Sim.Yaw != m.RootYaw || (m.adjVel != mgl32.Vec3{}) {
+				t.Fatalf("%s: neither adjusting nor clamping, the simulation left the root", p)
+			}
+		}
+	}
+	off := DefaultSettings()
+	off.Sync.Adjust, off.Sync.Clamp = false, false
+	with, _ := run(db, DefaultSettings(), Circle, 60, 1)
+	without, _ := run(db, off, Circle, 60, 1)
+	if !(with.TrajectoryError < without.TrajectoryError/2) {
+		t.Errorf("circle: trajectory error after 1 s %.1f cm synchronised, %.1f cm not", with.TrajectoryError, without.TrajectoryError)
+	}
+	t.Logf("circle: trajectory error after 1 s %.1f cm synchronised, %.1f cm not", with.TrajectoryError, without.TrajectoryError)
+}
+
+// TestFootLocking: on the embedded set every path's feet slide at most
+// 2 cm/s over the ticks their frames label in contact (the issue's
+// bound; 0.1-1.7 cm/s measured), and at least 5 times as much with
+// locking off (13-53 cm/s: the synchronisation slides the body under
+// the planted feet); a locked foot's propagated velocity is the IK's.
+func TestFootLocking(t *testing.T) {
+	db := embedded(t)
+	for p := Path(0); p < NumPaths; p++ {
+		on, _ := run(db, DefaultSettings(), p, 60, 1)
+		s := DefaultSettings()
+		s.Lock.On = false
+		off, _ := run(db, s, p, 60, 1)
+		if !(on.FootSliding <= 2) || !(off.FootSliding > 5*on.FootSliding) {
+			t.Errorf("%s: feet slide %.2f cm/s locked, %.2f not", p, on.FootSliding, off.FootSliding)
+		}
+		if !(on.ContactShare > 0.2 && on.ContactShare < 0.8) {
+			t.Errorf("%s: the feet are in contact on %.0f%% of ticks", p, 100*on.ContactShare)
+		}
+		t.Logf("%s: feet slide %.2f cm/s locked (%.0f%% of foot-ticks in contact), %.2f not", p, on.FootSliding, 100*on.ContactShare, off.FootSliding)
+	}
+}
+
+// TestContactLabels: the database's contact labels follow the captures:
+// walking has an ankle planted on most frames (not all: the ankle rises
+// with the heel before the toes leave, 20% of the embedded walk) and each
+// down 35-75% of the time; standing has both down. The thresholds are shares
+// of the figure's size, so the same captures at twice the size are
+// labelled alike.
+func TestContactLabels(t *testing.T) {
+	db := embedded(t)
+	for c, clip := range db.Clips {
+		var down [2]int
+		var any, both int
+		for f := 0; f < clip.Frames; f++ {
+			i := db.At(c, f)
+			l, r := db.Contact(i, 0), db.Contact(i, 1)
+			if l {
+				down[0]++
+			}
+			if r {
+				down[1]++
+			}
+			if l || r {
+				any++
+			}
+			if l && r {
+				both++
+			}
+		}
+		share := func(n int) float64 { return float64(n) / float64(clip.Frames) }
+		switch {
+		case strings.HasSuffix(clip.Name, "walk"):
+			if share(any) < 0.7 || share(down[0]) < 0.35 || share(down[0]) > 0.75 || share(down[1]) < 0.35 || share(down[1]) > 0.75 {
+				t.Errorf("%s: a foot down on %.2f of frames, left %.2f, right %.2f", clip.Name, share(any), share(down[0]), share(down[1]))
+			}
+		case strings.HasSuffix(clip.Name, "idle"):
+			if share(both) < 0.9 {
+				t.Errorf("%s: both feet down on %.2f of frames", clip.Name, share(both))
+			}
+		}
+	}
+	src := embeddedSource(t)
+	src.Clips = src.Clips[:2]
+	small, err := NewDatabase(src, DefaultWeights, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := NewDatabase(scaled(src, 2), DefaultWeights, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := big.Size / small.Size; math.Abs(float64(r)-2) > 1e-3 {
+		t.Errorf("twice the size: the figure's size %.3f times", r)
+	}
+	differ := 0
+	for i := range small.contacts {
+		if small.contacts[i] != big.contacts[i] {
+			differ++
+		}
+	}
+	if differ > small.Frames/200 {
+		t.Errorf("twice the size: %d of %d frames labelled otherwise", differ, small.Frames)
+	}
+}
+
+// scaled is src with every length times k: the skeleton's offsets and the
+// clips' positions.
+func scaled(src Source, k float32) Source {
+	out := src
+	out.Skel.Offsets = make([]mgl32.Vec3, len(src.Skel.Offsets))
+	for j, o := range src.Skel.Offsets {
+		out.Skel.Offsets[j] = o.Mul(k)
+	}
+	out.Skel.Bind = nil
+	out.Clips = make([]animsys.Clip, len(src.Clips))
+	n := src.Skel.Len()
+	pose := animsys.NewPose(n)
+	for c, clip := range src.Clips {
+		cl := animsys.NewClip(clip.Name, clip.Frames, n, clip.FrameTime)
+		for f := 0; f < clip.Frames; f++ {
+			clip.Frame(&pose, f)
+			for j := range pose.Pos {
+				pose.Pos[j] = pose.Pos[j].Mul(k)
+			}
+			cl.SetFrame(f, &pose)
+		}
+		cl.Prepare()
+		out.Clips[c] = cl
+	}
+	return out
+}
+
+// TestCalmTransitions: the bias keeps the character on what plays unless
+// a frame is clearly better: on every path at most 3 transitions a second
+// while moving (the bound), fewer than without the bias (3.6 a
+// second on the circle then); and no transition lands near the frame
+// playing (Settings.Near).
+func TestCalmTransitions(t *testing.T) {
+	db := embedded(t)
+	for p := Path(0); p < NumPaths; p++ {
+		s := DefaultSettings()
+		m := NewMatcher(db, s)
+		var mt Meter
+		for k := 0; k < 60*60; k++ {
+			in := p.Input(float32(k)/60, 1)
+			c0, t0 := m.Clip, m.Time
+			m.Update(in, 1.0/60)
+			mt.Tick(m, in, 1.0/60)
+			if m.Transited && m.Clip == c0 && float32(math.Abs(float64(m.Time-t0-1.0/60))) < s.Near-1.0/60 {
+				t.Errorf("%s at %.2f s: a jump from %.3f s to %.3f s of %s, nearer than %.2f s", p, float32(k)/60, t0, m.Time, db.Clips[c0].Name, s.Near)
+			}
+		}
+		calm := mt.Metrics(m)
+		s.Bias, s.BiasShare = 0, 0
+		eager, _ := run(db, s, p, 60, 1)
+		if !(calm.TransitionsMoving <= 3) || !(calm.TransitionsPerSecond < eager.TransitionsPerSecond) {
+			t.Errorf("%s: %.2f transitions a second while moving, %.2f in all (%.2f without the bias)", p, calm.TransitionsMoving, calm.TransitionsPerSecond, eager.TransitionsPerSecond)
+		}
+		t.Logf("%s: %.2f transitions a second while moving, %.2f idle, %.2f in all (%.2f without the bias)", p, calm.TransitionsMoving, calm.TransitionsIdle, calm.TransitionsPerSecond, eager.TransitionsPerSecond)
+	}
+}
