@@ -424,3 +424,15 @@ func searchBoxDist(q, box []float32, thr float32) float32 {
 	}
 	return s
 }
+
+// boxBytes is the memory of x's boxes (bytes).
+func (x *Index) boxBytes() int {
+	n := 0
+	for _, l := range x.levels {
+		n += 4 * len(l.boxes)
+	}
+	return n
+}
+
+// flagBytes is the memory of x's searchable flags (bytes).
+func (x *Index) flagBytes() int { return len(x.searchable) }
