@@ -149,11 +149,11 @@ type Database struct {
 	sets [NumSets]setIndex
 }
 
-// setIndex is one feature set's normalised, weighted matrix and its
-// search structure; offsets are each group's first column in it.
+// setIndex is one feature set's search structure, which holds its
+// normalised, weighted matrix (Index.Row); offsets are each group's first
+// column in it.
 type setIndex struct {
 	dims    int
-	feat    []float32
 	index   *Index
 	offsets [NumGroups]int
 }
@@ -257,15 +257,16 @@ func (db *Database) build() {
 			si.dims += groupDims[g]
 		}
 		if s == int(Exact) { // the same matrix as InertialSet
-			si.feat, si.index = db.sets[InertialSet].feat, db.sets[InertialSet].index
+			si.index = db.sets[InertialSet].index
 			continue
 		}
-		si.feat = make([]float32, db.Frames*si.dims)
+		// The index keeps a copy in its own order: this one is scratch.
+		feat := make([]float32, db.Frames*si.dims)
 		var r rawFeatures
 		for i := 0; i < db.Frames; i++ {
-			db.normalise(Set(s), db.frameRaw(i, &r), si.feat[i*si.dims:(i+1)*si.dims])
+			db.normalise(Set(s), db.frameRaw(i, &r), feat[i*si.dims:(i+1)*si.dims])
 		}
-		si.index = NewIndex(si.feat, si.dims, db.Searchable)
+		si.index = NewIndex(feat, si.dims, db.Searchable)
 	}
 }
 
@@ -316,7 +317,7 @@ func (db *Database) GroupCost(s Set, g int, q []float32, i int) float32 {
 	if si.dims == 0 || !inSet(s, g) {
 		return 0
 	}
-	f := si.feat[i*si.dims+si.offsets[g]:]
+	f := si.index.Row(i)[si.offsets[g]:]
 	qq := q[si.offsets[g]:]
 	var c float32
 	for d := 0; d < groupDims[g]; d++ {

@@ -4,16 +4,16 @@ package matching
 // slices, not the source's clips, which it shares.
 type DatabaseBytes struct {
 	Raw        int // the raw features, every group
-	Normalised int // each set's normalised, weighted matrix
-	Boxes      int // the indexes' bounding boxes
-	Flags      int // Searchable and the indexes' copies of it
+	Normalised int // each set's normalised, weighted matrix (its index's rows)
+	Tree       int // the indexes' trees: boxes, nodes, row-frame maps
+	Flags      int // Searchable
 	Roots      int // the smoothed root clips, their Prepare caches included
 	Other      int // starts, means and the like
 }
 
 // Total is the sum of the parts.
 func (b DatabaseBytes) Total() int {
-	return b.Raw + b.Normalised + b.Boxes + b.Flags + b.Roots + b.Other
+	return b.Raw + b.Normalised + b.Tree + b.Flags + b.Roots + b.Other
 }
 
 // Bytes counts the memory db holds, by the lengths of its slices.
@@ -33,10 +33,10 @@ func (db *Database) Bytes() DatabaseBytes {
 		if s == int(Exact) { // InertialSet's, shared
 			continue
 		}
-		b.Normalised += 4 * len(si.feat)
-		if x := si.index; x != nil {
-			b.Flags += x.flagBytes()
-			b.Boxes += x.boxBytes()
+		if si.index != nil {
+			rows, tree := si.index.bytes()
+			b.Normalised += rows
+			b.Tree += tree
 		}
 	}
 	return b

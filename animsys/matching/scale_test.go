@@ -177,8 +177,8 @@ func TestScaleMemory(t *testing.T) {
 // scaleBreakdown writes the parts of b per frame.
 func scaleBreakdown(b DatabaseBytes, frames int) string {
 	f := func(n int) float64 { return float64(n) / float64(frames) }
-	return fmt.Sprintf("raw %.1f, normalised %.1f, boxes %.1f, flags %.1f, roots %.1f, other %.2f",
-		f(b.Raw), f(b.Normalised), f(b.Boxes), f(b.Flags), f(b.Roots), f(b.Other))
+	return fmt.Sprintf("raw %.1f, normalised %.1f, tree %.1f, flags %.1f, roots %.1f, other %.2f",
+		f(b.Raw), f(b.Normalised), f(b.Tree), f(b.Flags), f(b.Roots), f(b.Other))
 }
 
 // TestScaleSearchMatchesBrute: on the 500,000-frame database, for a
