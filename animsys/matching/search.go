@@ -62,11 +62,12 @@ type Index struct {
 	boxes      []float32 // per node: dims lows then dims highs
 }
 
-// searchNode covers rows [lo, hi). A leaf has right -1; an inner node's
-// children are the next node (the left, rows [lo, mid)) and node right
-// (rows [mid, hi)).
+// searchNode covers rows [lo, hi). A leaf has kids -1; an inner node's
+// children are nodes kids (the left, rows [lo, mid)) and kids+1 (rows
+// [mid, hi)): side by side, so a step down the tree reads both boxes from
+// one run of memory.
 type searchNode struct {
-	lo, hi, right int32
+	lo, hi, kids int32
 }
 
 // NewIndex builds the search structure over feat (frames x dims, row-major;
@@ -107,7 +108,8 @@ func NewIndexLeaf(feat []float32, dims int, searchable []bool, leaf int) *Index 
 	if x.searchable > 0 {
 		b := treeBuilder{x: x, feat: feat, keys: make([]float32, x.searchable),
 			sum: make([]float64, dims), sq: make([]float64, dims)}
-		x.nodes = make([]searchNode, 0, 2*((x.searchable+leaf-1)/leaf))
+		x.nodes = make([]searchNode, 1, 2*((x.searchable+leaf-1)/leaf))
+		x.nodes[0] = searchNode{lo: 0, hi: int32(x.searchable)}
 		b.split(x.frame[:x.searchable], 0)
 	}
 	x.feat = make([]float32, len(feat))
@@ -128,15 +130,14 @@ type treeBuilder struct {
 	sum, sq []float64 // per dimension, over a node's sample
 }
 
-// split adds the node of frames idx, whose rows start at off, and its
-// subtree; it reorders idx into the rows' order and returns the node.
-func (b *treeBuilder) split(idx []int32, off int) int {
+// split makes node k, of frames idx (its rows), a leaf or splits it,
+// adding its subtree; it reorders idx into the rows' order.
+func (b *treeBuilder) split(idx []int32, k int) {
 	x := b.x
-	k := len(x.nodes)
-	x.nodes = append(x.nodes, searchNode{lo: int32(off), hi: int32(off + len(idx)), right: -1})
 	if len(idx) <= x.leaf {
+		x.nodes[k].kids = -1
 		slices.Sort(idx) // frame order within a leaf: the cheapest to read
-		return k
+		return
 	}
 	d := b.widest(idx)
 	keys := b.keys[:len(idx)]
@@ -150,10 +151,11 @@ func (b *treeBuilder) split(idx []int32, off int) int {
 	// The left child takes the first half of the leaves, rounded up.
 	mid := ((len(idx)+x.leaf-1)/x.leaf + 1) / 2 * x.leaf
 	selectNth(keys, idx, mid)
-	b.split(idx[:mid], off)
-	r := b.split(idx[mid:], off+mid)
-	x.nodes[k].right = int32(r)
-	return k
+	lo, kids := x.nodes[k].lo, len(x.nodes)
+	x.nodes[k].kids = int32(kids)
+	x.nodes = append(x.nodes, searchNode{lo: lo, hi: lo + int32(mid)}, searchNode{lo: lo + int32(mid), hi: x.nodes[k].hi})
+	b.split(idx[:mid], kids)
+	b.split(idx[mid:], kids+1)
 }
 
 // widest is the dimension of the largest variance over a sample of up to
@@ -241,8 +243,8 @@ func (x *Index) buildBoxes() {
 	for k := len(x.nodes) - 1; k >= 0; k-- {
 		nd := x.nodes[k]
 		lo, hi := x.boxes[2*k*dims:(2*k+1)*dims], x.boxes[(2*k+1)*dims:(2*k+2)*dims]
-		if nd.right >= 0 {
-			a, b := x.box(k+1), x.box(int(nd.right))
+		if nd.kids >= 0 {
+			a, b := x.box(int(nd.kids)), x.box(int(nd.kids)+1)
 			for d := range lo {
 				lo[d], hi[d] = min(a[d], b[d]), max(a[dims+d], b[dims+d])
 			}
@@ -386,11 +388,11 @@ func (x *Index) Search(q Query, out []Result) []Result {
 		k, d := int(stack[sp].node), stack[sp].dist
 		for !s.prunes(d) {
 			nd := &x.nodes[k]
-			if nd.right < 0 {
+			if nd.kids < 0 {
 				out = x.searchRows(&q, int(nd.lo), int(nd.hi), out, &s)
 				break
 			}
-			l, r := k+1, int(nd.right)
+			l, r := int(nd.kids), int(nd.kids)+1
 			dl := searchBoxDist(q.Features, x.box(l), s.thr)
 			dr := searchBoxDist(q.Features, x.box(r), s.thr)
 			if dr < dl {

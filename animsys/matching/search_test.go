@@ -123,11 +123,11 @@ func searchBoxesOf(x *Index, f int) [][]float32 {
 	for k := 0; ; {
 		boxes = append(boxes, x.box(k))
 		nd := x.nodes[k]
-		if nd.right < 0 {
+		if nd.kids < 0 {
 			return boxes
 		}
-		if k++; r >= x.nodes[nd.right].lo {
-			k = int(nd.right)
+		if k = int(nd.kids); r >= x.nodes[k+1].lo {
+			k++
 		}
 	}
 }
