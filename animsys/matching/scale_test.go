@@ -3,6 +3,7 @@ package matching
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"testing"
@@ -255,5 +256,50 @@ func BenchmarkSearch500k(b *testing.B) {
 			b.ReportMetric(Percentile(times, 0.99)/1e3, "p99-us")
 			b.ReportMetric(float64(len(qs)), "queries")
 		})
+	}
+}
+
+// TestGaussianBits: gaussian gives the bits of its first form (each weight
+// divided by the sum at each use, every index clamped), which the
+// embedded set's features and its runs were made with.
+func TestGaussianBits(t *testing.T) {
+	ref := func(x []mgl32.Vec3, sigma float32) []mgl32.Vec3 {
+		r := int(math.Ceil(3 * float64(sigma)))
+		if r < 1 {
+			return x
+		}
+		w := make([]float32, 2*r+1)
+		var sum float32
+		for k := -r; k <= r; k++ {
+			w[k+r] = float32(math.Exp(-0.5 * float64(k*k) / float64(sigma*sigma)))
+			sum += w[k+r]
+		}
+		out := make([]mgl32.Vec3, len(x))
+		for i := range x {
+			var s mgl32.Vec3
+			for k := -r; k <= r; k++ {
+				j := min(max(i+k, 0), len(x)-1)
+				s = s.Add(x[j].Mul(w[k+r] / sum))
+			}
+			out[i] = s
+		}
+		return out
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{1, 2, 5, 20, 54, 55, 56, 300} {
+		x := make([]mgl32.Vec3, n)
+		for i := range x {
+			x[i] = mgl32.Vec3{float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(100 * rng.NormFloat64())}
+		}
+		for _, sigma := range []float32{0.2, 1, 4.5, 9, 30} {
+			got, want := gaussian(x, sigma), ref(x, sigma)
+			for i := range want {
+				for a := 0; a < 3; a++ {
+					if math.Float32bits(got[i][a]) != math.Float32bits(want[i][a]) {
+						t.Fatalf("n %d, sigma %g, frame %d: %v, want %v", n, sigma, i, got[i], want[i])
+					}
+				}
+			}
+		}
 	}
 }
