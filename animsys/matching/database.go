@@ -138,7 +138,7 @@ type Database struct {
 	Frames     int
 	Searchable []bool
 
-	raw     [NumGroups][]float32 // per group, frames x dims, unnormalised (Inertial at halflife)
+	raw     [NumGroups][]float32 // per group, frames x dims, unnormalised; Inertial nil (frameRaw)
 	mean    [NumGroups][]float32 // per dimension
 	scale   [NumGroups]float32   // per group: the mean standard deviation
 	weights Weights
@@ -182,7 +182,9 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 		db.Frames += src.Clips[c].Frames
 	}
 	for g := range db.raw {
-		db.raw[g] = make([]float32, db.Frames*groupDims[g])
+		if g != Inertial { // computed from the feet's, not stored (frameRaw)
+			db.raw[g] = make([]float32, db.Frames*groupDims[g])
+		}
 	}
 	db.Searchable = make([]bool, db.Frames)
 	db.Clips = src.Clips
@@ -216,11 +218,6 @@ func (db *Database) SetWeights(w Weights) {
 // given half-life (s) and rebuilds the search structures.
 func (db *Database) SetHalflife(h float32) {
 	db.Halflife = h
-	y := halfDamping(h)
-	pos, vel, out := db.raw[FootPos], db.raw[FootVel], db.raw[Inertial]
-	for i := range out {
-		out[i] = 2*pos[i]/y + vel[i]/(y*y)
-	}
 	db.build()
 }
 
@@ -231,17 +228,26 @@ func halfDamping(h float32) float32 { return 2 * mathx.Ln2 / max(h, 1e-3) }
 // build normalises every group (mean and mean standard deviation over the
 // database) and makes each set's weighted matrix and index.
 func (db *Database) build() {
+	// Every dimension's sum and sum of squares, in one pass over the
+	// frames (each summed in frame order).
+	var sum, sum2 [NumGroups][6]float64
+	var r rawFeatures
+	for i := 0; i < db.Frames; i++ {
+		db.frameRaw(i, &r)
+		for g := range r {
+			for k, v := range r[g][:groupDims[g]] {
+				x := float64(v)
+				sum[g][k] += x
+				sum2[g][k] += x * x
+			}
+		}
+	}
 	for g := range db.raw {
 		d := groupDims[g]
 		mean := make([]float32, d)
 		var sd float64
 		for k := 0; k < d; k++ {
-			var s, s2 float64
-			for i := 0; i < db.Frames; i++ {
-				x := float64(db.raw[g][i*d+k])
-				s += x
-				s2 += x * x
-			}
+			s, s2 := sum[g][k], sum2[g][k]
 			m := s / float64(db.Frames)
 			mean[k] = float32(m)
 			sd += math.Sqrt(math.Max(s2/float64(db.Frames)-m*m, 0))
@@ -262,7 +268,6 @@ func (db *Database) build() {
 		}
 		// The index keeps a copy in its own order: this one is scratch.
 		feat := make([]float32, db.Frames*si.dims)
-		var r rawFeatures
 		for i := 0; i < db.Frames; i++ {
 			db.normalise(Set(s), db.frameRaw(i, &r), feat[i*si.dims:(i+1)*si.dims])
 		}
@@ -273,11 +278,20 @@ func (db *Database) build() {
 // rawFeatures are one frame's unnormalised features, by group.
 type rawFeatures [NumGroups][6]float32
 
-// frameRaw gathers frame i's raw features into r.
+// frameRaw gathers frame i's raw features into r: the Inertial feature
+// from the feet's position and velocity at Halflife, as the matcher
+// computes a query's.
 func (db *Database) frameRaw(i int, r *rawFeatures) *rawFeatures {
 	for g := range db.raw {
+		if g == Inertial {
+			continue
+		}
 		d := groupDims[g]
 		copy(r[g][:d], db.raw[g][i*d:(i+1)*d])
+	}
+	y := halfDamping(db.Halflife)
+	for d := 0; d < 6; d++ {
+		r[Inertial][d] = 2*r[FootPos][d]/y + r[FootVel][d]/(y*y)
 	}
 	return r
 }
