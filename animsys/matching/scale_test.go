@@ -111,6 +111,9 @@ var scaleDB = sync.OnceValues(func() (*Database, error) {
 })
 
 func TestScaleSource(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the 500,000-frame set: not with -short")
+	}
 	src := scaleSource()
 	total := 0
 	for _, c := range src.Clips {
