@@ -46,8 +46,9 @@ const maxDepth = 64
 // order: the searchable frames, leaf by leaf, then the others in frame
 // order (Row reads a frame's). Each node of the tree covers a run of the
 // searchable rows and holds their bounding box; a node of more than a
-// leaf's frames splits at the median of its widest dimension (by variance),
-// on a leaf boundary, into two children.
+// leaf's frames splits in two along its widest dimension (by variance),
+// the left child taking the lower values, as many as the first half of
+// its leaves (rounded up) hold, so every leaf but the last is full.
 //
 // An Index is read-only after NewIndex: searches may run concurrently.
 type Index struct {
@@ -284,7 +285,7 @@ func (x *Index) Row(frame int) []float32 {
 	return x.feat[r*x.dims : (r+1)*x.dims : (r+1)*x.dims]
 }
 
-// searchable reports whether a search may return frame.
+// isSearchable reports whether a search may return frame.
 func (x *Index) isSearchable(frame int) bool { return int(x.row[frame]) < x.searchable }
 
 // Cost is frame's cost for the query features, bit-identical to the costs

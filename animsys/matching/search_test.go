@@ -220,7 +220,7 @@ func searchRandomQuery(rng *rand.Rand, x *Index, q []float32) Query {
 }
 
 // searchDuplicate copies frames over others to make exact ties: single
-// frames and whole stretches, within and across blocks.
+// frames and whole stretches, within and across leaves.
 func searchDuplicate(rng *rand.Rand, feat []float32, dims int) {
 	frames := len(feat) / dims
 	for k := 0; k < frames/50; k++ {
