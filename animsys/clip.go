@@ -294,3 +294,17 @@ func (c *Clip) Frame(out *Pose, f int) {
 	}
 	copy(out.Rot[:c.Joints], c.Rot[c.At(f, 0):c.At(f+1, 0)])
 }
+
+// Bytes is the memory the clip's frames and its Prepare cache hold
+// (bytes): rotations, position and scale tracks and per-joint values, and
+// the cache; not Curves, nor the slices' unused capacity.
+func (c *Clip) Bytes() int {
+	n := 16*len(c.Rot) + 4*len(c.seg)
+	for _, t := range []*track3{&c.pos, &c.scl} {
+		n += 12*len(t.value) + 4*len(t.slot) + 4*len(t.joints)
+		for _, d := range t.data {
+			n += 12 * len(d)
+		}
+	}
+	return n
+}

@@ -150,7 +150,7 @@ type Database struct {
 	contacts   []uint8   // per frame: bit s set when foot s is on the ground
 	boneLen    []float32 // per joint: its bone's length (m) where every frame agrees, else -1
 
-	raw     [NumGroups][]float32 // per group, frames x dims, unnormalised (Inertial at halflife)
+	raw     [NumGroups][]float32 // per group, frames x dims, unnormalised; Inertial nil (frameRaw)
 	mean    [NumGroups][]float32 // per dimension
 	scale   [NumGroups]float32   // per group: the mean standard deviation
 	weights Weights
@@ -161,11 +161,11 @@ type Database struct {
 	sets [NumSets]setIndex
 }
 
-// setIndex is one feature set's normalised, weighted matrix and its
-// search structure; offsets are each group's first column in it.
+// setIndex is one feature set's search structure, which holds its
+// normalised, weighted matrix (Index.Row); offsets are each group's first
+// column in it.
 type setIndex struct {
 	dims    int
-	feat    []float32
 	index   *Index
 	offsets [NumGroups]int
 }
@@ -194,7 +194,9 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 		db.Frames += src.Clips[c].Frames
 	}
 	for g := range db.raw {
-		db.raw[g] = make([]float32, db.Frames*groupDims[g])
+		if g != Inertial { // computed from the feet's, not stored (frameRaw)
+			db.raw[g] = make([]float32, db.Frames*groupDims[g])
+		}
 	}
 	db.Searchable = make([]bool, db.Frames)
 	db.contacts = make([]uint8, db.Frames)
@@ -255,11 +257,6 @@ func (db *Database) SetWeights(w Weights) {
 // given half-life (s) and rebuilds the search structures.
 func (db *Database) SetHalflife(h float32) {
 	db.Halflife = h
-	y := halfDamping(h)
-	pos, vel, out := db.raw[FootPos], db.raw[FootVel], db.raw[Inertial]
-	for i := range out {
-		out[i] = 2*pos[i]/y + vel[i]/(y*y)
-	}
 	db.build()
 }
 
@@ -270,17 +267,26 @@ func halfDamping(h float32) float32 { return 2 * mathx.Ln2 / max(h, 1e-3) }
 // build normalises every group (mean and mean standard deviation over the
 // database) and makes each set's weighted matrix and index.
 func (db *Database) build() {
+	// Every dimension's sum and sum of squares, in one pass over the
+	// frames (each summed in frame order).
+	var sum, sum2 [NumGroups][6]float64
+	var r rawFeatures
+	for i := 0; i < db.Frames; i++ {
+		db.frameRaw(i, &r)
+		for g := range r {
+			for k, v := range r[g][:groupDims[g]] {
+				x := float64(v)
+				sum[g][k] += x
+				sum2[g][k] += x * x
+			}
+		}
+	}
 	for g := range db.raw {
 		d := groupDims[g]
 		mean := make([]float32, d)
 		var sd float64
 		for k := 0; k < d; k++ {
-			var s, s2 float64
-			for i := 0; i < db.Frames; i++ {
-				x := float64(db.raw[g][i*d+k])
-				s += x
-				s2 += x * x
-			}
+			s, s2 := sum[g][k], sum2[g][k]
 			m := s / float64(db.Frames)
 			mean[k] = float32(m)
 			sd += math.Sqrt(math.Max(s2/float64(db.Frames)-m*m, 0))
@@ -296,26 +302,35 @@ func (db *Database) build() {
 			si.dims += groupDims[g]
 		}
 		if s == int(Exact) { // the same matrix as InertialSet
-			si.feat, si.index = db.sets[InertialSet].feat, db.sets[InertialSet].index
+			si.index = db.sets[InertialSet].index
 			continue
 		}
-		si.feat = make([]float32, db.Frames*si.dims)
-		var r rawFeatures
+		// The index keeps a copy in its own order: this one is scratch.
+		feat := make([]float32, db.Frames*si.dims)
 		for i := 0; i < db.Frames; i++ {
-			db.normalise(Set(s), db.frameRaw(i, &r), si.feat[i*si.dims:(i+1)*si.dims])
+			db.normalise(Set(s), db.frameRaw(i, &r), feat[i*si.dims:(i+1)*si.dims])
 		}
-		si.index = NewIndex(si.feat, si.dims, db.Searchable)
+		si.index = NewIndex(feat, si.dims, db.Searchable)
 	}
 }
 
 // rawFeatures are one frame's unnormalised features, by group.
 type rawFeatures [NumGroups][6]float32
 
-// frameRaw gathers frame i's raw features into r.
+// frameRaw gathers frame i's raw features into r: the Inertial feature
+// from the feet's position and velocity at Halflife, as the matcher
+// computes a query's.
 func (db *Database) frameRaw(i int, r *rawFeatures) *rawFeatures {
 	for g := range db.raw {
+		if g == Inertial {
+			continue
+		}
 		d := groupDims[g]
 		copy(r[g][:d], db.raw[g][i*d:(i+1)*d])
+	}
+	y := halfDamping(db.Halflife)
+	for d := 0; d < 6; d++ {
+		r[Inertial][d] = 2*r[FootPos][d]/y + r[FootVel][d]/(y*y)
 	}
 	return r
 }
@@ -355,7 +370,7 @@ func (db *Database) GroupCost(s Set, g int, q []float32, i int) float32 {
 	if si.dims == 0 || !inSet(s, g) {
 		return 0
 	}
-	f := si.feat[i*si.dims+si.offsets[g]:]
+	f := si.index.Row(i)[si.offsets[g]:]
 	qq := q[si.offsets[g]:]
 	var c float32
 	for d := 0; d < groupDims[g]; d++ {
@@ -609,14 +624,30 @@ func gaussian(x []mgl32.Vec3, sigma float32) []mgl32.Vec3 {
 		w[k+r] = float32(math.Exp(-0.5 * float64(k*k) / float64(sigma*sigma)))
 		sum += w[k+r]
 	}
+	for k := range w { // the same quotients as dividing at each use
+		w[k] /= sum
+	}
+	// Summed in scalars (a Vec3 accumulator lives in memory: 6 times
+	// slower), each product rounded before it is added (the conversions
+	// forbid fusing them), as Vec3's Mul then Add round them.
 	out := make([]mgl32.Vec3, len(x))
 	for i := range x {
-		var s mgl32.Vec3
-		for k := -r; k <= r; k++ {
-			j := min(max(i+k, 0), len(x)-1)
-			s = s.Add(x[j].Mul(w[k+r] / sum))
+		var sx, sy, sz float32
+		if i >= r && i+r < len(x) { // no end to hold: no clamping
+			for k, v := range x[i-r : i+r+1] {
+				sx += float32(v[0] * w[k])
+				sy += float32(v[1] * w[k])
+				sz += float32(v[2] * w[k])
+			}
+		} else {
+			for k := -r; k <= r; k++ {
+				v := x[min(max(i+k, 0), len(x)-1)]
+				sx += float32(v[0] * w[k+r])
+				sy += float32(v[1] * w[k+r])
+				sz += float32(v[2] * w[k+r])
+			}
 		}
-		out[i] = s
+		out[i] = mgl32.Vec3{sx, sy, sz}
 	}
 	return out
 }

@@ -16,8 +16,8 @@
 //     inertialized displacement (spring.TransitionCost) of the feet.
 //
 // A Database is built once from a Source (a skeleton, its clips and the
-// joints that matter); its Index answers searches by bounding boxes over
-// blocks of frames, exactly as brute force would. A Matcher plays the
+// joints that matter); its Index answers searches by a k-d tree of
+// bounding boxes over the frames, exactly as brute force would. A Matcher plays the
 // database for one character from an Input (desired movement and facing)
 // each tick, without allocating. Eval replays a scripted input (Path) and
 // measures foot sliding, trajectory error, transitions and search time.

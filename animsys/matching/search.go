@@ -3,6 +3,7 @@ package matching
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Result is a found frame and its cost.
@@ -22,16 +23,17 @@ type Query struct {
 	Bound          float32
 }
 
-// defaultBlocks are NewIndex's box sizes, in frames, smallest first.
-var defaultBlocks = [...]int{16, 128}
+// defaultLeaf is NewIndex's leaf size, in frames.
+const defaultLeaf = 16
 
-// maxLevels bounds the nesting of boxes, so Search walks them with a stack
-// of fixed size and allocates nothing.
-const maxLevels = 6
+// maxDepth bounds the depth of the tree (rows are int32, and each level
+// halves the leaves), so Search walks it with a stack of fixed size and
+// allocates nothing.
+const maxDepth = 64
 
 // Index answers nearest-frame searches over a feature matrix, pruning
-// blocks of consecutive frames by their bounding boxes. Search returns
-// exactly what SearchBrute returns: the same frames, bit-identical costs.
+// the frames by bounding boxes in a k-d tree. Search returns exactly what
+// SearchBrute returns: the same frames, bit-identical costs.
 //
 // The cost of frame i is Σ_d (q[d]-f[d])², summed in dimension order in
 // float32 with every square rounded before it is added (never fused), as
@@ -40,87 +42,220 @@ const maxLevels = 6
 // Bound, or N < 1 matches nothing: the result is empty (brute force agrees,
 // since every cost is then NaN or +Inf, or no cost is below the bound).
 //
+// The index holds its own copy of the features, its rows in the tree's
+// order: the searchable frames, leaf by leaf, then the others in frame
+// order (Row reads a frame's). Each node of the tree covers a run of the
+// searchable rows and holds their bounding box; a node of more than a
+// leaf's frames splits in two along its widest dimension (by variance),
+// the left child taking the lower values, as many as the first half of
+// its leaves (rounded up) hold, so every leaf but the last is full.
+//
 // An Index is read-only after NewIndex: searches may run concurrently.
 type Index struct {
-	feat       []float32
 	dims       int
 	frames     int
-	searchable []bool
-	levels     []searchLevel // smallest boxes first
+	leaf       int
+	searchable int       // rows [0, searchable) are the tree's
+	feat       []float32 // rows x dims
+	frame      []int32   // row -> frame
+	row        []int32   // frame -> row
+	nodes      []searchNode
+	boxes      []float32 // per node: dims lows then dims highs
 }
 
-// searchLevel is one level of boxes: block b covers frames
-// [b*size, (b+1)*size) and its box is boxes[b*2*dims:(b+1)*2*dims], the
-// dims lows then the dims highs of its searchable frames. A block of no
-// searchable frame has lows +Inf, highs -Inf, so its distance is +Inf and
-// it is always pruned.
-type searchLevel struct {
-	size  int
-	boxes []float32
+// searchNode covers rows [lo, hi). A leaf has kids -1; an inner node's
+// children are nodes kids (the left, rows [lo, mid)) and kids+1 (rows
+// [mid, hi)): side by side, so a step down the tree reads both boxes from
+// one run of memory.
+type searchNode struct {
+	lo, hi, kids int32
 }
 
 // NewIndex builds the search structure over feat (frames x dims, row-major;
-// kept, not copied) with searchable[i] telling whether frame i may be
-// returned (copied; nil means every frame). Its boxes cover 16 frames,
-// nested in boxes of 128: on a synthetic 52,000-frame database
-// (search_bench_test.go) within noise of the fastest bounded searches
-// (16/64/256 was ~7% faster) and the fastest unbounded ones.
+// copied) with searchable[i] telling whether frame i may be returned (nil
+// means every frame). Its leaves hold 16 frames: on the 500,000-frame
+// generated set (scale_test.go) within noise of 8 and 32, the fastest.
 func NewIndex(feat []float32, dims int, searchable []bool) *Index {
-	return NewIndexBlocks(feat, dims, searchable, defaultBlocks[:]...)
+	return NewIndexLeaf(feat, dims, searchable, defaultLeaf)
 }
 
-// NewIndexBlocks is NewIndex with boxes of the given sizes in frames,
-// smallest first, each a multiple of the one before (1 to 6 levels).
-func NewIndexBlocks(feat []float32, dims int, searchable []bool, blocks ...int) *Index {
+// NewIndexLeaf is NewIndex with leaves of at most leaf frames (>= 1).
+func NewIndexLeaf(feat []float32, dims int, searchable []bool, leaf int) *Index {
 	if dims < 1 || len(feat)%dims != 0 {
 		panic(fmt.Sprintf("matching: %d features do not make frames of %d dims", len(feat), dims))
 	}
-	if len(blocks) < 1 || len(blocks) > maxLevels || blocks[0] < 1 {
-		panic(fmt.Sprintf("matching: blocks %v: need 1 to %d sizes >= 1", blocks, maxLevels))
-	}
-	for i := 1; i < len(blocks); i++ {
-		if blocks[i] < blocks[i-1] || blocks[i]%blocks[i-1] != 0 {
-			panic(fmt.Sprintf("matching: blocks %v: each must be a multiple of the one before", blocks))
-		}
+	if leaf < 1 {
+		panic(fmt.Sprintf("matching: leaf size %d: need >= 1", leaf))
 	}
 	frames := len(feat) / dims
-	s := make([]bool, frames)
-	if searchable == nil {
-		for i := range s {
-			s[i] = true
-		}
-	} else {
-		if len(searchable) != frames {
-			panic(fmt.Sprintf("matching: %d searchable flags for %d frames", len(searchable), frames))
-		}
-		// Copied: a flag changed after the boxes are built would break
-		// the pruning's guarantee.
-		copy(s, searchable)
+	if frames > math.MaxInt32 {
+		panic(fmt.Sprintf("matching: %d frames: over an index's 2^31-1", frames))
 	}
-	x := &Index{feat: feat, dims: dims, frames: frames, searchable: s}
-	for _, size := range blocks {
-		x.levels = append(x.levels, searchLevel{size, x.buildBoxes(size)})
+	if searchable != nil && len(searchable) != frames {
+		panic(fmt.Sprintf("matching: %d searchable flags for %d frames", len(searchable), frames))
 	}
+	x := &Index{dims: dims, frames: frames, leaf: leaf, frame: make([]int32, 0, frames)}
+	for i := 0; i < frames; i++ {
+		if searchable == nil || searchable[i] {
+			x.frame = append(x.frame, int32(i))
+		}
+	}
+	x.searchable = len(x.frame)
+	for i := 0; i < frames; i++ {
+		if searchable != nil && !searchable[i] {
+			x.frame = append(x.frame, int32(i))
+		}
+	}
+	if x.searchable > 0 {
+		b := treeBuilder{x: x, feat: feat, keys: make([]float32, x.searchable),
+			sum: make([]float64, dims), sq: make([]float64, dims)}
+		x.nodes = make([]searchNode, 1, 2*((x.searchable+leaf-1)/leaf))
+		x.nodes[0] = searchNode{lo: 0, hi: int32(x.searchable)}
+		b.split(x.frame[:x.searchable], 0)
+	}
+	x.feat = make([]float32, len(feat))
+	x.row = make([]int32, frames)
+	for r, f := range x.frame {
+		copy(x.feat[r*dims:(r+1)*dims], feat[int(f)*dims:(int(f)+1)*dims])
+		x.row[f] = int32(r)
+	}
+	x.buildBoxes()
 	return x
 }
 
-// buildBoxes returns the boxes of the searchable frames of each block of
-// size frames. NaN features are left out of a box: their frame's cost is
-// NaN, which is never below a bound, so no box needs to cover them.
-func (x *Index) buildBoxes(size int) []float32 {
-	n := (x.frames + size - 1) / size
-	boxes := make([]float32, n*2*x.dims)
+// treeBuilder is NewIndexLeaf's scratch.
+type treeBuilder struct {
+	x       *Index
+	feat    []float32 // in frame order
+	keys    []float32 // the split dimension's values of a node's frames
+	sum, sq []float64 // per dimension, over a node's sample
+}
+
+// split makes node k, of frames idx (its rows), a leaf or splits it,
+// adding its subtree; it reorders idx into the rows' order.
+func (b *treeBuilder) split(idx []int32, k int) {
+	x := b.x
+	if len(idx) <= x.leaf {
+		x.nodes[k].kids = -1
+		slices.Sort(idx) // frame order within a leaf: the cheapest to read
+		return
+	}
+	d := b.widest(idx)
+	keys := b.keys[:len(idx)]
+	for j, f := range idx {
+		v := b.feat[int(f)*x.dims+d]
+		if v != v { // NaN: last, so the keys are ordered
+			v = float32(math.Inf(1))
+		}
+		keys[j] = v
+	}
+	// The left child takes the first half of the leaves, rounded up.
+	mid := ((len(idx)+x.leaf-1)/x.leaf + 1) / 2 * x.leaf
+	selectNth(keys, idx, mid)
+	lo, kids := x.nodes[k].lo, len(x.nodes)
+	x.nodes[k].kids = int32(kids)
+	x.nodes = append(x.nodes, searchNode{lo: lo, hi: lo + int32(mid)}, searchNode{lo: lo + int32(mid), hi: x.nodes[k].hi})
+	b.split(idx[:mid], kids)
+	b.split(idx[mid:], kids+1)
+}
+
+// widest is the dimension of the largest variance over a sample of up to
+// 256 of frames idx (all of them when fewer): the one to split. NaN
+// features make their dimension's variance NaN, which never wins.
+func (b *treeBuilder) widest(idx []int32) int {
+	dims := b.x.dims
+	clear(b.sum)
+	clear(b.sq)
+	step := max(1, len(idx)/256)
+	n := 0
+	for j := 0; j < len(idx); j += step {
+		row := b.feat[int(idx[j])*dims : (int(idx[j])+1)*dims]
+		for d, v := range row {
+			b.sum[d] += float64(v)
+			b.sq[d] += float64(v) * float64(v)
+		}
+		n++
+	}
+	best, bestVar := 0, -1.0
+	for d := 0; d < dims; d++ {
+		m := b.sum[d] / float64(n)
+		if v := b.sq[d]/float64(n) - m*m; v > bestVar {
+			best, bestVar = d, v
+		}
+	}
+	return best
+}
+
+// selectNth reorders keys, and idx alike, so that keys[j] <= keys[m] for
+// j < m and keys[j] >= keys[m] for j > m (quickselect with Hoare's
+// partition and a median-of-three pivot: deterministic, and balanced on
+// runs of equal keys). The keys hold no NaN.
+func selectNth(keys []float32, idx []int32, m int) {
+	swap := func(i, j int) {
+		keys[i], keys[j] = keys[j], keys[i]
+		idx[i], idx[j] = idx[j], idx[i]
+	}
+	lo, hi := 0, len(keys)-1
+	for hi > lo {
+		mid := lo + (hi-lo)/2
+		if keys[mid] < keys[lo] {
+			swap(lo, mid)
+		}
+		if keys[hi] < keys[lo] {
+			swap(lo, hi)
+		}
+		if keys[hi] < keys[mid] {
+			swap(mid, hi)
+		}
+		p := keys[mid]
+		i, j := lo, hi
+		for i <= j {
+			for keys[i] < p {
+				i++
+			}
+			for keys[j] > p {
+				j--
+			}
+			if i <= j {
+				swap(i, j)
+				i++
+				j--
+			}
+		}
+		switch {
+		case m <= j:
+			hi = j
+		case m >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// buildBoxes makes every node's box: a leaf's from its rows, an inner
+// node's from its children's (which come after it). NaN features are left
+// out of a box: their frame's cost is NaN, which is never below a bound,
+// so no box needs to cover them.
+func (x *Index) buildBoxes() {
+	dims := x.dims
+	x.boxes = make([]float32, len(x.nodes)*2*dims)
 	inf := float32(math.Inf(1))
-	for b := 0; b < n; b++ {
-		lo, hi := boxes[2*b*x.dims:(2*b+1)*x.dims], boxes[(2*b+1)*x.dims:(2*b+2)*x.dims]
+	for k := len(x.nodes) - 1; k >= 0; k-- {
+		nd := x.nodes[k]
+		lo, hi := x.boxes[2*k*dims:(2*k+1)*dims], x.boxes[(2*k+1)*dims:(2*k+2)*dims]
+		if nd.kids >= 0 {
+			a, b := x.box(int(nd.kids)), x.box(int(nd.kids)+1)
+			for d := range lo {
+				lo[d], hi[d] = min(a[d], b[d]), max(a[dims+d], b[dims+d])
+			}
+			continue
+		}
 		for d := range lo {
 			lo[d], hi[d] = inf, -inf
 		}
-		for i := b * size; i < min((b+1)*size, x.frames); i++ {
-			if !x.searchable[i] {
-				continue
-			}
-			for d, v := range x.feat[i*x.dims : (i+1)*x.dims] {
+		for r := nd.lo; r < nd.hi; r++ {
+			for d, v := range x.feat[int(r)*dims : int(r+1)*dims] {
 				if v < lo[d] {
 					lo[d] = v
 				}
@@ -130,8 +265,10 @@ func (x *Index) buildBoxes(size int) []float32 {
 			}
 		}
 	}
-	return boxes
 }
+
+// box is node k's box: dims lows, then dims highs.
+func (x *Index) box(k int) []float32 { return x.boxes[2*k*x.dims : 2*(k+1)*x.dims] }
 
 // Frames is the number of frames of the index.
 func (x *Index) Frames() int { return x.frames }
@@ -139,20 +276,24 @@ func (x *Index) Frames() int { return x.frames }
 // Dims is the number of features per frame.
 func (x *Index) Dims() int { return x.dims }
 
-// Blocks appends the box sizes, smallest first, to dst.
-func (x *Index) Blocks(dst []int) []int {
-	for _, l := range x.levels {
-		dst = append(dst, l.size)
-	}
-	return dst
+// Leaf is the most frames a leaf of the tree holds.
+func (x *Index) Leaf() int { return x.leaf }
+
+// Row is frame's features (the index's copy: read, do not change).
+func (x *Index) Row(frame int) []float32 {
+	r := int(x.row[frame])
+	return x.feat[r*x.dims : (r+1)*x.dims : (r+1)*x.dims]
 }
+
+// isSearchable reports whether a search may return frame.
+func (x *Index) isSearchable(frame int) bool { return int(x.row[frame]) < x.searchable }
 
 // Cost is frame's cost for the query features, bit-identical to the costs
 // Search returns: compute a bound with it (e.g. the cost of carrying on
 // playing) so that "strictly below the bound" compares like with like.
 func (x *Index) Cost(features []float32, frame int) float32 {
 	x.checkLen(features)
-	return searchCost(features, x.feat[frame*x.dims:(frame+1)*x.dims])
+	return searchCost(features, x.Row(frame))
 }
 
 func (x *Index) checkLen(features []float32) {
@@ -178,166 +319,138 @@ func (x *Index) matchesNothing(q *Query) bool {
 	return false
 }
 
+// searchState is what a search keeps beside its results: the threshold a
+// cost must be under (the bound, then once N are kept the N-th best cost)
+// and, once N are kept, the N-th best frame, which a frame of exactly
+// that cost displaces if its index is lower.
+type searchState struct {
+	thr   float32
+	full  bool
+	worst int
+}
+
+// admits tells whether frame f of cost c goes into the results: below the
+// threshold, or tying the N-th best with a lower frame index.
+func (s *searchState) admits(c float32, f int) bool {
+	return c < s.thr || (s.full && c == s.thr && f < s.worst)
+}
+
+// prunes tells whether a box whose lower bound is d can hold no frame
+// that would be admitted.
+func (s *searchState) prunes(d float32) bool { return d > s.thr || (d == s.thr && !s.full) }
+
+// add inserts r into out (at most n, by cost then frame) and updates the
+// threshold.
+func (s *searchState) add(out []Result, n int, r Result) []Result {
+	out = searchInsert(out, n, r)
+	if len(out) == n {
+		s.thr, s.full, s.worst = out[n-1].Cost, true, out[n-1].Frame
+	}
+	return out
+}
+
 // Search returns the N best frames (ascending cost, ties by lower frame
-// index), using the boxes, appended to out[:0]; out's capacity is reused,
+// index), using the tree, appended to out[:0]; out's capacity is reused,
 // so a search with cap(out) >= N allocates nothing.
 //
-// It walks the boxes depth first in frame order, pruning every box whose
-// distance reaches the threshold; with no bound (+Inf) it first seeds the
-// threshold from the frames of a block near the query (searchSeed).
+// It walks the tree depth first, into the nearer child first (by box
+// distance), the farther one stacked with its distance; a node is pruned
+// when its distance shows no frame under it can be admitted, checked again
+// when it comes off the stack (the threshold may have fallen since). The
+// first leaf reached is near the query, so an unbounded search soon has N
+// frames and a threshold.
 //
-// It matches SearchBrute exactly because (1) frames are visited in
-// ascending order, as brute force does, so a frame whose cost ties the
-// worst kept one always loses, and a kept frame's cost is computed by the
-// same sums; (2) a block is pruned only when its lower bound is >= the
-// threshold (the bound, or the N-th best cost once N are kept), and a frame
-// is kept only when its cost is < the threshold, so a pruned block held no
-// frame that would have been kept; (3) the lower bound never exceeds a
-// frame's cost in float32: per dimension the gap to the box rounds to no
-// more than the gap to any frame inside it (rounding is monotonic), and the
-// squares are summed in the same order, as is the early-exit partial sum;
-// (4) the seed only lowers the bound to just above the N-th best cost among
-// N eligible frames, which every frame of the result is at or below.
+// It matches SearchBrute exactly because (1) a frame is admitted by the
+// same rule (searchState.admits: below the threshold, or tying the N-th
+// best with a lower frame) and kept in the same order (cost, then frame),
+// so the order frames are visited in does not matter, and a kept frame's
+// cost is computed by the same sums (the early exit gives up only on a
+// partial sum above the threshold, so any cost at or below it is summed in
+// full); (2) a node is pruned only when its lower bound is above the
+// threshold, or equal to it while fewer than N are kept (the bound is
+// strict), so a pruned node held no frame that would have been admitted;
+// (3) the lower bound never exceeds a frame's cost in float32: per
+// dimension the gap to the box rounds to no more than the gap to any frame
+// inside it (rounding is monotonic), and the squares are summed in the
+// same order, as is the early-exit partial sum.
 func (x *Index) Search(q Query, out []Result) []Result {
 	out = out[:0]
-	if x.matchesNothing(&q) {
+	if x.matchesNothing(&q) || len(x.nodes) == 0 {
 		return out
 	}
-	thr := q.Bound
-	if math.IsInf(float64(thr), 1) {
-		out, thr = x.searchSeed(&q, out)
+	s := searchState{thr: q.Bound}
+	var stack [maxDepth]struct {
+		node int32
+		dist float32
 	}
-	box2 := 2 * x.dims
-	// A depth-first walk of the boxes, largest first: at each level, the
-	// next block to visit and the end of its parent's.
-	var next, end [maxLevels]int
-	lv := len(x.levels) - 1
-	next[lv], end[lv] = 0, (x.frames+x.levels[lv].size-1)/x.levels[lv].size
-	for {
-		if next[lv] == end[lv] {
-			if lv++; lv == len(x.levels) {
-				return out
+	stack[0].node, stack[0].dist = 0, searchBoxDist(q.Features, x.box(0), s.thr)
+	for sp := 1; sp > 0; {
+		sp--
+		k, d := int(stack[sp].node), stack[sp].dist
+		for !s.prunes(d) {
+			nd := &x.nodes[k]
+			if nd.kids < 0 {
+				out = x.searchRows(&q, int(nd.lo), int(nd.hi), out, &s)
+				break
 			}
-			continue
+			l, r := int(nd.kids), int(nd.kids)+1
+			dl := searchBoxDist(q.Features, x.box(l), s.thr)
+			dr := searchBoxDist(q.Features, x.box(r), s.thr)
+			if dr < dl {
+				l, r, dl, dr = r, l, dr, dl
+			}
+			if !s.prunes(dr) {
+				stack[sp].node, stack[sp].dist = int32(r), dr
+				sp++
+			}
+			k, d = l, dl
 		}
-		l := &x.levels[lv]
-		b := next[lv]
-		next[lv]++
-		f0, f1 := b*l.size, min((b+1)*l.size, x.frames)
-		if f0 >= q.SkipLo && f1 <= q.SkipHi {
-			continue
-		}
-		if searchBoxDist(q.Features, l.boxes[b*box2:(b+1)*box2], thr) >= thr {
-			continue
-		}
-		if lv > 0 {
-			lv--
-			next[lv] = f0 / x.levels[lv].size
-			end[lv] = (f1 + x.levels[lv].size - 1) / x.levels[lv].size
-			continue
-		}
-		out, thr = x.searchFrames(&q, f0, f1, out, thr)
 	}
+	return out
 }
 
-// searchSeed finds a threshold for Search's walk below q.Bound when it
-// can: without one, a search keeps whatever frames come first and prunes
-// little until it happens on good ones. It goes down the boxes, at each
-// level into the child nearest the query, to a block of the second
-// smallest size, and costs its frames. If N of them are eligible and below
-// the bound, the N-th best of the result costs at most the N-th of these,
-// cN: the walk may look only for costs <= cN, i.e. < nextafter(cN, +Inf).
-// out is scratch, returned empty.
-//
-// Search uses it for unbounded searches only (a clip's end): a matcher's
-// bound, the cost of playing on, is usually tighter than the seed's, which
-// then costs ~2 µs for nothing. Unbounded, it saved ~20% for N=1 and
-// little for N=16: on the benchmark data the nearest box is a poor guide
-// to the nearest frames (a beam of 2-16 boxes did no better).
-func (x *Index) searchSeed(q *Query, out []Result) ([]Result, float32) {
-	thr := q.Bound
-	box2 := 2 * x.dims
-	lv := len(x.levels) - 1
-	stop := min(lv, 1)
-	b0, b1 := 0, (x.frames+x.levels[lv].size-1)/x.levels[lv].size
-	for {
-		l := &x.levels[lv]
-		best, bestDist := -1, thr
-		for b := b0; b < b1; b++ {
-			f0, f1 := b*l.size, min((b+1)*l.size, x.frames)
-			if f0 >= q.SkipLo && f1 <= q.SkipHi {
-				continue
-			}
-			if d := searchBoxDist(q.Features, l.boxes[b*box2:(b+1)*box2], bestDist); d < bestDist {
-				best, bestDist = b, d
-			}
-		}
-		if best < 0 {
-			return out, thr // nothing can be below the bound
-		}
-		f0, f1 := best*l.size, min((best+1)*l.size, x.frames)
-		if lv == stop {
-			out, _ = x.searchFrames(q, f0, f1, out, thr)
-			if len(out) == q.N {
-				thr = math.Nextafter32(out[q.N-1].Cost, thr)
-			}
-			return out[:0], thr
-		}
-		lv--
-		b0, b1 = f0/x.levels[lv].size, (f1+x.levels[lv].size-1)/x.levels[lv].size
-	}
-}
-
-// searchFrames adds the eligible frames of [f0, f1) whose cost is below
-// thr to out (at most q.N, best first), lowering thr to the N-th best cost
-// once out is full. Frames must come in ascending order from call to call.
-func (x *Index) searchFrames(q *Query, f0, f1 int, out []Result, thr float32) ([]Result, float32) {
+// searchRows adds the admitted frames of rows [r0, r1) to out.
+func (x *Index) searchRows(q *Query, r0, r1 int, out []Result, s *searchState) []Result {
 	dims, n := x.dims, q.N
-	for i := f0; i < f1; i++ {
-		if !x.searchable[i] || (i >= q.SkipLo && i < q.SkipHi) {
+	for r := r0; r < r1; r++ {
+		f := int(x.frame[r])
+		if f >= q.SkipLo && f < q.SkipHi {
 			continue
 		}
-		c := searchCostBounded(q.Features, x.feat[i*dims:(i+1)*dims], thr)
-		if c < thr {
-			out = searchInsert(out, n, Result{Frame: i, Cost: c})
-			if len(out) == n {
-				thr = out[n-1].Cost
-			}
+		c := searchCostBounded(q.Features, x.feat[r*dims:(r+1)*dims], s.thr)
+		if s.admits(c, f) {
+			out = s.add(out, n, Result{Frame: f, Cost: c})
 		}
 	}
-	return out, thr
+	return out
 }
 
 // SearchBrute is the same search by brute force over every frame, the
 // reference Search is tested against: it computes every candidate's full
-// cost and uses no box.
+// cost, row by row, and uses no box.
 func (x *Index) SearchBrute(q Query, out []Result) []Result {
 	out = out[:0]
 	x.checkLen(q.Features)
 	if q.N < 1 {
 		return out
 	}
-	n, dims := q.N, x.dims
-	thr := q.Bound
-	for i := 0; i < x.frames; i++ {
-		if !x.searchable[i] || (i >= q.SkipLo && i < q.SkipHi) {
+	dims := x.dims
+	s := searchState{thr: q.Bound}
+	for r := 0; r < x.searchable; r++ {
+		f := int(x.frame[r])
+		if f >= q.SkipLo && f < q.SkipHi {
 			continue
 		}
-		c := searchCost(q.Features, x.feat[i*dims:(i+1)*dims])
-		if c < thr {
-			out = searchInsert(out, n, Result{Frame: i, Cost: c})
-			if len(out) == n {
-				thr = out[n-1].Cost
-			}
+		if c := searchCost(q.Features, x.feat[r*dims:(r+1)*dims]); s.admits(c, f) {
+			out = s.add(out, q.N, Result{Frame: f, Cost: c})
 		}
 	}
 	return out
 }
 
-// searchInsert adds r to best, sorted by cost, keeping at most n. Callers
-// visit frames in ascending order, so r's frame is above every kept one:
-// it goes after equal costs, and when best is full its cost is below the
-// last one's (the caller's threshold), which it pushes out.
+// searchInsert adds r to best, sorted by cost then frame, keeping at most
+// n; when best is full, r comes before its last (the caller admitted it),
+// which it pushes out.
 func searchInsert(best []Result, n int, r Result) []Result {
 	j := len(best)
 	if j < n {
@@ -345,7 +458,7 @@ func searchInsert(best []Result, n int, r Result) []Result {
 	} else {
 		j = n - 1
 	}
-	for ; j > 0 && best[j-1].Cost > r.Cost; j-- {
+	for ; j > 0 && (best[j-1].Cost > r.Cost || (best[j-1].Cost == r.Cost && best[j-1].Frame > r.Frame)); j-- {
 		best[j] = best[j-1]
 	}
 	best[j] = r
@@ -365,10 +478,10 @@ func searchCost(q, f []float32) float32 {
 	return s
 }
 
-// searchCostBounded is searchCost, given up once the partial sum reaches
-// thr: the terms are >= 0, so the full cost would be >= thr too and the
-// frame is rejected either way. A cost below thr is summed exactly as
-// searchCost sums it.
+// searchCostBounded is searchCost, given up once the partial sum exceeds
+// thr: the terms are >= 0, so the full cost would exceed thr too and the
+// frame is rejected either way. A cost at or below thr is summed exactly
+// as searchCost sums it (a tie with the threshold may be admitted).
 func searchCostBounded(q, f []float32, thr float32) float32 {
 	f = f[:len(q)]
 	var s float32
@@ -380,7 +493,7 @@ func searchCostBounded(q, f []float32, thr float32) float32 {
 		s += float32(e1 * e1)
 		s += float32(e2 * e2)
 		s += float32(e3 * e3)
-		if s >= thr {
+		if s > thr {
 			return s
 		}
 	}
@@ -423,4 +536,10 @@ func searchBoxDist(q, box []float32, thr float32) float32 {
 		s += float32(e * e)
 	}
 	return s
+}
+
+// bytes is the memory of x (bytes): its rows, and its tree (the boxes,
+// the nodes and the row-frame maps).
+func (x *Index) bytes() (rows, tree int) {
+	return 4 * len(x.feat), 4*len(x.boxes) + 12*len(x.nodes) + 4*len(x.frame) + 4*len(x.row)
 }

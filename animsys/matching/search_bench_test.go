@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -86,23 +85,14 @@ func BenchmarkSearchBrute(b *testing.B) {
 	}
 }
 
-// BenchmarkSearchBlocks compares box sizes (frames, smallest first).
-func BenchmarkSearchBlocks(b *testing.B) {
+// BenchmarkSearchLeaf compares leaf sizes (frames).
+func BenchmarkSearchLeaf(b *testing.B) {
 	feat, searchable := searchBenchData()
-	var configs [][]int
-	for _, small := range []int{8, 16, 32} {
-		for _, large := range []int{64, 128} {
-			configs = append(configs, []int{small, large})
-		}
-	}
-	configs = append(configs, []int{16, 64, 256}, []int{16, 64, 512}, []int{8, 64, 512},
-		[]int{16, 128, 1024}, []int{32, 128, 1024}, []int{16, 64, 256, 1024})
-	for _, blocks := range configs {
-		x := NewIndexBlocks(feat, searchBenchDims, searchable, blocks...)
-		name := strings.Trim(strings.ReplaceAll(fmt.Sprint(blocks), " ", "-"), "[]")
+	for _, leaf := range []int{4, 8, 16, 32, 64} {
+		x := NewIndexLeaf(feat, searchBenchDims, searchable, leaf)
 		for _, n := range []int{1, 16} {
-			b.Run(fmt.Sprintf("%s/N=%d", name, n), func(b *testing.B) { runSearchBench(b, x, n, (*Index).Search) })
-			b.Run(fmt.Sprintf("%s/N=%d/unbounded", name, n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%d/N=%d", leaf, n), func(b *testing.B) { runSearchBench(b, x, n, (*Index).Search) })
+			b.Run(fmt.Sprintf("%d/N=%d/unbounded", leaf, n), func(b *testing.B) {
 				runSearchBench(b, x, n, searchUnbounded)
 			})
 		}

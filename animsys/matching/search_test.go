@@ -85,7 +85,7 @@ func searchNear(rng *rand.Rand, feat []float32, dims, frame int, sigma float64, 
 func searchSortRef(x *Index, q Query) []Result {
 	var all []Result
 	for i := 0; i < x.Frames(); i++ {
-		if !x.searchable[i] || (i >= q.SkipLo && i < q.SkipHi) {
+		if !x.isSearchable(i) || (i >= q.SkipLo && i < q.SkipHi) {
 			continue
 		}
 		if c := x.Cost(q.Features, i); c < q.Bound {
@@ -112,6 +112,26 @@ func searchSame(a, b []Result) bool {
 	})
 }
 
+// searchBoxesOf are the boxes of the nodes from the root to the leaf
+// holding frame f (none for an unsearchable frame).
+func searchBoxesOf(x *Index, f int) [][]float32 {
+	if !x.isSearchable(f) {
+		return nil
+	}
+	r := x.row[f]
+	var boxes [][]float32
+	for k := 0; ; {
+		boxes = append(boxes, x.box(k))
+		nd := x.nodes[k]
+		if nd.kids < 0 {
+			return boxes
+		}
+		if k = int(nd.kids); r >= x.nodes[k+1].lo {
+			k++
+		}
+	}
+}
+
 // searchRandomQuery draws a query as a matcher would make one and some it
 // would not: near a frame (exactly on it, or with small or larger noise),
 // far from everything, or traps set for the pruning and the early exits;
@@ -132,17 +152,19 @@ func searchRandomQuery(rng *rand.Rand, x *Index, q []float32) Query {
 			if d < 4 {
 				sigma = 0.5
 			}
-			q[d] = x.feat[f*dims+d] + float32(sigma*rng.NormFloat64())
+			q[d] = x.Row(f)[d] + float32(sigma*rng.NormFloat64())
 		}
 	case 6, 7:
 		// Outside one of f's boxes by a little wherever f is on its edge,
 		// equal to f elsewhere: the box's lower bound (and its children's
 		// holding f) is then exactly f's cost, so a pruning a hair too
-		// eager would lose f.
-		l := x.levels[rng.IntN(len(x.levels))]
-		box := l.boxes[f/l.size*2*dims:]
+		// eager would lose f. (An unsearchable f is in no box: q is f.)
+		box := make([]float32, 2*dims)
+		if boxes := searchBoxesOf(x, f); len(boxes) > 0 {
+			box = boxes[rng.IntN(len(boxes))]
+		}
 		for d := range q {
-			v, delta := x.feat[f*dims+d], float32(rng.ExpFloat64()*0.05)
+			v, delta := x.Row(f)[d], float32(rng.ExpFloat64()*0.05)
 			switch v {
 			case box[d]:
 				v -= delta
@@ -152,11 +174,11 @@ func searchRandomQuery(rng *rand.Rand, x *Index, q []float32) Query {
 			q[d] = v
 		}
 	case 0:
-		copy(q, x.feat[f*dims:(f+1)*dims])
+		copy(q, x.Row(f))
 	case 1, 2:
-		searchNear(rng, x.feat, dims, f, 0.02, q)
+		searchNear(rng, x.Row(f), dims, 0, 0.02, q)
 	case 3:
-		searchNear(rng, x.feat, dims, f, 0.3, q)
+		searchNear(rng, x.Row(f), dims, 0, 0.3, q)
 	default:
 		for d := range q {
 			q[d] = float32(3 * rng.NormFloat64())
@@ -187,7 +209,7 @@ func searchRandomQuery(rng *rand.Rand, x *Index, q []float32) Query {
 	}
 	if kind == 8 {
 		k := min(4, dims)
-		qu.Bound = math.Nextafter32(searchCost(q[:k], x.feat[f*dims:f*dims+k]), float32(math.Inf(1)))
+		qu.Bound = math.Nextafter32(searchCost(q[:k], x.Row(f)[:k]), float32(math.Inf(1)))
 	}
 	if (kind == 6 || kind == 7) && rng.IntN(2) == 0 {
 		// Just above f's cost: f (if searchable, not skipped, and not
@@ -198,7 +220,7 @@ func searchRandomQuery(rng *rand.Rand, x *Index, q []float32) Query {
 }
 
 // searchDuplicate copies frames over others to make exact ties: single
-// frames and whole stretches, within and across blocks.
+// frames and whole stretches, within and across leaves.
 func searchDuplicate(rng *rand.Rand, feat []float32, dims int) {
 	frames := len(feat) / dims
 	for k := 0; k < frames/50; k++ {
@@ -217,22 +239,23 @@ func TestSearchMatchesBrute(t *testing.T) {
 	cases := []struct {
 		name                 string
 		frames, dims         int
-		blocks               []int
+		leaf                 int
 		maskClipEnds, random bool
 		queries              int
 	}{
-		{"27d-16/64-clipends", 5000, 27, []int{16, 64}, true, false, 400},
-		{"27d-16/64-randommask", 4001, 27, []int{16, 64}, false, true, 400},
-		{"24d-8/128", 3000, 24, []int{8, 128}, true, true, 300},
-		{"21d-32/64-odd", 2999, 21, []int{32, 64}, true, false, 300},
-		{"3d-4/16", 1500, 3, []int{4, 16}, true, true, 300},
-		{"1d-16/64", 1000, 1, []int{16, 64}, false, true, 300},
-		{"30d-1/1", 700, 30, []int{1, 1}, true, true, 100},
-		{"27d-16/64/512-clipends", 5000, 27, []int{16, 64, 512}, true, false, 400},
-		{"27d-8/32/256/1024", 4001, 27, []int{8, 32, 256, 1024}, true, true, 300},
-		{"5d-7/14/28/56/112/224", 3000, 5, []int{7, 14, 28, 56, 112, 224}, true, true, 300},
-		{"27d-frames", 1500, 27, []int{1}, true, true, 200},
-		{"27d-64", 1500, 27, []int{64}, true, true, 200},
+		{"27d-16-clipends", 5000, 27, 16, true, false, 400},
+		{"27d-16-randommask", 4001, 27, 16, false, true, 400},
+		{"24d-8", 3000, 24, 8, true, true, 300},
+		{"21d-32-odd", 2999, 21, 32, true, false, 300},
+		{"3d-4", 1500, 3, 4, true, true, 300},
+		{"1d-16", 1000, 1, 16, false, true, 300},
+		{"30d-1", 700, 30, 1, true, true, 100},
+		{"27d-16-clipends-more", 5000, 27, 16, true, false, 400},
+		{"27d-8-random", 4001, 27, 8, true, true, 300},
+		{"5d-7", 3000, 5, 7, true, true, 300},
+		{"27d-frames", 1500, 27, 1, true, true, 200},
+		{"27d-64", 1500, 27, 64, true, true, 200},
+		{"27d-5000", 1500, 27, 5000, true, false, 100}, // one leaf
 	}
 	out := make([]Result, 0, 16)
 	var ref []Result
@@ -248,15 +271,15 @@ func TestSearchMatchesBrute(t *testing.T) {
 			}
 			if c.random {
 				// Random runs of unsearchable frames, some longer than a
-				// large block.
+				// leaf, some of hundreds.
 				for i := 0; i < c.frames; {
-					n, off := 1+rng.IntN(3*c.blocks[len(c.blocks)-1]), rng.IntN(3) == 0
+					n, off := 1+rng.IntN(max(3*c.leaf, 300)), rng.IntN(3) == 0
 					for ; n > 0 && i < c.frames; n, i = n-1, i+1 {
 						searchable[i] = searchable[i] && !off
 					}
 				}
 			}
-			x := NewIndexBlocks(feat, c.dims, searchable, c.blocks...)
+			x := NewIndexLeaf(feat, c.dims, searchable, c.leaf)
 			q := make([]float32, c.dims)
 			found, tied := 0, 0
 			for k := 0; k < c.queries; k++ {
@@ -356,7 +379,7 @@ func TestSearchEdgeCases(t *testing.T) {
 	})
 	t.Run("dims 1", func(t *testing.T) {
 		f := []float32{3, 1, 2, 2, 5, 2, 0}
-		x := NewIndexBlocks(f, 1, nil, 2, 4)
+		x := NewIndexLeaf(f, 1, nil, 2)
 		got := x.Search(Query{Features: []float32{2}, N: 4, SkipLo: 5, SkipHi: 6, Bound: inf}, nil)
 		want := []Result{{2, 0}, {3, 0}, {0, 1}, {1, 1}}
 		if !searchSame(got, want) {
@@ -364,7 +387,7 @@ func TestSearchEdgeCases(t *testing.T) {
 		}
 		check(t, x, Query{Features: []float32{2}, N: 4, Bound: 1}, 3)
 	})
-	t.Run("frames not a multiple of blocks", func(t *testing.T) {
+	t.Run("frames not a multiple of leaves", func(t *testing.T) {
 		for _, frames := range []int{1, 15, 17, 63, 65, 999} {
 			x := NewIndex(feat[:frames*5], 5, searchable[:frames])
 			qu := all
@@ -404,7 +427,7 @@ func TestSearchEdgeCases(t *testing.T) {
 		for i := 0; i < 1000; i += 3 {
 			f[i*5+i%5] = nan
 		}
-		for i := 320; i < 384; i++ { // a whole large block of NaN in one dim
+		for i := 320; i < 384; i++ { // a run of NaN in one dim, leaves of it
 			f[i*5+1] = nan
 		}
 		x := NewIndex(f, 5, searchable)
@@ -451,16 +474,13 @@ func TestSearchNewIndexPanics(t *testing.T) {
 		name       string
 		dims       int
 		searchable []bool
-		blocks     []int
+		leaf       int
 	}{
-		{"dims 0", 0, nil, []int{16}},
-		{"ragged features", 7, nil, []int{16}},
-		{"searchable length", 6, make([]bool, 9), []int{16}},
-		{"no blocks", 6, nil, nil},
-		{"block 0", 6, nil, []int{0, 16}},
-		{"not a multiple", 6, nil, []int{16, 40}},
-		{"decreasing", 6, nil, []int{64, 16}},
-		{"too many levels", 6, nil, []int{1, 2, 4, 8, 16, 32, 64}},
+		{"dims 0", 0, nil, 16},
+		{"ragged features", 7, nil, 16},
+		{"searchable length", 6, make([]bool, 9), 16},
+		{"leaf 0", 6, nil, 0},
+		{"leaf -1", 6, nil, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {
@@ -468,7 +488,7 @@ func TestSearchNewIndexPanics(t *testing.T) {
 					t.Fatal("no panic")
 				}
 			}()
-			NewIndexBlocks(feat, c.dims, c.searchable, c.blocks...)
+			NewIndexLeaf(feat, c.dims, c.searchable, c.leaf)
 		})
 	}
 }

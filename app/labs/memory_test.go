@@ -61,12 +61,13 @@ func TestLongCaptureMemory(t *testing.T) {
 		t.Errorf("the character and labs hold %.1f MB of a capture parsed into %.1f MB: over twice", float64(held)/1e6, float64(parsed)/1e6)
 	}
 	// The Motion-matching lab builds a database of the capture: it shares
-	// the clips and adds the features of every frame (81 floats, 324
-	// bytes), their bounding boxes (about 24 bytes) and a one-joint
-	// smoothed root with its sampling cache (about 130 bytes), plus its
-	// history of 600 poses: 510 bytes a frame measured. Its own budget:
-	// 600 bytes a frame and 4 MB; a copy of the clips (as a first version
-	// made, re-rooting them) would add 600 more for this skeleton.
+	// the clips and adds the features of every frame (75 floats, 300
+	// bytes), their search trees (boxes, nodes and row-frame maps, about
+	// 67 bytes) and a one-joint smoothed root with its sampling cache
+	// (about 130 bytes), plus its history of 600 poses: 520 bytes a frame
+	// measured. Its own budget: 600 bytes a frame and 4 MB; a copy of the
+	// clips (as a first version made, re-rooting them) would add 600 more
+	// for this skeleton.
 	for _, e := range All() {
 		if e.Name == "matching" {
 			before := liveHeap()
