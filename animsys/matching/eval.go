@@ -139,8 +139,9 @@ type Metrics struct {
 	SimTrajectoryError float64 `json:"simulation_trajectory_error_1s_cm"`
 	SyncDistance       float64 `json:"sync_distance_cm"`
 	// TransitionsPerSecond over the run, and apart while moving and
-	// while idle (0 when it never is): idle is asked to stand and at rest
-	// (the simulation slower than RestSpeed); IdleSeconds how long.
+	// while idle (0 for under a second of either): idle is asked to
+	// stand and at rest (the simulation slower than RestSpeed);
+	// IdleSeconds how long.
 	TransitionsPerSecond float64 `json:"transitions_per_s"`
 	TransitionsMoving    float64 `json:"transitions_per_s_moving"`
 	TransitionsIdle      float64 `json:"transitions_per_s_idle"`
@@ -314,10 +315,12 @@ func (mt *Meter) Metrics(m *Matcher) Metrics {
 	if mt.seconds > 0 {
 		out.TransitionsPerSecond = float64(mt.trans) / mt.seconds
 	}
-	if moving := mt.seconds - mt.idleSeconds; moving > 0 {
+	// A rate over less than a second (a tick of standing before the
+	// first step) says nothing: 0 then.
+	if moving := mt.seconds - mt.idleSeconds; moving >= 1 {
 		out.TransitionsMoving = float64(mt.trans-mt.idleTrans) / moving
 	}
-	if mt.idleSeconds > 0 {
+	if mt.idleSeconds >= 1 {
 		out.TransitionsIdle = float64(mt.idleTrans) / mt.idleSeconds
 	}
 	out.IdleSeconds = mt.idleSeconds

@@ -7,6 +7,7 @@ import (
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/app"
+	"kinelab/app/labs/matching"
 	"kinelab/internal/fixture"
 )
 
@@ -45,7 +46,7 @@ func TestLongCaptureMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	var labs []app.Lab
-	var matcher app.Lab
+	var matcher *matching.Lab
 	for _, e := range All() {
 		if e.Name == "matching" {
 			continue
@@ -61,25 +62,36 @@ func TestLongCaptureMemory(t *testing.T) {
 		t.Errorf("the character and labs hold %.1f MB of a capture parsed into %.1f MB: over twice", float64(held)/1e6, float64(parsed)/1e6)
 	}
 	// The Motion-matching lab builds a database of the capture: it shares
-	// the clips and adds the features of every frame (75 floats, 300
-	// bytes), their search trees (boxes, nodes and row-frame maps, about
-	// 67 bytes) and a one-joint smoothed root with its sampling cache
-	// (about 130 bytes), plus its history of 600 poses: 520 bytes a frame
-	// measured. Its own budget: 600 bytes a frame and 4 MB; a copy of the
-	// clips (as a first version made, re-rooting them) would add 600 more
-	// for this skeleton.
-	for _, e := range All() {
-		if e.Name == "matching" {
-			before := liveHeap()
-			matcher = e.New()
-			matcher.SetCharacter(ch)
-			matcher.Update(1.0 / 60)
-			extra := liveHeap() - before
-			t.Logf("the matching lab adds %.1f MB (%.0f bytes a frame)", float64(extra)/1e6, float64(extra)/float64(s.Frames))
-			if extra > 600*int64(s.Frames)+4e6 {
-				t.Errorf("the matching lab adds %.1f MB for %d frames: over 600 bytes a frame and 4 MB", float64(extra)/1e6, s.Frames)
-			}
+	// the clips and adds the features of every frame, their k-d tree and
+	// a one-joint smoothed root with its sampling cache, plus its history
+	// of 600 poses: 520 bytes a frame measured. Its own budget: 600 bytes
+	// a frame and 4 MB; a copy of the clips (as a first version made,
+	// re-rooting them) would add 600 more for this skeleton. Mirrored (the
+	// lab's default for captures) the database has twice the frames, and
+	// the mirrored clips are a copy: at most twice the budget and the
+	// clips' own bytes more.
+	clipBytes := 0
+	for c := range ch.Clips {
+		clipBytes += ch.Clips[c].Bytes()
+	}
+	for _, mirror := range []bool{false, true} {
+		before := liveHeap()
+		l := matching.New()
+		l.S.Mirror = mirror
+		l.SetCharacter(ch)
+		l.Update(1.0 / 60)
+		extra := liveHeap() - before
+		t.Logf("the matching lab, mirror %v, adds %.1f MB (%.0f bytes a frame; the clips take %.0f)", mirror, float64(extra)/1e6,
+			float64(extra)/float64(s.Frames), float64(clipBytes)/float64(s.Frames))
+		budget := 600*int64(s.Frames) + 4e6
+		if mirror {
+			budget = 2*budget + int64(clipBytes)
 		}
+		if extra > budget {
+			t.Errorf("the matching lab, mirror %v, adds %.1f MB for %d frames: over %.1f MB", mirror, float64(extra)/1e6, s.Frames, float64(budget)/1e6)
+		}
+		matcher = l
+		runtime.KeepAlive(matcher)
 	}
 	runtime.KeepAlive(matcher)
 	for _, l := range labs {

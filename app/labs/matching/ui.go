@@ -217,7 +217,9 @@ func (l *Lab) Panel(p *app.Panel) {
 			p.Range(sl, &s.Rerank)
 		}
 		p.Check("Brute force (B)", &s.Brute)
-		p.Check("Mirrored captures", &s.Mirror)
+		if l.ch != nil { // the embedded set turns both ways already
+			p.Check("Mirrored captures", &s.Mirror)
+		}
 		p.Text(fmt.Sprintf("%d frames, %d clips", l.db.Frames, len(l.db.Clips)))
 	}
 	if p.Section("Transitions", &sec.trans) {
@@ -425,9 +427,7 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 			fit(fmt.Sprintf("feet slide %.1f cm/s in contact (%.0f%% of ticks), bones within %.2f mm", f.FootSliding,
 				100*f.ContactShare, f.BoneLengthError),
 				fmt.Sprintf("slide %.1f cm/s, bones %.2f mm", f.FootSliding, f.BoneLengthError)),
-			fit(fmt.Sprintf("transitions a second: %.2f moving, %.2f idle (%.0f s idle)", f.TransitionsMoving,
-				f.TransitionsIdle, f.IdleSeconds),
-				fmt.Sprintf("trans/s %.2f moving, %.2f idle", f.TransitionsMoving, f.TransitionsIdle)))
+			l.transitionsText(f, fit))
 		cols = append(cols, render.DimText, render.DimText, render.DimText)
 	}
 	if l.Rewind > 0 {
@@ -435,6 +435,18 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 		cols = append(cols, render.TargetColor)
 	}
 	return lines, cols
+}
+
+// transitionsText is the readout's line of transition rates: moving, and
+// idle once the character has stood a second.
+func (l *Lab) transitionsText(f *mm.Metrics, fit func(long, short string) string) string {
+	if f.IdleSeconds < 1 {
+		return fit(fmt.Sprintf("transitions a second: %.2f moving (no idle yet)", f.TransitionsMoving),
+			fmt.Sprintf("trans/s %.2f moving", f.TransitionsMoving))
+	}
+	return fit(fmt.Sprintf("transitions a second: %.2f moving, %.2f idle (%.0f s idle)", f.TransitionsMoving,
+		f.TransitionsIdle, f.IdleSeconds),
+		fmt.Sprintf("trans/s %.2f moving, %.2f idle", f.TransitionsMoving, f.TransitionsIdle))
 }
 
 // drawTable lists the last search's best candidates: each group's part of
