@@ -19,8 +19,21 @@
 // joints that matter); its Index answers searches by a k-d tree of
 // bounding boxes over the frames, exactly as brute force would. A Matcher plays the
 // database for one character from an Input (desired movement and facing)
-// each tick, without allocating. Eval replays a scripted input (Path) and
-// measures foot sliding, trajectory error, transitions and search time.
+// each tick, without allocating. Around the search it holds what makes the
+// output follow the input and stand on its feet:
+//
+//   - a Simulation the springs move, which the animated root is adjusted
+//     towards and clamped near (Settings.Sync);
+//   - a transition only when the best frame beats carrying on by a bias
+//     (Settings.Bias, BiasShare), never to one near the frame playing;
+//   - feet locked where the frames label them in contact (Database.Contact,
+//     from the captures' foot heights and speeds relative to the figure's
+//     size), held by the two-bone IK with velocities, releases
+//     inertialized (FootLock, Settings.Lock).
+//
+// Eval replays a scripted input (Path) and Meter measures a run: foot
+// sliding on labelled contacts, trajectory error, transitions moving and
+// idle, bone lengths, red against blue, search time.
 //
 // Units: metres, seconds, radians; y is up and characters face +z in their
 // root's frame.

@@ -150,8 +150,7 @@ type Matcher struct {
 	wl     animsys.Pose       // Local with the root in the world: World's local pose
 	trans  animsys.Transition // the last transition, into the clip playing
 	// Locks are the feet's locks (left, right); ik the IK's scratch.
-	Locks    [2]FootLock
-	lastMust bool
+	Locks [2]FootLock
 	// ik is the IK's scratch and how far (m) the hips are lowered for the
 	// held feet, and how fast.
 	ik struct {
@@ -345,7 +344,6 @@ func (m *Matcher) features() *rawFeatures {
 // trajectory and blends to it if it beats carrying on (or must: the clip
 // is ending).
 func (m *Matcher) search(must bool) {
-	m.lastMust = must
 	db, s := m.DB, &m.S
 	m.Searched, m.sinceSearch = true, 0
 	m.lastGoal, m.lastYaw = m.Sim.GoalVel, m.Sim.GoalYaw
