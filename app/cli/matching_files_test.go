@@ -68,7 +68,7 @@ func TestMatchingEvalMixedFolder(t *testing.T) {
 		s.Frames = 10 // 0.33 s: no frame to search
 		fixture.File(t, short, s)
 	}
-	if code, _, stderr := evalFiles(t, short); code != ExitFail || !strings.Contains(stderr, "skipped") || !strings.Contains(stderr, "1 clip from bandai.bvh, mirrored: matching: no clip is longer") {
+	if code, _, stderr := evalFiles(t, short); code != ExitFail || !strings.Contains(stderr, "skipped") || !strings.Contains(stderr, "1 clip from bandai.bvh, mirrored: matching: no frame to search") || !strings.Contains(stderr, "bandai (0.30 s)") {
 		t.Errorf("a folder of clips too short: exit %d, %q", code, stderr)
 	}
 }
