@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,14 +14,7 @@ import (
 func TestHeadlessMixedFolder(t *testing.T) {
 	bin := buildKinelab(t)
 	dir, out := t.TempDir(), t.TempDir()
-	l := fixture.LAFAN1()
-	l.Name = "a_lafan1"
-	lafan := fixture.File(t, dir, l)
-	for i, fps := range []float32{30, 24, 40} {
-		b := fixture.Bandai()
-		b.Name, b.FPS = fmt.Sprintf("bandai_%d", i+1), fps
-		fixture.File(t, dir, b)
-	}
+	lafan := fixture.MixedFolder(t, dir)
 	for _, lab := range []string{"velocities", "matching"} {
 		code, msg := withoutDisplay(t, bin, out, "--lab", lab, "--frames", "5", "--csv", lab+".csv", dir)
 		if code != 0 || !strings.Contains(msg, "kinelab: "+lafan+": skipped: its skeleton differs from the 3 files loaded (") {

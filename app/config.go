@@ -8,6 +8,7 @@ import (
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,7 +166,9 @@ func fileArgs(args []string) ([]string, error) {
 }
 
 // checkFlags rejects the BVH options, lab, frame count, window size and
-// screenshot name that are unknown or out of range, in that order.
+// screenshot name that are unknown or out of range, in that order, and an
+// output (--csv, --screenshot) that is an input (a file to load, a file
+// in a folder to load, --settings).
 func (c *Config) checkFlags(labNames []string) error {
 	if c.Units != "auto" {
 		if _, err := bvh.ParseUnits(c.Units); err != nil {
@@ -189,7 +192,47 @@ func (c *Config) checkFlags(labNames []string) error {
 	if c.Screenshot != "" && !strings.HasSuffix(strings.ToLower(c.Screenshot), ".png") {
 		return fmt.Errorf("--screenshot %q: the file name must end in .png", c.Screenshot)
 	}
+	inputs := c.Files
+	if c.SettingsFile != "" {
+		inputs = append(slices.Clip(inputs), c.SettingsFile)
+	}
+	for _, out := range []struct{ flag, path string }{{"--csv", c.CSV}, {"--screenshot", c.Screenshot}} {
+		if in := inputNamed(out.path, inputs); in != "" {
+			return fmt.Errorf("%s %q is the input %s: it would be overwritten; name another file", out.flag, out.path, in)
+		}
+	}
 	return nil
+}
+
+// inputNamed is the input out names (the same file, through links), one
+// of inputs or a file in an input folder; "" for none (or no out).
+func inputNamed(out string, inputs []string) string {
+	if out == "" {
+		return ""
+	}
+	ost, err := os.Stat(out)
+	if err != nil { // not there yet: no input
+		return ""
+	}
+	for _, in := range inputs {
+		st, err := os.Stat(in)
+		if err != nil {
+			continue
+		}
+		if os.SameFile(ost, st) {
+			return in
+		}
+		if !st.IsDir() {
+			continue
+		}
+		entries, _ := os.ReadDir(in)
+		for _, e := range entries {
+			if est, err := os.Stat(filepath.Join(in, e.Name())); err == nil && os.SameFile(ost, est) {
+				return filepath.Join(in, e.Name())
+			}
+		}
+	}
+	return ""
 }
 
 // checkStep rejects a time step dt outside (0, 1] s and a jitter outside

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,14 +17,7 @@ import (
 func TestLoadMixedFolder(t *testing.T) {
 	t.Setenv(app.ConfigDirEnv, t.TempDir())
 	dir := t.TempDir()
-	l := fixture.LAFAN1()
-	l.Name = "a_lafan1"
-	lafan := fixture.File(t, dir, l)
-	for i, fps := range []float32{30, 24, 40} {
-		b := fixture.Bandai()
-		b.Name, b.FPS = fmt.Sprintf("bandai_%d", i+1), fps
-		fixture.File(t, dir, b)
-	}
+	lafan := fixture.MixedFolder(t, dir)
 	a := app.New(app.Config{}, []app.LabEntry{{Name: "springs", New: func() app.Lab { return newPlainLab() }}})
 	if !a.Load([]string{dir}) {
 		t.Fatal("a folder with a file of another skeleton failed to load")

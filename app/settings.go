@@ -83,7 +83,7 @@ func UserSettingsPath() (string, error) {
 // read is moved aside (settings.json.bad) first, never written over.
 func (a *App) SaveSettings(path string) error {
 	top := map[string]json.RawMessage{}
-	switch b, err := os.ReadFile(path); {
+	switch b, err := readSettingsFile(path); {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return fmt.Errorf("%w; not written over", err)
@@ -156,7 +156,7 @@ func (a *App) SaveSettings(path string) error {
 // and on stderr and left as it was, and keys this build does not know are
 // kept for SaveSettings.
 func (a *App) LoadSettings(path string, missingOK bool) error {
-	b, err := os.ReadFile(path)
+	b, err := readSettingsFile(path)
 	if errors.Is(err, fs.ErrNotExist) && missingOK {
 		return nil
 	}
@@ -360,4 +360,14 @@ func (a *App) saveUserSettings() {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "kinelab: settings not saved: %v\n", err)
 	}
+}
+
+// readSettingsFile reads the settings file at path, refusing one that is
+// no regular file (a FIFO nobody writes to would hang the start or the
+// exit; a device reads without end).
+func readSettingsFile(path string) ([]byte, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return os.ReadFile(path)
 }

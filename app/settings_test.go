@@ -122,3 +122,29 @@ func TestUnreadableSettingsWrapJSONError(t *testing.T) {
 		t.Errorf("got %v (a *json.SyntaxError: %v)", err, syn != nil)
 	}
 }
+
+// A group of settings inside a lab's (the Motion-matching lab's Sync) is
+// read field by field like the lab's own: one bad value in it loses only
+// itself, named with its path, and the group's good values are read.
+func TestDecodeFieldsNested(t *testing.T) {
+	type group struct {
+		Halflife, Distance float32
+		On                 bool
+	}
+	var s struct {
+		Bias float32
+		Sync group
+	}
+	s.Sync = group{Halflife: 0.1, Distance: 0.15, On: true}
+	probs := decodeFields("labs.x", &s, json.RawMessage(`{"Bias": 0.2, "Sync": {"Halflife": 0.3, "Distance": "far", "On": false}}`))
+	if s.Bias != 0.2 || s.Sync != (group{Halflife: 0.3, Distance: 0.15, On: false}) {
+		t.Errorf("read %+v, want Bias 0.2 and Sync {0.3 0.15 false}", s)
+	}
+	want := `labs.x.Sync.Distance: want a number (float32), got "far"; kept 0.15`
+	if len(probs) != 1 || probs[0] != want {
+		t.Errorf("problems %q, want [%q]", probs, want)
+	}
+	if probs := decodeFields("labs.x", &s, json.RawMessage(`{"Sync": 3}`)); len(probs) != 1 || probs[0] != "labs.x.Sync: want an object, got 3" {
+		t.Errorf("a group that is no object: %q", probs)
+	}
+}

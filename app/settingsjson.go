@@ -153,9 +153,13 @@ func findKey(obj map[string]json.RawMessage, name string) (string, bool) {
 	return "", false
 }
 
+// unmarshaler is json.Unmarshaler's type: a struct that decodes itself is
+// one value.
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
 // decodeFields sets the fields of the struct ptr points at from the JSON
-// object raw, one field at a time, so that one bad value loses only
-// itself: a field whose value does not decode keeps its value and is
+// object raw, one field at a time (a struct field's own fields too), so
+// that one bad value loses only itself: a field whose value does not decode keeps its value and is
 // returned as a problem named at (e.g. "labs.springs.Period: want a
 // number, got \"fast\"; kept 2"). Keys no field reads are ignored here
 // and kept by SaveSettings.
@@ -179,6 +183,11 @@ func decodeFields(at string, ptr any, raw json.RawMessage) []string {
 			continue
 		}
 		cur := v.Field(f.index)
+		if cur.Kind() == reflect.Struct && !reflect.PointerTo(cur.Type()).Implements(unmarshaler) {
+			// A group of settings (matching's Sync): field by field too.
+			problems = append(problems, decodeFields(at+"."+f.name, cur.Addr().Interface(), obj[key])...)
+			continue
+		}
 		val := reflect.New(cur.Type())
 		val.Elem().Set(cur)
 		if err := json.Unmarshal(obj[key], val.Interface()); err != nil {

@@ -3,13 +3,13 @@ package bvh
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
 	"kinelab/animsys/humanoid"
+	"kinelab/animsys/mathx"
 )
 
 // Up is the axis of a file along which its figure stands. BVH says +Y, but
@@ -145,7 +145,7 @@ func Detect(f *File) Detection {
 		for i, fr := range frames {
 			hs[i] = extent(fr)
 		}
-		d.Height = medianOf(hs)
+		d.Height = mathx.Median(hs)
 	}
 	d.Units, d.UnitsReason = chooseUnits(d.Height, cmuNames(names), d.FigureErr == nil)
 	d.SkipReason = d.lead.reason(f, d.Units.Scale())
@@ -303,15 +303,6 @@ func (f *File) sampleFrames(first, k int) ([][]mgl32.Vec3, [][]mgl32.Quat, []int
 		at = append(at, fr)
 	}
 	return pos, rot, at
-}
-
-func medianOf(xs []float32) float32 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float32(nil), xs...)
-	sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
-	return s[len(s)/2]
 }
 
 // ReadOptions say how a user asks for BVH files to be read: units and up

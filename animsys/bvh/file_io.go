@@ -4,12 +4,14 @@ import (
 	"os"
 
 	"kinelab/animsys"
+	"kinelab/animsys/internal/regular"
 )
 
 // ReadFile parses the BVH file at path. The file goes to Parse as it is, so
-// Parse can size the motion data from the file's length up front.
+// Parse can size the motion data from the file's length up front. A path
+// that is no regular file (a FIFO, a device) is refused by name.
 func ReadFile(path string) (*File, error) {
-	fh, err := os.Open(path)
+	fh, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}

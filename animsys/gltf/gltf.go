@@ -42,6 +42,7 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"kinelab/animsys"
+	"kinelab/animsys/internal/regular"
 	"kinelab/animsys/mathx/mathx64"
 )
 
@@ -81,9 +82,10 @@ type Asset struct {
 }
 
 // Open reads a glTF or GLB file. External buffers and images resolve
-// beside it. Errors are "path: what".
+// beside it. Errors are "path: what"; a path that is no regular file (a
+// FIFO, a device) is refused by name.
 func Open(path string) (*Asset, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return nil, err // *PathError: "open path: ..."
 	}

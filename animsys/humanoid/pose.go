@@ -32,7 +32,7 @@ func (f *Figure) Up(frames [][]mgl32.Vec3) mgl32.Vec3 {
 			xs[k] = append(xs[k], d[k])
 		}
 	}
-	up := mathx.Vec3Normalize(mgl32.Vec3{median(xs[0]), median(xs[1]), median(xs[2])})
+	up := mathx.Vec3Normalize(mgl32.Vec3{mathx.Median(xs[0]), mathx.Median(xs[1]), mathx.Median(xs[2])})
 	if up == (mgl32.Vec3{}) {
 		return mgl32.Vec3{0, 1, 0}
 	}
@@ -54,7 +54,7 @@ func Height(frames [][]mgl32.Vec3, up mgl32.Vec3) float32 {
 			hs = append(hs, hi-lo)
 		}
 	}
-	return median(hs)
+	return mathx.Median(hs)
 }
 
 // Upright scores how straight the figure stands in a frame whose up is

@@ -3,10 +3,11 @@ package humanoid
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
 )
 
 // The joint tree Classify and Read measure: children, depths, and bone
@@ -60,7 +61,7 @@ func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error
 			for k, fr := range frames {
 				d[k] = fr[j].Sub(fr[p]).Len()
 			}
-			t.bone[j] = median(d)
+			t.bone[j] = mathx.Median(d)
 		}
 	}
 	// The size: the longest path through any joint is its two longest
@@ -80,15 +81,6 @@ func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error
 	}
 	t.down = reach
 	return t, nil
-}
-
-func median(xs []float32) float32 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float32(nil), xs...)
-	sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
-	return s[len(s)/2]
 }
 
 // isAncestor reports whether a is b or above it.

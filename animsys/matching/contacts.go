@@ -2,7 +2,6 @@ package matching
 
 import (
 	"math"
-	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -46,9 +45,9 @@ func (db *Database) ContactShare() float64 {
 // clipContacts labels clip c's frames from its feet's heights (m above
 // the root, which is on the ground) and speeds (m/s), and the hips' heights.
 func (db *Database) clipContacts(c int, height, speed [2][]float32, hips []float32) {
-	size := median(hips)
+	size := mathx.Median(hips)
 	for s := range height {
-		floor := percentile(height[s], 0.02)
+		floor := mathx.Quantile(height[s], 0.02)
 		on := make([]bool, len(height[s]))
 		for f := range on {
 			on[f] = height[s][f] < floor+contactHeight*size && speed[s][f] < contactSpeed*size
@@ -82,20 +81,6 @@ func cleanRuns(on []bool, v bool) {
 		}
 		f = e
 	}
-}
-
-// median is the middle value of xs (0 for none); xs is not changed.
-func median(xs []float32) float32 { return percentile(xs, 0.5) }
-
-// percentile is the q-quantile of xs (nearest rank, 0 for none); xs is not
-// changed.
-func percentile(xs []float32, q float32) float32 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[min(int(q*float32(len(s))), len(s)-1)]
 }
 
 // LockSettings are foot locking's settings.

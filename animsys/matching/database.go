@@ -212,7 +212,7 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 		db.roots = append(db.roots, smoothRoot(&src, &src.Clips[c]))
 		hips = db.features(c, hips)
 	}
-	db.Size = median(hips)
+	db.Size = mathx.Median(hips)
 	db.boneLengths()
 	if !slices.Contains(db.Searchable, true) {
 		return nil, fmt.Errorf("matching: no frame to search: every clip is %.2f s or shorter (the first %.2f s and the last %.2f s of each are skipped): %s",

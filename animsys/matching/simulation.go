@@ -61,16 +61,14 @@ func (sim *Simulation) steer(in Input, s *Settings, dt float32) {
 	if in.Run {
 		speed = s.RunSpeed
 	}
-	sn, cs := math.Sincos(float64(sim.GoalYaw))
-	side := move[0]*float32(cs) - move[1]*float32(sn) // along the goal's +x (left)
-	fwd := move[0]*float32(sn) + move[1]*float32(cs)
-	side *= min(speed, s.SideSpeed)
-	if fwd < 0 {
-		fwd *= min(speed, s.BackSpeed)
+	local := rotate2(move, -sim.GoalYaw) // x along the goal's +x (left), y forward
+	local[0] *= min(speed, s.SideSpeed)
+	if local[1] < 0 {
+		local[1] *= min(speed, s.BackSpeed)
 	} else {
-		fwd *= speed
+		local[1] *= speed
 	}
-	goal := mgl32.Vec2{side*float32(cs) + fwd*float32(sn), -side*float32(sn) + fwd*float32(cs)}
+	goal := rotate2(local, sim.GoalYaw)
 	sim.turn(goal, dt)
 	sim.GoalVel = goal
 	sim.faceMoves = in.Face.Len() <= 1e-3

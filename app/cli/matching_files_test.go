@@ -39,14 +39,7 @@ func evalFiles(t *testing.T, args ...string) (code int, database, stderr string)
 // or no clip is long enough to search.
 func TestMatchingEvalMixedFolder(t *testing.T) {
 	dir := t.TempDir()
-	l := fixture.LAFAN1()
-	l.Name = "a_lafan1"
-	lafan := fixture.File(t, dir, l)
-	for i, fps := range []float32{30, 24, 40} {
-		b := fixture.Bandai()
-		b.Name, b.FPS = fmt.Sprintf("bandai_%d", i+1), fps
-		fixture.File(t, dir, b)
-	}
+	lafan := fixture.MixedFolder(t, dir)
 	code, db, stderr := evalFiles(t, dir)
 	want := "kinelab matching eval: " + lafan + ": skipped: its skeleton differs from the 3 files loaded ("
 	if code != ExitOK || db != "3 clips from "+filepath.Base(dir)+"/, mirrored" || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 {

@@ -201,3 +201,41 @@ func TestChoiceFlagsAndFolders(t *testing.T) {
 		t.Error("a word that is neither a .bvh file nor a folder was accepted")
 	}
 }
+
+// An output that is an input is refused before anything runs, naming
+// the input: --csv a file to load (by its name, through a symbolic link,
+// or inside a folder to load) or the --settings file; the input is left
+// as it was. A new path, or one beside the inputs, is taken.
+func TestOutputIsNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	walk := filepath.Join(dir, "walk.bvh")
+	settings := filepath.Join(dir, "settings.json")
+	link := filepath.Join(t.TempDir(), "link.bvh")
+	for _, f := range []string{walk, settings} {
+		if err := os.WriteFile(f, []byte("kept"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(walk, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--frames", "2", "--csv", walk, walk},
+		{"--frames", "2", "--csv", link, walk},
+		{"--frames", "2", "--csv", walk, dir},
+		{"--frames", "2", "--csv", settings, "--settings", settings},
+	} {
+		_, err := app.ParseFlags(args, io.Discard, All())
+		if err == nil || !strings.Contains(err.Error(), "it would be overwritten") {
+			t.Errorf("%q: %v, want the output refused as an input", args, err)
+		}
+	}
+	if _, err := app.ParseFlags([]string{"--frames", "2", "--csv", filepath.Join(dir, "out.csv"), dir}, io.Discard, All()); err != nil {
+		t.Errorf("a new output beside the inputs: %v", err)
+	}
+	for _, f := range []string{walk, settings} {
+		if b, err := os.ReadFile(f); err != nil || string(b) != "kept" {
+			t.Errorf("%s changed: %q, %v", f, b, err)
+		}
+	}
+}
