@@ -80,8 +80,12 @@ func UserSettingsPath() (string, error) {
 // written back as it was: keys of a newer version, in any section or lab,
 // and labs this build does not have, from the file at path as it is now
 // and from the file this run started from. A file at path that does not
-// read is moved aside (settings.json.bad) first, never written over.
+// read is moved aside (settings.json.bad) first, never written over; a
+// read-only one is left as it is (an error).
 func (a *App) SaveSettings(path string) error {
+	if err := readOnly(path); err != nil {
+		return err
+	}
 	top := map[string]json.RawMessage{}
 	switch b, err := readSettingsFile(path); {
 	case errors.Is(err, fs.ErrNotExist):
@@ -172,7 +176,15 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 	set := a.settings.set
 	a.settingsErrs(decodeFields(keyApp, &set, top[keyApp]))
 	a.settings.set = set
-	if !(set.UIScale >= minUIScale && set.UIScale <= maxUIScale) {
+	if s := set.UIScale; s != 0 && !(s >= minUIScale && s <= maxUIScale) {
+		why := "is not a number"
+		switch {
+		case s > maxUIScale:
+			why = fmt.Sprintf("is above its maximum %v", maxUIScale)
+		case s < minUIScale:
+			why = fmt.Sprintf("is below its minimum %v", minUIScale)
+		}
+		a.settingsErrs([]string{fmt.Sprintf("%s.ui_scale = %v %s; using 0 (from the window size)", keyApp, s, why)})
 		a.settings.set.UIScale = 0
 	}
 	if a.cfg.UIScale > 0 { // --ui-scale wins
@@ -181,8 +193,13 @@ func (a *App) LoadSettings(path string, missingOK bool) error {
 
 	c := clockSettings{a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter}
 	a.settingsErrs(decodeFields(keyClock, &c, top[keyClock]))
+	// Within the panel's ranges, each value moved named.
+	a.settingsErrs(clampNamed(keyClock, &c, func() {
+		a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter = c.Fixed, c.FixedDt, c.TimeScale, c.Jitter
+		a.clockRanges().Clamp()
+		c = clockSettings{a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter}
+	}))
 	a.clock.Fixed, a.clock.FixedDt, a.clock.TimeScale, a.clock.Jitter = c.Fixed, c.FixedDt, c.TimeScale, c.Jitter
-	a.clockRanges().Clamp() // the panel's ranges
 	// --dt and --jitter win, as --ui-scale does.
 	if a.cfg.DTGiven {
 		a.clock.Fixed, a.clock.FixedDt = true, a.cfg.DT
@@ -230,8 +247,9 @@ func (a *App) applyStored(i int, l Lab) {
 	if s == nil || !have {
 		return
 	}
-	a.settingsErrs(decodeFields(keyLabs+"."+a.entries[i].Name, s, raw))
-	l.CheckSettings()
+	at := keyLabs + "." + a.entries[i].Name
+	a.settingsErrs(decodeFields(at, s, raw))
+	a.settingsErrs(clampNamed(at, s, l.CheckSettings))
 }
 
 // settingsErrs reports the settings the file read could not give: in
@@ -339,6 +357,13 @@ func (a *App) startSettings() error {
 	err = a.LoadSettings(path, true)
 	var bad *unreadableError
 	if !errors.As(err, &bad) {
+		if ro := readOnly(path); ro != nil && err == nil {
+			// Said now, while the window is open: the save on exit is
+			// refused.
+			msg := fmt.Sprintf("%v; changed settings will not be saved", ro)
+			a.say(msg)
+			fmt.Fprintln(os.Stderr, "kinelab:", msg)
+		}
 		return err
 	}
 	kept, err := keepAside(path)
@@ -348,6 +373,16 @@ func (a *App) startSettings() error {
 	msg := fmt.Sprintf("%v; moved it to %s and started from the defaults", bad, kept)
 	a.sayErr(msg)
 	fmt.Fprintln(os.Stderr, "kinelab:", msg)
+	return nil
+}
+
+// readOnly is an error when the file at path is read-only: made so to keep
+// it as it is, so a save leaves it alone (the save's rename would replace
+// it, as the folder is writable).
+func readOnly(path string) error {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%s is read-only (%v): left as it is", path, st.Mode().Perm())
+	}
 	return nil
 }
 

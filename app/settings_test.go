@@ -148,3 +148,142 @@ func TestDecodeFieldsNested(t *testing.T) {
 		t.Errorf("a group that is no object: %q", probs)
 	}
 }
+
+// A settings file that starts with a UTF-8 byte order mark (as Windows
+// editors write it) reads as the same file without it.
+func TestSettingsByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(ConfigDirEnv, dir)
+	path := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(path, []byte("\ufeff{\"app\": {\"label_joints\": true, \"ui_scale\": 1.5}}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Config{}, nil)
+	if err := a.startSettings(); err != nil {
+		t.Fatal(err)
+	}
+	if m := a.Messages(); len(m) != 0 {
+		t.Errorf("messages %+v, want none", m)
+	}
+	if want := (AppSettings{UIScale: 1.5, LabelJoints: true}); a.settings.set != want {
+		t.Errorf("read %+v, want %+v", a.settings.set, want)
+	}
+	if _, err := os.Stat(path + ".bad"); !os.IsNotExist(err) {
+		t.Errorf("the file was moved aside (%v)", err)
+	}
+	// A syntax error after the mark is placed in the text the user sees.
+	if _, err := readSettings("s.json", []byte("\ufeff{,}")); err == nil || !strings.HasPrefix(err.Error(), "s.json:1:2: ") {
+		t.Errorf("an error after the mark: %v, want s.json:1:2", err)
+	}
+}
+
+// Values out of their ranges are brought to the nearest end, and each is
+// named with the end it takes, in Messages and on stderr, as the README
+// says; values in range say nothing.
+func TestSettingsOutOfRangeNamed(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(ConfigDirEnv, dir)
+	path := filepath.Join(dir, "settings.json")
+	file := `{"app": {"ui_scale": 9}, "clock": {"time_scale": 9, "fixed_dt": 0.001, "jitter": 0.25}}`
+	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Config{}, nil)
+	if err := a.startSettings(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range a.Messages() {
+		got = append(got, m.Text)
+	}
+	max := a.clockRanges().Of(&a.clock.TimeScale).Hi
+	minDt, _ := json.Marshal(1 / a.clockRanges().Of(&a.clock.FixedDt).Hi)
+	want := []string{
+		path + ": app.ui_scale = 9 is above its maximum 4; using 0 (from the window size)",
+		path + ": clock.fixed_dt = 0.001 is below its minimum " + string(minDt) + "; using " + string(minDt),
+		path + ": clock.time_scale = 9 is above its maximum 4; using 4",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("messages\n%q\nwant\n%q", got, want)
+	}
+	if a.clock.TimeScale != max || a.clock.Jitter != 0.25 || a.settings.set.UIScale != 0 {
+		t.Errorf("clock %+v, UI scale %v: want the time scale at %v, the jitter kept", a.clock, a.settings.set.UIScale, max)
+	}
+}
+
+// clampNamed names what a lab's CheckSettings moved, by the end it hit,
+// inside groups and arrays too; a choice reset to a default is no end.
+func TestClampNamed(t *testing.T) {
+	type group struct{ Halflife float32 }
+	type settings struct {
+		X       float32 `json:"x"`
+		Choice  int32
+		Sync    group
+		Weights [2]float32
+		Name    string
+	}
+	s := settings{X: 9, Choice: 7, Sync: group{Halflife: -1}, Weights: [2]float32{0.5, 3}, Name: "b"}
+	check := func() {
+		s.X = min(max(s.X, 0), 2)
+		if s.Choice != 1 {
+			s.Choice = 0 // the choices are 0 and 1
+		}
+		s.Sync.Halflife = min(max(s.Sync.Halflife, 0.1), 1)
+		for i := range s.Weights {
+			s.Weights[i] = min(max(s.Weights[i], 0), 2)
+		}
+		if s.Name != "a" {
+			s.Name = "a"
+		}
+	}
+	got := clampNamed("matching", &s, check)
+	want := []string{
+		"matching.x = 9 is above its maximum 2; using 2",
+		"matching.Choice = 7 is not one of its choices; using 0",
+		"matching.Sync.Halflife = -1 is below its minimum 0.1; using 0.1",
+		"matching.Weights[1] = 3 is above its maximum 2; using 2",
+		`matching.Name = "b" is not one of its choices; using "a"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems\n%q\nwant\n%q", got, want)
+	}
+	if w := (settings{X: 2, Choice: 0, Sync: group{0.1}, Weights: [2]float32{0.5, 2}, Name: "a"}); s != w {
+		t.Errorf("settings %+v after the probes, want %+v", s, w)
+	}
+	if p := clampNamed("matching", &s, check); p != nil {
+		t.Errorf("settings in range: %q", p)
+	}
+}
+
+// A read-only settings file is the user's way to keep it as it is: the
+// start says the settings will not be saved, and the save on exit leaves
+// the file, its content and its mode, as they were.
+func TestReadOnlySettingsNotReplaced(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(ConfigDirEnv, dir)
+	path := filepath.Join(dir, "settings.json")
+	file := `{"app": {"label_joints": true}}`
+	if err := os.WriteFile(path, []byte(file), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	a := New(Config{}, nil)
+	if err := a.startSettings(); err != nil {
+		t.Fatal(err)
+	}
+	m := a.Messages()
+	if len(m) != 1 || !strings.Contains(m[0].Text, path+" is read-only") || !strings.Contains(m[0].Text, "will not be saved") {
+		t.Errorf("messages %+v, want one saying %s is read-only", m, path)
+	}
+	a.settings.set.LabelJoints = false
+	if err := a.SaveSettings(path); err == nil || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("saving over a read-only file: %v, want an error naming it read-only", err)
+	}
+	a.saveUserSettings()
+	st, err := os.Stat(path)
+	if b, _ := os.ReadFile(path); err != nil || string(b) != file || st.Mode().Perm() != 0o444 {
+		t.Errorf("the file is now %q (%v, %v), want %q, mode 0444", b, st.Mode(), err, file)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("the folder holds %d files, want the settings file alone", len(ents))
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -18,9 +19,13 @@ import (
 // does not read loses only itself, and keys this build does not know
 // (a newer version's) are written back as they were.
 
-// readSettings reads a settings file's top-level object; an error says
-// where the file stops being JSON (file:line:col).
+// readSettings reads a settings file's top-level object (after a UTF-8
+// byte order mark, if any); an error says where the file stops being JSON
+// (file:line:col).
 func readSettings(path string, b []byte) (map[string]json.RawMessage, error) {
+	// A byte order mark, which Windows editors write, is no JSON but no
+	// reason to lose the file either.
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	var top map[string]json.RawMessage
 	quoted, at := quoteNonFinite(b)
 	err := json.Unmarshal(quoted, &top)
@@ -308,4 +313,145 @@ func short(raw json.RawMessage) string {
 		s = string(r[:37]) + "..."
 	}
 	return s
+}
+
+// clampNamed runs check, which puts the settings in the struct ptr points
+// at back in their ranges (a lab's CheckSettings, the clock's sliders),
+// and names each setting it moved, by its path from at: "labs.springs.Period
+// = 9 is above its maximum 2; using 2". A value quietly changed would look
+// to the user like a setting that does not last. To say which end a value
+// hit, each moved setting is probed: set far above (below) its range and
+// checked again, it lands on its maximum (minimum); a value moved anywhere
+// else (a choice this build does not have) is named as such. The settings
+// are left as check left them.
+func clampNamed(at string, ptr any, check func()) []string {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		check()
+		return nil
+	}
+	v = v.Elem()
+	before := reflect.New(v.Type()).Elem()
+	before.Set(v)
+	check()
+	after := reflect.New(v.Type()).Elem()
+	after.Set(v)
+	var problems []string
+	var walk func(at string, cur, was, now reflect.Value)
+	walk = func(at string, cur, was, now reflect.Value) {
+		switch {
+		case cur.Kind() == reflect.Struct && !reflect.PointerTo(cur.Type()).Implements(unmarshaler):
+			for _, f := range jsonFields(cur.Type()) {
+				walk(at+"."+f.name, cur.Field(f.index), was.Field(f.index), now.Field(f.index))
+			}
+		case cur.Kind() == reflect.Array:
+			for i := 0; i < cur.Len(); i++ {
+				walk(fmt.Sprintf("%s[%d]", at, i), cur.Index(i), was.Index(i), now.Index(i))
+			}
+		case !sameValue(was, now):
+			problems = append(problems, at+" = "+showValue(was)+" "+clampReason(cur, was, now, check)+"; using "+showValue(now))
+			v.Set(after)
+		}
+	}
+	walk(at, v, before, after)
+	return problems
+}
+
+// clampReason says why check moved a setting from was to now, probing
+// its range through cur (the setting in the struct check checks): the
+// values it lands on from far above, far below, zero and just above zero
+// (a rate slid for a period maps those to its ends) span its range.
+func clampReason(cur, was, now reflect.Value, check func()) string {
+	x, num := floatOf(was)
+	if num && x != x {
+		return "is not a number"
+	}
+	if !num {
+		return "is not one of its choices"
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, probe := range probes(cur.Type()) {
+		cur.Set(probe)
+		check()
+		if y, _ := floatOf(cur); y == y {
+			lo, hi = min(lo, y), max(hi, y)
+		}
+	}
+	y, _ := floatOf(now)
+	switch {
+	case x > y && y == hi:
+		return "is above its maximum " + showValue(now)
+	case x < y && y == lo:
+		return "is below its minimum " + showValue(now)
+	case cur.CanInt() || cur.CanUint():
+		return "is not one of its choices"
+	}
+	return "is out of its range"
+}
+
+// probes are values of a number type beyond any setting's range, at both
+// ends, and zero and the smallest value above it.
+func probes(t reflect.Type) []reflect.Value {
+	var out []reflect.Value
+	add := func(set func(v reflect.Value)) {
+		v := reflect.New(t).Elem()
+		set(v)
+		out = append(out, v)
+	}
+	add(func(reflect.Value) {})
+	switch t.Kind() {
+	case reflect.Float32:
+		for _, f := range []float64{math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32} {
+			add(func(v reflect.Value) { v.SetFloat(f) })
+		}
+	case reflect.Float64:
+		for _, f := range []float64{math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64} {
+			add(func(v reflect.Value) { v.SetFloat(f) })
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		for _, i := range []int64{1<<(t.Bits()-1) - 1, -1 << (t.Bits() - 1), 1} {
+			add(func(v reflect.Value) { v.SetInt(i) })
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		for _, u := range []uint64{1<<t.Bits() - 1, 1} {
+			add(func(v reflect.Value) { v.SetUint(u) })
+		}
+	}
+	return out
+}
+
+// floatOf is a number setting's value as a float64.
+func floatOf(v reflect.Value) (float64, bool) {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return v.Float(), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(v.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return float64(v.Uint()), true
+	}
+	return 0, false
+}
+
+// sameValue reports whether two settings hold the same value, bit for bit
+// for floats (a NaN left as it is is unchanged).
+func sameValue(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Float32:
+		return math.Float32bits(float32(a.Float())) == math.Float32bits(float32(b.Float()))
+	case reflect.Float64:
+		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
+	}
+	if !a.Comparable() {
+		return reflect.DeepEqual(a.Interface(), b.Interface())
+	}
+	return a.Equal(b)
+}
+
+// showValue prints a setting's value as the settings file writes it.
+func showValue(v reflect.Value) string {
+	if b, err := json.Marshal(v.Interface()); err == nil {
+		return string(b)
+	}
+	return fmt.Sprint(v.Interface())
 }

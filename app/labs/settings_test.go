@@ -219,3 +219,28 @@ func compact(b []byte) string {
 	json.Compact(&out, b)
 	return out.String()
 }
+
+// A lab's setting out of its slider's range is named, with the end it
+// takes, by its path in the file (what the README shows), and set there.
+func TestSettingsOutOfRangeNamedInLab(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte(`{"labs": {"springs": {"Amplitude": 1e9}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := app.New(app.Config{Lab: "springs"}, All())
+	if err := a.LoadSettings(path, false); err != nil {
+		t.Fatal(err)
+	}
+	s := a.Lab().(*springs.Lab)
+	hi := s.S.Amplitude
+	s.S.Amplitude = hi * 2
+	s.CheckSettings()
+	if s.S.Amplitude != hi {
+		t.Fatalf("amplitude read as %v, which CheckSettings moves to %v: not the slider's end", hi, s.S.Amplitude)
+	}
+	top, _ := json.Marshal(hi)
+	want := path + ": labs.springs.Amplitude = 1000000000 is above its maximum " + string(top) + "; using " + string(top)
+	if m := a.Messages(); len(m) != 1 || m[0].Text != want || !m[0].Error {
+		t.Errorf("messages %+v\nwant %q", m, want)
+	}
+}
