@@ -89,7 +89,7 @@ func newBody(ch *character.Character) (BodyDrawer, string, error) {
 	bind := sk.BindPose()
 	mesh := body.Generate(ch.Figure, bind.Pos, bind.Rot)
 	if mesh.VertexCount() == 0 {
-		return nil, fallback, fmt.Errorf("the skeleton of %d joints has no bone to dress (all its joints at one place?)", sk.Len())
+		return nil, fallback, fmt.Errorf("the skeleton of %s has no bone to dress (all its joints at one place?)", Count(sk.Len(), "joint"))
 	}
 	m, err := render.NewSkinnedMesh(&mesh)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
+
+	"kinelab/animsys/internal/words"
 )
 
 // Up is the axis of a file along which its figure stands. BVH says +Y, but
@@ -135,7 +137,7 @@ func Detect(f *File) Detection {
 		}
 		d.Up = best
 		off := math.Acos(math.Max(-1, math.Min(1, float64(dot)))) * 180 / math.Pi
-		d.UpReason = fmt.Sprintf("the figure's head is above its feet along %s (median over %d frames, %.0f° off the axis)", best, len(frames), off)
+		d.UpReason = fmt.Sprintf("the figure's head is above its feet along %s (median over %s, %.0f° off the axis)", best, words.Count(len(frames), "frame"), off)
 		d.Height = humanoid.Height(frames, best.Vec())
 		d.Stature, d.StatureReason = stature(f, &d.Figure, best, frames, rots, at)
 	} else {

@@ -8,6 +8,8 @@ import (
 	"math"
 	"os"
 	"strconv"
+
+	"kinelab/animsys/internal/words"
 )
 
 // maxValues bounds Frames x Channels, so sizes never overflow.
@@ -486,16 +488,16 @@ func (r *motionReader) layout(line, col int, nl bool) error {
 			case nl:
 				r.mode = wrapped
 			default:
-				return p.errorAt(r.brkLine, r.brkCol, "expected %d values in frame 1 (one per channel), found %d", r.nc, r.brk)
+				return p.errorAt(r.brkLine, r.brkCol, "expected %s in frame 1 (one per channel), found %d", words.Count(r.nc, "value"), r.brk)
 			}
 		}
 	}
 	if r.mode == perLine {
 		if nl && k > 0 {
-			return p.errorAt(r.endLine, r.endCol, "expected %d values in frame %d (one per channel), found %d", r.nc, frame+1, k)
+			return p.errorAt(r.endLine, r.endCol, "expected %s in frame %d (one per channel), found %d", words.Count(r.nc, "value"), frame+1, k)
 		}
 		if !nl && k == 0 {
-			return p.errorAt(line, col, "expected %d values in frame %d (one per channel), found %d", r.nc, frame, r.nc+p.countLine())
+			return p.errorAt(line, col, "expected %s in frame %d (one per channel), found %d", words.Count(r.nc, "value"), frame, r.nc+p.countLine())
 		}
 	}
 	return nil
@@ -506,10 +508,10 @@ func (r *motionReader) layout(line, col int, nl bool) error {
 func (r *motionReader) end() error {
 	p := r.p
 	if r.k != 0 {
-		return p.errorAt(r.endLine, r.endCol, "expected %d values in frame %d (one per channel), found %d", r.nc, r.frame+1, r.k)
+		return p.errorAt(r.endLine, r.endCol, "expected %s in frame %d (one per channel), found %d", words.Count(r.nc, "value"), r.frame+1, r.k)
 	}
 	if r.frame < r.nf {
-		return p.errorAt(p.s.line, p.s.col, "expected %d frames (Frames: %d), found %d", r.nf, r.nf, r.frame)
+		return p.errorAt(p.s.line, p.s.col, "expected %s (Frames: %d), found %d", words.Count(r.nf, "frame"), r.nf, r.frame)
 	}
 	return nil
 }

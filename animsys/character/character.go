@@ -11,7 +11,6 @@
 package character
 
 import (
-	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -22,6 +21,8 @@ import (
 	"kinelab/animsys/body"
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
+
+	"kinelab/animsys/internal/words"
 )
 
 // Character is what the labs animate.
@@ -84,10 +85,7 @@ type Character struct {
 // "1 clip from walk.bvh" (one file), "12 clips from 3 files" (files from
 // several folders); "5 clips of default" for a character built in code.
 func (c *Character) Contents() string {
-	clips := fmt.Sprintf("%d clips", len(c.Clips))
-	if len(c.Clips) == 1 {
-		clips = "1 clip"
-	}
+	clips := words.Count(len(c.Clips), "clip")
 	switch len(c.Files) {
 	case 0:
 		return clips + " of " + c.Name
@@ -97,7 +95,7 @@ func (c *Character) Contents() string {
 	dir := filepath.Dir(c.Files[0])
 	for _, f := range c.Files[1:] {
 		if filepath.Dir(f) != dir {
-			return fmt.Sprintf("%s from %d files", clips, len(c.Files))
+			return clips + " from " + words.Count(len(c.Files), "file")
 		}
 	}
 	if abs, err := filepath.Abs(dir); err == nil {

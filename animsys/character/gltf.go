@@ -14,6 +14,8 @@ import (
 	"kinelab/animsys/body"
 	"kinelab/animsys/gltf"
 	"kinelab/animsys/humanoid"
+
+	"kinelab/animsys/internal/words"
 )
 
 // GLTFFPS is the rate (frames/s) a glTF clip's curves are resampled at
@@ -87,7 +89,7 @@ func fromGLTF(a *gltf.Asset, file string) (*Character, error) {
 		fig = ch.read()
 	}
 	ch.Figure = &fig
-	ch.Notes = append(ch.Notes, fmt.Sprintf("glTF: %d clips sampled exactly from their curves (%s)", len(ch.Clips), curveKinds(a)))
+	ch.Notes = append(ch.Notes, "glTF: "+words.Count(len(ch.Clips), "clip")+" sampled exactly from their curves ("+curveKinds(a)+")")
 	if !fig.Human {
 		ch.Notes = append(ch.Notes, "not read as a human figure: "+fig.NotHuman)
 	}

@@ -13,6 +13,8 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/humanoid"
+
+	"kinelab/animsys/internal/words"
 )
 
 // File is a BVH file read as kinelab reads every file: parsed, with its
@@ -71,8 +73,8 @@ func TooFewFrames(f *bvh.File, skip int) error {
 	case skip == 0:
 		return fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames", f.Name, f.FramesLine, f.Frames)
 	default:
-		return fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames, and %d is left after dropping %d rest frames (keep them with --keep-rest)",
-			f.Name, f.FramesLine, f.Frames, left, skip)
+		return fmt.Errorf("%s:%d: Frames: %d: a clip needs at least 2 frames, and %d is left after dropping %s (keep them with --keep-rest)",
+			f.Name, f.FramesLine, f.Frames, left, words.Count(skip, "rest frame"))
 	}
 }
 
@@ -394,7 +396,7 @@ func matchCore(a, b *bvh.File, ends, chain []bool) (back []int, bChain []bool, e
 			i++
 		}
 		if i == len(a.Joints) {
-			return nil, nil, fmt.Errorf("joint %d, %q, is past the last of %d joints", k+1, jb.Name, len(a.Joints))
+			return nil, nil, fmt.Errorf("joint %d, %q, is past the last of %s", k+1, jb.Name, words.Count(len(a.Joints), "joint"))
 		}
 		ja := &a.Joints[i]
 		if ja.Name != jb.Name {
@@ -408,7 +410,7 @@ func matchCore(a, b *bvh.File, ends, chain []bool) (back []int, bChain []bool, e
 	}
 	for ; i < len(a.Joints); i++ {
 		if !chain[i] {
-			return nil, nil, fmt.Errorf("it has %d joints, and no %q", len(b.Joints), a.Joints[i].Name)
+			return nil, nil, fmt.Errorf("it has %s, and no %q", words.Count(len(b.Joints), "joint"), a.Joints[i].Name)
 		}
 	}
 	return back, bChain, nil
