@@ -4,6 +4,11 @@
 GO          ?= go
 # raylib is built for X11 only (no Wayland headers needed).
 export GOFLAGS := -tags=x11
+# Without raylib's own F12 capture, which writes screenshot000.png into
+# the folder kinelab was started in (over a file of that name) beside
+# kinelab's own F12 screenshot. raylib's config.h takes the setting from
+# the compiler; Go's default flags (-O2 -g) are kept.
+export CGO_CFLAGS := $(if $(CGO_CFLAGS),$(CGO_CFLAGS),-O2 -g) -DSUPPORT_SCREEN_CAPTURE=0
 TOOLS       := $(CURDIR)/.tools
 STATICCHECK := $(TOOLS)/staticcheck
 # staticcheck 2026.1, the first release that reads Go 1.26.
