@@ -55,6 +55,8 @@ type chrome struct {
 	browser                       *fileBrowser // the open file browser, or nil
 	lastView                      View         // the last frame's, for clicks
 	statsW                        float32      // width of the tab bar's statistics last drawn (units)
+	laidStatsW                    float32      // the width this frame's tab bar was laid out with
+	settling                      bool         // drawing a frame again, locked (see draw)
 }
 
 func newChrome() chrome {
@@ -88,11 +90,14 @@ func (a *App) post(m Message) {
 	if len(c.messages) > 20 { // the oldest go first
 		c.messages = c.messages[len(c.messages)-20:]
 	}
-	c.msgPanel.Scroll = 1e9 // show the newest
+	c.msgPanel.ScrollToEnd() // show the newest
 }
 
 // Messages lists the notices and errors not yet dismissed, oldest first.
 func (a *App) Messages() []Message { return a.chrome.messages }
+
+// DismissMessages dismisses every message, as Dismiss all does.
+func (a *App) DismissMessages() { a.chrome.messages = a.chrome.messages[:0] }
 
 // tabBar is the row of lab tabs on a w units wide screen for n labs,
 // beside statistics statsW units wide: each tab as wide as the room they
@@ -187,7 +192,7 @@ func (a *App) drawUI(lab Lab, v *View) (asked []func()) {
 	}
 
 	if _, ok := lab.Timeline(); ok {
-		if c.browser != nil {
+		if c.browser != nil || c.settling {
 			gui.Lock() // the panels' End unlocked raygui
 		}
 		asked = append(asked, a.drawTimeline(lab, v.Timeline)...)
@@ -257,7 +262,10 @@ func (a *App) drawMessages(m *ui.Panel) (asked []func()) {
 	msgs := a.chrome.messages
 	m.Title = fmt.Sprintf("Messages (%d)", len(msgs))
 	m.Begin()
-	for _, msg := range msgs {
+	for i, msg := range msgs {
+		if i == len(msgs)-1 {
+			m.Mark() // a new message too long for the panel shows its start
+		}
 		col := color.RGBA{200, 204, 212, 255}
 		if msg.Error {
 			col = color.RGBA{255, 150, 130, 255}
@@ -267,7 +275,7 @@ func (a *App) drawMessages(m *ui.Panel) (asked []func()) {
 		}
 	}
 	if len(msgs) > 1 && m.Button("Dismiss all") {
-		asked = append(asked, func() { a.chrome.messages = a.chrome.messages[:0] })
+		asked = append(asked, a.DismissMessages)
 	}
 	m.End()
 	return asked

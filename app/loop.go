@@ -178,10 +178,51 @@ func (a *App) Frame(onDrawn func()) {
 }
 
 // draw draws the frame of lab and returns what its panels asked for.
+// The panels and the tab bar are laid out from what the last frame drew
+// (each panel's height, the statistics' width), so the first frame, and
+// any frame of a scripted run, that changes them is drawn again (up to
+// twice) before it is shown: a --frames 1 screenshot shows the whole UI.
+// The first pass took the frame's input; the others are locked (a click
+// acts once) and ask for nothing. A user's later frames show a new layout
+// one frame late instead, keeping their hover and press looks.
 func (a *App) draw(lab Lab, onDrawn func()) (asked []func()) {
+	c := &a.chrome
+	rl.BeginDrawing()
+	asked = a.drawScene(lab)
+	for range 2 {
+		if !(a.frames == 0 || a.cfg.Headless()) || c.browser != nil || !c.moved() {
+			break
+		}
+		rl.DrawRenderBatchActive() // the first pass's last shapes, before the clear
+		ui.Redraw()
+		c.settling = true
+		a.drawScene(lab)
+		c.settling = false
+	}
+	if onDrawn != nil {
+		onDrawn()
+	}
+	if a.out.screenshotAtEnd {
+		a.out.screenshotAtEnd = false
+		a.writeScreenshot(fmt.Sprintf("kinelab-%s.png", time.Now().Format("20060102-150405.000")))
+	}
+	rl.EndDrawing()
+	return asked
+}
+
+// moved reports whether the frame just drawn laid out the UI from a
+// layout it no longer has (see draw).
+func (c *chrome) moved() bool {
+	return c.statsW != c.laidStatsW || c.playPanel.Moved() || c.labPanel.Moved() ||
+		(len(c.messages) > 0 && c.msgPanel.Moved())
+}
+
+// drawScene draws the whole frame of lab, from a cleared screen, and
+// returns what its panels asked for.
+func (a *App) drawScene(lab Lab) (asked []func()) {
 	v := a.View()
 	a.chrome.lastView = v
-	rl.BeginDrawing()
+	a.chrome.laidStatsW = a.chrome.statsW
 	rl.ClearBackground(render.Background)
 	rl.BeginMode3D(v.Camera)
 	a.ground.Draw(a.cam.Target)
@@ -190,8 +231,9 @@ func (a *App) draw(lab Lab, onDrawn func()) (asked []func()) {
 	rl.BeginMode2D(rl.Camera2D{Zoom: ui.Scale()})
 	c := &a.chrome
 	modal := c.browser != nil
-	c.playPanel.Modal, c.msgPanel.Modal, c.labPanel.Modal = modal, modal, modal
-	if modal {
+	locked := modal || c.settling
+	c.playPanel.Modal, c.msgPanel.Modal, c.labPanel.Modal = locked, locked, locked
+	if locked {
 		gui.Lock()
 	}
 	if c.showUI {
@@ -205,19 +247,13 @@ func (a *App) draw(lab Lab, onDrawn func()) (asked []func()) {
 	// Over everything drawn so far: the whole of a shortened name under
 	// the mouse.
 	ui.DrawTip()
-	if modal {
+	if locked {
 		gui.Unlock()
+	}
+	if modal {
 		asked = append(asked, a.drawBrowser(&v)...)
 	}
 	rl.EndMode2D()
-	if onDrawn != nil {
-		onDrawn()
-	}
-	if a.out.screenshotAtEnd {
-		a.out.screenshotAtEnd = false
-		a.writeScreenshot(fmt.Sprintf("kinelab-%s.png", time.Now().Format("20060102-150405.000")))
-	}
-	rl.EndDrawing()
 	return asked
 }
 

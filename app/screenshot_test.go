@@ -1,7 +1,12 @@
 package app_test
 
 import (
+	"fmt"
+	"image"
+	"image/color"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,9 +27,100 @@ func TestWindow(t *testing.T) {
 	other.name = "other"
 	a := apptest.OpenWindow(t, app.Config{Lab: "springs", Frames: 1 << 30, Width: 1280, Height: 720, DT: 1.0 / 60, UIScale: 1},
 		[]app.LabEntry{{Name: "springs", New: func() app.Lab { return lab }}, {Name: "other", New: func() app.Lab { return other }}})
+	checkFirstFrame(t, a)
+	checkMessagesWhole(t, a)
 	checkInput(t, a, lab)
 	checkTabClick(t, a, lab, other)
 	checkScreenshot8K(t, a)
+}
+
+// checkFirstFrame: the window's first frame shows the UI laid out as the
+// frames after it do (a --frames 1 screenshot): every panel at its size
+// and every row in its place, the messages panel scrolled to the newest.
+// The panels size themselves from what they drew last, so it runs before
+// any other frame of the window.
+func checkFirstFrame(t *testing.T, a *app.App) {
+	missing := filepath.Join(t.TempDir(), "missing.bvh")
+	a.Load([]string{missing, missing + "2"})
+	layout := func() map[string]rl.Rectangle {
+		ui.Record(true)
+		a.Frame(nil)
+		out := map[string]rl.Rectangle{}
+		for _, it := range ui.Record(false) {
+			if it.Kind == ui.KindPanel || it.Kind == ui.KindRow || strings.HasPrefix(it.Owner, "Messages") {
+				out[fmt.Sprintf("%v %s/%s #%d", it.Kind, it.Owner, it.Name, len(out))] = it.Rect
+			}
+		}
+		return out
+	}
+	first := layout()
+	a.Frame(nil)
+	third := layout()
+	if len(first) < 10 || !reflect.DeepEqual(first, third) {
+		t.Errorf("the first frame's layout (%d items) differs from the third's (%d):\nfirst %v\nthird %v", len(first), len(third), first, third)
+	}
+}
+
+// checkMessagesWhole: a Messages panel too short for its messages shows
+// each line whole or not at all, at every scroll, and a new message too
+// long for it shows from its first line (which names the file).
+func checkMessagesWhole(t *testing.T, a *app.App) {
+	errCol := color.RGBA{255, 150, 130, 255}
+	long := filepath.Join(t.TempDir(), strings.Repeat("a_capture_with_a_long_name_", 4))
+	var files []string
+	for i := range 12 {
+		files = append(files, fmt.Sprintf("%s%d.bvh", long, i))
+	}
+	a.Load(files)
+	defer a.DismissMessages()
+	cut, whole := 0, 0
+	for scroll := range 6 {
+		ui.Record(true)
+		var img *image.RGBA
+		a.Frame(func() { img = a.ReadPixels() })
+		items := ui.Record(false)
+		for i := range items {
+			it := &items[i]
+			if it.Kind != ui.KindRow || !strings.HasPrefix(it.Name, "Messages") {
+				continue
+			}
+			in := it.Rect.Y >= it.Box.Y && it.Rect.Y+it.Rect.Height <= it.Box.Y+it.Box.Height
+			shown := rl.GetCollisionRec(it.Rect, it.Box) // the part inside the panel
+			if shown.Height <= 0 {
+				continue
+			}
+			n := apptest.CountNear(img, shown, errCol, 40)
+			switch {
+			case in && n > 0:
+				whole++
+			case !in && n > 0:
+				apptest.KeepOnFailure(t, img, "messages-cut")
+				t.Errorf("scroll %d: the line at %v, cut by the panel's edge at %v, shows %d pixels of its text", scroll, it.Rect, it.Box, n)
+			case !in:
+				cut++
+			}
+		}
+		if scroll == 0 {
+			// The newest message's first line (with its close box) shows.
+			var box, newest rl.Rectangle
+			for _, it := range items {
+				switch {
+				case it.Kind == ui.KindRow && strings.HasPrefix(it.Name, "Messages"):
+					box = it.Box
+				case it.Kind == ui.KindWidget && it.Name == "x" && strings.HasPrefix(it.Owner, "Messages"):
+					newest = it.Rect
+				}
+			}
+			if newest.Y < box.Y || newest.Y+newest.Height > box.Y+box.Height {
+				apptest.KeepOnFailure(t, img, "messages-newest")
+				t.Errorf("the newest message's close box at %v is not in the panel at %v", newest, box)
+			}
+		}
+		a.ScrollPanels(1)
+	}
+	if cut == 0 || whole == 0 {
+		t.Errorf("saw %d lines cut by the panel's edge and %d whole lines with text: want both, the panel too short for its messages", cut, whole)
+	}
 }
 
 // checkTabClick: a click on a lab's tab switches lab before anything is

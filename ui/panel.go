@@ -30,8 +30,14 @@ type Panel struct {
 	Modal bool
 
 	height    float32 // content height last frame
+	laidH     float32 // the height this frame's Begin laid the panel out with
+	toEnd     bool    // scroll to the end once the content's height is known
+	mark      float32 // where last frame's Mark was in the content, or -1
+	markNext  float32 // this frame's
+	laidMark  float32 // the mark this frame's Begin scrolled to
 	y         float32
 	locked    bool // raygui input is locked for rows out of view
+	hidden    bool // the current row is cut by the panel's edge: not drawn
 	firstRow  int  // index of this frame's first recorded row
 	section   string
 	bound     map[string][]any // settings each section's widgets edited last frame
@@ -64,8 +70,33 @@ func (p *Panel) ScrollBy(wheel float32) {
 	p.Scroll = max(0, min(p.maxScroll(), p.Scroll-wheel*3*Row))
 }
 
+// ScrollToEnd shows the end of the content (the newest message) from the
+// next frame on, as soon as the content's height is known: a Scroll set
+// past the end would be clamped to last frame's, shorter, content. When
+// what follows the last Mark does not fit, it shows its top instead (the
+// start of a long message, which names its file).
+func (p *Panel) ScrollToEnd() { p.toEnd = true }
+
+// Mark notes that the next row starts what ScrollToEnd must show first.
+func (p *Panel) Mark() { p.markNext = p.y + p.Scroll - p.Y - 6 }
+
+// Moved reports whether the frame just drawn laid the panel out from a
+// height its content no longer has (its first frame, a section opened, a
+// message added), or has yet to scroll to the end: drawn again, the panel
+// would look different.
+func (p *Panel) Moved() bool {
+	return p.height != p.laidH || p.toEnd
+}
+
 // Begin draws the background and title and starts the column.
 func (p *Panel) Begin() {
+	p.laidH, p.laidMark = p.height, p.mark
+	if p.toEnd {
+		p.Scroll = p.maxScroll()
+		if p.mark >= 0 {
+			p.Scroll = min(p.Scroll, p.mark)
+		}
+	}
 	h := p.visible()
 	r := rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: h}
 	BeginBlock(KindPanel, p.Title, r)
@@ -73,7 +104,9 @@ func (p *Panel) Begin() {
 	rl.DrawRectangleLinesEx(r, 1, color.RGBA{70, 76, 88, 255})
 	p.Scroll = max(0, min(p.Scroll, p.maxScroll()))
 	BeginScissor(r)
+	p.hidden = false
 	p.y = p.Y + 6 - p.Scroll
+	p.markNext = -1
 	p.firstRow = len(rec.items)
 	p.section = ""
 	if p.boundNext == nil {
@@ -96,6 +129,10 @@ func (p *Panel) End() {
 	}
 	rl.EndScissorMode()
 	p.height = p.y + p.Scroll - p.Y + 4
+	p.mark = p.markNext
+	if p.toEnd && p.height == p.laidH && p.mark == p.laidMark {
+		p.toEnd = false // scrolled where the content now says
+	}
 	p.bound, p.boundNext = p.boundNext, p.bound
 	if rec.on {
 		for i := p.firstRow; i < len(rec.items); i++ {
@@ -112,12 +149,23 @@ func (p *Panel) End() {
 	EndBlock()
 }
 
-// row lays out the next widget; rows scrolled out of view still take their
-// place but get no input.
+// row lays out the next widget; rows scrolled out of view, even in part,
+// still take their place but are not drawn and get no input.
 func (p *Panel) row(h float32) rl.Rectangle {
 	r := rl.Rectangle{X: p.X + 8, Y: p.y, Width: p.W - 16, Height: h}
 	p.y += h + 4
-	out := r.Y < p.Y || r.Y+r.Height > p.Y+p.visible() || p.Modal
+	cut := r.Y < p.Y || r.Y+r.Height > p.Y+p.visible()
+	if cut != p.hidden {
+		// A row the panel's edge would cut is not drawn at all: a line of
+		// a message shows whole or not (the scroll bar says there is more).
+		if cut {
+			rl.BeginScissorMode(0, 0, 0, 0) // BeginScissor rounds out: a pixel would show
+		} else {
+			BeginScissor(rl.Rectangle{X: p.X, Y: p.Y, Width: p.W, Height: p.visible()})
+		}
+		p.hidden = cut
+	}
+	out := cut || p.Modal
 	if out != p.locked {
 		if out {
 			gui.Lock()

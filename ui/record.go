@@ -111,3 +111,12 @@ func recordToggle(text string, r rl.Rectangle, on bool) {
 		Item{Kind: KindWidget, Name: text, Rect: r, TextW: Measure(text, TextSize), On: on}.add()
 	}
 }
+
+// Redraw forgets what the frame being drawn has recorded so far: it is
+// about to be drawn again (a layout that settles), and its items must be
+// recorded once.
+func Redraw() {
+	if rec.on {
+		rec.items, rec.stack = rec.items[:0], rec.stack[:0]
+	}
+}

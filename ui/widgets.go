@@ -133,23 +133,27 @@ func (p *Panel) slider(label string, v *float32, setting any, lo, hi float32, te
 // typeValue draws the text field over slider s and applies the typed value
 // on Enter (clamped to [lo, hi]); Esc or a click elsewhere cancels.
 func (p *Panel) typeValue(v *float32, lo, hi float32, s rl.Rectangle) {
-	for c := rl.GetCharPressed(); c > 0; c = rl.GetCharPressed() {
-		if strings.ContainsRune("0123456789.-+eE", c) && len(edit.text) < 16 {
-			edit.text += string(c)
-		}
-	}
-	if rl.IsKeyPressed(rl.KeyBackspace) && edit.text != "" {
-		edit.text = edit.text[:len(edit.text)-1]
-	}
 	done := false
-	if rl.IsKeyPressed(rl.KeyEnter) || rl.IsKeyPressed(rl.KeyKpEnter) {
-		if x, err := strconv.ParseFloat(strings.TrimSpace(edit.text), 32); err == nil && x == x {
-			*v = mathx.Clamp(float32(x), lo, hi)
+	// A locked panel (under an overlay, or a frame drawn again) shows the
+	// field but takes no keys: a Backspace must delete one character.
+	if !p.locked && !gui.IsLocked() {
+		for c := rl.GetCharPressed(); c > 0; c = rl.GetCharPressed() {
+			if strings.ContainsRune("0123456789.-+eE", c) && len(edit.text) < 16 {
+				edit.text += string(c)
+			}
 		}
-		done = true
-	}
-	if rl.IsKeyPressed(rl.KeyEscape) || (rl.IsMouseButtonPressed(rl.MouseButtonLeft) && !rl.CheckCollisionPointRec(rl.GetMousePosition(), s)) {
-		done = true
+		if rl.IsKeyPressed(rl.KeyBackspace) && edit.text != "" {
+			edit.text = edit.text[:len(edit.text)-1]
+		}
+		if rl.IsKeyPressed(rl.KeyEnter) || rl.IsKeyPressed(rl.KeyKpEnter) {
+			if x, err := strconv.ParseFloat(strings.TrimSpace(edit.text), 32); err == nil && x == x {
+				*v = mathx.Clamp(float32(x), lo, hi)
+			}
+			done = true
+		}
+		if rl.IsKeyPressed(rl.KeyEscape) || (rl.IsMouseButtonPressed(rl.MouseButtonLeft) && !rl.CheckCollisionPointRec(rl.GetMousePosition(), s)) {
+			done = true
+		}
 	}
 	rl.DrawRectangleRec(s, color.RGBA{12, 14, 18, 255})
 	rl.DrawRectangleLinesEx(s, 1, color.RGBA{170, 200, 240, 255})
