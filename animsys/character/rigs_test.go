@@ -1,6 +1,7 @@
 package character_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,10 +25,24 @@ func rigCases() []rigCase {
 		{"cesium-blender", gltftest.CesiumRig(1.7, ".001"), gltftest.Options{ZUp: true, Scale: 0.01}, true},
 		{"mixamo", gltftest.MixamoRig(1.7), gltftest.Options{Scale: 0.01}, true},
 		{"bones", gltftest.BoneRig(1.7), gltftest.Options{ZUp: true}, true},
+		{"cesium-unnamed", unnamed(gltftest.CesiumRig(1.7, "")), gltftest.Options{}, true},
 		{"small", gltftest.MixamoRig(0.5), gltftest.Options{}, true},
 		{"giant", gltftest.MixamoRig(50), gltftest.Options{}, true},
 		{"quadruped", gltftest.QuadrupedRig(71), gltftest.Options{}, false},
 	}
+}
+
+// unnamed is rig r with its joints named "Bone", "Bone.001", ...: only its
+// shape tells its parts.
+func unnamed(r gltftest.Rig) gltftest.Rig {
+	r.Joints = append([]gltftest.RigJoint(nil), r.Joints...)
+	for j := range r.Joints {
+		r.Joints[j].Name = "Bone"
+		if j > 0 {
+			r.Joints[j].Name = fmt.Sprintf("Bone.%03d", j)
+		}
+	}
+	return r
 }
 
 // Each rig style reads as it should: the human ones as humans with their
