@@ -39,6 +39,7 @@ type trackChar struct {
 	clips []animsys.Clip
 	top   int     // joint the captions float above (the head)
 	apart float32 // m between the two characters
+	width float32 // m, one figure's width as the default camera sees it (at rest)
 	clip  int32   // clip playing
 	t     float32 // s into it
 	since float32 // s since the last cut
@@ -65,10 +66,24 @@ func newTrackChar(ch *character.Character) *trackChar {
 	// wider than its rest pose's hands so they never overlap. The default
 	// character's clips keep its arms down, so it keeps the 1 m the lab
 	// was laid out for (its T-shaped rest pose would make it 1.1 m).
+	// At another size, the metre is the figure's (app.ViewScale); a
+	// figure that is no human stands clear of the other by its width as
+	// the camera sees it (an animal seen from its front-left).
+	k := app.ViewScale(ch)
+	rest := ch.Skel.BindPose()
+	right := app.DefaultCameraRight()
+	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+	for j, p := range rest.Pos {
+		if !ch.Figure.Ground[j] {
+			lo, hi = min(lo, p.Dot(right)), max(hi, p.Dot(right))
+		}
+	}
+	c.width = max(0, hi-lo)
 	if f := ch.Figure; f.Human && ch != assets.Character() {
-		rest := ch.Skel.BindPose()
 		span := rest.Pos[f.Arms[humanoid.Left].End].Sub(rest.Pos[f.Arms[humanoid.Right].End]).Len()
-		c.apart = max(1, 0.8*span)
+		c.apart = max(k, 0.8*span)
+	} else if !f.Human {
+		c.apart = max(k, 1.1*c.width)
 	}
 	n := c.skel.Len()
 	for _, p := range []*animsys.Pose{&c.raw, &c.prev, &c.filt, &c.rawG, &c.filtG} {
