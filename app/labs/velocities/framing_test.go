@@ -3,11 +3,13 @@ package velocities
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"kinelab/app"
 	"kinelab/internal/apptest"
 	"kinelab/internal/gltftest"
+	"kinelab/ui"
 )
 
 // checkFraming loads characters of very different sizes — a 0.5 m doll,
@@ -76,10 +78,40 @@ func checkFraming(t *testing.T, a *app.App) {
 				}
 				worst = min(worst, (hi[1]-lo[1])/ar.Height)
 			}
+			checkNote(t, a, at, lab.notHuman != "")
 			t.Logf("%s: the figure spans at least %.0f%% of the area's height", at, 100*worst)
 			if worst < 0.2 {
 				t.Errorf("%s: the figure spans only %.0f%% of the area's height, want 20%% or more", at, 100*worst)
 			}
 		}
+	}
+}
+
+// checkNote checks a frame of the lab: the figure note there for a figure
+// that is no human (want), naming it so and what is off, and not for a
+// human; nothing cut or overlapping (apptest.Fit).
+func checkNote(t *testing.T, a *app.App, at string, want bool) {
+	t.Helper()
+	a.ShowUI(true)
+	defer a.ShowUI(false) // as checkFrame left it
+	// The panels take their sizes over the first frames shown.
+	for range 3 {
+		a.Frame(nil)
+	}
+	ui.Record(true)
+	a.Frame(nil)
+	items := ui.Record(false)
+	var note []string
+	for _, it := range items {
+		if it.Kind == ui.KindText && it.Owner == "figure note" {
+			note = append(note, it.Name)
+		}
+	}
+	text := strings.Join(note, " ")
+	if got := strings.HasPrefix(text, "Not a human figure") && strings.HasSuffix(text, "look-at and IK are off"); got != want {
+		t.Errorf("%s: the figure note reads %q; want one: %v", at, text, want)
+	}
+	for _, p := range apptest.Fit(items, ui.Width(), ui.Height()) {
+		t.Errorf("%s: %s", at, p)
 	}
 }
