@@ -40,10 +40,14 @@ type trackChar struct {
 	top   int     // joint the captions float above (the head)
 	apart float32 // m between the two characters
 	width float32 // m, one figure's width as the default camera sees it (at rest)
-	clip  int32   // clip playing
-	t     float32 // s into it
-	since float32 // s since the last cut
-	pend  bool    // a cut was asked for
+	// middle is where the body's middle stands from its root, for a
+	// figure that is no human (an animal's pelvis is at its back end):
+	// each is placed by its middle. Zero for a human.
+	middle mgl32.Vec3
+	clip   int32   // clip playing
+	t      float32 // s into it
+	since  float32 // s since the last cut
+	pend   bool    // a cut was asked for
 
 	raw, prev, filt animsys.Pose // local: newest sample, the one before, the filter's output
 	rawG, filtG     animsys.Pose // global, for drawing
@@ -84,6 +88,7 @@ func newTrackChar(ch *character.Character) *trackChar {
 		c.apart = max(k, 0.8*span)
 	} else if !f.Human {
 		c.apart = max(k, 1.1*c.width)
+		c.middle = ch.Middle
 	}
 	n := c.skel.Len()
 	for _, p := range []*animsys.Pose{&c.raw, &c.prev, &c.filt, &c.rawG, &c.filtG} {
@@ -97,7 +102,7 @@ func newTrackChar(ch *character.Character) *trackChar {
 // default camera sees them.
 func (c *trackChar) places() (raw, filt mgl32.Vec3) {
 	r := app.DefaultCameraRight().Mul(0.5 * c.apart)
-	return r.Mul(-1), r
+	return r.Mul(-1).Sub(c.middle), r.Sub(c.middle)
 }
 
 // update advances the clip by dt, cutting it when due, and tracks the new
