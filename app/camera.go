@@ -17,27 +17,67 @@ type OrbitCamera struct {
 	Target               mgl32.Vec3
 	Follow               bool
 	FovY                 float32 // degrees
+	// Scale is the size of what the camera shows against a human's (see
+	// ViewScale; 0 reads as 1): the zoom's range, the ground's cells and
+	// the widths of drawn lines and markers grow with it.
+	Scale float32
 }
 
 // DefaultCamera looks at a standing character from its front-left.
 func DefaultCamera() OrbitCamera {
-	return OrbitCamera{Yaw: 0.6, Pitch: 0.25, Distance: 4.2, Target: mgl32.Vec3{0, 0.9, 0}, Follow: true, FovY: 45}
+	return OrbitCamera{Yaw: 0.6, Pitch: 0.25, Distance: 4.2, Target: mgl32.Vec3{0, 0.9, 0}, Follow: true, FovY: 45, Scale: 1}
+}
+
+// The sizes (m) of figures the labs were drawn for: a figure between them
+// is seen at scale 1 (the views as designed, for any human); a larger or
+// smaller one in proportion to its size beyond them.
+const (
+	humanSizeLo = 1.2
+	humanSizeHi = 1.8
+)
+
+// ViewScale is how much larger than a human's character ch's view is: 1
+// for a figure humanSizeLo-humanSizeHi in size (character.Size), else its
+// size over the nearer end (27.8 for a 50 m giant, 39 for a 71-unit
+// animal, 0.42 for a 0.5 m doll). Distances, zoom limits, grid cells,
+// marker sizes and joint radii are multiplied by it; it is continuous in
+// the size and never 0.
+func ViewScale(ch *character.Character) float32 {
+	if ch == nil || !(ch.Size > 0) || math.IsInf(float64(ch.Size), 0) {
+		return 1
+	}
+	switch {
+	case ch.Size > humanSizeHi:
+		return ch.Size / humanSizeHi
+	case ch.Size < humanSizeLo:
+		return max(ch.Size/humanSizeLo, 1e-3)
+	}
+	return 1
 }
 
 // FitDistance is how far (m) the camera stands from character ch to
-// frame it: the default distance for a figure up to 1.8 m tall, farther
-// in proportion for a taller one (a glTF character at its own size).
+// frame it: the default distance times its ViewScale.
 func FitDistance(ch *character.Character) float32 {
-	d := DefaultCamera().Distance
-	return d * max(1, min(ch.Height/1.8, 14))
+	return DefaultCamera().Distance * ViewScale(ch)
 }
 
 // CameraFor is the default camera as far back as character ch asks
-// (FitDistance): the camera of a lab that shows the character.
+// (FitDistance), at its scale: the camera of a lab that shows the
+// character.
 func CameraFor(ch *character.Character) OrbitCamera {
 	c := DefaultCamera()
+	c.Scale = ViewScale(ch)
 	c.Distance = FitDistance(ch)
+	c.Target = c.Target.Mul(c.Scale)
 	return c
+}
+
+// scale is Scale, 1 when unset.
+func (c *OrbitCamera) scale() float32 {
+	if !(c.Scale > 0) {
+		return 1
+	}
+	return c.Scale
 }
 
 // DefaultCameraRight is the default camera's screen-right direction on the
@@ -54,10 +94,12 @@ func (c *OrbitCamera) Orbit(dx, dy float32) {
 	c.Pitch = max(-1.45, min(1.45, c.Pitch))
 }
 
-// Zoom scales the distance by a wheel movement (notches), within 0.5-60 m.
+// Zoom scales the distance by a wheel movement (notches), within 0.5-60 m
+// times Scale: a tenth of the default distance to 14 times it.
 func (c *OrbitCamera) Zoom(wheel float32) {
 	c.Distance *= float32(math.Pow(0.88, float64(wheel)))
-	c.Distance = max(0.5, min(60, c.Distance))
+	s := c.scale()
+	c.Distance = max(0.5*s, min(60*s, c.Distance))
 }
 
 // Track eases the target toward focus (m) over dt seconds (damper with a

@@ -197,7 +197,11 @@ type View struct {
 	Mouse rl.Vector2
 	// LabelJoints: the user asked for every joint's name (DrawJointLabels).
 	LabelJoints bool
-	scale       float32 // pixels per unit
+	// Scale is the 3D view's size against a human's (the camera's, from
+	// ViewScale: 1 for a human, 39 for a 71-unit animal): labs multiply
+	// their joint radii, marker sizes and offsets (m at scale 1) by it.
+	Scale float32
+	scale float32 // pixels per unit
 	// BodyFor returns the skinned body of a skeleton, made when the
 	// character was set (the App never builds one while drawing); nil if
 	// it has none.

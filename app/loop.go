@@ -146,7 +146,7 @@ func (a *App) View() View {
 	_, timeline := a.Lab().Timeline()
 	lay := layoutFor(w, h, timeline)
 	v := View{Camera: a.cam.Raylib(), Width: int32(w), Height: int32(h),
-		Plot: lay.Plot, Area: lay.Area, Timeline: lay.Timeline, scale: ui.Scale(),
+		Plot: lay.Plot, Area: lay.Area, Timeline: lay.Timeline, scale: ui.Scale(), Scale: a.cam.scale(),
 		BodyFor: a.bodies.get, Mouse: rl.Vector2{X: -1, Y: -1}, LabelJoints: a.settings.set.LabelJoints}
 	if !a.cfg.Headless() {
 		v.Mouse = rl.GetMousePosition()
@@ -225,7 +225,8 @@ func (a *App) drawScene(lab Lab) (asked []func()) {
 	a.chrome.laidStatsW = a.chrome.statsW
 	rl.ClearBackground(render.Background)
 	rl.BeginMode3D(v.Camera)
-	a.ground.Draw(a.cam.Target)
+	render.SetWorldScale(v.Scale)
+	a.ground.Draw(a.cam.Target, v.Scale)
 	lab.Draw3D(&v)
 	rl.EndMode3D()
 	rl.BeginMode2D(rl.Camera2D{Zoom: ui.Scale()})

@@ -9,20 +9,22 @@ import (
 	"kinelab/animsys/mathx"
 )
 
-// VectorLine draws vector v (any unit) from point p (m) as a thin rod of
-// length |v| scale metres, shifted sideways by offset (m) so that two
-// vectors at one joint (propagated and finite difference) stay visible
-// side by side. Non-finite or zero vectors draw nothing.
+// VectorLine draws vector v (any unit) from point p (m) as a thin rod
+// (6 mm times WorldScale) of length |v| scale metres, shifted sideways by
+// offset (m) so that two vectors at one joint (propagated and finite
+// difference) stay visible side by side. Non-finite or zero vectors draw
+// nothing.
 func VectorLine(p, v, offset mgl32.Vec3, scale float32, col color.RGBA) {
 	if !mathx.Vec3Finite(v) || !mathx.Vec3Finite(p) {
 		return
 	}
 	d := v.Mul(scale)
-	if d.Len() < 1e-4 {
+	if d.Len() < 1e-4*worldScale {
 		return
 	}
 	a := p.Add(offset)
-	rl.DrawCylinderEx(V3(a), V3(a.Add(d)), 0.006, 0.006, 4, col)
+	w := 0.006 * worldScale
+	rl.DrawCylinderEx(V3(a), V3(a.Add(d)), w, w, 4, col)
 }
 
 // Axes draws the x (red), y (green) and z (blue) axes of rotation q at p,

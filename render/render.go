@@ -32,3 +32,22 @@ var (
 
 // V3 converts an mgl32 vector to raylib's.
 func V3(v mgl32.Vec3) rl.Vector3 { return rl.Vector3{X: v[0], Y: v[1], Z: v[2]} }
+
+// worldScale is the size of the view against a human's (SetWorldScale).
+var worldScale float32 = 1
+
+// SetWorldScale sets the scale s of the 3D view the next drawing is for
+// (app.ViewScale: 1 for a human-sized figure, 39 for a 71-unit animal): the
+// fixed widths and marker sizes of the drawing helpers (VectorLine's
+// rods, Root's and Skeleton's ground markers) are multiplied by it, so a
+// line stays as thick on screen on any figure. Not positive or not finite
+// reads as 1. Call from the drawing goroutine before Draw3D.
+func SetWorldScale(s float32) {
+	if !(s > 0) || s > 1e6 {
+		s = 1
+	}
+	worldScale = s
+}
+
+// WorldScale is the scale SetWorldScale set.
+func WorldScale() float32 { return worldScale }

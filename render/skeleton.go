@@ -26,7 +26,7 @@ func Skeleton(pos []mgl32.Vec3, parents []int, ground []bool, bone, joint color.
 		switch {
 		case p < 0:
 		case off(i):
-			rl.DrawCircle3D(V3(pos[i]), 0.1, rl.Vector3{X: 1}, 90, DimText)
+			rl.DrawCircle3D(V3(pos[i]), 0.1*worldScale, rl.Vector3{X: 1}, 90, DimText)
 		default:
 			rl.DrawSphereEx(V3(pos[i]), radius*1.25, 6, 8, joint)
 		}
@@ -54,9 +54,10 @@ func groundOf(parents []int, ground []bool) func(j int) bool {
 }
 
 // Root draws the ground-projected root (entity) as a flat marker with a
-// short arrow along its forward direction (m).
+// short arrow along its forward direction (fwd unit; 0.15 m and 0.3 m
+// times WorldScale).
 func Root(pos mgl32.Vec3, fwd mgl32.Vec3, col color.RGBA) {
 	p := V3(pos)
-	rl.DrawCircle3D(p, 0.15, rl.Vector3{X: 1}, 90, col)
-	rl.DrawLine3D(p, V3(pos.Add(fwd.Mul(0.3))), col)
+	rl.DrawCircle3D(p, 0.15*worldScale, rl.Vector3{X: 1}, 90, col)
+	rl.DrawLine3D(p, V3(pos.Add(fwd.Mul(0.3*worldScale))), col)
 }

@@ -55,6 +55,21 @@ type Character struct {
 	// Start: the extent of its joints along y, or of its own mesh in the
 	// bind when taller. The app frames the camera by it.
 	Height float32
+	// Size is how large the character is (in Unit): the largest side of
+	// the box around its body joints (and its own mesh) at the start of
+	// clip Start. The views frame, zoom and draw by it (a 71-unit animal
+	// is seen whole, a 0.5 m doll close).
+	Size float32
+	// Middle is the middle of that box from the hips, along the ground
+	// (y 0), in the root's frame: where a camera looks to see the whole
+	// figure when its hips are not in its middle (an animal's pelvis at
+	// its back end).
+	Middle mgl32.Vec3
+	// Unit names the length unit of positions: "m", or "units" for a
+	// file whose figure is no body in metres (a glTF animal 71 units
+	// long: glTF says metres, its author did not). Velocities are in
+	// Unit per second.
+	Unit string
 	// LegPath and ArmPath are the paths the IK targets follow, LookPath
 	// the look-at goal's: within reach of the chains and in front of the
 	// figure.
@@ -106,6 +121,17 @@ func (c *Character) Contents() string {
 		name += "/"
 	}
 	return clips + " from " + name
+}
+
+// NotHuman says, for a character whose figure does not read as a human,
+// "not a human figure: " and why (the part missing); "" for a human. The
+// labs name it on screen and turn off what needs a human (look-at, IK,
+// matching on its clips).
+func (c *Character) NotHuman() string {
+	if c.Figure == nil || c.Figure.Human {
+		return ""
+	}
+	return "not a human figure: " + c.Figure.NotHuman
 }
 
 // Path is an ellipse a target follows, Center + U cos(Rate t) + V sin(Rate
@@ -210,13 +236,46 @@ func (c *Character) standing() {
 		}
 		c.Height = max(c.Height, hi-lo)
 	}
+	var box [2]mgl32.Vec3
+	first := true
+	grow := func(p mgl32.Vec3) {
+		if first {
+			box, first = [2]mgl32.Vec3{p, p}, false
+		}
+		for a := range 3 {
+			box[0][a], box[1][a] = min(box[0][a], p[a]), max(box[1][a], p[a])
+		}
+	}
+	for j, p := range global.Pos {
+		if c.Figure == nil || j >= len(c.Figure.Ground) || !c.Figure.Ground[j] {
+			grow(p)
+		}
+	}
+	if m := c.Mesh; m != nil {
+		for v := range m.VertexCount() {
+			grow(mgl32.Vec3{m.Positions[3*v], m.Positions[3*v+1], m.Positions[3*v+2]})
+		}
+	}
+	ext := box[1].Sub(box[0])
+	c.Size = max(ext[0], ext[1], ext[2], c.Height)
+	c.Middle = box[0].Add(box[1]).Mul(0.5).Sub(global.Pos[c.Hips])
+	c.Middle[1] = 0
+	if c.Unit == "" {
+		c.Unit = "m"
+	}
 	c.HipsHeight = global.Pos[c.Hips][1] - global.Pos[0][1]
-	if c.HipsHeight < 0.3 || (!c.Figure.Human && c.HipsHeight < c.Height/3) {
+	// At a 1.8 m human's size, k = 1: the thresholds are in proportion to
+	// the figure (a 0.5 m doll's hips stand 0.28 m high).
+	k := c.Size / 1.8
+	if !(k > 0) {
+		k = 1
+	}
+	if c.HipsHeight < 0.3*k || (!c.Figure.Human && c.HipsHeight < c.Height/3) {
 		// Hips at the floor: a figure lying down, a root named oddly, or
 		// no figure read whose "hips" are low in it (a robot rig, a blob
 		// on legs): half its height, as a human's.
-		c.HipsHeight = 0.9
-		if c.Height > 0.6 {
+		c.HipsHeight = 0.9 * k
+		if c.Height > 0.6*k {
 			c.HipsHeight = c.Height / 2
 		}
 	}

@@ -105,9 +105,21 @@ func fromGLTF(a *gltf.Asset, file string) (*Character, error) {
 	ch.roles()
 	ch.Additive = nodAdditive(ch)
 	ch.standing()
+	if ch.Size > maxMetreFigure || ch.Size < minMetreFigure {
+		ch.Unit = "units"
+		ch.Notes = append(ch.Notes, fmt.Sprintf("the figure is %.3g long: no body in metres, as glTF's lengths are meant; lengths are shown in the file's units", ch.Size))
+	}
 	ch.fitPaths()
 	return ch, nil
 }
+
+// The sizes (m) of a figure glTF's metres fit: a mouse to a giraffe. A
+// figure outside them was authored in other units, which the file does not
+// say.
+const (
+	minMetreFigure = 0.05
+	maxMetreFigure = 10
+)
 
 // gltfHips reads the skeleton as a figure (as read does) on animation
 // an as it is in the file, with the Entity at the identity, and returns

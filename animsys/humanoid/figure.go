@@ -105,6 +105,8 @@ var (
 	handWords   = []string{"hand", "wrist", "palm"}
 	fingerWords = []string{"thumb", "index", "middle", "ring", "pinky", "little", "finger", "carpal"}
 	endWords    = []string{"_end", "end_", "end site", "endsite", "nub", "top"}
+	legWords    = []string{"leg", "thigh"}
+	armWords    = []string{"arm", "shoulder", "clavicle", "collar"}
 )
 
 func hasAny(s string, words []string) bool {
@@ -173,9 +175,43 @@ func (t *tree) extremities(words []string) [2]int {
 	return best
 }
 
+// limbEnd is the foot or hand of the limb on side s named by one of
+// words (the limb's joint nearest the root so named and with no word of
+// ends, its extremity, or a finger), found by its bones' lengths; -1 when
+// no joint is so named.
+func (t *tree) limbEnd(s Side, words, ends []string) int {
+	first := -1
+	for j, nm := range t.names {
+		if nm == "" || !hasAny(nm, words) || hasAny(nm, ends) || hasAny(nm, fingerWords) || hasAny(nm, endWords) {
+			continue
+		}
+		if sd, ok := SideOf(t.raw[j]); !ok || sd != s {
+			continue
+		}
+		if first < 0 || t.depth[j] < t.depth[first] {
+			first = j
+		}
+	}
+	if first < 0 {
+		return -1
+	}
+	return t.extremityByLength(first)
+}
+
 // byName finds feet and hands by their names and the rest from them.
 func (t *tree) byName() (Figure, error) {
 	feet, hands := t.extremities(footWords), t.extremities(handWords)
+	// Rigs that name their limbs but not their ends (COLLADA2GLTF's
+	// "leg_joint_L_1".."leg_joint_L_5", "Skeleton_arm_joint_L__4_"): the
+	// end of a named limb's two longest bones is its foot or hand.
+	for s := Left; s <= Right; s++ {
+		if feet[s] < 0 {
+			feet[s] = t.limbEnd(s, legWords, footWords)
+		}
+		if hands[s] < 0 {
+			hands[s] = t.limbEnd(s, armWords, handWords)
+		}
+	}
 	var missing []string
 	for s := Left; s <= Right; s++ {
 		if feet[s] < 0 {
@@ -311,35 +347,44 @@ func (t *tree) byShape(frames [][]mgl32.Vec3) (Figure, error) {
 		}
 		return out
 	}
-	hub := func(from int) (int, []int) { // the first joint from 'from' down with 3+ long branches
+	// hub is the first joint from 'from' down with 3+ long branches; with
+	// shortTop, else the first with two long branches and a third short
+	// one (COLLADA2GLTF's CesiumMan: a neck of two short joints, no head
+	// joint beyond them, between its arms).
+	hub := func(from int, shortTop bool) (int, []int) {
 		queue := []int{from}
+		second, sb := -1, []int(nil)
 		for len(queue) > 0 {
 			j := queue[0]
 			queue = queue[1:]
-			if b := long(j); len(b) >= 3 {
+			b := long(j)
+			if len(b) >= 3 {
 				return j, b
+			}
+			if shortTop && second < 0 && len(b) == 2 && len(t.kids[j]) >= 3 {
+				second, sb = j, b
 			}
 			queue = append(queue, t.kids[j]...)
 		}
-		return -1, nil
+		return second, sb
 	}
 	hips := -1
 	var branches []int
 	for j, p := range t.parents {
 		if p < 0 {
-			if hips, branches = hub(j); hips >= 0 {
+			if hips, branches = hub(j, false); hips >= 0 {
 				break
 			}
 		}
 	}
 	if hips < 0 {
-		return Figure{}, errors.New("no joint where two legs and a spine meet")
+		return Figure{}, errors.New("no legs found: no joint where two legs and a spine meet")
 	}
 	sort.Slice(branches, func(a, b int) bool { return t.count(branches[a]) > t.count(branches[b]) })
 	spine := branches[0]
 	legs := branches[1:]
 	sort.Slice(legs, func(a, b int) bool { return t.bone[legs[a]]+t.reach(legs[a]) > t.bone[legs[b]]+t.reach(legs[b]) })
-	chest, arms := hub(spine)
+	chest, arms := hub(spine, true)
 	if chest < 0 {
 		return Figure{}, errors.New("no joint on the spine where two arms meet")
 	}

@@ -72,8 +72,40 @@ func (t *tree) human(frames [][]mgl32.Vec3) (Figure, error) {
 	} else {
 		f.ByName = true
 	}
+	if err := t.standsUp(&f, frames); err != nil {
+		return Figure{}, err
+	}
 	t.finish(&f)
 	return f, nil
+}
+
+// upOpposite is the most the cosine between hips-to-chest and
+// hips-to-feet may be in a human frame: the spine rises at least 120
+// degrees away from the legs (a seated figure's about 135).
+const upOpposite = -0.5
+
+// standsUp checks that the spine of figure f rises away from its legs in
+// most frames, whatever the file's up axis: a four-legged animal, read
+// by its shape or its foot names, has two legs and a spine at its pelvis
+// and two "arms" at its shoulders, but its spine runs level, square to
+// its hind legs.
+func (t *tree) standsUp(f *Figure, frames [][]mgl32.Vec3) error {
+	feet := [2]int{f.Legs[Left].End, f.Legs[Right].End}
+	if feet[0] < 0 || feet[1] < 0 || f.Hips < 0 || f.Chest < 0 {
+		return nil
+	}
+	up := 0
+	for _, fr := range frames {
+		spine := fr[f.Chest].Sub(fr[f.Hips])
+		legs := fr[feet[0]].Add(fr[feet[1]]).Mul(0.5).Sub(fr[f.Hips])
+		if l := spine.Len() * legs.Len(); l > 0 && spine.Dot(legs)/l < upOpposite {
+			up++
+		}
+	}
+	if 2*up <= len(frames) {
+		return errors.New("no human legs found: the spine runs square to the legs, not up from them (four legs?)")
+	}
+	return nil
 }
 
 // Fractions of the figure's height (its joints' extent along up) that

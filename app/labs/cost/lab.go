@@ -203,7 +203,11 @@ func (l *Lab) Focus() mgl32.Vec3 {
 	fwd := cam.Target.Sub(cam.Eye()).Normalize()
 	right := fwd.Cross(mgl32.Vec3{0, 1, 0}).Normalize()
 	up := right.Cross(fwd)
-	return mgl32.Vec3{0, 0.9, 0}.Add(right.Mul(0.6)).Add(up.Mul(0.72))
+	k := l.camera.Scale // the offsets are a human's (m), scaled to the character
+	if !(k > 0) {
+		k = 1
+	}
+	return mgl32.Vec3{0, 0.9, 0}.Add(right.Mul(0.6)).Add(up.Mul(0.72)).Mul(k)
 }
 
 // Configure implements app.Lab: --halflife, when given, sets the

@@ -145,16 +145,17 @@ func (l *Lab) Draw3D(v *app.View) {
 		body.Draw(l.global.Pos, l.global.Rot, l.global.Scl, render.SkinColor)
 	}
 	render.BeginOnTop()
+	k := max(v.Scale, 1e-3) // sizes below are m at a human's size
 	if l.inertializing() {
-		render.Skeleton(l.ghost.Pos, l.skel.Parents, l.ground, render.DimText, render.DimText, 0.008)
+		render.Skeleton(l.ghost.Pos, l.skel.Parents, l.ground, render.DimText, render.DimText, 0.008*k)
 	}
 	r := float32(0.022)
 	if body != nil {
 		r = 0.008
 	}
-	render.Skeleton(l.global.Pos, l.skel.Parents, l.ground, render.BoneColor, render.JointColor, r)
+	render.Skeleton(l.global.Pos, l.skel.Parents, l.ground, render.BoneColor, render.JointColor, r*k)
 	for _, j := range l.joints {
-		rl.DrawSphere(render.V3(l.global.Pos[j]), 0.035, render.TargetColor)
+		rl.DrawSphere(render.V3(l.global.Pos[j]), 0.035*k, render.TargetColor)
 	}
 	render.EndOnTop()
 }

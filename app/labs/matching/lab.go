@@ -242,7 +242,11 @@ func (l *Lab) rebuild() {
 		l.dbKey = k
 		l.Err = ""
 		src, name := embeddedSource(), "embedded locomotion"
-		if l.ch != nil {
+		if l.ch != nil && l.ch.NotHuman() != "" {
+			// Feet read off a figure that is no human (an animal's hind
+			// feet) would match, but nothing like the set's locomotion.
+			l.Err = l.ch.NotHuman() + ": matching on the embedded set"
+		} else if l.ch != nil {
 			if cs, err := mm.SourceOf(l.ch); err != nil {
 				l.Err = err.Error() + "; matching on the embedded set"
 			} else {

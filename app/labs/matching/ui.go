@@ -274,13 +274,14 @@ func (l *Lab) rewindSeconds() float64 {
 }
 
 // Camera implements app.Lab: the camera further out and higher
-// than the other labs', to see the trajectories on the floor, and farther
-// for a character taller than a human (not for a refused one).
+// than the other labs', to see the trajectories on the floor, and at the
+// character's scale (app.ViewScale; not for a refused one).
 func (l *Lab) Camera() app.OrbitCamera {
 	c := app.DefaultCamera()
 	c.Distance, c.Pitch = 7, 0.55
 	if l.ch != nil && l.Err == "" {
-		c.Distance *= app.FitDistance(l.ch) / app.DefaultCamera().Distance
+		c.Scale = app.ViewScale(l.ch)
+		c.Distance *= c.Scale
 	}
 	return c
 }

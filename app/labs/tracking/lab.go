@@ -124,6 +124,20 @@ func (l *Lab) SetCharacter(ch *character.Character) {
 	l.char = newTrackChar(ch)
 	l.S.CharClip = int32(ch.Start)
 	l.camera = app.CameraFor(ch)
+	// Two figures that are no human (an animal seen from its front-left)
+	// side by side span apart + width: farther back when that is more
+	// than the default pair's 1.5 m at the view's scale.
+	if !ch.Figure.Human {
+		l.camera.Distance *= max(1, (l.char.apart+l.char.width)/(1.5*l.scale()))
+	}
+}
+
+// scale is the character's view scale (app.ViewScale): 1 for a human.
+func (l *Lab) scale() float32 {
+	if !(l.camera.Scale > 0) {
+		return 1
+	}
+	return l.camera.Scale
 }
 
 // Camera implements app.Lab: the default camera, framing the character.
@@ -325,4 +339,9 @@ func (l *Lab) CSVRows(rows [][]string) [][]string {
 
 // Focus implements app.Lab: between the two characters, shifted so that with
 // the default camera they stand left of the plots.
-func (l *Lab) Focus() mgl32.Vec3 { return app.FocusBesidePlots(mgl32.Vec3{0, 0.9, 0}) }
+func (l *Lab) Focus() mgl32.Vec3 {
+	// The shift beside the plots is for the default camera's distance:
+	// in proportion to this camera's.
+	shift := app.FocusBesidePlots(mgl32.Vec3{}).Mul(l.camera.Distance / app.DefaultCamera().Distance)
+	return mgl32.Vec3{0, 0.9 * l.scale(), 0}.Add(shift)
+}

@@ -39,10 +39,15 @@ type trackChar struct {
 	clips []animsys.Clip
 	top   int     // joint the captions float above (the head)
 	apart float32 // m between the two characters
-	clip  int32   // clip playing
-	t     float32 // s into it
-	since float32 // s since the last cut
-	pend  bool    // a cut was asked for
+	width float32 // m, one figure's width as the default camera sees it (at rest)
+	// middle is where the body's middle stands from its root, for a
+	// figure that is no human (an animal's pelvis is at its back end):
+	// each is placed by its middle. Zero for a human.
+	middle mgl32.Vec3
+	clip   int32   // clip playing
+	t      float32 // s into it
+	since  float32 // s since the last cut
+	pend   bool    // a cut was asked for
 
 	raw, prev, filt animsys.Pose // local: newest sample, the one before, the filter's output
 	rawG, filtG     animsys.Pose // global, for drawing
@@ -65,10 +70,25 @@ func newTrackChar(ch *character.Character) *trackChar {
 	// wider than its rest pose's hands so they never overlap. The default
 	// character's clips keep its arms down, so it keeps the 1 m the lab
 	// was laid out for (its T-shaped rest pose would make it 1.1 m).
+	// At another size, the metre is the figure's (app.ViewScale); a
+	// figure that is no human stands clear of the other by its width as
+	// the camera sees it (an animal seen from its front-left).
+	k := app.ViewScale(ch)
+	rest := ch.Skel.BindPose()
+	right := app.DefaultCameraRight()
+	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+	for j, p := range rest.Pos {
+		if !ch.Figure.Ground[j] {
+			lo, hi = min(lo, p.Dot(right)), max(hi, p.Dot(right))
+		}
+	}
+	c.width = max(0, hi-lo)
 	if f := ch.Figure; f.Human && ch != assets.Character() {
-		rest := ch.Skel.BindPose()
 		span := rest.Pos[f.Arms[humanoid.Left].End].Sub(rest.Pos[f.Arms[humanoid.Right].End]).Len()
-		c.apart = max(1, 0.8*span)
+		c.apart = max(k, 0.8*span)
+	} else if !f.Human {
+		c.apart = max(k, 1.1*c.width)
+		c.middle = ch.Middle
 	}
 	n := c.skel.Len()
 	for _, p := range []*animsys.Pose{&c.raw, &c.prev, &c.filt, &c.rawG, &c.filtG} {
@@ -82,7 +102,7 @@ func newTrackChar(ch *character.Character) *trackChar {
 // default camera sees them.
 func (c *trackChar) places() (raw, filt mgl32.Vec3) {
 	r := app.DefaultCameraRight().Mul(0.5 * c.apart)
-	return r.Mul(-1), r
+	return r.Mul(-1).Sub(c.middle), r.Sub(c.middle)
 }
 
 // update advances the clip by dt, cutting it when due, and tracks the new

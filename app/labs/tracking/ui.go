@@ -39,8 +39,9 @@ func (l *Lab) Draw3D(v *app.View) {
 		return
 	}
 	c := l.char
-	render.Skeleton(c.rawG.Pos, c.skel.Parents, c.fig.Ground, InputColor, render.JointColor, 0.02)
-	render.Skeleton(c.filtG.Pos, c.skel.Parents, c.fig.Ground, Colors[l.S.CharVariant], render.JointColor, 0.02)
+	r := 0.02 * max(v.Scale, 1e-3) // m at a human's size
+	render.Skeleton(c.rawG.Pos, c.skel.Parents, c.fig.Ground, InputColor, render.JointColor, r)
+	render.Skeleton(c.filtG.Pos, c.skel.Parents, c.fig.Ground, Colors[l.S.CharVariant], render.JointColor, r)
 }
 
 // Draw2D implements app.Lab: the signal and error plots, and the characters'

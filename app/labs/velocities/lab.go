@@ -28,6 +28,24 @@ func plotTitle(q int32) string { return "|red - blue|: " + quantityNames[q] }
 
 var quantityUnits = []string{"m/s", "rad/s", "1/s", "rad/s", "rad/s", "1/s"}
 
+// unit is quantity q's unit for the character: a linear velocity is in
+// its length unit per second ("units/s" for a file whose figure is no
+// body in metres).
+func (l *Lab) unit(q int32) string {
+	if u := l.length(); q == 0 && u != "m" {
+		return u + "/s"
+	}
+	return quantityUnits[q]
+}
+
+// length is the character's length unit ("m" by default).
+func (l *Lab) length() string {
+	if l.ch == nil || l.ch.Unit == "" {
+		return "m"
+	}
+	return l.ch.Unit
+}
+
 // Settings are the lab's sliders and switches.
 type Settings struct {
 	Cubic           bool    // cubic (else linear) sampling
@@ -52,7 +70,7 @@ type Settings struct {
 	ShowSkeleton    bool
 	ShowAxes        bool
 	SkipFrames      float32 // k updates the Skip button misses
-	TeleportDist    float32 // m the Teleport button moves the character
+	TeleportDist    float32 // m the Teleport button moves a human-sized character (times its app.ViewScale)
 	// Play is how a clip plays past its end: loop, clamp or ping-pong.
 	Play animsys.PlayMode
 	// ClipSpeed scales the clips' time (1: as recorded); their
@@ -103,6 +121,12 @@ type Lab struct {
 	chainPoses
 	sec         velPanels
 	focusHeight float32 // m, the camera's target height: the hips' at rest
+	// scale is the character's size against a human's (app.ViewScale):
+	// the Teleport button's distance grows with it.
+	scale float32
+	// notHuman is the character's NotHuman: when set, look-at and IK are
+	// off, whatever the settings say.
+	notHuman string
 	// ikDelta (s) is the IK's finite-difference step (op_two_bone_ik's
 	// delta, 0.01 in the article); its velocities are first order in it.
 	ikDelta float32
@@ -178,13 +202,15 @@ func newLab(ch *character.Character) *Lab {
 		}
 	}
 	l.readAt = [2]clipRead{{-1, 0}, {-1, 0}}
-	l.plot = render.NewPlot(plotTitle(0), quantityUnits[0], 600)
+	l.plot = render.NewPlot(plotTitle(0), "", 600)
 	l.plot.AddSeries("mean", render.PlotMean)
 	l.plot.AddSeries("max", render.PlotMax)
 	if ch.Start < len(l.clips) {
 		l.cur, l.prev = ch.Start, ch.Start // the default character starts walking
 	}
 	l.focusHeight = ch.HipsHeight
+	l.scale, l.notHuman = app.ViewScale(ch), ch.NotHuman()
+	l.plot.YUnit = l.unit(0)
 	l.evaluate(0)
 	if ch.Head >= 0 {
 		l.lookPos = l.global.Pos[ch.Head].Add(ch.Facing.Mul(1.5))
@@ -198,16 +224,19 @@ func (l *Lab) Name() string { return "velocities" }
 // Title implements app.Lab.
 func (l *Lab) Title() string { return "Velocities - " + l.clips[l.cur].Name }
 
-// Focus implements app.Lab: the character's hips at a fixed height.
+// Focus implements app.Lab: the character's middle (its hips, moved to
+// the middle of its body turned as its root is: character.Middle) at a
+// fixed height.
 func (l *Lab) Focus() mgl32.Vec3 {
-	h := l.global.Pos[l.ch.Hips]
+	h := l.global.Pos[l.ch.Hips].Add(mathx.QuatMulVec3(l.global.Rot[0], l.ch.Middle))
 	return mgl32.Vec3{h[0], l.focusHeight, h[2]}
 }
 
 // Camera implements app.Lab: the default camera, framing the character.
 func (l *Lab) Camera() app.OrbitCamera { return app.CameraFor(l.ch) }
 
-// Teleport moves the character S.TeleportDist metres sideways at once.
+// Teleport moves the character S.TeleportDist metres (at a human's size)
+// sideways at once.
 func (l *Lab) Teleport() { l.next.teleport = true }
 
 // Reset jumps to another clip at another time with no transition.
@@ -294,7 +323,7 @@ func (l *Lab) Update(dt float32) {
 	if l.next.teleport {
 		l.next.teleport = false
 		side := mathx.QuatMulVec3(l.yawQuat(), mgl32.Vec3{1, 0, 0})
-		l.entPos = l.entPos.Add(side.Mul(l.S.TeleportDist))
+		l.entPos = l.entPos.Add(side.Mul(l.S.TeleportDist * l.scale))
 	}
 	if l.next.reset {
 		l.next.reset = false
@@ -449,7 +478,7 @@ func (l *Lab) measure(dt float32) {
 
 	if l.S.Quantity != l.lastQuantity {
 		l.lastQuantity = l.S.Quantity
-		l.plot.Title, l.plot.YUnit = plotTitle(l.S.Quantity), quantityUnits[l.S.Quantity]
+		l.plot.Title, l.plot.YUnit = plotTitle(l.S.Quantity), l.unit(l.S.Quantity)
 		l.plot.Clear()
 	}
 	l.Mean, l.Max = app.RedBlue(l.skel.Len(), l.Lines)
@@ -484,7 +513,7 @@ func (l *Lab) Configure(c app.Config) { l.resetRNG = mathx.NewXorshift32(c.Seed)
 
 // CSVHeader implements app.Lab.
 func (l *Lab) CSVHeader() []string {
-	u := quantityUnits[l.S.Quantity]
+	u := l.unit(l.S.Quantity)
 	return []string{"t_s", "clip", "cubic", "transition", "transition_time_s", "additive_weight",
 		"look_at", "ik", "ignore_weight_vel", "event", "quantity",
 		"mean_diff_" + u, "max_diff_" + u, "joint",

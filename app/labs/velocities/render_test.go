@@ -28,6 +28,7 @@ func TestRender(t *testing.T) {
 	checkFrame(t, a)
 	checkLoadedBody(t, a)
 	checkStillRoot(t, a)
+	checkFraming(t, a)
 }
 
 // checkStillRoot: a file whose root stays put on the floor while the

@@ -27,27 +27,29 @@ func (l *Lab) Draw3D(v *app.View) {
 		body.Draw(l.global.Pos, l.global.Rot, l.global.Scl, render.SkinColor)
 	}
 	render.BeginOnTop()
+	// Sizes in m at a human's size, times the view's scale.
+	k := max(v.Scale, 1e-3)
 	if l.S.ShowSkeleton {
 		r := float32(0.022)
 		if l.S.ShowMesh && body != nil {
 			r = 0.008
 		}
-		render.Skeleton(l.global.Pos, l.skel.Parents, l.ch.Figure.Ground, render.BoneColor, render.JointColor, r)
+		render.Skeleton(l.global.Pos, l.skel.Parents, l.ch.Figure.Ground, render.BoneColor, render.JointColor, r*k)
 	}
 	if l.S.ShowAxes {
 		for i := 1; i < l.skel.Len(); i++ {
-			render.Axes(l.global.Pos[i], l.global.Rot[i], 0.08)
+			render.Axes(l.global.Pos[i], l.global.Rot[i], 0.08*k)
 		}
 	}
-	if l.S.LookAt {
-		rl.DrawSphere(render.V3(l.lookPos), 0.04, render.TargetColor)
+	if l.S.LookAt && l.notHuman == "" {
+		rl.DrawSphere(render.V3(l.lookPos), 0.04*k, render.TargetColor)
 	}
-	if l.S.IK {
-		rl.DrawSphere(render.V3(l.ikPos), 0.035, render.TargetColor)
+	if l.S.IK && l.notHuman == "" {
+		rl.DrawSphere(render.V3(l.ikPos), 0.035*k, render.TargetColor)
 	}
 	eye := v.Camera.Position
 	fwd := l.global.Pos[l.ch.Hips].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
-	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
+	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008 * k)
 	for i := 1; i < l.skel.Len(); i++ {
 		if l.S.Joint >= 0 && int(l.S.Joint) != i {
 			continue
@@ -64,7 +66,7 @@ func (l *Lab) Draw3D(v *app.View) {
 // Draw2D implements app.Lab: the difference plot, its readout above it,
 // and the joints' names (hovered, picked, or all).
 func (l *Lab) Draw2D(v *app.View) {
-	unit := quantityUnits[l.S.Quantity]
+	unit := l.unit(l.S.Quantity)
 	lines := []string{"red: propagated   blue: finite difference"}
 	cols := []color.RGBA{render.DimText}
 	if l.lastEvent != "" && l.time-l.lastEventTime < 3 {
@@ -85,8 +87,9 @@ func (l *Lab) Draw2D(v *app.View) {
 	cols = append(cols, render.TextColor)
 	r := ui.CaptionRect(0, 0, ui.TextSize, lines...)
 	r.X, r.Y = v.Plot.X+v.Plot.Width-r.Width, v.Plot.Y-r.Height-6
-	// The joints' names first, off the plot and the readout.
-	v.DrawJointLabels(&l.skel, l.global.Pos, mgl32.Vec3{}, l.picked, v.Plot, r)
+	note := app.FigureNote(v, l.notHuman, "look-at and IK are off")
+	// The joints' names first, off the plot, the readout and the note.
+	v.DrawJointLabels(&l.skel, l.global.Pos, mgl32.Vec3{}, l.picked, v.Plot, r, note)
 	l.plot.Draw(v.Plot, v.Mouse)
 	ui.Caption("velocities readout", r.X, r.Y, ui.TextSize, cols, lines...)
 }
@@ -105,7 +108,7 @@ func (l *Lab) sliders() ui.Ranges {
 		{Label: "Fade", V: &s.AddDuration, Lo: 0, Hi: 2, Format: "%.2f s"},
 		{Label: "Skip frames", V: &s.SkipFrames, Lo: 1, Hi: 30, Format: "%.0f"},
 		{Label: "Turn rate", V: &s.TurnRate, Lo: -1.5, Hi: 1.5, Format: "%.2f rad/s"},
-		{Label: "Length", V: &s.LineScale, Lo: 0.01, Hi: 1, Format: "%.2f m per " + quantityUnits[s.Quantity]},
+		{Label: "Length", V: &s.LineScale, Lo: 0.01, Hi: 1, Format: "%.2f " + l.length() + " per " + l.unit(s.Quantity)},
 		// Not on the panel: the Teleport button's distance (m) and the
 		// timeline's clip speed, kept in range all the same.
 		{Label: "Teleport", V: &s.TeleportDist, Lo: 0, Hi: 100, Format: "%.1f m"},
@@ -152,7 +155,9 @@ func (l *Lab) Panel(p *app.Panel) {
 		p.Range(sl, &s.AddDuration)
 		p.Check("Local side (else world)", &s.AddLocal)
 	}
-	if p.Section("Look-at and IK", &sec.proc) {
+	if p.Section("Look-at and IK", &sec.proc) && l.notHuman != "" {
+		p.Text("Off: " + l.notHuman)
+	} else if sec.proc {
 		p.Check("Head looks at target", &s.LookAt)
 		p.Check("Two-bone IK", &s.IK)
 		p.Choice([]string{"Left leg", "Right hand"}, 2, &s.IKChain)

@@ -1,0 +1,63 @@
+package velocities
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kinelab/animsys/character"
+	"kinelab/internal/gltftest"
+)
+
+// loadRig writes rig r as glTF and loads it.
+func loadRig(t *testing.T, r gltftest.Rig) *character.Character {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), r.Name+".gltf")
+	if err := gltftest.WriteRig(path, r, gltftest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := character.LoadGLTF(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// On a figure that is no human (a four-legged animal whose feet are
+// named, so it has a "leg" to bend), look-at and IK switched on change
+// nothing: the pose is the one with them off, tick for tick; on a human
+// they do change it (the test could fail). Linear velocities are labelled
+// in the file's units when they are no metres.
+func TestNoIKOnNonHuman(t *testing.T) {
+	for _, c := range []struct {
+		rig   gltftest.Rig
+		human bool
+		unit  string
+	}{{gltftest.QuadrupedRig(71), false, "units/s"}, {gltftest.MixamoRig(1.7), true, "m/s"}} {
+		ch := loadRig(t, c.rig)
+		if (ch.NotHuman() == "") != c.human {
+			t.Fatalf("%s: NotHuman %q, want human %v", c.rig.Name, ch.NotHuman(), c.human)
+		}
+		on, off := newLab(ch), newLab(ch)
+		on.S.LookAt, on.S.IK = true, true
+		moved := false
+		for i := range 120 {
+			on.Update(1.0 / 60)
+			off.Update(1.0 / 60)
+			for j := range on.global.Pos {
+				if on.global.Pos[j] != off.global.Pos[j] {
+					if !c.human {
+						t.Fatalf("%s, tick %d: joint %s moved by look-at or IK", c.rig.Name, i, ch.Skel.Names[j])
+					}
+					moved = true
+				}
+			}
+		}
+		if c.human && !moved {
+			t.Errorf("%s: look-at and IK moved no joint of a human", c.rig.Name)
+		}
+		if u := on.unit(0); u != c.unit || !strings.HasSuffix(on.CSVHeader()[11], c.unit) {
+			t.Errorf("%s: linear velocities in %q (CSV %q), want %q", c.rig.Name, u, on.CSVHeader()[11], c.unit)
+		}
+	}
+}
