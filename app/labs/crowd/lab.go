@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"slices"
 	"sort"
 	"time"
 
@@ -49,10 +48,12 @@ type Settings struct {
 	Lines       bool    // show the picked character's red and blue lines
 	LineScale   float32 // m of line per m/s
 	ShowMesh    bool    // skinned bodies (else skeleton lines for all)
-	MeshDist    float32 // m from the camera beyond which characters are lines
-	FineDist    float32 // m from the camera within which bodies are the finest (crowdVertices[0])
-	CoarseDist  float32 // m from the camera beyond which bodies are the coarsest (crowdVertices[2])
-	MaxMeshes   float32 // most skinned bodies a frame, nearest the grid centre first
+	// Distances from the camera, in m for a character of 1.8 m (times
+	// the size of a taller one, as the grid's spacing and the camera are).
+	MeshDist   float32 // beyond which characters are lines
+	FineDist   float32 // within which bodies are the finest (crowdVertices[0])
+	CoarseDist float32 // beyond which bodies are the coarsest (crowdVertices[2])
+	MaxMeshes  float32 // most skinned bodies a frame, nearest the grid centre first
 }
 
 // DefaultSettings is the lab as it opens.
@@ -453,24 +454,31 @@ func (d *crowdDraw) bodiesText() string {
 	return s + " vertices"
 }
 
-// crowdBodies generates the crowd's bodies for skeleton sk, read as
-// figure fig, in its bind pose: one per level of crowdVertices, each
-// simplified from the one before, with two influences per vertex. A
-// character's own mesh (own not nil) is the only level, with two
-// influences per vertex.
+// crowdBodies makes the crowd's bodies for skeleton sk, read as figure
+// fig, in its bind pose: one per level of crowdVertices, each simplified
+// by body.Decimate from the one before, with two influences per vertex.
+// The first is simplified from a character's own mesh (own not nil) with
+// its normals smoothed (a flat-shaded mesh has a vertex per face corner,
+// three times the vertices of the same triangles smooth; from the crowd's
+// distances the facets do not show), else from a body generated for the
+// figure: both at the generated bodies' vertex counts, so a crowd of own
+// meshes draws as fast. A level Decimate cannot make coarser than the one
+// before is left empty (drawn with the finer one).
 func crowdBodies(fig *humanoid.Figure, sk *animsys.Skeleton, own *body.Mesh) [crowdLevels]body.Mesh {
+	var prev body.Mesh
 	if own != nil {
-		m := *own
-		m.BoneIDs, m.BoneWeights = slices.Clone(own.BoneIDs), slices.Clone(own.BoneWeights)
-		twoInfluences(&m)
-		return [crowdLevels]body.Mesh{m}
+		prev = body.SmoothNormals(own)
+	} else {
+		bind := sk.BindPose()
+		prev = body.GenerateCell(fig, bind.Pos, bind.Rot, crowdSourceCell)
 	}
-	bind := sk.BindPose()
 	var out [crowdLevels]body.Mesh
-	prev := body.GenerateCell(fig, bind.Pos, bind.Rot, crowdSourceCell)
 	for k, n := range crowdVertices {
-		prev = body.Decimate(&prev, n)
-		out[k] = prev
+		next := body.Decimate(&prev, n)
+		if k > 0 && next.VertexCount() >= prev.VertexCount() {
+			break
+		}
+		out[k], prev = next, next
 	}
 	for k := range out {
 		twoInfluences(&out[k])

@@ -15,10 +15,12 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/body"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/assets"
 	"kinelab/internal/apptest"
+	"kinelab/internal/gltftest"
 )
 
 // posesFinite reports whether every pose of character c is finite.
@@ -327,4 +329,63 @@ func TestCrowdBodiesLoaded(t *testing.T) {
 	if w := b.Winding(between); w > 0.5 {
 		t.Errorf("%d-vertex body: the point between the thighs is inside (winding %.2f)", b.VertexCount(), w)
 	}
+}
+
+// TestCrowdOwnMeshLevels: a character's own mesh, flat-shaded (a vertex
+// per face corner, as glTF meshes often are) and coloured by bone, is simplified
+// to the generated bodies' levels: each of at most crowdVertices[k]
+// vertices and coarser than the one before, valid, its colours kept, two
+// influences a vertex. The glTF robot of ../shared too, when there.
+func TestCrowdOwnMeshLevels(t *testing.T) {
+	sk, mesh, _ := gltftest.DefaultCharacter()
+	flat := body.Mesh{BindInv: mesh.BindInv}
+	for f := 0; f < mesh.TriangleCount(); f++ {
+		var p [3]mgl32.Vec3
+		for k := range p {
+			v := int(mesh.Indices[3*f+k])
+			p[k] = mgl32.Vec3(mesh.Positions[3*v : 3*v+3])
+		}
+		n := p[1].Sub(p[0]).Cross(p[2].Sub(p[0])).Normalize()
+		paint := uint8(40 * (int(mesh.BoneIDs[4*int(mesh.Indices[3*f])]) % 6)) // by bone: a seam between some
+		for k := range p {
+			v := int(mesh.Indices[3*f+k])
+			flat.Indices = append(flat.Indices, uint16(flat.VertexCount()))
+			flat.Positions = append(flat.Positions, p[k][:]...)
+			flat.Normals = append(flat.Normals, n[:]...)
+			flat.BoneIDs = append(flat.BoneIDs, mesh.BoneIDs[4*v:4*v+4]...)
+			flat.BoneWeights = append(flat.BoneWeights, mesh.BoneWeights[4*v:4*v+4]...)
+			flat.Colors = append(flat.Colors, paint, 90, 200, 255)
+		}
+	}
+	check := func(name string, own *body.Mesh, joints int) {
+		prev := math.MaxInt
+		for k, b := range crowdBodies(nil, nil, own) {
+			nv := b.VertexCount()
+			t.Logf("%s: level %d: %d vertices, %d triangles", name, k, nv, b.TriangleCount())
+			if nv == 0 && k > 0 {
+				continue // drawn with the finer level
+			}
+			if err := b.Validate(); err != nil || nv >= prev || nv > crowdVertices[k] || len(b.BindInv) != joints {
+				t.Fatalf("%s: level %d: %d vertices after %d, want at most %d; %d joints, want %d; %v",
+					name, k, nv, prev, crowdVertices[k], len(b.BindInv), joints, err)
+			}
+			if (own.Colors == nil) != (b.Colors == nil) {
+				t.Errorf("%s: level %d: colours %v, own mesh's %v", name, k, b.Colors != nil, own.Colors != nil)
+			}
+			prev = nv
+			for v := 0; v < nv; v++ {
+				w := b.BoneWeights[4*v : 4*v+4]
+				if w[0] < w[1] || w[2] != 0 || w[3] != 0 || math.Abs(float64(w[0]+w[1]-1)) > 1e-5 {
+					t.Fatalf("%s: level %d, vertex %d: weights %v", name, k, v, w)
+				}
+			}
+		}
+	}
+	check("flat default body", &flat, sk.Len())
+	robot, err := character.LoadGLTF("../../../../shared/gltf/robot.glb")
+	if err != nil || robot.Mesh == nil {
+		t.Logf("skipping the robot: %v", err)
+		return
+	}
+	check("robot", robot.Mesh, robot.Skel.Len())
 }
