@@ -103,7 +103,8 @@ type Lab struct {
 	lastSum          float64 // checksum of the last tick
 	sec              crowdPanels
 	draw             crowdDraw
-	statsEnv         bool // KINELAB_CROWD_STATS set: print timing medians on Unload
+	statsEnv         bool     // KINELAB_CROWD_STATS set: print timing medians on Unload
+	notes            []string // for the messages (TakeMessages)
 	tickSamples      []float32
 	tickSampleCursor int
 }
@@ -219,7 +220,9 @@ func (l *Lab) sync() {
 // build makes a crowd of n characters from the chosen library: the
 // character's clips on its skeleton, or the bench library on the default
 // skeleton. A character whose clips do not fit its skeleton (LoadCharacter
-// does not make one) is replaced by the default one.
+// does not make one) is replaced by the default one. A count whose
+// per-character state would not fit crowd.MemoryBudget (a skeleton of
+// thousands of joints) is reduced to the most that fit, and said.
 func (l *Lab) build(n int) {
 	skel, lib, fig, hips, head := &l.ch.Skel, l.ch.Clips, l.ch.Figure, l.ch.Hips, l.ch.Head
 	mesh, size := l.ch.Mesh, max(1, l.ch.Height/1.8)
@@ -230,6 +233,12 @@ func (l *Lab) build(n int) {
 		}
 		skel, lib, fig, hips, head = &l.benchSkel, l.bench, assets.Character().Figure, animsys.BenchHips, animsys.BenchHead
 	}
+	if err := crowd.CheckBudget(skel.Len(), n); err != nil {
+		most := max(1, crowd.MaxCharacters(skel.Len())) // 1 over the budget: crowd.New refuses, the default one replaces it
+		l.notes = append(l.notes, fmt.Sprintf("%v: showing %d", err, most))
+		n, l.S.Count = most, float32(most)
+	}
+	l.release()
 	c, err := crowd.New(skel, lib, n, l.seed)
 	if err != nil && l.S.Library != LibraryBench {
 		l.ch = assets.Character()
@@ -239,9 +248,6 @@ func (l *Lab) build(n int) {
 	}
 	if err != nil { // the embedded clips always fit the embedded skeleton
 		panic("crowd lab: " + err.Error())
-	}
-	if l.crowd != nil {
-		l.crowd.Close()
 	}
 	if skel != l.skel {
 		l.draw.stale = true // bodies of another skeleton: Upload makes them again
@@ -263,6 +269,27 @@ func (l *Lab) build(n int) {
 	sort.SliceStable(l.order, func(a, b int) bool { return d(l.order[a]) < d(l.order[b]) })
 	l.Mean, l.Max = 0, 0
 	l.placeAll()
+}
+
+// collectBytes (bytes): a crowd holding more is collected as soon as it is
+// let go (release).
+const collectBytes = 64 << 20
+
+// release stops and lets go of the crowd before another is made: two
+// crowds near crowd.MemoryBudget would hold twice it, and the garbage
+// collector, paced by the heap it last found live, would let the new one
+// grow to that before collecting the old one, so a large one is collected
+// at once.
+func (l *Lab) release() {
+	if l.crowd == nil {
+		return
+	}
+	big := crowd.Bytes(l.skel.Len(), l.builtN) > collectBytes
+	l.crowd.Close()
+	l.crowd = nil
+	if big {
+		runtime.GC()
+	}
 }
 
 // topJoint is head if it is a joint of skel, else the joint highest in
@@ -381,6 +408,14 @@ func (l *Lab) Input(in *app.Input) {
 	if best >= 0 {
 		l.S.Pick = float32(best)
 	}
+}
+
+// TakeMessages implements app.Notifier: what the lab could not do as asked
+// since the last call (a crowd reduced to its memory budget).
+func (l *Lab) TakeMessages() []string {
+	m := l.notes
+	l.notes = nil
+	return m
 }
 
 // Close stops the crowd's worker goroutines.

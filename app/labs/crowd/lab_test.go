@@ -1,6 +1,7 @@
 package crowd
 
 import (
+	"fmt"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
@@ -9,6 +10,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -16,6 +18,7 @@ import (
 
 	"kinelab/animsys"
 	"kinelab/animsys/body"
+	"kinelab/animsys/crowd"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/assets"
@@ -388,4 +391,84 @@ func TestCrowdOwnMeshLevels(t *testing.T) {
 		return
 	}
 	check("robot", robot.Mesh, robot.Skel.Len())
+}
+
+// writeWideBVH writes a BVH of 1 + chains*9 joints (chains of nine from
+// the root, each with an end site, which the reader makes a joint) and
+// two frames to dir.
+func writeWideBVH(t *testing.T, dir string, chains int) string {
+	var b strings.Builder
+	b.WriteString("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n")
+	for c := 0; c < chains; c++ {
+		for k := 0; k < 9; k++ {
+			fmt.Fprintf(&b, "JOINT c%dj%d\n{\nOFFSET %d 2 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n", c, k, c%3)
+		}
+		b.WriteString("End Site\n{\nOFFSET 0 2 0\n}\n")
+		b.WriteString(strings.Repeat("}\n", 9))
+	}
+	b.WriteString("}\nMOTION\nFrames: 2\nFrame Time: 0.0333333\n")
+	for f := 0; f < 2; f++ {
+		fmt.Fprintf(&b, "0 90 %d 0 0 0", f)
+		b.WriteString(strings.Repeat(" 0 1 0", chains*9))
+		b.WriteString("\n")
+	}
+	path := filepath.Join(dir, "wide.bvh")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCrowdLabMemoryBudget: a crowd of a 10,000-joint character is
+// reduced to what crowd.MemoryBudget holds, with a message naming the
+// budget and the count it holds (once), and asking for more again is
+// reduced again; the heap the crowd holds stays within the budget, and
+// the heap's peak (HeapSys, memory taken from the system, which the
+// runtime keeps) within 1.6 times it when a crowd near the budget is
+// rebuilt (the old one is let go first).
+func TestCrowdLabMemoryBudget(t *testing.T) {
+	ch, err := character.Load([]string{writeWideBVH(t, t.TempDir(), 1000)}, bvh.ReadOptions{})
+	if ch == nil {
+		t.Fatalf("no character: %v", err)
+	}
+	joints := ch.Skel.Len()
+	most := crowd.MaxCharacters(joints)
+	if joints < 10000 || most >= crowdDefault {
+		t.Fatalf("%d joints: %d characters fit; the test wants at least 10000 joints and fewer than %d", joints, most, crowdDefault)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l := crowdOf(t, ch, crowdDefault, 2)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if l.builtN != most || int(l.S.Count) != most || len(l.crowd.Characters) != most {
+		t.Fatalf("%d characters built, count %v; want %d", l.builtN, l.S.Count, most)
+	}
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > crowd.MemoryBudget*5/4 {
+		t.Errorf("the crowd holds %s, over %s", crowd.Size(grown), crowd.Size(crowd.MemoryBudget))
+	}
+	msgs := l.TakeMessages()
+	want := []string{fmt.Sprintf("%d characters of %d joints", crowdDefault, joints), "1 GiB budget", fmt.Sprintf("showing %d", most)}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], want[0]) || !strings.Contains(msgs[0], want[1]) || !strings.Contains(msgs[0], want[2]) {
+		t.Fatalf("messages %q, want one saying %q", msgs, want)
+	}
+	if m := l.TakeMessages(); len(m) != 0 {
+		t.Errorf("messages again: %q", m)
+	}
+	l.More()
+	l.Update(1.0 / 60)
+	if m := l.TakeMessages(); l.builtN != most || len(m) != 1 || !strings.Contains(m[0], fmt.Sprintf("%d characters", 2*most)) {
+		t.Errorf("doubled: %d characters, messages %q", l.builtN, m)
+	}
+	runtime.ReadMemStats(&after)
+	if peak := int64(after.HeapSys) - int64(before.HeapSys); peak > crowd.MemoryBudget*8/5 {
+		t.Errorf("rebuilt: the heap took %s from the system, over 1.6 x %s", crowd.Size(peak), crowd.Size(crowd.MemoryBudget))
+	}
+	l.S.Library = LibraryBench // the bench skeleton: the whole count fits
+	l.S.Count = crowdDefault
+	l.Update(1.0 / 60)
+	if m := l.TakeMessages(); l.builtN != crowdDefault || len(m) != 0 {
+		t.Errorf("bench library: %d characters, messages %q", l.builtN, m)
+	}
 }
