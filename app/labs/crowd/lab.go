@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"time"
 
@@ -71,6 +72,10 @@ type Lab struct {
 	benchSkel animsys.Skeleton     // the bench library's skeleton: the default character's
 	bench     []animsys.Clip       // made when first chosen: 64 clips take a moment
 	seed      uint32
+	// framed are framedCh's clips sampled from their frames (framedOf);
+	// the crowd's characters point into it.
+	framed   []animsys.Clip
+	framedCh *character.Character
 	// The crowd's skeleton (&ch.Skel or &benchSkel), the figure it reads
 	// as (the default character's for the bench library, whose skeleton
 	// it is), and its hips and head joints (the picking target and the
@@ -224,7 +229,7 @@ func (l *Lab) sync() {
 // per-character state would not fit crowd.MemoryBudget (a skeleton of
 // thousands of joints) is reduced to the most that fit, and said.
 func (l *Lab) build(n int) {
-	skel, lib, fig, hips, head := &l.ch.Skel, l.ch.Clips, l.ch.Figure, l.ch.Hips, l.ch.Head
+	skel, lib, fig, hips, head := &l.ch.Skel, l.framedOf(l.ch), l.ch.Figure, l.ch.Hips, l.ch.Head
 	mesh, size := l.ch.Mesh, max(1, l.ch.Height/1.8)
 	if l.S.Library == LibraryBench {
 		mesh, size = nil, 1
@@ -290,6 +295,30 @@ func (l *Lab) release() {
 	if big {
 		runtime.GC()
 	}
+}
+
+// framedOf returns ch's clips sampled from their frames: the clips
+// themselves, or for clips with Curves (a glTF character's, resampled at
+// character.GLTFFPS when loaded) copies without them. The crowd ticks the
+// bench-spec chain, which samples frames; sampling a glTF robot's curves
+// exactly took ten times as long (107 against 14 us a character-tick,
+// 200 characters), more than drawing them. The Velocities lab keeps them
+// exact.
+func (l *Lab) framedOf(ch *character.Character) []animsys.Clip {
+	if l.framedCh == ch {
+		return l.framed
+	}
+	l.framed, l.framedCh = ch.Clips, ch
+	for i := range ch.Clips {
+		if ch.Clips[i].Curves != nil {
+			l.framed = slices.Clone(ch.Clips)
+			for k := range l.framed {
+				l.framed[k].Curves = nil
+			}
+			break
+		}
+	}
+	return l.framed
 }
 
 // topJoint is head if it is a joint of skel, else the joint highest in

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -470,5 +471,36 @@ func TestCrowdLabMemoryBudget(t *testing.T) {
 	l.Update(1.0 / 60)
 	if m := l.TakeMessages(); l.builtN != crowdDefault || len(m) != 0 {
 		t.Errorf("bench library: %d characters, messages %q", l.builtN, m)
+	}
+}
+
+// A glTF character's crowd samples its clips' frames (resampled from the
+// curves when loaded), not the curves: the character's own clips keep
+// them, the crowd's copies have the same frames and none; red and blue
+// agree as for frames.
+func TestCrowdLabGLTFFrames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "default.glb")
+	if err := gltftest.Default(path, gltftest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := character.LoadGLTF(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Clips[0].Curves == nil {
+		t.Fatal("the glTF character's clips have no curves")
+	}
+	l := crowdOf(t, ch, 20, 60)
+	for i, c := range l.crowd.Characters {
+		k := slices.IndexFunc(ch.Clips, func(x animsys.Clip) bool { return x.Name == c.A.Name })
+		if c.A.Curves != nil || c.B.Curves != nil || k < 0 || c.A.Frames != ch.Clips[k].Frames || &c.A.Rot[0] != &ch.Clips[k].Rot[0] {
+			t.Fatalf("character %d plays %q with curves %v, or not the character's frames", i, c.A.Name, c.A.Curves != nil)
+		}
+	}
+	if ch.Clips[0].Curves == nil {
+		t.Error("the character's own clips lost their curves")
+	}
+	if !(l.Mean < 1 && l.Max < 5) {
+		t.Errorf("|red - blue| mean %v, max %v m/s", l.Mean, l.Max)
 	}
 }
