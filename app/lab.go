@@ -208,6 +208,14 @@ type View struct {
 	BodyFor func(sk *animsys.Skeleton) BodyDrawer
 }
 
+// Notifier is a Lab with notices of its own for the messages (a request
+// it could not meet in full and what it did instead): after the lab's
+// updates each frame the App shows, and says on stderr, each text
+// TakeMessages returns, once.
+type Notifier interface {
+	TakeMessages() []string
+}
+
 // BodyDrawer draws a skinned body in a global pose (m, rotations, scales).
 type BodyDrawer interface {
 	Draw(pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3, tint color.RGBA)

@@ -281,6 +281,11 @@ func (a *App) tick() Lab {
 			a.out.csv.Write(lab)
 		}
 	}
+	if n, ok := lab.(Notifier); ok {
+		for _, m := range n.TakeMessages() {
+			fmt.Fprintln(os.Stderr, "kinelab:", a.say(m))
+		}
+	}
 	return lab
 }
 

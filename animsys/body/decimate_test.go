@@ -2,8 +2,11 @@ package body
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
 	"kinelab/animsys/mathx/mathx64"
@@ -226,14 +229,15 @@ func TestSkinDiff(t *testing.T) {
 	}
 }
 
-// TestDecimateTetrahedra: a mesh of two tetrahedra cannot lose a vertex:
-// collapsing any edge of a tetrahedron would flatten it into two faces
-// back to back, which the link condition on edges refuses.
+// TestDecimateTetrahedra: a tetrahedron cannot lose a vertex: collapsing
+// any edge would flatten it into two faces back to back, which the link
+// condition on edges refuses. Of a mesh of two, the smaller goes whole
+// first, and the larger stays as it was.
 func TestDecimateTetrahedra(t *testing.T) {
 	var b Mesh
-	for k := 0; k < 2; k++ {
+	for k, size := range []float32{1, 0.2} {
 		o := float32(3 * k)
-		for _, p := range [][3]float32{{o, 0, 0}, {o + 1, 0, 0}, {o, 1, 0}, {o, 0, 1}} {
+		for _, p := range [][3]float32{{o, 0, 0}, {o + size, 0, 0}, {o, size, 0}, {o, 0, size}} {
 			b.Positions = append(b.Positions, p[:]...)
 			b.Normals = append(b.Normals, 0, 1, 0)
 			b.BoneIDs = append(b.BoneIDs, 0, 0, 0, 0)
@@ -242,10 +246,228 @@ func TestDecimateTetrahedra(t *testing.T) {
 		v := uint16(4 * k)
 		b.Indices = append(b.Indices, v, v+2, v+1, v, v+1, v+3, v, v+3, v+2, v+1, v+2, v+3)
 	}
+	b.BindInv = make([]mgl32.Mat4, 1)
 	closedManifold(t, "two tetrahedra", &b)
-	d := Decimate(&b, 4)
-	closedManifold(t, "decimated", &d)
-	if d.VertexCount() != 8 {
-		t.Errorf("%d vertices left, want all 8", d.VertexCount())
+	if d := Decimate(&b, 8); d.VertexCount() != 8 || len(d.Indices) != len(b.Indices) {
+		t.Errorf("target 8: %d vertices, %d indices; want all 8, %d", d.VertexCount(), len(d.Indices), len(b.Indices))
+	}
+	for _, target := range []int{4, 0} {
+		d := Decimate(&b, target)
+		closedManifold(t, "decimated", &d)
+		if d.VertexCount() != 4 || !slices.Equal(d.Positions, b.Positions[:12]) || !slices.Equal(d.Indices, b.Indices[:12]) {
+			t.Errorf("target %d: %d vertices at %v, want the large tetrahedron's 4", target, d.VertexCount(), d.Positions)
+		}
+	}
+}
+
+// flatShaded splits b into a vertex per face corner with the face's
+// normal, and colours each face by the side of y = mid its centre is on.
+func flatShaded(b *Mesh, mid float32) Mesh {
+	out := Mesh{BindInv: b.BindInv}
+	for f := 0; f < b.TriangleCount(); f++ {
+		var p [3]mgl32.Vec3
+		for k := range p {
+			p[k] = mgl32.Vec3(b.Positions[3*int(b.Indices[3*f+k]) : 3*int(b.Indices[3*f+k])+3])
+		}
+		n := p[1].Sub(p[0]).Cross(p[2].Sub(p[0])).Normalize()
+		col := []uint8{200, 120, 40, 255}
+		if (p[0][1]+p[1][1]+p[2][1])/3 > mid {
+			col = []uint8{40, 40, 40, 255}
+		}
+		for k := range p {
+			v := int(b.Indices[3*f+k])
+			out.Indices = append(out.Indices, uint16(out.VertexCount()))
+			out.Positions = append(out.Positions, p[k][:]...)
+			out.Normals = append(out.Normals, n[:]...)
+			out.BoneIDs = append(out.BoneIDs, b.BoneIDs[4*v:4*v+4]...)
+			out.BoneWeights = append(out.BoneWeights, b.BoneWeights[4*v:4*v+4]...)
+			out.Colors = append(out.Colors, col...)
+		}
+	}
+	return out
+}
+
+// weldedManifold fails t unless b, its vertices welded by position, is a
+// closed oriented manifold.
+func weldedManifold(t *testing.T, name string, b *Mesh) {
+	t.Helper()
+	at := map[[3]float32]uint16{}
+	w := Mesh{Indices: make([]uint16, len(b.Indices))}
+	for i, v := range b.Indices {
+		p := [3]float32(b.Positions[3*int(v) : 3*int(v)+3])
+		id, ok := at[p]
+		if !ok {
+			id = uint16(len(at))
+			at[p] = id
+		}
+		w.Indices[i] = id
+	}
+	w.Positions = make([]float32, 3*len(at))
+	closedManifold(t, name+", welded", &w)
+}
+
+// TestDecimateFlatShaded: a mesh with a vertex per face corner (hard
+// edges everywhere, two colours) simplifies as the surface it is: to the
+// target's vertices (corners of one point with different normals or
+// colours counted apart), closed once welded, every vertex an original
+// position with its skinning and an original normal with a colour it had,
+// and about as near the fine surface as the smooth body of as many
+// triangles.
+func TestDecimateFlatShaded(t *testing.T) {
+	s := animsys.BenchSkeleton()
+	pos, rot := restGlobals(s)
+	fine := generateCell(s.Parents, pos, rot, s.Names, 0.04)
+	flat := flatShaded(&fine, 1.2)
+	weldedManifold(t, "flat", &flat)
+	skin := map[[3]float32][8]float32{}
+	for v := 0; v < fine.VertexCount(); v++ {
+		skin[[3]float32(fine.Positions[3*v:3*v+3])] = [8]float32(append(slices.Clone(fine.BoneIDs[4*v:4*v+4]), fine.BoneWeights[4*v:4*v+4]...))
+	}
+	looks := map[[7]float32]bool{}
+	look := func(b *Mesh, v int) [7]float32 {
+		var l [7]float32
+		copy(l[:], b.Normals[3*v:3*v+3])
+		for k := 0; k < 4; k++ {
+			l[3+k] = float32(b.Colors[4*v+k])
+		}
+		return l
+	}
+	for v := 0; v < flat.VertexCount(); v++ {
+		looks[look(&flat, v)] = true
+	}
+	const target = 900
+	c := Decimate(&flat, target)
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	weldedManifold(t, "decimated", &c)
+	if n := c.VertexCount(); n > target || n < target-target/10 {
+		t.Errorf("%d vertices, want %d or a few fewer", n, target)
+	}
+	for v := 0; v < c.VertexCount(); v++ {
+		sk, ok := skin[[3]float32(c.Positions[3*v:3*v+3])]
+		if !ok {
+			t.Fatalf("vertex %d is not at an original position", v)
+		}
+		if [8]float32(append(slices.Clone(c.BoneIDs[4*v:4*v+4]), c.BoneWeights[4*v:4*v+4]...)) != sk {
+			t.Fatalf("vertex %d's skinning changed", v)
+		}
+		if !looks[look(&c, v)] {
+			t.Fatalf("vertex %d: normal and colour %v were no vertex's", v, look(&c, v))
+		}
+	}
+	maxD, meanD := surfaceError(&fine, &c)
+	smooth := Decimate(&fine, c.TriangleCount()/2+2)
+	sMax, sMean := surfaceError(&fine, &smooth)
+	t.Logf("%d flat vertices to %d (%d triangles): max %.1f mm, mean %.2f mm; smooth, %d triangles: max %.1f mm, mean %.2f mm",
+		flat.VertexCount(), c.VertexCount(), c.TriangleCount(), maxD*1e3, meanD*1e3, smooth.TriangleCount(), sMax*1e3, sMean*1e3)
+	if maxD > 2*sMax || meanD > 2*sMean {
+		t.Errorf("flat: max %.1f mm, mean %.2f mm; more than twice the smooth body's", maxD*1e3, meanD*1e3)
+	}
+}
+
+// TestDecimateOpenSurface: a bumpy square sheet (open) keeps its outline:
+// its four corners, every vertex of its open edges on the square's sides,
+// and no face turned over.
+func TestDecimateOpenSurface(t *testing.T) {
+	const n = 21
+	var b Mesh
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			x, z := float32(i)/(n-1), float32(j)/(n-1)
+			y := 0.05 * float32(math.Sin(3*float64(x))*math.Cos(2*float64(z)))
+			b.Positions = append(b.Positions, x, y, z)
+			b.Normals = append(b.Normals, 0, 1, 0)
+			b.BoneIDs = append(b.BoneIDs, 0, 0, 0, 0)
+			b.BoneWeights = append(b.BoneWeights, 1, 0, 0, 0)
+		}
+	}
+	for i := 0; i+1 < n; i++ {
+		for j := 0; j+1 < n; j++ {
+			v := uint16(i*n + j)
+			b.Indices = append(b.Indices, v, v+1, v+n, v+1, v+n+1, v+n)
+		}
+	}
+	b.BindInv = make([]mgl32.Mat4, 1)
+	c := Decimate(&b, 40)
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d vertices to %d", b.VertexCount(), c.VertexCount())
+	if c.VertexCount() > 40 {
+		t.Errorf("%d vertices, want at most 40", c.VertexCount())
+	}
+	on := func(v uint16) bool {
+		x, z := c.Positions[3*int(v)], c.Positions[3*int(v)+2]
+		return x == 0 || x == 1 || z == 0 || z == 1
+	}
+	corners := 0
+	edges := map[[2]uint16]int{}
+	for f := 0; f < c.TriangleCount(); f++ {
+		i := c.Indices[3*f : 3*f+3]
+		p := func(k int) mgl32.Vec3 { return mgl32.Vec3(c.Positions[3*int(i[k]) : 3*int(i[k])+3]) }
+		if p(1).Sub(p(0)).Cross(p(2).Sub(p(0)))[1] <= 0 {
+			t.Errorf("face %d turned over or flat", f)
+		}
+		for k := 0; k < 3; k++ {
+			a, e := i[k], i[(k+1)%3]
+			edges[[2]uint16{min(a, e), max(a, e)}]++
+		}
+	}
+	for e, k := range edges {
+		if k == 1 && (!on(e[0]) || !on(e[1])) {
+			t.Errorf("open edge %v off the square's sides", e)
+		}
+	}
+	for v := 0; v < c.VertexCount(); v++ {
+		x, z := c.Positions[3*v], c.Positions[3*v+2]
+		if (x == 0 || x == 1) && (z == 0 || z == 1) {
+			corners++
+		}
+	}
+	if corners != 4 {
+		t.Errorf("%d of the square's corners left", corners)
+	}
+}
+
+// TestSmoothNormals: a flat-shaded cube (a vertex per face corner) becomes
+// its 8 corners, each with the normal along its diagonal, and keeps its
+// 12 triangles.
+func TestSmoothNormals(t *testing.T) {
+	var cube Mesh
+	quad := func(o, u, v mgl32.Vec3) { // o, o+u, o+u+v, o+v counter-clockwise from outside
+		n := u.Cross(v).Normalize()
+		base := uint16(cube.VertexCount())
+		for _, p := range []mgl32.Vec3{o, o.Add(u), o.Add(u).Add(v), o.Add(v)} {
+			cube.Positions = append(cube.Positions, p[:]...)
+			cube.Normals = append(cube.Normals, n[:]...)
+			cube.BoneIDs = append(cube.BoneIDs, 0, 0, 0, 0)
+			cube.BoneWeights = append(cube.BoneWeights, 1, 0, 0, 0)
+		}
+		cube.Indices = append(cube.Indices, base, base+1, base+2, base, base+2, base+3)
+	}
+	x, y, z := mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}, mgl32.Vec3{0, 0, 1}
+	quad(mgl32.Vec3{}, y, x) // z = 0, facing -z
+	quad(z, x, y)            // z = 1
+	quad(mgl32.Vec3{}, z, y) // x = 0, facing -x
+	quad(x, y, z)            // x = 1
+	quad(mgl32.Vec3{}, x, z) // y = 0, facing -y
+	quad(y, z, x)            // y = 1
+	cube.BindInv = make([]mgl32.Mat4, 1)
+	weldedManifold(t, "cube", &cube)
+	s := SmoothNormals(&cube)
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if s.VertexCount() != 8 || s.TriangleCount() != 12 {
+		t.Fatalf("%d vertices, %d triangles; want 8, 12", s.VertexCount(), s.TriangleCount())
+	}
+	closedManifold(t, "smoothed cube", &s)
+	for v := 0; v < 8; v++ {
+		p := mgl32.Vec3(s.Positions[3*v : 3*v+3])
+		want := p.Sub(mgl32.Vec3{0.5, 0.5, 0.5}).Normalize()
+		if got := mgl32.Vec3(s.Normals[3*v : 3*v+3]); !got.ApproxEqualThreshold(want, 1e-5) {
+			t.Errorf("corner %v: normal %v, want %v", p, got, want)
+		}
 	}
 }

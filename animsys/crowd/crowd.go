@@ -22,6 +22,62 @@ const (
 	chunk            = 8 // characters a worker takes at a time
 )
 
+// MemoryBudget (bytes) bounds a crowd's per-character state: the poses
+// and logs of every character (Bytes). Memory grows with joints times
+// characters, so a large skeleton (a 10,000-joint capture: about 6 MB a
+// character) or a large count (2,000,000 of the bench's 23 joints: about
+// 30 GB) is refused, or reduced by the caller, before anything is
+// allocated, instead of taking the machine's memory.
+const MemoryBudget = 1 << 30
+
+// perCharacter (bytes) is what a crowd holds per character besides the
+// BenchCharacter: its pointer in Characters and its checksum in sums.
+const perCharacter = 8 + 4
+
+// Bytes estimates the heap (bytes) a crowd of n characters of a skeleton
+// of joints joints holds (the clip library and the scratch poses, shared
+// by all, not counted).
+func Bytes(joints, n int) int64 {
+	return int64(n) * (animsys.BenchCharacterBytes(joints) + perCharacter)
+}
+
+// MaxCharacters is the most characters of joints joints MemoryBudget holds.
+func MaxCharacters(joints int) int {
+	return int(MemoryBudget / Bytes(joints, 1))
+}
+
+// BudgetError is a crowd over MemoryBudget: Characters of Joints joints
+// would need Bytes; Max fit.
+type BudgetError struct {
+	Characters, Joints, Max int
+	Bytes                   int64
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("crowd: %d characters of %d joints would need %s, over the %s budget for a crowd's per-character state; at most %d fit",
+		e.Characters, e.Joints, Size(e.Bytes), Size(MemoryBudget), e.Max)
+}
+
+// CheckBudget returns a *BudgetError if n characters of joints joints
+// would need more than MemoryBudget, else nil.
+func CheckBudget(joints, n int) error {
+	if b := Bytes(joints, n); b > MemoryBudget || n < 0 {
+		return &BudgetError{Characters: n, Joints: joints, Max: MaxCharacters(joints), Bytes: b}
+	}
+	return nil
+}
+
+// Size writes b bytes in GiB, MiB or KiB, e.g. "1.5 GiB".
+func Size(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.3g GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.3g MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%.3g KiB", float64(b)/(1<<10))
+}
+
 // NewLibrary generates the bench-spec clip library: seeds 100 to 163.
 func NewLibrary() []animsys.Clip {
 	lib := make([]animsys.Clip, LibrarySize)
@@ -50,9 +106,13 @@ type Crowd struct {
 // New builds a crowd of n characters on skeleton skel. Character i plays two
 // clips of lib picked at random (xorshift32 from seed), from random start
 // times, with its own bench-spec additive pose (seed + i). lib must be
-// non-empty and its clips must match skel.
+// non-empty and its clips must match skel, and the crowd must fit
+// MemoryBudget (else a *BudgetError, before anything is allocated).
 func New(skel *animsys.Skeleton, lib []animsys.Clip, n int, seed uint32) (*Crowd, error) {
 	if err := skel.Validate(); err != nil {
+		return nil, err
+	}
+	if err := CheckBudget(skel.Len(), n); err != nil {
 		return nil, err
 	}
 	if len(lib) == 0 {
@@ -63,7 +123,7 @@ func New(skel *animsys.Skeleton, lib []animsys.Clip, n int, seed uint32) (*Crowd
 			return nil, fmt.Errorf("crowd: clip %q has %d joints, skeleton %d", lib[i].Name, lib[i].Joints, skel.Len())
 		}
 	}
-	c := &Crowd{Chain: animsys.NewBenchChain(skel.Parents), sums: make([]float32, n),
+	c := &Crowd{Chain: animsys.NewBenchChain(skel.Parents), sums: make([]float32, n), Characters: make([]*animsys.BenchCharacter, 0, n),
 		scratch: []*animsys.BenchScratch{animsys.NewBenchScratch(skel.Len())}}
 	r := mathx.NewXorshift32(seed)
 	pick := func() *animsys.Clip { return &lib[int(r.Next()%uint32(len(lib)))] }

@@ -1,8 +1,14 @@
 package crowd
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
 )
@@ -118,4 +124,93 @@ func BenchmarkCrowd1000OwnScratch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/DefaultSize, "ns/char-tick")
+}
+
+// wideSkeleton is a skeleton of n joints: chains of ten from the root.
+func wideSkeleton(n int) animsys.Skeleton {
+	s := animsys.Skeleton{Names: make([]string, n), Parents: make([]int, n), Offsets: make([]mgl32.Vec3, n)}
+	for j := range s.Parents {
+		s.Names[j] = fmt.Sprintf("j%d", j)
+		s.Parents[j], s.Offsets[j] = j-1, mgl32.Vec3{0, 0.01, 0}
+		if j%10 == 1 {
+			s.Parents[j], s.Offsets[j] = 0, mgl32.Vec3{0.01 * float32(j%7), 0, 0}
+		}
+	}
+	s.Parents[0] = -1
+	return s
+}
+
+// TestBytesMatchesHeap: Bytes, what a crowd is refused by, is within
+// -10% / +25% of the heap a crowd holds once it has ticked (measured with
+// runtime.ReadMemStats after a collection), for the bench skeleton and for
+// a 10,000-joint one.
+func TestBytesMatchesHeap(t *testing.T) {
+	bench := animsys.BenchSkeleton()
+	for _, tc := range []struct {
+		joints, n int
+	}{{bench.Len(), 3000}, {10000, 12}} {
+		skel := animsys.BenchSkeleton()
+		lib := smallLibrary()
+		if tc.joints != skel.Len() {
+			skel = wideSkeleton(tc.joints)
+			lib = []animsys.Clip{animsys.NewClip("still", 2, tc.joints, 1.0/30)}
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		c, err := New(&skel, lib, tc.n, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Tick(TickDt)
+		c.Tick(TickDt)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		got, est := int64(after.HeapAlloc)-int64(before.HeapAlloc), Bytes(tc.joints, tc.n)
+		runtime.KeepAlive(c)
+		r := float64(got) / float64(est)
+		t.Logf("%d characters of %d joints: heap %s, estimate %s (heap / estimate %.3f)", tc.n, tc.joints, Size(got), Size(est), r)
+		if r < 0.9 || r > 1.25 {
+			t.Errorf("%d characters of %d joints: heap %d bytes, estimate %d: ratio %.3f outside [0.9, 1.25]", tc.n, tc.joints, got, est, r)
+		}
+	}
+}
+
+// TestBudgetRefused: a crowd over MemoryBudget is refused with a
+// *BudgetError naming the count, the budget and what fits, before
+// anything is allocated; MaxCharacters is the edge.
+func TestBudgetRefused(t *testing.T) {
+	skel, lib := animsys.BenchSkeleton(), smallLibrary()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c, err := New(&skel, lib, 2_000_000, 1)
+	runtime.ReadMemStats(&after)
+	var be *BudgetError
+	if c != nil || !errors.As(err, &be) {
+		t.Fatalf("2,000,000 characters: %v, want a BudgetError", err)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 1<<20 {
+		t.Errorf("refusing allocated %d bytes", grown)
+	}
+	max := MaxCharacters(skel.Len())
+	msg := err.Error()
+	for _, want := range []string{"2000000 characters", "23 joints", "1 GiB", fmt.Sprintf("at most %d fit", max)} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%q does not say %q", msg, want)
+		}
+	}
+	if be.Max != max || be.Characters != 2_000_000 {
+		t.Errorf("error %+v, want max %d", be, max)
+	}
+	big := wideSkeleton(10000)
+	for _, tc := range []struct{ joints, n int }{{skel.Len(), max}, {big.Len(), MaxCharacters(big.Len())}} {
+		if err := CheckBudget(tc.joints, tc.n); err != nil {
+			t.Errorf("%d characters of %d joints: %v", tc.n, tc.joints, err)
+		}
+		if err := CheckBudget(tc.joints, tc.n+1); err == nil || Bytes(tc.joints, tc.n+1) <= MemoryBudget {
+			t.Errorf("%d characters of %d joints: not refused", tc.n+1, tc.joints)
+		}
+	}
+	t.Logf("budget %s: %d characters of %d joints, %d of %d; %s", Size(MemoryBudget), max, skel.Len(), MaxCharacters(big.Len()), big.Len(), msg)
 }

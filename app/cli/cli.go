@@ -248,9 +248,15 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 		return code
 	}
 	var counts []int
+	skel := animsys.BenchSkeleton()
 	for _, n := range sizes {
 		if n < 1 {
 			fmt.Fprintf(stderr, "kinelab bench: --characters must be at least 1, got %d\n", n)
+			return ExitUsage
+		}
+		// Refused before anything is allocated: memory grows with the count.
+		if err := crowd.CheckBudget(skel.Len(), n); err != nil {
+			fmt.Fprintf(stderr, "kinelab bench: --characters %d: %v\n", n, err)
 			return ExitUsage
 		}
 	}
@@ -269,7 +275,6 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 		}
 	}
 
-	skel := animsys.BenchSkeleton()
 	lib := crowd.NewLibrary()
 	rep := benchReport{Chain: "bench-spec", Joints: skel.Len()}
 	for _, n := range sizes {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -118,6 +119,27 @@ func TestBenchSweep(t *testing.T) {
 	}
 	if code, _, errOut := run(benchCmd, "--characters", "10,x"); code != ExitUsage || !strings.Contains(errOut, `"x" is not an integer`) {
 		t.Errorf("bad list: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// A count whose crowd would not fit crowd.MemoryBudget is refused with
+// exit 2 before anything is timed or allocated (it died out of memory),
+// naming the count, the budget and what fits; in a list too.
+func TestBenchBudget(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	code, out, errOut := run(benchCmd, "--characters", "5,2000000", "--search=false")
+	runtime.ReadMemStats(&after)
+	for _, want := range []string{"--characters 2000000", "1 GiB budget", "at most"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errOut)
+		}
+	}
+	if code != ExitUsage || out != "" {
+		t.Errorf("exit %d (want %d), stdout:\n%s", code, ExitUsage, out)
+	}
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 16<<20 {
+		t.Errorf("refusing allocated %d bytes", grown)
 	}
 }
 

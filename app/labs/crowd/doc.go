@@ -8,10 +8,14 @@
 // library), start times, additive pose and inertialization offset, ticked
 // through the bench-spec velocity chain (kinelab/animsys/crowd) over a pool
 // of worker goroutines. They stand on a grid, each pinned to its cell
-// (walking in place), and are drawn with a simplified skinned body, or as
-// skeleton lines beyond a distance or a count. The readout times the tick
-// and the drawing separately; one picked character shows its propagated
-// (red) and finite-difference (blue) world velocities.
+// (walking in place), and are drawn with a simplified skinned body (a
+// generated one, or a glTF character's own mesh, simplified alike to 250,
+// 150 and 100 vertices by distance), or as skeleton lines beyond a
+// distance or a count. The readout times the tick and the drawing
+// separately; one picked character shows its propagated (red) and
+// finite-difference (blue) world velocities. The characters' state is
+// held to crowd.MemoryBudget (1 GiB): a count of a large skeleton that
+// would not fit is reduced to what does, and the messages say so.
 //
 // What the user can do: set the number of characters (+ doubles, - halves,
 // up to 2,000), the worker threads (T) and the grid's spacing; choose the

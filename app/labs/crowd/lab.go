@@ -49,10 +49,12 @@ type Settings struct {
 	Lines       bool    // show the picked character's red and blue lines
 	LineScale   float32 // m of line per m/s
 	ShowMesh    bool    // skinned bodies (else skeleton lines for all)
-	MeshDist    float32 // m from the camera beyond which characters are lines
-	FineDist    float32 // m from the camera within which bodies are the finest (crowdVertices[0])
-	CoarseDist  float32 // m from the camera beyond which bodies are the coarsest (crowdVertices[2])
-	MaxMeshes   float32 // most skinned bodies a frame, nearest the grid centre first
+	// Distances from the camera, in m for a character of 1.8 m (times
+	// the size of a taller one, as the grid's spacing and the camera are).
+	MeshDist   float32 // beyond which characters are lines
+	FineDist   float32 // within which bodies are the finest (crowdVertices[0])
+	CoarseDist float32 // beyond which bodies are the coarsest (crowdVertices[2])
+	MaxMeshes  float32 // most skinned bodies a frame, nearest the grid centre first
 }
 
 // DefaultSettings is the lab as it opens.
@@ -70,6 +72,10 @@ type Lab struct {
 	benchSkel animsys.Skeleton     // the bench library's skeleton: the default character's
 	bench     []animsys.Clip       // made when first chosen: 64 clips take a moment
 	seed      uint32
+	// framed are framedCh's clips sampled from their frames (framedOf);
+	// the crowd's characters point into it.
+	framed   []animsys.Clip
+	framedCh *character.Character
 	// The crowd's skeleton (&ch.Skel or &benchSkel), the figure it reads
 	// as (the default character's for the bench library, whose skeleton
 	// it is), and its hips and head joints (the picking target and the
@@ -102,7 +108,8 @@ type Lab struct {
 	lastSum          float64 // checksum of the last tick
 	sec              crowdPanels
 	draw             crowdDraw
-	statsEnv         bool // KINELAB_CROWD_STATS set: print timing medians on Unload
+	statsEnv         bool     // KINELAB_CROWD_STATS set: print timing medians on Unload
+	notes            []string // for the messages (TakeMessages)
 	tickSamples      []float32
 	tickSampleCursor int
 }
@@ -218,9 +225,11 @@ func (l *Lab) sync() {
 // build makes a crowd of n characters from the chosen library: the
 // character's clips on its skeleton, or the bench library on the default
 // skeleton. A character whose clips do not fit its skeleton (LoadCharacter
-// does not make one) is replaced by the default one.
+// does not make one) is replaced by the default one. A count whose
+// per-character state would not fit crowd.MemoryBudget (a skeleton of
+// thousands of joints) is reduced to the most that fit, and said.
 func (l *Lab) build(n int) {
-	skel, lib, fig, hips, head := &l.ch.Skel, l.ch.Clips, l.ch.Figure, l.ch.Hips, l.ch.Head
+	skel, lib, fig, hips, head := &l.ch.Skel, l.framedOf(l.ch), l.ch.Figure, l.ch.Hips, l.ch.Head
 	mesh, size := l.ch.Mesh, max(1, l.ch.Height/1.8)
 	if l.S.Library == LibraryBench {
 		mesh, size = nil, 1
@@ -229,6 +238,12 @@ func (l *Lab) build(n int) {
 		}
 		skel, lib, fig, hips, head = &l.benchSkel, l.bench, assets.Character().Figure, animsys.BenchHips, animsys.BenchHead
 	}
+	if err := crowd.CheckBudget(skel.Len(), n); err != nil {
+		most := max(1, crowd.MaxCharacters(skel.Len())) // 1 over the budget: crowd.New refuses, the default one replaces it
+		l.notes = append(l.notes, fmt.Sprintf("%v: showing %d", err, most))
+		n, l.S.Count = most, float32(most)
+	}
+	l.release()
 	c, err := crowd.New(skel, lib, n, l.seed)
 	if err != nil && l.S.Library != LibraryBench {
 		l.ch = assets.Character()
@@ -238,9 +253,6 @@ func (l *Lab) build(n int) {
 	}
 	if err != nil { // the embedded clips always fit the embedded skeleton
 		panic("crowd lab: " + err.Error())
-	}
-	if l.crowd != nil {
-		l.crowd.Close()
 	}
 	if skel != l.skel {
 		l.draw.stale = true // bodies of another skeleton: Upload makes them again
@@ -262,6 +274,51 @@ func (l *Lab) build(n int) {
 	sort.SliceStable(l.order, func(a, b int) bool { return d(l.order[a]) < d(l.order[b]) })
 	l.Mean, l.Max = 0, 0
 	l.placeAll()
+}
+
+// collectBytes (bytes): a crowd holding more is collected as soon as it is
+// let go (release).
+const collectBytes = 64 << 20
+
+// release stops and lets go of the crowd before another is made: two
+// crowds near crowd.MemoryBudget would hold twice it, and the garbage
+// collector, paced by the heap it last found live, would let the new one
+// grow to that before collecting the old one, so a large one is collected
+// at once.
+func (l *Lab) release() {
+	if l.crowd == nil {
+		return
+	}
+	big := crowd.Bytes(l.skel.Len(), l.builtN) > collectBytes
+	l.crowd.Close()
+	l.crowd = nil
+	if big {
+		runtime.GC()
+	}
+}
+
+// framedOf returns ch's clips sampled from their frames: the clips
+// themselves, or for clips with Curves (a glTF character's, resampled at
+// character.GLTFFPS when loaded) copies without them. The crowd ticks the
+// bench-spec chain, which samples frames; sampling a glTF robot's curves
+// exactly took ten times as long (107 against 14 us a character-tick,
+// 200 characters), more than drawing them. The Velocities lab keeps them
+// exact.
+func (l *Lab) framedOf(ch *character.Character) []animsys.Clip {
+	if l.framedCh == ch {
+		return l.framed
+	}
+	l.framed, l.framedCh = ch.Clips, ch
+	for i := range ch.Clips {
+		if ch.Clips[i].Curves != nil {
+			l.framed = slices.Clone(ch.Clips)
+			for k := range l.framed {
+				l.framed[k].Curves = nil
+			}
+			break
+		}
+	}
+	return l.framed
 }
 
 // topJoint is head if it is a joint of skel, else the joint highest in
@@ -382,6 +439,14 @@ func (l *Lab) Input(in *app.Input) {
 	}
 }
 
+// TakeMessages implements app.Notifier: what the lab could not do as asked
+// since the last call (a crowd reduced to its memory budget).
+func (l *Lab) TakeMessages() []string {
+	m := l.notes
+	l.notes = nil
+	return m
+}
+
 // Close stops the crowd's worker goroutines.
 func (l *Lab) Close() { l.crowd.Close() }
 
@@ -453,24 +518,31 @@ func (d *crowdDraw) bodiesText() string {
 	return s + " vertices"
 }
 
-// crowdBodies generates the crowd's bodies for skeleton sk, read as
-// figure fig, in its bind pose: one per level of crowdVertices, each
-// simplified from the one before, with two influences per vertex. A
-// character's own mesh (own not nil) is the only level, with two
-// influences per vertex.
+// crowdBodies makes the crowd's bodies for skeleton sk, read as figure
+// fig, in its bind pose: one per level of crowdVertices, each simplified
+// by body.Decimate from the one before, with two influences per vertex.
+// The first is simplified from a character's own mesh (own not nil) with
+// its normals smoothed (a flat-shaded mesh has a vertex per face corner,
+// three times the vertices of the same triangles smooth; from the crowd's
+// distances the facets do not show), else from a body generated for the
+// figure: both at the generated bodies' vertex counts, so a crowd of own
+// meshes draws as fast. A level Decimate cannot make coarser than the one
+// before is left empty (drawn with the finer one).
 func crowdBodies(fig *humanoid.Figure, sk *animsys.Skeleton, own *body.Mesh) [crowdLevels]body.Mesh {
+	var prev body.Mesh
 	if own != nil {
-		m := *own
-		m.BoneIDs, m.BoneWeights = slices.Clone(own.BoneIDs), slices.Clone(own.BoneWeights)
-		twoInfluences(&m)
-		return [crowdLevels]body.Mesh{m}
+		prev = body.SmoothNormals(own)
+	} else {
+		bind := sk.BindPose()
+		prev = body.GenerateCell(fig, bind.Pos, bind.Rot, crowdSourceCell)
 	}
-	bind := sk.BindPose()
 	var out [crowdLevels]body.Mesh
-	prev := body.GenerateCell(fig, bind.Pos, bind.Rot, crowdSourceCell)
 	for k, n := range crowdVertices {
-		prev = body.Decimate(&prev, n)
-		out[k] = prev
+		next := body.Decimate(&prev, n)
+		if k > 0 && next.VertexCount() >= prev.VertexCount() {
+			break
+		}
+		out[k], prev = next, next
 	}
 	for k := range out {
 		twoInfluences(&out[k])

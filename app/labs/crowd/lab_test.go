@@ -1,6 +1,7 @@
 package crowd
 
 import (
+	"fmt"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/internal/animtest"
@@ -9,16 +10,21 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/body"
+	"kinelab/animsys/crowd"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/assets"
 	"kinelab/internal/apptest"
+	"kinelab/internal/gltftest"
 )
 
 // posesFinite reports whether every pose of character c is finite.
@@ -326,5 +332,175 @@ func TestCrowdBodiesLoaded(t *testing.T) {
 	between := mid(l.Upper, l.Mid).Add(mid(r.Upper, r.Mid)).Mul(0.5)
 	if w := b.Winding(between); w > 0.5 {
 		t.Errorf("%d-vertex body: the point between the thighs is inside (winding %.2f)", b.VertexCount(), w)
+	}
+}
+
+// TestCrowdOwnMeshLevels: a character's own mesh, flat-shaded (a vertex
+// per face corner, as glTF meshes often are) and coloured by bone, is simplified
+// to the generated bodies' levels: each of at most crowdVertices[k]
+// vertices and coarser than the one before, valid, its colours kept, two
+// influences a vertex. The glTF robot of ../shared too, when there.
+func TestCrowdOwnMeshLevels(t *testing.T) {
+	sk, mesh, _ := gltftest.DefaultCharacter()
+	flat := body.Mesh{BindInv: mesh.BindInv}
+	for f := 0; f < mesh.TriangleCount(); f++ {
+		var p [3]mgl32.Vec3
+		for k := range p {
+			v := int(mesh.Indices[3*f+k])
+			p[k] = mgl32.Vec3(mesh.Positions[3*v : 3*v+3])
+		}
+		n := p[1].Sub(p[0]).Cross(p[2].Sub(p[0])).Normalize()
+		paint := uint8(40 * (int(mesh.BoneIDs[4*int(mesh.Indices[3*f])]) % 6)) // by bone: a seam between some
+		for k := range p {
+			v := int(mesh.Indices[3*f+k])
+			flat.Indices = append(flat.Indices, uint16(flat.VertexCount()))
+			flat.Positions = append(flat.Positions, p[k][:]...)
+			flat.Normals = append(flat.Normals, n[:]...)
+			flat.BoneIDs = append(flat.BoneIDs, mesh.BoneIDs[4*v:4*v+4]...)
+			flat.BoneWeights = append(flat.BoneWeights, mesh.BoneWeights[4*v:4*v+4]...)
+			flat.Colors = append(flat.Colors, paint, 90, 200, 255)
+		}
+	}
+	check := func(name string, own *body.Mesh, joints int) {
+		prev := math.MaxInt
+		for k, b := range crowdBodies(nil, nil, own) {
+			nv := b.VertexCount()
+			t.Logf("%s: level %d: %d vertices, %d triangles", name, k, nv, b.TriangleCount())
+			if nv == 0 && k > 0 {
+				continue // drawn with the finer level
+			}
+			if err := b.Validate(); err != nil || nv >= prev || nv > crowdVertices[k] || len(b.BindInv) != joints {
+				t.Fatalf("%s: level %d: %d vertices after %d, want at most %d; %d joints, want %d; %v",
+					name, k, nv, prev, crowdVertices[k], len(b.BindInv), joints, err)
+			}
+			if (own.Colors == nil) != (b.Colors == nil) {
+				t.Errorf("%s: level %d: colours %v, own mesh's %v", name, k, b.Colors != nil, own.Colors != nil)
+			}
+			prev = nv
+			for v := 0; v < nv; v++ {
+				w := b.BoneWeights[4*v : 4*v+4]
+				if w[0] < w[1] || w[2] != 0 || w[3] != 0 || math.Abs(float64(w[0]+w[1]-1)) > 1e-5 {
+					t.Fatalf("%s: level %d, vertex %d: weights %v", name, k, v, w)
+				}
+			}
+		}
+	}
+	check("flat default body", &flat, sk.Len())
+	robot, err := character.LoadGLTF("../../../../shared/gltf/robot.glb")
+	if err != nil || robot.Mesh == nil {
+		t.Logf("skipping the robot: %v", err)
+		return
+	}
+	check("robot", robot.Mesh, robot.Skel.Len())
+}
+
+// writeWideBVH writes a BVH of 1 + chains*9 joints (chains of nine from
+// the root, each with an end site, which the reader makes a joint) and
+// two frames to dir.
+func writeWideBVH(t *testing.T, dir string, chains int) string {
+	var b strings.Builder
+	b.WriteString("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n")
+	for c := 0; c < chains; c++ {
+		for k := 0; k < 9; k++ {
+			fmt.Fprintf(&b, "JOINT c%dj%d\n{\nOFFSET %d 2 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n", c, k, c%3)
+		}
+		b.WriteString("End Site\n{\nOFFSET 0 2 0\n}\n")
+		b.WriteString(strings.Repeat("}\n", 9))
+	}
+	b.WriteString("}\nMOTION\nFrames: 2\nFrame Time: 0.0333333\n")
+	for f := 0; f < 2; f++ {
+		fmt.Fprintf(&b, "0 90 %d 0 0 0", f)
+		b.WriteString(strings.Repeat(" 0 1 0", chains*9))
+		b.WriteString("\n")
+	}
+	path := filepath.Join(dir, "wide.bvh")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCrowdLabMemoryBudget: a crowd of a 10,000-joint character is
+// reduced to what crowd.MemoryBudget holds, with a message naming the
+// budget and the count it holds (once), and asking for more again is
+// reduced again; the heap the crowd holds stays within the budget, and
+// the heap's peak (HeapSys, memory taken from the system, which the
+// runtime keeps) within 1.6 times it when a crowd near the budget is
+// rebuilt (the old one is let go first).
+func TestCrowdLabMemoryBudget(t *testing.T) {
+	ch, err := character.Load([]string{writeWideBVH(t, t.TempDir(), 1000)}, bvh.ReadOptions{})
+	if ch == nil {
+		t.Fatalf("no character: %v", err)
+	}
+	joints := ch.Skel.Len()
+	most := crowd.MaxCharacters(joints)
+	if joints < 10000 || most >= crowdDefault {
+		t.Fatalf("%d joints: %d characters fit; the test wants at least 10000 joints and fewer than %d", joints, most, crowdDefault)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	l := crowdOf(t, ch, crowdDefault, 2)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if l.builtN != most || int(l.S.Count) != most || len(l.crowd.Characters) != most {
+		t.Fatalf("%d characters built, count %v; want %d", l.builtN, l.S.Count, most)
+	}
+	if grown := int64(after.HeapAlloc) - int64(before.HeapAlloc); grown > crowd.MemoryBudget*5/4 {
+		t.Errorf("the crowd holds %s, over %s", crowd.Size(grown), crowd.Size(crowd.MemoryBudget))
+	}
+	msgs := l.TakeMessages()
+	want := []string{fmt.Sprintf("%d characters of %d joints", crowdDefault, joints), "1 GiB budget", fmt.Sprintf("showing %d", most)}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], want[0]) || !strings.Contains(msgs[0], want[1]) || !strings.Contains(msgs[0], want[2]) {
+		t.Fatalf("messages %q, want one saying %q", msgs, want)
+	}
+	if m := l.TakeMessages(); len(m) != 0 {
+		t.Errorf("messages again: %q", m)
+	}
+	l.More()
+	l.Update(1.0 / 60)
+	if m := l.TakeMessages(); l.builtN != most || len(m) != 1 || !strings.Contains(m[0], fmt.Sprintf("%d characters", 2*most)) {
+		t.Errorf("doubled: %d characters, messages %q", l.builtN, m)
+	}
+	runtime.ReadMemStats(&after)
+	if peak := int64(after.HeapSys) - int64(before.HeapSys); peak > crowd.MemoryBudget*8/5 {
+		t.Errorf("rebuilt: the heap took %s from the system, over 1.6 x %s", crowd.Size(peak), crowd.Size(crowd.MemoryBudget))
+	}
+	l.S.Library = LibraryBench // the bench skeleton: the whole count fits
+	l.S.Count = crowdDefault
+	l.Update(1.0 / 60)
+	if m := l.TakeMessages(); l.builtN != crowdDefault || len(m) != 0 {
+		t.Errorf("bench library: %d characters, messages %q", l.builtN, m)
+	}
+}
+
+// A glTF character's crowd samples its clips' frames (resampled from the
+// curves when loaded), not the curves: the character's own clips keep
+// them, the crowd's copies have the same frames and none; red and blue
+// agree as for frames.
+func TestCrowdLabGLTFFrames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "default.glb")
+	if err := gltftest.Default(path, gltftest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := character.LoadGLTF(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Clips[0].Curves == nil {
+		t.Fatal("the glTF character's clips have no curves")
+	}
+	l := crowdOf(t, ch, 20, 60)
+	for i, c := range l.crowd.Characters {
+		k := slices.IndexFunc(ch.Clips, func(x animsys.Clip) bool { return x.Name == c.A.Name })
+		if c.A.Curves != nil || c.B.Curves != nil || k < 0 || c.A.Frames != ch.Clips[k].Frames || &c.A.Rot[0] != &ch.Clips[k].Rot[0] {
+			t.Fatalf("character %d plays %q with curves %v, or not the character's frames", i, c.A.Name, c.A.Curves != nil)
+		}
+	}
+	if ch.Clips[0].Curves == nil {
+		t.Error("the character's own clips lost their curves")
+	}
+	if !(l.Mean < 1 && l.Max < 5) {
+		t.Errorf("|red - blue| mean %v, max %v m/s", l.Mean, l.Max)
 	}
 }

@@ -60,7 +60,7 @@ func (l *Lab) Upload() {
 	meshes := crowdBodies(l.fig, l.skel, l.mesh)
 	for k := range meshes {
 		mesh := &meshes[k]
-		if mesh.VertexCount() == 0 { // an own mesh has one level
+		if mesh.VertexCount() == 0 { // no coarser level: the finer one is drawn
 			continue
 		}
 		m, err := render.NewSkinnedMeshShaders(mesh, shaders.SkinCrowdVS, shaders.SkinCrowdFS)
@@ -88,8 +88,10 @@ func (d *crowdDraw) unload() {
 }
 
 // ownVertexBudget bounds the vertices of a character's own mesh drawn a
-// frame (a 7,218-vertex glTF robot: 41 bodies), about what the generated
-// bodies' levels draw for 400 characters under a software renderer.
+// frame, about what the generated bodies' levels draw for 400 characters
+// under a software renderer, for a mesh body.Decimate cannot bring near
+// crowdVertices (many small closed parts); a 7,218-vertex glTF robot
+// simplifies to 277 and is not limited.
 const ownVertexBudget = 300_000
 
 // crowdTints are the bodies' colours; the picked character is highlighted.
@@ -118,7 +120,7 @@ func (d *crowdDraw) shifted(pos []mgl32.Vec3, shift mgl32.Vec3) []mgl32.Vec3 {
 }
 
 // Draw3D implements app.Lab: skinned bodies for up to S.MaxMeshes characters
-// within S.MeshDist of the camera, nearest the grid centre first — the
+// within S.MeshDist of the camera (distances scaled by the character's size), nearest the grid centre first — the
 // finest body within S.FineDist of the camera (and for the picked
 // character), the coarsest beyond S.CoarseDist, the middle one between,
 // one batch per level — then skeleton lines for the rest, then the picked
@@ -135,13 +137,16 @@ func (l *Lab) Draw3D(v *app.View) {
 	if !l.S.ShowMesh || d.bodies[0] == nil {
 		limit = 0
 	} else if l.mesh != nil {
-		// A character's own mesh can be thousands of vertices: the
-		// nearest bodies up to a budget, the rest as lines.
+		// A character's own mesh may not simplify far: the nearest
+		// bodies up to a budget, the rest as lines.
 		limit = min(limit, max(1, ownVertexBudget/d.vertices[0]))
 	}
 	d.meshes, d.lines, d.perLevel = 0, 0, [crowdLevels]int{}
 	for _, i := range l.order {
-		dist := l.cells[i].Sub(eye).Len()
+		// Distances in heights of a 1.8 m person: a character l.size
+		// times taller stands l.size times further apart, seen from l.size
+		// times further away, and is drawn at the same levels.
+		dist := l.cells[i].Sub(eye).Len() / l.size
 		if d.meshes >= limit || dist >= l.S.MeshDist {
 			d.level[i] = -1
 			d.lines++
