@@ -255,12 +255,40 @@ func (c *Clip) SetSclAll(j int, v mgl32.Vec3) { c.scl.setAll(j, v) }
 // writing frames never allocates: for a small clip rewritten over and over
 // (a window of frames to sample). Prepare drops the constant ones again.
 func (c *Clip) TrackAll() {
-	for _, t := range []*track3{&c.pos, &c.scl} {
-		for j := range t.slot {
-			if t.slot[j] < 0 {
-				t.track(c.Frames, j)
-			}
+	c.pos.trackAll(c.Frames)
+	c.scl.trackAll(c.Frames)
+}
+
+// trackAll gives every untracked joint a track, as track does one at a
+// time but in one new layout: track's copies, made per joint, would cost
+// joints^2 (seconds for the 10,000 joints of a wide export).
+func (t *track3) trackAll(frames int) {
+	untracked := 0
+	for _, k := range t.slot {
+		if k < 0 {
+			untracked++
 		}
+	}
+	if untracked == 0 {
+		return
+	}
+	t.slot = slices.Clone(t.slot)
+	t.joints = slices.Grow(slices.Clip(t.joints), untracked)
+	t.data = slices.Grow(slices.Clip(t.data), untracked)
+	// One backing array for the new tracks: untracked x frames values.
+	buf := make([]mgl32.Vec3, untracked*frames)
+	for j, k := range t.slot {
+		if k >= 0 {
+			continue
+		}
+		tr := buf[:frames:frames]
+		buf = buf[frames:]
+		for i := range tr {
+			tr[i] = t.value[j]
+		}
+		t.slot[j] = int32(len(t.joints))
+		t.joints = append(t.joints, int32(j))
+		t.data = append(t.data, tr)
 	}
 }
 
