@@ -59,6 +59,20 @@ type Curves interface {
 	SampleCurves(out *Pose, t float64)
 }
 
+// CurvesEnd is implemented by Curves that end at a known time, End (s),
+// where SampleCurves holds them at rest from then on: SampleCurvesEnd
+// writes the pose at End approached from inside, the values there with
+// the derivatives the curves end with (each ending piece's at its end).
+// A clip's last frame is sampled so, exactly: a frame time rounded to
+// float32 and multiplied back out lands up to 1e-6 s past the end (or
+// short of it), which read the rest held there in half the clips of the
+// shared glTF files.
+type CurvesEnd interface {
+	Curves
+	End() float64
+	SampleCurvesEnd(out *Pose)
+}
+
 // CurvePieces is implemented by Curves that are smooth only piecewise
 // (keyframed curves: a linear curve's velocity jumps at every key, a step
 // curve's value): Piece numbers the piece time t (s) lies in, so that a
@@ -209,7 +223,11 @@ func CurvesClip(name string, cv Curves, joints int, duration, fps float32) Clip 
 	c := NewClip(name, frames, joints, float32(step))
 	pose := NewPose(joints)
 	for f := 0; f < frames; f++ {
-		cv.SampleCurves(&pose, float64(f)*step)
+		t := float64(f) * step
+		if f == frames-1 && d > 0 {
+			t = d // the end itself, not its rounding
+		}
+		cv.SampleCurves(&pose, t)
 		c.SetFrame(f, &pose)
 	}
 	c.Prepare()

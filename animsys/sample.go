@@ -61,7 +61,31 @@ func SampleLinear(out *Pose, c *Clip, time float32) {
 // the last interval is the clip's end approached from inside: its last
 // frame with the velocities of the interval before it.
 func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	if curvesFrame("SampleLinearFrame", out, c, frame, alpha) {
+		return
+	}
 	sampleLinearFrame("SampleLinearFrame", out, c, frame, alpha, (float64(frame)+float64(alpha))*float64(c.FrameTime))
+}
+
+// curvesFrame samples, when c's Curves know their end (CurvesEnd), the
+// time frame + alpha frames exactly: by index, the fraction (frame +
+// alpha) / (Frames - 1) of the curves' End rather than via the float32
+// FrameTime, and the last frame as the end approached from inside
+// (SampleCurvesEnd). It reports whether it did.
+func curvesFrame(op string, out *Pose, c *Clip, frame int, alpha float32) bool {
+	ce, ok := c.Curves.(CurvesEnd)
+	if !ok || c.Frames < 2 {
+		return false
+	}
+	need(op, "out", out, wholePose, c.Joints, "the clip's Joints")
+	last := float64(c.Frames - 1)
+	at := float64(frame) + float64(alpha)
+	if at >= last {
+		ce.SampleCurvesEnd(out)
+		return true
+	}
+	ce.SampleCurves(out, ce.End()*at/last)
+	return true
 }
 
 // sampleLinearFrame is SampleLinearFrame, its door check naming op, with the
@@ -378,6 +402,9 @@ func SampleCubic(out *Pose, c *Clip, time float32) {
 // interval gives the last frame with the velocity the curve ends with,
 // where SampleCubic at the clip's end holds the frame at rest.
 func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
+	if curvesFrame("SampleCubicFrame", out, c, frame, alpha) {
+		return
+	}
 	sampleCubicFrame("SampleCubicFrame", out, c, frame, alpha, (float64(frame)+float64(alpha))*float64(c.FrameTime))
 }
 
