@@ -1,6 +1,8 @@
 package animsys
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/mathx"
@@ -10,13 +12,17 @@ import (
 
 // frameAt splits a time (s) into a frame index and the fraction in [0, 1)
 // towards the next frame; frame -1 for negative times.
+//
+// The quotient is taken in float64: in float32 it resolves a frame to
+// 1e-3 of itself past frame 8,192 (136 s at 60 fps), a jitter of 1.6e-5 s
+// in every sample of a long capture on top of the time's own rounding.
 func frameAt(time, frameTime float32) (int, float32) {
-	ft := time / frameTime
+	ft := float64(time) / float64(frameTime)
 	st := int(ft)
-	if float32(st) > ft {
+	if float64(st) > ft {
 		st-- // floor for negative times
 	}
-	return st, ft - float32(st)
+	return st, min(float32(ft-float64(st)), math.Nextafter32(1, 0))
 }
 
 // clampFrame limits a frame index to the clip.
