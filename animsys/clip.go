@@ -59,6 +59,20 @@ type Curves interface {
 	SampleCurves(out *Pose, t float64)
 }
 
+// CurvesEnd is implemented by Curves that end at a known time, End (s),
+// where SampleCurves holds them at rest from then on: SampleCurvesEnd
+// writes the pose at End approached from inside, the values there with
+// the derivatives the curves end with (each ending piece's at its end).
+// A clip's last frame is sampled so, exactly: a frame time rounded to
+// float32 and multiplied back out lands up to 1e-6 s past the end (or
+// short of it), which read the rest held there in half the clips of the
+// shared glTF files.
+type CurvesEnd interface {
+	Curves
+	End() float64
+	SampleCurvesEnd(out *Pose)
+}
+
 // CurvePieces is implemented by Curves that are smooth only piecewise
 // (keyframed curves: a linear curve's velocity jumps at every key, a step
 // curve's value): Piece numbers the piece time t (s) lies in, so that a
@@ -209,7 +223,11 @@ func CurvesClip(name string, cv Curves, joints int, duration, fps float32) Clip 
 	c := NewClip(name, frames, joints, float32(step))
 	pose := NewPose(joints)
 	for f := 0; f < frames; f++ {
-		cv.SampleCurves(&pose, float64(f)*step)
+		t := float64(f) * step
+		if f == frames-1 && d > 0 {
+			t = d // the end itself, not its rounding
+		}
+		cv.SampleCurves(&pose, t)
 		c.SetFrame(f, &pose)
 	}
 	c.Prepare()
@@ -255,12 +273,40 @@ func (c *Clip) SetSclAll(j int, v mgl32.Vec3) { c.scl.setAll(j, v) }
 // writing frames never allocates: for a small clip rewritten over and over
 // (a window of frames to sample). Prepare drops the constant ones again.
 func (c *Clip) TrackAll() {
-	for _, t := range []*track3{&c.pos, &c.scl} {
-		for j := range t.slot {
-			if t.slot[j] < 0 {
-				t.track(c.Frames, j)
-			}
+	c.pos.trackAll(c.Frames)
+	c.scl.trackAll(c.Frames)
+}
+
+// trackAll gives every untracked joint a track, as track does one at a
+// time but in one new layout: track's copies, made per joint, would cost
+// joints^2 (seconds for the 10,000 joints of a wide export).
+func (t *track3) trackAll(frames int) {
+	untracked := 0
+	for _, k := range t.slot {
+		if k < 0 {
+			untracked++
 		}
+	}
+	if untracked == 0 {
+		return
+	}
+	t.slot = slices.Clone(t.slot)
+	t.joints = slices.Grow(slices.Clip(t.joints), untracked)
+	t.data = slices.Grow(slices.Clip(t.data), untracked)
+	// One backing array for the new tracks: untracked x frames values.
+	buf := make([]mgl32.Vec3, untracked*frames)
+	for j, k := range t.slot {
+		if k >= 0 {
+			continue
+		}
+		tr := buf[:frames:frames]
+		buf = buf[frames:]
+		for i := range tr {
+			tr[i] = t.value[j]
+		}
+		t.slot[j] = int32(len(t.joints))
+		t.joints = append(t.joints, int32(j))
+		t.data = append(t.data, tr)
 	}
 }
 

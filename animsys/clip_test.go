@@ -107,6 +107,29 @@ func TestClipTrackAll(t *testing.T) {
 	}
 }
 
+// TrackAll costs a few allocations whatever the number of joints: one
+// per joint copied the layout each time, quadratic in joints (an export of
+// 10,000 joints spent half a minute there).
+func TestClipTrackAllLinear(t *testing.T) {
+	for _, joints := range []int{3, 3000} {
+		c := NewClip("wide", 4, joints, 0.1)
+		c.SetPos(1, joints-1, mgl32.Vec3{1, 0, 0}) // one joint tracked already
+		a := testing.AllocsPerRun(5, func() {
+			d := c // a copy: TrackAll must not share the new layout with c
+			d.TrackAll()
+			if d.PosAt(1, joints-1) != (mgl32.Vec3{1, 0, 0}) || d.PosAt(2, 0) != (mgl32.Vec3{}) {
+				t.Fatalf("%d joints: TrackAll changed what the clip holds", joints)
+			}
+		})
+		if a > 12 {
+			t.Errorf("%d joints: TrackAll made %v allocations, want a few whatever the joints", joints, a)
+		}
+		if len(c.pos.joints) != 1 {
+			t.Errorf("%d joints: TrackAll on a copy changed the original's tracks: %d", joints, len(c.pos.joints))
+		}
+	}
+}
+
 // A clip whose cache would exceed MaxCacheBytes has none, and samples as
 // it would with one.
 func TestPrepareCacheBound(t *testing.T) {

@@ -195,7 +195,7 @@ func curveKinds(a *gltf.Asset) string {
 // the identity in the file) carries the hips' ground projection exactly,
 // position and velocity (reroot on every sample).
 type rootedCurves struct {
-	src     animsys.Curves
+	src     animsys.CurvesEnd
 	parents []int
 	chain   []int // the joints from the Entity's child down to the hips
 }
@@ -226,6 +226,16 @@ func reroot(p *animsys.Pose, parents, chain []int) {
 		}
 	}
 	p.Pos[0], p.Vel[0] = e, ev
+}
+
+// End is the animation's end (animsys.CurvesEnd).
+func (r *rootedCurves) End() float64 { return r.src.End() }
+
+// SampleCurvesEnd implements animsys.CurvesEnd: the end approached from
+// inside, re-rooted.
+func (r *rootedCurves) SampleCurvesEnd(out *animsys.Pose) {
+	r.src.SampleCurvesEnd(out)
+	reroot(out, r.parents, r.chain)
 }
 
 // Piece implements animsys.CurvePieces: the animation's pieces (the

@@ -32,7 +32,10 @@
 //     (SampleCubicFrame with alpha 1), not the rest that a sampler holds
 //     past a clip's end; the cubic curve's end tangents repeat the end
 //     frames, so at the first and last frame its velocities are half the
-//     neighbouring interval's rate.
+//     neighbouring interval's rate. A glTF animation's curves are
+//     sampled exactly, at k / (frames - 1) of their end, and its last
+//     frame at the end itself with the derivatives its curves end with
+//     (animsys.CurvesEnd).
 //   - The finite differences (Options.FD) are central differences of the
 //     exported frames, (x[k+1] - x[k-1]) / (t[k+1] - t[k-1]) as
 //     op_finite_diff computes them (angular: the scaled angle-axis of

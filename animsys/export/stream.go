@@ -144,10 +144,15 @@ func (s *Stream) FPS() float64 {
 	return 1 / float64(s.src.FrameTime())
 }
 
-// Time is the time (s) of output frame k: k/fps, or k frame times.
+// Time is the time (s) of output frame k: k/fps, or k frame times; for
+// curves that know their end (animsys.CurvesEnd), the fraction k /
+// (frames - 1) of it, so that the last frame is the end exactly.
 func (s *Stream) Time(k int) float64 {
 	if s.step > 0 {
 		return float64(k) * s.step
+	}
+	if ce, ok := s.curves.(animsys.CurvesEnd); ok && s.frames > 1 {
+		return ce.End() * float64(k) / float64(s.frames-1)
 	}
 	return float64(k) * float64(s.src.FrameTime())
 }
@@ -216,11 +221,21 @@ func (s *Stream) Sample(k int, local, world *animsys.Pose) {
 
 // sampleCurves writes output frame k sampled from the source's curves:
 // exactly, at its time, except that the last frame of the source takes
-// the velocities the curves end with (the time just before its end), as
-// the frames' sampling does (at), rather than the rest held from there.
+// the velocities the curves end with, as the frames' sampling does (at),
+// rather than the rest held from there: exactly at their end
+// (SampleCurvesEnd) when they know it, else just before the last frame.
 func (s *Stream) sampleCurves(k int, local *animsys.Pose) {
 	t := s.Time(k)
-	if st, alpha := s.at(k); alpha == 1 {
+	st, alpha := s.at(k)
+	if ce, ok := s.curves.(animsys.CurvesEnd); ok {
+		if alpha == 1 || t >= ce.End() {
+			ce.SampleCurvesEnd(local)
+		} else {
+			ce.SampleCurves(local, t)
+		}
+		return
+	}
+	if alpha == 1 {
 		t = math.Nextafter(float64(st+1)*float64(s.src.FrameTime()), 0)
 	}
 	s.curves.SampleCurves(local, t)

@@ -16,6 +16,15 @@ import (
 // corrupt count must not allocate gigabytes.
 const maxSparseBytes = 64 << 20
 
+// maxValue bounds every float an accessor holds (translations and
+// positions in file units, scales, matrix entries, CUBICSPLINE tangents
+// per second), as bvh.MaxValue bounds a BVH file's: a million units is a
+// kilometre in millimetres, far beyond any character, and values beyond
+// it are damage, not motion, whose products (a scale times the offsets
+// below it, a tangent times an interval) overflow float32 into Inf.
+// Integers (indices, joints) are not values and are not bounded here.
+const maxValue = 1e6
+
 // kind says which component types an accessor may have for a use, and
 // how integers read (glTF 2.0 section 3.6.2 "Accessors", and 3.11
 // "Animations" for normalised rotations).
@@ -27,13 +36,35 @@ const (
 	integer               // unsigned integers, read as they are (indices, joints)
 )
 
+// AccessorError is an accessor the reader refuses, named with its use:
+// "accessor 12 (node "Hips" translation, animation "walk"): what". It
+// stands alone after the file's name, since its use says where it is.
+type AccessorError struct {
+	Index int
+	Use   string // what reads it; "" when unknown
+	Err   error
+}
+
+func (e *AccessorError) Error() string {
+	if e.Use == "" {
+		return fmt.Sprintf("accessor %d: %v", e.Index, e.Err)
+	}
+	return fmt.Sprintf("accessor %d (%s): %v", e.Index, e.Use, e.Err)
+}
+
+func (e *AccessorError) Unwrap() error { return e.Err }
+
 // readFloats reads accessor idx as float32s, comps per element, with comps
-// one of want (section 3.6.2.1 component counts; MAT4 is 16). Normalised
-// integers map to [-1, 1] or [0, 1] as section 3.6.2.3 says: signed c /
-// (2^(n-1) - 1), clamped at -1, unsigned c / (2^n - 1).
-func readFloats(doc *gltf.Document, idx int, k kind, want ...int) (data []float32, comps int, err error) {
+// one of want (section 3.6.2.1 component counts; MAT4 is 16), for use (an
+// *AccessorError names it). Normalised integers map to [-1, 1] or [0, 1]
+// as section 3.6.2.3 says: signed c / (2^(n-1) - 1), clamped at -1,
+// unsigned c / (2^n - 1). Floats must be finite and within maxValue.
+func readFloats(doc *gltf.Document, idx int, use string, k kind, want ...int) (data []float32, comps int, err error) {
+	fail := func(format string, args ...any) ([]float32, int, error) {
+		return nil, 0, &AccessorError{Index: idx, Use: use, Err: fmt.Errorf(format, args...)}
+	}
 	if idx < 0 || idx >= len(doc.Accessors) || doc.Accessors[idx] == nil {
-		return nil, 0, fmt.Errorf("accessor %d does not exist", idx)
+		return fail("does not exist")
 	}
 	acr := doc.Accessors[idx]
 	comps = acr.Type.Components()
@@ -41,25 +72,29 @@ func readFloats(doc *gltf.Document, idx int, k kind, want ...int) (data []float3
 		comps = 0 // padded columns: no use here reads them
 	}
 	if !slices.Contains(want, comps) {
-		return nil, 0, fmt.Errorf("accessor %d: type %v, want %d components", idx, acr.Type, want)
+		return fail("type %v, want %d components", acr.Type, want)
 	}
 	if err := checkComponentType(acr, k); err != nil {
-		return nil, 0, fmt.Errorf("accessor %d: %w", idx, err)
+		return fail("%w", err)
 	}
 	if err := checkSize(doc, acr); err != nil {
-		return nil, 0, fmt.Errorf("accessor %d: %w", idx, err)
+		return fail("%w", err)
 	}
 	raw, err := readAccessor(doc, acr)
 	if err != nil {
-		return nil, 0, fmt.Errorf("accessor %d: %w", idx, err)
+		return fail("%w", err)
 	}
 	data = appendFloats(make([]float32, 0, acr.Count*comps), raw, k != integer)
 	if len(data) != acr.Count*comps {
-		return nil, 0, fmt.Errorf("accessor %d: read %d values, want %d", idx, len(data), acr.Count*comps)
+		return fail("read %d values, want %d", len(data), acr.Count*comps)
 	}
-	for _, x := range data {
-		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-			return nil, 0, fmt.Errorf("accessor %d: a value that is not a finite number", idx)
+	for i, x := range data {
+		switch {
+		case math.IsNaN(float64(x)) || math.IsInf(float64(x), 0):
+			return fail("element %d: a value that is not a finite number", i/max(comps, 1))
+		case k != integer && math.Abs(float64(x)) > maxValue:
+			return fail("element %d: value %g beyond ±%g, the largest kinelab reads (units, ratios or units per second)",
+				i/max(comps, 1), x, float32(maxValue))
 		}
 	}
 	return data, comps, nil
@@ -165,17 +200,17 @@ func flatten(data []float32, v reflect.Value, norm bool) []float32 {
 }
 
 // readUints reads an integer accessor (indices, joints) as uint32s.
-func readUints(doc *gltf.Document, idx int, want ...int) ([]uint32, int, error) {
+func readUints(doc *gltf.Document, idx int, use string, want ...int) ([]uint32, int, error) {
 	// float32 holds every integer below 2^24 exactly: more vertices than a
 	// mesh here can have.
-	f, comps, err := readFloats(doc, idx, integer, want...)
+	f, comps, err := readFloats(doc, idx, use, integer, want...)
 	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]uint32, len(f))
 	for i, x := range f {
 		if x >= 1<<24 {
-			return nil, 0, fmt.Errorf("accessor %d: index %v too large", idx, x)
+			return nil, 0, &AccessorError{Index: idx, Use: use, Err: fmt.Errorf("index %v too large", x)}
 		}
 		out[i] = uint32(x)
 	}
@@ -183,8 +218,11 @@ func readUints(doc *gltf.Document, idx int, want ...int) ([]uint32, int, error) 
 }
 
 // checkSize refuses an accessor whose count its buffer view cannot hold
-// before any allocation sized by that count (section 3.6.2.4 "Data
-// Alignment": offset + stride (count - 1) + element size <= view length).
+// before any allocation sized by that count, and one the spec forbids for
+// its alignment (section 3.6.2.4 "Data Alignment": offset + stride (count
+// - 1) + element size <= view length; the accessor's offset, its offset
+// within the buffer and the view's stride multiples of the component
+// size), and a view that overruns its buffer.
 func checkSize(doc *gltf.Document, acr *gltf.Accessor) error {
 	if acr.Count <= 0 {
 		return errors.New("count must be positive")
@@ -211,8 +249,26 @@ func checkSize(doc *gltf.Document, acr *gltf.Accessor) error {
 	if stride == 0 {
 		stride = elem
 	}
-	if acr.ByteOffset < 0 || stride < 0 || bv.ByteLength < 0 {
+	if acr.ByteOffset < 0 || stride < 0 || bv.ByteLength < 0 || bv.ByteOffset < 0 {
 		return errors.New("negative offset, stride or length")
+	}
+	comp := max(acr.ComponentType.ByteSize(), 1)
+	switch {
+	case acr.ByteOffset%comp != 0:
+		return fmt.Errorf("byteOffset %d is not a multiple of its component size, %d bytes (glTF 2.0 section 3.6.2.4)", acr.ByteOffset, comp)
+	case (bv.ByteOffset+acr.ByteOffset)%comp != 0:
+		return fmt.Errorf("starts at byte %d of its buffer, not a multiple of its component size, %d bytes (glTF 2.0 section 3.6.2.4)",
+			bv.ByteOffset+acr.ByteOffset, comp)
+	case bv.ByteStride%comp != 0:
+		return fmt.Errorf("buffer view %d: byteStride %d is not a multiple of the component size, %d bytes (glTF 2.0 section 3.6.2.4)", bi, bv.ByteStride, comp)
+	case stride < elem:
+		return fmt.Errorf("buffer view %d: byteStride %d is shorter than an element, %d bytes", bi, stride, elem)
+	}
+	if bv.Buffer < 0 || bv.Buffer >= len(doc.Buffers) || doc.Buffers[bv.Buffer] == nil {
+		return fmt.Errorf("buffer view %d: buffer %d does not exist", bi, bv.Buffer)
+	}
+	if end, have := int64(bv.ByteOffset)+int64(bv.ByteLength), int64(len(doc.Buffers[bv.Buffer].Data)); end > have {
+		return fmt.Errorf("buffer view %d ends at byte %d; buffer %d has %d", bi, end, bv.Buffer, have)
 	}
 	need := int64(acr.ByteOffset) + int64(stride)*int64(acr.Count-1) + int64(elem)
 	if need > int64(bv.ByteLength) {

@@ -97,10 +97,17 @@ func (c *Channel) at(i int) [4]float64 {
 // interval locates time t (s): key k and the fraction u of the way to key
 // k+1, over an interval of td seconds; hold when t is before the first key
 // or at or after the last (the key value then holds, at rest).
-func (c *Channel) interval(t float64) (k int, u, td float64, hold bool) {
+//
+// With end, t is an end approached from inside: k is the last key before
+// t (not at it), so that a key at t ends an interval at u = 1 rather than
+// holding. STEP has no such interval: its value at t is the key's.
+func (c *Channel) interval(t float64, end bool) (k int, u, td float64, hold bool) {
 	n := len(c.Times)
-	// The last key at or before t.
-	k = sort.Search(n, func(i int) bool { return float64(c.Times[i]) > t }) - 1
+	if end && c.Interp != Step {
+		k = sort.Search(n, func(i int) bool { return float64(c.Times[i]) >= t }) - 1
+	} else { // the last key at or before t
+		k = sort.Search(n, func(i int) bool { return float64(c.Times[i]) > t }) - 1
+	}
 	if k < 0 {
 		return 0, 0, 0, true
 	}
@@ -108,8 +115,8 @@ func (c *Channel) interval(t float64) (k int, u, td float64, hold bool) {
 		return n - 1, 0, 0, true
 	}
 	t0, t1 := float64(c.Times[k]), float64(c.Times[k+1])
-	td = t1 - t0 // > 0: times[k] <= t < times[k+1]
-	return k, (t - t0) / td, td, false
+	td = t1 - t0 // > 0: times[k] <= t < times[k+1], or < t <= with end
+	return k, min((t-t0)/td, 1), td, false
 }
 
 // vec4 is the channel's value and its time derivative (per second) at t,
@@ -121,8 +128,8 @@ func (c *Channel) interval(t float64) (k int, u, td float64, hold bool) {
 //     td (u^3 - 2u^2 + u) b_k + (-2u^3 + 3u^2) v_k+1 + td (u^3 - u^2) a_k+1
 //     with b_k key k's out-tangent and a_k+1 key k+1's in-tangent, so
 //     dp/dt = p'(u) / td.
-func (c *Channel) vec4(t float64) (x, dx [4]float64) {
-	k, u, td, hold := c.interval(t)
+func (c *Channel) vec4(t float64, end bool) (x, dx [4]float64) {
+	k, u, td, hold := c.interval(t, end)
 	if hold || c.Interp == Step {
 		return c.Value(k), dx
 	}
@@ -158,8 +165,8 @@ func q4(a [4]float64) mathx64.Quat { return mathx64.Quat{W: a[3], X: a[0], Y: a[
 // velocity d / td. CUBICSPLINE is the normalised Hermite of the four
 // components; its angular velocity is 2 (dq/dt) q^-1 with dq/dt the exact
 // derivative of the normalisation (normalizeDx).
-func (c *Channel) rotation(t float64) (mathx64.Quat, mathx64.Vec3) {
-	k, u, td, hold := c.interval(t)
+func (c *Channel) rotation(t float64, end bool) (mathx64.Quat, mathx64.Vec3) {
+	k, u, td, hold := c.interval(t, end)
 	switch {
 	case hold && c.Interp == CubicSpline:
 		return q4(c.Value(k)).Normalize(), mathx64.Vec3{}
@@ -176,24 +183,25 @@ func (c *Channel) rotation(t float64) (mathx64.Quat, mathx64.Vec3) {
 		}
 		return mathx64.QuatExp(d.Scale(u / 2)).Mul(q0), d.Scale(1 / td)
 	}
-	p, dp := c.vec4(t)
+	p, dp := c.vec4(t, end)
 	pq, dpq := q4(p), q4(dp)
 	q := pq.Normalize()
 	return q, angVel(q, normalizeDx(pq, dpq))
 }
 
-// sample writes the channel's value and velocity at t into k.
-func (c *Channel) sample(k *kf, t float64) {
+// sample writes the channel's value and velocity at t into k (with end,
+// t approached from inside: interval).
+func (c *Channel) sample(k *kf, t float64, end bool) {
 	switch c.Path {
 	case Translation:
-		x, dx := c.vec4(t)
+		x, dx := c.vec4(t, end)
 		k.pos, k.vel = v3(x), v3(dx)
 	case Rotation:
-		k.rot, k.ang = c.rotation(t)
+		k.rot, k.ang = c.rotation(t, end)
 	case Scale:
 		// Svl = d/dt log s = s'/s per axis; zero where the scale is zero
 		// (a hidden part), where log s has no derivative.
-		x, dx := c.vec4(t)
+		x, dx := c.vec4(t, end)
 		k.scl = v3(x)
 		for i := range k.svl {
 			k.svl[i] = 0
@@ -241,11 +249,11 @@ type link struct {
 	t, r, s *Channel
 }
 
-func (l *link) sample(t float64) kf {
+func (l *link) sample(t float64, end bool) kf {
 	k := l.rest
 	for _, c := range [...]*Channel{l.t, l.r, l.s} {
 		if c != nil {
-			c.sample(&k, t)
+			c.sample(&k, t, end)
 		}
 	}
 	return k
@@ -279,9 +287,24 @@ func (a *Anim) SampleCurves(out *animsys.Pose, tt float64) {
 	if !(tt > 0) { // also NaN
 		tt = 0
 	}
-	tt = math.Min(tt, float64(a.Duration))
+	a.sample(out, math.Min(tt, float64(a.Duration)), false)
+}
+
+// End is the animation's Duration (animsys.CurvesEnd).
+func (a *Anim) End() float64 { return float64(a.Duration) }
+
+// SampleCurvesEnd writes the local pose at the end, Duration, approached
+// from inside (animsys.CurvesEnd): each channel's value there with the
+// derivative of its last interval at its end (Channel.interval), where
+// SampleCurves holds the last keys at rest. A channel that ends earlier,
+// or a STEP channel, holds as there. It allocates nothing.
+func (a *Anim) SampleCurvesEnd(out *animsys.Pose) { a.sample(out, float64(a.Duration), true) }
+
+// sample is SampleCurves at tt within [0, Duration], approached from
+// inside with end.
+func (a *Anim) sample(out *animsys.Pose, tt float64, end bool) {
 	for j := range a.plans {
-		k := a.sampleJoint(j, tt)
+		k := a.sampleJoint(j, tt, end)
 		if u := a.units[j]; u != 1 { // a constant: the scale velocity stays
 			if a.roots[j] {
 				k.scl = k.scl.Scale(1 / u)
@@ -294,15 +317,15 @@ func (a *Anim) SampleCurves(out *animsys.Pose, tt float64) {
 }
 
 // sampleJoint is joint j's local transform at t, in float64.
-func (a *Anim) sampleJoint(j int, t float64) kf {
+func (a *Anim) sampleJoint(j int, t float64, end bool) kf {
 	p := &a.plans[j]
 	k := p.pre
 	for i := range p.links {
 		if i == 0 && p.id {
-			k = p.links[0].sample(t)
+			k = p.links[0].sample(t, end)
 			continue
 		}
-		k = k.mul(p.links[i].sample(t))
+		k = k.mul(p.links[i].sample(t, end))
 	}
 	return k
 }

@@ -51,6 +51,13 @@ import (
 // than any character, and a bound on the work a corrupt hierarchy makes.
 const maxChainNodes = 1 << 20
 
+// minKeyInterval (s) bounds the interval between two keys at different
+// times from below, 10 times finer than the finest BVH frame time kinelab
+// reads (bvh.MinFrameTime): a velocity is a difference of values over the
+// interval, and values within maxValue over a shorter one (float32 times
+// near 0 can differ by 1e-45 s) would reach Inf.
+const minKeyInterval = 1e-5
+
 // maxKeyTime bounds key times (s): an hour of animation, far beyond any
 // clip, so that a corrupt time cannot make Clip allocate without bound.
 const maxKeyTime = 3600
@@ -128,6 +135,9 @@ func decode(r io.Reader, dir string) (doc *gltf.Document, err error) {
 	if err := dec.Decode(doc); err != nil {
 		return nil, err
 	}
+	if err := checkRequired(doc.ExtensionsRequired); err != nil {
+		return nil, err
+	}
 	for i, b := range doc.Buffers {
 		switch {
 		case b == nil:
@@ -139,6 +149,32 @@ func decode(r io.Reader, dir string) (doc *gltf.Document, err error) {
 		}
 	}
 	return doc, nil
+}
+
+// readsExtension lists the extensions kinelab reads, which a file may
+// require: none yet. A required extension changes what the data means
+// (Draco- or meshopt-compressed buffers, quantized integer attributes,
+// Basis textures): read without it, a file gives wrong geometry or none,
+// so the spec (section 3.12) says a loader that lacks one must refuse the
+// file.
+var readsExtension = map[string]bool{}
+
+// checkRequired refuses the required extensions kinelab does not read,
+// by name.
+func checkRequired(required []string) error {
+	var missing []string
+	for _, e := range required {
+		if !readsExtension[e] && !slices.Contains(missing, e) {
+			missing = append(missing, e)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("requires extension %s, which kinelab does not read", missing[0])
+	}
+	return fmt.Errorf("requires extensions %s, which kinelab does not read", strings.Join(missing, ", "))
 }
 
 // builder holds what build works out about a document.
@@ -179,7 +215,11 @@ func build(doc *gltf.Document, dir string) (*Asset, error) {
 		if an == nil {
 			return nil, fmt.Errorf("animation %d is null", i)
 		}
-		anim, err := b.anim(an)
+		anim, err := b.anim(an, i)
+		var ae *AccessorError
+		if errors.As(err, &ae) {
+			return nil, err // its use names the animation
+		}
 		if err != nil {
 			name := an.Name
 			if name == "" {
@@ -189,10 +229,63 @@ func build(doc *gltf.Document, dir string) (*Asset, error) {
 		}
 		b.a.Anims = append(b.a.Anims, anim)
 	}
+	if err := b.checkScales(); err != nil {
+		return nil, err
+	}
 	if err := b.mesh(); err != nil {
 		return nil, err
 	}
 	return b.a, nil
+}
+
+// checkScales refuses a skeleton whose scales, multiplied down a chain
+// from the Entity, could exceed maxValue: each value is bounded, but a
+// scale of 1000 on ten joints in a row makes 1e30, and the offsets below
+// it overflow float32. A node's scale is bounded by its rest scale and
+// every key of the channels animating it (a CUBICSPLINE curve strays from
+// its values by at most 4/27 of an interval times its tangents).
+func (b *builder) checkScales() error {
+	bound := make(map[int]float64) // per node with a scale channel: its largest scale
+	for _, an := range b.a.Anims {
+		for _, c := range an.Channels {
+			if c.Path != Scale {
+				continue
+			}
+			m := 0.0
+			for k := range c.Times {
+				v := c.Value(k)
+				m = max(m, math.Abs(v[0]), math.Abs(v[1]), math.Abs(v[2]))
+			}
+			if c.Interp == CubicSpline {
+				tan, td := 0.0, 0.0
+				for i, x := range c.Values {
+					if i/3%3 != 1 { // in- and out-tangents
+						tan = max(tan, math.Abs(float64(x)))
+					}
+				}
+				for k := 1; k < len(c.Times); k++ {
+					td = max(td, float64(c.Times[k])-float64(c.Times[k-1]))
+				}
+				m += 8.0 / 27 * td * tan
+			}
+			bound[c.Node] = max(bound[c.Node], m)
+		}
+	}
+	a := b.a
+	scale := make([]float64, a.Skel.Len())
+	scale[0] = 1
+	for j := 1; j < len(scale); j++ {
+		s := scale[a.Skel.Parents[j]]
+		for _, n := range b.chain[j] {
+			k, _ := nodeRest(b.doc.Nodes[n]) // checked by skeleton
+			m := max(math.Abs(k.scl[0]), math.Abs(k.scl[1]), math.Abs(k.scl[2]))
+			s *= max(m, bound[n])
+		}
+		if scale[j] = s; s > maxValue {
+			return fmt.Errorf("node %q: its scale times its ancestors' reaches %.3g, beyond the ±%g kinelab reads", a.Skel.Names[j], s, float32(maxValue))
+		}
+	}
+	return nil
 }
 
 // hierarchy finds every node's parent, refusing a node with two parents
@@ -514,9 +607,9 @@ func (b *builder) inverseBinds() error {
 	if len(b.doc.Skins) == 0 || b.doc.Skins[0].InverseBindMatrices == nil {
 		return nil
 	}
-	m, _, err := readFloats(b.doc, *b.doc.Skins[0].InverseBindMatrices, floatOnly, 16)
+	m, _, err := readFloats(b.doc, *b.doc.Skins[0].InverseBindMatrices, "skin 0 inverse bind matrices", floatOnly, 16)
 	if err != nil {
-		return fmt.Errorf("skin 0: inverse bind matrices: %w", err)
+		return err
 	}
 	if len(m) < 16*len(a.Joint) {
 		return fmt.Errorf("skin 0: %d inverse bind matrices for %d joints", len(m)/16, len(a.Joint))
@@ -529,7 +622,7 @@ func (b *builder) inverseBinds() error {
 
 // anim reads one animation's channels on skeleton joints and folded
 // ancestors.
-func (b *builder) anim(an *gltf.Animation) (*Anim, error) {
+func (b *builder) anim(an *gltf.Animation, ai int) (*Anim, error) {
 	a := &Anim{Name: an.Name}
 	type key struct {
 		node int
@@ -566,7 +659,11 @@ func (b *builder) anim(an *gltf.Animation) (*Anim, error) {
 			ignored++
 			continue
 		}
-		c, err := b.channel(an, ch.Sampler, path)
+		c, err := b.channel(an, ai, ch.Sampler, n, path)
+		var ae *AccessorError
+		if errors.As(err, &ae) {
+			return nil, err // its use names the node and the animation
+		}
 		if err != nil {
 			return nil, fmt.Errorf("channel %d (%s %s): %w", ci, b.name(n), path, err)
 		}
@@ -635,10 +732,10 @@ func uniformChannel(c *Channel) bool {
 	return true
 }
 
-// channel reads sampler si of an for a channel on path (section 3.11:
-// input times, output values of the path's type, three per key for
-// CUBICSPLINE).
-func (b *builder) channel(an *gltf.Animation, si int, path Path) (*Channel, error) {
+// channel reads sampler si of an (animation ai) for a channel on node's
+// path (section 3.11: input times, output values of the path's type,
+// three per key for CUBICSPLINE).
+func (b *builder) channel(an *gltf.Animation, ai, si, node int, path Path) (*Channel, error) {
 	if si < 0 || si >= len(an.Samplers) || an.Samplers[si] == nil {
 		return nil, fmt.Errorf("sampler %d does not exist", si)
 	}
@@ -654,25 +751,42 @@ func (b *builder) channel(an *gltf.Animation, si int, path Path) (*Channel, erro
 	default:
 		return nil, fmt.Errorf("sampler %d: unknown interpolation %d", si, s.Interpolation)
 	}
-	times, _, err := readFloats(b.doc, s.Input, floatOnly, 1)
+	anName := an.Name
+	if anName == "" {
+		anName = fmt.Sprint(ai)
+	}
+	use := fmt.Sprintf("node %q %s, animation %q", b.name(node), path, anName)
+	times, _, err := readFloats(b.doc, s.Input, use+" key times", floatOnly, 1)
 	if err != nil {
-		return nil, fmt.Errorf("sampler %d input: %w", si, err)
+		return nil, err
 	}
 	for i, t := range times {
-		if t > maxKeyTime || t < -maxKeyTime {
-			return nil, fmt.Errorf("sampler %d: key time %g s beyond %d s", si, t, maxKeyTime)
+		keyErr := func(format string, args ...any) error {
+			return &AccessorError{Index: s.Input, Use: use + " key times", Err: fmt.Errorf("key %d: "+format, append([]any{i}, args...)...)}
 		}
-		if i > 0 && t < times[i-1] {
-			return nil, fmt.Errorf("sampler %d: key times decrease (%g s after %g s)", si, t, times[i-1])
+		if t > maxKeyTime || t < -maxKeyTime {
+			return nil, keyErr("time %g s beyond %d s", t, maxKeyTime)
+		}
+		if i == 0 {
+			continue
+		}
+		if t < times[i-1] {
+			return nil, keyErr("key times decrease (%g s after %g s)", t, times[i-1])
+		}
+		// Compared in float32, the times' precision: a key written 1e-5 s
+		// after another is that far apart.
+		if d := float64(t) - float64(times[i-1]); d > 0 && float32(d) < float32(minKeyInterval) {
+			return nil, keyErr("%.3g s after key %d, closer than the %g s kinelab reads (keys at one time, a jump, are allowed)",
+				d, i-1, minKeyInterval)
 		}
 	}
 	k := normFloat
 	if path != Rotation {
 		k = floatOnly
 	}
-	vals, _, err := readFloats(b.doc, s.Output, k, c.Width())
+	vals, _, err := readFloats(b.doc, s.Output, use, k, c.Width())
 	if err != nil {
-		return nil, fmt.Errorf("sampler %d output: %w", si, err)
+		return nil, err
 	}
 	per := 1
 	if c.Interp == CubicSpline {

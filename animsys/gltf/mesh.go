@@ -158,7 +158,7 @@ func (b *builder) readPrimitive(p *gltf.Primitive) (*primitiveData, error) {
 	if !ok {
 		return nil, fmt.Errorf("no POSITION")
 	}
-	pos, _, err := readFloats(doc, pi, floatOnly, 3)
+	pos, _, err := readFloats(doc, pi, "", floatOnly, 3)
 	if err != nil {
 		return nil, fmt.Errorf("POSITION: %w", err)
 	}
@@ -173,7 +173,7 @@ func (b *builder) readPrimitive(p *gltf.Primitive) (*primitiveData, error) {
 		return nil, err
 	}
 	ji := p.Attributes[gltf.JOINTS_0]
-	d.jts, _, err = readUints(doc, ji, 4)
+	d.jts, _, err = readUints(doc, ji, "", 4)
 	if err == nil && len(d.jts) != 4*d.nv {
 		err = fmt.Errorf("%d values for %d vertices", len(d.jts)/4, d.nv)
 	}
@@ -181,7 +181,7 @@ func (b *builder) readPrimitive(p *gltf.Primitive) (*primitiveData, error) {
 		return nil, fmt.Errorf("JOINTS_0: %w", err)
 	}
 	if p.Indices != nil {
-		if d.idx, _, err = readUints(doc, *p.Indices, 1); err != nil {
+		if d.idx, _, err = readUints(doc, *p.Indices, "", 1); err != nil {
 			return nil, fmt.Errorf("indices: %w", err)
 		}
 	} else {
@@ -205,7 +205,7 @@ func (d *primitiveData) attr(doc *gltf.Document, p *gltf.Primitive, name string,
 	if !ok {
 		return nil, nil
 	}
-	v, _, err := readFloats(doc, i, k, comps)
+	v, _, err := readFloats(doc, i, "", k, comps)
 	if err == nil && len(v) != d.nv*comps {
 		err = fmt.Errorf("%d values for %d vertices", len(v)/comps, d.nv)
 	}

@@ -204,8 +204,8 @@ func fdReport(t *testing.T, label string, a *Asset) {
 // 1e-12, so this catches any derivative formula off by more than a
 // millionth.
 func fd64(an *Anim, j int, t float64, where string, w *worst) {
-	m, p, c := an.sampleJoint(j, t-h), an.sampleJoint(j, t+h), an.sampleJoint(j, t)
-	ml, mr := an.sampleJoint(j, t-h2), an.sampleJoint(j, t+h2)
+	m, p, c := an.sampleJoint(j, t-h, false), an.sampleJoint(j, t+h, false), an.sampleJoint(j, t, false)
+	ml, mr := an.sampleJoint(j, t-h2, false), an.sampleJoint(j, t+h2, false)
 	sec := func(a, b, c mathx64.Vec3) float64 { return a.Add(b).Sub(c.Scale(2)).Len() / (h2 * h2) }
 	tol := func(v mathx64.Vec3, v2 float64) float64 { return 1e-6*(1+v.Len()) + 2*h*h*v2/6 }
 	fd := p.pos.Sub(m.pos).Scale(1 / (2 * h))

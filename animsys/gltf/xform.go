@@ -26,6 +26,16 @@ func finite(xs ...float64) bool {
 	return true
 }
 
+// within reports whether every x is within ±maxValue.
+func within(xs ...float64) bool {
+	for _, x := range xs {
+		if !(math.Abs(x) <= maxValue) {
+			return false
+		}
+	}
+	return true
+}
+
 // nodeRest is a node's local transform (glTF 2.0 section 3.5.3
 // "Transformations"): its TRS properties, or its matrix decomposed into
 // them. Velocities are zero.
@@ -36,6 +46,9 @@ func nodeRest(n *gltf.Node) (kf, error) {
 	t, r, s := n.TranslationOrDefault(), n.RotationOrDefault(), n.ScaleOrDefault()
 	if !finite(t[:]...) || !finite(r[:]...) || !finite(s[:]...) {
 		return kf{}, errors.New("a translation, rotation or scale that is not a finite number")
+	}
+	if !within(t[:]...) || !within(s[:]...) {
+		return kf{}, fmt.Errorf("a translation or scale beyond ±%g, the largest kinelab reads", float32(maxValue))
 	}
 	q := mathx64.Quat{W: r[3], X: r[0], Y: r[1], Z: r[2]}
 	if q.Dot(q) < 1e-12 {
@@ -54,6 +67,9 @@ func nodeRest(n *gltf.Node) (kf, error) {
 func decompose(m [16]float64) (kf, error) {
 	if !finite(m[:]...) {
 		return kf{}, errors.New("a matrix that is not finite numbers")
+	}
+	if !within(m[:]...) {
+		return kf{}, fmt.Errorf("a matrix entry beyond ±%g, the largest kinelab reads", float32(maxValue))
 	}
 	if math.Abs(m[3])+math.Abs(m[7])+math.Abs(m[11]) > 1e-6 || math.Abs(m[15]-1) > 1e-6 {
 		return kf{}, errors.New("a projective matrix (bottom row not 0 0 0 1)")

@@ -62,6 +62,10 @@ type Report struct {
 	// switches sides (Case.Seams), left out (Stat.AtSeam).
 	Seams []Seam `json:"seams"`
 	Pass  bool   `json:"pass"`
+	// LengthScale is the character's size over the bench skeleton's
+	// (LengthScale): linear tolerances are multiplied by it. Omitted at
+	// 1, the bench's own.
+	LengthScale float64 `json:"length_scale,omitempty"`
 }
 
 // Seam is a sample at which an operation's shortest-arc blend switches
@@ -109,7 +113,11 @@ func WriteText(w io.Writer, rep Report) error {
 			_, err = fmt.Fprintf(w, format, args...)
 		}
 	}
-	pr("velocities vs central finite difference (h = %g s) over clips %v\n", rep.H, rep.Clips)
+	pr("velocities vs central finite difference (h = %g s) over clips %v", rep.H, rep.Clips)
+	if rep.LengthScale != 0 && rep.LengthScale != 1 {
+		pr("; linear tolerances x%.3g, the character's size over the bench skeleton's", rep.LengthScale)
+	}
+	pr("\n")
 	failed := 0
 	for _, s := range rep.Stats {
 		pr("%s\n", s)

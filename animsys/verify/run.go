@@ -18,6 +18,10 @@ func Run(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip) Report {
 // evenly (a quicker, coarser run).
 func RunIntervals(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip, n int) Report {
 	rep := Report{H: H, Pass: true, Excluded: []animsys.DataEvent{}, Seams: []Seam{}}
+	size := LengthScale(skel)
+	if size != 1 {
+		rep.LengthScale = size
+	}
 	taints := map[*animsys.Clip]*taint{}
 	for _, c := range clips {
 		rep.Clips = append(rep.Clips, c.Name)
@@ -29,10 +33,10 @@ func RunIntervals(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip, n
 		var acc [3]accum
 		for i, a := range clips {
 			b := clips[(i+1)%len(clips)]
-			rep.Seams = append(rep.Seams, checkCase(&acc, cs, skel, a, b, taints, n)...)
+			rep.Seams = append(rep.Seams, checkCase(&acc, cs, skel, a, b, taints, n, size)...)
 		}
 		for q := Quantity(0); q < 3; q++ {
-			st := acc[q].stat(cs, q)
+			st := acc[q].stat(cs, q, size)
 			if st.Checked && !st.Pass {
 				rep.Pass = false
 			}
@@ -82,9 +86,9 @@ func (a *accum) add(e, fine, allow, s float64, w Where) {
 	a.worst = math.Max(a.worst, r)
 }
 
-func (a *accum) stat(cs Case, q Quantity) Stat {
+func (a *accum) stat(cs Case, q Quantity, size float64) Stat {
 	st := Stat{Op: cs.Name, Article: cs.Article, Space: cs.Space, Quantity: q.String(),
-		Unit: q.Unit(), Max: a.max, Scale: a.scale, Tol: cs.Tol.Abs[q], TolRel: cs.Tol.Rel,
+		Unit: q.Unit(), Max: a.max, Scale: a.scale, Tol: cs.Tol.abs(q, size), TolRel: cs.Tol.Rel,
 		Worst: math.Max(a.worst, 0), At: a.at, Samples: a.n, Excluded: a.excluded, AtSeam: a.seams, Why: cs.Why}
 	if cs.Tol.FirstOrder {
 		st.FineMax = a.fineMax
@@ -171,7 +175,14 @@ func (cs *Case) place(a, b *animsys.Clip, t, h float32) (float32, float32, bool)
 // 2h, is added to the allowance, and so is its error from the float32
 // resolution of the times the operation samples (timeRes): the check
 // measures the operation, not the reference.
-func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Clip, taints map[*animsys.Clip]*taint, intervals int) []Seam {
+//
+// The absolute tolerances cover the float32 rounding of the poses the
+// reference differences: Tolerance.abs scales the linear one with the
+// character (size, LengthScale), and where a sample's own rounding,
+// measured on its stencil (stencil.round), is larger (world positions
+// hundreds of metres from the origin late in a long capture, the step of
+// a 10,000 fps clip), that replaces it.
+func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Clip, taints map[*animsys.Clip]*taint, intervals int, size float64) []Seam {
 	n := skel.Len()
 	h0 := step(a, b)
 	times := IntervalTimes(a, intervals)
@@ -191,6 +202,13 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 	}
 	var found []Seam
 	skip, seam := make([]bool, n), make([]bool, n)
+	depth, mags, world := make([]int, n), make([]float32, n), animsys.NewPose(n)
+	for j, p := range skel.Parents {
+		depth[j] = 1
+		if p >= 0 {
+			depth[j] = depth[p] + 1
+		}
+	}
 	for _, t := range times {
 		t, h1, ok := cs.place(a, b, t, h0)
 		if !ok {
@@ -206,6 +224,10 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 			taints[r.Clip].mark(skip, r, cs.Hierarchy)
 		}
 		h := coarse.eval(t, h1)
+		// Abs is a few times the rounding of poses differenced over 2H:
+		// over a shorter step (a clip above 125 fps, a restart in
+		// mid-interval) the same rounding weighs H/h times as much.
+		stepScale := max(1, H/float64(h))
 		if fine != nil {
 			fine.eval1(&fine.p, t)
 			fine.around(t, h)
@@ -228,6 +250,7 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 				}
 			}
 		}
+		worldMags(mags, &coarse.p, cs.Space, skel.Parents, &world)
 		for j := 0; j < n; j++ {
 			w := Where{Clip: a.Name, Time: float64(t), Frame: frame, Joint: skel.Names[j]}
 			switch {
@@ -249,14 +272,19 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 			for q := Quantity(0); q < 3; q++ {
 				c := coarse.errs[3*j+int(q)]
 				e, trunc, s := c.e, c.trunc, c.scale
-				ef, noise := -1.0, 0.0
+				ef, noise, st := -1.0, 0.0, coarse
 				if fine != nil {
 					f := fine.errs[3*j+int(q)]
-					ef, trunc, noise = f.e, f.trunc, f.noise
+					ef, trunc, noise, st = f.e, f.trunc, f.noise, fine
 				}
+				mag := float32(1) // rotations, log scales: units
+				if q == Linear {
+					mag = mags[j]
+				}
+				round := st.round(j, q, mag, depth[j])
 				allow := -1.0
-				if cs.Tol.Abs[q] >= 0 {
-					allow = cs.Tol.Abs[q] + trunc + rel*s + noise
+				if abs := cs.Tol.abs(q, size); abs >= 0 {
+					allow = max(abs*stepScale, round) + trunc + rel*s + noise
 				}
 				acc[q].add(e, ef, allow, s, w)
 			}
@@ -265,30 +293,55 @@ func checkCase(acc *[3]accum, cs Case, skel *animsys.Skeleton, a, b *animsys.Cli
 	return found
 }
 
+// worldMags writes, per joint, the largest magnitude of a coordinate of
+// the world positions down its chain in pose p (the case's output at t, in
+// space): the floats its position was computed through, whose rounding
+// the reference differences (stencil.round). A local pose is taken
+// through FK (into world) for them; a world pose, or kineforms, are their
+// own.
+func worldMags(mags []float32, p *animsys.Pose, space string, parents []int, world *animsys.Pose) {
+	w := p
+	if space == "local" {
+		animsys.FKStatic(world, p, parents)
+		w = world
+	}
+	for j := range mags {
+		m := float32(0)
+		for k := 0; k < 3; k++ {
+			m = max(m, float32(math.Abs(float64(w.Pos[j][k]))), float32(math.Abs(float64(p.Pos[j][k]))))
+		}
+		if pj := parents[j]; pj >= 0 && space != "kform" {
+			m = max(m, mags[pj])
+		}
+		mags[j] = m
+	}
+}
+
 // timeRes is the relative error of the central difference at t with step
-// h from the float32 resolution of the times the operation samples: each
-// clip read at time s rounds s (when it is not t itself) and s /
-// frameTime, at both ends of the stencil, by up to half a float32 ulp.
-// Over the sampled step 2h' (h' = h times the playback rate) that is (ulp(s)
-// + ulp(s/frameTime) frameTime) / 2h' of the velocity: 1e-3 at 10 s of a
-// 60 fps clip (Tolerance.Rel), 2.5e-3 at 23 s of a 30 fps one. The
-// reference is the Richardson extrapolation (4 D(h/2) - D(h)) / 3 of the
-// differences over h/2 and h, whose time errors weigh in as (4 * 2 + 1) /
-// 3: 3 times this.
+// h from the float32 resolution of the times the operation samples: a clip
+// read at a time s other than t itself (t + an offset, a scaled time) has
+// s rounded by up to half a float32 ulp at both ends of the stencil, over
+// the sampled step 2h' (h' = h times the playback rate): ulp(s) / 2h' of
+// the velocity, 1e-3 at 30 s and 1 ms. (s / frameTime is taken in float64,
+// frameAt, and adds nothing.) The reference is the Richardson
+// extrapolation (4 D(h/2) - D(h)) / 3 of the differences over h/2 and h,
+// whose time errors weigh in as (4 * 2 + 1) / 3: 3 times this. A case
+// with a Restart adds its own phase's rounding.
 func (cs *Case) timeRes(a, b *animsys.Clip, t, h float32) float64 {
 	lo, hi := cs.reads(a, b, t-h), cs.reads(a, b, t+h)
 	var res float64
 	for i, r := range lo {
 		hs := math.Abs(float64(hi[i].Time-r.Time)) / 2
-		if hs == 0 {
+		if hs == 0 || r.Time == t-h {
 			continue
 		}
-		ft := r.Clip.FrameTime
-		u := ulp32(r.Time/ft) * float64(ft)
-		if r.Time != t-h {
-			u += ulp32(r.Time)
-		}
-		res = max(res, u/(2*hs))
+		res = max(res, ulp32(r.Time)/(2*hs))
+	}
+	if cs.Restart > 0 {
+		// The case's own phase, fmod(t, Restart) in float32 (the chain's
+		// inertialization), is off by up to half an ulp of t: as a clip
+		// read at a time of its own.
+		res = max(res, ulp32(t)/(2*float64(h)))
 	}
 	return res
 }

@@ -25,7 +25,12 @@
 // `kinelab verify` prints the report; the animsys tests assert it.
 package verify
 
-import "kinelab/animsys"
+import (
+	"math"
+	"sync"
+
+	"kinelab/animsys"
+)
 
 // H is the half step (s) of the central difference: 1/16 of a 60 fps
 // frame, small enough that the O(h^2) truncation error of the reference is
@@ -75,6 +80,67 @@ type Tolerance struct {
 	// IK works on world positions, resolved to ~1e-6 m at 12 m from the
 	// origin, ~2.5e-6 rad on a 0.4 m bone, 2.5e-3 rad/s over 1 ms.
 	FirstOrder bool
+}
+
+// abs is the absolute tolerance of quantity q for a character size times
+// the bench skeleton's (LengthScale): linear velocities, and the rounding
+// of the positions they are differenced from, scale with the character;
+// rotations and log scales do not.
+func (t Tolerance) abs(q Quantity, size float64) float64 {
+	if q == Linear && t.Abs[q] >= 0 {
+		return t.Abs[q] * size
+	}
+	return t.Abs[q]
+}
+
+// LengthScale is the size of skel's character over the bench skeleton's
+// (animsys.BenchSkeleton, whose clips the tolerances were derived on): the
+// largest extent, along x, y or z, of its joints in its rest pose (the
+// Bind pose, else its offsets unrotated). It scales exactly with the
+// character, whatever its rig: 0.01 for a bench figure in metres read as
+// centimetres, 100 the other way. 1 for a skeleton of no extent.
+func LengthScale(skel *animsys.Skeleton) float64 {
+	e := restExtent(skel)
+	if e == 0 {
+		return 1
+	}
+	return e / benchExtent()
+}
+
+// benchExtent is restExtent of the bench skeleton, measured once.
+var benchExtent = sync.OnceValue(func() float64 {
+	sk := animsys.BenchSkeleton()
+	return restExtent(&sk)
+})
+
+// restExtent is the largest extent along an axis of skel's joints in its
+// rest pose (m).
+func restExtent(skel *animsys.Skeleton) float64 {
+	n := skel.Len()
+	if n == 0 {
+		return 0
+	}
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	if skel.Bind != nil && skel.Bind.Len() >= n {
+		local.CopyFrom(skel.Bind)
+	} else {
+		copy(local.Pos, skel.Offsets)
+	}
+	animsys.FKStatic(&global, &local, skel.Parents)
+	lo, hi := global.Pos[0], global.Pos[0]
+	for _, p := range global.Pos {
+		for k := 0; k < 3; k++ {
+			lo[k], hi[k] = min(lo[k], p[k]), max(hi[k], p[k])
+		}
+	}
+	e := 0.0
+	for k := 0; k < 3; k++ {
+		e = max(e, float64(hi[k])-float64(lo[k]))
+	}
+	if math.IsNaN(e) || math.IsInf(e, 0) {
+		return 0
+	}
+	return e
 }
 
 // Read is a clip a case samples as a live function of its time t: at
