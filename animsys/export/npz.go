@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -57,11 +58,19 @@ func NewNPZWriter(path string) *NPZWriter { return &NPZWriter{path: path} }
 // Begin creates the temporary files.
 func (w *NPZWriter) Begin(h *Header) error {
 	w.h, w.qs = *h, Quantities(h)
+	if _, err := checkTarget(w.path); err != nil { // before any work
+		return err
+	}
 	tmp, err := os.MkdirTemp(filepath.Dir(w.path), ".kinelab-export-")
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // not the temporary name: the user never gave it
+			err = fmt.Errorf("cannot create temporary files in %s: %w", filepath.Clean(filepath.Dir(w.path)), pe.Err)
+		}
 		return err
 	}
 	w.tmp = tmp
+	temporary.add(tmp)
 	for i := 0; i <= len(w.qs); i++ {
 		f, err := os.Create(filepath.Join(tmp, strconv.Itoa(i)))
 		if err != nil {
@@ -188,6 +197,7 @@ func (w *NPZWriter) Abort() {
 	}
 	if w.tmp != "" {
 		os.RemoveAll(w.tmp)
+		temporary.remove(w.tmp)
 	}
 }
 

@@ -36,7 +36,10 @@ const exportSynopsis = "kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--f
 // Exit codes: 0 success, 1 a file that cannot be read, parsed or written,
 // 2 bad usage. Flags may come before or after the inputs.
 func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
-	stdout, finish := checkedStdout("kinelab export", stdout, stderr, &code)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cw, finish := checkedStdout("kinelab export", stdout, stderr, &code)
+	stdout = cw
 	defer finish()
 	fs := newFlagSet("kinelab export", exportSynopsis,
 		"Writes the exact propagated velocities of BVH files, glTF files' animations or embedded clips,\n"+
@@ -69,6 +72,13 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	if err != nil {
 		return exportFailed(stderr, err)
 	}
+	// Every input is an input before the first output is written: an
+	// output linked to a later input is refused, not written over it.
+	for _, j := range jobs {
+		if j.path != "" {
+			export.NoteInput(j.path)
+		}
+	}
 	if !fl.single && !fl.toStdout {
 		if err := os.MkdirAll(fl.out, 0o755); err != nil {
 			return exportFailed(stderr, err)
@@ -80,6 +90,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	info := stdout
 	if fl.toStdout {
 		info = stderr
+		cw.stopOnGone(cancel) // the reader has all it wants: stop quietly
 	}
 	for _, j := range jobs {
 		src, err := j.source(clips, &sk, ropt, stderr)
@@ -147,6 +158,15 @@ func (fl *exportFlags) settleOutput(inputs []string) error {
 	fl.toStdout = fl.out == "-"
 	outExt := strings.ToLower(filepath.Ext(fl.out))
 	oneFile := fl.toStdout || outExt == ".csv" || outExt == ".npz" // --out names one file
+	// An existing --out that is no folder: a device or FIFO (/dev/full, a
+	// pipe) takes one output as it is; a file must be named .csv or .npz.
+	device := false
+	if st, err := os.Stat(fl.out); err == nil && !st.IsDir() && !oneFile {
+		if st.Mode().IsRegular() {
+			return exportUsage("--out %q is a file, not a folder: name a .csv or .npz file, a folder, or - for stdout", fl.out)
+		}
+		oneFile, device = true, true
+	}
 	fl.single = len(inputs) == 1 && oneFile
 	switch {
 	case fl.format == "" && fl.single && outExt == ".npz":
@@ -161,7 +181,7 @@ func (fl *exportFlags) settleOutput(inputs []string) error {
 		return exportUsage("--out %q names one file, for %d inputs: give a folder", fl.out, len(inputs))
 	case fl.toStdout && fl.format != "csv":
 		return exportUsage("--out - writes CSV only")
-	case fl.single && !fl.toStdout && outExt != "."+fl.format:
+	case fl.single && !fl.toStdout && !device && outExt != "."+fl.format:
 		return exportUsage("--out %q does not end in .%s", fl.out, fl.format)
 	}
 	return nil

@@ -1,0 +1,186 @@
+package regular
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sync"
+)
+
+// Size limits of the files kinelab reads. Each is far above any real
+// capture or character (the largest CMU capture is 20 MB, a detailed
+// glTF character a few hundred MB) and well below what would exhaust the
+// memory of the machines kinelab runs on.
+const (
+	MaxBVH   = 1 << 30   // a BVH file
+	MaxGLTF  = 1 << 30   // a .gltf or .glb file
+	MaxURI   = 1 << 30   // a glTF buffer or image file named by a URI
+	MaxImage = 256 << 20 // a texture image file
+)
+
+// TooBig is the error for a file of size bytes over limit: "x.glb: 3.1 GB
+// is over the 1 GiB limit for a glTF file".
+func TooBig(path string, size, limit int64, what string) error {
+	return fmt.Errorf("%s: %s is over the %s limit for %s", path, Bytes(size), Bytes(limit), what)
+}
+
+// Bytes is n as a short size: "3.1 GB", "512 KB", "1 GiB" for exact
+// powers of two (the limits).
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// OpenLimit is Open for a regular file of at most limit bytes; what names
+// the kind of file in the error ("a BVH file"). The file is remembered as
+// an input (IsInput).
+func OpenLimit(path string, limit int64, what string) (*os.File, error) {
+	if err := Check(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() { // replaced since Check
+		err = fmt.Errorf("%s: not a file", path)
+	}
+	if err == nil && st.Size() > limit {
+		err = TooBig(path, st.Size(), limit, what)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	noteInput(st)
+	return f, nil
+}
+
+// ReadFile reads the regular file at path, of at most limit bytes (what
+// names its kind in the error). It never blocks on a FIFO nor reads a
+// device, and reads no more than limit bytes should the file grow.
+func ReadFile(path string, limit int64, what string) ([]byte, error) {
+	f, err := OpenLimit(path, limit, what)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(st.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	if int64(len(b)) > limit {
+		return nil, TooBig(path, int64(len(b)), limit, what)
+	}
+	return b, nil
+}
+
+// DirFS is an fs.FS of the files in folder dir, as os.DirFS, whose files
+// are read only if they are regular files (through symbolic links) of at
+// most limit bytes: what a glTF document's URIs name, so that a URI onto
+// /dev/zero, a FIFO or a folder is refused by name instead of read for
+// ever. Names with ".." are refused, as fs.ValidPath says.
+func DirFS(dir string, limit int64, what string) fs.FS {
+	return dirFS{dir: dir, limit: limit, what: what}
+}
+
+type dirFS struct {
+	dir, what string
+	limit     int64
+}
+
+func (d dirFS) name(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(d.dir, filepath.FromSlash(path.Clean(name))), nil
+}
+
+// Open opens a regular file under the limit.
+func (d dirFS) Open(name string) (fs.File, error) {
+	p, err := d.name("open", name)
+	if err != nil {
+		return nil, err
+	}
+	return OpenLimit(p, d.limit, d.what)
+}
+
+// ReadFile reads a regular file under the limit (fs.ReadFile uses it).
+func (d dirFS) ReadFile(name string) ([]byte, error) {
+	p, err := d.name("read", name)
+	if err != nil {
+		return nil, err
+	}
+	return ReadFile(p, d.limit, d.what)
+}
+
+// inputs are the files this process has opened as inputs, so that no
+// output of it replaces one (IsInput): a --out that is a link to, or
+// another name of, a file read (a glTF file's buffer, say) is refused.
+// Keyed by device and inode where the system has them (a folder of
+// thousands of captures), else compared one by one with os.SameFile.
+var inputs struct {
+	sync.Mutex
+	keys  map[fileKey]bool
+	files []fs.FileInfo
+}
+
+// NoteInput remembers the file at path (through links) as an input of
+// this process; a path that cannot be stat'ed is ignored (it was not
+// read).
+func NoteInput(path string) {
+	if st, err := os.Stat(path); err == nil {
+		noteInput(st)
+	}
+}
+
+func noteInput(st fs.FileInfo) {
+	inputs.Lock()
+	defer inputs.Unlock()
+	if k, ok := keyOf(st); ok {
+		if inputs.keys == nil {
+			inputs.keys = map[fileKey]bool{}
+		}
+		inputs.keys[k] = true
+		return
+	}
+	inputs.files = append(inputs.files, st)
+}
+
+// IsInput reports whether st is the same file as one this process has
+// read as an input (OpenLimit, ReadFile, DirFS) or noted (NoteInput).
+func IsInput(st fs.FileInfo) bool {
+	inputs.Lock()
+	defer inputs.Unlock()
+	if k, ok := keyOf(st); ok {
+		return inputs.keys[k]
+	}
+	for _, f := range inputs.files {
+		if os.SameFile(f, st) {
+			return true
+		}
+	}
+	return false
+}
