@@ -50,6 +50,8 @@ type NPZWriter struct {
 	b      []byte
 	vals   []float32
 	closed bool
+	hold   bool    // End leaves the archive for Commit
+	out    *Output // the archive End wrote, with hold
 }
 
 // NewNPZWriter writes the archive to path.
@@ -113,7 +115,7 @@ func (w *NPZWriter) Frame(f *Frame) error {
 // End writes the archive (through an Output: an output that was there is
 // replaced only by a whole archive) and removes the temporary files.
 func (w *NPZWriter) End() (err error) {
-	defer w.Abort()
+	defer w.cleanup()
 	if w.frames != w.h.Frames {
 		return fmt.Errorf("npz: %d frames written, the header says %d", w.frames, w.h.Frames)
 	}
@@ -127,7 +129,11 @@ func (w *NPZWriter) End() (err error) {
 		return err
 	}
 	defer func() {
-		if err == nil {
+		switch {
+		case err == nil && w.hold:
+			w.out = out // for Commit
+			return
+		case err == nil:
 			err = out.Commit()
 		}
 		out.Abort()
@@ -186,8 +192,33 @@ func (w *NPZWriter) copyNpy(z *zip.Writer, name, descr string, shape []int, i in
 	return writeNpy(z, name, descr, shape, f)
 }
 
-// Abort removes the temporary files (End does it too).
+// Hold has End leave the archive in its temporary file, for Commit to
+// put in place: a command writing several outputs replaces none until
+// every one is whole.
+func (w *NPZWriter) Hold() { w.hold = true }
+
+// Commit puts the archive End wrote (with Hold) in place.
+func (w *NPZWriter) Commit() error {
+	if w.out == nil {
+		return errors.New(w.path + ": no archive to commit")
+	}
+	err := w.out.Commit()
+	w.out = nil
+	return err
+}
+
+// Abort removes the temporary files (End does it too), and the archive
+// held for Commit.
 func (w *NPZWriter) Abort() {
+	w.cleanup()
+	if w.out != nil {
+		w.out.Abort()
+		w.out = nil
+	}
+}
+
+// cleanup removes the temporary files of the arrays.
+func (w *NPZWriter) cleanup() {
 	if w.closed {
 		return
 	}

@@ -41,6 +41,9 @@ type Output struct {
 	path string // the target, symbolic links followed
 	tmp  string // the temporary file; "" when writing straight into path
 	done bool
+	// ready: written, flushed and closed (Ready), with readyErr.
+	ready    bool
+	readyErr error
 }
 
 // Create starts writing the output file path.
@@ -105,6 +108,14 @@ func checkTarget(path string) (fs.FileInfo, error) {
 	return st, nil
 }
 
+// CheckTarget is nil if Create would take path as an output, else the
+// error it would give for a folder, an input or a read-only file: for a
+// command writing several files to check them all before writing one.
+func CheckTarget(path string) error {
+	_, err := checkTarget(path)
+	return err
+}
+
 // NoteInput remembers the file at path (through links) as an input of
 // this process, so that Create refuses to write over it: for a command
 // that reads its inputs one by one as it writes its outputs, all noted
@@ -119,13 +130,10 @@ func (f *Output) Commit() error {
 	if f.done {
 		return errors.New(f.name + ": already closed")
 	}
+	err := f.Ready()
 	f.done = true
 	if f.tmp == "" {
-		return f.f.Close()
-	}
-	err := f.f.Sync()
-	if cerr := f.f.Close(); err == nil {
-		err = cerr
+		return err
 	}
 	if err == nil {
 		err = os.Rename(f.tmp, f.path)
@@ -137,6 +145,26 @@ func (f *Output) Commit() error {
 	return f.named(err)
 }
 
+// Ready finishes writing: the file is flushed to the disk (where a full
+// disk may be reported only now) and closed, but not yet put in place,
+// which Commit does (or Abort gives it up). A command writing many
+// outputs to commit together so holds no file open for each.
+func (f *Output) Ready() error {
+	if f.ready {
+		return f.readyErr
+	}
+	f.ready = true
+	var err error
+	if f.tmp != "" {
+		err = f.f.Sync()
+	}
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	f.readyErr = f.named(err)
+	return f.readyErr
+}
+
 // Abort gives up the file: the temporary file is removed and the target
 // left as it was (a device or FIFO written straight into keeps what was
 // written). It does nothing after Commit, so it may be deferred.
@@ -145,7 +173,9 @@ func (f *Output) Abort() {
 		return
 	}
 	f.done = true
-	f.f.Close()
+	if !f.ready {
+		f.f.Close()
+	}
 	if f.tmp != "" {
 		os.Remove(f.tmp)
 		temporary.remove(f.tmp)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"kinelab/animsys/export"
+	"kinelab/animsys/internal/regular"
 	"math"
 	"os"
 	"path/filepath"
@@ -230,6 +231,16 @@ func Write(ctx context.Context, dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	// Every target first: a read-only file or an input among them fails
+	// the run before any file is replaced.
+	for _, o := range Ops() {
+		if err := export.CheckTarget(filepath.Join(dir, o.Meta().Op+".json")); err != nil {
+			return nil, err
+		}
+	}
+	if err := export.CheckTarget(filepath.Join(dir, "README.md")); err != nil {
+		return nil, err
+	}
 	var names []string
 	for _, o := range Ops() {
 		if err := ctx.Err(); err != nil {
@@ -264,12 +275,18 @@ func writeFile(path string, b []byte) error {
 	return f.Commit()
 }
 
+// maxGoldenFile is the size limit of a golden file read by CheckDir:
+// those Write writes are under a megabyte.
+const maxGoldenFile = 64 << 20
+
 // CheckDir reproduces every golden file in dir with animsys. A file that is
 // missing or does not parse is an error.
 func CheckDir(dir string) ([]Result, error) {
 	var out []Result
 	for _, o := range Ops() {
-		b, err := os.ReadFile(filepath.Join(dir, o.Meta().Op+".json"))
+		// A regular file under the limit: a FIFO or device named like a
+		// golden file is refused, not read for ever.
+		b, err := regular.ReadFile(filepath.Join(dir, o.Meta().Op+".json"), maxGoldenFile, "a golden file")
 		if err != nil {
 			return out, err
 		}
