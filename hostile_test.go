@@ -193,6 +193,24 @@ func newCorpus(t *testing.T, in, out string) *corpus {
 	writeInput(t, j("tiny.glb"), g[:10])
 	os.Remove(glb)
 
+	// Files over kinelab's size limits, sparse (they take no room): a
+	// BVH file, a GLB file, and a glTF buffer behind a URI.
+	sparse := func(path string, size int64) {
+		f, err := os.Create(path)
+		if err == nil {
+			err = f.Truncate(size)
+			f.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sparse(j("large.bvh"), 1<<30+1)
+	sparse(j("large.glb"), 3<<30)
+	largeGLTF, largeBin := externalGLTF(t, in, "large")
+	os.Remove(largeBin)
+	sparse(largeBin, 1<<30+1)
+
 	// A glTF file requiring an extension kinelab does not know.
 	reqExt := editGLTF(t, gltfFile, j("required.gltf"), func(doc map[string]any) {
 		doc["extensionsUsed"] = []any{"KHR_draco_mesh_compression"}
@@ -225,6 +243,9 @@ func newCorpus(t *testing.T, in, out string) *corpus {
 		{"glb-huge-length", j("huge.glb"), "the GLB header says 4294967280 bytes"},
 		{"glb-chunk-length", j("chunk.glb"), "JSON chunk says 4294967280 bytes"},
 		{"glb-tiny", j("tiny.glb"), "truncated"},
+		{"over-limit-bvh", j("large.bvh"), "1.1 GB is over the 1 GiB limit for a BVH file"},
+		{"over-limit-glb", j("large.glb"), "3.2 GB is over the 1 GiB limit for a glTF file"},
+		{"over-limit-uri", largeGLTF, "1.1 GB is over the 1 GiB limit for a glTF buffer"},
 	} {
 		refused(f.name+"/info", []string{"info", f.path}, f.says)
 		refused(f.name+"/export", []string{"export", f.path, "--out", o("o.csv")}, f.says)
@@ -416,13 +437,18 @@ func mustFIFO(t *testing.T, path string) {
 }
 
 // hashTree hashes every regular file under root (not through links, not
-// FIFOs or devices), by path.
+// FIFOs or devices), by path; a file over 64 MB (the sparse ones) by its
+// size and modification time.
 func hashTree(t *testing.T, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
 			return err
+		}
+		if st, err := d.Info(); err == nil && st.Size() > 64<<20 {
+			out[p] = fmt.Sprint(st.Size(), st.ModTime())
+			return nil
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {

@@ -100,13 +100,13 @@ func (w *NPZWriter) Frame(f *Frame) error {
 		}
 		w.b, w.vals = b, vals
 		if _, err := w.bufs[i].Write(b); err != nil {
-			return err
+			return w.named(err)
 		}
 	}
 	b := binary.LittleEndian.AppendUint64(w.b[:0], math.Float64bits(f.Time))
 	w.b = b
 	if _, err := w.bufs[len(w.qs)].Write(b); err != nil {
-		return err
+		return w.named(err)
 	}
 	w.frames++
 	return nil
@@ -121,7 +121,7 @@ func (w *NPZWriter) End() (err error) {
 	}
 	for _, b := range w.bufs {
 		if err := b.Flush(); err != nil {
-			return err
+			return w.named(err)
 		}
 	}
 	out, err := Create(w.path)
@@ -170,17 +170,28 @@ func (w *NPZWriter) End() (err error) {
 		}
 	}
 	if err := w.copyNpy(z, "time", "<f8", []int{w.frames}, len(w.qs)); err != nil {
-		return err
+		return w.named(err)
 	}
 	for i, q := range w.qs {
 		if err := w.copyNpy(z, q.Name, "<f4", []int{w.frames, n, q.Dim}, i); err != nil {
-			return err
+			return w.named(err)
 		}
 	}
 	if err := z.Close(); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+// named hides the temporary files' names, which the user never gave, in
+// an error about one (a full disk): what failed is writing beside the
+// output.
+func (w *NPZWriter) named(err error) error {
+	var pe *fs.PathError
+	if w.tmp != "" && errors.As(err, &pe) && strings.HasPrefix(pe.Path, w.tmp) {
+		return fmt.Errorf("writing temporary data in %s: %w", filepath.Dir(w.tmp), pe.Err)
+	}
+	return err
 }
 
 // copyNpy writes temporary file i as the archive's entry name.npy.

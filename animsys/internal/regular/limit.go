@@ -8,7 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sync"
+	"time"
 )
 
 // Size limits of the files kinelab reads. Each is far above any real
@@ -22,20 +24,15 @@ const (
 	MaxImage = 256 << 20 // a texture image file
 )
 
-// TooBig is the error for a file of size bytes over limit: "x.glb: 3.1 GB
+// TooBig is the error for a file of size bytes over limit: "x.glb: 3.2 GB
 // is over the 1 GiB limit for a glTF file".
 func TooBig(path string, size, limit int64, what string) error {
-	return fmt.Errorf("%s: %s is over the %s limit for %s", path, Bytes(size), Bytes(limit), what)
+	return fmt.Errorf("%s: %s is over the %s limit for %s", path, Bytes(size), binaryBytes(limit), what)
 }
 
-// Bytes is n as a short size: "3.1 GB", "512 KB", "1 GiB" for exact
-// powers of two (the limits).
+// Bytes is n as a short decimal size: "3.2 GB", "512.0 KB", "12 bytes".
 func Bytes(n int64) string {
 	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1e9:
 		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
 	case n >= 1e6:
@@ -44,6 +41,17 @@ func Bytes(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// binaryBytes is a limit as it is set: "1 GiB", "256 MiB".
+func binaryBytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return Bytes(n)
 }
 
 // OpenLimit is Open for a regular file of at most limit bytes; what names
@@ -68,7 +76,7 @@ func OpenLimit(path string, limit int64, what string) (*os.File, error) {
 		f.Close()
 		return nil, err
 	}
-	noteInput(st)
+	noteInput(path, st)
 	return f, nil
 }
 
@@ -139,12 +147,28 @@ func (d dirFS) ReadFile(name string) ([]byte, error) {
 // inputs are the files this process has opened as inputs, so that no
 // output of it replaces one (IsInput): a --out that is a link to, or
 // another name of, a file read (a glTF file's buffer, say) is refused.
-// Keyed by device and inode where the system has them (a folder of
-// thousands of captures), else compared one by one with os.SameFile.
+// Each is kept by its path and identity (device and inode where the
+// system has them); IsInput checks that the path still names that file,
+// with the size and modification time it had, since a file deleted
+// since (a test's temporary folder) frees its inode for a new file that
+// is no input.
 var inputs struct {
 	sync.Mutex
-	keys  map[fileKey]bool
-	files []fs.FileInfo
+	paths map[fileKey][]input // by identity, where keyOf gives one
+	other []input             // else compared one by one
+}
+
+// input is a file read: its path and what it was when read.
+type input struct {
+	path string
+	size int64
+	mod  time.Time
+}
+
+// same reports whether st is the file in.path still is, unchanged.
+func (in input) same(st fs.FileInfo) bool {
+	now, err := os.Stat(in.path)
+	return err == nil && os.SameFile(now, st) && now.Size() == in.size && now.ModTime().Equal(in.mod)
 }
 
 // NoteInput remembers the file at path (through links) as an input of
@@ -152,33 +176,48 @@ var inputs struct {
 // read).
 func NoteInput(path string) {
 	if st, err := os.Stat(path); err == nil {
-		noteInput(st)
+		noteInput(path, st)
 	}
 }
 
-func noteInput(st fs.FileInfo) {
+func noteInput(path string, st fs.FileInfo) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // the working folder may change
+	}
+	in := input{path: path, size: st.Size(), mod: st.ModTime()}
 	inputs.Lock()
 	defer inputs.Unlock()
-	if k, ok := keyOf(st); ok {
-		if inputs.keys == nil {
-			inputs.keys = map[fileKey]bool{}
-		}
-		inputs.keys[k] = true
+	k, ok := keyOf(st)
+	if !ok {
+		inputs.other = append(inputs.other, in)
 		return
 	}
-	inputs.files = append(inputs.files, st)
+	if inputs.paths == nil {
+		inputs.paths = map[fileKey][]input{}
+	}
+	for i, p := range inputs.paths[k] {
+		if p.path == path {
+			inputs.paths[k][i] = in // read again: as it is now
+			return
+		}
+	}
+	inputs.paths[k] = append(inputs.paths[k], in)
 }
 
 // IsInput reports whether st is the same file as one this process has
-// read as an input (OpenLimit, ReadFile, DirFS) or noted (NoteInput).
+// read as an input (OpenLimit, ReadFile, DirFS) or noted (NoteInput),
+// and that file is still where it was read, as it was.
 func IsInput(st fs.FileInfo) bool {
 	inputs.Lock()
-	defer inputs.Unlock()
+	var ins []input
 	if k, ok := keyOf(st); ok {
-		return inputs.keys[k]
+		ins = slices.Clone(inputs.paths[k])
+	} else {
+		ins = slices.Clone(inputs.other)
 	}
-	for _, f := range inputs.files {
-		if os.SameFile(f, st) {
+	inputs.Unlock()
+	for _, in := range ins {
+		if in.same(st) {
 			return true
 		}
 	}
