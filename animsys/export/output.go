@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"kinelab/animsys/internal/regular"
 )
@@ -96,6 +97,8 @@ func checkTarget(path string) (fs.FileInfo, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
+	case errors.Is(err, syscall.ENOTDIR):
+		return nil, fmt.Errorf("%s: a folder on the way is a file; expected a folder", path)
 	case err != nil:
 		return nil, err
 	case st.IsDir():

@@ -90,6 +90,10 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	}
 	if !fl.single && !fl.toStdout {
 		if err := os.MkdirAll(fl.out, 0o755); err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) { // the folder on the way that failed
+				err = fmt.Errorf("--out %s: cannot make the folder %s: %w", fl.out, pe.Path, pe.Err)
+			}
 			return exportFailed(stderr, err)
 		}
 	}
