@@ -293,6 +293,10 @@ func newCorpus(t *testing.T, in, out string) *corpus {
 		hostileCase{name: "read-only/bvh-export", args: []string{"bvh", "export", ro("ro.bvh"), "--clip", "walk"}, code: 1, says: "read-only; not replaced"},
 		hostileCase{name: "read-only/lab", args: lab(ro("ro2.csv"), walk), code: 1, says: "read-only; not replaced"},
 		hostileCase{name: "read-only/golden", args: []string{"golden", roGolden}, code: 1, says: "read-only; not replaced"},
+		// One read-only output among several: none is replaced (the
+		// others, there before, are checked unchanged).
+		hostileCase{name: "read-only/bvh-export-all", args: []string{"bvh", "export", o("all.bvh")}, code: 1, says: "all-run.bvh: read-only; not replaced",
+			outputs: map[string][]byte{o("all-idle.bvh"): before, o("all-walk.bvh"): before, ro("all-run.bvh"): before}},
 	)
 
 	// A failed load writes no --csv (the default character's rows would

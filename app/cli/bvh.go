@@ -235,9 +235,31 @@ func bvhExport(args []string, stdout, stderr io.Writer) int {
 			paths = append(paths, base+"-"+bvhSlug(c.Name)+ext)
 		}
 	}
+	for _, p := range paths { // all checked before any is written
+		if err := export.CheckTarget(p); err != nil {
+			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)
+			return ExitFail
+		}
+	}
+	// Every file is written whole, then all put in place: a failure
+	// midway replaces none.
 	sk := assets.Humanoid()
+	var outs []*export.Output
+	defer func() {
+		for _, f := range outs {
+			f.Abort() // nothing after Commit
+		}
+	}()
 	for i := range clips {
-		if err := bvhWriteFile(paths[i], &sk, &clips[i], units); err != nil {
+		f, err := bvhWriteFile(paths[i], &sk, &clips[i], units)
+		if err != nil {
+			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)
+			return ExitFail
+		}
+		outs = append(outs, f)
+	}
+	for i, f := range outs {
+		if err := f.Commit(); err != nil {
 			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)
 			return ExitFail
 		}
@@ -246,22 +268,22 @@ func bvhExport(args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// bvhWriteFile writes one clip; a file that was there is replaced only
-// by a whole one (export.Output).
-func bvhWriteFile(path string, sk *animsys.Skeleton, c *animsys.Clip, units bvh.Units) error {
+// bvhWriteFile writes one clip to path's temporary file (export.Output),
+// closed and ready for Commit.
+func bvhWriteFile(path string, sk *animsys.Skeleton, c *animsys.Clip, units bvh.Units) (*export.Output, error) {
 	f, err := export.Create(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer f.Abort()
 	err = bvh.Write(f, sk, c, units.Scale())
 	if err == nil {
-		err = f.Commit()
+		err = f.Ready()
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		f.Abort()
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	return f, nil
 }
 
 // bvhClipNames are the clips' names as --clip takes them.
