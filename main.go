@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"kinelab/animsys/export"
 	"kinelab/app"
 	"kinelab/app/cli"
 	"kinelab/app/labs"
@@ -20,6 +21,10 @@ import (
 
 func main() {
 	args := os.Args[1:]
+	// A write to a closed pipe returns EPIPE instead of killing the
+	// process (exit 141): the commands take it as the reader being done
+	// and end quietly (cli's checkedStdout).
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, interrupted := stopOnSignal(writesFiles(args))
 	code := run(ctx, args)
 	if s := interrupted(); s != nil {
@@ -29,7 +34,10 @@ func main() {
 	os.Exit(code)
 }
 
-// stopOnSignal handles the first interrupt (Ctrl-C, SIGTERM, SIGHUP). A
+// stopOnSignal handles the first interrupt (Ctrl-C, SIGTERM, SIGHUP,
+// SIGQUIT). SIGQUIT is taken like SIGTERM rather than Go's default (a
+// goroutine dump and exit 2), which would leave temporary files; a second
+// SIGQUIT still dumps the goroutines of a command stuck giving up. A
 // command that writes files (graceful) is told through the returned
 // context and stops at its next check, giving up what it was writing:
 // every output is written beside its target and put in place only by its
@@ -41,7 +49,7 @@ func main() {
 func stopOnSignal(graceful bool) (ctx context.Context, interrupted func() os.Signal) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	var got atomic.Pointer[os.Signal]
 	go func() {
 		s := <-sig
@@ -53,6 +61,7 @@ func stopOnSignal(graceful bool) (ctx context.Context, interrupted func() os.Sig
 		}
 		cancel()
 		time.Sleep(gracePeriod)
+		export.RemoveTemporary() // what a command still busy would have given up
 		fmt.Fprintf(os.Stderr, "kinelab: %v: stopped (still busy after %v)\n", s, gracePeriod)
 		os.Exit(130)
 	}()
@@ -70,13 +79,15 @@ const gracePeriod = 5 * time.Second
 
 // writesFiles reports whether the command line writes files as it goes
 // (and so stops at an interrupt through its context rather than at once):
-// the app (settings, --csv, screenshots), export and golden.
+// the app (settings, --csv, screenshots), export, bvh export and golden.
 func writesFiles(args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
 	switch args[0] {
-	case "verify", "bench", "bvh", "info", "matching":
+	case "bvh":
+		return len(args) > 1 && args[1] == "export"
+	case "verify", "bench", "info", "matching":
 		return false
 	}
 	return true

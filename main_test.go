@@ -109,12 +109,16 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-// Interrupted (SIGINT) in the middle of an export, kinelab exits 130 and
-// leaves no temporary file or folder beside the output, and an output
-// that was there is as it was.
+// Interrupted (SIGINT, and SIGHUP and SIGQUIT alike) in the middle of an
+// export, kinelab exits 130 and leaves no temporary file or folder beside
+// the output, and an output that was there is as it was.
 func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 	bin := buildKinelab(t)
-	for _, format := range []string{"csv", "npz"} {
+	for _, c := range []struct {
+		format string
+		sig    syscall.Signal
+	}{{"csv", syscall.SIGINT}, {"npz", syscall.SIGINT}, {"csv", syscall.SIGHUP}, {"npz", syscall.SIGQUIT}} {
+		format := c.format
 		dir := t.TempDir()
 		out := filepath.Join(dir, "walk."+format)
 		if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
@@ -136,13 +140,13 @@ func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
-		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		if err := cmd.Process.Signal(c.sig); err != nil {
 			t.Fatal(err)
 		}
 		err := cmd.Wait()
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-			t.Errorf("%s: exit %v, want 130 (stderr %q)", format, err, stderr.String())
+			t.Errorf("%s, %v: exit %v, want 130 (stderr %q)", format, c.sig, err, stderr.String())
 		}
 		entries, _ := os.ReadDir(dir)
 		var names []string
@@ -150,7 +154,48 @@ func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		if b, _ := os.ReadFile(out); len(names) != 1 || string(b) != "before" {
-			t.Errorf("%s: left %q, %s holds %q", format, names, out, b)
+			t.Errorf("%s, %v: left %q, %s holds %q", format, c.sig, names, out, b)
+		}
+	}
+}
+
+// A reader that stops reading (`kinelab info x | head -c1`, `kinelab
+// export walk --out - | head`) ends kinelab quietly: exit 0, nothing on
+// stderr, no temporary file, not killed by SIGPIPE (exit 141).
+func TestClosedStdoutEndsQuietly(t *testing.T) {
+	bin := buildKinelab(t)
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"export", "walk", "--fps", "20000", "--out", "-"},
+		{"bvh", "export", filepath.Join(dir, "out.bvh")},
+		{"verify"},
+	} {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = w, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		// Read one byte, then go, as head -c1 does.
+		if _, err := r.Read(make([]byte, 1)); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		r.Close()
+		err = cmd.Wait()
+		if err != nil || stderr.Len() > 0 {
+			t.Errorf("%v: %v, stderr %q; want exit 0 and nothing said", args, err, stderr.String())
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("left %s", e.Name())
 		}
 	}
 }

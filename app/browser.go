@@ -69,8 +69,16 @@ func (b *fileBrowser) cd(dir string) {
 		switch {
 		case isDir:
 			b.dirs = append(b.dirs, name)
-		case strings.EqualFold(filepath.Ext(name), ".bvh") || character.IsGLTF(name):
+		case slices.Contains([]string{".bvh", ".gltf", ".glb"}, strings.ToLower(filepath.Ext(name))):
 			b.files = append(b.files, name)
+		case filepath.Ext(name) == "" && e.Type().IsRegular():
+			// A file with no extension is listed by its content (read
+			// only for these: a folder of images is not opened file by
+			// file); a FIFO or device is not.
+			p := filepath.Join(dir, name)
+			if character.IsBVH(p) || character.IsGLTF(p) {
+				b.files = append(b.files, name)
+			}
 		}
 	}
 	slices.Sort(b.dirs)

@@ -8,12 +8,19 @@ import (
 )
 
 // The file browser lists folders, and the files the app loads: BVH and
-// glTF (.gltf, .glb), whatever their case; not other files nor hidden
-// ones.
+// glTF (.gltf, .glb), whatever their case, and files with no extension
+// whose content is one; not other files nor hidden ones.
 func TestBrowserLists(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"walk.bvh", "RUN.BVH", "robot.glb", "scene.gltf", "scene.bin", "notes.txt", ".hidden.bvh"} {
 		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Files with no extension, by content: a BVH capture, a glTF JSON
+	// document, and neither.
+	for name, content := range map[string]string{"capture": "HIERARCHY\nROOT Hips", "mesh": `{"asset":{"version":"2.0"}}`, "README": "kinelab"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -22,7 +29,7 @@ func TestBrowserLists(t *testing.T) {
 	}
 	var b fileBrowser
 	b.cd(dir)
-	if want := []string{"RUN.BVH", "robot.glb", "scene.gltf", "walk.bvh"}; !slices.Equal(b.files, want) || !slices.Equal(b.dirs, []string{"takes"}) || b.err != "" {
+	if want := []string{"RUN.BVH", "capture", "mesh", "robot.glb", "scene.gltf", "walk.bvh"}; !slices.Equal(b.files, want) || !slices.Equal(b.dirs, []string{"takes"}) || b.err != "" {
 		t.Errorf("files %q, folders %q, error %q; want files %q and the folder takes", b.files, b.dirs, b.err, want)
 	}
 }

@@ -157,8 +157,8 @@ func defineLabFlags(fs *flag.FlagSet, labFlags []LabFlag) []*float64 {
 func fileArgs(args []string) ([]string, error) {
 	var files []string
 	for _, a := range args {
-		if st, err := os.Stat(a); !strings.HasSuffix(strings.ToLower(a), ".bvh") && !character.IsGLTF(a) && (err != nil || !st.IsDir()) {
-			return files, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh), folders of them, or a glTF file (*.gltf, *.glb); see kinelab -h", a)
+		if st, err := os.Stat(a); !character.IsBVH(a) && !character.IsGLTF(a) && (err != nil || !st.IsDir()) {
+			return files, fmt.Errorf("unexpected argument %q: give flags (--name) before BVH files (*.bvh, or a file starting HIERARCHY), folders of them, or a glTF file (*.gltf, *.glb); see kinelab -h", a)
 		}
 		files = append(files, a)
 	}

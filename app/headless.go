@@ -26,7 +26,10 @@ func runHeadless(ctx context.Context, cfg Config, labs []LabEntry) int {
 		return 1
 	}
 	if len(cfg.Files) > 0 && !a.Load(cfg.Files) {
-		a.mocap.loadFailed = true
+		// Exit 1 with the --csv file as it was: rows of the default
+		// character would pass for the file's.
+		a.unload()
+		return 1
 	}
 	lab := a.Lab()
 	if cfg.Frames == 0 {
@@ -57,9 +60,6 @@ func runHeadless(ctx context.Context, cfg Config, labs []LabEntry) int {
 	a.unload()
 	if err := a.out.csv.Close(); err != nil {
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
-		return 1
-	}
-	if a.mocap.loadFailed {
 		return 1
 	}
 	return 0

@@ -47,7 +47,9 @@ func Run(ctx context.Context, cfg Config, labs []LabEntry) int {
 		defer a.saveUserSettings()
 	}
 	if len(cfg.Files) > 0 && !a.Load(cfg.Files) && cfg.Headless() {
-		a.mocap.loadFailed = true
+		// A scripted run that failed writes neither --csv nor the
+		// screenshot: what was there stays (exit 1).
+		return 1
 	}
 	if cfg.CSV != "" {
 		out, err := CreateCSV(cfg.CSV, a.Lab())
@@ -80,7 +82,7 @@ func Run(ctx context.Context, cfg Config, labs []LabEntry) int {
 			return 1
 		}
 	}
-	if (cfg.Screenshot != "" && a.out.captureErr != nil) || a.mocap.loadFailed {
+	if cfg.Screenshot != "" && a.out.captureErr != nil {
 		return 1
 	}
 	return 0

@@ -18,10 +18,9 @@ import (
 // mocapState is the character loaded from BVH files (nil: the default)
 // and how its files were read.
 type mocapState struct {
-	character  *character.Character
-	files      []string        // the BVH files it was loaded from
-	opts       bvh.ReadOptions // how they were read (the Mocap section changes it)
-	loadFailed bool            // a headless run's files did not all load
+	character *character.Character
+	files     []string        // the BVH files it was loaded from
+	opts      bvh.ReadOptions // how they were read (the Mocap section changes it)
 }
 
 // Load reads BVH files as the character of every lab that animates one

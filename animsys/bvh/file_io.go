@@ -9,9 +9,10 @@ import (
 
 // ReadFile parses the BVH file at path. The file goes to Parse as it is, so
 // Parse can size the motion data from the file's length up front. A path
-// that is no regular file (a FIFO, a device) is refused by name.
+// that is no regular file (a FIFO, a device) or is over regular.MaxBVH
+// bytes is refused by name.
 func ReadFile(path string) (*File, error) {
-	fh, err := regular.Open(path)
+	fh, err := regular.OpenLimit(path, regular.MaxBVH, "a BVH file")
 	if err != nil {
 		return nil, err
 	}

@@ -23,13 +23,16 @@ import (
 const GLTFFPS = 60
 
 // IsGLTF says whether path names a glTF file (.gltf or .glb), which Load
-// reads as a character of its own.
+// reads as a character of its own; a file with no known extension is
+// one if its content starts as GLB or JSON.
 func IsGLTF(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".gltf", ".glb":
 		return true
+	case ".bvh":
+		return false
 	}
-	return false
+	return sniff(path) == "gltf"
 }
 
 // LoadGLTF reads a glTF 2.0 file (gltf.Open) into a character: its

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -49,6 +50,8 @@ type NPZWriter struct {
 	b      []byte
 	vals   []float32
 	closed bool
+	hold   bool    // End leaves the archive for Commit
+	out    *Output // the archive End wrote, with hold
 }
 
 // NewNPZWriter writes the archive to path.
@@ -57,11 +60,19 @@ func NewNPZWriter(path string) *NPZWriter { return &NPZWriter{path: path} }
 // Begin creates the temporary files.
 func (w *NPZWriter) Begin(h *Header) error {
 	w.h, w.qs = *h, Quantities(h)
+	if _, err := checkTarget(w.path); err != nil { // before any work
+		return err
+	}
 	tmp, err := os.MkdirTemp(filepath.Dir(w.path), ".kinelab-export-")
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // not the temporary name: the user never gave it
+			err = fmt.Errorf("cannot create temporary files in %s: %w", filepath.Clean(filepath.Dir(w.path)), pe.Err)
+		}
 		return err
 	}
 	w.tmp = tmp
+	temporary.add(tmp)
 	for i := 0; i <= len(w.qs); i++ {
 		f, err := os.Create(filepath.Join(tmp, strconv.Itoa(i)))
 		if err != nil {
@@ -89,13 +100,13 @@ func (w *NPZWriter) Frame(f *Frame) error {
 		}
 		w.b, w.vals = b, vals
 		if _, err := w.bufs[i].Write(b); err != nil {
-			return err
+			return w.named(err)
 		}
 	}
 	b := binary.LittleEndian.AppendUint64(w.b[:0], math.Float64bits(f.Time))
 	w.b = b
 	if _, err := w.bufs[len(w.qs)].Write(b); err != nil {
-		return err
+		return w.named(err)
 	}
 	w.frames++
 	return nil
@@ -104,13 +115,13 @@ func (w *NPZWriter) Frame(f *Frame) error {
 // End writes the archive (through an Output: an output that was there is
 // replaced only by a whole archive) and removes the temporary files.
 func (w *NPZWriter) End() (err error) {
-	defer w.Abort()
+	defer w.cleanup()
 	if w.frames != w.h.Frames {
 		return fmt.Errorf("npz: %d frames written, the header says %d", w.frames, w.h.Frames)
 	}
 	for _, b := range w.bufs {
 		if err := b.Flush(); err != nil {
-			return err
+			return w.named(err)
 		}
 	}
 	out, err := Create(w.path)
@@ -118,7 +129,11 @@ func (w *NPZWriter) End() (err error) {
 		return err
 	}
 	defer func() {
-		if err == nil {
+		switch {
+		case err == nil && w.hold:
+			w.out = out // for Commit
+			return
+		case err == nil:
 			err = out.Commit()
 		}
 		out.Abort()
@@ -155,17 +170,28 @@ func (w *NPZWriter) End() (err error) {
 		}
 	}
 	if err := w.copyNpy(z, "time", "<f8", []int{w.frames}, len(w.qs)); err != nil {
-		return err
+		return w.named(err)
 	}
 	for i, q := range w.qs {
 		if err := w.copyNpy(z, q.Name, "<f4", []int{w.frames, n, q.Dim}, i); err != nil {
-			return err
+			return w.named(err)
 		}
 	}
 	if err := z.Close(); err != nil {
 		return err
 	}
 	return bw.Flush()
+}
+
+// named hides the temporary files' names, which the user never gave, in
+// an error about one (a full disk): what failed is writing beside the
+// output.
+func (w *NPZWriter) named(err error) error {
+	var pe *fs.PathError
+	if w.tmp != "" && errors.As(err, &pe) && strings.HasPrefix(pe.Path, w.tmp) {
+		return fmt.Errorf("writing temporary data in %s: %w", filepath.Dir(w.tmp), pe.Err)
+	}
+	return err
 }
 
 // copyNpy writes temporary file i as the archive's entry name.npy.
@@ -177,8 +203,33 @@ func (w *NPZWriter) copyNpy(z *zip.Writer, name, descr string, shape []int, i in
 	return writeNpy(z, name, descr, shape, f)
 }
 
-// Abort removes the temporary files (End does it too).
+// Hold has End leave the archive in its temporary file, for Commit to
+// put in place: a command writing several outputs replaces none until
+// every one is whole.
+func (w *NPZWriter) Hold() { w.hold = true }
+
+// Commit puts the archive End wrote (with Hold) in place.
+func (w *NPZWriter) Commit() error {
+	if w.out == nil {
+		return errors.New(w.path + ": no archive to commit")
+	}
+	err := w.out.Commit()
+	w.out = nil
+	return err
+}
+
+// Abort removes the temporary files (End does it too), and the archive
+// held for Commit.
 func (w *NPZWriter) Abort() {
+	w.cleanup()
+	if w.out != nil {
+		w.out.Abort()
+		w.out = nil
+	}
+}
+
+// cleanup removes the temporary files of the arrays.
+func (w *NPZWriter) cleanup() {
 	if w.closed {
 		return
 	}
@@ -188,6 +239,7 @@ func (w *NPZWriter) Abort() {
 	}
 	if w.tmp != "" {
 		os.RemoveAll(w.tmp)
+		temporary.remove(w.tmp)
 	}
 }
 

@@ -9,6 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
+
+	"kinelab/animsys/internal/regular"
 )
 
 // Output is an output file being written so that a failure never costs the
@@ -22,7 +26,11 @@ import (
 // os.Create would, and never removed or replaced.
 //
 // Every output of kinelab goes through one: exports, the BVH and golden
-// files, --csv, screenshots and the settings file.
+// files, --csv, screenshots and the settings file. Create refuses a
+// target that is a file this process has read as an input (the same file
+// through a symbolic or hard link: NoteInput, and every file read by
+// packages bvh, gltf and character) and a read-only file: a temporary
+// file renamed over it would replace it all the same.
 //
 // An Output is finished by Commit or given up by Abort; it has no Close, so
 // that a deferred close cannot keep half a file. A command interrupted
@@ -34,6 +42,9 @@ type Output struct {
 	path string // the target, symbolic links followed
 	tmp  string // the temporary file; "" when writing straight into path
 	done bool
+	// ready: written, flushed and closed (Ready), with readyErr.
+	ready    bool
+	readyErr error
 }
 
 // Create starts writing the output file path.
@@ -42,18 +53,16 @@ func Create(path string) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := os.Stat(path)
-	switch {
-	case err == nil && st.IsDir():
-		return nil, fmt.Errorf("%s: is a folder", path)
-	case err == nil && (!st.Mode().IsRegular() || proc):
+	st, err := checkTarget(path)
+	if err != nil {
+		return nil, err
+	}
+	if st != nil && (!st.Mode().IsRegular() || proc) {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 		if err != nil {
 			return nil, err
 		}
 		return &Output{f: f, name: path, path: path}, nil
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return nil, err
 	}
 	// O_EXCL with a random name rather than os.CreateTemp: the file gets
 	// the mode os.Create would give (0666 less the umask), not 0600.
@@ -65,15 +74,56 @@ func Create(path string) (*Output, error) {
 			continue
 		}
 		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) { // not the temporary name: the user never gave it
+				err = fmt.Errorf("%s: cannot create a file in %s: %w", path, filepath.Clean(dir), pe.Err)
+			}
 			return nil, err
 		}
 		if st != nil { // replacing a file: keep its permissions
 			_ = f.Chmod(st.Mode().Perm())
 		}
+		temporary.add(tmp)
 		return &Output{f: f, name: path, path: target, tmp: tmp}, nil
 	}
 	return nil, fmt.Errorf("%s: no free temporary name beside it", path)
 }
+
+// checkTarget is the file at path (nil if there is none yet), or the
+// error that refuses it as an output: a folder, a file this process
+// reads (IsInput), a read-only file.
+func checkTarget(path string) (fs.FileInfo, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case errors.Is(err, syscall.ENOTDIR):
+		return nil, fmt.Errorf("%s: a folder on the way is a file; expected a folder", path)
+	case err != nil:
+		return nil, err
+	case st.IsDir():
+		return nil, fmt.Errorf("%s: is a folder; expected a file name", path)
+	case st.Mode().IsRegular() && regular.IsInput(st):
+		return nil, fmt.Errorf("%s: is a file this run reads (the same file through a link); not overwritten: name another output", path)
+	case st.Mode().IsRegular() && st.Mode().Perm()&0o222 == 0:
+		return nil, fmt.Errorf("%s: read-only; not replaced", path)
+	}
+	return st, nil
+}
+
+// CheckTarget is nil if Create would take path as an output, else the
+// error it would give for a folder, an input or a read-only file: for a
+// command writing several files to check them all before writing one.
+func CheckTarget(path string) error {
+	_, err := checkTarget(path)
+	return err
+}
+
+// NoteInput remembers the file at path (through links) as an input of
+// this process, so that Create refuses to write over it: for a command
+// that reads its inputs one by one as it writes its outputs, all noted
+// before the first output.
+func NoteInput(path string) { regular.NoteInput(path) }
 
 // Commit finishes the file: the temporary file is flushed to the disk
 // (where a full disk may be reported only now) and renamed over the
@@ -83,13 +133,10 @@ func (f *Output) Commit() error {
 	if f.done {
 		return errors.New(f.name + ": already closed")
 	}
+	err := f.Ready()
 	f.done = true
 	if f.tmp == "" {
-		return f.f.Close()
-	}
-	err := f.f.Sync()
-	if cerr := f.f.Close(); err == nil {
-		err = cerr
+		return err
 	}
 	if err == nil {
 		err = os.Rename(f.tmp, f.path)
@@ -97,7 +144,28 @@ func (f *Output) Commit() error {
 	if err != nil {
 		os.Remove(f.tmp)
 	}
+	temporary.remove(f.tmp)
 	return f.named(err)
+}
+
+// Ready finishes writing: the file is flushed to the disk (where a full
+// disk may be reported only now) and closed, but not yet put in place,
+// which Commit does (or Abort gives it up). A command writing many
+// outputs to commit together so holds no file open for each.
+func (f *Output) Ready() error {
+	if f.ready {
+		return f.readyErr
+	}
+	f.ready = true
+	var err error
+	if f.tmp != "" {
+		err = f.f.Sync()
+	}
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	f.readyErr = f.named(err)
+	return f.readyErr
 }
 
 // Abort gives up the file: the temporary file is removed and the target
@@ -108,10 +176,50 @@ func (f *Output) Abort() {
 		return
 	}
 	f.done = true
-	f.f.Close()
+	if !f.ready {
+		f.f.Close()
+	}
 	if f.tmp != "" {
 		os.Remove(f.tmp)
+		temporary.remove(f.tmp)
 	}
+}
+
+// temporary holds the temporary files and folders being written, for
+// RemoveTemporary.
+var temporary tempSet
+
+type tempSet struct {
+	sync.Mutex
+	paths map[string]bool
+}
+
+func (t *tempSet) add(path string) {
+	t.Lock()
+	defer t.Unlock()
+	if t.paths == nil {
+		t.paths = map[string]bool{}
+	}
+	t.paths[path] = true
+}
+
+func (t *tempSet) remove(path string) {
+	t.Lock()
+	defer t.Unlock()
+	delete(t.paths, path)
+}
+
+// RemoveTemporary removes every temporary file and folder of the outputs
+// not yet committed or aborted, leaving their targets as they were: for a
+// process about to exit with a command still writing (an interrupt whose
+// command did not stop in time). The outputs are not usable after it.
+func RemoveTemporary() {
+	temporary.Lock()
+	defer temporary.Unlock()
+	for p := range temporary.paths {
+		os.RemoveAll(p)
+	}
+	temporary.paths = nil
 }
 
 // Write writes to the file (the temporary one until Commit).

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -150,6 +151,54 @@ func TestOutputThroughProc(t *testing.T) {
 		t.Errorf("through %s: same file %v, %q, %v", proc, err == nil && os.SameFile(before, after), content(t, path), err)
 	}
 	if ls := names(t, dir); !slices.Equal(ls, []string{"stdout.txt"}) {
+		t.Errorf("folder holds %v", ls)
+	}
+}
+
+// Create refuses a read-only file (a rename would replace it all the
+// same) and a file the process has read, under any name (a hard link, a
+// symbolic link): both stay as they were, with no temporary file beside.
+// A file never read, beside them, is written.
+func TestOutputRefusesInputsAndReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	ro := filepath.Join(dir, "ro.csv")
+	if err := os.WriteFile(ro, []byte("old"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(ro); err == nil || err.Error() != ro+": read-only; not replaced" {
+		t.Errorf("a read-only file: %v", err)
+	}
+	in := filepath.Join(dir, "in.bvh")
+	if err := os.WriteFile(in, []byte("HIERARCHY"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hard, sym := filepath.Join(dir, "hard.csv"), filepath.Join(dir, "sym.csv")
+	if err := os.Link(in, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("in.bvh", sym); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{hard, sym} {
+		f, err := Create(p)
+		if err != nil {
+			t.Fatalf("%s before the input is read: %v", p, err)
+		}
+		f.Abort()
+	}
+	NoteInput(in)
+	for _, p := range []string{in, hard, sym} {
+		if _, err := Create(p); err == nil || !strings.Contains(err.Error(), "is a file this run reads") {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if got := content(t, in); got != "HIERARCHY" || content(t, ro) != "old" {
+		t.Errorf("the input holds %q, the read-only file %q", got, content(t, ro))
+	}
+	if err := writeAll(t, filepath.Join(dir, "new.csv"), "x").Commit(); err != nil {
+		t.Error(err)
+	}
+	if ls := names(t, dir); !slices.Equal(ls, []string{"hard.csv", "in.bvh", "new.csv", "ro.csv", "sym.csv"}) {
 		t.Errorf("folder holds %v", ls)
 	}
 }

@@ -28,6 +28,8 @@ package gltf
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -90,14 +92,50 @@ type Asset struct {
 
 // Open reads a glTF or GLB file. External buffers and images resolve
 // beside it. Errors are "path: what"; a path that is no regular file (a
-// FIFO, a device) is refused by name.
+// FIFO, a device), or a file, buffer or image over its limit (package
+// regular), is refused by name, and so is a GLB file whose header says it
+// is longer than it is.
 func Open(path string) (*Asset, error) {
-	f, err := regular.Open(path)
+	f, err := regular.OpenLimit(path, regular.MaxGLTF, "a glTF file")
 	if err != nil {
 		return nil, err // *PathError: "open path: ..."
 	}
 	defer f.Close()
+	if err := checkGLB(f, path); err != nil {
+		return nil, err
+	}
 	return Read(f, path, filepath.Dir(path))
+}
+
+// checkGLB refuses a file that starts as a GLB file (the magic "glTF") but
+// is shorter than its header, or than the length the header gives: a
+// truncated file, which the decoder would otherwise read as JSON
+// ("invalid character 'g'") or as a short chunk. It leaves f at its start.
+func checkGLB(f *os.File, path string) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	var h [20]byte
+	n, _ := io.ReadFull(f, h[:])
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if n < 4 || string(h[:4]) != "glTF" {
+		return nil
+	}
+	if n < len(h) {
+		return fmt.Errorf("%s: a GLB file of %d bytes: %w; expected a 12-byte header and a JSON chunk", path, st.Size(), errTruncated)
+	}
+	length := int64(binary.LittleEndian.Uint32(h[8:]))
+	jsonLen := int64(binary.LittleEndian.Uint32(h[12:]))
+	switch {
+	case length > st.Size():
+		return fmt.Errorf("%s: the GLB header says %d bytes, the file has %d: %w", path, length, st.Size(), errTruncated)
+	case 20+jsonLen > length:
+		return fmt.Errorf("%s: the GLB JSON chunk says %d bytes, past the file's %d", path, jsonLen, length)
+	}
+	return nil
 }
 
 // Read reads a glTF or GLB document from r; name names it in errors
@@ -127,13 +165,13 @@ func decode(r io.Reader, dir string) (doc *gltf.Document, err error) {
 	}()
 	var dec *gltf.Decoder
 	if dir != "" {
-		dec = gltf.NewDecoderFS(r, os.DirFS(dir))
+		dec = gltf.NewDecoderFS(r, regular.DirFS(dir, regular.MaxURI, "a glTF buffer"))
 	} else {
 		dec = gltf.NewDecoder(r)
 	}
 	doc = new(gltf.Document)
 	if err := dec.Decode(doc); err != nil {
-		return nil, err
+		return nil, jsonError(err)
 	}
 	if err := checkRequired(doc.ExtensionsRequired); err != nil {
 		return nil, err
@@ -175,6 +213,30 @@ func checkRequired(required []string) error {
 		return fmt.Errorf("requires extension %s, which kinelab does not read", missing[0])
 	}
 	return fmt.Errorf("requires extensions %s, which kinelab does not read", strings.Join(missing, ", "))
+}
+
+// errTruncated is a file cut short: "truncated", and io.ErrUnexpectedEOF
+// to errors.Is.
+var errTruncated = truncated{}
+
+type truncated struct{}
+
+func (truncated) Error() string { return "truncated" }
+func (truncated) Unwrap() error { return io.ErrUnexpectedEOF }
+
+// jsonError says what the decoder's bare errors mean for a glTF file: an
+// EOF is a file cut short (or empty), a syntax error is at a byte.
+func jsonError(err error) error {
+	var syn *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF):
+		return errors.New("empty: expected a glTF JSON document or GLB data")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: the JSON ends before the document does", errTruncated)
+	case errors.As(err, &syn):
+		return fmt.Errorf("not glTF JSON: at byte %d: %v", syn.Offset, err)
+	}
+	return err
 }
 
 // builder holds what build works out about a document.
@@ -820,7 +882,7 @@ func (b *builder) readExternal(uri string) ([]byte, error) {
 	if !filepath.IsLocal(uri) || strings.Contains(uri, ":") {
 		return nil, fmt.Errorf("%q is not a file beside the document", uri)
 	}
-	return fs.ReadFile(os.DirFS(b.dir), filepath.ToSlash(filepath.Clean(uri)))
+	return fs.ReadFile(regular.DirFS(b.dir, regular.MaxImage, "a glTF image"), filepath.ToSlash(filepath.Clean(uri)))
 }
 
 // sniff is the MIME type of PNG or JPEG image bytes, "" for neither.

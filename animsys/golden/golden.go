@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"kinelab/animsys/export"
+	"kinelab/animsys/internal/regular"
 	"math"
 	"os"
 	"path/filepath"
@@ -223,53 +224,90 @@ func compactNumbers(b []byte) []byte {
 
 // Write generates every file into dir (created if needed), with its
 // README.md, and returns the files' names. Each file is written whole
-// beside its target and renamed over it (export.Create): a failed write
-// leaves dir's files as they were. It stops between files with ctx's
-// error when ctx is done.
+// beside its target (export.Create), and all are renamed over their
+// targets only when every one is written: a run that fails or is stopped
+// (ctx done, checked between files) leaves dir's files as they were.
 func Write(ctx context.Context, dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	// Every target first: a read-only file or an input among them fails
+	// the run before anything is written.
+	for _, o := range Ops() {
+		if err := export.CheckTarget(filepath.Join(dir, o.Meta().Op+".json")); err != nil {
+			return nil, err
+		}
+	}
+	if err := export.CheckTarget(filepath.Join(dir, "README.md")); err != nil {
+		return nil, err
+	}
 	var names []string
+	var outs []*export.Output
+	defer func() {
+		for _, f := range outs {
+			f.Abort() // nothing after Commit
+		}
+	}()
 	for _, o := range Ops() {
 		if err := ctx.Err(); err != nil {
-			return names, err
+			return nil, err
 		}
 		b, err := o.Generate()
 		if err != nil {
 			return nil, err
 		}
 		name := o.Meta().Op + ".json"
-		if err := writeFile(filepath.Join(dir, name), b); err != nil {
+		f, err := writeFile(filepath.Join(dir, name), b)
+		if err != nil {
 			return nil, err
 		}
+		outs = append(outs, f)
 		names = append(names, name)
 	}
-	if err := writeFile(filepath.Join(dir, "README.md"), []byte(Readme())); err != nil {
+	f, err := writeFile(filepath.Join(dir, "README.md"), []byte(Readme()))
+	if err != nil {
 		return nil, err
 	}
-	return append(names, "README.md"), nil
+	outs = append(outs, f)
+	names = append(names, "README.md")
+	for _, f := range outs {
+		if err := f.Commit(); err != nil {
+			return nil, err // names the file
+		}
+	}
+	return names, nil
 }
 
-// writeFile writes b to path through an export.Output.
-func writeFile(path string, b []byte) error {
+// writeFile writes b to path's temporary file (export.Output), closed
+// and ready for Commit.
+func writeFile(path string, b []byte) (*export.Output, error) {
 	f, err := export.Create(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer f.Abort()
-	if _, err := f.Write(b); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Ready()
 	}
-	return f.Commit()
+	if err != nil {
+		f.Abort()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
 }
+
+// maxGoldenFile is the size limit of a golden file read by CheckDir:
+// those Write writes are under a megabyte.
+const maxGoldenFile = 64 << 20
 
 // CheckDir reproduces every golden file in dir with animsys. A file that is
 // missing or does not parse is an error.
 func CheckDir(dir string) ([]Result, error) {
 	var out []Result
 	for _, o := range Ops() {
-		b, err := os.ReadFile(filepath.Join(dir, o.Meta().Op+".json"))
+		// A regular file under the limit: a FIFO or device named like a
+		// golden file is refused, not read for ever.
+		b, err := regular.ReadFile(filepath.Join(dir, o.Meta().Op+".json"), maxGoldenFile, "a golden file")
 		if err != nil {
 			return out, err
 		}

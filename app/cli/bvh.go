@@ -45,7 +45,7 @@ func BVH(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	switch args[0] {
 	case "info":
-		return bvhInfo(args[1:], stdout, stderr)
+		return bvhInfoAs("kinelab bvh info", args[1:], stdout, stderr)
 	case "export":
 		return bvhExport(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -94,8 +94,12 @@ func unitsFlag(fs *flag.FlagSet, s string, stderr io.Writer) (bvh.Units, bool, i
 	return u, true, -1
 }
 
-func bvhInfo(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("kinelab bvh info", "kinelab bvh info FILE.bvh [--units U] [--up y|z]",
+// bvhInfoAs runs `bvh info` as the command name (what its messages start
+// with: `kinelab info` runs it for a BVH file too).
+func bvhInfoAs(name string, args []string, stdout, stderr io.Writer) (code int) {
+	stdout, finish := checkedStdout(name, stdout, stderr, &code)
+	defer finish()
+	fs := newFlagSet(name, name+" FILE.bvh [--units U] [--up y|z]",
 		"Prints a BVH file's joints and channels, frames, frame time, and the up axis,\n"+
 			"units, height and rest frames kinelab reads in it, each with its reason.", stderr)
 	unitsArg := fs.String("units", "", "the file's units: m, cm, mm, in, cmu or metres per unit (default: detected)")
@@ -119,7 +123,7 @@ func bvhInfo(args []string, stdout, stderr io.Writer) int {
 	}
 	f, err := bvh.ReadFile(pos[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return ExitFail
 	}
 	var chosen *bvh.Units
@@ -129,7 +133,7 @@ func bvhInfo(args []string, stdout, stderr io.Writer) int {
 	d := writeBVHInfo(stdout, f, chosen, up)
 	// A file the app refuses fails here too.
 	if err := character.TooFewFrames(f, d.Skip); err != nil {
-		fmt.Fprintf(stderr, "kinelab bvh info: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return ExitFail
 	}
 	return ExitOK
@@ -231,9 +235,31 @@ func bvhExport(args []string, stdout, stderr io.Writer) int {
 			paths = append(paths, base+"-"+bvhSlug(c.Name)+ext)
 		}
 	}
+	for _, p := range paths { // all checked before any is written
+		if err := export.CheckTarget(p); err != nil {
+			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)
+			return ExitFail
+		}
+	}
+	// Every file is written whole, then all put in place: a failure
+	// midway replaces none.
 	sk := assets.Humanoid()
+	var outs []*export.Output
+	defer func() {
+		for _, f := range outs {
+			f.Abort() // nothing after Commit
+		}
+	}()
 	for i := range clips {
-		if err := bvhWriteFile(paths[i], &sk, &clips[i], units); err != nil {
+		f, err := bvhWriteFile(paths[i], &sk, &clips[i], units)
+		if err != nil {
+			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)
+			return ExitFail
+		}
+		outs = append(outs, f)
+	}
+	for i, f := range outs {
+		if err := f.Commit(); err != nil {
 			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)
 			return ExitFail
 		}
@@ -242,22 +268,22 @@ func bvhExport(args []string, stdout, stderr io.Writer) int {
 	return ExitOK
 }
 
-// bvhWriteFile writes one clip; a file that was there is replaced only
-// by a whole one (export.Output).
-func bvhWriteFile(path string, sk *animsys.Skeleton, c *animsys.Clip, units bvh.Units) error {
+// bvhWriteFile writes one clip to path's temporary file (export.Output),
+// closed and ready for Commit.
+func bvhWriteFile(path string, sk *animsys.Skeleton, c *animsys.Clip, units bvh.Units) (*export.Output, error) {
 	f, err := export.Create(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer f.Abort()
 	err = bvh.Write(f, sk, c, units.Scale())
 	if err == nil {
-		err = f.Commit()
+		err = f.Ready()
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		f.Abort()
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	return f, nil
 }
 
 // bvhClipNames are the clips' names as --clip takes them.

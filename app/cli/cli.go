@@ -20,6 +20,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
@@ -54,9 +55,17 @@ func newFlagSet(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
 // written. Each subcommand defers the returned finish, which turns an
 // exit 0 into 1 and says why on stderr (a command exiting non-zero has
 // said what went wrong already).
-func checkedStdout(name string, stdout, stderr io.Writer, code *int) (io.Writer, func()) {
+//
+// A pipe whose reader has gone (EPIPE: `kinelab info x.bvh | head -1`) is
+// no failure: the reader is done. Later output is dropped, the command
+// ends quietly with the exit code it would have had, and a command that
+// streams its data to stdout is stopped (stopOnGone).
+func checkedStdout(name string, stdout, stderr io.Writer, code *int) (*checkedWriter, func()) {
 	w := &checkedWriter{w: stdout}
 	return w, func() {
+		if w.gone && w.stop != nil && *code == ExitFail {
+			*code = ExitOK // stopped by stopOnGone: the reader had all it wanted
+		}
 		if w.err != nil && *code == ExitOK {
 			fmt.Fprintf(stderr, "%s: writing the output: %v\n", name, w.err)
 			*code = ExitFail
@@ -65,17 +74,33 @@ func checkedStdout(name string, stdout, stderr io.Writer, code *int) (io.Writer,
 }
 
 // checkedWriter keeps the first error of its writer and fails every
-// write after it.
+// write after it; after EPIPE it drops every write.
 type checkedWriter struct {
-	w   io.Writer
-	err error
+	w    io.Writer
+	err  error
+	gone bool   // the reader of a pipe has gone (EPIPE)
+	stop func() // called when it goes: stops a command streaming to stdout
 }
 
+// stopOnGone has stop called when the reader of the pipe goes (and the
+// command's exit code then is 0 whatever the stop makes it).
+func (c *checkedWriter) stopOnGone(stop func()) { c.stop = stop }
+
 func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.gone {
+		return len(p), nil
+	}
 	if c.err != nil {
 		return 0, c.err
 	}
 	n, err := c.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		c.gone = true
+		if c.stop != nil {
+			c.stop()
+		}
+		return len(p), nil
+	}
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
 	}

@@ -36,7 +36,10 @@ const exportSynopsis = "kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--f
 // Exit codes: 0 success, 1 a file that cannot be read, parsed or written,
 // 2 bad usage. Flags may come before or after the inputs.
 func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
-	stdout, finish := checkedStdout("kinelab export", stdout, stderr, &code)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cw, finish := checkedStdout("kinelab export", stdout, stderr, &code)
+	stdout = cw
 	defer finish()
 	fs := newFlagSet("kinelab export", exportSynopsis,
 		"Writes the exact propagated velocities of BVH files, glTF files' animations or embedded clips,\n"+
@@ -69,8 +72,28 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	if err != nil {
 		return exportFailed(stderr, err)
 	}
+	// Every input is an input before the first output is written: an
+	// output linked to a later input is refused, not written over it.
+	for _, j := range jobs {
+		if j.path != "" {
+			export.NoteInput(j.path)
+		}
+	}
+	// And every output is checked before the first is written: one that
+	// is an input or read-only fails the run with nothing replaced.
+	if !fl.toStdout {
+		for _, j := range jobs {
+			if err := export.CheckTarget(fl.outPath(j)); err != nil {
+				return exportFailed(stderr, err)
+			}
+		}
+	}
 	if !fl.single && !fl.toStdout {
 		if err := os.MkdirAll(fl.out, 0o755); err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) { // the folder on the way that failed
+				err = fmt.Errorf("--out %s: cannot make the folder %s: %w", fl.out, pe.Path, pe.Err)
+			}
 			return exportFailed(stderr, err)
 		}
 	}
@@ -80,17 +103,59 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	info := stdout
 	if fl.toStdout {
 		info = stderr
+		cw.stopOnGone(cancel) // the reader has all it wants: stop quietly
 	}
+	// Each output is written whole to its temporary file, and all are put
+	// in place only when every one is: an input that fails midway (a
+	// file that does not parse, an interrupt) replaces no output.
+	var done []written
+	defer func() {
+		for _, w := range done {
+			if w.out != nil {
+				w.out.Abort() // nothing after Commit
+			}
+		}
+	}()
 	for _, j := range jobs {
 		src, err := j.source(clips, &sk, ropt, stderr)
 		if err != nil {
 			return exportFailed(stderr, err)
 		}
-		if err := fl.write(ctx, j, src, opt, stdout, info); err != nil {
+		w, err := fl.write(ctx, j, src, opt, stdout)
+		if err != nil {
 			return exportFailed(stderr, err)
 		}
+		done = append(done, w)
+	}
+	for _, w := range done {
+		if w.out != nil {
+			if err := w.out.Commit(); err != nil {
+				return exportFailed(stderr, fmt.Errorf("%s: %w", w.path, err))
+			}
+		}
+		size := ""
+		if st, err := os.Stat(w.path); err == nil && !fl.toStdout {
+			size = fmt.Sprintf(" (%.1f MB)", float64(st.Size())/1e6)
+		}
+		h := w.h
+		fmt.Fprintf(info, "%s: %s, %d frames x %d joints at %.6g fps, %s, %s%s\n",
+			w.path, h.Name, h.Frames, len(h.Joints), h.FPS, h.Sample, h.Units, size)
 	}
 	return ExitOK
+}
+
+// written is an export written to its temporary file (out, nil for
+// stdout), to be committed to path.
+type written struct {
+	path string
+	h    export.Header
+	out  pending
+}
+
+// pending is an output written whole but not yet put in place.
+type pending interface {
+	Commit() error
+	Abort()
 }
 
 // exportFlags are the flags of kinelab export, and what its --out says:
@@ -147,6 +212,15 @@ func (fl *exportFlags) settleOutput(inputs []string) error {
 	fl.toStdout = fl.out == "-"
 	outExt := strings.ToLower(filepath.Ext(fl.out))
 	oneFile := fl.toStdout || outExt == ".csv" || outExt == ".npz" // --out names one file
+	// An existing --out that is no folder: a device or FIFO (/dev/full, a
+	// pipe) takes one output as it is; a file must be named .csv or .npz.
+	device := false
+	if st, err := os.Stat(fl.out); err == nil && !st.IsDir() && !oneFile {
+		if st.Mode().IsRegular() {
+			return exportUsage("--out %q is a file, not a folder: name a .csv or .npz file, a folder, or - for stdout", fl.out)
+		}
+		oneFile, device = true, true
+	}
 	fl.single = len(inputs) == 1 && oneFile
 	switch {
 	case fl.format == "" && fl.single && outExt == ".npz":
@@ -161,7 +235,7 @@ func (fl *exportFlags) settleOutput(inputs []string) error {
 		return exportUsage("--out %q names one file, for %d inputs: give a folder", fl.out, len(inputs))
 	case fl.toStdout && fl.format != "csv":
 		return exportUsage("--out - writes CSV only")
-	case fl.single && !fl.toStdout && outExt != "."+fl.format:
+	case fl.single && !fl.toStdout && !device && outExt != "."+fl.format:
 		return exportUsage("--out %q does not end in .%s", fl.out, fl.format)
 	}
 	return nil
@@ -271,61 +345,60 @@ func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.R
 	return b, nil
 }
 
-// write exports src, job j's input, to its output and says so on info:
-// the path, what was written and its size.
-func (fl *exportFlags) write(ctx context.Context, j exportJob, src export.Source, opt export.Options, stdout, info io.Writer) error {
+// write exports src, job j's input, to its output's temporary file
+// (stdout for "-"), left for the caller to commit.
+func (fl *exportFlags) write(ctx context.Context, j exportJob, src export.Source, opt export.Options, stdout io.Writer) (written, error) {
 	if fl.outUnits == "file" {
 		opt.Units = src.Units()
 	}
-	path := fl.out
-	if !fl.single {
-		path = filepath.Join(fl.out, j.name+"."+fl.format)
-	}
-	h, err := exportOne(ctx, src, opt, fl.format, path, stdout)
-	if err != nil {
-		return err
-	}
-	size := ""
-	if st, err := os.Stat(path); err == nil && !fl.toStdout {
-		size = fmt.Sprintf(" (%.1f MB)", float64(st.Size())/1e6)
-	}
-	fmt.Fprintf(info, "%s: %s, %d frames x %d joints at %.6g fps, %s, %s%s\n",
-		path, h.Name, h.Frames, len(h.Joints), h.FPS, h.Sample, h.Units, size)
-	return nil
+	path := fl.outPath(j)
+	h, out, err := exportOne(ctx, src, opt, fl.format, path, stdout)
+	return written{path: path, h: h, out: out}, err
 }
 
-// exportOne writes one export to path (or stdout for "-") and returns its
-// header. A failed or interrupted export (ctx done) leaves the output as
-// it was (export.Output).
-func exportOne(ctx context.Context, src export.Source, opt export.Options, format, path string, stdout io.Writer) (export.Header, error) {
+// outPath is where job j's output goes: --out itself, or a file in it.
+func (fl *exportFlags) outPath(j exportJob) string {
+	if fl.single {
+		return fl.out
+	}
+	return filepath.Join(fl.out, j.name+"."+fl.format)
+}
+
+// exportOne writes one export to path's temporary file (or stdout for
+// "-") and returns its header and the output to commit (nil for stdout).
+// A failed or interrupted export (ctx done) leaves the output as it was
+// (export.Output).
+func exportOne(ctx context.Context, src export.Source, opt export.Options, format, path string, stdout io.Writer) (export.Header, pending, error) {
 	s, err := export.NewStream(src, opt)
 	if err != nil {
-		return export.Header{}, err
+		return export.Header{}, nil, err
 	}
 	h := s.Header()
 	if path == "-" {
-		return h, s.Run(ctx, export.NewCSVWriter(stdout))
+		return h, nil, s.Run(ctx, export.NewCSVWriter(stdout))
 	}
 	if format == "npz" {
 		w := export.NewNPZWriter(path)
-		defer w.Abort()
+		w.Hold()
 		if err := s.Run(ctx, w); err != nil {
-			return h, fmt.Errorf("%s: %w", path, err)
+			w.Abort()
+			return h, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return h, nil
+		return h, w, nil
 	}
 	f, err := export.Create(path)
 	if err != nil {
-		return h, err
+		return h, nil, err
 	}
-	defer f.Abort()
-	if err := s.Run(ctx, export.NewCSVWriter(f)); err != nil {
-		return h, fmt.Errorf("%s: %w", path, err)
+	err = s.Run(ctx, export.NewCSVWriter(f))
+	if err == nil {
+		err = f.Ready() // closed until committed: no file held open per input
 	}
-	if err := f.Commit(); err != nil {
-		return h, fmt.Errorf("%s: %w", path, err)
+	if err != nil {
+		f.Abort()
+		return h, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return h, nil
+	return h, f, nil
 }
 
 // parseAnywhere parses flags placed anywhere among the arguments and

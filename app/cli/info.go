@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
+	"os"
 	"strings"
 	"text/tabwriter"
 
+	"kinelab/animsys/character"
 	"kinelab/animsys/gltf"
 )
 
@@ -27,12 +28,17 @@ func Info(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		}
 		return ExitUsage
 	}
-	switch strings.ToLower(filepath.Ext(args[0])) {
-	case ".bvh":
-		return BVH(ctx, append([]string{"info"}, args...), stdout, stderr)
-	case ".gltf", ".glb":
+	// By extension, else by content (an extensionless capture).
+	switch {
+	case character.IsBVH(args[0]):
+		return bvhInfoAs("kinelab info", args, stdout, stderr)
+	case character.IsGLTF(args[0]):
 	default:
-		fmt.Fprintf(stderr, "kinelab info: %s: not a .bvh, .gltf or .glb file\n", args[0])
+		if _, err := os.Stat(args[0]); err != nil {
+			fmt.Fprintf(stderr, "kinelab info: %v; expected a BVH or glTF file\n", err)
+			return ExitUsage
+		}
+		fmt.Fprintf(stderr, "kinelab info: %s: not a BVH file (.bvh, or starting HIERARCHY) nor a glTF file (.gltf, .glb, or glTF JSON or GLB data)\n", args[0])
 		return ExitUsage
 	}
 	if len(args) > 1 {
