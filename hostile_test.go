@@ -27,6 +27,12 @@ import (
 // /dev/zero or a wait on a FIFO nobody writes to.
 const hostileTimeout = 60 * time.Second
 
+// hostilePeak bounds one run's peak memory (resident set) by the stated
+// read limit (1 GiB a file): every input here is refused before it is
+// read whole, or is small (the largest run peaked at 35 MB here).
+// Reading /dev/zero whole, the bug this guards, took 6 GB in 16 s.
+const hostilePeak = 1 << 30
+
 // A corpus of hostile inputs, generated in a temporary folder, run
 // through every entry point of the command line (info, export, bvh
 // export, verify --file, golden, matching eval, and a lab with --csv,
@@ -73,6 +79,13 @@ func TestHostileInputs(t *testing.T) {
 				code = ee.ExitCode()
 			} else if err != nil {
 				t.Fatal(err)
+			}
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				peak := ru.Maxrss << 10 // kB on Linux
+				t.Logf("%s: peak memory %.0f MB", t.Name(), float64(peak)/1e6)
+				if peak > hostilePeak {
+					t.Errorf("kinelab %s: peak memory %d MB, over the %d MB budget", strings.Join(k.args, " "), peak>>20, hostilePeak>>20)
+				}
 			}
 			after := hashTree(t, root)
 			msg := stderr.String()
