@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"kinelab/animsys/words"
 	"os"
 
 	rl "github.com/gen2brain/raylib-go/raylib"
@@ -89,7 +90,7 @@ func newBody(ch *character.Character) (BodyDrawer, string, error) {
 	bind := sk.BindPose()
 	mesh := body.Generate(ch.Figure, bind.Pos, bind.Rot)
 	if mesh.VertexCount() == 0 {
-		return nil, fallback, fmt.Errorf("the skeleton of %s has no bone to dress (all its joints at one place?)", Count(sk.Len(), "joint"))
+		return nil, fallback, fmt.Errorf("the skeleton of %s has no bone to dress (all its joints at one place?)", words.Count(sk.Len(), "joint"))
 	}
 	m, err := render.NewSkinnedMesh(&mesh)
 	if err != nil {

@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"fmt"
+	"kinelab/animsys/words"
 	"os"
 	"path/filepath"
 	"slices"
@@ -76,14 +77,14 @@ func (a *App) Load(files []string) bool {
 // ("..., 49 clips from 49 files") or some were skipped ("..., 49 clips
 // from 49 of 50 files, 1 skipped").
 func loadedMessage(ch *character.Character) string {
-	clips := Count(len(ch.Clips), "clip")
+	clips := words.Count(len(ch.Clips), "clip")
 	switch used, skipped := len(ch.Files), len(ch.Skipped); {
 	case skipped > 0:
 		clips += fmt.Sprintf(" from %d of %d files, %d skipped", used, used+skipped, skipped)
 	case used > 1:
-		clips += " from " + Count(used, "file")
+		clips += " from " + words.Count(used, "file")
 	}
-	return fmt.Sprintf("loaded %s: %s, %s", ch.Name, Count(ch.Skel.Len(), "joint"), clips)
+	return fmt.Sprintf("loaded %s: %s, %s", ch.Name, words.Count(ch.Skel.Len(), "joint"), clips)
 }
 
 // mocapSection is the playback panel's section for the loaded BVH files:

@@ -11,7 +11,7 @@ import (
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 
-	"kinelab/animsys/internal/words"
+	"kinelab/animsys/words"
 )
 
 // Up is the axis of a file along which its figure stands. BVH says +Y, but

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strconv"
 
-	"kinelab/animsys/internal/words"
+	"kinelab/animsys/words"
 )
 
 // maxValues bounds Frames x Channels, so sizes never overflow.
@@ -304,8 +304,8 @@ func (p *parser) header() error {
 		return p.errorAt(line, vcol, "expected a frame count after Frames:, found %s", found(text))
 	}
 	if p.f.Channels > 0 && n > maxValues/p.f.Channels {
-		return p.errorAt(line, vcol, "expected at most %d values (Frames x %d channels), found Frames: %d",
-			maxValues, p.f.Channels, n)
+		return p.errorAt(line, vcol, "expected at most %d values (Frames x %s), found Frames: %d",
+			maxValues, words.Count(p.f.Channels, "channel"), n)
 	}
 	p.f.Frames, p.f.FramesLine = n, line
 

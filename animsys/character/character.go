@@ -22,7 +22,7 @@ import (
 	"kinelab/animsys/humanoid"
 	"kinelab/animsys/mathx"
 
-	"kinelab/animsys/internal/words"
+	"kinelab/animsys/words"
 )
 
 // Character is what the labs animate.

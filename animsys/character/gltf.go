@@ -15,7 +15,7 @@ import (
 	"kinelab/animsys/gltf"
 	"kinelab/animsys/humanoid"
 
-	"kinelab/animsys/internal/words"
+	"kinelab/animsys/words"
 )
 
 // GLTFFPS is the rate (frames/s) a glTF clip's curves are resampled at

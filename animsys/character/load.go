@@ -14,7 +14,7 @@ import (
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/humanoid"
 
-	"kinelab/animsys/internal/words"
+	"kinelab/animsys/words"
 )
 
 // File is a BVH file read as kinelab reads every file: parsed, with its

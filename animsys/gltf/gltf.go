@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"kinelab/animsys/words"
 	"math"
 	"os"
 	"path/filepath"
@@ -750,13 +751,13 @@ func (b *builder) anim(an *gltf.Animation, ai int) (*Anim, error) {
 	slices.Sort(a.keys)
 	a.keys = slices.Compact(a.keys)
 	if ignored > 0 {
-		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %d channels on nodes outside the skeleton, or on morph weights, ignored", an.Name, ignored))
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %s on nodes outside the skeleton, or on morph weights, ignored", an.Name, words.Count(ignored, "channel")))
 	}
 	if len(a.Channels) == 0 {
 		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: no channel moves the skeleton: it holds the rest pose", an.Name))
 	}
 	if dup > 0 {
-		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %d channels target a property another channel targets: the later one kept", an.Name, dup))
+		b.a.Notes = append(b.a.Notes, fmt.Sprintf("animation %s: %s a property another channel targets: the later one kept", an.Name, words.Count(dup, "channel")+map[bool]string{true: " targets", false: " target"}[dup == 1]))
 	}
 	// Each joint's plan: its chain's links, the leading un-animated ones
 	// multiplied into one constant.

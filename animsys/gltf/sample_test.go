@@ -452,7 +452,7 @@ func checkZupRoot(t *testing.T, a *Asset) {
 func checkNonjointChannels(t *testing.T, a *Asset) {
 	t.Helper()
 	notes := strings.Join(a.Notes, "\n")
-	if !strings.Contains(notes, "1 channels on nodes outside the skeleton") {
+	if !strings.Contains(notes, "1 channel on nodes outside the skeleton") {
 		t.Errorf("nonjoint_channels: the Prop channel is not noted as ignored: %q", notes)
 	}
 	folded := 0

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"io"
+	"kinelab/animsys/words"
 
 	"kinelab/animsys"
 )
@@ -132,7 +133,7 @@ func WriteText(w io.Writer, rep Report) error {
 		}
 	}
 	if len(rep.Seams) > 0 {
-		pr("left out: %d samples at a seam of the operation (its output jumps there by design):\n", len(rep.Seams))
+		pr("left out: %s at a seam of the operation (its output jumps there by design):\n", words.Count(len(rep.Seams), "sample"))
 		for _, s := range rep.Seams {
 			pr("  %s\n", s)
 		}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kinelab/animsys/words"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -74,7 +75,7 @@ func parseBVHArgs(fs *flag.FlagSet, args []string, want int, stderr io.Writer) (
 		args = fs.Args()[1:]
 	}
 	if len(pos) != want {
-		fmt.Fprintf(stderr, "%s: want %d file name, got %d arguments\n", fs.Name(), want, len(pos))
+		fmt.Fprintf(stderr, "%s: want %s, got %s\n", fs.Name(), words.Count(want, "file name"), words.Count(len(pos), "argument"))
 		fs.Usage()
 		return nil, ExitUsage
 	}
@@ -161,10 +162,7 @@ func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) bvh.De
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "file\t%s\n", f.Name)
-	roots := fmt.Sprintf("%d roots", f.Roots())
-	if f.Roots() == 1 {
-		roots = "1 root"
-	}
+	roots := words.Count(f.Roots(), "root")
 	fmt.Fprintf(tw, "joints\t%d (%d with channels, %d End Sites, %s)\n", len(f.Joints), withChannels, f.EndSites(), roots)
 	fmt.Fprintf(tw, "channels\t%d per frame\n", f.Channels)
 	fmt.Fprintf(tw, "frames\t%d\n", f.Frames)

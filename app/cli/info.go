@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"kinelab/animsys/words"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -90,7 +91,7 @@ func Info(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 				parts = append(parts, fmt.Sprintf("%d %s", n, k))
 			}
 		}
-		fmt.Fprintf(stdout, "animation %q: %.3f s, %d channels (%s)\n", an.Name, an.Duration, len(an.Channels), strings.Join(parts, ", "))
+		fmt.Fprintf(stdout, "animation %q: %.3f s, %s (%s)\n", an.Name, an.Duration, words.Count(len(an.Channels), "channel"), strings.Join(parts, ", "))
 	}
 	for _, n := range a.Notes {
 		fmt.Fprintln(stdout, "note:", n)

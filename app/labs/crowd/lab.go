@@ -2,6 +2,7 @@ package crowd
 
 import (
 	"fmt"
+	"kinelab/animsys/words"
 	"math"
 	"os"
 	"runtime"
@@ -138,7 +139,7 @@ func (l *Lab) Name() string { return "crowd" }
 
 // Title implements app.Lab.
 func (l *Lab) Title() string {
-	return fmt.Sprintf("Crowd - %d characters", l.builtN)
+	return "Crowd - " + words.Count(l.builtN, "character")
 }
 
 // Focus implements app.Lab: the picked character's cell at hip height, which

@@ -3,6 +3,7 @@ package crowd
 import (
 	"fmt"
 	"image/color"
+	"kinelab/animsys/words"
 	"time"
 	"unicode"
 
@@ -271,7 +272,7 @@ func (l *Lab) Draw2D(v *app.View) {
 		body = "no bodies"
 	}
 	lines := []string{
-		fmt.Sprintf("%d characters, %d threads%s, %s", l.builtN, l.crowd.Threads(), auto, lib),
+		fmt.Sprintf("%s, %s%s, %s", words.Count(l.builtN, "character"), words.Count(l.crowd.Threads(), "thread"), auto, lib),
 		fmt.Sprintf("tick %.3f ms   %.2f us per character", l.tickAvg, 1e3*l.tickAvg/float32(l.builtN)),
 		fmt.Sprintf("draw calls %.2f ms (%s, %d as lines)", d.drawMs, body, d.lines),
 		fmt.Sprintf("frame %.2f ms", d.frameMs),

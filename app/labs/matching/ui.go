@@ -3,6 +3,7 @@ package matching
 import (
 	"fmt"
 	"image/color"
+	"kinelab/animsys/words"
 	"math"
 	"strconv"
 	"strings"
@@ -220,7 +221,7 @@ func (l *Lab) Panel(p *app.Panel) {
 		if l.ch != nil { // the embedded set turns both ways already
 			p.Check("Mirrored captures", &s.Mirror)
 		}
-		p.Text(app.Count(l.db.Frames, "frame") + ", " + app.Count(len(l.db.Clips), "clip"))
+		p.Text(words.Count(l.db.Frames, "frame") + ", " + words.Count(len(l.db.Clips), "clip"))
 	}
 	if p.Section("Transitions", &sec.trans) {
 		p.Choice(transitionNames, 2, &s.Transition)
@@ -414,7 +415,7 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 			fmt.Sprintf("%s, %s", mm.SetNames[l.S.Features], transitionNames[l.S.Transition])),
 		fit(fmt.Sprintf("search (%s): median %.1f, p99 %.1f, worst %.0f us", how, med, p99, worst),
 			fmt.Sprintf("search %.1f us (p99 %.0f)", med, p99)),
-		fit(app.Count(m.Transitions, "transition")+" in "+app.Count(m.Searches, "search"), app.Count(m.Transitions, "transition")),
+		fit(words.Count(m.Transitions, "transition")+" in "+words.Count(m.Searches, "search"), words.Count(m.Transitions, "transition")),
 		ui.Shorten("playing "+l.CandidateName(h.frame), width, ui.TextSize),
 		fit(fmt.Sprintf("|red-blue| mean %.3f, max %.3f m/s", mean, most), fmt.Sprintf("|red-blue| %.3f m/s", mean)),
 	}

@@ -1,5 +1,6 @@
-// Package words writes counts in user-facing messages: "1 clip", "2 clips"
-// (never "1 clips").
+// Package words writes counts in the messages the library and the app
+// give a user: "1 clip", "2 clips" (never "1 clips"). It is public so the
+// app, its command line and the library share one rule.
 package words
 
 import (
