@@ -68,6 +68,10 @@ func newChrome() chrome {
 // drawing; this for layout outside it).
 func LabArea(w, h float32) rl.Rectangle { return layoutFor(w, h, false).Area }
 
+// LabPlot is the lab's plot rectangle on a w x h screen (units) without a
+// timeline (View.Plot while drawing; this for layout outside it).
+func LabPlot(w, h float32) rl.Rectangle { return layoutFor(w, h, false).Plot }
+
 // Message is a notice or an error shown in the Messages panel until the
 // user dismisses it.
 type Message struct {

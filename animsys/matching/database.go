@@ -59,7 +59,16 @@ var groupDims = [NumGroups]int{6, 6, 3, 6, 6, 6}
 // cost. Each is a difference too small to see: 1 cm, 5 cm/s, 5 cm, 0.05
 // (3° of direction), and the Inertial feature's value for 1 cm at a
 // 0.1 s half-life (2·0.01/13.9 m·s).
+// For a figure of another size they scale with it (Database.Unit), the
+// direction's aside.
 var scaleFloor = [NumGroups]float32{0.01, 0.05, 0.05, 0.05, 0.05, 0.0015}
+
+// HumanHips (m) is the median height of the hips above the ground of the
+// embedded set's figure, a human of about 1.7 m: the human the settings
+// and constants in metres were tuned on (Database.Unit). It is that
+// figure's measure to the bit, so its Unit is exactly 1 and its runs are
+// as they were before sizes were taken into account.
+const HumanHips = 0.90305239
 
 // Set is a way of costing a transition: which features the search uses.
 type Set int
@@ -142,6 +151,11 @@ type Database struct {
 	// the ground over the database. Contact and lock thresholds scale with
 	// it.
 	Size float32
+	// Unit is Size against the human the settings in metres are for
+	// (Size / HumanHips): speeds, distances and floors in metres are
+	// multiplied by it, so a doll or a giant playing its own captures
+	// moves as a human does, in proportion. 1 for the embedded set.
+	Unit float32
 	// Start[c] is the database index of clip c's first frame; Frames the
 	// total; Searchable marks the frames a search may return.
 	Start      []int
@@ -213,6 +227,10 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 		hips = db.features(c, hips)
 	}
 	db.Size = mathx.Median(hips)
+	db.Unit = db.Size / HumanHips
+	if !(db.Unit > 0) || math.IsInf(float64(db.Unit), 0) {
+		db.Unit = 1 // hips at or below the ground: no size to go by
+	}
 	db.boneLengths()
 	if !slices.Contains(db.Searchable, true) {
 		return nil, fmt.Errorf("matching: no frame to search: every clip is %.2f s or shorter (the first %.2f s and the last %.2f s of each are skipped): %s",
@@ -292,7 +310,11 @@ func (db *Database) build() {
 			sd += math.Sqrt(math.Max(s2/float64(db.Frames)-m*m, 0))
 		}
 		db.mean[g] = mean
-		db.scale[g] = max(float32(sd/float64(d)), scaleFloor[g])
+		floor := scaleFloor[g]
+		if g != TrajDir {
+			floor *= db.Unit
+		}
+		db.scale[g] = max(float32(sd/float64(d)), floor)
 	}
 	for s := range db.sets {
 		si := &db.sets[s]
@@ -459,7 +481,8 @@ func (db *Database) features(c int, hips []float32) []float32 {
 }
 
 // boneLengths finds each joint's bone length (its local position's length,
-// m) where every frame of every clip agrees within a millimetre, for the
+// m) where every frame of every clip agrees within a millimetre (for a
+// human: Database.Unit of one), for the
 // bones of the body: not joint 0, not a carrier, nor a joint hanging from
 // them (whose offset carries the travel). Others get -1.
 func (db *Database) boneLengths() {
@@ -478,7 +501,7 @@ func (db *Database) boneLengths() {
 				lo, hi = min(lo, l), max(hi, l)
 			}
 		}
-		if hi-lo <= 1e-3 {
+		if hi-lo <= 1e-3*db.Unit {
 			db.boneLen[j] = (lo + hi) / 2
 		}
 	}

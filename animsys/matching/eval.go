@@ -14,7 +14,7 @@ type Path int
 
 // The scripted paths.
 const (
-	Circle Path = iota // round a 3 m circle, walking, then running, every 10 s
+	Circle Path = iota // round a 3 m circle (a human's; times Database.Unit), walking, then running, every 10 s
 	Zigzag             // legs of 2 s turning 60° left and right, running every fourth
 	StopGo             // go 3 s, stop 2 s; each go turns 90° and alternates walk, run, a side step and a back step
 	Random             // every 1-3 s a new direction, speed (stand, walk, run) and sometimes a fixed facing (strafe)
@@ -165,8 +165,8 @@ type Metrics struct {
 	Same bool `json:"brute_force_same"`
 }
 
-// RestSpeed (m/s): a simulation slower than this, asked to stand, is at
-// rest: its ticks count as idle.
+// RestSpeed (m/s for a human, times Database.Unit): a simulation slower
+// than this, asked to stand, is at rest: its ticks count as idle.
 const RestSpeed = 0.1
 
 // EvalTick is the tick (s) of an evaluation run.
@@ -245,7 +245,7 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 	mt.sinceStart += float64(dt)
 	// Idle: the input asks to stand and the simulation has come to rest
 	// (the stop itself, while the springs slow it, is still moving).
-	idle := in.Move.Len() < 0.05 && m.Sim.Vel.Len() < RestSpeed
+	idle := in.Move.Len() < 0.05 && m.Sim.Vel.Len() < RestSpeed*db.Unit
 	if idle {
 		mt.idleTicks++
 		mt.idleSeconds += float64(dt)

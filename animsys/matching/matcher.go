@@ -23,7 +23,9 @@ type Input struct {
 	Face mgl32.Vec2
 }
 
-// Settings are a Matcher's parameters.
+// Settings are a Matcher's parameters. Those in metres (speeds,
+// ForceChange, Sync.Distance) are a human's: the matcher multiplies them
+// by its database's Unit, so they fit a figure of any size.
 type Settings struct {
 	Set Set
 	// Transition is how the matcher blends into the frame a search
@@ -47,7 +49,7 @@ type Settings struct {
 	Rerank int
 	// Brute searches by brute force instead of the index.
 	Brute bool
-	// Speeds (m/s): forward walking and running; sideways and backwards
+	// Speeds (m/s, times Database.Unit): forward walking and running; sideways and backwards
 	// travel is capped at SideSpeed and BackSpeed.
 	WalkSpeed, RunSpeed, SideSpeed, BackSpeed float32
 	// Half-lives (s) of the springs that predict the trajectory: on the
@@ -72,8 +74,8 @@ type SyncSettings struct {
 	Adjust                bool
 	Halflife, RotHalflife float32
 	Ratio                 float32
-	// Clamp keeps the root within Distance (m) and Angle (rad) of the
-	// simulation, whatever the animation does.
+	// Clamp keeps the root within Distance (m, times Database.Unit) and
+	// Angle (rad) of the simulation, whatever the animation does.
 	Clamp           bool
 	Distance, Angle float32
 }
@@ -252,7 +254,7 @@ func (m *Matcher) Update(in Input, dt float32) {
 		return
 	}
 	dt = min(dt, MaxTick)
-	m.Sim.steer(in, &m.S, dt)
+	m.Sim.steer(in, &m.S, m.DB.Unit, dt)
 
 	clip := &m.DB.Clips[m.Clip]
 	m.Time += dt
@@ -272,7 +274,7 @@ func (m *Matcher) Update(in Input, dt float32) {
 	m.sinceSearch += dt
 	goalDelta := m.Sim.GoalVel.Sub(m.lastGoal).Len()
 	if atEnd || m.sinceSearch >= m.S.SearchPeriod ||
-		goalDelta > m.S.ForceChange || angleDiff(m.Sim.GoalYaw, m.lastYaw) > math.Pi/4 {
+		goalDelta > m.S.ForceChange*m.DB.Unit || angleDiff(m.Sim.GoalYaw, m.lastYaw) > math.Pi/4 {
 		m.search(atEnd)
 	}
 	m.moveRoot(dt)
@@ -521,8 +523,8 @@ func (m *Matcher) synchronise(dt float32) {
 		yaw += turn
 	}
 	if s.Clamp {
-		if d := pos.Sub(sim.Pos); d.Len() > s.Distance {
-			pos = sim.Pos.Add(d.Mul(s.Distance / d.Len()))
+		if d, most := pos.Sub(sim.Pos), s.Distance*m.DB.Unit; d.Len() > most {
+			pos = sim.Pos.Add(d.Mul(most / d.Len()))
 		}
 		if a := wrapAngle(yaw - sim.Yaw); abs32(a) > s.Angle {
 			yaw = sim.Yaw + mathx.Clamp(a, -s.Angle, s.Angle)

@@ -32,8 +32,8 @@ type Simulation struct {
 }
 
 // Turn-rate estimate: the damper's half-life (s), the fastest steady turn
-// it believes (rad/s; faster is a jump, not a sweep), and the speed (m/s)
-// below which the goal has no direction.
+// it believes (rad/s; faster is a jump, not a sweep), and the speed (m/s
+// for a human, times Database.Unit) below which the goal has no direction.
 const (
 	turnHalflife = 0.2
 	turnMax      = 3
@@ -41,8 +41,9 @@ const (
 )
 
 // steer moves the simulation dt seconds towards what in asks for, with
-// settings s's speeds and half-lives.
-func (sim *Simulation) steer(in Input, s *Settings, dt float32) {
+// settings s's speeds (a human's, times unit: Database.Unit) and
+// half-lives.
+func (sim *Simulation) steer(in Input, s *Settings, unit, dt float32) {
 	move := in.Move
 	if l := move.Len(); l > 1 {
 		move = move.Mul(1 / l)
@@ -57,19 +58,19 @@ func (sim *Simulation) steer(in Input, s *Settings, dt float32) {
 	}
 	// The goal velocity in the goal facing's frame: forward at the walk
 	// or run speed, sideways and backwards capped.
-	speed := s.WalkSpeed
+	speed := s.WalkSpeed * unit
 	if in.Run {
-		speed = s.RunSpeed
+		speed = s.RunSpeed * unit
 	}
 	local := rotate2(move, -sim.GoalYaw) // x along the goal's +x (left), y forward
-	local[0] *= min(speed, s.SideSpeed)
+	local[0] *= min(speed, s.SideSpeed*unit)
 	if local[1] < 0 {
-		local[1] *= min(speed, s.BackSpeed)
+		local[1] *= min(speed, s.BackSpeed*unit)
 	} else {
 		local[1] *= speed
 	}
 	goal := rotate2(local, sim.GoalYaw)
-	sim.turn(goal, dt)
+	sim.turn(goal, unit, dt)
 	sim.GoalVel = goal
 	sim.faceMoves = in.Face.Len() <= 1e-3
 	for a, ax := range [2]int{0, 2} {
@@ -82,9 +83,10 @@ func (sim *Simulation) steer(in Input, s *Settings, dt float32) {
 	sim.Yaw = wrapAngle(sim.Yaw)
 }
 
-// turn updates GoalTurn from the goal's change to goal over dt seconds.
-func (sim *Simulation) turn(goal mgl32.Vec2, dt float32) {
-	if goal.Len() < turnMinSpeed || sim.GoalVel.Len() < turnMinSpeed {
+// turn updates GoalTurn from the goal's change to goal over dt seconds
+// (unit: Database.Unit).
+func (sim *Simulation) turn(goal mgl32.Vec2, unit, dt float32) {
+	if least := turnMinSpeed * unit; goal.Len() < least || sim.GoalVel.Len() < least {
 		sim.GoalTurn = 0
 		return
 	}

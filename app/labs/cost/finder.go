@@ -27,6 +27,7 @@ func (l *Lab) SetCharacter(ch *character.Character) {
 	l.characters++
 	l.skel, l.clips, l.ground = ch.Skel, ch.Clips, ch.Figure.Ground
 	l.camera = app.CameraFor(ch)
+	l.hips, l.middle, l.height = ch.Hips, ch.Middle, ch.Height
 	l.joints = costFeatureJoints(ch)
 	n := l.skel.Len()
 	for _, p := range []*animsys.Pose{&l.samp, &l.out, &l.global, &l.ghost} {

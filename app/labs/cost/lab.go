@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
@@ -12,6 +13,7 @@ import (
 	"kinelab/animsys/spring"
 	"kinelab/app"
 	"kinelab/assets"
+	"kinelab/ui"
 )
 
 // costGridN is the number of grid points per axis of the maps and of the
@@ -103,7 +105,12 @@ type costCandidate struct {
 type Lab struct {
 	app.Base
 	camera app.OrbitCamera // framing the character (app.CameraFor)
-	joint  int             // joint picked with a click, 0 for none
+	// The character's hips, the middle of its body from them (along the
+	// ground, root frame) and its height (m): what Focus frames.
+	hips   int
+	middle mgl32.Vec3
+	height float32
+	joint  int // joint picked with a click, 0 for none
 	S      Settings
 
 	heatMaps
@@ -195,19 +202,53 @@ func (l *Lab) Name() string { return "cost" }
 // Title implements app.Lab.
 func (l *Lab) Title() string { return "Transition cost - " + l.clips[l.cur].Name }
 
-// Focus implements app.Lab: a point up and to the right of the character, so
-// that the default camera shows it below-left of the screen's centre,
-// between the heat maps and the plots.
+// Focus implements app.Lab: the point that puts the middle of the
+// character's body at the middle of its spot on the screen (costSpot:
+// between the panels, the heat maps and the plots) in the lab's camera.
+// The middle is the hips moved to the middle of the body's box
+// (character.Middle, turned as the root is) at half the figure's height,
+// so a figure whose hips are not its middle (an animal's pelvis at its
+// back end) is framed whole. With no screen (headless) it is up and to
+// the right of the middle by a human's offsets, scaled to the character.
 func (l *Lab) Focus() mgl32.Vec3 {
-	cam := app.DefaultCamera()
+	cam := l.camera
+	if !(cam.Distance > 0) {
+		cam = app.DefaultCamera()
+	}
 	fwd := cam.Target.Sub(cam.Eye()).Normalize()
 	right := fwd.Cross(mgl32.Vec3{0, 1, 0}).Normalize()
 	up := right.Cross(fwd)
-	k := l.camera.Scale // the offsets are a human's (m), scaled to the character
+	k := cam.Scale
 	if !(k > 0) {
 		k = 1
 	}
-	return mgl32.Vec3{0, 0.9, 0}.Add(right.Mul(0.6)).Add(up.Mul(0.72)).Mul(k)
+	mid := mgl32.Vec3{0, 0.9 * k, 0} // no character yet: a human's
+	if l.hips > 0 && l.hips < len(l.global.Pos) {
+		h := l.global.Pos[l.hips].Add(mathx.QuatMulVec3(l.global.Rot[0], l.middle))
+		mid = mgl32.Vec3{h[0], l.height / 2, h[2]}
+	}
+	f := mid.Add(right.Mul(0.6 * k)).Add(up.Mul(0.72 * k))
+	if w, h := ui.Width(), ui.Height(); w > 0 && h > 0 {
+		// A point off the screen's middle by (dx, dy) screen heights at
+		// the target's depth is that many times the view's height there
+		// (span) off the target along right and down.
+		s := costSpot(w, h)
+		dx, dy := (s.X+s.Width/2-w/2)/h, (s.Y+s.Height/2-h/2)/h
+		span := 2 * cam.Distance * float32(math.Tan(float64(cam.FovY)*math.Pi/360))
+		f = mid.Sub(right.Mul(dx * span)).Add(up.Mul(dy * span))
+	}
+	if !mathx.Finite(f[0]) || !mathx.Finite(f[1]) || !mathx.Finite(f[2]) {
+		return mgl32.Vec3{0, 0.9, 0}
+	}
+	return f
+}
+
+// costSpot is where the character stands on a w x h screen (units): right
+// of the panels, left of the finder's table and the plot, under the heat
+// maps.
+func costSpot(w, h float32) rl.Rectangle {
+	area, plot, lay := app.LabArea(w, h), app.LabPlot(w, h), costMapLayout(w, h)
+	return rl.Rectangle{X: area.X, Y: lay.bottom, Width: plot.X - area.X, Height: area.Y + area.Height - lay.bottom}
 }
 
 // Configure implements app.Lab: --halflife, when given, sets the

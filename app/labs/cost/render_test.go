@@ -21,6 +21,7 @@ func TestRender(t *testing.T) {
 	a := apptest.OpenWindow(t, app.Config{UIScale: 1, Lab: "cost", Frames: 60, Width: 960, Height: 540}, []app.LabEntry{Entry()})
 	checkFrame(t, a)
 	checkPanel(t, a)
+	checkFraming(t, a)
 }
 
 // checkPanel (called by TestRender): the panel draws with every section

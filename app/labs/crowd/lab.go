@@ -17,6 +17,7 @@ import (
 	"kinelab/animsys/character"
 	"kinelab/animsys/crowd"
 	"kinelab/animsys/humanoid"
+	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/assets"
 	"kinelab/ui"
@@ -43,15 +44,16 @@ const (
 type Settings struct {
 	Count       float32 // characters, 1 to MaxCount
 	Threads     float32 // goroutines ticking the crowd; 0 = auto (GOMAXPROCS)
-	Spacing     float32 // m between neighbouring cells of the grid
+	Spacing     float32 // m between neighbouring cells of the grid (at a human's size, times the view's scale)
 	Library     int32   // LibraryGait or LibraryBench
 	Inertialize bool    // the bench chain's inertialization every 0.5 s
 	Pick        float32 // the character whose velocity lines are shown
 	Lines       bool    // show the picked character's red and blue lines
 	LineScale   float32 // m of line per m/s
 	ShowMesh    bool    // skinned bodies (else skeleton lines for all)
-	// Distances from the camera, in m for a character of 1.8 m (times
-	// the size of a taller one, as the grid's spacing and the camera are).
+	// Distances from the camera, in m at a human's size (times the
+	// view's scale, app.ViewScale, as the grid's spacing and the camera
+	// are).
 	MeshDist   float32 // beyond which characters are lines
 	FineDist   float32 // within which bodies are the finest (crowdVertices[0])
 	CoarseDist float32 // beyond which bodies are the coarsest (crowdVertices[2])
@@ -85,10 +87,15 @@ type Lab struct {
 	fig        *humanoid.Figure
 	hips, head int
 	// mesh is the crowd's character's own mesh (a glTF character's), nil
-	// for generated bodies; size how much taller than 1.8 m it stands (at
-	// least 1): the grid's spacing and the camera scale with it.
-	mesh   *body.Mesh
-	size   float32
+	// for generated bodies; size its view's scale (app.ViewScale: 1 for a
+	// human, 0.42 for a 0.5 m doll, 39 for a 71-unit animal): the grid's
+	// spacing, the camera, the LOD distances and the markers scale with it.
+	mesh *body.Mesh
+	size float32
+	// reach (m) is the figure's length on the ground at the start (the
+	// longer side of its body joints' box along x and z): cells are never
+	// closer, so a long animal does not stand in its neighbours.
+	reach  float32
 	ranges ui.Ranges // the sliders' table (sliders), made once: sync reads it every tick
 
 	crowd            *crowd.Crowd
@@ -144,15 +151,26 @@ func (l *Lab) Title() string {
 
 // Focus implements app.Lab: the picked character's cell at hip height, which
 // the camera follows (F); it opens on the character nearest the middle.
-func (l *Lab) Focus() mgl32.Vec3 { return l.cells[l.pick].Add(mgl32.Vec3{0, 0.9 * l.size, 0}) }
+func (l *Lab) Focus() mgl32.Vec3 { return l.cells[l.pick].Add(mgl32.Vec3{0, 0.9 * l.scale(), 0}) }
 
-// Camera implements app.Lab: far enough back to see the whole grid.
+// Camera implements app.Lab: far enough back to see the whole grid, at
+// the character's scale (the distance's limits too: they are a human's).
 func (l *Lab) Camera() app.OrbitCamera {
 	c := app.DefaultCamera()
-	side := float32(max(l.cols, l.rows)) * l.S.Spacing * l.size
+	c.Scale = l.scale()
+	side := float32(max(l.cols, l.rows)) * l.spacing() / c.Scale
 	c.Yaw, c.Pitch = 0.55, 0.42
-	c.Distance = max(4, min(60, 0.55*side+4))
+	c.Distance = max(4, min(60, 0.55*side+4)) * c.Scale
+	c.Target = c.Target.Mul(c.Scale)
 	return c
+}
+
+// scale is the crowd's view scale (size), 1 before a crowd is built.
+func (l *Lab) scale() float32 {
+	if !(l.size > 0) {
+		return 1
+	}
+	return l.size
 }
 
 // SetCharacter implements app.Lab: the crowd is rebuilt on ch's
@@ -231,7 +249,7 @@ func (l *Lab) sync() {
 // thousands of joints) is reduced to the most that fit, and said.
 func (l *Lab) build(n int) {
 	skel, lib, fig, hips, head := &l.ch.Skel, l.framedOf(l.ch), l.ch.Figure, l.ch.Hips, l.ch.Head
-	mesh, size := l.ch.Mesh, max(1, l.ch.Height/1.8)
+	mesh, size := l.ch.Mesh, app.ViewScale(l.ch)
 	if l.S.Library == LibraryBench {
 		mesh, size = nil, 1
 		if l.bench == nil {
@@ -260,6 +278,7 @@ func (l *Lab) build(n int) {
 	}
 	l.skel, l.fig, l.hips, l.head = skel, fig, hips, topJoint(skel, head)
 	l.mesh, l.size = mesh, size
+	l.reach = groundReach(current(c.Characters[0]), fig)
 	l.crowd, l.builtN, l.builtLib, l.ticked = c, n, l.S.Library, false
 	l.crowd.Start(l.Threads())
 	l.cells = make([]mgl32.Vec3, n)
@@ -339,15 +358,42 @@ func topJoint(skel *animsys.Skeleton, head int) int {
 }
 
 // layout puts character i's cell on a grid of cols x rows centred on the
-// origin, S.Spacing apart (times the character's size), filled row by
+// origin, S.Spacing apart (times the view's scale), filled row by
 // row from the back (-z).
 func (l *Lab) layout() {
 	l.laidSpacing = l.S.Spacing
-	sp := l.S.Spacing * l.size
+	sp := l.spacing()
 	for i := range l.cells {
 		col, row := i%l.cols, i/l.cols
 		l.cells[i] = mgl32.Vec3{(float32(col) - float32(l.cols-1)/2) * sp, 0, (float32(row) - float32(l.rows-1)/2) * sp}
 	}
+}
+
+// spacing (m) is the cells' spacing: S.Spacing times the view's scale,
+// and at least 1.1 times the figure's reach on the ground.
+func (l *Lab) spacing() float32 { return max(l.S.Spacing*l.scale(), 1.1*l.reach) }
+
+// groundReach is the longer side (m) of the box of pose p's body joints
+// (not fig's Ground joints) along x and z; 0 for a non-finite pose.
+func groundReach(p *animsys.Pose, fig *humanoid.Figure) float32 {
+	var lo, hi mgl32.Vec3
+	first := true
+	for j, q := range p.Pos {
+		if fig != nil && j < len(fig.Ground) && fig.Ground[j] {
+			continue
+		}
+		if first {
+			lo, hi, first = q, q, false
+		}
+		for a := range 3 {
+			lo[a], hi[a] = min(lo[a], q[a]), max(hi[a], q[a])
+		}
+	}
+	r := max(hi[0]-lo[0], hi[2]-lo[2])
+	if !mathx.Finite(r) {
+		return 0
+	}
+	return r
 }
 
 // current is character c's newest pose, with propagated velocities: the

@@ -144,10 +144,10 @@ func (l *Lab) Draw3D(v *app.View) {
 	}
 	d.meshes, d.lines, d.perLevel = 0, 0, [crowdLevels]int{}
 	for _, i := range l.order {
-		// Distances in heights of a 1.8 m person: a character l.size
-		// times taller stands l.size times further apart, seen from l.size
-		// times further away, and is drawn at the same levels.
-		dist := l.cells[i].Sub(eye).Len() / l.size
+		// Distances at a human's size: a character l.size times as large
+		// stands l.size times further apart, seen from l.size times
+		// further away, and is drawn at the same levels.
+		dist := l.cells[i].Sub(eye).Len() / l.scale()
 		if d.meshes >= limit || dist >= l.S.MeshDist {
 			d.level[i] = -1
 			d.lines++
@@ -229,13 +229,13 @@ func (l *Lab) drawBodies(body *render.SkinnedMesh, k int8) {
 func (l *Lab) drawPicked(v *app.View) {
 	pos, _, _, shift := l.Character(l.pick)
 	c := l.cells[l.pick]
-	rl.DrawCircle3D(render.V3(c.Add(mgl32.Vec3{0, 0.01, 0})), 0.5*l.size, rl.Vector3{X: 1}, 90, pickTint)
+	rl.DrawCircle3D(render.V3(c.Add(mgl32.Vec3{0, 0.01, 0})), 0.5*l.scale(), rl.Vector3{X: 1}, 90, pickTint)
 	if !l.S.Lines || !l.ticked {
 		return
 	}
 	eye := v.Camera.Position
 	fwd := pos[l.hips].Add(shift).Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
-	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
+	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008 * l.scale())
 	render.BeginOnTop()
 	for j := 1; j < len(pos); j++ {
 		red, blue := l.Lines(j)
@@ -250,7 +250,7 @@ func (l *Lab) drawPicked(v *app.View) {
 // |red - blue| readout.
 func (l *Lab) Draw2D(v *app.View) {
 	pos, _, _, shift := l.Character(l.pick)
-	s := v.Project(pos[l.head].Add(shift).Add(mgl32.Vec3{0, 0.3, 0}))
+	s := v.Project(pos[l.head].Add(shift).Add(mgl32.Vec3{0, 0.3 * l.scale(), 0}))
 	label := fmt.Sprintf("#%d", l.pick)
 	ui.DrawText(label, s.X-ui.Measure(label, ui.TextSize)/2, s.Y, ui.TextSize, pickTint)
 	v.DrawJointLabels(l.skel, pos, shift, l.pickedJoint)

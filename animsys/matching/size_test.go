@@ -1,0 +1,71 @@
+package matching
+
+import (
+	"math"
+	"testing"
+)
+
+// TestSizeFree: the embedded captures made 0.3 and 30 times as large (a
+// 0.5 m doll, a 50 m giant) and played with their own clips choose the
+// same frames at the same ticks as at their own size on every path and
+// set, and their trajectory error, distance from the simulation and foot
+// sliding are the same in proportion to their size: within 1% and 0.002
+// (cm, cm/s at the human's size) of the human's, which floating-point
+// rounding at the other size stays well within (0.03% and 0.001
+// measured). The settings in metres
+// (speeds, the clamp, the search's floors) scale with Database.Unit; before
+// they did, the doll was asked to walk at 4.7 of its hips' heights a
+// second and the giant at 0.05, and neither chose what the human chose.
+func TestSizeFree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three databases and 24 runs: not with -short")
+	}
+	src := embeddedSource(t)
+	one, err := NewDatabase(src, DefaultWeights, DefaultSettings().Halflife)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Unit != 1 {
+		t.Errorf("the embedded set's Unit is %v, want exactly 1 (HumanHips is its hips' height)", one.Unit)
+	}
+	const seconds = 30
+	for _, k := range []float32{0.3, 30} {
+		db, err := NewDatabase(scaled(src, k), DefaultWeights, DefaultSettings().Halflife)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := db.Unit / (k * one.Unit); math.Abs(float64(r)-1) > 1e-4 {
+			t.Errorf("x%g: Unit %.5f, want %.5f", k, db.Unit, k*one.Unit)
+		}
+		for p := Path(0); p < NumPaths; p++ {
+			for set := Set(0); set < NumSets; set++ {
+				s := DefaultSettings()
+				s.Set = set
+				a, fa := run(one, s, p, seconds, 1)
+				b, fb := run(db, s, p, seconds, 1)
+				same := 0
+				for same < min(len(fa), len(fb)) && fa[same] == fb[same] {
+					same++
+				}
+				if same != len(fa) || len(fb) != len(fa) {
+					t.Errorf("x%g, %s, %s: %d transitions, %d at x1; the first %d alike", k, p, set, len(fb), len(fa), same)
+				}
+				if math.Abs(a.IdleSeconds-b.IdleSeconds) > 0.05 {
+					t.Errorf("x%g, %s, %s: idle %.2f s, %.2f s at x1", k, p, set, b.IdleSeconds, a.IdleSeconds)
+				}
+				for _, q := range []struct {
+					name string
+					x, y float64
+				}{
+					{"trajectory error", a.TrajectoryError, b.TrajectoryError},
+					{"sync distance", a.SyncDistance, b.SyncDistance},
+					{"foot sliding", a.FootSliding, b.FootSliding},
+				} {
+					if y := q.y / float64(k); !(math.Abs(y-q.x) <= 0.01*math.Abs(q.x)+0.002) {
+						t.Errorf("x%g, %s, %s: %s %.4f over the size, %.4f at x1", k, p, set, q.name, y, q.x)
+					}
+				}
+			}
+		}
+	}
+}
