@@ -139,3 +139,43 @@ func TestSIMDSampleSameBits(t *testing.T) {
 		}
 	}
 }
+
+// BK's SIMD path gives the scalar path's bits on random skeletons (roots
+// anywhere, sizes either side of a block of eight), with large rotations
+// and scaled parents; a parent after its child sends it to the scalar loop.
+func TestSIMDBKSameBits(t *testing.T) {
+	needSIMD(t)
+	r := rand.New(rand.NewSource(3))
+	for n := 1; n <= 40; n++ {
+		for trial := 0; trial < 4; trial++ {
+			parents := make([]int, n)
+			for i := range parents {
+				parents[i] = r.Intn(i+1) - 1 // -1 (a root) to i-1
+				if i > 0 && r.Intn(4) != 0 {
+					parents[i] = max(parents[i], 0)
+				}
+			}
+			if trial == 3 && n > 1 {
+				parents[r.Intn(n-1)] = n - 1 // not a valid skeleton
+			}
+			global := randomPose(r, n, 3.1)
+			var got, want Pose
+			withSIMD(true, func() { got = NewPose(n); BK(&got, &global, parents) })
+			withSIMD(false, func() { want = NewPose(n); BK(&want, &global, parents) })
+			samePoseBits(t, "BK", &got, &want)
+		}
+	}
+}
+
+// samePoseBits fails t unless a and b hold the same bits in every value.
+func samePoseBits(t *testing.T, what string, a, b *Pose) {
+	t.Helper()
+	ok := sameBits(a.Rot, b.Rot)
+	for c, av := range [][]mgl32.Vec3{a.Pos, a.Vel, a.Ang, a.Scl, a.Svl} {
+		ok = ok && sameBits(av, [][]mgl32.Vec3{b.Pos, b.Vel, b.Ang, b.Scl, b.Svl}[c])
+	}
+	if !ok {
+		samePose(t, what, a, b) // names the first joint that differs in value
+		t.Fatalf("%s: SIMD and scalar values differ in their bits (a zero's sign or a NaN)", what)
+	}
+}
