@@ -249,25 +249,19 @@ func sampleRot8(x *[8 * segRot]float32, rot *[8]mgl32.Quat, ang *[8]mgl32.Vec3, 
 	return o2.GreaterEqual(simdK.one).ToBits()
 }
 
-// gq8 loads the Quats of q at the indices ix as components w, x, y, z.
-func gq8(q []mgl32.Quat, ix *[8]int) (w, x, y, z f8) {
+// gather4 loads the 4x4 float32s at byte offsets off[j] of p, lane j of
+// each result the j-th (the last the fourth float32s).
+func gather4(p unsafe.Pointer, off *[8]uintptr) (f8, f8, f8, f8) {
 	var v f8
-	ld := func(j int) archsimd.Float32x4 {
-		return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Pointer(&q[ix[j]])))
-	}
+	ld := func(j int) archsimd.Float32x4 { return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, off[j]))) }
 	return tr4(v.SetLo(ld(0)).SetHi(ld(4)), v.SetLo(ld(1)).SetHi(ld(5)), v.SetLo(ld(2)).SetHi(ld(6)), v.SetLo(ld(3)).SetHi(ld(7)))
 }
 
-// gv8 loads the Vec3s of s at the indices ix as components x, y, z. Each
-// is loaded as four float32s, the fourth s[i+1]'s X, so every index must
-// have one after it within cap(s) (the slice expression checks it).
-func gv8(s []mgl32.Vec3, ix *[8]int) (x, y, z f8) {
-	var v f8
-	ld := func(j int) archsimd.Float32x4 {
-		i := ix[j]
-		return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Pointer(&s[i : i+2 : i+2][0])))
-	}
-	x, y, z, _ = tr4(v.SetLo(ld(0)).SetHi(ld(4)), v.SetLo(ld(1)).SetHi(ld(5)), v.SetLo(ld(2)).SetHi(ld(6)), v.SetLo(ld(3)).SetHi(ld(7)))
+// gv8 loads the Vec3s of s at joints off[j]/12 as components x, y, z. It
+// loads four float32s a joint, the fourth the next joint's X: the caller
+// makes sure each joint has one after it in s.
+func gv8(s []mgl32.Vec3, off *[8]uintptr) (x, y, z f8) {
+	x, y, z, _ = gather4(unsafe.Pointer(unsafe.SliceData(s)), off)
 	return x, y, z
 }
 
@@ -280,19 +274,22 @@ func gv8(s []mgl32.Vec3, ix *[8]int) (x, y, z f8) {
 // not before its child.
 func bkSIMD(local, global *Pose, parents []int) bool {
 	n := len(parents)
-	var ix [8]int
+	// Byte offsets of the parents' Vec3s and Quats.
+	var ov, oq [8]uintptr
 	for b := 0; b < n; b += 8 {
 		b = min(b, n-8)
 		for j, p := range parents[b : b+8] {
-			// A parent index below its child's has ix[j]+1 <= b+j < n,
-			// which gv8 needs; so has joint 0 (a root's stand-in) with
+			// A parent index below its child's has a joint after it
+			// (p+1 <= b+j < n, and the poses have n joints: BK's check),
+			// which gv8 needs; so has joint 0, a root's stand-in, with
 			// n >= 8.
 			if p >= b+j {
 				return false
 			}
-			ix[j] = max(p, 0)
+			p = max(p, 0)
+			ov[j], oq[j] = uintptr(p)*12, uintptr(p)*16
 		}
-		bk8(local, global, b, &ix)
+		bk8(local, global, b, &ov, &oq)
 	}
 	for i, p := range parents {
 		if p < 0 {
@@ -303,32 +300,33 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 	return true
 }
 
-// bk8 is BK's loop body for joints b to b+7 with parents ix, on the
-// scalar body's operations in its order.
-func bk8(local, global *Pose, b int, ix *[8]int) {
+// bk8 is BK's loop body for joints b to b+7, their parents at byte
+// offsets ov in the Vec3 channels and oq in the rotations, on the scalar
+// body's operations in its order.
+func bk8(local, global *Pose, b int, ov, oq *[8]uintptr) {
 	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 { return (*[8]mgl32.Vec3)(s[b:]) }
-	pw, px, py, pz := gq8(global.Rot, ix)
+	pw, px, py, pz := gather4(unsafe.Pointer(unsafe.SliceData(global.Rot)), oq)
 	gw, gx, gy, gz := ldq8((*[8]mgl32.Quat)(global.Rot[b:]))
 	lw, lx, ly, lz := mathx.QuatInvMulX8(pw, px, py, pz, gw, gx, gy, gz)
 	stq8((*[8]mgl32.Quat)(local.Rot[b:]), lw, lx, ly, lz)
 	one := simdK.one
-	sx, sy, sz := gv8(global.Scl, ix)
+	sx, sy, sz := gv8(global.Scl, ov)
 	ipx, ipy, ipz := one.Div(sx), one.Div(sy), one.Div(sz)
 	sx, sy, sz = ldv8(v8(global.Scl))
 	stv8(v8(local.Scl), sx.Mul(ipx), sy.Mul(ipy), sz.Mul(ipz))
-	psx, psy, psz := gv8(global.Svl, ix)
+	psx, psy, psz := gv8(global.Svl, ov)
 	sx, sy, sz = ldv8(v8(global.Svl))
 	stv8(v8(local.Svl), sx.Sub(psx), sy.Sub(psy), sz.Sub(psz))
 	ax, ay, az := ldv8(v8(global.Pos))
-	qx, qy, qz := gv8(global.Pos, ix)
+	qx, qy, qz := gv8(global.Pos, ov)
 	ax, ay, az = ax.Sub(qx), ay.Sub(qy), az.Sub(qz)
 	ox, oy, oz := mathx.QuatInvMulVec3X8(pw, px, py, pz, ax, ay, az)
 	ox, oy, oz = ox.Mul(ipx), oy.Mul(ipy), oz.Mul(ipz)
 	stv8(v8(local.Pos), ox, oy, oz)
 	// rel = vel - par_vel - cross(par_ang, arm).
-	pax, pay, paz := gv8(global.Ang, ix)
+	pax, pay, paz := gv8(global.Ang, ov)
 	vx, vy, vz := ldv8(v8(global.Vel))
-	qx, qy, qz = gv8(global.Vel, ix)
+	qx, qy, qz = gv8(global.Vel, ov)
 	vx = vx.Sub(qx).Sub(pay.Mul(az).Sub(paz.Mul(ay)))
 	vy = vy.Sub(qy).Sub(paz.Mul(ax).Sub(pax.Mul(az)))
 	vz = vz.Sub(qz).Sub(pax.Mul(ay).Sub(pay.Mul(ax)))
