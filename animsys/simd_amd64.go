@@ -336,3 +336,52 @@ func bk8(local, global *Pose, b int, ov, oq *[8]uintptr) {
 	gx, gy, gz = mathx.QuatInvMulVec3X8(pw, px, py, pz, gx.Sub(pax), gy.Sub(pay), gz.Sub(paz))
 	stv8(v8(local.Ang), gx, gy, gz)
 }
+
+// finiteDiffSIMD is FiniteDiff's loop (see there) on the SIMD path, for
+// n >= 8 joints, with inv = 1/dt. Its joints are independent and it
+// writes only velocities, which it does not read, so the last block may
+// overlap the one before, and out may be curr. A joint whose rotation
+// turned 45 degrees or more, or whose scale changed by a factor beyond
+// NearOne's range, is redone by the scalar loop.
+func finiteDiffSIMD(out, curr, prev *Pose, inv float32) {
+	n := len(curr.Pos)
+	iv := bc(inv)
+	for b := 0; b < n; b += 8 {
+		b = min(b, n-8)
+		for slow := finiteDiff8(out, curr, prev, b, iv); slow != 0; slow &= slow - 1 {
+			i := b + bits.TrailingZeros8(slow)
+			finiteDiffJoints(out, curr, prev, inv, i, i+1)
+		}
+	}
+}
+
+// finiteDiff8 is FiniteDiff's loop body for joints b to b+7 on the scalar
+// body's operations in its order: it returns the lanes to redo, those
+// beyond LogFactorShort's range or whose scale changed by a factor
+// beyond NearOne's (a NaN compares unequal and is not near one, as in the
+// scalar loop).
+func finiteDiff8(out, curr, prev *Pose, b int, iv f8) uint8 {
+	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 { return (*[8]mgl32.Vec3)(s[b:]) }
+	q8 := func(s []mgl32.Quat) *[8]mgl32.Quat { return (*[8]mgl32.Quat)(s[b:]) }
+	cx, cy, cz := ldv8(v8(curr.Pos))
+	px, py, pz := ldv8(v8(prev.Pos))
+	stv8(v8(out.Vel), cx.Sub(px).Mul(iv), cy.Sub(py).Mul(iv), cz.Sub(pz).Mul(iv))
+	cw, cx, cy, cz := ldq8(q8(curr.Rot))
+	pw, px, py, pz := ldq8(q8(prev.Rot))
+	dw, dx, dy, dz := mathx.QuatMulInvX8(cw, cx, cy, cz, pw, px, py, pz)
+	k, ok := mathx.LogFactorShortX8(dw, dx, dy, dz)
+	stv8(v8(out.Ang), dx.Mul(k).Mul(iv), dy.Mul(k).Mul(iv), dz.Mul(k).Mul(iv))
+	cx, cy, cz = ldv8(v8(curr.Scl))
+	px, py, pz = ldv8(v8(prev.Scl))
+	// Where the scales are equal the scale velocity is 0 inv, else the
+	// log of their ratio, inline within NearOne's range.
+	same := px.Equal(cx).And(py.Equal(cy)).And(pz.Equal(cz))
+	rx, ry, rz := cx.Div(px), cy.Div(py), cz.Div(pz)
+	near := mathx.NearOneX8(rx).And(mathx.NearOneX8(ry)).And(mathx.NearOneX8(rz))
+	var zero f8
+	lx := zero.Merge(mathx.LogNearOneX8(rx), same)
+	ly := zero.Merge(mathx.LogNearOneX8(ry), same)
+	lz := zero.Merge(mathx.LogNearOneX8(rz), same)
+	stv8(v8(out.Svl), lx.Mul(iv), ly.Mul(iv), lz.Mul(iv))
+	return ^ok.ToBits() | ^(same.ToBits() | near.ToBits())
+}

@@ -179,3 +179,48 @@ func samePoseBits(t *testing.T, what string, a, b *Pose) {
 		t.Fatalf("%s: SIMD and scalar values differ in their bits (a zero's sign or a NaN)", what)
 	}
 }
+
+// FiniteDiff's SIMD path gives the scalar path's bits, in place and not,
+// on ticks that turn joints by small and large angles (beyond the 45
+// degrees of its fast range) and change some scales, by factors either
+// side of NearOne's range, one to NaN, and keep one zero scale.
+func TestSIMDFiniteDiffSameBits(t *testing.T) {
+	needSIMD(t)
+	r := rand.New(rand.NewSource(4))
+	for n := 1; n <= 40; n++ {
+		for _, dt := range []float32{1.0 / 60, 0.5, 0} {
+			prev, step := randomPose(r, n, 3.1), randomPose(r, n, 0.3)
+			curr := NewPose(n)
+			curr.CopyFrom(&prev)
+			for j := 0; j < n; j++ {
+				curr.Pos[j] = prev.Pos[j].Add(step.Pos[j].Mul(0.1))
+				curr.Rot[j] = mathx.QuatMul(step.Rot[j], prev.Rot[j])
+				if r.Intn(5) == 0 {
+					curr.Rot[j] = randomPose(r, 1, 3.1).Rot[0] // a large turn
+				}
+				switch r.Intn(6) {
+				case 0:
+					curr.Scl[j] = prev.Scl[j].Mul(1 + 0.2*r.Float32())
+				case 1: // beyond NearOne's range on one axis
+					curr.Scl[j][r.Intn(3)] *= 1.5 + r.Float32()
+				}
+			}
+			if n > 5 {
+				curr.Scl[5][1] = float32(math.NaN())
+			}
+			if n > 6 { // a zero scale, unchanged: velocity 0, not 0/0
+				prev.Scl[6], curr.Scl[6] = mgl32.Vec3{1, 0, 1}, mgl32.Vec3{1, 0, 1}
+			}
+			var got, want Pose
+			withSIMD(true, func() { got = NewPose(n); FiniteDiff(&got, &curr, &prev, dt) })
+			withSIMD(false, func() { want = NewPose(n); FiniteDiff(&want, &curr, &prev, dt) })
+			samePoseBits(t, "FiniteDiff", &got, &want)
+			in1, in2 := NewPose(n), NewPose(n)
+			in1.CopyFrom(&curr)
+			in2.CopyFrom(&curr)
+			withSIMD(true, func() { FiniteDiffInPlace(&in1, &prev, dt) })
+			withSIMD(false, func() { FiniteDiffInPlace(&in2, &prev, dt) })
+			samePoseBits(t, "FiniteDiffInPlace", &in1, &in2)
+		}
+	}
+}

@@ -20,3 +20,7 @@ func sampleRotSIMD(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, h10, h01, 
 func bkSIMD(local, global *Pose, parents []int) bool {
 	panic("animsys: no SIMD path in this build")
 }
+
+func finiteDiffSIMD(out, curr, prev *Pose, inv float32) {
+	panic("animsys: no SIMD path in this build")
+}

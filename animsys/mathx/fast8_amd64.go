@@ -113,3 +113,17 @@ func ExpSmallX8(a2 f8) (sinc, cos, c2 f8) {
 	cos = bc(cos0).Sub(bc(cos1).Mul(h2)).Add(h4.Mul(bc(cos2).Sub(bc(cos3).Mul(h2)).Add(h4.Mul(bc(cos4)))))
 	return sinc, cos, k8.one.Sub(sinc.Mul(cos)).Div(a2.Add(k8.tiny))
 }
+
+// NearOneX8 is NearOne per lane.
+func NearOneX8(x f8) archsimd.Mask32x8 {
+	return x.Greater(bc(sqrt2 / 2)).And(x.LessEqual(bc(sqrt2)))
+}
+
+// LogNearOneX8 is LogNearOne per lane.
+func LogNearOneX8(x f8) f8 {
+	f := x.Sub(k8.one)
+	s := f.Div(k8.two.Add(f))
+	s2 := s.Mul(s)
+	s4 := s2.Mul(s2)
+	return k8.two.Mul(s).Mul(k8.one.Add(s2.Mul(bc(1.0 / 3))).Add(s4.Mul(bc(1.0 / 5).Add(s2.Mul(bc(1.0 / 7))).Add(s4.Mul(bc(1.0 / 9))))))
+}

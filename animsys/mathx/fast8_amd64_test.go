@@ -125,6 +125,24 @@ func TestLaneFormsSameBits(t *testing.T) {
 		for c, g := range []f8{gx, gy, gz} {
 			sameLanes(t, "RodriguesX8", g, rod[c])
 		}
+		// Ratios either side of NearOne's range, and 1.
+		var ratio, logs lanes
+		var nearWant uint8
+		for i := range ratio {
+			ratio[i] = 0.6 + 1.0*r.Float32()
+			if i == 0 {
+				ratio[i] = 1
+			}
+			logs[i] = LogNearOne(ratio[i])
+			if NearOne(ratio[i]) {
+				nearWant |= 1 << i
+			}
+		}
+		if got := uint8(NearOneX8(ld8(&ratio)).ToBits()); got != nearWant {
+			t.Fatalf("NearOneX8: lanes %08b, scalar form %08b", got, nearWant)
+		}
+		sameLanes(t, "LogNearOneX8", LogNearOneX8(ld8(&ratio)), logs)
+
 		gs, gc, g2 := ExpSmallX8(ld8(&a2))
 		sameLanes(t, "ExpSmallX8 Sinc", gs, sc)
 		sameLanes(t, "ExpSmallX8 Cos", gc, cs)
