@@ -22,6 +22,13 @@ import (
 // the polynomials' ranges are marked and redone by the scalar path's
 // general functions, as there.
 
+// clearUpper: each eight-joint kernel ends with archsimd.ClearAVXUpperBits
+// (VZEROUPPER), as Go 1.26 emits none: the scalar code after it (the
+// redo of slow joints, the next op) is SSE, which on Intel pays for
+// upper halves left dirty by 256-bit instructions (a false dependency
+// on every SSE instruction, or a state switch). A kernel's vectors are
+// all stored or reduced to bits by then, and the callers keep none.
+
 // useSIMD chooses the SIMD loops: on a CPU without AVX2 this build runs
 // the scalar ones.
 var useSIMD = archsimd.X86.AVX2()
@@ -184,6 +191,7 @@ func blendRot8(lr *[8]mgl32.Quat, la *[8]mgl32.Vec3, rr *[8]mgl32.Quat, ra *[8]m
 	}
 	stq8(or, ow, ox, oy, oz)
 	stv8(oa, gx, gy, gz)
+	archsimd.ClearAVXUpperBits() // see clearUpper
 	return slow
 }
 
@@ -246,7 +254,9 @@ func sampleRot8(x *[8 * segRot]float32, rot *[8]mgl32.Quat, ang *[8]mgl32.Vec3, 
 	r1w, r1x, r1y, r1z := ldRec(p, 0)
 	qw, qx, qy, qz := mathx.QuatMulX8(c, ox.Mul(s), oy.Mul(s), oz.Mul(s), r1w, r1x, r1y, r1z)
 	stq8(rot, qw, qx, qy, qz)
-	return o2.GreaterEqual(simdK.one).ToBits()
+	big := o2.GreaterEqual(simdK.one).ToBits()
+	archsimd.ClearAVXUpperBits() // see clearUpper
+	return big
 }
 
 // gather4 loads the 4x4 float32s at byte offsets off[j] of p, lane j of
@@ -335,6 +345,7 @@ func bk8(local, global *Pose, b int, ov, oq *[8]uintptr) {
 	gx, gy, gz = ldv8(v8(global.Ang))
 	gx, gy, gz = mathx.QuatInvMulVec3X8(pw, px, py, pz, gx.Sub(pax), gy.Sub(pay), gz.Sub(paz))
 	stv8(v8(local.Ang), gx, gy, gz)
+	archsimd.ClearAVXUpperBits() // see clearUpper
 }
 
 // finiteDiffSIMD is FiniteDiff's loop (see there) on the SIMD path, for
@@ -345,10 +356,9 @@ func bk8(local, global *Pose, b int, ov, oq *[8]uintptr) {
 // NearOne's range, is redone by the scalar loop.
 func finiteDiffSIMD(out, curr, prev *Pose, inv float32) {
 	n := len(curr.Pos)
-	iv := bc(inv)
 	for b := 0; b < n; b += 8 {
 		b = min(b, n-8)
-		for slow := finiteDiff8(out, curr, prev, b, iv); slow != 0; slow &= slow - 1 {
+		for slow := finiteDiff8(out, curr, prev, b, inv); slow != 0; slow &= slow - 1 {
 			i := b + bits.TrailingZeros8(slow)
 			finiteDiffJoints(out, curr, prev, inv, i, i+1)
 		}
@@ -360,7 +370,8 @@ func finiteDiffSIMD(out, curr, prev *Pose, inv float32) {
 // beyond LogFactorShort's range or whose scale changed by a factor
 // beyond NearOne's (a NaN compares unequal and is not near one, as in the
 // scalar loop).
-func finiteDiff8(out, curr, prev *Pose, b int, iv f8) uint8 {
+func finiteDiff8(out, curr, prev *Pose, b int, inv float32) uint8 {
+	iv := bc(inv)
 	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 { return (*[8]mgl32.Vec3)(s[b:]) }
 	q8 := func(s []mgl32.Quat) *[8]mgl32.Quat { return (*[8]mgl32.Quat)(s[b:]) }
 	cx, cy, cz := ldv8(v8(curr.Pos))
@@ -383,5 +394,7 @@ func finiteDiff8(out, curr, prev *Pose, b int, iv f8) uint8 {
 	ly := zero.Merge(mathx.LogNearOneX8(ry), same)
 	lz := zero.Merge(mathx.LogNearOneX8(rz), same)
 	stv8(v8(out.Svl), lx.Mul(iv), ly.Mul(iv), lz.Mul(iv))
-	return ^ok.ToBits() | ^(same.ToBits() | near.ToBits())
+	slow := ^ok.ToBits() | ^(same.ToBits() | near.ToBits())
+	archsimd.ClearAVXUpperBits() // see clearUpper
+	return slow
 }
