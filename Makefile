@@ -18,14 +18,30 @@ STATICCHECK_VERSION := v0.7.0
 # allows.
 XVFB        := xvfb-run -a -s "-screen 0 3840x2160x24"
 ARGS        ?=
+# simd added to any experiments GOEXPERIMENT already names.
+comma       := ,
+SIMDEXP     := $(if $(GOEXPERIMENT),$(GOEXPERIMENT)$(comma))simd
 
-.PHONY: run test build build-simd deps vet lint fmt-check gotest bench verify screenshots clean
+.PHONY: run test build build-simd build-scalar deps vet lint fmt-check gotest bench verify screenshots clean
 
 run: build
 	./bin/kinelab $(ARGS)
 
+# The fast path (GOEXPERIMENT=simd: the chain's AVX2 loops, the scalar
+# path's bits) where .ci/simdprobe builds and runs, that is where this Go
+# has the experiment and the CPU has AVX2; else the scalar build. Should the
+# fast build still fail (an experiment's API changes), the scalar one is
+# built instead.
 build: deps
-	$(GO) build -o bin/kinelab .
+	@if GOEXPERIMENT=$(SIMDEXP) $(GO) run ./.ci/simdprobe >/dev/null 2>&1; then \
+	  echo "make: building the fast path (GOEXPERIMENT=simd, AVX2) into bin/kinelab"; \
+	  GOEXPERIMENT=$(SIMDEXP) $(GO) build -o bin/kinelab . || { \
+	    echo "make: the fast build failed; building the scalar path into bin/kinelab"; \
+	    $(GO) build -o bin/kinelab .; }; \
+	else \
+	  echo "make: building the scalar path into bin/kinelab (no GOEXPERIMENT=simd in this Go, or no AVX2)"; \
+	  $(GO) build -o bin/kinelab .; \
+	fi
 
 deps:
 	@./.ci/deps
@@ -64,9 +80,13 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./animsys/...
 	./bin/kinelab bench
 
-# The app with the chain's SIMD loops (GOEXPERIMENT=simd, AVX2).
+# Each build by name, whatever the machine: the SIMD one runs its scalar
+# loops on a CPU without AVX2.
 build-simd: deps
-	GOEXPERIMENT=simd $(GO) build -o bin/kinelab-simd .
+	GOEXPERIMENT=$(SIMDEXP) $(GO) build -o bin/kinelab-simd .
+
+build-scalar: deps
+	$(GO) build -o bin/kinelab-scalar .
 
 verify: build
 	./bin/kinelab verify

@@ -21,18 +21,29 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	need("FiniteDiff", "curr", curr, transforms, n, "len(curr.Pos)")
 	need("FiniteDiff", "prev", prev, transforms, n, "len(curr.Pos)")
 	need("FiniteDiff", "out", out, wholePose, n, "len(curr.Pos)")
-	// Every slice is cut to n here, next to the door check, which then
-	// spares these their own checks (after a store Go reloads a slice).
+	if out != curr {
+		copy(out.Pos, curr.Pos[:n])
+		copy(out.Rot, curr.Rot[:n])
+		copy(out.Scl, curr.Scl[:n])
+	}
+	inv := 1 / dt
+	if useSIMD && n >= 8 {
+		finiteDiffSIMD(out, curr, prev, inv)
+		return
+	}
+	finiteDiffJoints(out, curr, prev, inv, 0, n)
+}
+
+// finiteDiffJoints is FiniteDiff's loop over joints lo to hi-1 (the
+// velocities only), with inv = 1/dt. Its callers check the poses' sizes.
+func finiteDiffJoints(out, curr, prev *Pose, inv float32, lo, hi int) {
+	n := hi
+	// Every slice is cut to n here, which spares the loop's accesses
+	// their own checks (after a store Go reloads a slice).
 	cp, cr, cs := curr.Pos[:n], curr.Rot[:n], curr.Scl[:n]
 	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
-	if out != curr {
-		copy(out.Pos, cp)
-		copy(out.Rot, cr)
-		copy(out.Scl, cs)
-	}
-	inv := 1 / dt
-	for i := 0; i < n; i++ {
+	for i := lo; i < n; i++ {
 		// The plain form of this body is finiteDiffReference below.
 		vel[i] = mathx.LoadV3(&cp[i]).Sub(mathx.LoadV3(&pp[i])).Scale(inv).Vec3()
 		// rotDelta written out, so that the loop makes no call for rotations

@@ -137,6 +137,9 @@ func BK(local, global *Pose, parents []int) {
 	n := len(parents)
 	need("BK", "local", local, wholePose, n, "len(parents)")
 	need("BK", "global", global, wholePose, n, "len(parents)")
+	if useSIMD && n >= 8 && bkSIMD(local, global, parents) {
+		return
+	}
 	gp, gr, gs := global.Pos[:n], global.Rot[:n], global.Scl[:n]
 	gv, ga, gsv := global.Vel[:n], global.Ang[:n], global.Svl[:n]
 	lp, lr, ls := local.Pos[:n], local.Rot[:n], local.Scl[:n]

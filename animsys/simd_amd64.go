@@ -22,6 +22,13 @@ import (
 // the polynomials' ranges are marked and redone by the scalar path's
 // general functions, as there.
 
+// clearUpper: each eight-joint kernel ends with archsimd.ClearAVXUpperBits
+// (VZEROUPPER), as Go 1.26 emits none: the scalar code after it (the
+// redo of slow joints, the next op) is SSE, which on Intel pays for
+// upper halves left dirty by 256-bit instructions (a false dependency
+// on every SSE instruction, or a state switch). A kernel's vectors are
+// all stored or reduced to bits by then, and the callers keep none.
+
 // useSIMD chooses the SIMD loops: on a CPU without AVX2 this build runs
 // the scalar ones.
 var useSIMD = archsimd.X86.AVX2()
@@ -184,6 +191,7 @@ func blendRot8(lr *[8]mgl32.Quat, la *[8]mgl32.Vec3, rr *[8]mgl32.Quat, ra *[8]m
 	}
 	stq8(or, ow, ox, oy, oz)
 	stv8(oa, gx, gy, gz)
+	archsimd.ClearAVXUpperBits() // see clearUpper
 	return slow
 }
 
@@ -246,5 +254,147 @@ func sampleRot8(x *[8 * segRot]float32, rot *[8]mgl32.Quat, ang *[8]mgl32.Vec3, 
 	r1w, r1x, r1y, r1z := ldRec(p, 0)
 	qw, qx, qy, qz := mathx.QuatMulX8(c, ox.Mul(s), oy.Mul(s), oz.Mul(s), r1w, r1x, r1y, r1z)
 	stq8(rot, qw, qx, qy, qz)
-	return o2.GreaterEqual(simdK.one).ToBits()
+	big := o2.GreaterEqual(simdK.one).ToBits()
+	archsimd.ClearAVXUpperBits() // see clearUpper
+	return big
+}
+
+// gather4 loads the 4x4 float32s at byte offsets off[j] of p, lane j of
+// each result the j-th (the last the fourth float32s).
+func gather4(p unsafe.Pointer, off *[8]uintptr) (f8, f8, f8, f8) {
+	var v f8
+	ld := func(j int) archsimd.Float32x4 { return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, off[j]))) }
+	return tr4(v.SetLo(ld(0)).SetHi(ld(4)), v.SetLo(ld(1)).SetHi(ld(5)), v.SetLo(ld(2)).SetHi(ld(6)), v.SetLo(ld(3)).SetHi(ld(7)))
+}
+
+// gv8 loads the Vec3s of s at joints off[j]/12 as components x, y, z. It
+// loads four float32s a joint, the fourth the next joint's X: the caller
+// makes sure each joint has one after it in s.
+func gv8(s []mgl32.Vec3, off *[8]uintptr) (x, y, z f8) {
+	x, y, z, _ = gather4(unsafe.Pointer(unsafe.SliceData(s)), off)
+	return x, y, z
+}
+
+// bkSIMD is BK (see there) on the SIMD path, for n = len(parents) >= 8
+// joints, each parent before its child: eight joints at once, their
+// parents' values gathered. BK's joints are independent (each reads the
+// global pose only), so the last block may overlap the one before, and a
+// root's lane computes with joint 0 as its parent, then is overwritten.
+// It returns false, for BK's scalar loop to redo it all, if a parent is
+// not before its child.
+func bkSIMD(local, global *Pose, parents []int) bool {
+	n := len(parents)
+	// Byte offsets of the parents' Vec3s and Quats.
+	var ov, oq [8]uintptr
+	for b := 0; b < n; b += 8 {
+		b = min(b, n-8)
+		for j, p := range parents[b : b+8] {
+			// A parent index below its child's has a joint after it
+			// (p+1 <= b+j < n, and the poses have n joints: BK's check),
+			// which gv8 needs; so has joint 0, a root's stand-in, with
+			// n >= 8.
+			if p >= b+j {
+				return false
+			}
+			p = max(p, 0)
+			ov[j], oq[j] = uintptr(p)*12, uintptr(p)*16
+		}
+		bk8(local, global, b, &ov, &oq)
+	}
+	for i, p := range parents {
+		if p < 0 {
+			local.Pos[i], local.Rot[i], local.Scl[i] = global.Pos[i], global.Rot[i], global.Scl[i]
+			local.Vel[i], local.Ang[i], local.Svl[i] = global.Vel[i], global.Ang[i], global.Svl[i]
+		}
+	}
+	return true
+}
+
+// bk8 is BK's loop body for joints b to b+7, their parents at byte
+// offsets ov in the Vec3 channels and oq in the rotations, on the scalar
+// body's operations in its order.
+func bk8(local, global *Pose, b int, ov, oq *[8]uintptr) {
+	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 { return (*[8]mgl32.Vec3)(s[b:]) }
+	pw, px, py, pz := gather4(unsafe.Pointer(unsafe.SliceData(global.Rot)), oq)
+	gw, gx, gy, gz := ldq8((*[8]mgl32.Quat)(global.Rot[b:]))
+	lw, lx, ly, lz := mathx.QuatInvMulX8(pw, px, py, pz, gw, gx, gy, gz)
+	stq8((*[8]mgl32.Quat)(local.Rot[b:]), lw, lx, ly, lz)
+	one := simdK.one
+	sx, sy, sz := gv8(global.Scl, ov)
+	ipx, ipy, ipz := one.Div(sx), one.Div(sy), one.Div(sz)
+	sx, sy, sz = ldv8(v8(global.Scl))
+	stv8(v8(local.Scl), sx.Mul(ipx), sy.Mul(ipy), sz.Mul(ipz))
+	psx, psy, psz := gv8(global.Svl, ov)
+	sx, sy, sz = ldv8(v8(global.Svl))
+	stv8(v8(local.Svl), sx.Sub(psx), sy.Sub(psy), sz.Sub(psz))
+	ax, ay, az := ldv8(v8(global.Pos))
+	qx, qy, qz := gv8(global.Pos, ov)
+	ax, ay, az = ax.Sub(qx), ay.Sub(qy), az.Sub(qz)
+	ox, oy, oz := mathx.QuatInvMulVec3X8(pw, px, py, pz, ax, ay, az)
+	ox, oy, oz = ox.Mul(ipx), oy.Mul(ipy), oz.Mul(ipz)
+	stv8(v8(local.Pos), ox, oy, oz)
+	// rel = vel - par_vel - cross(par_ang, arm).
+	pax, pay, paz := gv8(global.Ang, ov)
+	vx, vy, vz := ldv8(v8(global.Vel))
+	qx, qy, qz = gv8(global.Vel, ov)
+	vx = vx.Sub(qx).Sub(pay.Mul(az).Sub(paz.Mul(ay)))
+	vy = vy.Sub(qy).Sub(paz.Mul(ax).Sub(pax.Mul(az)))
+	vz = vz.Sub(qz).Sub(pax.Mul(ay).Sub(pay.Mul(ax)))
+	vx, vy, vz = mathx.QuatInvMulVec3X8(pw, px, py, pz, vx, vy, vz)
+	stv8(v8(local.Vel), vx.Mul(ipx).Sub(ox.Mul(psx)), vy.Mul(ipy).Sub(oy.Mul(psy)), vz.Mul(ipz).Sub(oz.Mul(psz)))
+	gx, gy, gz = ldv8(v8(global.Ang))
+	gx, gy, gz = mathx.QuatInvMulVec3X8(pw, px, py, pz, gx.Sub(pax), gy.Sub(pay), gz.Sub(paz))
+	stv8(v8(local.Ang), gx, gy, gz)
+	archsimd.ClearAVXUpperBits() // see clearUpper
+}
+
+// finiteDiffSIMD is FiniteDiff's loop (see there) on the SIMD path, for
+// n >= 8 joints, with inv = 1/dt. Its joints are independent and it
+// writes only velocities, which it does not read, so the last block may
+// overlap the one before, and out may be curr. A joint whose rotation
+// turned 45 degrees or more, or whose scale changed by a factor beyond
+// NearOne's range, is redone by the scalar loop.
+func finiteDiffSIMD(out, curr, prev *Pose, inv float32) {
+	n := len(curr.Pos)
+	for b := 0; b < n; b += 8 {
+		b = min(b, n-8)
+		for slow := finiteDiff8(out, curr, prev, b, inv); slow != 0; slow &= slow - 1 {
+			i := b + bits.TrailingZeros8(slow)
+			finiteDiffJoints(out, curr, prev, inv, i, i+1)
+		}
+	}
+}
+
+// finiteDiff8 is FiniteDiff's loop body for joints b to b+7 on the scalar
+// body's operations in its order: it returns the lanes to redo, those
+// beyond LogFactorShort's range or whose scale changed by a factor
+// beyond NearOne's (a NaN compares unequal and is not near one, as in the
+// scalar loop).
+func finiteDiff8(out, curr, prev *Pose, b int, inv float32) uint8 {
+	iv := bc(inv)
+	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 { return (*[8]mgl32.Vec3)(s[b:]) }
+	q8 := func(s []mgl32.Quat) *[8]mgl32.Quat { return (*[8]mgl32.Quat)(s[b:]) }
+	cx, cy, cz := ldv8(v8(curr.Pos))
+	px, py, pz := ldv8(v8(prev.Pos))
+	stv8(v8(out.Vel), cx.Sub(px).Mul(iv), cy.Sub(py).Mul(iv), cz.Sub(pz).Mul(iv))
+	cw, cx, cy, cz := ldq8(q8(curr.Rot))
+	pw, px, py, pz := ldq8(q8(prev.Rot))
+	dw, dx, dy, dz := mathx.QuatMulInvX8(cw, cx, cy, cz, pw, px, py, pz)
+	k, ok := mathx.LogFactorShortX8(dw, dx, dy, dz)
+	stv8(v8(out.Ang), dx.Mul(k).Mul(iv), dy.Mul(k).Mul(iv), dz.Mul(k).Mul(iv))
+	cx, cy, cz = ldv8(v8(curr.Scl))
+	px, py, pz = ldv8(v8(prev.Scl))
+	// Where the scales are equal the scale velocity is 0 inv, else the
+	// log of their ratio, inline within NearOne's range.
+	same := px.Equal(cx).And(py.Equal(cy)).And(pz.Equal(cz))
+	rx, ry, rz := cx.Div(px), cy.Div(py), cz.Div(pz)
+	near := mathx.NearOneX8(rx).And(mathx.NearOneX8(ry)).And(mathx.NearOneX8(rz))
+	var zero f8
+	lx := zero.Merge(mathx.LogNearOneX8(rx), same)
+	ly := zero.Merge(mathx.LogNearOneX8(ry), same)
+	lz := zero.Merge(mathx.LogNearOneX8(rz), same)
+	stv8(v8(out.Svl), lx.Mul(iv), ly.Mul(iv), lz.Mul(iv))
+	slow := ^ok.ToBits() | ^(same.ToBits() | near.ToBits())
+	archsimd.ClearAVXUpperBits() // see clearUpper
+	return slow
 }

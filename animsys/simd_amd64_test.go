@@ -139,3 +139,88 @@ func TestSIMDSampleSameBits(t *testing.T) {
 		}
 	}
 }
+
+// BK's SIMD path gives the scalar path's bits on random skeletons (roots
+// anywhere, sizes either side of a block of eight), with large rotations
+// and scaled parents; a parent after its child sends it to the scalar loop.
+func TestSIMDBKSameBits(t *testing.T) {
+	needSIMD(t)
+	r := rand.New(rand.NewSource(3))
+	for n := 1; n <= 40; n++ {
+		for trial := 0; trial < 4; trial++ {
+			parents := make([]int, n)
+			for i := range parents {
+				parents[i] = r.Intn(i+1) - 1 // -1 (a root) to i-1
+				if i > 0 && r.Intn(4) != 0 {
+					parents[i] = max(parents[i], 0)
+				}
+			}
+			if trial == 3 && n > 1 {
+				parents[r.Intn(n-1)] = n - 1 // not a valid skeleton
+			}
+			global := randomPose(r, n, 3.1)
+			var got, want Pose
+			withSIMD(true, func() { got = NewPose(n); BK(&got, &global, parents) })
+			withSIMD(false, func() { want = NewPose(n); BK(&want, &global, parents) })
+			samePoseBits(t, "BK", &got, &want)
+		}
+	}
+}
+
+// samePoseBits fails t unless a and b hold the same bits in every value.
+func samePoseBits(t *testing.T, what string, a, b *Pose) {
+	t.Helper()
+	ok := sameBits(a.Rot, b.Rot)
+	for c, av := range [][]mgl32.Vec3{a.Pos, a.Vel, a.Ang, a.Scl, a.Svl} {
+		ok = ok && sameBits(av, [][]mgl32.Vec3{b.Pos, b.Vel, b.Ang, b.Scl, b.Svl}[c])
+	}
+	if !ok {
+		samePose(t, what, a, b) // names the first joint that differs in value
+		t.Fatalf("%s: SIMD and scalar values differ in their bits (a zero's sign or a NaN)", what)
+	}
+}
+
+// FiniteDiff's SIMD path gives the scalar path's bits, in place and not,
+// on ticks that turn joints by small and large angles (beyond the 45
+// degrees of its fast range) and change some scales, by factors either
+// side of NearOne's range, one to NaN, and keep one zero scale.
+func TestSIMDFiniteDiffSameBits(t *testing.T) {
+	needSIMD(t)
+	r := rand.New(rand.NewSource(4))
+	for n := 1; n <= 40; n++ {
+		for _, dt := range []float32{1.0 / 60, 0.5, 0} {
+			prev, step := randomPose(r, n, 3.1), randomPose(r, n, 0.3)
+			curr := NewPose(n)
+			curr.CopyFrom(&prev)
+			for j := 0; j < n; j++ {
+				curr.Pos[j] = prev.Pos[j].Add(step.Pos[j].Mul(0.1))
+				curr.Rot[j] = mathx.QuatMul(step.Rot[j], prev.Rot[j])
+				if r.Intn(5) == 0 {
+					curr.Rot[j] = randomPose(r, 1, 3.1).Rot[0] // a large turn
+				}
+				switch r.Intn(6) {
+				case 0:
+					curr.Scl[j] = prev.Scl[j].Mul(1 + 0.2*r.Float32())
+				case 1: // beyond NearOne's range on one axis
+					curr.Scl[j][r.Intn(3)] *= 1.5 + r.Float32()
+				}
+			}
+			if n > 5 {
+				curr.Scl[5][1] = float32(math.NaN())
+			}
+			if n > 6 { // a zero scale, unchanged: velocity 0, not 0/0
+				prev.Scl[6], curr.Scl[6] = mgl32.Vec3{1, 0, 1}, mgl32.Vec3{1, 0, 1}
+			}
+			var got, want Pose
+			withSIMD(true, func() { got = NewPose(n); FiniteDiff(&got, &curr, &prev, dt) })
+			withSIMD(false, func() { want = NewPose(n); FiniteDiff(&want, &curr, &prev, dt) })
+			samePoseBits(t, "FiniteDiff", &got, &want)
+			in1, in2 := NewPose(n), NewPose(n)
+			in1.CopyFrom(&curr)
+			in2.CopyFrom(&curr)
+			withSIMD(true, func() { FiniteDiffInPlace(&in1, &prev, dt) })
+			withSIMD(false, func() { FiniteDiffInPlace(&in2, &prev, dt) })
+			samePoseBits(t, "FiniteDiffInPlace", &in1, &in2)
+		}
+	}
+}

@@ -16,3 +16,11 @@ func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.
 func sampleRotSIMD(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, h10, h01, h11, d10, d01, d11, inv float32) bool {
 	panic("animsys: no SIMD path in this build")
 }
+
+func bkSIMD(local, global *Pose, parents []int) bool {
+	panic("animsys: no SIMD path in this build")
+}
+
+func finiteDiffSIMD(out, curr, prev *Pose, inv float32) {
+	panic("animsys: no SIMD path in this build")
+}

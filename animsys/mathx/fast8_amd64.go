@@ -45,6 +45,25 @@ func QuatMulInvX8(aw, ax, ay, az, bw, bx, by, bz f8) (w, x, y, z f8) {
 		az.Mul(bw).Sub(aw.Mul(bz)).Sub(ax.Mul(by)).Add(ay.Mul(bx))
 }
 
+// QuatInvMulX8 is QuatInvMulS per lane.
+func QuatInvMulX8(aw, ax, ay, az, bw, bx, by, bz f8) (w, x, y, z f8) {
+	return aw.Mul(bw).Add(ax.Mul(bx)).Add(ay.Mul(by)).Add(az.Mul(bz)),
+		aw.Mul(bx).Sub(ax.Mul(bw)).Sub(ay.Mul(bz)).Add(az.Mul(by)),
+		aw.Mul(by).Sub(ay.Mul(bw)).Sub(az.Mul(bx)).Add(ax.Mul(bz)),
+		aw.Mul(bz).Sub(az.Mul(bw)).Sub(ax.Mul(by)).Add(ay.Mul(bx))
+}
+
+// QuatInvMulVec3X8 is QuatInvMulVec3S per lane.
+func QuatInvMulVec3X8(w, x, y, z, vx, vy, vz f8) (f8, f8, f8) {
+	two := k8.two
+	tx := two.Mul(vy.Mul(z).Sub(vz.Mul(y)))
+	ty := two.Mul(vz.Mul(x).Sub(vx.Mul(z)))
+	tz := two.Mul(vx.Mul(y).Sub(vy.Mul(x)))
+	return vx.Add(w.Mul(tx)).Add(ty.Mul(z).Sub(tz.Mul(y))),
+		vy.Add(w.Mul(ty)).Add(tz.Mul(x).Sub(tx.Mul(z))),
+		vz.Add(w.Mul(tz)).Add(tx.Mul(y).Sub(ty.Mul(x)))
+}
+
 // QuatMulVec3X8 is QuatMulVec3S per lane.
 func QuatMulVec3X8(w, x, y, z, vx, vy, vz f8) (f8, f8, f8) {
 	two := k8.two
@@ -93,4 +112,18 @@ func ExpSmallX8(a2 f8) (sinc, cos, c2 f8) {
 	sinc = bc(sin0).Sub(bc(sin1).Mul(h2)).Add(h4.Mul(bc(sin2).Sub(bc(sin3).Mul(h2))))
 	cos = bc(cos0).Sub(bc(cos1).Mul(h2)).Add(h4.Mul(bc(cos2).Sub(bc(cos3).Mul(h2)).Add(h4.Mul(bc(cos4)))))
 	return sinc, cos, k8.one.Sub(sinc.Mul(cos)).Div(a2.Add(k8.tiny))
+}
+
+// NearOneX8 is NearOne per lane.
+func NearOneX8(x f8) archsimd.Mask32x8 {
+	return x.Greater(bc(sqrt2 / 2)).And(x.LessEqual(bc(sqrt2)))
+}
+
+// LogNearOneX8 is LogNearOne per lane.
+func LogNearOneX8(x f8) f8 {
+	f := x.Sub(k8.one)
+	s := f.Div(k8.two.Add(f))
+	s2 := s.Mul(s)
+	s4 := s2.Mul(s2)
+	return k8.two.Mul(s).Mul(k8.one.Add(s2.Mul(bc(1.0 / 3))).Add(s4.Mul(bc(1.0 / 5).Add(s2.Mul(bc(1.0 / 7))).Add(s4.Mul(bc(1.0 / 9))))))
 }

@@ -58,7 +58,7 @@ func TestLaneFormsSameBits(t *testing.T) {
 		}
 		v, x, s1, s2 := [3]lanes{rnd(2), rnd(2), rnd(2)}, [3]lanes{rnd(3), rnd(3), rnd(3)}, rnd(1), rnd(1)
 		a2, h2 := rnd(1.2), rnd(0.25)
-		var want [13]lanes
+		var want [20]lanes
 		var okWant uint8
 		for i := 0; i < 8; i++ {
 			aw, ax, ay, az := a[0][i], a[1][i], a[2][i], a[3][i]
@@ -72,6 +72,8 @@ func TestLaneFormsSameBits(t *testing.T) {
 				okWant |= 1 << i
 			}
 			want[12][i] = LogRateSeries(abs(h2[i]))
+			want[13][i], want[14][i], want[15][i], want[16][i] = QuatInvMulS(aw, ax, ay, az, bw, bx, by, bz)
+			want[17][i], want[18][i], want[19][i] = QuatInvMulVec3S(aw, ax, ay, az, x[0][i], x[1][i], x[2][i])
 		}
 		aw, ax, ay, az := ld8(&a[0]), ld8(&a[1]), ld8(&a[2]), ld8(&a[3])
 		bw, bx, by, bz := ld8(&b[0]), ld8(&b[1]), ld8(&b[2]), ld8(&b[3])
@@ -83,7 +85,15 @@ func TestLaneFormsSameBits(t *testing.T) {
 		for c, g := range []f8{w, qx, qy, qz} {
 			sameLanes(t, "QuatMulInvX8", g, want[4+c])
 		}
-		rx, ry, rz := QuatMulVec3X8(aw, ax, ay, az, ld8(&x[0]), ld8(&x[1]), ld8(&x[2]))
+		w, qx, qy, qz = QuatInvMulX8(aw, ax, ay, az, bw, bx, by, bz)
+		for c, g := range []f8{w, qx, qy, qz} {
+			sameLanes(t, "QuatInvMulX8", g, want[13+c])
+		}
+		rx, ry, rz := QuatInvMulVec3X8(aw, ax, ay, az, ld8(&x[0]), ld8(&x[1]), ld8(&x[2]))
+		for c, g := range []f8{rx, ry, rz} {
+			sameLanes(t, "QuatInvMulVec3X8", g, want[17+c])
+		}
+		rx, ry, rz = QuatMulVec3X8(aw, ax, ay, az, ld8(&x[0]), ld8(&x[1]), ld8(&x[2]))
 		for c, g := range []f8{rx, ry, rz} {
 			sameLanes(t, "QuatMulVec3X8", g, want[8+c])
 		}
@@ -115,6 +125,24 @@ func TestLaneFormsSameBits(t *testing.T) {
 		for c, g := range []f8{gx, gy, gz} {
 			sameLanes(t, "RodriguesX8", g, rod[c])
 		}
+		// Ratios either side of NearOne's range, and 1.
+		var ratio, logs lanes
+		var nearWant uint8
+		for i := range ratio {
+			ratio[i] = 0.6 + 1.0*r.Float32()
+			if i == 0 {
+				ratio[i] = 1
+			}
+			logs[i] = LogNearOne(ratio[i])
+			if NearOne(ratio[i]) {
+				nearWant |= 1 << i
+			}
+		}
+		if got := uint8(NearOneX8(ld8(&ratio)).ToBits()); got != nearWant {
+			t.Fatalf("NearOneX8: lanes %08b, scalar form %08b", got, nearWant)
+		}
+		sameLanes(t, "LogNearOneX8", LogNearOneX8(ld8(&ratio)), logs)
+
 		gs, gc, g2 := ExpSmallX8(ld8(&a2))
 		sameLanes(t, "ExpSmallX8 Sinc", gs, sc)
 		sameLanes(t, "ExpSmallX8 Cos", gc, cs)
