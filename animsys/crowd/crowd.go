@@ -8,6 +8,7 @@ package crowd
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"kinelab/animsys"
@@ -100,6 +101,7 @@ type Crowd struct {
 	// Worker pool (Start); nil when ticking serially.
 	workers []chan float32
 	done    chan struct{}
+	running sync.WaitGroup // the workers' goroutines, until they return
 	next    atomic.Int64
 }
 
@@ -152,20 +154,25 @@ func (c *Crowd) Start(threads int) {
 		ch := make(chan float32, 1)
 		c.workers[i] = ch
 		s := c.scratch[i+1]
-		go func() {
+		c.running.Go(func() {
 			for dt := range ch {
 				c.work(dt, s)
 				c.done <- struct{}{}
 			}
-		}()
+		})
 	}
 }
 
-// Close stops the worker goroutines; the crowd ticks serially afterwards.
+// Close stops the worker goroutines and waits for them to return; the
+// crowd ticks serially afterwards. Waiting matters to memory: a worker not
+// yet returned still holds the crowd, so a crowd dropped right after Close
+// could survive the next collection (a lab rebuilding a crowd of a
+// gigabyte would briefly hold two).
 func (c *Crowd) Close() {
 	for _, ch := range c.workers {
 		close(ch)
 	}
+	c.running.Wait()
 	c.workers = nil
 }
 

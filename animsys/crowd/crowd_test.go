@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -213,4 +214,28 @@ func TestBudgetRefused(t *testing.T) {
 		}
 	}
 	t.Logf("budget %s: %d characters of %d joints, %d of %d; %s", Size(MemoryBudget), max, skel.Len(), MaxCharacters(big.Len()), big.Len(), msg)
+}
+
+// Close returns only when its workers have: a worker that has not yet
+// seen its channel closed still holds the crowd on its stack, so a crowd
+// let go right after Close (the Crowd lab rebuilding one near
+// MemoryBudget) could survive the next collection, two living at once. With
+// one P the closed workers cannot run until Close blocks, so without the
+// wait they would all still be counted.
+func TestCloseLetsTheCrowdGo(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	before := runtime.NumGoroutine()
+	c := newCrowd(t, smallLibrary(), 8)
+	c.Start(4)
+	c.Tick(1.0 / 60)
+	w := weak.Make(c)
+	c.Close()
+	if n := runtime.NumGoroutine(); n != before {
+		t.Errorf("%d goroutines after Close, %d before Start", n, before)
+	}
+	c = nil
+	runtime.GC()
+	if w.Value() != nil {
+		t.Error("the crowd is still reachable after Close and a collection")
+	}
 }
