@@ -3,6 +3,7 @@ package export
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -124,6 +125,25 @@ func CheckTarget(path string) error {
 // that reads its inputs one by one as it writes its outputs, all noted
 // before the first output.
 func NoteInput(path string) { regular.NoteInput(path) }
+
+// Prepare writes a file to path's temporary file with write and makes it
+// Ready, for a command that commits several outputs together once all are
+// written; on an error (naming path) nothing is left behind.
+func Prepare(path string, write func(io.Writer) error) (*Output, error) {
+	f, err := Create(path)
+	if err != nil {
+		return nil, err
+	}
+	err = write(f)
+	if err == nil {
+		err = f.Ready()
+	}
+	if err != nil {
+		f.Abort()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
 
 // Commit finishes the file: the temporary file is flushed to the disk
 // (where a full disk may be reported only now) and renamed over the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"kinelab/animsys/export"
 	"kinelab/animsys/internal/regular"
 	"math"
@@ -278,22 +279,13 @@ func Write(ctx context.Context, dir string) ([]string, error) {
 	return names, nil
 }
 
-// writeFile writes b to path's temporary file (export.Output), closed
-// and ready for Commit.
+// writeFile writes b to path's temporary file, closed and ready for
+// Commit.
 func writeFile(path string, b []byte) (*export.Output, error) {
-	f, err := export.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Ready()
-	}
-	if err != nil {
-		f.Abort()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return f, nil
+	return export.Prepare(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // maxGoldenFile is the size limit of a golden file read by CheckDir:

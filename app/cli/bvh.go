@@ -249,7 +249,7 @@ func bvhExport(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	for i := range clips {
-		f, err := bvhWriteFile(paths[i], &sk, &clips[i], units)
+		f, err := export.Prepare(paths[i], func(w io.Writer) error { return bvh.Write(w, &sk, &clips[i], units.Scale()) })
 		if err != nil {
 			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)
 			return ExitFail
@@ -264,24 +264,6 @@ func bvhExport(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: %s, %d frames, %s\n", paths[i], clips[i].Name, clips[i].Frames, units)
 	}
 	return ExitOK
-}
-
-// bvhWriteFile writes one clip to path's temporary file (export.Output),
-// closed and ready for Commit.
-func bvhWriteFile(path string, sk *animsys.Skeleton, c *animsys.Clip, units bvh.Units) (*export.Output, error) {
-	f, err := export.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	err = bvh.Write(f, sk, c, units.Scale())
-	if err == nil {
-		err = f.Ready()
-	}
-	if err != nil {
-		f.Abort()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return f, nil
 }
 
 // bvhClipNames are the clips' names as --clip takes them.
