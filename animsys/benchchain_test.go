@@ -28,6 +28,32 @@ func BenchmarkChain(b *testing.B) {
 	}
 }
 
+// BenchmarkSampleBlendFK runs the steps ozz-animation's runtime also does
+// (issue 31's comparison): sample two clips (cubic, with velocities),
+// blend them with a moving weight, FK with velocities; no additive,
+// inertialization, finite difference or BK. The clocks advance as in
+// Tick.
+func BenchmarkSampleBlendFK(b *testing.B) {
+	skel := BenchSkeleton()
+	clipA, clipB := GenerateBenchClip(1), GenerateBenchClip(2)
+	ch := NewBenchChain(skel.Parents)
+	ch.Stages = BenchStages{Cubic: true, Blend: true, BlendVel: true}
+	c := NewBenchCharacter(&ch, &clipA, &clipB, 1, 0, 0, nil)
+	const dt = 1.0 / 60
+	var sum float32
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.TA = wrapTime(c.TA+dt, c.A.Duration())
+		c.TB = wrapTime(c.TB+dt, c.B.Duration())
+		c.T += dt
+		c.Evaluate()
+		sum += c.Global.Vel[len(c.Global.Vel)-1][0]
+	}
+	if sum != sum {
+		b.Fatal("NaN checksum")
+	}
+}
+
 func TestChainAllocs(t *testing.T) {
 	c := benchCharacter()
 	if n := testing.AllocsPerRun(100, func() { c.Tick(1.0 / 60) }); n != 0 {
