@@ -108,6 +108,12 @@ func (m *offLog) set(rot mathx.Q4, scl mathx.V3) { m.r, m.ls = rot.ToScaledAngle
 // afresh. Its callers check the poses' sizes.
 func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)
+	if useSIMD && logs != nil && n >= 8 {
+		if aliased, ok := poseAlias(out, input); ok {
+			inertializeSIMD(out, offset, input, logs, aliased, w0, w1, w2, w3)
+			return
+		}
+	}
 	fp, fr, fs := offset.Pos[:n], offset.Rot[:n], offset.Scl[:n]
 	fv, fa, fsv := offset.Vel[:n], offset.Ang[:n], offset.Svl[:n]
 	ip, ir, is := input.Pos[:n], input.Rot[:n], input.Scl[:n]
@@ -151,6 +157,15 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 		os[i] = mathx.LoadV3(&is[i]).Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
 		osv[i] = mathx.LoadV3(&isv[i]).Add(ls.Scale(w2)).Add(sv.Scale(w3)).Vec3()
 	}
+}
+
+// poseAlias reports whether a and b share every channel (aliased); ok is
+// false where they share some channels and not others, which the SIMD
+// kernels do not handle (they look at the first joint of each channel).
+func poseAlias(a, b *Pose) (aliased, ok bool) {
+	p := &a.Pos[0] == &b.Pos[0]
+	return p, p == (&a.Rot[0] == &b.Rot[0]) && p == (&a.Scl[0] == &b.Scl[0]) &&
+		p == (&a.Vel[0] == &b.Vel[0]) && p == (&a.Ang[0] == &b.Ang[0]) && p == (&a.Svl[0] == &b.Svl[0])
 }
 
 // inertializeReference is InertializeWeights on mathx's plain forms,

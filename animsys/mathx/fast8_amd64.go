@@ -127,3 +127,15 @@ func LogNearOneX8(x f8) f8 {
 	s4 := s2.Mul(s2)
 	return k8.two.Mul(s).Mul(k8.one.Add(s2.Mul(bc(1.0 / 3))).Add(s4.Mul(bc(1.0 / 5).Add(s2.Mul(bc(1.0 / 7))).Add(s4.Mul(bc(1.0 / 9))))))
 }
+
+// ExpSmallRangeX8 is Exp32 per lane where ok, the lanes with |x| < 0.34:
+// there Exp32 is expPoly(x) (and expPoly(±0) is 1, as Exp32(0) returns),
+// the same float32 operations here. Other lanes (larger |x|, NaN) are for
+// the caller to redo with Exp32. The coefficients are expPoly's.
+func ExpSmallRangeX8(x f8) (e f8, ok archsimd.Mask32x8) {
+	x2 := x.Mul(x)
+	x4 := x2.Mul(x2)
+	e = k8.one.Add(bc(1.0000000377162137).Mul(x)).Add(x2.Mul(bc(0.5000000047117756).Add(bc(0.16666415514653268).Mul(x)))).
+		Add(x4.Mul(bc(0.04166635289675798).Add(bc(0.008375126398156).Mul(x)).Add(x2.Mul(bc(0.0013941108435501846)))))
+	return e, x.Greater(bc(-0.34)).And(x.Less(bc(0.34)))
+}

@@ -149,3 +149,46 @@ func TestLaneFormsSameBits(t *testing.T) {
 		sameLanes(t, "ExpSmallX8 C2", g2, c2)
 	}
 }
+
+// ExpSmallRangeX8 gives Exp32's bits in the lanes it marks in range, and
+// marks exactly those with |x| < 0.34: zeros of either sign (Exp32's early
+// return), values either side of the range's ends, NaN and infinities.
+func TestExpSmallRangeX8SameBits(t *testing.T) {
+	if !archsimd.X86.AVX2() {
+		t.Skip("no AVX2")
+	}
+	r := rand.New(rand.NewSource(12))
+	edge := []float32{0, float32(math.Copysign(0, -1)), 0.34, -0.34, math.Nextafter32(0.34, 0), math.Nextafter32(-0.34, 0),
+		float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e-30, -1e-30, 0x1p-140, 5, -90}
+	for trial := 0; trial < 4000; trial++ {
+		var x lanes
+		for i := range x {
+			switch r.Intn(4) {
+			case 0:
+				x[i] = edge[r.Intn(len(edge))]
+			case 1:
+				x[i] = 2 * (2*r.Float32() - 1)
+			default:
+				x[i] = 0.34 * (2*r.Float32() - 1)
+			}
+		}
+		var want lanes
+		var okWant uint8
+		for i := range x {
+			want[i] = Exp32(x[i])
+			if x[i] > -0.34 && x[i] < 0.34 {
+				okWant |= 1 << i
+			}
+		}
+		e, ok := ExpSmallRangeX8(ld8(&x))
+		if got := ok.ToBits(); got != okWant {
+			t.Fatalf("ExpSmallRangeX8 %v: lanes %08b in range, want %08b", x, got, okWant)
+		}
+		g := st8(e)
+		for i := range g {
+			if okWant&(1<<i) != 0 && math.Float32bits(g[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("ExpSmallRangeX8 lane %d (x = %v): %v, Exp32 %v", i, x[i], g[i], want[i])
+			}
+		}
+	}
+}

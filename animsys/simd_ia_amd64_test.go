@@ -1,0 +1,73 @@
+//go:build goexperiment.simd && amd64
+
+package animsys
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
+)
+
+// iaEdges puts the edge cases the SIMD inertialize and additive must
+// agree on into p: an identity rotation with zero velocities, a rotation
+// near pi, a NaN angular velocity, a scale whose log is beyond Exp32's
+// polynomial range (0.34) on one axis, a zero scale velocity with a
+// non-unit scale, and a NaN scale.
+func iaEdges(r *rand.Rand, p *Pose) {
+	n := p.Len()
+	at := func(j int) int { return (j*7 + r.Intn(3)) % n }
+	p.Rot[at(0)], p.Ang[at(0)], p.Vel[at(0)] = mgl32.QuatIdent(), mgl32.Vec3{}, mgl32.Vec3{}
+	p.Rot[at(1)] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, 3.13, 0})
+	p.Ang[at(2)][1] = float32(math.NaN())
+	p.Scl[at(3)][r.Intn(3)] = 2.5
+	p.Scl[at(4)], p.Svl[at(4)] = mgl32.Vec3{1.1, 1.1, 1.1}, mgl32.Vec3{}
+	if r.Intn(3) == 0 {
+		p.Scl[at(5)][2] = float32(math.NaN())
+	}
+}
+
+// The SIMD inertialize gives the scalar loop's bits with kept logs (the
+// bench chain's form), in place and into a separate pose, for n = 1..40
+// joints, offsets of small and large rotations (beyond ExpSmall's 1 rad,
+// redone by the scalar code) and scales beyond the SIMD exp's range, with
+// cubic weights at random times and the undecayed weights (1, 0, 0, 1).
+func TestSIMDInertializeSameBits(t *testing.T) {
+	needSIMD(t)
+	r := rand.New(rand.NewSource(31))
+	for n := 1; n <= 40; n++ {
+		for _, maxAngle := range []float32{0, 0.4, 3.1} {
+			offset, input := randomPose(r, n, maxAngle), randomPose(r, n, 2)
+			for j := range n {
+				if j%4 == 2 { // log-scales either side of 0.34
+					offset.Scl[j] = mathx.Vec3Exp(mgl32.Vec3{0.2, -0.5, 0.3})
+				}
+			}
+			if n > 5 {
+				iaEdges(r, &offset)
+				iaEdges(r, &input)
+			}
+			logs := make([]offLog, n)
+			for j := range logs {
+				logs[j].set(mathx.LoadQ4(&offset.Rot[j]), mathx.LoadV3(&offset.Scl[j]))
+			}
+			w0, w1, w2, w3 := CubicDecayWeights(r.Float32()*0.6-0.05, 0.5)
+			if r.Intn(4) == 0 {
+				w0, w1, w2, w3 = 1, 0, 0, 1
+			}
+			var got, want Pose
+			withSIMD(true, func() { got = NewPose(n); inertialize(&got, &offset, &input, logs, w0, w1, w2, w3) })
+			withSIMD(false, func() { want = NewPose(n); inertialize(&want, &offset, &input, logs, w0, w1, w2, w3) })
+			samePoseBits(t, "inertialize", &got, &want)
+			in1, in2 := NewPose(n), NewPose(n)
+			in1.CopyFrom(&input)
+			in2.CopyFrom(&input)
+			withSIMD(true, func() { inertialize(&in1, &offset, &in1, logs, w0, w1, w2, w3) })
+			withSIMD(false, func() { inertialize(&in2, &offset, &in2, logs, w0, w1, w2, w3) })
+			samePoseBits(t, "inertialize in place", &in1, &in2)
+		}
+	}
+}
