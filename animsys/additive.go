@@ -72,6 +72,10 @@ func (m *addLog) rate(alpha, alphaVel, c1a2, c2a3 float32) mathx.V3 {
 // check the poses' sizes.
 func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 	n := len(out.Pos)
+	if useSIMD && logs != nil && n >= 8 {
+		additiveSIMD(out, add, logs, alpha, alphaVel)
+		return
+	}
 	// One pass per channel (measured no slower than one pass over all
 	// twelve slices); the scale pass reads the logs the rotation pass keeps.
 	ap, av, op, ov := add.Pos[:n], add.Vel[:n], out.Pos[:n], out.Vel[:n]

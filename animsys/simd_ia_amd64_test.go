@@ -71,3 +71,50 @@ func TestSIMDInertializeSameBits(t *testing.T) {
 		}
 	}
 }
+
+// The SIMD additive gives the scalar loops' bits with kept logs (the bench
+// chain's form), for n = 1..40 joints, additive rotations small and large
+// (beyond ExpSmall's 1 rad at the weight, redone by the scalar code),
+// scales beyond the SIMD exp's range, weights 0, 1 and random ones (some
+// above 1), and with out the additive pose itself.
+func TestSIMDAdditiveSameBits(t *testing.T) {
+	needSIMD(t)
+	r := rand.New(rand.NewSource(32))
+	for n := 1; n <= 40; n++ {
+		for _, maxAngle := range []float32{0, 0.4, 3.1} {
+			add, base := randomPose(r, n, maxAngle), randomPose(r, n, 2)
+			for j := range n {
+				if j%4 == 2 { // log-scales either side of 0.34
+					add.Scl[j] = mathx.Vec3Exp(mgl32.Vec3{0.2, -0.5, 0.3})
+				}
+			}
+			if n > 5 {
+				iaEdges(r, &add)
+				iaEdges(r, &base)
+			}
+			logs := make([]addLog, n)
+			for j := range logs {
+				logs[j].set(mathx.LoadQ4(&add.Rot[j]), mathx.LoadV3(&add.Ang[j]), mathx.LoadV3(&add.Scl[j]))
+			}
+			alpha, alphaVel := r.Float32()*1.4, r.Float32()*4-2
+			switch r.Intn(4) {
+			case 0:
+				alpha, alphaVel = 0, 0
+			case 1:
+				alpha = 1
+			}
+			got, want := NewPose(n), NewPose(n)
+			got.CopyFrom(&base)
+			want.CopyFrom(&base)
+			withSIMD(true, func() { additive(&got, &add, logs, alpha, alphaVel) })
+			withSIMD(false, func() { additive(&want, &add, logs, alpha, alphaVel) })
+			samePoseBits(t, "additive", &got, &want)
+			a1, a2 := NewPose(n), NewPose(n)
+			a1.CopyFrom(&add)
+			a2.CopyFrom(&add)
+			withSIMD(true, func() { additive(&a1, &a1, logs, alpha, alphaVel) })
+			withSIMD(false, func() { additive(&a2, &a2, logs, alpha, alphaVel) })
+			samePoseBits(t, "additive onto itself", &a1, &a2)
+		}
+	}
+}

@@ -9,3 +9,7 @@ package animsys
 func inertializeSIMD(out, offset, input *Pose, logs []offLog, aliased bool, w0, w1, w2, w3 float32) {
 	panic("animsys: no SIMD path in this build")
 }
+
+func additiveSIMD(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
+	panic("animsys: no SIMD path in this build")
+}
