@@ -68,6 +68,20 @@ func TestSIMDInertializeSameBits(t *testing.T) {
 			withSIMD(true, func() { inertialize(&in1, &offset, &in1, logs, w0, w1, w2, w3) })
 			withSIMD(false, func() { inertialize(&in2, &offset, &in2, logs, w0, w1, w2, w3) })
 			samePoseBits(t, "inertialize in place", &in1, &in2)
+			// Out sharing only its positions with the input: the scalar
+			// loop's per-joint order, which the kernel does not follow.
+			for _, simd := range []bool{true, false} {
+				p := &in1
+				if !simd {
+					p = &in2
+				}
+				p.CopyFrom(&input)
+				o := NewPose(n)
+				o.Pos = p.Pos
+				withSIMD(simd, func() { inertialize(&o, &offset, p, logs, w0, w1, w2, w3) })
+				p.CopyFrom(&o)
+			}
+			samePoseBits(t, "inertialize sharing positions", &in1, &in2)
 		}
 	}
 }

@@ -142,6 +142,9 @@ var laneIndex = [8]float32{0, 1, 2, 3, 4, 5, 6, 7}
 // comparison: archsimd.Mask32x8FromBits takes AVX-512 (KMOVB), which an
 // AVX2 machine does not have.
 func doneLanes(nd int) (uint8, archsimd.Mask32x8) {
+	if nd <= 0 { // every block but a last one that overlaps
+		return 0, archsimd.Mask32x8{}
+	}
 	return uint8(1)<<nd - 1, archsimd.LoadFloat32x8(&laneIndex).Less(bc(float32(nd)))
 }
 
