@@ -58,16 +58,12 @@ func additiveSIMD(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 func ldLogs8(p unsafe.Pointer, off uintptr) (f8, f8, f8, f8, f8, f8, f8, f8) {
 	// Record j's eight in the low half and j+4's in the high one, first
 	// and last four.
-	row := func(j uintptr) (f8, f8) {
-		lo, hi := ld8(p, off+j*64), ld8(p, off+j*64+256)
-		return lo.Select128FromPair(0, 2, hi), lo.Select128FromPair(1, 3, hi)
-	}
-	a0, a1 := row(0)
-	b0, b1 := row(1)
-	c0, c1 := row(2)
-	d0, d1 := row(3)
-	a, b, c, d := tr4(a0, b0, c0, d0)
-	e, f, g, h := tr4(a1, b1, c1, d1)
+	r0, r4 := ld8(p, off), ld8(p, off+256)
+	r1, r5 := ld8(p, off+64), ld8(p, off+320)
+	r2, r6 := ld8(p, off+128), ld8(p, off+384)
+	r3, r7 := ld8(p, off+192), ld8(p, off+448)
+	a, b, c, d := tr4(r0.Select128FromPair(0, 2, r4), r1.Select128FromPair(0, 2, r5), r2.Select128FromPair(0, 2, r6), r3.Select128FromPair(0, 2, r7))
+	e, f, g, h := tr4(r0.Select128FromPair(1, 3, r4), r1.Select128FromPair(1, 3, r5), r2.Select128FromPair(1, 3, r6), r3.Select128FromPair(1, 3, r7))
 	return a, b, c, d, e, f, g, h
 }
 
