@@ -124,6 +124,7 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 		logs = logs[:n]
 	}
 	var tmp offLog
+	finite := w0-w0 == 0 && w1-w1 == 0 // w0 0 + w1 0 is then a zero
 	for i := 0; i < n; i++ {
 		// The plain form of this body is inertializeReference below.
 		p, v := mathx.LoadV3(&fp[i]), mathx.LoadV3(&fv[i])
@@ -154,7 +155,15 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 		oa[i] = mgl32.Vec3{ax + jx, ay + jy, az + jz}
 
 		ls, sv := m.ls, mathx.LoadV3(&fsv[i])
-		os[i] = mathx.LoadV3(&is[i]).Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
+		// An offset that does not scale (most joints) leaves the input's
+		// scale as it is: the exponent is then a zero, Exp32 gives exactly
+		// 1, and s 1 is s in every bit unless s is NaN (a signalling NaN
+		// comes out quiet), which takes the product.
+		if s := mathx.LoadV3(&is[i]); finite && ls == (mathx.V3{}) && sv == (mathx.V3{}) && s == s {
+			os[i] = s.Vec3()
+		} else {
+			os[i] = s.Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
+		}
 		osv[i] = mathx.LoadV3(&isv[i]).Add(ls.Scale(w2)).Add(sv.Scale(w3)).Vec3()
 	}
 }
