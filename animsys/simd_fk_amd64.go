@@ -1,0 +1,129 @@
+//go:build goexperiment.simd && amd64
+
+package animsys
+
+import (
+	"simd/archsimd"
+	"unsafe"
+)
+
+// FK on the SIMD path (op_fk): one joint at a time, as its parent must be
+// done first, its values four float32s a vector (archsimd.Float32x4). A
+// quaternion is one vector (w, x, y, z), a Vec3 one with a spare lane. The three
+// rotations by the parent's rotation (of the lever arm, the velocity
+// term, the angular velocity) run as one, each vector a lane of x, y and
+// z vectors. Every lane computes FK's scalar body's float32 operations in
+// its order (a quaternion product's w lane subtracts where the other
+// lanes add: both are computed and the lanes picked, so a NaN keeps its
+// sign), so the results are the scalar path's bits.
+
+type f4 = archsimd.Float32x4
+
+// simdK4 holds the four-lane constants, filled only where useSIMD (see
+// simdK).
+var simdK4 = func() (k struct{ half, iota f4 }) {
+	if useSIMD {
+		k.half = archsimd.BroadcastFloat32x4(0.5)
+		k.iota = archsimd.LoadFloat32x4(&[4]float32{0, 1, 2, 3})
+	}
+	return k
+}()
+
+// ld4 is the four float32s at byte off of p.
+func ld4(p unsafe.Pointer, off uintptr) f4 {
+	return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, off)))
+}
+
+// st4 stores v at byte off of p.
+func st4(p unsafe.Pointer, off uintptr, v f4) { v.Store((*[4]float32)(unsafe.Add(p, off))) }
+
+// fkSIMD runs FK's loop (see there) for joints 0 to n-2 of n =
+// len(parents) >= 2 and returns the joint the scalar loop goes on from:
+// n-1, whose Vec3s have no float32 after them within the channels, or 0
+// (nothing done) if a parent is not before its child (the scalar loop
+// then reads what it reads, as without SIMD) or if global shares a
+// channel with local (the stores of four float32s write the next joint's
+// X early, which an in-place FK would read).
+func fkSIMD(global, local *Pose, parents []int) int {
+	n := len(parents)
+	for i, p := range parents {
+		if p >= i {
+			return 0
+		}
+	}
+	if &global.Pos[0] == &local.Pos[0] || &global.Rot[0] == &local.Rot[0] || &global.Scl[0] == &local.Scl[0] ||
+		&global.Vel[0] == &local.Vel[0] || &global.Ang[0] == &local.Ang[0] || &global.Svl[0] == &local.Svl[0] {
+		return 0
+	}
+	gp, gr, gs := unsafe.Pointer(&global.Pos[0]), unsafe.Pointer(&global.Rot[0]), unsafe.Pointer(&global.Scl[0])
+	gv, ga, gsv := unsafe.Pointer(&global.Vel[0]), unsafe.Pointer(&global.Ang[0]), unsafe.Pointer(&global.Svl[0])
+	lp, lr, ls := unsafe.Pointer(&local.Pos[0]), unsafe.Pointer(&local.Rot[0]), unsafe.Pointer(&local.Scl[0])
+	lv, la, lsv := unsafe.Pointer(&local.Vel[0]), unsafe.Pointer(&local.Ang[0]), unsafe.Pointer(&local.Svl[0])
+	// Lane 0 of a quaternion product (w), which subtracts where the
+	// other lanes add.
+	lane0 := simdK4.iota.Less(simdK4.half)
+	for i, p := range parents[:n-1] {
+		// Byte offsets of joint i and its parent in the Vec3 channels
+		// (v) and the rotations (q). p < i < n-1: every load and store of
+		// four float32s stays within the first n joints.
+		vi, qi := uintptr(i)*12, uintptr(i)*16
+		if p < 0 {
+			st4(gr, qi, ld4(lr, qi))
+			st4(gp, vi, ld4(lp, vi))
+			st4(gs, vi, ld4(ls, vi))
+			st4(gv, vi, ld4(lv, vi))
+			st4(ga, vi, ld4(la, vi))
+			st4(gsv, vi, ld4(lsv, vi))
+			continue
+		}
+		vp, qp := uintptr(p)*12, uintptr(p)*16
+		pr, l := ld4(gr, qp), ld4(lr, qi)
+		ps := ld4(gs, vp)
+		st4(gs, vi, ld4(ls, vi).Mul(ps))
+		// QuatMulS: w = aw bw - ax bx - ay by - az bz, x = aw bx + ax bw
+		// + ay bz - az by, and so on; a column of products at a time.
+		pw := pr.Broadcast1To4()
+		t := pr.SelectFromPair(1, 1, 2, 3, pr).Mul(l.SelectFromPair(1, 0, 0, 0, l))
+		q := pw.Mul(l)
+		q = q.Sub(t).Merge(q.Add(t), lane0)
+		t = pr.SelectFromPair(2, 2, 3, 1, pr).Mul(l.SelectFromPair(2, 3, 1, 2, l))
+		q = q.Sub(t).Merge(q.Add(t), lane0)
+		t = pr.SelectFromPair(3, 3, 1, 2, pr).Mul(l.SelectFromPair(3, 2, 3, 1, l))
+		st4(gr, qi, q.Sub(t))
+		// The vectors to rotate: local.pos * par_scl (the arm), (local.vel
+		// + local.pos * par_svl) * par_scl, local.ang.
+		pos := ld4(lp, vi)
+		psv := ld4(gsv, vp)
+		st4(gsv, vi, ld4(lsv, vi).Add(psv))
+		ax := pos.Mul(ps)
+		lvs := ld4(lv, vi).Add(pos.Mul(psv)).Mul(ps)
+		w := ld4(la, vi)
+		// Transposed: lane 0 the arm, 1 the velocity term, 2 (and 3) the
+		// angular velocity.
+		u := ax.SelectFromPair(0, 1, 4, 5, lvs) // ax.x ax.y lvs.x lvs.y
+		vx, vy := u.SelectFromPair(0, 2, 4, 4, w), u.SelectFromPair(1, 3, 5, 5, w)
+		vz := ax.SelectFromPair(2, 2, 6, 6, lvs).SelectFromPair(0, 2, 6, 6, w)
+		// QuatMulVec3S by par_rot: t = 2 (u x v) (2 t as t + t, the same
+		// bits), r = v + w t + u x t.
+		px, py, pz := pr.SelectFromPair(1, 1, 1, 1, pr), pr.SelectFromPair(2, 2, 2, 2, pr), pr.SelectFromPair(3, 3, 3, 3, pr)
+		tx, ty, tz := py.Mul(vz).Sub(pz.Mul(vy)), pz.Mul(vx).Sub(px.Mul(vz)), px.Mul(vy).Sub(py.Mul(vx))
+		tx, ty, tz = tx.Add(tx), ty.Add(ty), tz.Add(tz)
+		rx := vx.Add(pw.Mul(tx)).Add(py.Mul(tz).Sub(pz.Mul(ty)))
+		ry := vy.Add(pw.Mul(ty)).Add(pz.Mul(tx).Sub(px.Mul(tz)))
+		rz := vz.Add(pw.Mul(tz)).Add(px.Mul(ty).Sub(py.Mul(tx)))
+		// Back to one vector a Vec3.
+		u = rx.SelectFromPair(0, 1, 4, 5, ry) // arm.x v.x arm.y v.y
+		arm := u.SelectFromPair(0, 2, 4, 4, rz)
+		rv := u.SelectFromPair(1, 3, 5, 5, rz)
+		rw := rx.SelectFromPair(2, 2, 6, 6, ry).SelectFromPair(0, 2, 6, 6, rz)
+		st4(gp, vi, arm.Add(ld4(gp, vp)))
+		// vel: rotated term + par_vel + cross(par_ang, arm).
+		pa := ld4(ga, vp)
+		c := pa.SelectFromPair(1, 2, 0, 0, pa).Mul(arm.SelectFromPair(2, 0, 1, 1, arm)).
+			Sub(pa.SelectFromPair(2, 0, 1, 1, pa).Mul(arm.SelectFromPair(1, 2, 0, 0, arm)))
+		st4(gv, vi, rv.Add(ld4(gv, vp)).Add(c))
+		st4(ga, vi, rw.Add(pa))
+	}
+	archsimd.ClearAVXUpperBits() // see clearUpper
+	return n - 1
+}
