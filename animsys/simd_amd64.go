@@ -117,14 +117,21 @@ func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.
 	// The redo of a slow joint reads the inputs, so the kernel leaves
 	// those of the input out is in its slow lanes.
 	keepRhs := &or[0] == &rr[0]
+	// Unless out is an input, the last block overlaps the one before if
+	// n is no multiple of 8 (its joints computed twice, to the same
+	// values, slow ones redone twice): no padded copies.
+	overlap := n >= 8 && !keepRhs && &or[0] != &lr[0] && &oa[0] != &la[0] && &oa[0] != &ra[0]
 	for b := 0; b < n; b += 8 {
+		if overlap {
+			b = min(b, n-8)
+		}
 		var slow uint8
 		if n-b >= 8 {
 			slow = blendRot8((*[8]mgl32.Quat)(lr[b:]), (*[8]mgl32.Vec3)(la[b:]), (*[8]mgl32.Quat)(rr[b:]), (*[8]mgl32.Vec3)(ra[b:]),
 				(*[8]mgl32.Quat)(or[b:]), (*[8]mgl32.Vec3)(oa[b:]), al, av, keepRhs)
 		} else {
-			// The last joints, on padded copies (out may be lhs or rhs,
-			// so no overlap with the block before).
+			// The last joints, on padded copies: out is lhs or rhs, or
+			// n < 8.
 			var l, r, o [8]mgl32.Quat
 			var w, u, a [8]mgl32.Vec3
 			m := copy(l[:], lr[b:])
