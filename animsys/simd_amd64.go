@@ -295,7 +295,8 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 	var ov, oq [8]uintptr
 	for b := 0; b < n; b += 8 {
 		b = min(b, n-8)
-		for j, p := range parents[b : b+8] {
+		var roots uint8
+		for j, p := range (*[8]int)(parents[b:]) {
 			// A parent index below its child's has a joint after it
 			// (p+1 <= b+j < n, and the poses have n joints: BK's check),
 			// which gv8 needs; so has joint 0, a root's stand-in, with
@@ -303,13 +304,18 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 			if p >= b+j {
 				return false
 			}
-			p = max(p, 0)
+			if p < 0 {
+				roots |= 1 << j
+				p = 0
+			}
 			ov[j], oq[j] = uintptr(p)*12, uintptr(p)*16
 		}
 		bk8(local, global, b, &ov, &oq)
-	}
-	for i, p := range parents {
-		if p < 0 {
+		// A root's lanes are overwritten here, after each block that
+		// computes them (a root in the overlap of the last two blocks
+		// twice).
+		for ; roots != 0; roots &= roots - 1 {
+			i := b + bits.TrailingZeros8(roots)
 			local.Pos[i], local.Rot[i], local.Scl[i] = global.Pos[i], global.Rot[i], global.Scl[i]
 			local.Vel[i], local.Ang[i], local.Svl[i] = global.Vel[i], global.Ang[i], global.Svl[i]
 		}
@@ -319,13 +325,21 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 
 // bk8 is BK's loop body for joints b to b+7, their parents at byte
 // offsets ov in the Vec3 channels and oq in the rotations, on the scalar
-// body's operations in its order.
+// body's operations in its order. Every channel of both poses must have
+// b+8 joints or more (BK checks n, bkSIMD keeps b <= n-8).
 func bk8(local, global *Pose, b int, ov, oq *[8]uintptr) {
-	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 { return (*[8]mgl32.Vec3)(s[b:]) }
+	// Joints b to b+7 of a channel, unchecked (see above): bounds checks
+	// and slicing were a tenth of the kernel.
+	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 {
+		return (*[8]mgl32.Vec3)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), b*12))
+	}
+	q8 := func(s []mgl32.Quat) *[8]mgl32.Quat {
+		return (*[8]mgl32.Quat)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), b*16))
+	}
 	pw, px, py, pz := gather4(unsafe.Pointer(unsafe.SliceData(global.Rot)), oq)
-	gw, gx, gy, gz := ldq8((*[8]mgl32.Quat)(global.Rot[b:]))
+	gw, gx, gy, gz := ldq8(q8(global.Rot))
 	lw, lx, ly, lz := mathx.QuatInvMulX8(pw, px, py, pz, gw, gx, gy, gz)
-	stq8((*[8]mgl32.Quat)(local.Rot[b:]), lw, lx, ly, lz)
+	stq8(q8(local.Rot), lw, lx, ly, lz)
 	one := simdK.one
 	sx, sy, sz := gv8(global.Scl, ov)
 	ipx, ipy, ipz := one.Div(sx), one.Div(sy), one.Div(sz)
