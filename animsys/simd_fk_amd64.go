@@ -5,6 +5,8 @@ package animsys
 import (
 	"simd/archsimd"
 	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // FK on the SIMD path (op_fk): one joint at a time, as its parent must be
@@ -37,33 +39,40 @@ func ld4(p unsafe.Pointer, off uintptr) f4 {
 // st4 stores v at byte off of p.
 func st4(p unsafe.Pointer, off uintptr, v f4) { v.Store((*[4]float32)(unsafe.Add(p, off))) }
 
-// fkSIMD runs FK's loop (see there) for joints 0 to n-2 of n =
-// len(parents) >= 2 and returns the joint the scalar loop goes on from:
-// n-1, whose Vec3s have no float32 after them within the channels, or 0
-// (nothing done) if a parent is not before its child (the scalar loop
-// then reads what it reads, as without SIMD) or if global shares a
+// fkSIMD runs FK's loop (see there) from joint 0 on, for n =
+// len(parents) >= 2 joints, and returns the joint the scalar loop goes on
+// from: n-1, whose Vec3s have no float32 after them within the channels;
+// or the first joint whose parent is not before it (the scalar loop then
+// reads what it reads, as without SIMD: this loop has written no float32
+// of that joint's or a later one's parent); or 0 if global shares a
 // channel with local (the stores of four float32s write the next joint's
-// X early, which an in-place FK would read).
+// X early, which an in-place FK would read). FK checked that every
+// channel has n joints or more.
 func fkSIMD(global, local *Pose, parents []int) int {
 	n := len(parents)
-	for i, p := range parents {
-		if p >= i {
-			return 0
-		}
-	}
-	if &global.Pos[0] == &local.Pos[0] || &global.Rot[0] == &local.Rot[0] || &global.Scl[0] == &local.Scl[0] ||
-		&global.Vel[0] == &local.Vel[0] || &global.Ang[0] == &local.Ang[0] || &global.Svl[0] == &local.Svl[0] {
+	pv := func(s []mgl32.Vec3) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(s)) }
+	gp, gs, gv, ga, gsv := pv(global.Pos), pv(global.Scl), pv(global.Vel), pv(global.Ang), pv(global.Svl)
+	lp, ls, lv, la, lsv := pv(local.Pos), pv(local.Scl), pv(local.Vel), pv(local.Ang), pv(local.Svl)
+	gr, lr := unsafe.Pointer(unsafe.SliceData(global.Rot)), unsafe.Pointer(unsafe.SliceData(local.Rot))
+	if gp == lp || gr == lr || gs == ls || gv == lv || ga == la || gsv == lsv {
 		return 0
 	}
-	gp, gr, gs := unsafe.Pointer(&global.Pos[0]), unsafe.Pointer(&global.Rot[0]), unsafe.Pointer(&global.Scl[0])
-	gv, ga, gsv := unsafe.Pointer(&global.Vel[0]), unsafe.Pointer(&global.Ang[0]), unsafe.Pointer(&global.Svl[0])
-	lp, lr, ls := unsafe.Pointer(&local.Pos[0]), unsafe.Pointer(&local.Rot[0]), unsafe.Pointer(&local.Scl[0])
-	lv, la, lsv := unsafe.Pointer(&local.Vel[0]), unsafe.Pointer(&local.Ang[0]), unsafe.Pointer(&local.Svl[0])
 	// Lane 0 of a quaternion product (w), which subtracts where the
 	// other lanes add.
 	lane0 := simdK4.iota.Less(simdK4.half)
-	for i, p := range parents[:n-1] {
-		// Byte offsets of joint i and its parent in the Vec3 channels
+	// Each joint checks the next one's parent before it stores (its
+	// stores write the next joint's X).
+	p := parents[0]
+	if p >= 0 {
+		return 0
+	}
+	for i := 0; i < n-1; i++ {
+		next := parents[i+1]
+		if next > i {
+			archsimd.ClearAVXUpperBits() // see clearUpper
+			return i
+		}
+		// Byte offsets of joint i and its parent p in the Vec3 channels
 		// (v) and the rotations (q). p < i < n-1: every load and store of
 		// four float32s stays within the first n joints.
 		vi, qi := uintptr(i)*12, uintptr(i)*16
@@ -74,6 +83,7 @@ func fkSIMD(global, local *Pose, parents []int) int {
 			st4(gv, vi, ld4(lv, vi))
 			st4(ga, vi, ld4(la, vi))
 			st4(gsv, vi, ld4(lsv, vi))
+			p = next
 			continue
 		}
 		vp, qp := uintptr(p)*12, uintptr(p)*16
@@ -123,6 +133,7 @@ func fkSIMD(global, local *Pose, parents []int) int {
 			Sub(pa.SelectFromPair(2, 0, 1, 1, pa).Mul(arm.SelectFromPair(1, 2, 0, 0, arm)))
 		st4(gv, vi, rv.Add(ld4(gv, vp)).Add(c))
 		st4(ga, vi, rw.Add(pa))
+		p = next
 	}
 	archsimd.ClearAVXUpperBits() // see clearUpper
 	return n - 1
