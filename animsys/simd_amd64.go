@@ -310,7 +310,19 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 			}
 			ov[j], oq[j] = uintptr(p)*12, uintptr(p)*16
 		}
-		bk8(local, global, b, &ov, &oq)
+		// Joints b to b+7 of each channel, unchecked: BK checked that
+		// every channel has n >= b+8 joints (bounds checks and slicing
+		// were a tenth of the kernel).
+		v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 {
+			return (*[8]mgl32.Vec3)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), b*12))
+		}
+		q8 := func(s []mgl32.Quat) *[8]mgl32.Quat {
+			return (*[8]mgl32.Quat)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), b*16))
+		}
+		k := bkBlock{gp: v8(global.Pos), gs: v8(global.Scl), gv: v8(global.Vel), ga: v8(global.Ang), gsv: v8(global.Svl),
+			lp: v8(local.Pos), ls: v8(local.Scl), lv: v8(local.Vel), la: v8(local.Ang), lsv: v8(local.Svl),
+			gr: q8(global.Rot), lr: q8(local.Rot)}
+		bk8(&k, global, &ov, &oq)
 		// A root's lanes are overwritten here, after each block that
 		// computes them (a root in the overlap of the last two blocks
 		// twice).
@@ -323,49 +335,48 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 	return true
 }
 
-// bk8 is BK's loop body for joints b to b+7, their parents at byte
-// offsets ov in the Vec3 channels and oq in the rotations, on the scalar
-// body's operations in its order. Every channel of both poses must have
-// b+8 joints or more (BK checks n, bkSIMD keeps b <= n-8).
-func bk8(local, global *Pose, b int, ov, oq *[8]uintptr) {
-	// Joints b to b+7 of a channel, unchecked (see above): bounds checks
-	// and slicing were a tenth of the kernel.
-	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 {
-		return (*[8]mgl32.Vec3)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), b*12))
-	}
-	q8 := func(s []mgl32.Quat) *[8]mgl32.Quat {
-		return (*[8]mgl32.Quat)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), b*16))
-	}
+// bkBlock points at joints b to b+7 of each channel of BK's global (g)
+// and local (l) poses. bk8 loads through these pointers: an address left
+// as base + 12 b is recomputed at every load of four float32s.
+type bkBlock struct {
+	gp, gs, gv, ga, gsv, lp, ls, lv, la, lsv *[8]mgl32.Vec3
+	gr, lr                                   *[8]mgl32.Quat
+}
+
+// bk8 is BK's loop body for the joints of block k, their parents at byte
+// offsets ov in global's Vec3 channels and oq in its rotations, on the
+// scalar body's operations in its order.
+func bk8(k *bkBlock, global *Pose, ov, oq *[8]uintptr) {
 	pw, px, py, pz := gather4(unsafe.Pointer(unsafe.SliceData(global.Rot)), oq)
-	gw, gx, gy, gz := ldq8(q8(global.Rot))
+	gw, gx, gy, gz := ldq8(k.gr)
 	lw, lx, ly, lz := mathx.QuatInvMulX8(pw, px, py, pz, gw, gx, gy, gz)
-	stq8(q8(local.Rot), lw, lx, ly, lz)
+	stq8(k.lr, lw, lx, ly, lz)
 	one := simdK.one
 	sx, sy, sz := gv8(global.Scl, ov)
 	ipx, ipy, ipz := one.Div(sx), one.Div(sy), one.Div(sz)
-	sx, sy, sz = ldv8(v8(global.Scl))
-	stv8(v8(local.Scl), sx.Mul(ipx), sy.Mul(ipy), sz.Mul(ipz))
+	sx, sy, sz = ldv8(k.gs)
+	stv8(k.ls, sx.Mul(ipx), sy.Mul(ipy), sz.Mul(ipz))
 	psx, psy, psz := gv8(global.Svl, ov)
-	sx, sy, sz = ldv8(v8(global.Svl))
-	stv8(v8(local.Svl), sx.Sub(psx), sy.Sub(psy), sz.Sub(psz))
-	ax, ay, az := ldv8(v8(global.Pos))
+	sx, sy, sz = ldv8(k.gsv)
+	stv8(k.lsv, sx.Sub(psx), sy.Sub(psy), sz.Sub(psz))
+	ax, ay, az := ldv8(k.gp)
 	qx, qy, qz := gv8(global.Pos, ov)
 	ax, ay, az = ax.Sub(qx), ay.Sub(qy), az.Sub(qz)
 	ox, oy, oz := mathx.QuatInvMulVec3X8(pw, px, py, pz, ax, ay, az)
 	ox, oy, oz = ox.Mul(ipx), oy.Mul(ipy), oz.Mul(ipz)
-	stv8(v8(local.Pos), ox, oy, oz)
+	stv8(k.lp, ox, oy, oz)
 	// rel = vel - par_vel - cross(par_ang, arm).
 	pax, pay, paz := gv8(global.Ang, ov)
-	vx, vy, vz := ldv8(v8(global.Vel))
+	vx, vy, vz := ldv8(k.gv)
 	qx, qy, qz = gv8(global.Vel, ov)
 	vx = vx.Sub(qx).Sub(pay.Mul(az).Sub(paz.Mul(ay)))
 	vy = vy.Sub(qy).Sub(paz.Mul(ax).Sub(pax.Mul(az)))
 	vz = vz.Sub(qz).Sub(pax.Mul(ay).Sub(pay.Mul(ax)))
 	vx, vy, vz = mathx.QuatInvMulVec3X8(pw, px, py, pz, vx, vy, vz)
-	stv8(v8(local.Vel), vx.Mul(ipx).Sub(ox.Mul(psx)), vy.Mul(ipy).Sub(oy.Mul(psy)), vz.Mul(ipz).Sub(oz.Mul(psz)))
-	gx, gy, gz = ldv8(v8(global.Ang))
+	stv8(k.lv, vx.Mul(ipx).Sub(ox.Mul(psx)), vy.Mul(ipy).Sub(oy.Mul(psy)), vz.Mul(ipz).Sub(oz.Mul(psz)))
+	gx, gy, gz = ldv8(k.ga)
 	gx, gy, gz = mathx.QuatInvMulVec3X8(pw, px, py, pz, gx.Sub(pax), gy.Sub(pay), gz.Sub(paz))
-	stv8(v8(local.Ang), gx, gy, gz)
+	stv8(k.la, gx, gy, gz)
 	archsimd.ClearAVXUpperBits() // see clearUpper
 }
 
