@@ -11,10 +11,10 @@ import (
 
 // FK on the SIMD path (op_fk): one joint at a time, as its parent must be
 // done first, its values four float32s a vector (archsimd.Float32x4). A
-// quaternion is one vector (w, x, y, z), a Vec3 one with a spare lane. The three
-// rotations by the parent's rotation (of the lever arm, the velocity
-// term, the angular velocity) run as one, each vector a lane of x, y and
-// z vectors. Every lane computes FK's scalar body's float32 operations in
+// quaternion is one vector (w, x, y, z), a Vec3 one with a spare lane.
+// The three rotations by the parent's rotation (of the lever arm, the
+// velocity term, the angular velocity) run as one, each vector a lane of
+// x, y and z vectors. Every lane computes FK's scalar body's float32 operations in
 // its order (a quaternion product's w lane subtracts where the other
 // lanes add: both are computed and the lanes picked, so a NaN keeps its
 // sign), so the results are the scalar path's bits.
@@ -31,13 +31,12 @@ var simdK4 = func() (k struct{ half, iota f4 }) {
 	return k
 }()
 
-// ld4 is the four float32s at byte off of p.
-func ld4(p unsafe.Pointer, off uintptr) f4 {
-	return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, off)))
-}
-
-// st4 stores v at byte off of p.
-func st4(p unsafe.Pointer, off uintptr, v f4) { v.Store((*[4]float32)(unsafe.Add(p, off))) }
+// p4 is the four float32s at byte off of p. fkSIMD writes its loads and
+// stores out on it (archsimd.LoadFloat32x4(p4(..)), v.Store(p4(..)))
+// rather than through load and store helpers: Go marked each inlined
+// helper call with a NOP where it had no instruction of its own to carry
+// the mark, eight a joint (measured: 4% of FK).
+func p4(p unsafe.Pointer, off uintptr) *[4]float32 { return (*[4]float32)(unsafe.Add(p, off)) }
 
 // fkSIMD runs FK's loop (see there) from joint 0 on, for n =
 // len(parents) >= 2 joints, and returns the joint the scalar loop goes on
@@ -77,19 +76,19 @@ func fkSIMD(global, local *Pose, parents []int) int {
 		// four float32s stays within the first n joints.
 		vi, qi := uintptr(i)*12, uintptr(i)*16
 		if p < 0 {
-			st4(gr, qi, ld4(lr, qi))
-			st4(gp, vi, ld4(lp, vi))
-			st4(gs, vi, ld4(ls, vi))
-			st4(gv, vi, ld4(lv, vi))
-			st4(ga, vi, ld4(la, vi))
-			st4(gsv, vi, ld4(lsv, vi))
+			archsimd.LoadFloat32x4(p4(lr, qi)).Store(p4(gr, qi))
+			archsimd.LoadFloat32x4(p4(lp, vi)).Store(p4(gp, vi))
+			archsimd.LoadFloat32x4(p4(ls, vi)).Store(p4(gs, vi))
+			archsimd.LoadFloat32x4(p4(lv, vi)).Store(p4(gv, vi))
+			archsimd.LoadFloat32x4(p4(la, vi)).Store(p4(ga, vi))
+			archsimd.LoadFloat32x4(p4(lsv, vi)).Store(p4(gsv, vi))
 			p = next
 			continue
 		}
 		vp, qp := uintptr(p)*12, uintptr(p)*16
-		pr, l := ld4(gr, qp), ld4(lr, qi)
-		ps := ld4(gs, vp)
-		st4(gs, vi, ld4(ls, vi).Mul(ps))
+		pr, l := archsimd.LoadFloat32x4(p4(gr, qp)), archsimd.LoadFloat32x4(p4(lr, qi))
+		ps := archsimd.LoadFloat32x4(p4(gs, vp))
+		archsimd.LoadFloat32x4(p4(ls, vi)).Mul(ps).Store(p4(gs, vi))
 		// QuatMulS: w = aw bw - ax bx - ay by - az bz, x = aw bx + ax bw
 		// + ay bz - az by, and so on; a column of products at a time.
 		pw := pr.Broadcast1To4()
@@ -99,15 +98,15 @@ func fkSIMD(global, local *Pose, parents []int) int {
 		t = pr.SelectFromPair(2, 2, 3, 1, pr).Mul(l.SelectFromPair(2, 3, 1, 2, l))
 		q = q.Sub(t).Merge(q.Add(t), lane0)
 		t = pr.SelectFromPair(3, 3, 1, 2, pr).Mul(l.SelectFromPair(3, 2, 3, 1, l))
-		st4(gr, qi, q.Sub(t))
+		q.Sub(t).Store(p4(gr, qi))
 		// The vectors to rotate: local.pos * par_scl (the arm), (local.vel
 		// + local.pos * par_svl) * par_scl, local.ang.
-		pos := ld4(lp, vi)
-		psv := ld4(gsv, vp)
-		st4(gsv, vi, ld4(lsv, vi).Add(psv))
+		pos := archsimd.LoadFloat32x4(p4(lp, vi))
+		psv := archsimd.LoadFloat32x4(p4(gsv, vp))
+		archsimd.LoadFloat32x4(p4(lsv, vi)).Add(psv).Store(p4(gsv, vi))
 		ax := pos.Mul(ps)
-		lvs := ld4(lv, vi).Add(pos.Mul(psv)).Mul(ps)
-		w := ld4(la, vi)
+		lvs := archsimd.LoadFloat32x4(p4(lv, vi)).Add(pos.Mul(psv)).Mul(ps)
+		w := archsimd.LoadFloat32x4(p4(la, vi))
 		// Transposed: lane 0 the arm, 1 the velocity term, 2 (and 3) the
 		// angular velocity.
 		u := ax.SelectFromPair(0, 1, 4, 5, lvs) // ax.x ax.y lvs.x lvs.y
@@ -126,13 +125,13 @@ func fkSIMD(global, local *Pose, parents []int) int {
 		arm := u.SelectFromPair(0, 2, 4, 4, rz)
 		rv := u.SelectFromPair(1, 3, 5, 5, rz)
 		rw := rx.SelectFromPair(2, 2, 6, 6, ry).SelectFromPair(0, 2, 6, 6, rz)
-		st4(gp, vi, arm.Add(ld4(gp, vp)))
+		arm.Add(archsimd.LoadFloat32x4(p4(gp, vp))).Store(p4(gp, vi))
 		// vel: rotated term + par_vel + cross(par_ang, arm).
-		pa := ld4(ga, vp)
+		pa := archsimd.LoadFloat32x4(p4(ga, vp))
 		c := pa.SelectFromPair(1, 2, 0, 0, pa).Mul(arm.SelectFromPair(2, 0, 1, 1, arm)).
 			Sub(pa.SelectFromPair(2, 0, 1, 1, pa).Mul(arm.SelectFromPair(1, 2, 0, 0, arm)))
-		st4(gv, vi, rv.Add(ld4(gv, vp)).Add(c))
-		st4(ga, vi, rw.Add(pa))
+		rv.Add(archsimd.LoadFloat32x4(p4(gv, vp))).Add(c).Store(p4(gv, vi))
+		rw.Add(pa).Store(p4(ga, vi))
 		p = next
 	}
 	archsimd.ClearAVXUpperBits() // see clearUpper
