@@ -24,7 +24,8 @@ func FK(global, local *Pose, parents []int) {
 	gv, ga, gsv := global.Vel[:n], global.Ang[:n], global.Svl[:n]
 	lp, lr, ls := local.Pos[:n], local.Rot[:n], local.Scl[:n]
 	lv, la, lsv := local.Vel[:n], local.Ang[:n], local.Svl[:n]
-	// The SIMD path does all joints but the last, or none.
+	// The SIMD path does the joints before i0: all but the last, or
+	// those before a parent out of order, or none (see fkSIMD).
 	i0 := 0
 	if useSIMD && n >= 2 {
 		i0 = fkSIMD(global, local, parents)
