@@ -24,7 +24,14 @@ func FK(global, local *Pose, parents []int) {
 	gv, ga, gsv := global.Vel[:n], global.Ang[:n], global.Svl[:n]
 	lp, lr, ls := local.Pos[:n], local.Rot[:n], local.Scl[:n]
 	lv, la, lsv := local.Vel[:n], local.Ang[:n], local.Svl[:n]
-	for i, p := range parents {
+	// The SIMD path does the joints before i0: all but the last, or
+	// those before a parent out of order, or none (see fkSIMD).
+	i0 := 0
+	if useSIMD && n >= 2 {
+		i0 = fkSIMD(global, local, parents)
+	}
+	for i := i0; i < n; i++ {
+		p := parents[i]
 		if p < 0 {
 			gp[i], gr[i], gs[i] = lp[i], lr[i], ls[i]
 			gv[i], ga[i], gsv[i] = lv[i], la[i], lsv[i]

@@ -56,12 +56,6 @@ func ld2(p unsafe.Pointer, lo, hi uintptr) f8 {
 	return z.SetLo(archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, lo)))).SetHi(archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, hi))))
 }
 
-// st2 stores the low half of v at byte lo of p and the high half at hi.
-func st2(p unsafe.Pointer, lo, hi uintptr, v f8) {
-	v.GetLo().Store((*[4]float32)(unsafe.Add(p, lo)))
-	v.GetHi().Store((*[4]float32)(unsafe.Add(p, hi)))
-}
-
 // tr4 transposes the 4x4 matrices in the halves of rows a, b, c, d.
 func tr4(a, b, c, d f8) (f8, f8, f8, f8) {
 	t0 := a.SelectFromPairGrouped(0, 1, 4, 5, b) // a0 a1 b0 b1
@@ -72,11 +66,18 @@ func tr4(a, b, c, d f8) (f8, f8, f8, f8) {
 		t1.SelectFromPairGrouped(0, 2, 4, 6, t3), t1.SelectFromPairGrouped(1, 3, 5, 7, t3)
 }
 
+// The four helpers below write their loads and stores out rather than
+// call ld2 and st2: each inlined call leaves a NOP (its inline mark)
+// where it has no instruction of its own (see p4).
+
 // ldv8 loads eight Vec3s as components: x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3
 // y3 z3 in each half (joints 0-3 low, 4-7 high), then five shuffles.
 func ldv8(p *[8]mgl32.Vec3) (x, y, z f8) {
 	u := unsafe.Pointer(p)
-	m03, m14, m25 := ld2(u, 0, 48), ld2(u, 16, 64), ld2(u, 32, 80)
+	var v f8
+	m03 := v.SetLo(archsimd.LoadFloat32x4(p4(u, 0))).SetHi(archsimd.LoadFloat32x4(p4(u, 48)))
+	m14 := v.SetLo(archsimd.LoadFloat32x4(p4(u, 16))).SetHi(archsimd.LoadFloat32x4(p4(u, 64)))
+	m25 := v.SetLo(archsimd.LoadFloat32x4(p4(u, 32))).SetHi(archsimd.LoadFloat32x4(p4(u, 80)))
 	xy := m14.SelectFromPairGrouped(2, 3, 5, 6, m25) // x2 y2 x3 y3
 	yz := m03.SelectFromPairGrouped(1, 2, 4, 5, m14) // y0 z0 y1 z1
 	return m03.SelectFromPairGrouped(0, 3, 4, 6, xy), yz.SelectFromPairGrouped(0, 2, 5, 7, xy), yz.SelectFromPairGrouped(1, 3, 4, 7, m25)
@@ -88,25 +89,39 @@ func stv8(p *[8]mgl32.Vec3, x, y, z f8) {
 	rxy := x.SelectFromPairGrouped(0, 2, 4, 6, y) // x0 x2 y0 y2
 	ryz := y.SelectFromPairGrouped(1, 3, 5, 7, z) // y1 y3 z1 z3
 	rzx := z.SelectFromPairGrouped(0, 2, 5, 7, x) // z0 z2 x1 x3
-	st2(u, 0, 48, rxy.SelectFromPairGrouped(0, 2, 4, 6, rzx))
-	st2(u, 16, 64, ryz.SelectFromPairGrouped(0, 2, 5, 7, rxy))
-	st2(u, 32, 80, rzx.SelectFromPairGrouped(1, 3, 5, 7, ryz))
+	m03 := rxy.SelectFromPairGrouped(0, 2, 4, 6, rzx)
+	m14 := ryz.SelectFromPairGrouped(0, 2, 5, 7, rxy)
+	m25 := rzx.SelectFromPairGrouped(1, 3, 5, 7, ryz)
+	m03.GetLo().Store(p4(u, 0))
+	m03.GetHi().Store(p4(u, 48))
+	m14.GetLo().Store(p4(u, 16))
+	m14.GetHi().Store(p4(u, 64))
+	m25.GetLo().Store(p4(u, 32))
+	m25.GetHi().Store(p4(u, 80))
 }
 
 // ldq8 loads eight Quats as components w, x, y, z.
 func ldq8(p *[8]mgl32.Quat) (w, x, y, z f8) {
 	u := unsafe.Pointer(p)
-	return tr4(ld2(u, 0, 64), ld2(u, 16, 80), ld2(u, 32, 96), ld2(u, 48, 112))
+	var v f8
+	return tr4(v.SetLo(archsimd.LoadFloat32x4(p4(u, 0))).SetHi(archsimd.LoadFloat32x4(p4(u, 64))),
+		v.SetLo(archsimd.LoadFloat32x4(p4(u, 16))).SetHi(archsimd.LoadFloat32x4(p4(u, 80))),
+		v.SetLo(archsimd.LoadFloat32x4(p4(u, 32))).SetHi(archsimd.LoadFloat32x4(p4(u, 96))),
+		v.SetLo(archsimd.LoadFloat32x4(p4(u, 48))).SetHi(archsimd.LoadFloat32x4(p4(u, 112))))
 }
 
 // stq8 stores components as eight Quats.
 func stq8(p *[8]mgl32.Quat, w, x, y, z f8) {
 	u := unsafe.Pointer(p)
 	a, b, c, d := tr4(w, x, y, z)
-	st2(u, 0, 64, a)
-	st2(u, 16, 80, b)
-	st2(u, 32, 96, c)
-	st2(u, 48, 112, d)
+	a.GetLo().Store(p4(u, 0))
+	a.GetHi().Store(p4(u, 64))
+	b.GetLo().Store(p4(u, 16))
+	b.GetHi().Store(p4(u, 80))
+	c.GetLo().Store(p4(u, 32))
+	c.GetHi().Store(p4(u, 96))
+	d.GetLo().Store(p4(u, 48))
+	d.GetHi().Store(p4(u, 112))
 }
 
 // blendRotSIMD is the rotation loop of Blend (see there) on the SIMD path.
@@ -117,14 +132,21 @@ func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.
 	// The redo of a slow joint reads the inputs, so the kernel leaves
 	// those of the input out is in its slow lanes.
 	keepRhs := &or[0] == &rr[0]
+	// Unless out is an input, the last block overlaps the one before if
+	// n is no multiple of 8 (its joints computed twice, to the same
+	// values, slow ones redone twice): no padded copies.
+	overlap := n >= 8 && !keepRhs && &or[0] != &lr[0] && &oa[0] != &la[0] && &oa[0] != &ra[0]
 	for b := 0; b < n; b += 8 {
+		if overlap {
+			b = min(b, n-8)
+		}
 		var slow uint8
 		if n-b >= 8 {
 			slow = blendRot8((*[8]mgl32.Quat)(lr[b:]), (*[8]mgl32.Vec3)(la[b:]), (*[8]mgl32.Quat)(rr[b:]), (*[8]mgl32.Vec3)(ra[b:]),
 				(*[8]mgl32.Quat)(or[b:]), (*[8]mgl32.Vec3)(oa[b:]), al, av, keepRhs)
 		} else {
-			// The last joints, on padded copies (out may be lhs or rhs,
-			// so no overlap with the block before).
+			// The last joints, on padded copies: out is lhs or rhs, or
+			// n < 8.
 			var l, r, o [8]mgl32.Quat
 			var w, u, a [8]mgl32.Vec3
 			m := copy(l[:], lr[b:])
@@ -288,7 +310,8 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 	var ov, oq [8]uintptr
 	for b := 0; b < n; b += 8 {
 		b = min(b, n-8)
-		for j, p := range parents[b : b+8] {
+		var roots uint8
+		for j, p := range (*[8]int)(parents[b:]) {
 			// A parent index below its child's has a joint after it
 			// (p+1 <= b+j < n, and the poses have n joints: BK's check),
 			// which gv8 needs; so has joint 0, a root's stand-in, with
@@ -296,13 +319,30 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 			if p >= b+j {
 				return false
 			}
-			p = max(p, 0)
+			if p < 0 {
+				roots |= 1 << j
+				p = 0
+			}
 			ov[j], oq[j] = uintptr(p)*12, uintptr(p)*16
 		}
-		bk8(local, global, b, &ov, &oq)
-	}
-	for i, p := range parents {
-		if p < 0 {
+		// Joints b to b+7 of each channel, unchecked: BK checked that
+		// every channel has n >= b+8 joints (bounds checks and slicing
+		// were a tenth of the kernel).
+		v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 {
+			return (*[8]mgl32.Vec3)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), b*12))
+		}
+		q8 := func(s []mgl32.Quat) *[8]mgl32.Quat {
+			return (*[8]mgl32.Quat)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), b*16))
+		}
+		k := bkBlock{gp: v8(global.Pos), gs: v8(global.Scl), gv: v8(global.Vel), ga: v8(global.Ang), gsv: v8(global.Svl),
+			lp: v8(local.Pos), ls: v8(local.Scl), lv: v8(local.Vel), la: v8(local.Ang), lsv: v8(local.Svl),
+			gr: q8(global.Rot), lr: q8(local.Rot)}
+		bk8(&k, global, &ov, &oq)
+		// A root's lanes are overwritten here, after each block that
+		// computes them (a root in the overlap of the last two blocks
+		// twice).
+		for ; roots != 0; roots &= roots - 1 {
+			i := b + bits.TrailingZeros8(roots)
 			local.Pos[i], local.Rot[i], local.Scl[i] = global.Pos[i], global.Rot[i], global.Scl[i]
 			local.Vel[i], local.Ang[i], local.Svl[i] = global.Vel[i], global.Ang[i], global.Svl[i]
 		}
@@ -310,41 +350,48 @@ func bkSIMD(local, global *Pose, parents []int) bool {
 	return true
 }
 
-// bk8 is BK's loop body for joints b to b+7, their parents at byte
-// offsets ov in the Vec3 channels and oq in the rotations, on the scalar
-// body's operations in its order.
-func bk8(local, global *Pose, b int, ov, oq *[8]uintptr) {
-	v8 := func(s []mgl32.Vec3) *[8]mgl32.Vec3 { return (*[8]mgl32.Vec3)(s[b:]) }
+// bkBlock points at joints b to b+7 of each channel of BK's global (g)
+// and local (l) poses. bk8 loads through these pointers: an address left
+// as base + 12 b is recomputed at every load of four float32s.
+type bkBlock struct {
+	gp, gs, gv, ga, gsv, lp, ls, lv, la, lsv *[8]mgl32.Vec3
+	gr, lr                                   *[8]mgl32.Quat
+}
+
+// bk8 is BK's loop body for the joints of block k, their parents at byte
+// offsets ov in global's Vec3 channels and oq in its rotations, on the
+// scalar body's operations in its order.
+func bk8(k *bkBlock, global *Pose, ov, oq *[8]uintptr) {
 	pw, px, py, pz := gather4(unsafe.Pointer(unsafe.SliceData(global.Rot)), oq)
-	gw, gx, gy, gz := ldq8((*[8]mgl32.Quat)(global.Rot[b:]))
+	gw, gx, gy, gz := ldq8(k.gr)
 	lw, lx, ly, lz := mathx.QuatInvMulX8(pw, px, py, pz, gw, gx, gy, gz)
-	stq8((*[8]mgl32.Quat)(local.Rot[b:]), lw, lx, ly, lz)
+	stq8(k.lr, lw, lx, ly, lz)
 	one := simdK.one
 	sx, sy, sz := gv8(global.Scl, ov)
 	ipx, ipy, ipz := one.Div(sx), one.Div(sy), one.Div(sz)
-	sx, sy, sz = ldv8(v8(global.Scl))
-	stv8(v8(local.Scl), sx.Mul(ipx), sy.Mul(ipy), sz.Mul(ipz))
+	sx, sy, sz = ldv8(k.gs)
+	stv8(k.ls, sx.Mul(ipx), sy.Mul(ipy), sz.Mul(ipz))
 	psx, psy, psz := gv8(global.Svl, ov)
-	sx, sy, sz = ldv8(v8(global.Svl))
-	stv8(v8(local.Svl), sx.Sub(psx), sy.Sub(psy), sz.Sub(psz))
-	ax, ay, az := ldv8(v8(global.Pos))
+	sx, sy, sz = ldv8(k.gsv)
+	stv8(k.lsv, sx.Sub(psx), sy.Sub(psy), sz.Sub(psz))
+	ax, ay, az := ldv8(k.gp)
 	qx, qy, qz := gv8(global.Pos, ov)
 	ax, ay, az = ax.Sub(qx), ay.Sub(qy), az.Sub(qz)
 	ox, oy, oz := mathx.QuatInvMulVec3X8(pw, px, py, pz, ax, ay, az)
 	ox, oy, oz = ox.Mul(ipx), oy.Mul(ipy), oz.Mul(ipz)
-	stv8(v8(local.Pos), ox, oy, oz)
+	stv8(k.lp, ox, oy, oz)
 	// rel = vel - par_vel - cross(par_ang, arm).
 	pax, pay, paz := gv8(global.Ang, ov)
-	vx, vy, vz := ldv8(v8(global.Vel))
+	vx, vy, vz := ldv8(k.gv)
 	qx, qy, qz = gv8(global.Vel, ov)
 	vx = vx.Sub(qx).Sub(pay.Mul(az).Sub(paz.Mul(ay)))
 	vy = vy.Sub(qy).Sub(paz.Mul(ax).Sub(pax.Mul(az)))
 	vz = vz.Sub(qz).Sub(pax.Mul(ay).Sub(pay.Mul(ax)))
 	vx, vy, vz = mathx.QuatInvMulVec3X8(pw, px, py, pz, vx, vy, vz)
-	stv8(v8(local.Vel), vx.Mul(ipx).Sub(ox.Mul(psx)), vy.Mul(ipy).Sub(oy.Mul(psy)), vz.Mul(ipz).Sub(oz.Mul(psz)))
-	gx, gy, gz = ldv8(v8(global.Ang))
+	stv8(k.lv, vx.Mul(ipx).Sub(ox.Mul(psx)), vy.Mul(ipy).Sub(oy.Mul(psy)), vz.Mul(ipz).Sub(oz.Mul(psz)))
+	gx, gy, gz = ldv8(k.ga)
 	gx, gy, gz = mathx.QuatInvMulVec3X8(pw, px, py, pz, gx.Sub(pax), gy.Sub(pay), gz.Sub(paz))
-	stv8(v8(local.Ang), gx, gy, gz)
+	stv8(k.la, gx, gy, gz)
 	archsimd.ClearAVXUpperBits() // see clearUpper
 }
 
