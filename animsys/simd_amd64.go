@@ -130,12 +130,14 @@ func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.
 	la, rr, ra, or, oa = la[:n], rr[:n], ra[:n], or[:n], oa[:n]
 	al, av := bc(alpha), bc(alphaVel)
 	// The redo of a slow joint reads the inputs, so the kernel leaves
-	// those of the input out is in its slow lanes.
-	keepRhs := &or[0] == &rr[0]
+	// those of the input out is in its slow lanes, channel by channel:
+	// out may share its rotations with one input and its angular
+	// velocities with the other.
+	keep := keepRhs{rot: &or[0] == &rr[0], ang: &oa[0] == &ra[0]}
 	// Unless out is an input, the last block overlaps the one before if
 	// n is no multiple of 8 (its joints computed twice, to the same
 	// values, slow ones redone twice): no padded copies.
-	overlap := n >= 8 && !keepRhs && &or[0] != &lr[0] && &oa[0] != &la[0] && &oa[0] != &ra[0]
+	overlap := n >= 8 && !keep.rot && !keep.ang && &or[0] != &lr[0] && &oa[0] != &la[0]
 	for b := 0; b < n; b += 8 {
 		if overlap {
 			b = min(b, n-8)
@@ -143,7 +145,7 @@ func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.
 		var slow uint8
 		if n-b >= 8 {
 			slow = blendRot8((*[8]mgl32.Quat)(lr[b:]), (*[8]mgl32.Vec3)(la[b:]), (*[8]mgl32.Quat)(rr[b:]), (*[8]mgl32.Vec3)(ra[b:]),
-				(*[8]mgl32.Quat)(or[b:]), (*[8]mgl32.Vec3)(oa[b:]), al, av, keepRhs)
+				(*[8]mgl32.Quat)(or[b:]), (*[8]mgl32.Vec3)(oa[b:]), al, av, keep)
 		} else {
 			// The last joints, on padded copies: out is lhs or rhs, or
 			// n < 8.
@@ -153,7 +155,7 @@ func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.
 			copy(w[:], la[b:])
 			copy(r[:], rr[b:])
 			copy(u[:], ra[b:])
-			slow = blendRot8(&l, &w, &r, &u, &o, &a, al, av, keepRhs) & (1<<m - 1)
+			slow = blendRot8(&l, &w, &r, &u, &o, &a, al, av, keep) & (1<<m - 1)
 			copy(or[b:], o[:m])
 			copy(oa[b:], a[:m])
 		}
@@ -165,12 +167,16 @@ func blendRotSIMD(lr []mgl32.Quat, la []mgl32.Vec3, rr []mgl32.Quat, ra []mgl32.
 	}
 }
 
+// keepRhs says which of out's channels are rhs's: blendRot8 then leaves
+// rhs's values, not lhs's, in its slow lanes.
+type keepRhs struct{ rot, ang bool }
+
 // blendRot8 is Blend's rotation loop for eight joints, on the scalar
 // loop's operations in its order. It returns the lanes that loop would
 // mark slow, to be redone, and writes into them the lhs rotation and
-// angular velocity unchanged, or with keepRhs the rhs ones: out may be
-// either, and the redo reads both.
-func blendRot8(lr *[8]mgl32.Quat, la *[8]mgl32.Vec3, rr *[8]mgl32.Quat, ra *[8]mgl32.Vec3, or *[8]mgl32.Quat, oa *[8]mgl32.Vec3, alpha, alphaVel f8, keepRhs bool) uint8 {
+// angular velocity unchanged, or where keep says so the rhs ones: out
+// may be either, and the redo reads both.
+func blendRot8(lr *[8]mgl32.Quat, la *[8]mgl32.Vec3, rr *[8]mgl32.Quat, ra *[8]mgl32.Vec3, or *[8]mgl32.Quat, oa *[8]mgl32.Vec3, alpha, alphaVel f8, keep keepRhs) uint8 {
 	k := &simdK
 	lw, lx, ly, lz := ldq8(lr)
 	rw, rx, ry, rz := ldq8(rr)
@@ -202,14 +208,16 @@ func blendRot8(lr *[8]mgl32.Quat, la *[8]mgl32.Vec3, rr *[8]mgl32.Quat, ra *[8]m
 	gy := ddy.Mul(alphaVel).Add(ay.Mul(alpha)).Add(qy)
 	gz := ddz.Mul(alphaVel).Add(az.Mul(alpha)).Add(qz)
 	if slow != 0 { // rare
-		if keepRhs {
+		if keep.rot {
 			lw, lx, ly, lz = rw, rx, ry, rz
+		}
+		if keep.ang {
 			wx, wy, wz = ldv8(ra)
 		}
 		// The kept value where big or !ok (no Not for masks on AVX2).
-		keep := func(orig, v f8) f8 { return orig.Merge(v, big).Merge(orig, ok) }
-		ow, ox, oy, oz = keep(lw, ow), keep(lx, ox), keep(ly, oy), keep(lz, oz)
-		gx, gy, gz = keep(wx, gx), keep(wy, gy), keep(wz, gz)
+		kept := func(orig, v f8) f8 { return orig.Merge(v, big).Merge(orig, ok) }
+		ow, ox, oy, oz = kept(lw, ow), kept(lx, ox), kept(ly, oy), kept(lz, oz)
+		gx, gy, gz = kept(wx, gx), kept(wy, gy), kept(wz, gz)
 	}
 	stq8(or, ow, ox, oy, oz)
 	stv8(oa, gx, gy, gz)

@@ -94,16 +94,16 @@ func TestSIMDFKSameBits(t *testing.T) {
 // Blend's SIMD rotation loop overlaps its last block of eight joints with
 // the one before only where out is neither input, channel by channel: a
 // pose sharing just its angular velocities or just its rotations with an
-// input takes the padded copies, and gives the scalar path's bits. (Not
-// tested: out sharing only rhs's angular velocities, which the kernel's
-// slow lanes do not handle; see its keepRhs.)
+// input takes the padded copies, and gives the scalar path's bits; its
+// slow lanes keep each channel's own input for the redo (out sharing
+// only rhs's angular velocities broke that once).
 func TestSIMDBlendTailSameBits(t *testing.T) {
 	needSIMD(t)
 	r := rand.New(rand.NewSource(6))
 	for n := 1; n <= 40; n++ {
 		lhs, rhs := randomPose(r, n, 3.1), randomPose(r, n, 3.1)
 		alpha, alphaVel := r.Float32(), r.Float32()*4-2
-		for k := 0; k < 4; k++ {
+		for k := 0; k < 6; k++ {
 			run := func() Pose {
 				l, rh := NewPose(n), NewPose(n)
 				l.CopyFrom(&lhs)
@@ -116,6 +116,10 @@ func TestSIMDBlendTailSameBits(t *testing.T) {
 					out.Rot = rh.Rot
 				case 3:
 					out.Rot = l.Rot
+				case 4:
+					out.Ang = rh.Ang
+				case 5:
+					out.Rot, out.Ang = l.Rot, rh.Ang
 				}
 				Blend(&out, &l, &rh, alpha, alphaVel)
 				return out
