@@ -309,3 +309,21 @@ func TestLogNearOneIsLog32(t *testing.T) {
 		}
 	}
 }
+
+// V3s and Q4s read and write the vectors and rotations they view, in
+// place, component for component.
+func TestViews(t *testing.T) {
+	vs := []mgl32.Vec3{{1, 2, 3}, {4, 5, 6}}
+	qs := []mgl32.Quat{{W: 1, V: mgl32.Vec3{2, 3, 4}}, {W: 5, V: mgl32.Vec3{6, 7, 8}}}
+	v, q := V3s(vs), Q4s(qs)
+	if len(v) != 2 || len(q) != 2 || v[1] != (V3{4, 5, 6}) || q[1] != (Q4{5, 6, 7, 8}) {
+		t.Fatalf("views read %v %v from %v %v", v, q, vs, qs)
+	}
+	v[0], q[0] = V3{7, 8, 9}, Q4{9, 10, 11, 12}
+	if vs[0] != (mgl32.Vec3{7, 8, 9}) || qs[0] != (mgl32.Quat{W: 9, V: mgl32.Vec3{10, 11, 12}}) {
+		t.Fatalf("views wrote %v %v", vs[0], qs[0])
+	}
+	if len(V3s(nil)) != 0 || len(Q4s(nil)) != 0 {
+		t.Fatal("empty view not empty")
+	}
+}
