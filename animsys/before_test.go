@@ -206,3 +206,156 @@ func blendBefore(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 		osv[i] = mathx.LoadV3(&lsv[i]).Lerp(mathx.LoadV3(&rsv[i]), alpha).Add(ds.Scale(alphaVel)).Vec3()
 	}
 }
+
+// sampleCubicBefore is sampleCubicFrame as it was.
+func sampleCubicBefore(op string, out *Pose, c *Clip, frame int, alpha float32, t float64) {
+	need(op, "out", out, wholePose, c.Joints, "the clip's Joints")
+	if c.Curves != nil {
+		c.Curves.SampleCurves(out, t)
+		return
+	}
+	st, dt := frame, c.FrameTime
+	h := hermiteAt(alpha)
+	if st < 0 || st >= c.Frames-1 {
+		h = hermite{} // outside the clip: hold the end frame, at rest
+	}
+	n, nf := c.Joints, c.Frames
+	f0, f1 := clampFrame(st-1, nf), clampFrame(st, nf)
+	f2, f3 := clampFrame(st+1, nf), clampFrame(st+2, nf)
+	inv := 1 / dt
+	pos, vel := out.Pos[:n], out.Vel[:n]
+	rot, ang := out.Rot[:n], out.Ang[:n]
+	scl, svl := out.Scl[:n], out.Svl[:n]
+	// Joints whose position or scale never changes hold it, at rest.
+	copy(pos, c.pos.value)
+	clear(vel)
+	copy(scl, c.scl.value)
+	clear(svl)
+	if c.prepared() && st >= 0 && st < nf-1 {
+		// Inside the clip, from the interval's record: Hermite curves on
+		// cached tangents.
+		rec := c.record(st)
+		// The weights as separate locals, not the struct: Go keeps a struct
+		// of more than four fields in memory and does not inline h.offset,
+		// whose call would spill the loop's values.
+		h10, h01, h11, d10, d01, d11 := h.h10, h.h01, h.h11, h.d10, h.d01, h.d11
+		var large bool
+		{
+			for j := 0; j < n; j++ {
+				x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
+				// cubicRotT written out, so that the loop makes no call:
+				// h.offset on components, in its order of operations.
+				m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
+				o := mathx.V3{X: m1.X*h10 + d12.X*h01 + m2.X*h11, Y: m1.Y*h10 + d12.Y*h01 + m2.Y*h11, Z: m1.Z*h10 + d12.Z*h01 + m2.Z*h11}
+				do := mathx.V3{X: m1.X*d10 + d12.X*d01 + m2.X*d11, Y: m1.Y*d10 + d12.Y*d01 + m2.Y*d11, Z: m1.Z*d10 + d12.Z*d01 + m2.Z*d11}
+				o2 := o.Dot(o)
+				if o2 >= 1 {
+					large = true // redone below; no call in the loop
+				}
+				k := mathx.ExpSmall(o2)
+				e := k.Quat(o)
+				wx, wy, wz := mathx.RodriguesS(k.C1(), k.C2, o.X, o.Y, o.Z, do.X, do.Y, do.Z)
+				ang[j] = mgl32.Vec3{wx * inv, wy * inv, wz * inv}
+				r, r1 := &rot[j], segQ(x)
+				r.W, r.V[0], r.V[1], r.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, r1.W, r1.X, r1.Y, r1.Z)
+			}
+		}
+		for j := 0; large && j < n; j++ {
+			// Offsets of 1 rad or more (rare) by cubicRotT, with mathx.ExpLarge.
+			x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
+			m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
+			if o, _ := h.offset(m1, d12, m2); o.Dot(o) >= 1 {
+				r, w := h.cubicRotT(segQ(x), m1, d12, m2)
+				rot[j], ang[j] = r.Quat(), w.Scale(inv).Vec3()
+			}
+		}
+		o := segRot * n
+		for _, j := range c.pos.joints {
+			x := rec[o : o+segChan : o+segChan]
+			d, dv := h.offset(segV3(x, 3), segV3(x, 6), segV3(x, 9))
+			pos[j], vel[j] = segV3(x, 0).Add(d).Vec3(), dv.Scale(inv).Vec3()
+			o += segChan
+		}
+		for _, j := range c.scl.joints {
+			x := rec[o : o+segChan : o+segChan]
+			d, dv := h.offset(segV3(x, 3), segV3(x, 6), segV3(x, 9))
+			scl[j], svl[j] = segV3(x, 0).Mul(d.Exp()).Vec3(), dv.Scale(inv).Vec3()
+			o += segChan
+		}
+		return
+	}
+	rot0, rot1, rot2, rot3 := c.Rot[f0*n:f0*n+n], c.Rot[f1*n:f1*n+n], c.Rot[f2*n:f2*n+n], c.Rot[f3*n:f3*n+n]
+	for j := 0; j < n; j++ {
+		r, w := h.cubicRot(mathx.LoadQ4(&rot0[j]), mathx.LoadQ4(&rot1[j]), mathx.LoadQ4(&rot2[j]), mathx.LoadQ4(&rot3[j]))
+		rot[j], ang[j] = r.Quat(), w.Scale(inv).Vec3()
+	}
+	for k, j := range c.pos.joints {
+		tr := c.pos.data[k]
+		p, v := h.cubicPos(mathx.LoadV3(&tr[f0]), mathx.LoadV3(&tr[f1]), mathx.LoadV3(&tr[f2]), mathx.LoadV3(&tr[f3]))
+		pos[j], vel[j] = p.Vec3(), v.Scale(inv).Vec3()
+	}
+	for k, j := range c.scl.joints {
+		tr := c.scl.data[k]
+		s, sv := h.cubicScl(mathx.LoadV3(&tr[f0]), mathx.LoadV3(&tr[f1]), mathx.LoadV3(&tr[f2]), mathx.LoadV3(&tr[f3]))
+		scl[j], svl[j] = s.Vec3(), sv.Scale(inv).Vec3()
+	}
+}
+
+// edgeClip is a clip of n joints and frames frames with random rotations
+// (turning up to maxStep rad a frame, so offsets beyond 1 rad occur),
+// a position track on joint 0 and scale tracks, some uniform, on every
+// third joint.
+func edgeClip(r *rand.Rand, n, frames int, maxStep float32) Clip {
+	c := NewClip("edge", frames, n, 1.0/30)
+	for j := 0; j < n; j++ {
+		q := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{r.Float32(), r.Float32(), r.Float32()})
+		for f := 0; f < frames; f++ {
+			step := mgl32.Vec3{(r.Float32()*2 - 1) * maxStep, (r.Float32()*2 - 1) * maxStep, (r.Float32()*2 - 1) * maxStep}
+			q = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(step), q)
+			c.Rot[c.At(f, j)] = q
+			if j == 0 {
+				c.SetPos(f, j, mgl32.Vec3{float32(f) * .1, r.Float32(), 1})
+			}
+			if j%3 == 1 {
+				s := float32(math.Exp(float64(r.Float32() - .5)))
+				v := mgl32.Vec3{s, s, s}
+				if j%2 == 0 {
+					v[1] = s * 1.5
+				}
+				c.SetScl(f, j, v)
+			}
+		}
+	}
+	return c
+}
+
+func TestSampleCubicSameBitsAsBefore(t *testing.T) {
+	r := rand.New(rand.NewSource(32))
+	bench := GenerateBenchClip(1)
+	clips := []*Clip{&bench}
+	for _, n := range []int{1, 2, 7, 23, 40} {
+		for _, step := range []float32{.05, .6, 1.5} {
+			plain := edgeClip(r, n, 9, step)
+			prepared := edgeClip(r, n, 9, step)
+			prepared.Prepare()
+			clips = append(clips, &plain, &prepared)
+		}
+	}
+	for _, c := range clips {
+		for trial := 0; trial < 40; trial++ {
+			frame, alpha := r.Intn(c.Frames+2)-1, r.Float32()
+			switch trial {
+			case 0:
+				alpha = 0
+			case 1:
+				alpha = 1
+			case 2:
+				frame = c.Frames - 2
+			}
+			got, want := NewPose(c.Joints), NewPose(c.Joints)
+			SampleCubicFrame(&got, c, frame, alpha)
+			sampleCubicBefore("before", &want, c, frame, alpha, 0)
+			poseBits(t, "SampleCubicFrame", &got, &want)
+		}
+	}
+}
