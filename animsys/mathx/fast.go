@@ -591,10 +591,35 @@ func (v V3) Exp() V3 {
 }
 
 // expEach is Exp per axis; equal axes (a uniform scale) take one Exp32.
+// Arguments in expPoly's range (|x| < 0.34, nonzero: Exp32's first two
+// cases; log scales of poses) take it inline, without a call.
 func (v V3) expEach() V3 {
 	if v.X == v.Y && v.Y == v.Z {
+		if inExpPoly(v.X) {
+			e := expPoly(v.X)
+			return V3{e, e, e}
+		}
 		e := Exp32(v.X)
 		return V3{e, e, e}
 	}
-	return V3{Exp32(v.X), Exp32(v.Y), Exp32(v.Z)}
+	var e V3
+	if inExpPoly(v.X) {
+		e.X = expPoly(v.X)
+	} else {
+		e.X = Exp32(v.X)
+	}
+	if inExpPoly(v.Y) {
+		e.Y = expPoly(v.Y)
+	} else {
+		e.Y = Exp32(v.Y)
+	}
+	if inExpPoly(v.Z) {
+		e.Z = expPoly(v.Z)
+	} else {
+		e.Z = Exp32(v.Z)
+	}
+	return e
 }
+
+// inExpPoly reports whether Exp32(x) is expPoly(x).
+func inExpPoly(x float32) bool { return x != 0 && x > -0.34 && x < 0.34 }
