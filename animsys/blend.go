@@ -124,7 +124,7 @@ func blendRots(lr []mathx.Q4, la []mathx.V3, rr []mathx.Q4, ra []mathx.V3, or []
 	for base := 0; base < n; base += 64 {
 		var slow uint64
 		for i := base; i < min(base+64, n); i++ {
-			l, w, r := lr[i], la[i], rr[i]
+			l, r := lr[i], rr[i]
 			var dq mathx.Q4
 			dq.W, dq.X, dq.Y, dq.Z = mathx.QuatMulInvS(r.W, r.X, r.Y, r.Z, l.W, l.X, l.Y, l.Z)
 			// The rotations by dq below are the same for -dq, so no Abs.
@@ -132,12 +132,13 @@ func blendRots(lr []mathx.Q4, la []mathx.V3, rr []mathx.Q4, ra []mathx.V3, or []
 			d := mathx.V3{X: dq.X * kq, Y: dq.Y * kq, Z: dq.Z * kq}
 			// ok bounds |d| by 45 degrees, so th2 < 1 as LogRateSeries
 			// needs; one test of v2 for both polynomials.
-			th2 := d.Dot(d)
+			th2 := d.X*d.X + d.Y*d.Y + d.Z*d.Z
 			v2 := alpha * alpha * th2
 			if !ok || v2 >= 1 {
 				slow |= 1 << (i - base)
 				continue
 			}
+			w := la[i]
 			dwx, dwy, dwz := mathx.QuatMulVec3S(dq.W, dq.X, dq.Y, dq.Z, w.X, w.Y, w.Z)
 			u := ra[i].Sub(mathx.V3{X: dwx, Y: dwy, Z: dwz})
 			c := mathx.LogRateSeries(0.25 * th2) // J(d)^-1 = I - [d]x/2 + c [d]x^2

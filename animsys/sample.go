@@ -339,6 +339,18 @@ func (c *Clip) sclAt(k int) int { return segRot*c.Joints + segChan*(len(c.pos.jo
 
 func segV3(x []float32, i int) mathx.V3 { return mathx.V3{X: x[i], Y: x[i+1], Z: x[i+2]} }
 
+// rotRec is a joint's part of an interval's record: its rotation at the
+// interval's start and the tangents of its cubic curve (segRot float32s).
+type rotRec struct {
+	R           mathx.Q4
+	M1, D12, M2 mathx.V3
+}
+
+// rotRecs views the start of rec as n rotRecs, in place (see chanRecs).
+func rotRecs(rec []float32, n int) []rotRec {
+	return unsafe.Slice((*rotRec)(unsafe.Pointer(unsafe.SliceData(rec[:segRot*n]))), n)
+}
+
 // chanRec is an animated position's or scale's part of an interval's
 // record: its value at the interval's start and its tangents (segChan
 // float32s).
@@ -352,6 +364,8 @@ func chanRecs(rec []float32, n int) []chanRec {
 
 // chanRec's size is the record layout's: the build fails otherwise.
 var (
+	_ [unsafe.Sizeof(rotRec{}) - 4*segRot]struct{}
+	_ [4*segRot - unsafe.Sizeof(rotRec{})]struct{}
 	_ [unsafe.Sizeof(chanRec{}) - 4*segChan]struct{}
 	_ [4*segChan - unsafe.Sizeof(chanRec{})]struct{}
 )
@@ -528,14 +542,15 @@ func sampleCubicFrame(op string, out *Pose, c *Clip, frame int, alpha float32, t
 func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32) (large bool) {
 	n := len(rot)
 	ang = ang[:n]
-	for j := 0; j < n; j++ {
-		x := rec[segRot*j : segRot*j+segRot : segRot*j+segRot]
+	recs := rotRecs(rec, n)
+	for j := range recs {
+		x := &recs[j]
 		// cubicRotT written out: h.offset on components, in its order
 		// of operations.
-		m1, d12, m2 := segV3(x, 4), segV3(x, 7), segV3(x, 10)
+		m1, d12, m2 := x.M1, x.D12, x.M2
 		o := mathx.V3{X: m1.X*w[0] + d12.X*w[1] + m2.X*w[2], Y: m1.Y*w[0] + d12.Y*w[1] + m2.Y*w[2], Z: m1.Z*w[0] + d12.Z*w[1] + m2.Z*w[2]}
 		do := mathx.V3{X: m1.X*w[3] + d12.X*w[4] + m2.X*w[5], Y: m1.Y*w[3] + d12.Y*w[4] + m2.Y*w[5], Z: m1.Z*w[3] + d12.Z*w[4] + m2.Z*w[5]}
-		o2 := o.Dot(o)
+		o2 := o.X*o.X + o.Y*o.Y + o.Z*o.Z
 		if o2 >= 1 {
 			large = true // redone by the caller
 		}
@@ -544,7 +559,7 @@ func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32
 		wx, wy, wz := mathx.RodriguesS(k.C1(), k.C2, o.X, o.Y, o.Z, do.X, do.Y, do.Z)
 		inv := w[6]
 		ang[j] = mgl32.Vec3{wx * inv, wy * inv, wz * inv}
-		r, r1 := &rot[j], segQ(x)
+		r, r1 := &rot[j], x.R
 		r.W, r.V[0], r.V[1], r.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, r1.W, r1.X, r1.Y, r1.Z)
 	}
 	return large
