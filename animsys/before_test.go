@@ -359,3 +359,10 @@ func TestSampleCubicSameBitsAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// frameAt's bound is the largest float32 below 1.
+func TestBelowOne(t *testing.T) {
+	if belowOne != math.Nextafter32(1, 0) {
+		t.Fatalf("belowOne = %v, want %v", float32(belowOne), math.Nextafter32(1, 0))
+	}
+}
