@@ -558,9 +558,8 @@ func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32
 			large = true // redone by the caller
 		}
 		k := mathx.ExpSmall(o2)
-		e := k.Quat(o)
 		wx, wy, wz := mathx.RodriguesS(k.C1(), k.C2, o.X, o.Y, o.Z, do.X, do.Y, do.Z)
-		inv := w[6]
+		e, inv := k.Quat(o), w[6]
 		ang[j] = mgl32.Vec3{wx * inv, wy * inv, wz * inv}
 		r, r1 := &rot[j], x.R
 		r.W, r.V[0], r.V[1], r.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, r1.W, r1.X, r1.Y, r1.Z)
