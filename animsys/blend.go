@@ -121,10 +121,14 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 func blendRots(lr []mathx.Q4, la []mathx.V3, rr []mathx.Q4, ra []mathx.V3, or []mathx.Q4, oa []mathx.V3, alpha, alphaVel float32) {
 	n := len(lr)
 	la, rr, ra, or, oa = la[:n], rr[:n], ra[:n], or[:n], oa[:n]
+	// Some statements below share a line, or read their inputs in
+	// place (l, r), so that no line holds only inlined calls: such a
+	// line leaves a NOP, the inlining mark tracebacks need.
 	for base := 0; base < n; base += 64 {
 		var slow uint64
-		for i := base; i < min(base+64, n); i++ {
-			l, r := lr[i], rr[i]
+		end := min(base+64, n)
+		for i := base; i < end; i++ {
+			l, r := &lr[i], &rr[i]
 			var dq mathx.Q4
 			dq.W, dq.X, dq.Y, dq.Z = mathx.QuatMulInvS(r.W, r.X, r.Y, r.Z, l.W, l.X, l.Y, l.Z)
 			// The rotations by dq below are the same for -dq, so no Abs.
@@ -141,19 +145,19 @@ func blendRots(lr []mathx.Q4, la []mathx.V3, rr []mathx.Q4, ra []mathx.V3, or []
 			w := la[i]
 			dwx, dwy, dwz := mathx.QuatMulVec3S(dq.W, dq.X, dq.Y, dq.Z, w.X, w.Y, w.Z)
 			u := ra[i].Sub(mathx.V3{X: dwx, Y: dwy, Z: dwz})
-			c := mathx.LogRateSeries(0.25 * th2) // J(d)^-1 = I - [d]x/2 + c [d]x^2
-			k := mathx.ExpSmall(v2)              // J(alpha d) = I + c1 alpha [d]x + c2 alpha^2 [d]x^2
+			// J(d)^-1 = I - [d]x/2 + c [d]x^2, J(alpha d) = I + c1 alpha [d]x + c2 alpha^2 [d]x^2.
+			c, k := mathx.LogRateSeries(0.25*th2), mathx.ExpSmall(v2)
 			c1, c2, ct := k.C1()*alpha, k.C2*alpha*alpha, 1-c*th2
 			ca, cb := c1*ct+0.5*th2*c2-0.5, c-0.5*c1+c2*ct
 			ax, ay, az := mathx.RodriguesS(ca, cb, d.X, d.Y, d.Z, u.X, u.Y, u.Z)
 			e := k.Quat(d.Scale(alpha))
 			ex, ey, ez := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, w.X, w.Y, w.Z)
 			oa[i] = d.Scale(alphaVel).Add(mathx.V3{X: ax, Y: ay, Z: az}.Scale(alpha)).Add(mathx.V3{X: ex, Y: ey, Z: ez})
-			// lhs's rotation read again after that store, rather than
-			// kept in registers through the loop, which spilled it. The
-			// store cannot have changed it: out may be lhs, but angular
-			// velocities and rotations are different slices.
-			l = lr[i]
+			// lhs's rotation is read again (through l) after that store,
+			// rather than kept in registers through the loop, which
+			// spilled it. The store cannot have changed it: out may be
+			// lhs, but angular velocities and rotations are different
+			// slices.
 			var o mathx.Q4
 			o.W, o.X, o.Y, o.Z = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, l.W, l.X, l.Y, l.Z)
 			or[i] = o
