@@ -550,7 +550,7 @@ func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32
 		x := &recs[j]
 		// cubicRotT written out: h.offset on components, in its order
 		// of operations.
-		m1, d12, m2 := x.M1, x.D12, x.M2
+		m1, d12, m2 := &x.M1, &x.D12, &x.M2
 		o := mathx.V3{X: m1.X*w[0] + d12.X*w[1] + m2.X*w[2], Y: m1.Y*w[0] + d12.Y*w[1] + m2.Y*w[2], Z: m1.Z*w[0] + d12.Z*w[1] + m2.Z*w[2]}
 		do := mathx.V3{X: m1.X*w[3] + d12.X*w[4] + m2.X*w[5], Y: m1.Y*w[3] + d12.Y*w[4] + m2.Y*w[5], Z: m1.Z*w[3] + d12.Z*w[4] + m2.Z*w[5]}
 		o2 := o.X*o.X + o.Y*o.Y + o.Z*o.Z
