@@ -365,7 +365,7 @@ func chanRecs(rec []float32, n int) []chanRec {
 	return unsafe.Slice((*chanRec)(unsafe.Pointer(unsafe.SliceData(rec[:segChan*n]))), n)
 }
 
-// chanRec's size is the record layout's: the build fails otherwise.
+// The views' sizes are the record layout's: the build fails otherwise.
 var (
 	_ [unsafe.Sizeof(rotRec{}) - 4*segRot]struct{}
 	_ [4*segRot - unsafe.Sizeof(rotRec{})]struct{}
@@ -501,19 +501,19 @@ func sampleCubicFrame(op string, out *Pose, c *Clip, frame int, alpha float32, t
 		// The animated positions and scales: h.offset (which does not
 		// inline: a call per track) as sum3, through views of the records
 		// (chanRecs) and of the pose (mathx.V3s).
-		w := &h
+		hp := &h // read through a pointer: as the locals h10 ... 56 more instructions a tick
 		posv, velv, sclv, svlv := mathx.V3s(pos), mathx.V3s(vel), mathx.V3s(scl), mathx.V3s(svl)
 		chans := chanRecs(rec[segRot*n:], len(c.pos.joints)+len(c.scl.joints))
 		for k, j := range c.pos.joints {
 			x := &chans[k]
-			posv[j] = x.V.Add(sum3(x.M1, x.D12, x.M2, w.h10, w.h01, w.h11))
-			velv[j] = sum3(x.M1, x.D12, x.M2, w.d10, w.d01, w.d11).Scale(inv)
+			posv[j] = x.V.Add(sum3(x.M1, x.D12, x.M2, hp.h10, hp.h01, hp.h11))
+			velv[j] = sum3(x.M1, x.D12, x.M2, hp.d10, hp.d01, hp.d11).Scale(inv)
 		}
 		chans = chans[len(c.pos.joints):]
 		for k, j := range c.scl.joints {
 			x := &chans[k]
-			sclv[j] = x.V.Mul(sum3(x.M1, x.D12, x.M2, w.h10, w.h01, w.h11).Exp())
-			svlv[j] = sum3(x.M1, x.D12, x.M2, w.d10, w.d01, w.d11).Scale(inv)
+			sclv[j] = x.V.Mul(sum3(x.M1, x.D12, x.M2, hp.h10, hp.h01, hp.h11).Exp())
+			svlv[j] = sum3(x.M1, x.D12, x.M2, hp.d10, hp.d01, hp.d11).Scale(inv)
 		}
 		return
 	}
