@@ -2,6 +2,7 @@ package mathx
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -40,6 +41,32 @@ func LoadV3(v *mgl32.Vec3) V3 { return V3{v[0], v[1], v[2]} }
 // LoadQ4 is *q in registers (see LoadV3).
 func LoadQ4(q *mgl32.Quat) Q4 { return Q4{q.W, q.V[0], q.V[1], q.V[2]} }
 
+// V3s views the vectors of s as V3s: the same memory (three float32s a
+// vector either way), read and written in place. A loop over a pose's
+// channels through these views reads s[i].X where it would call LoadV3
+// and stores a V3 where it would call Vec3: besides the copies, each
+// inlined call whose code all lands on the callee's lines leaves a NOP
+// at its call site (the inlining mark tracebacks need).
+func V3s(s []mgl32.Vec3) []V3 {
+	return unsafe.Slice((*V3)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// Q4s views the rotations of s as Q4s, in place (see V3s): W, then the
+// vector part, four float32s either way.
+func Q4s(s []mgl32.Quat) []Q4 {
+	return unsafe.Slice((*Q4)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// The views' layouts agree: the build fails otherwise.
+var (
+	_ [unsafe.Sizeof(V3{}) - unsafe.Sizeof(mgl32.Vec3{})]struct{}
+	_ [unsafe.Sizeof(mgl32.Vec3{}) - unsafe.Sizeof(V3{})]struct{}
+	_ [unsafe.Sizeof(Q4{}) - unsafe.Sizeof(mgl32.Quat{})]struct{}
+	_ [unsafe.Sizeof(mgl32.Quat{}) - unsafe.Sizeof(Q4{})]struct{}
+	_ [unsafe.Offsetof(mgl32.Quat{}.V) - unsafe.Offsetof(Q4{}.X)]struct{}
+	_ [unsafe.Offsetof(Q4{}.X) - unsafe.Offsetof(mgl32.Quat{}.V)]struct{}
+)
+
 // Vec3 is a as an mgl32.Vec3.
 func (a V3) Vec3() mgl32.Vec3 { return mgl32.Vec3{a.X, a.Y, a.Z} }
 
@@ -69,8 +96,13 @@ func (a V3) Cross(b V3) V3 {
 	return V3{a.Y*b.Z - a.Z*b.Y, a.Z*b.X - a.X*b.Z, a.X*b.Y - a.Y*b.X}
 }
 
-// Lerp is a + (b - a) t (Vec3Lerp, in this order of operations).
-func (a V3) Lerp(b V3, t float32) V3 { return a.Add(b.Sub(a).Scale(t)) }
+// Lerp is a + (b - a) t (Vec3Lerp, in this order of operations). Written
+// out rather than as a.Add(b.Sub(a).Scale(t)): each inlined call whose
+// code all lands on the callee's lines leaves a NOP at its call site (the
+// inlining mark tracebacks need), three per Lerp in every loop using it.
+func (a V3) Lerp(b V3, t float32) V3 {
+	return V3{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t, a.Z + (b.Z-a.Z)*t}
+}
 
 // Mul is the quaternion product a b (QuatMul, quat_mul). It does not
 // inline; loops call QuatMulS.
@@ -559,10 +591,35 @@ func (v V3) Exp() V3 {
 }
 
 // expEach is Exp per axis; equal axes (a uniform scale) take one Exp32.
+// Arguments in expPoly's range (|x| < 0.34, nonzero: Exp32's first two
+// cases; log scales of poses) take it inline, without a call.
 func (v V3) expEach() V3 {
 	if v.X == v.Y && v.Y == v.Z {
+		if inExpPoly(v.X) {
+			e := expPoly(v.X)
+			return V3{e, e, e}
+		}
 		e := Exp32(v.X)
 		return V3{e, e, e}
 	}
-	return V3{Exp32(v.X), Exp32(v.Y), Exp32(v.Z)}
+	var e V3
+	if inExpPoly(v.X) {
+		e.X = expPoly(v.X)
+	} else {
+		e.X = Exp32(v.X)
+	}
+	if inExpPoly(v.Y) {
+		e.Y = expPoly(v.Y)
+	} else {
+		e.Y = Exp32(v.Y)
+	}
+	if inExpPoly(v.Z) {
+		e.Z = expPoly(v.Z)
+	} else {
+		e.Z = Exp32(v.Z)
+	}
+	return e
 }
+
+// inExpPoly reports whether Exp32(x) is expPoly(x).
+func inExpPoly(x float32) bool { return x != 0 && x > -0.34 && x < 0.34 }

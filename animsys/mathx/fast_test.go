@@ -309,3 +309,51 @@ func TestLogNearOneIsLog32(t *testing.T) {
 		}
 	}
 }
+
+// V3s and Q4s read and write the vectors and rotations they view, in
+// place, component for component.
+func TestViews(t *testing.T) {
+	vs := []mgl32.Vec3{{1, 2, 3}, {4, 5, 6}}
+	qs := []mgl32.Quat{{W: 1, V: mgl32.Vec3{2, 3, 4}}, {W: 5, V: mgl32.Vec3{6, 7, 8}}}
+	v, q := V3s(vs), Q4s(qs)
+	if len(v) != 2 || len(q) != 2 || v[1] != (V3{4, 5, 6}) || q[1] != (Q4{5, 6, 7, 8}) {
+		t.Fatalf("views read %v %v from %v %v", v, q, vs, qs)
+	}
+	v[0], q[0] = V3{7, 8, 9}, Q4{9, 10, 11, 12}
+	if vs[0] != (mgl32.Vec3{7, 8, 9}) || qs[0] != (mgl32.Quat{W: 9, V: mgl32.Vec3{10, 11, 12}}) {
+		t.Fatalf("views wrote %v %v", vs[0], qs[0])
+	}
+	if len(V3s(nil)) != 0 || len(Q4s(nil)) != 0 {
+		t.Fatal("empty view not empty")
+	}
+}
+
+// V3.Exp takes Exp32's result on every axis, to the bit: expEach's
+// inline polynomial is Exp32's own for |x| < 0.34, and the boundaries,
+// zeros of either sign, subnormals, NaN and infinities go to Exp32.
+func TestExpEachBitsOfExp32(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	edges := []float32{0, float32(math.Copysign(0, -1)), 0.34, -0.34, math.Nextafter32(0.34, 0), math.Nextafter32(-0.34, 0),
+		1e-40, -1e-40, float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 100, -100, 0.2, -0.1}
+	pick := func() float32 {
+		if r.Intn(3) == 0 {
+			return edges[r.Intn(len(edges))]
+		}
+		return (r.Float32()*2 - 1) * []float32{0.4, 3}[r.Intn(2)]
+	}
+	bits := func(x float32) uint32 { return math.Float32bits(x) }
+	for i := 0; i < 20000; i++ {
+		v := V3{pick(), pick(), pick()}
+		if i%4 == 0 {
+			v.Y, v.Z = v.X, v.X // uniform
+		}
+		got := v.Exp()
+		want := V3{Exp32(v.X), Exp32(v.Y), Exp32(v.Z)}
+		if v == (V3{}) {
+			want = V3{1, 1, 1}
+		}
+		if bits(got.X) != bits(want.X) || bits(got.Y) != bits(want.Y) || bits(got.Z) != bits(want.Z) {
+			t.Fatalf("Exp(%v) = %v, Exp32 per axis %v", v, got, want)
+		}
+	}
+}
