@@ -554,8 +554,9 @@ func atan2OverS(s, w float32) float32 {
 		return atanOverX(s/w) / w
 	case s > 0 && w >= 0:
 		return (math.Pi/2 - (w/s)*atanOverX(w/s)) / s
-	case s > 1e-20:
-		// w < 0: the long way round, pi - atan2(s, -w).
+	case s > 1e-20 && w < 0:
+		// The long way round, pi - atan2(s, -w). (A NaN w takes the
+		// default: recursing on it never ended.)
 		return (math.Pi - s*atan2OverS(s, -w)) / s
 	default:
 		return 1 / w
