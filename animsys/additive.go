@@ -1,6 +1,10 @@
 package animsys
 
-import "kinelab/animsys/mathx"
+import (
+	"math/bits"
+
+	"kinelab/animsys/mathx"
+)
 
 // Additive animation (propagating-velocities, "Additive Animations").
 //
@@ -77,55 +81,116 @@ func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 		return
 	}
 	// One pass per channel (measured no slower than one pass over all
-	// twelve slices); the scale pass reads the logs the rotation pass keeps.
-	ap, av, op, ov := add.Pos[:n], add.Vel[:n], out.Pos[:n], out.Vel[:n]
+	// twelve slices).
+	ap, av, op, ov := mathx.V3s(add.Pos[:n]), mathx.V3s(add.Vel[:n]), mathx.V3s(out.Pos[:n]), mathx.V3s(out.Vel[:n])
 	for i := 0; i < n; i++ {
-		p := mathx.LoadV3(&ap[i])
-		op[i] = mathx.LoadV3(&op[i]).Add(p.Scale(alpha)).Vec3()
-		ov[i] = mathx.LoadV3(&ov[i]).Add(mathx.LoadV3(&av[i]).Scale(alpha)).Add(p.Scale(alphaVel)).Vec3()
+		p := ap[i]
+		op[i] = op[i].Add(p.Scale(alpha))
+		ov[i] = ov[i].Add(av[i].Scale(alpha)).Add(p.Scale(alphaVel))
 	}
-	ar, aa, as, or, oa := add.Rot[:n], add.Ang[:n], add.Scl[:n], out.Rot[:n], out.Ang[:n]
-	if logs != nil {
-		logs = logs[:n]
-	}
-	var tmp addLog
-	// The weighted rotation is v = alpha r turning at alpha dr: |v|^2 =
-	// alpha^2 |r|^2, v x dv = alpha^2 (r x dr), v x (v x dv) = alpha^3 (r
-	// x (r x dr)) in mathx.Q4FromScaledAngleAxisDx's J(v) dv.
-	a2, a3 := alpha*alpha, alpha*alpha*alpha
-	for i := 0; i < n; i++ {
-		m := &tmp
-		if logs != nil {
-			m = &logs[i]
-		} else {
-			m.set(mathx.LoadQ4(&ar[i]), mathx.LoadV3(&aa[i]), mathx.LoadV3(&as[i]))
+	if logs == nil {
+		// The exported functions: logs computed joint by joint.
+		var m addLog
+		for i := 0; i < n; i++ {
+			m.set(mathx.LoadQ4(&add.Rot[i]), mathx.LoadV3(&add.Ang[i]), mathx.LoadV3(&add.Scl[i]))
+			additiveRot1(out, &m, i, alpha, alphaVel)
+			additiveScl1(out, add, &m, i, alpha, alphaVel)
 		}
-		v2 := a2 * m.rr
-		k := mathx.ExpSmall(v2)
+		return
+	}
+	logs = logs[:n]
+	// The rotation and scale loops make no call, so that their values stay
+	// in registers: the rare joints beyond their fast forms (weighted
+	// rotations of 1 rad or more, scaling additive poses) are marked and
+	// done after each block of 64.
+	w := [...]float32{alpha, alphaVel, alpha * alpha, alpha * alpha * alpha}
+	for base := 0; base < n; base += 64 {
+		end := min(base+64, n)
+		for slow := additiveRots(out, logs, &w, base, end); slow != 0; slow &= slow - 1 {
+			i := base + bits.TrailingZeros64(slow)
+			additiveRot1(out, &logs[i], i, alpha, alphaVel)
+		}
+		for slow := additiveScls(out, add, logs, &w, base, end); slow != 0; slow &= slow - 1 {
+			i := base + bits.TrailingZeros64(slow)
+			additiveScl1(out, nil, &logs[i], i, alpha, alphaVel)
+		}
+	}
+}
+
+// additiveRots is additive's rotation loop over joints base to end-1 (at
+// most 64), with w = alpha, alphaVel, alpha^2, alpha^3. The weighted
+// rotation is v = alpha r turning at alpha dr: |v|^2 = alpha^2 |r|^2, v x
+// dv = alpha^2 (r x dr), v x (v x dv) = alpha^3 (r x (r x dr)) in
+// mathx.Q4FromScaledAngleAxisDx's J(v) dv. It returns the joints it left,
+// whose weighted rotation is of 1 rad or more (bit i-base for joint i),
+// writing nothing of them.
+func additiveRots(out *Pose, logs []addLog, w *[4]float32, base, end int) (slow uint64) {
+	or, oa, logs := mathx.Q4s(out.Rot[:end]), mathx.V3s(out.Ang[:end]), logs[:end]
+	for i := base; i < end; i++ {
+		m := &logs[i]
+		v2 := w[2] * m.rr
 		if v2 >= 1 {
-			k = mathx.ExpLarge(v2)
+			slow |= 1 << (i - base)
+			continue
 		}
-		e := k.Quat(m.r.Scale(alpha))
-		// The pose's values are loaded where used, through inlined
-		// functions: Go schedules loads written in the loop itself first,
-		// and values loaded early spill.
-		o, rot := &or[i], mathx.LoadQ4(&or[i])
-		o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, rot.W, rot.X, rot.Y, rot.Z)
-		a, ang := &oa[i], mathx.LoadV3(&oa[i])
-		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
-		addAng := m.rate(alpha, alphaVel, k.C1()*a2, k.C2*a3)
-		a[0], a[1], a[2] = ax+addAng.X, ay+addAng.Y, az+addAng.Z
+		k := mathx.ExpSmall(v2)
+		e := k.Quat(m.r.Scale(w[0]))
+		// The pose's values are read in place, where used: values loaded
+		// early spill.
+		o := &or[i]
+		o.W, o.X, o.Y, o.Z = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, o.W, o.X, o.Y, o.Z)
+		a := &oa[i]
+		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, a.X, a.Y, a.Z)
+		addAng := m.rate(w[0], w[1], k.C1()*w[2], k.C2*w[3])
+		a.X, a.Y, a.Z = ax+addAng.X, ay+addAng.Y, az+addAng.Z
 	}
-	asv, os, osv := add.Svl[:n], out.Scl[:n], out.Svl[:n]
-	for i := 0; i < n; i++ {
-		var ls mathx.V3
-		if logs != nil {
-			ls = logs[i].ls // set by the rotation pass
-		} else {
-			ls = mathx.LoadV3(&as[i]).Log()
+	return slow
+}
+
+// additiveScls is additive's scale loop over joints base to end-1 for
+// the additive poses that do not scale (most joints): the weighted log x
+// = ls alpha is then a zero, whose Exp is exactly 1, and s 1 is s in every
+// bit unless s is NaN (a signalling NaN comes out quiet), so the scale s
+// stays as it is. It returns the other joints (bit i-base for joint i),
+// writing their scale velocity only.
+func additiveScls(out, add *Pose, logs []addLog, w *[4]float32, base, end int) (slow uint64) {
+	asv, os, osv, logs := mathx.V3s(add.Svl[:end]), mathx.V3s(out.Scl[:end]), mathx.V3s(out.Svl[:end]), logs[:end]
+	for i := base; i < end; i++ {
+		ls := &logs[i].ls
+		if x, s := ls.Scale(w[0]), &os[i]; x != (mathx.V3{}) || *s != *s {
+			slow |= 1 << (i - base)
 		}
-		os[i] = ls.Scale(alpha).Exp().Mul(mathx.LoadV3(&os[i])).Vec3()
-		osv[i] = mathx.LoadV3(&osv[i]).Add(mathx.LoadV3(&asv[i]).Scale(alpha)).Add(ls.Scale(alphaVel)).Vec3()
+		osv[i] = osv[i].Add(asv[i].Scale(w[0])).Add(ls.Scale(w[1]))
+	}
+	return slow
+}
+
+// additiveRot1 is additive's rotation and angular velocity of joint i,
+// given its addLog m.
+func additiveRot1(out *Pose, m *addLog, i int, alpha, alphaVel float32) {
+	a2, a3 := alpha*alpha, alpha*alpha*alpha
+	v2 := a2 * m.rr
+	k := mathx.ExpSmall(v2)
+	if v2 >= 1 {
+		k = mathx.ExpLarge(v2)
+	}
+	e := k.Quat(m.r.Scale(alpha))
+	o, rot := &out.Rot[i], mathx.LoadQ4(&out.Rot[i])
+	o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, rot.W, rot.X, rot.Y, rot.Z)
+	a, ang := &out.Ang[i], mathx.LoadV3(&out.Ang[i])
+	ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
+	addAng := m.rate(alpha, alphaVel, k.C1()*a2, k.C2*a3)
+	a[0], a[1], a[2] = ax+addAng.X, ay+addAng.Y, az+addAng.Z
+}
+
+// additiveScl1 is additive's scale of joint i given its addLog m, and,
+// for the joints additiveScls did not take (add is then nil), its scale
+// velocity.
+func additiveScl1(out, add *Pose, m *addLog, i int, alpha, alphaVel float32) {
+	ls := m.ls
+	out.Scl[i] = ls.Scale(alpha).Exp().Mul(mathx.LoadV3(&out.Scl[i])).Vec3()
+	if add != nil {
+		out.Svl[i] = mathx.LoadV3(&out.Svl[i]).Add(mathx.LoadV3(&add.Svl[i]).Scale(alpha)).Add(ls.Scale(alphaVel)).Vec3()
 	}
 }
 

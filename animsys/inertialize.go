@@ -1,6 +1,8 @@
 package animsys
 
 import (
+	"math/bits"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys/mathx"
@@ -114,6 +116,23 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 			return
 		}
 	}
+	if logs == nil || w0-w0 != 0 || w1-w1 != 0 {
+		// No kept logs (the exported functions), or weights that are not
+		// finite: the loop as it was.
+		inertializeEach(out, offset, input, logs, w0, w1, w2, w3)
+		return
+	}
+	inertializeKept(out, offset, input, logs[:n], w0, w1, w2, w3)
+}
+
+// inertializeEach is inertialize one joint at a time, all channels in one
+// loop: the form for no kept logs and for weights that are not finite.
+// It is kept as it was before inertializeKept: where two different NaNs
+// meet (a NaN weight and a NaN log scale), x86 keeps the first operand's,
+// and which comes first depends on how Go compiles the loop; the SIMD
+// kernel gives this loop's bits (TestSIMDInertializeSameBits).
+func inertializeEach(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
+	n := len(input.Pos)
 	fp, fr, fs := offset.Pos[:n], offset.Rot[:n], offset.Scl[:n]
 	fv, fa, fsv := offset.Vel[:n], offset.Ang[:n], offset.Svl[:n]
 	ip, ir, is := input.Pos[:n], input.Rot[:n], input.Scl[:n]
@@ -165,6 +184,117 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 			os[i] = s.Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
 		}
 		osv[i] = mathx.LoadV3(&isv[i]).Add(ls.Scale(w2)).Add(sv.Scale(w3)).Vec3()
+	}
+}
+
+// inertializeKept is inertialize with kept logs and finite weights w0 and
+// w1, in one pass per channel: a loop over all eighteen slices held more
+// base pointers than there are registers, and its values spilled. The
+// rotation and scale loops make no call, so that their values stay in
+// registers: the rare joints beyond their fast forms (decayed offsets of 1
+// rad or more; scaling offsets, NaN scales) are marked and done after
+// each block of 64 by inertializeJoint.
+func inertializeKept(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
+	n := len(logs)
+	fp, fv, ip, iv := mathx.V3s(offset.Pos[:n]), mathx.V3s(offset.Vel[:n]), mathx.V3s(input.Pos[:n]), mathx.V3s(input.Vel[:n])
+	op, ov := mathx.V3s(out.Pos[:n]), mathx.V3s(out.Vel[:n])
+	for i := 0; i < n; i++ {
+		p, v := fp[i], fv[i]
+		op[i] = ip[i].Add(p.Scale(w0)).Add(v.Scale(w1))
+		ov[i] = iv[i].Add(p.Scale(w2)).Add(v.Scale(w3))
+	}
+	w := [...]float32{w0, w1, w2, w3}
+	for base := 0; base < n; base += 64 {
+		end := min(base+64, n)
+		for slow := inertializeRots(out, offset, input, logs, &w, base, end); slow != 0; slow &= slow - 1 {
+			inertializeJoint(out, offset, input, logs, base+bits.TrailingZeros64(slow), w0, w1, w2, w3, jointRot)
+		}
+		for slow := inertializeScls(out, offset, input, logs, &w, base, end); slow != 0; slow &= slow - 1 {
+			inertializeJoint(out, offset, input, logs, base+bits.TrailingZeros64(slow), w0, w1, w2, w3, jointScl)
+		}
+	}
+}
+
+// inertializeRots is inertializeKept's rotation loop over joints base to
+// end-1 (at most 64): mathx.Q4FromScaledAngleAxisDx(x, v) written out.
+// It returns the joints it left, whose decayed offset is of 1 rad or more
+// (bit i-base for joint i), writing nothing of them.
+func inertializeRots(out, offset, input *Pose, logs []offLog, w *[4]float32, base, end int) (slow uint64) {
+	fa, ir, ia := mathx.V3s(offset.Ang[:end]), mathx.Q4s(input.Rot[:end]), mathx.V3s(input.Ang[:end])
+	or, oa, logs := mathx.Q4s(out.Rot[:end]), mathx.V3s(out.Ang[:end]), logs[:end]
+	for i := base; i < end; i++ {
+		r, a := &logs[i].r, &fa[i]
+		x := mathx.V3{X: r.X*w[0] + a.X*w[1], Y: r.Y*w[0] + a.Y*w[1], Z: r.Z*w[0] + a.Z*w[1]}
+		x2 := x.X*x.X + x.Y*x.Y + x.Z*x.Z
+		if x2 >= 1 {
+			slow |= 1 << (i - base)
+			continue
+		}
+		v := mathx.V3{X: r.X*w[2] + a.X*w[3], Y: r.Y*w[2] + a.Y*w[3], Z: r.Z*w[2] + a.Z*w[3]}
+		k := mathx.ExpSmall(x2)
+		jx, jy, jz := mathx.RodriguesS(k.C1(), k.C2, x.X, x.Y, x.Z, v.X, v.Y, v.Z)
+		e := k.Quat(x)
+		in, o := &ir[i], &or[i]
+		o.W, o.X, o.Y, o.Z = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, in.W, in.X, in.Y, in.Z)
+		g := &ia[i]
+		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, g.X, g.Y, g.Z)
+		oa[i] = mathx.V3{X: ax + jx, Y: ay + jy, Z: az + jz}
+	}
+	return slow
+}
+
+// inertializeScls is inertializeKept's scale loop over joints base to
+// end-1 for the offsets that do not scale (most joints): the exponent is
+// then a zero, Exp32 gives exactly 1, and s 1 is s in every bit unless s
+// is NaN (a signalling NaN comes out quiet). It returns the other joints
+// (bit i-base for joint i), writing their scale velocity only.
+func inertializeScls(out, offset, input *Pose, logs []offLog, w *[4]float32, base, end int) (slow uint64) {
+	fsv, is, isv := mathx.V3s(offset.Svl[:end]), mathx.V3s(input.Scl[:end]), mathx.V3s(input.Svl[:end])
+	os, osv, logs := mathx.V3s(out.Scl[:end]), mathx.V3s(out.Svl[:end]), logs[:end]
+	for i := base; i < end; i++ {
+		ls, sv := logs[i].ls, fsv[i]
+		if s := is[i]; ls == (mathx.V3{}) && sv == (mathx.V3{}) && s == s {
+			os[i] = s
+		} else {
+			slow |= 1 << (i - base)
+		}
+		osv[i] = isv[i].Add(ls.Scale(w[2])).Add(sv.Scale(w[3]))
+	}
+	return slow
+}
+
+// The parts of a joint inertializeJoint writes: rotation and angular
+// velocity; scale.
+const (
+	jointRot = 1 << iota
+	jointScl
+)
+
+// inertializeJoint writes the parts of joint i that inertializeKept left,
+// as inertializeEach would. Only the parts asked for: out may be input,
+// and a part written twice would add its offset twice.
+func inertializeJoint(out, offset, input *Pose, logs []offLog, i int, w0, w1, w2, w3 float32, parts int) {
+	m := &logs[i]
+	if parts&jointRot != 0 {
+		r, a := m.r, mathx.LoadV3(&offset.Ang[i])
+		x, v := r.Scale(w0).Add(a.Scale(w1)), r.Scale(w2).Add(a.Scale(w3))
+		x2 := x.Dot(x)
+		k := mathx.ExpSmall(x2)
+		if x2 >= 1 {
+			k = mathx.ExpLarge(x2)
+		}
+		e := k.Quat(x)
+		jx, jy, jz := mathx.RodriguesS(k.C1(), k.C2, x.X, x.Y, x.Z, v.X, v.Y, v.Z)
+		in := mathx.LoadQ4(&input.Rot[i])
+		o := &out.Rot[i]
+		o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, in.W, in.X, in.Y, in.Z)
+		ang := mathx.LoadV3(&input.Ang[i])
+		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
+		out.Ang[i] = mgl32.Vec3{ax + jx, ay + jy, az + jz}
+	}
+	if parts&jointScl != 0 {
+		ls, sv := m.ls, mathx.LoadV3(&offset.Svl[i])
+		out.Scl[i] = mathx.LoadV3(&input.Scl[i]).Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
 	}
 }
 
