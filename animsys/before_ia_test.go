@@ -182,3 +182,21 @@ func TestFiniteDiffSameBitsAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// FiniteDiff into a pose that shares curr's positions, rotations and
+// scales (as a BenchCharacter's FD shares Global's) gives what it gives
+// into a pose of its own, and leaves the shared channels as they were.
+func TestFiniteDiffSharedTransforms(t *testing.T) {
+	r := rand.New(rand.NewSource(314))
+	for _, n := range []int{1, 7, 23, 40} {
+		curr := edgePose(r, n)
+		prev := pairPose(r, &curr)
+		keep := copyPose(&curr)
+		own, shared := NewPose(n), NewPose(n)
+		shared.Pos, shared.Rot, shared.Scl = curr.Pos, curr.Rot, curr.Scl
+		FiniteDiff(&own, &curr, &prev, 1.0/60)
+		FiniteDiff(&shared, &curr, &prev, 1.0/60)
+		poseBits(t, "FiniteDiff shared", &shared, &own)
+		poseBits(t, "FiniteDiff curr", &curr, &keep)
+	}
+}

@@ -22,9 +22,9 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	need("FiniteDiff", "prev", prev, transforms, n, "len(curr.Pos)")
 	need("FiniteDiff", "out", out, wholePose, n, "len(curr.Pos)")
 	if out != curr {
-		copy(out.Pos, curr.Pos[:n])
-		copy(out.Rot, curr.Rot[:n])
-		copy(out.Scl, curr.Scl[:n])
+		copyApart(out.Pos, curr.Pos[:n])
+		copyApart(out.Rot, curr.Rot[:n])
+		copyApart(out.Scl, curr.Scl[:n])
 	}
 	inv := 1 / dt
 	if useSIMD && n >= 8 {
@@ -32,6 +32,16 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 		return
 	}
 	finiteDiffJoints(out, curr, prev, inv, 0, n)
+}
+
+// copyApart copies src into dst unless they are the same memory (a
+// BenchCharacter's FD shares Global's positions, rotations and scales):
+// copying a slice onto itself still moves every byte.
+func copyApart[T mgl32.Vec3 | mgl32.Quat](dst, src []T) {
+	if len(src) > 0 && len(dst) > 0 && &dst[0] == &src[0] {
+		return
+	}
+	copy(dst, src)
 }
 
 // finiteDiffJoints is FiniteDiff's loop over joints lo to hi-1 (the
