@@ -105,6 +105,14 @@ type logKey struct {
 	ang, scl []mgl32.Vec3
 }
 
+// current reports whether the logs kept with key are up to date with the
+// first n joints of p (see keepLogs): the test of nearly every tick, made
+// before calling keepLogs, which spares the call and its arguments.
+func (key *logKey) current(p *Pose, n int, withAng bool) bool {
+	return len(key.rot) == n && sameBits(key.rot, p.Rot[:n]) && sameBits(key.scl, p.Scl[:n]) &&
+		(!withAng || sameBits(key.ang, p.Ang[:n]))
+}
+
 // keepLogs brings the logs kept of pose p (n joints) up to date, given
 // what they were computed from in key, and set, which recomputes joint j's
 // log from p; withAng says whether the logs depend on p.Ang. With the logs
@@ -225,14 +233,18 @@ func (c *BenchCharacter) EvaluateWith(s *BenchScratch) {
 		if n := len(c.Add.Pos); len(c.addLogs) != n {
 			c.addLogs, c.addKey = make([]addLog, n), logKey{}
 		}
-		keepLogs(&c.addKey, &c.Add, len(c.addLogs), true, c.setAddLog)
+		if n := len(c.addLogs); !c.addKey.current(&c.Add, n, true) {
+			keepLogs(&c.addKey, &c.Add, n, true, c.setAddLog)
+		}
 		additive(&s.Local, &c.Add, c.addLogs, a, da)
 	}
 	if st.Inertialize {
 		if n := len(c.Offset.Pos); len(c.offLogs) != n {
 			c.offLogs, c.offKey = make([]offLog, n), logKey{}
 		}
-		keepLogs(&c.offKey, &c.Offset, len(c.offLogs), false, c.setOffLog)
+		if n := len(c.offLogs); !c.offKey.current(&c.Offset, n, false) {
+			keepLogs(&c.offKey, &c.Offset, n, false, c.setOffLog)
+		}
 		w0, w1, w2, w3 := CubicDecayWeights(fmod(c.T, ch.InertDuration), ch.InertDuration)
 		inertialize(&s.Local, &c.Offset, out, c.offLogs, w0, w1, w2, w3)
 		out = &s.Local
