@@ -197,12 +197,13 @@ func inertializeEach(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 flo
 // each block of 64 by inertializeJoint.
 func inertializeKept(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(logs)
-	fp, fv, ip, iv := mathx.V3s(offset.Pos[:n]), mathx.V3s(offset.Vel[:n]), mathx.V3s(input.Pos[:n]), mathx.V3s(input.Vel[:n])
-	op, ov := mathx.V3s(out.Pos[:n]), mathx.V3s(out.Vel[:n])
+	// Through LoadV3, not mathx.V3s views (see additive).
+	fp, fv, ip, iv := offset.Pos[:n], offset.Vel[:n], input.Pos[:n], input.Vel[:n]
+	op, ov := out.Pos[:n], out.Vel[:n]
 	for i := 0; i < n; i++ {
-		p, v := fp[i], fv[i]
-		op[i] = ip[i].Add(p.Scale(w0)).Add(v.Scale(w1))
-		ov[i] = iv[i].Add(p.Scale(w2)).Add(v.Scale(w3))
+		p, v := mathx.LoadV3(&fp[i]), mathx.LoadV3(&fv[i])
+		op[i] = mathx.LoadV3(&ip[i]).Add(p.Scale(w0)).Add(v.Scale(w1)).Vec3()
+		ov[i] = mathx.LoadV3(&iv[i]).Add(p.Scale(w2)).Add(v.Scale(w3)).Vec3()
 	}
 	w := [...]float32{w0, w1, w2, w3}
 	for base := 0; base < n; base += 64 {
