@@ -152,3 +152,34 @@ func poseBitsNaN(t *testing.T, what string, a, b *Pose) {
 		}
 	}
 }
+
+// Blend's scalar rotation loop, written out on components, gives the
+// bits of blendBefore (before_test.go) on its fast path: rhs turned from
+// lhs by up to 1.2 rad a joint (TestBlendSameBitsAsBefore's rotations
+// are mostly far apart, beyond the fast path's 45 degrees), with
+// edgePose's edge cases and the weights' ends.
+func TestBlendFastPathSameBitsAsBefore(t *testing.T) {
+	r := rand.New(rand.NewSource(34))
+	for n := 1; n <= 40; n++ {
+		for trial := 0; trial < 8; trial++ {
+			lhs := edgePose(r, n)
+			rhs := pairPose(r, &lhs)
+			for j := range rhs.Rot {
+				turn := float32([]float64{0, 1e-3, .1, .6, 1.2}[r.Intn(5)])
+				step := mgl32.Vec3{(r.Float32()*2 - 1) * turn, (r.Float32()*2 - 1) * turn, (r.Float32()*2 - 1) * turn}
+				rhs.Rot[j] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(step), lhs.Rot[j])
+			}
+			alpha, alphaVel := r.Float32()*1.2-.1, r.Float32()*4-2
+			switch trial {
+			case 0:
+				alpha = 0
+			case 1:
+				alpha = 1
+			}
+			got, want := NewPose(n), NewPose(n)
+			scalarPath(func() { Blend(&got, &lhs, &rhs, alpha, alphaVel) })
+			blendBefore(&want, &lhs, &rhs, alpha, alphaVel)
+			poseBits(t, fmt.Sprintf("Blend n %d trial %d", n, trial), &got, &want)
+		}
+	}
+}
