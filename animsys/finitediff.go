@@ -54,19 +54,31 @@ func finiteDiffJoints(out, curr, prev *Pose, inv float32, lo, hi int) {
 	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := lo; i < n; i++ {
-		// The plain form of this body is finiteDiffReference below.
-		vel[i] = mathx.LoadV3(&cp[i]).Sub(mathx.LoadV3(&pp[i])).Scale(inv).Vec3()
-		// rotDelta written out, so that the loop makes no call for rotations
-		// up to 45 degrees a tick.
+		// The plain form of this body is finiteDiffReference below. It is
+		// written out on components, mathx's fast forms (named at each
+		// step) in their order of operations, with no call to inline, on
+		// mgl32's arrays, values read where used: as in blendRots, Go then
+		// runs the loop in the order written, with no inlining-mark NOP.
+		c0, p0 := &cp[i], &pp[i]
+		vel[i] = mgl32.Vec3{(c0[0] - p0[0]) * inv, (c0[1] - p0[1]) * inv, (c0[2] - p0[2]) * inv}
+		// dq = curr.rot prev.rot^-1 (QuatMulInvS) and its log for
+		// rotations up to 45 degrees a tick (LogFactorShort, atanPoly),
+		// for dq and -dq alike.
 		c, p := &cr[i], &pr[i]
-		var dq mathx.Q4
-		dq.W, dq.X, dq.Y, dq.Z = mathx.QuatMulInvS(c.W, c.V[0], c.V[1], c.V[2], p.W, p.V[0], p.V[1], p.V[2])
-		k, ok := dq.LogFactorShort()
-		if !ok {
-			dq = dq.Abs()
-			k = dq.LogFactor()
+		dw := c.W*p.W + c.V[0]*p.V[0] + c.V[1]*p.V[1] + c.V[2]*p.V[2]
+		dx := -c.W*p.V[0] + c.V[0]*p.W - c.V[1]*p.V[2] + c.V[2]*p.V[1]
+		dy := -c.W*p.V[1] + c.V[1]*p.W - c.V[2]*p.V[0] + c.V[0]*p.V[2]
+		dz := -c.W*p.V[2] + c.V[2]*p.W - c.V[0]*p.V[1] + c.V[1]*p.V[0]
+		s2 := dx*dx + dy*dy + dz*dz
+		iw := 1 / dw
+		u2 := s2 * iw * iw
+		u4 := u2 * u2
+		k := 2 * ((mathx.Atan0 - mathx.Atan1*u2) + u4*((mathx.Atan2-mathx.Atan3*u2)+u4*mathx.Atan4)) * iw
+		if !(s2 < mathx.Tan2Pi8*dw*dw) {
+			dq := mathx.Q4{W: dw, X: dx, Y: dy, Z: dz}.Abs()
+			dx, dy, dz, k = dq.X, dq.Y, dq.Z, dq.LogFactor()
 		}
-		ang[i] = mgl32.Vec3{dq.X * k * inv, dq.Y * k * inv, dq.Z * k * inv}
+		ang[i] = mgl32.Vec3{dx * k * inv, dy * k * inv, dz * k * inv}
 		// sclDelta(prev, curr), its logs inline for the ratios within a
 		// factor sqrt 2 of 1 a tick's change of scale gives (Log32 was a
 		// call per axis for every joint below a scaling one).
@@ -78,7 +90,7 @@ func finiteDiffJoints(out, curr, prev *Pose, inv float32, lo, hi int) {
 				ds = r.LogEach()
 			}
 		}
-		svl[i] = ds.Scale(inv).Vec3()
+		svl[i] = mgl32.Vec3{ds.X * inv, ds.Y * inv, ds.Z * inv}
 	}
 }
 
