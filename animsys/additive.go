@@ -175,17 +175,19 @@ func additiveRots(out *Pose, logs []addLog, w *[4]float32, base, end int) (slow 
 // stays as it is. It returns the other joints (bit i-base for joint i),
 // writing their scale velocity only.
 func additiveScls(out, add *Pose, logs []addLog, w *[4]float32, base, end int) (slow uint64) {
-	asv, os, osv, logs := mathx.V3s(add.Svl[:end]), mathx.V3s(out.Scl[:end]), mathx.V3s(out.Svl[:end]), logs[:end]
+	asv, os, osv, logs := add.Svl[:end], out.Scl[:end], out.Svl[:end], logs[:end]
 	finite := w[0]-w[0] == 0 // then ls alpha is a zero where ls is
+	// On components, on mgl32's arrays (see additiveRots).
 	for i := base; i < end; i++ {
 		// ls is a zero (of either sign) when its bits but the signs are:
 		// one test on integers where three float compares took three
 		// instructions each.
 		lb := (*[3]uint32)(unsafe.Pointer(&logs[i].ls))
-		if s := &os[i]; !finite || (lb[0]|lb[1]|lb[2])<<1 != 0 || *s != *s {
+		if s := &os[i]; !finite || (lb[0]|lb[1]|lb[2])<<1 != 0 || s[0] != s[0] || s[1] != s[1] || s[2] != s[2] {
 			slow |= 1 << (i - base)
 		}
-		osv[i] = osv[i].Add(asv[i].Scale(w[0])).Add(logs[i].ls.Scale(w[1]))
+		ls, a, o := &logs[i].ls, &asv[i], &osv[i]
+		o[0], o[1], o[2] = o[0]+a[0]*w[0]+ls.X*w[1], o[1]+a[1]*w[0]+ls.Y*w[1], o[2]+a[2]*w[0]+ls.Z*w[1]
 	}
 	return slow
 }

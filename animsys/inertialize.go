@@ -197,13 +197,15 @@ func inertializeEach(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 flo
 // each block of 64 by inertializeJoint.
 func inertializeKept(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(logs)
-	// Through LoadV3, not mathx.V3s views (see additive).
+	// On components, on mgl32's arrays (no views, no inlined calls: see
+	// inertializeRots).
 	fp, fv, ip, iv := offset.Pos[:n], offset.Vel[:n], input.Pos[:n], input.Vel[:n]
 	op, ov := out.Pos[:n], out.Vel[:n]
 	for i := 0; i < n; i++ {
-		p, v := mathx.LoadV3(&fp[i]), mathx.LoadV3(&fv[i])
-		op[i] = mathx.LoadV3(&ip[i]).Add(p.Scale(w0)).Add(v.Scale(w1)).Vec3()
-		ov[i] = mathx.LoadV3(&iv[i]).Add(p.Scale(w2)).Add(v.Scale(w3)).Vec3()
+		p, v, q := &fp[i], &fv[i], &ip[i]
+		op[i] = mgl32.Vec3{q[0] + p[0]*w0 + v[0]*w1, q[1] + p[1]*w0 + v[1]*w1, q[2] + p[2]*w0 + v[2]*w1}
+		q = &iv[i]
+		ov[i] = mgl32.Vec3{q[0] + p[0]*w2 + v[0]*w3, q[1] + p[1]*w2 + v[1]*w3, q[2] + p[2]*w2 + v[2]*w3}
 	}
 	w := [...]float32{w0, w1, w2, w3}
 	for base := 0; base < n; base += 64 {
