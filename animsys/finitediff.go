@@ -79,20 +79,45 @@ func finiteDiffJoints(out, curr, prev *Pose, inv float32, lo, hi int) {
 			dx, dy, dz, k = dq.X, dq.Y, dq.Z, dq.LogFactor()
 		}
 		ang[i] = mgl32.Vec3{dx * k * inv, dy * k * inv, dz * k * inv}
-		// sclDelta(prev, curr), its logs inline for the ratios within a
-		// factor sqrt 2 of 1 a tick's change of scale gives (Log32 was a
-		// call per axis for every joint below a scaling one).
-		var ds mathx.V3
-		if s0, s1 := mathx.LoadV3(&ps[i]), mathx.LoadV3(&cs[i]); s0 != s1 {
-			if r := s1.Div(s0); mathx.NearOne(r.X) && mathx.NearOne(r.Y) && mathx.NearOne(r.Z) {
-				ds = mathx.V3{X: mathx.LogNearOne(r.X), Y: mathx.LogNearOne(r.Y), Z: mathx.LogNearOne(r.Z)}
+		// sclDelta(prev, curr) (Vec3Div, LogEach), its logs inline for the
+		// ratios within a factor sqrt 2 of 1 a tick's change of scale gives
+		// (NearOne, LogNearOne; Log32 was a call per axis for every joint
+		// below a scaling one).
+		var dx0, dy0, dz0 float32
+		if s0, s1 := &ps[i], &cs[i]; s0[0] != s1[0] || s0[1] != s1[1] || s0[2] != s1[2] {
+			rx, ry, rz := s1[0]/s0[0], s1[1]/s0[1], s1[2]/s0[2]
+			if rx > nearOneLo && rx <= nearOneHi && ry > nearOneLo && ry <= nearOneHi && rz > nearOneLo && rz <= nearOneHi {
+				f := rx - 1
+				t := f / (2 + f)
+				t2 := t * t
+				t4 := t2 * t2
+				dx0 = 2 * t * ((1 + t2*(1.0/3)) + t4*((1.0/5+t2*(1.0/7))+t4*(1.0/9)))
+				f = ry - 1
+				t = f / (2 + f)
+				t2 = t * t
+				t4 = t2 * t2
+				dy0 = 2 * t * ((1 + t2*(1.0/3)) + t4*((1.0/5+t2*(1.0/7))+t4*(1.0/9)))
+				f = rz - 1
+				t = f / (2 + f)
+				t2 = t * t
+				t4 = t2 * t2
+				dz0 = 2 * t * ((1 + t2*(1.0/3)) + t4*((1.0/5+t2*(1.0/7))+t4*(1.0/9)))
 			} else {
-				ds = r.LogEach()
+				ds := mathx.V3{X: rx, Y: ry, Z: rz}.LogEach()
+				dx0, dy0, dz0 = ds.X, ds.Y, ds.Z
 			}
 		}
-		svl[i] = mgl32.Vec3{ds.X * inv, ds.Y * inv, ds.Z * inv}
+		svl[i] = mgl32.Vec3{dx0 * inv, dy0 * inv, dz0 * inv}
 	}
 }
+
+// nearOneLo and nearOneHi bound mathx.NearOne's range, (sqrt2/2, sqrt2],
+// from the same constant, for finiteDiffJoints, which writes it out.
+const (
+	sqrt2NearOne = 1.41421356237309505
+	nearOneLo    = sqrt2NearOne / 2
+	nearOneHi    = sqrt2NearOne
+)
 
 // finiteDiffReference is FiniteDiff as the article writes
 // op_finite_diff, on mathx's plain forms (dividing by dt as a product
