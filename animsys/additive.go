@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"kinelab/animsys/mathx"
 )
 
@@ -128,7 +130,12 @@ func additive(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 // whose weighted rotation is of 1 rad or more (bit i-base for joint i),
 // writing nothing of them.
 func additiveRots(out *Pose, logs []addLog, w *[4]float32, base, end int) (slow uint64) {
-	or, oa, logs := mathx.Q4s(out.Rot[:end]), mathx.V3s(out.Ang[:end]), logs[:end]
+	or, oa, logs := out.Rot[:end], out.Ang[:end], logs[:end]
+	// Written out on components, mathx's fast forms (named at each step)
+	// in their order of operations, with no call to inline, on mgl32's
+	// arrays rather than mathx's views, the pose's values read in place
+	// where used: as in blendRots, Go then runs the loop in the order
+	// written, with no inlining-mark NOP and no float spill.
 	for i := base; i < end; i++ {
 		m := &logs[i]
 		v2 := w[2] * m.rr
@@ -136,16 +143,27 @@ func additiveRots(out *Pose, logs []addLog, w *[4]float32, base, end int) (slow 
 			slow |= 1 << (i - base)
 			continue
 		}
-		k := mathx.ExpSmall(v2)
-		e := k.Quat(m.r.Scale(w[0]))
-		// The pose's values are read in place, where used: values loaded
-		// early spill.
-		o := &or[i]
-		o.W, o.X, o.Y, o.Z = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, o.W, o.X, o.Y, o.Z)
+		// The exp map's scalars at |v| (ExpSmall, C1).
+		h2 := 0.25 * v2
+		h4 := h2 * h2
+		sc := (mathx.Sin0 - mathx.Sin1*h2) + h4*(mathx.Sin2-mathx.Sin3*h2)
+		co := (mathx.Cos0 - mathx.Cos1*h2) + h4*((mathx.Cos2-mathx.Cos3*h2)+h4*mathx.Cos4)
+		hs := 0.5 * sc
+		c1a2, c2a3 := hs*sc*w[2], (1-sc*co)/(v2+mathx.Tiny)*w[3]
+		// e = exp(alpha r) (ExpCoeffs.Quat).
+		ex, ey, ez := m.r.X*w[0]*hs, m.r.Y*w[0]*hs, m.r.Z*w[0]*hs
+		// ang = e ang + the weighted rotation's rate (addLog.rate,
+		// QuatMulVec3S), the rate summed first and the rotation after:
+		// fewer values are live across e's rotation.
+		ox := m.dr.X*w[0] + m.rxdr.X*c1a2 + m.rxrxdr.X*c2a3 + m.r.X*w[1]
+		oy := m.dr.Y*w[0] + m.rxdr.Y*c1a2 + m.rxrxdr.Y*c2a3 + m.r.Y*w[1]
+		oz := m.dr.Z*w[0] + m.rxdr.Z*c1a2 + m.rxrxdr.Z*c2a3 + m.r.Z*w[1]
 		a := &oa[i]
-		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, a.X, a.Y, a.Z)
-		addAng := m.rate(w[0], w[1], k.C1()*w[2], k.C2*w[3])
-		a.X, a.Y, a.Z = ax+addAng.X, ay+addAng.Y, az+addAng.Z
+		tx, ty, tz := 2*(ey*a[2]-ez*a[1]), 2*(ez*a[0]-ex*a[2]), 2*(ex*a[1]-ey*a[0])
+		oa[i] = mgl32.Vec3{a[0] + co*tx + (ey*tz - ez*ty) + ox, a[1] + co*ty + (ez*tx - ex*tz) + oy, a[2] + co*tz + (ex*ty - ey*tx) + oz}
+		// rot = e rot (QuatMulS), read in full before the store.
+		o := &or[i]
+		o.W, o.V[0], o.V[1], o.V[2] = co*o.W-ex*o.V[0]-ey*o.V[1]-ez*o.V[2], co*o.V[0]+ex*o.W+ey*o.V[2]-ez*o.V[1], co*o.V[1]+ey*o.W+ez*o.V[0]-ex*o.V[2], co*o.V[2]+ez*o.W+ex*o.V[1]-ey*o.V[0]
 	}
 	return slow
 }
@@ -157,17 +175,19 @@ func additiveRots(out *Pose, logs []addLog, w *[4]float32, base, end int) (slow 
 // stays as it is. It returns the other joints (bit i-base for joint i),
 // writing their scale velocity only.
 func additiveScls(out, add *Pose, logs []addLog, w *[4]float32, base, end int) (slow uint64) {
-	asv, os, osv, logs := mathx.V3s(add.Svl[:end]), mathx.V3s(out.Scl[:end]), mathx.V3s(out.Svl[:end]), logs[:end]
+	asv, os, osv, logs := add.Svl[:end], out.Scl[:end], out.Svl[:end], logs[:end]
 	finite := w[0]-w[0] == 0 // then ls alpha is a zero where ls is
+	// On components, on mgl32's arrays (see additiveRots).
 	for i := base; i < end; i++ {
 		// ls is a zero (of either sign) when its bits but the signs are:
 		// one test on integers where three float compares took three
 		// instructions each.
 		lb := (*[3]uint32)(unsafe.Pointer(&logs[i].ls))
-		if s := &os[i]; !finite || (lb[0]|lb[1]|lb[2])<<1 != 0 || *s != *s {
+		if s := &os[i]; !finite || (lb[0]|lb[1]|lb[2])<<1 != 0 || s[0] != s[0] || s[1] != s[1] || s[2] != s[2] {
 			slow |= 1 << (i - base)
 		}
-		osv[i] = osv[i].Add(asv[i].Scale(w[0])).Add(logs[i].ls.Scale(w[1]))
+		ls, a, o := &logs[i].ls, &asv[i], &osv[i]
+		o[0], o[1], o[2] = o[0]+a[0]*w[0]+ls.X*w[1], o[1]+a[1]*w[0]+ls.Y*w[1], o[2]+a[2]*w[0]+ls.Z*w[1]
 	}
 	return slow
 }

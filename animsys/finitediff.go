@@ -54,33 +54,70 @@ func finiteDiffJoints(out, curr, prev *Pose, inv float32, lo, hi int) {
 	pp, pr, ps := prev.Pos[:n], prev.Rot[:n], prev.Scl[:n]
 	vel, ang, svl := out.Vel[:n], out.Ang[:n], out.Svl[:n]
 	for i := lo; i < n; i++ {
-		// The plain form of this body is finiteDiffReference below.
-		vel[i] = mathx.LoadV3(&cp[i]).Sub(mathx.LoadV3(&pp[i])).Scale(inv).Vec3()
-		// rotDelta written out, so that the loop makes no call for rotations
-		// up to 45 degrees a tick.
+		// The plain form of this body is finiteDiffReference below. It is
+		// written out on components, mathx's fast forms (named at each
+		// step) in their order of operations, with no call to inline, on
+		// mgl32's arrays, values read where used: as in blendRots, Go then
+		// runs the loop in the order written, with no inlining-mark NOP.
+		c0, p0 := &cp[i], &pp[i]
+		vel[i] = mgl32.Vec3{(c0[0] - p0[0]) * inv, (c0[1] - p0[1]) * inv, (c0[2] - p0[2]) * inv}
+		// dq = curr.rot prev.rot^-1 (QuatMulInvS) and its log for
+		// rotations up to 45 degrees a tick (LogFactorShort, atanPoly),
+		// for dq and -dq alike.
 		c, p := &cr[i], &pr[i]
-		var dq mathx.Q4
-		dq.W, dq.X, dq.Y, dq.Z = mathx.QuatMulInvS(c.W, c.V[0], c.V[1], c.V[2], p.W, p.V[0], p.V[1], p.V[2])
-		k, ok := dq.LogFactorShort()
-		if !ok {
-			dq = dq.Abs()
-			k = dq.LogFactor()
+		dw := c.W*p.W + c.V[0]*p.V[0] + c.V[1]*p.V[1] + c.V[2]*p.V[2]
+		dx := -c.W*p.V[0] + c.V[0]*p.W - c.V[1]*p.V[2] + c.V[2]*p.V[1]
+		dy := -c.W*p.V[1] + c.V[1]*p.W - c.V[2]*p.V[0] + c.V[0]*p.V[2]
+		dz := -c.W*p.V[2] + c.V[2]*p.W - c.V[0]*p.V[1] + c.V[1]*p.V[0]
+		s2 := dx*dx + dy*dy + dz*dz
+		iw := 1 / dw
+		u2 := s2 * iw * iw
+		u4 := u2 * u2
+		k := 2 * ((mathx.Atan0 - mathx.Atan1*u2) + u4*((mathx.Atan2-mathx.Atan3*u2)+u4*mathx.Atan4)) * iw
+		if !(s2 < mathx.Tan2Pi8*dw*dw) {
+			dq := mathx.Q4{W: dw, X: dx, Y: dy, Z: dz}.Abs()
+			dx, dy, dz, k = dq.X, dq.Y, dq.Z, dq.LogFactor()
 		}
-		ang[i] = mgl32.Vec3{dq.X * k * inv, dq.Y * k * inv, dq.Z * k * inv}
-		// sclDelta(prev, curr), its logs inline for the ratios within a
-		// factor sqrt 2 of 1 a tick's change of scale gives (Log32 was a
-		// call per axis for every joint below a scaling one).
-		var ds mathx.V3
-		if s0, s1 := mathx.LoadV3(&ps[i]), mathx.LoadV3(&cs[i]); s0 != s1 {
-			if r := s1.Div(s0); mathx.NearOne(r.X) && mathx.NearOne(r.Y) && mathx.NearOne(r.Z) {
-				ds = mathx.V3{X: mathx.LogNearOne(r.X), Y: mathx.LogNearOne(r.Y), Z: mathx.LogNearOne(r.Z)}
+		ang[i] = mgl32.Vec3{dx * k * inv, dy * k * inv, dz * k * inv}
+		// sclDelta(prev, curr) (Vec3Div, LogEach), its logs inline for the
+		// ratios within a factor sqrt 2 of 1 a tick's change of scale gives
+		// (NearOne, LogNearOne; Log32 was a call per axis for every joint
+		// below a scaling one).
+		var dx0, dy0, dz0 float32
+		if s0, s1 := &ps[i], &cs[i]; s0[0] != s1[0] || s0[1] != s1[1] || s0[2] != s1[2] {
+			rx, ry, rz := s1[0]/s0[0], s1[1]/s0[1], s1[2]/s0[2]
+			if rx > nearOneLo && rx <= nearOneHi && ry > nearOneLo && ry <= nearOneHi && rz > nearOneLo && rz <= nearOneHi {
+				f := rx - 1
+				t := f / (2 + f)
+				t2 := t * t
+				t4 := t2 * t2
+				dx0 = 2 * t * ((1 + t2*(1.0/3)) + t4*((1.0/5+t2*(1.0/7))+t4*(1.0/9)))
+				f = ry - 1
+				t = f / (2 + f)
+				t2 = t * t
+				t4 = t2 * t2
+				dy0 = 2 * t * ((1 + t2*(1.0/3)) + t4*((1.0/5+t2*(1.0/7))+t4*(1.0/9)))
+				f = rz - 1
+				t = f / (2 + f)
+				t2 = t * t
+				t4 = t2 * t2
+				dz0 = 2 * t * ((1 + t2*(1.0/3)) + t4*((1.0/5+t2*(1.0/7))+t4*(1.0/9)))
 			} else {
-				ds = r.LogEach()
+				ds := mathx.V3{X: rx, Y: ry, Z: rz}.LogEach()
+				dx0, dy0, dz0 = ds.X, ds.Y, ds.Z
 			}
 		}
-		svl[i] = ds.Scale(inv).Vec3()
+		svl[i] = mgl32.Vec3{dx0 * inv, dy0 * inv, dz0 * inv}
 	}
 }
+
+// nearOneLo and nearOneHi bound mathx.NearOne's range, (sqrt2/2, sqrt2],
+// from the same constant, for finiteDiffJoints, which writes it out.
+const (
+	sqrt2NearOne = 1.41421356237309505
+	nearOneLo    = sqrt2NearOne / 2
+	nearOneHi    = sqrt2NearOne
+)
 
 // finiteDiffReference is FiniteDiff as the article writes
 // op_finite_diff, on mathx's plain forms (dividing by dt as a product

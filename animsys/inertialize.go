@@ -197,13 +197,15 @@ func inertializeEach(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 flo
 // each block of 64 by inertializeJoint.
 func inertializeKept(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(logs)
-	// Through LoadV3, not mathx.V3s views (see additive).
+	// On components, on mgl32's arrays (no views, no inlined calls: see
+	// inertializeRots).
 	fp, fv, ip, iv := offset.Pos[:n], offset.Vel[:n], input.Pos[:n], input.Vel[:n]
 	op, ov := out.Pos[:n], out.Vel[:n]
 	for i := 0; i < n; i++ {
-		p, v := mathx.LoadV3(&fp[i]), mathx.LoadV3(&fv[i])
-		op[i] = mathx.LoadV3(&ip[i]).Add(p.Scale(w0)).Add(v.Scale(w1)).Vec3()
-		ov[i] = mathx.LoadV3(&iv[i]).Add(p.Scale(w2)).Add(v.Scale(w3)).Vec3()
+		p, v, q := &fp[i], &fv[i], &ip[i]
+		op[i] = mgl32.Vec3{q[0] + p[0]*w0 + v[0]*w1, q[1] + p[1]*w0 + v[1]*w1, q[2] + p[2]*w0 + v[2]*w1}
+		q = &iv[i]
+		ov[i] = mgl32.Vec3{q[0] + p[0]*w2 + v[0]*w3, q[1] + p[1]*w2 + v[1]*w3, q[2] + p[2]*w2 + v[2]*w3}
 	}
 	w := [...]float32{w0, w1, w2, w3}
 	for base := 0; base < n; base += 64 {
@@ -222,25 +224,43 @@ func inertializeKept(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 flo
 // It returns the joints it left, whose decayed offset is of 1 rad or more
 // (bit i-base for joint i), writing nothing of them.
 func inertializeRots(out, offset, input *Pose, logs []offLog, w *[4]float32, base, end int) (slow uint64) {
-	fa, ir, ia := mathx.V3s(offset.Ang[:end]), mathx.Q4s(input.Rot[:end]), mathx.V3s(input.Ang[:end])
-	or, oa, logs := mathx.Q4s(out.Rot[:end]), mathx.V3s(out.Ang[:end]), logs[:end]
+	fa, ir, ia := offset.Ang[:end], input.Rot[:end], input.Ang[:end]
+	or, oa, logs := out.Rot[:end], out.Ang[:end], logs[:end]
+	// Written out on components, mathx's fast forms (named at each step)
+	// in their order of operations, with no call to inline, on mgl32's
+	// arrays rather than mathx's views, and the pose's values read where
+	// used: as in blendRots, Go then runs the loop in the order written,
+	// with no inlining-mark NOP and no float spill.
 	for i := base; i < end; i++ {
+		// x = r w0 + a w1, the decayed scaled angle-axis (rad).
 		r, a := &logs[i].r, &fa[i]
-		x := mathx.V3{X: r.X*w[0] + a.X*w[1], Y: r.Y*w[0] + a.Y*w[1], Z: r.Z*w[0] + a.Z*w[1]}
-		x2 := x.X*x.X + x.Y*x.Y + x.Z*x.Z
+		xx, xy, xz := r.X*w[0]+a[0]*w[1], r.Y*w[0]+a[1]*w[1], r.Z*w[0]+a[2]*w[1]
+		x2 := xx*xx + xy*xy + xz*xz
 		if x2 >= 1 {
 			slow |= 1 << (i - base)
 			continue
 		}
-		v := mathx.V3{X: r.X*w[2] + a.X*w[3], Y: r.Y*w[2] + a.Y*w[3], Z: r.Z*w[2] + a.Z*w[3]}
-		k := mathx.ExpSmall(x2)
-		jx, jy, jz := mathx.RodriguesS(k.C1(), k.C2, x.X, x.Y, x.Z, v.X, v.Y, v.Z)
-		e := k.Quat(x)
-		in, o := &ir[i], &or[i]
-		o.W, o.X, o.Y, o.Z = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, in.W, in.X, in.Y, in.Z)
+		// The exp map's scalars at |x| (ExpSmall, C1).
+		h2 := 0.25 * x2
+		h4 := h2 * h2
+		sc := (mathx.Sin0 - mathx.Sin1*h2) + h4*(mathx.Sin2-mathx.Sin3*h2)
+		co := (mathx.Cos0 - mathx.Cos1*h2) + h4*((mathx.Cos2-mathx.Cos3*h2)+h4*mathx.Cos4)
+		hs := 0.5 * sc
+		c1, c2 := hs*sc, (1-sc*co)/(x2+mathx.Tiny)
+		// J(x) v, v = r w2 + a w3 the rate of x (rad/s) (RodriguesS).
+		vx, vy, vz := r.X*w[2]+a[0]*w[3], r.Y*w[2]+a[1]*w[3], r.Z*w[2]+a[2]*w[3]
+		cx, cy, cz := xy*vz-xz*vy, xz*vx-xx*vz, xx*vy-xy*vx
+		jx, jy, jz := vx+c1*cx+c2*(xy*cz-xz*cy), vy+c1*cy+c2*(xz*cx-xx*cz), vz+c1*cz+c2*(xx*cy-xy*cx)
+		// e = exp(x) (ExpCoeffs.Quat); ang = e input.ang + J(x) v
+		// (QuatMulVec3S).
+		ex, ey, ez := xx*hs, xy*hs, xz*hs
 		g := &ia[i]
-		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, g.X, g.Y, g.Z)
-		oa[i] = mathx.V3{X: ax + jx, Y: ay + jy, Z: az + jz}
+		tx, ty, tz := 2*(ey*g[2]-ez*g[1]), 2*(ez*g[0]-ex*g[2]), 2*(ex*g[1]-ey*g[0])
+		oa[i] = mgl32.Vec3{g[0] + co*tx + (ey*tz - ez*ty) + jx, g[1] + co*ty + (ez*tx - ex*tz) + jy, g[2] + co*tz + (ex*ty - ey*tx) + jz}
+		// rot = e input.rot (QuatMulS). out may be input: its rotation is
+		// read in full before the store.
+		in, o := &ir[i], &or[i]
+		o.W, o.V[0], o.V[1], o.V[2] = co*in.W-ex*in.V[0]-ey*in.V[1]-ez*in.V[2], co*in.V[0]+ex*in.W+ey*in.V[2]-ez*in.V[1], co*in.V[1]+ey*in.W+ez*in.V[0]-ex*in.V[2], co*in.V[2]+ez*in.W+ex*in.V[1]-ey*in.V[0]
 	}
 	return slow
 }
