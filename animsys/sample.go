@@ -498,22 +498,41 @@ func sampleCubicFrame(op string, out *Pose, c *Clip, frame int, alpha float32, t
 				rot[j], ang[j] = r.Quat(), w.Scale(inv).Vec3()
 			}
 		}
-		// The animated positions and scales: h.offset (which does not
-		// inline: a call per track) as sum3, through views of the records
-		// (chanRecs) and of the pose (mathx.V3s).
+		// The animated positions and scales: h.offset written out on
+		// components (in its order of operations), read through views of the records
+		// (chanRecs) and written to mgl32's arrays directly, with no
+		// inlined helper and no mathx view (see sampleRots).
 		hp := &h // read through a pointer: as the locals h10 ... 56 more instructions a tick
-		posv, velv, sclv, svlv := mathx.V3s(pos), mathx.V3s(vel), mathx.V3s(scl), mathx.V3s(svl)
 		chans := chanRecs(rec[segRot*n:], len(c.pos.joints)+len(c.scl.joints))
 		for k, j := range c.pos.joints {
-			x := &chans[k]
-			posv[j] = x.V.Add(sum3(x.M1, x.D12, x.M2, hp.h10, hp.h01, hp.h11))
-			velv[j] = sum3(x.M1, x.D12, x.M2, hp.d10, hp.d01, hp.d11).Scale(inv)
+			x, p, v := &chans[k], &pos[j], &vel[j]
+			p[0] = x.V.X + (x.M1.X*hp.h10 + x.D12.X*hp.h01 + x.M2.X*hp.h11)
+			p[1] = x.V.Y + (x.M1.Y*hp.h10 + x.D12.Y*hp.h01 + x.M2.Y*hp.h11)
+			p[2] = x.V.Z + (x.M1.Z*hp.h10 + x.D12.Z*hp.h01 + x.M2.Z*hp.h11)
+			v[0] = (x.M1.X*hp.d10 + x.D12.X*hp.d01 + x.M2.X*hp.d11) * inv
+			v[1] = (x.M1.Y*hp.d10 + x.D12.Y*hp.d01 + x.M2.Y*hp.d11) * inv
+			v[2] = (x.M1.Z*hp.d10 + x.D12.Z*hp.d01 + x.M2.Z*hp.d11) * inv
 		}
 		chans = chans[len(c.pos.joints):]
 		for k, j := range c.scl.joints {
-			x := &chans[k]
-			sclv[j] = x.V.Mul(sum3(x.M1, x.D12, x.M2, hp.h10, hp.h01, hp.h11).Exp())
-			svlv[j] = sum3(x.M1, x.D12, x.M2, hp.d10, hp.d01, hp.d11).Scale(inv)
+			x, s, v := &chans[k], &scl[j], &svl[j]
+			// scl = V exp(o) (mathx.V3.Exp: a uniform o in expPoly's
+			// range, the usual log scale, by one ExpPoly; zero by 1).
+			ox := x.M1.X*hp.h10 + x.D12.X*hp.h01 + x.M2.X*hp.h11
+			oy := x.M1.Y*hp.h10 + x.D12.Y*hp.h01 + x.M2.Y*hp.h11
+			oz := x.M1.Z*hp.h10 + x.D12.Z*hp.h01 + x.M2.Z*hp.h11
+			ex, ey, ez := float32(1), float32(1), float32(1)
+			if ox == oy && oy == oz && mathx.InExpPoly(ox) {
+				e := mathx.ExpPoly(ox)
+				ex, ey, ez = e, e, e
+			} else if ox != 0 || oy != 0 || oz != 0 {
+				e := mathx.V3{X: ox, Y: oy, Z: oz}.Exp()
+				ex, ey, ez = e.X, e.Y, e.Z
+			}
+			s[0], s[1], s[2] = x.V.X*ex, x.V.Y*ey, x.V.Z*ez
+			v[0] = (x.M1.X*hp.d10 + x.D12.X*hp.d01 + x.M2.X*hp.d11) * inv
+			v[1] = (x.M1.Y*hp.d10 + x.D12.Y*hp.d01 + x.M2.Y*hp.d11) * inv
+			v[2] = (x.M1.Z*hp.d10 + x.D12.Z*hp.d01 + x.M2.Z*hp.d11) * inv
 		}
 		return
 	}
@@ -583,11 +602,6 @@ func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32
 		r.W, r.V[0], r.V[1], r.V[2] = ew*r1.W-ex*r1.X-ey*r1.Y-ez*r1.Z, ew*r1.X+ex*r1.W+ey*r1.Z-ez*r1.Y, ew*r1.Y+ey*r1.W+ez*r1.X-ex*r1.Z, ew*r1.Z+ez*r1.W+ex*r1.Y-ey*r1.X
 	}
 	return large
-}
-
-// sum3 is a wa + b wb + c wc, summed in that order (hermite.offset's).
-func sum3(a, b, c mathx.V3, wa, wb, wc float32) mathx.V3 {
-	return mathx.V3{X: a.X*wa + b.X*wb + c.X*wc, Y: a.Y*wa + b.Y*wb + c.Y*wc, Z: a.Z*wa + b.Z*wb + c.Z*wc}
 }
 
 // TimeScale scales the velocities of p by rate, for a pose sampled at
