@@ -1,6 +1,7 @@
 package animsys
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -556,15 +557,16 @@ func sampleCubicFrame(op string, out *Pose, c *Clip, frame int, alpha float32, t
 // sampleRots is sampleCubicFrame's rotation loop on the scalar path: the
 // rotations and angular velocities (rad/s) of len(rot) joints from their
 // records rec with the Hermite weights w (h10, h01, h11, d10, d01, d11,
-// then 1/FrameTime). It reports whether some offset reached 1 rad: those
-// joints are left for cubicRotT, so that the loop makes no call. The
+// then 1/FrameTime). It reports whether some offset reached 1 rad (or
+// was NaN): those joints are left for cubicRotT, so that the loop makes no call. The
 // weights come through memory: read where used, they leave the loop's
 // values the registers (measured: 6% fewer instructions than as seven
 // arguments kept in registers, which spilled the loop's values).
-func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32) (large bool) {
+func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32) bool {
 	n := len(rot)
 	ang = ang[:n]
 	recs := rotRecs(rec, n)
+	var hi uint32
 	for j := range recs {
 		x := &recs[j]
 		// cubicRotT written out on components, mathx's forms (named at
@@ -578,9 +580,12 @@ func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32
 		ox, oy, oz := m1.X*w[0]+d12.X*w[1]+m2.X*w[2], m1.Y*w[0]+d12.Y*w[1]+m2.Y*w[2], m1.Z*w[0]+d12.Z*w[1]+m2.Z*w[2]
 		dx, dy, dz := m1.X*w[3]+d12.X*w[4]+m2.X*w[5], m1.Y*w[3]+d12.Y*w[4]+m2.Y*w[5], m1.Z*w[3]+d12.Z*w[4]+m2.Z*w[5]
 		o2 := ox*ox + oy*oy + oz*oz
-		if o2 >= 1 {
-			large = true // redone by the caller
-		}
+		// The largest o2's bits, kept as an integer: o2 is +0 or more,
+		// or NaN (whose bits are above 1's; the caller then redoes no
+		// joint), so bits order as values. A max in a general register,
+		// rather than a float compare and a flag: 90 fewer instructions
+		// a tick, measured.
+		hi = max(hi, math.Float32bits(o2))
 		// sinc(h), cos(h), C1 and C2 at h = |o|/2 (mathx.ExpSmall,
 		// ExpCoeffs.C1: 0.5*sc*sc is (0.5*sc)*sc, so hs*sc is its bits).
 		h2 := 0.25 * o2
@@ -601,7 +606,7 @@ func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32
 		r, r1 := &rot[j], &x.R
 		r.W, r.V[0], r.V[1], r.V[2] = ew*r1.W-ex*r1.X-ey*r1.Y-ez*r1.Z, ew*r1.X+ex*r1.W+ey*r1.Z-ez*r1.Y, ew*r1.Y+ey*r1.W+ez*r1.X-ex*r1.Z, ew*r1.Z+ez*r1.W+ex*r1.Y-ey*r1.X
 	}
-	return large
+	return hi >= math.Float32bits(1)
 }
 
 // TimeScale scales the velocities of p by rate, for a pose sampled at
