@@ -582,6 +582,9 @@ func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32
 		ox, oy, oz := m1.X*w[0]+d12.X*w[1]+m2.X*w[2], m1.Y*w[0]+d12.Y*w[1]+m2.Y*w[2], m1.Z*w[0]+d12.Z*w[1]+m2.Z*w[2]
 		dx, dy, dz := m1.X*w[3]+d12.X*w[4]+m2.X*w[5], m1.Y*w[3]+d12.Y*w[4]+m2.Y*w[5], m1.Z*w[3]+d12.Z*w[4]+m2.Z*w[5]
 		o2 := ox*ox + oy*oy + oz*oz
+		// o x do (RodriguesS's first cross product), here rather than
+		// next to its use: one spill fewer (46 instructions a tick).
+		cx, cy, cz := oy*dz-oz*dy, oz*dx-ox*dz, ox*dy-oy*dx
 		// The largest o2's bits, kept as an integer: o2 is +0 or more,
 		// or NaN (whose bits are above 1's; the caller then redoes no
 		// joint), so bits order as values. A max in a general register,
@@ -597,7 +600,6 @@ func sampleRots(rot []mgl32.Quat, ang []mgl32.Vec3, rec []float32, w *[7]float32
 		hs := 0.5 * sc
 		c1, c2 := hs*sc, (1-sc*co)/(o2+mathx.Tiny)
 		// ang = J(o) do / FrameTime (mathx.RodriguesS, rad/s).
-		cx, cy, cz := oy*dz-oz*dy, oz*dx-ox*dz, ox*dy-oy*dx
 		a := &ang[j]
 		a[0] = (dx + c1*cx + c2*(oy*cz-oz*cy)) * w[6]
 		a[1] = (dy + c1*cy + c2*(oz*cx-ox*cz)) * w[6]
