@@ -624,3 +624,11 @@ func (v V3) expEach() V3 {
 
 // inExpPoly reports whether Exp32(x) is expPoly(x).
 func inExpPoly(x float32) bool { return x != 0 && x > -0.34 && x < 0.34 }
+
+// InExpPoly reports whether Exp32(x) is ExpPoly(x) (x nonzero, |x| <
+// 0.34), and ExpPoly is that polynomial: for loops that take V3.Exp's
+// uniform case inline rather than call it (animsys's cubic scales).
+func InExpPoly(x float32) bool { return inExpPoly(x) }
+
+// ExpPoly is e^x for |x| < 0.34 (see InExpPoly).
+func ExpPoly(x float32) float32 { return expPoly(x) }
