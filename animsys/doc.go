@@ -133,10 +133,21 @@
 // tangents, the tracks' tangents), up to MaxCacheBytes a clip. A
 // BenchCharacter keeps only the poses that outlive a tick; the rest live
 // in a BenchScratch that the characters one goroutine ticks share
-// (BenchCharacter.TickWith), so a crowd's working set stays small. The per-joint loops use mathx's fast forms
-// (register-sized V3 and Q4, float32 polynomial transcendentals), each
-// checked against its plain form; FK, FKStatic, BK, Blend,
+// (BenchCharacter.TickWith), so a crowd's working set stays small. The
+// per-joint loops compute mathx's fast forms (register-sized V3 and Q4,
+// float32 polynomial transcendentals), each checked against its plain
+// form; the hottest write them out on components, as Go spills values
+// around inlined helpers. FK, FKStatic, BK, Blend,
 // InertializeWeights and FiniteDiff keep a plain form written like the
 // article beside their fast bodies (fkReference, ...), and the tests hold
 // one to the other.
+//
+// Built with GOEXPERIMENT=simd on amd64 (Go's simd/archsimd), on a CPU with
+// AVX2, the loops of cubic sampling, Blend, the additive and
+// inertialization with kept logarithms (BenchCharacter), FK, BK and
+// FiniteDiff run eight joints a block (FK: one joint, four lanes a
+// vector), computing the scalar loops' float32 operations in their order:
+// the results are the same bits, and a bench-spec tick takes 25.9k
+// instructions instead of 58.8k. Elsewhere the same code runs the scalar
+// loops.
 package animsys
