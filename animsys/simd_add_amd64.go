@@ -26,8 +26,7 @@ const _ = uint(unsafe.Sizeof(addLog{})-64) + uint(64-unsafe.Sizeof(addLog{})) +
 // kernel keeps the joints already done. Joints whose weighted additive
 // rotation is 1 rad or more (ExpLarge) or whose weighted log-scale is
 // beyond Exp32's polynomial range are left unchanged by the kernel, then
-// redone here by the loops' operations (additiveRotJoint,
-// additiveSclJoint).
+// redone here by the loops' operations (additiveRot1, additiveScl1).
 func additiveSIMD(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 	n := len(out.Pos)
 	logs = logs[:n]
@@ -44,11 +43,11 @@ func additiveSIMD(out, add *Pose, logs []addLog, alpha, alphaVel float32) {
 		slowR, slowS := add8(out, add, (*[8]addLog)(logs[bb:]), bb, &k, nd)
 		for slowR &^= done; slowR != 0; slowR &= slowR - 1 {
 			i := bb + bits.TrailingZeros8(slowR)
-			additiveRotJoint(out, &logs[i], i, alpha, alphaVel, a2, a3)
+			additiveRot1(out, &logs[i], i, alpha, alphaVel)
 		}
 		for slowS &^= done; slowS != 0; slowS &= slowS - 1 {
 			i := bb + bits.TrailingZeros8(slowS)
-			additiveSclJoint(out, &logs[i], i, alpha)
+			additiveScl1(out, nil, &logs[i], i, alpha, alphaVel)
 		}
 	}
 }
@@ -78,20 +77,20 @@ func add8(out, add *Pose, lg *[8]addLog, b int, k *[4]f8, nd int) (slowR, slowS 
 
 	// Positions and velocities: pos += alpha add.pos, vel += alpha
 	// add.vel + alphaVel add.pos.
-	px, py, pz := ldv8w(v8(add.Pos))
-	ox, oy, oz := ldv8w(v8(out.Pos))
+	px, py, pz := ldv8(v8(add.Pos))
+	ox, oy, oz := ldv8(v8(out.Pos))
 	nx, ny, nz := ox.Add(px.Mul(al)), oy.Add(py.Mul(al)), oz.Add(pz.Mul(al))
 	if done != 0 {
 		nx, ny, nz = ox.Merge(nx, dm), oy.Merge(ny, dm), oz.Merge(nz, dm)
 	}
-	stv8w(v8(out.Pos), nx, ny, nz)
-	vx, vy, vz := ldv8w(v8(add.Vel))
-	ox, oy, oz = ldv8w(v8(out.Vel))
+	stv8(v8(out.Pos), nx, ny, nz)
+	vx, vy, vz := ldv8(v8(add.Vel))
+	ox, oy, oz = ldv8(v8(out.Vel))
 	nx, ny, nz = ox.Add(vx.Mul(al)).Add(px.Mul(av)), oy.Add(vy.Mul(al)).Add(py.Mul(av)), oz.Add(vz.Mul(al)).Add(pz.Mul(av))
 	if done != 0 {
 		nx, ny, nz = ox.Merge(nx, dm), oy.Merge(ny, dm), oz.Merge(nz, dm)
 	}
-	stv8w(v8(out.Vel), nx, ny, nz)
+	stv8(v8(out.Vel), nx, ny, nz)
 
 	// Rotations: from_scaled_angle_axis(alpha r) on the world side, and
 	// its angular velocity (addLog.rate) added to the turned one.
@@ -106,13 +105,13 @@ func add8(out, add *Pose, lg *[8]addLog, b int, k *[4]f8, nd int) (slowR, slowS 
 	c1a2, c2a3 := s.Mul(sc).Mul(k[2]), c2.Mul(k[3])
 	rx, ry, rz, dx, dy, dz, lx, ly := ldLogs8(u, 0)
 	qx, qy, qz := rx.Mul(al).Mul(s), ry.Mul(al).Mul(s), rz.Mul(al).Mul(s)
-	iw, ix, iy, iz := ldq8w(q4at(out.Rot, b))
+	iw, ix, iy, iz := ldq8(q4at(out.Rot, b))
 	ow, nx, ny, nz := mathx.QuatMulX8(c, qx, qy, qz, iw, ix, iy, iz)
 	if slowR|done != 0 {
 		ow, nx, ny, nz = iw.Merge(ow, keep), ix.Merge(nx, keep), iy.Merge(ny, keep), iz.Merge(nz, keep)
 	}
-	stq8w(q4at(out.Rot, b), ow, nx, ny, nz)
-	ix, iy, iz = ldv8w(v8(out.Ang))
+	stq8(q4at(out.Rot, b), ow, nx, ny, nz)
+	ix, iy, iz = ldv8(v8(out.Ang))
 	wx, wy, wz := mathx.QuatMulVec3X8(c, qx, qy, qz, ix, iy, iz)
 	nx = wx.Add(dx.Mul(al).Add(cx.Mul(c1a2)).Add(ex.Mul(c2a3)).Add(rx.Mul(av)))
 	ny = wy.Add(dy.Mul(al).Add(cy.Mul(c1a2)).Add(ey.Mul(c2a3)).Add(ry.Mul(av)))
@@ -120,51 +119,27 @@ func add8(out, add *Pose, lg *[8]addLog, b int, k *[4]f8, nd int) (slowR, slowS 
 	if slowR|done != 0 {
 		nx, ny, nz = ix.Merge(nx, keep), iy.Merge(ny, keep), iz.Merge(nz, keep)
 	}
-	stv8w(v8(out.Ang), nx, ny, nz)
+	stv8(v8(out.Ang), nx, ny, nz)
 
 	// Scales: scl = exp(alpha ls) scl, svl += alpha add.svl + alphaVel ls.
 	sx, okx := mathx.ExpSmallRangeX8(lx.Mul(al))
 	sy, oky := mathx.ExpSmallRangeX8(ly.Mul(al))
 	sz, okz := mathx.ExpSmallRangeX8(lz.Mul(al))
-	ox, oy, oz = ldv8w(v8(out.Scl))
+	ox, oy, oz = ldv8(v8(out.Scl))
 	nx, ny, nz = sx.Mul(ox), sy.Mul(oy), sz.Mul(oz)
 	ok := okx.And(oky).And(okz)
 	slowS = ^ok.ToBits()
 	if slowS|done != 0 { // unchanged where done or not ok
 		nx, ny, nz = ox.Merge(nx, dm).Merge(ox, ok), oy.Merge(ny, dm).Merge(oy, ok), oz.Merge(nz, dm).Merge(oz, ok)
 	}
-	stv8w(v8(out.Scl), nx, ny, nz)
-	vx, vy, vz = ldv8w(v8(add.Svl))
-	ox, oy, oz = ldv8w(v8(out.Svl))
+	stv8(v8(out.Scl), nx, ny, nz)
+	vx, vy, vz = ldv8(v8(add.Svl))
+	ox, oy, oz = ldv8(v8(out.Svl))
 	nx, ny, nz = ox.Add(vx.Mul(al)).Add(lx.Mul(av)), oy.Add(vy.Mul(al)).Add(ly.Mul(av)), oz.Add(vz.Mul(al)).Add(lz.Mul(av))
 	if done != 0 {
 		nx, ny, nz = ox.Merge(nx, dm), oy.Merge(ny, dm), oz.Merge(nz, dm)
 	}
-	stv8w(v8(out.Svl), nx, ny, nz)
+	stv8(v8(out.Svl), nx, ny, nz)
 	archsimd.ClearAVXUpperBits() // see clearUpper
 	return slowR, slowS
-}
-
-// additiveRotJoint redoes joint i's rotation and angular velocity as
-// additive's rotation loop computes them (the same expressions, so the
-// same bits), with ExpLarge where the weighted rotation is 1 rad or more.
-func additiveRotJoint(out *Pose, m *addLog, i int, alpha, alphaVel, a2, a3 float32) {
-	v2 := a2 * m.rr
-	k := mathx.ExpSmall(v2)
-	if v2 >= 1 {
-		k = mathx.ExpLarge(v2)
-	}
-	e := k.Quat(m.r.Scale(alpha))
-	o, rot := &out.Rot[i], mathx.LoadQ4(&out.Rot[i])
-	o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, rot.W, rot.X, rot.Y, rot.Z)
-	a, ang := &out.Ang[i], mathx.LoadV3(&out.Ang[i])
-	ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
-	addAng := m.rate(alpha, alphaVel, k.C1()*a2, k.C2*a3)
-	a[0], a[1], a[2] = ax+addAng.X, ay+addAng.Y, az+addAng.Z
-}
-
-// additiveSclJoint redoes joint i's scale as additive's scale loop
-// computes it, with Exp32 beyond its polynomial's range.
-func additiveSclJoint(out *Pose, m *addLog, i int, alpha float32) {
-	out.Scl[i] = m.ls.Scale(alpha).Exp().Mul(mathx.LoadV3(&out.Scl[i])).Vec3()
 }

@@ -27,7 +27,7 @@ const _ = uint(unsafe.Sizeof(offLog{})-24) + uint(24-unsafe.Sizeof(offLog{})) + 
 // (already done). Joints whose decayed rotation is 1 rad or more (ExpLarge)
 // or whose decayed log-scale is beyond Exp32's polynomial range are kept
 // as the input has them by the kernel, then redone here by the scalar
-// loop's operations (inertializeRotJoint, inertializeSclJoint).
+// loop's operations (inertializeJoint).
 func inertializeSIMD(out, offset, input *Pose, logs []offLog, aliased bool, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)
 	logs = logs[:n]
@@ -47,11 +47,11 @@ func inertializeSIMD(out, offset, input *Pose, logs []offLog, aliased bool, w0, 
 		slowR, slowS := inertia8(out, offset, input, (*[8]offLog)(logs[bb:]), bb, &w, nd)
 		for slowR &^= done; slowR != 0; slowR &= slowR - 1 {
 			i := bb + bits.TrailingZeros8(slowR)
-			inertializeRotJoint(out, offset, input, &logs[i], i, w0, w1, w2, w3)
+			inertializeJoint(out, offset, input, logs, i, w0, w1, w2, w3, jointRot)
 		}
 		for slowS &^= done; slowS != 0; slowS &= slowS - 1 {
 			i := bb + bits.TrailingZeros8(slowS)
-			inertializeSclJoint(out, offset, input, &logs[i], i, w0, w1, w2, w3)
+			inertializeJoint(out, offset, input, logs, i, w0, w1, w2, w3, jointScl)
 		}
 	}
 }
@@ -66,27 +66,27 @@ func inertia8(out, offset, input *Pose, lg *[8]offLog, b int, w *[4]f8, nd int) 
 	done, dm := doneLanes(nd)
 
 	// Positions and velocities: in + x0 w0 + v0 w1, in + x0 w2 + v0 w3.
-	px, py, pz := ldv8w(v8(offset.Pos))
-	vx, vy, vz := ldv8w(v8(offset.Vel))
-	ix, iy, iz := ldv8w(v8(input.Pos))
+	px, py, pz := ldv8(v8(offset.Pos))
+	vx, vy, vz := ldv8(v8(offset.Vel))
+	ix, iy, iz := ldv8(v8(input.Pos))
 	ox, oy, oz := ix.Add(px.Mul(w0)).Add(vx.Mul(w1)), iy.Add(py.Mul(w0)).Add(vy.Mul(w1)), iz.Add(pz.Mul(w0)).Add(vz.Mul(w1))
 	if done != 0 {
 		ox, oy, oz = ix.Merge(ox, dm), iy.Merge(oy, dm), iz.Merge(oz, dm)
 	}
-	stv8w(v8(out.Pos), ox, oy, oz)
-	ix, iy, iz = ldv8w(v8(input.Vel))
+	stv8(v8(out.Pos), ox, oy, oz)
+	ix, iy, iz = ldv8(v8(input.Vel))
 	ox, oy, oz = ix.Add(px.Mul(w2)).Add(vx.Mul(w3)), iy.Add(py.Mul(w2)).Add(vy.Mul(w3)), iz.Add(pz.Mul(w2)).Add(vz.Mul(w3))
 	if done != 0 {
 		ox, oy, oz = ix.Merge(ox, dm), iy.Merge(oy, dm), iz.Merge(oz, dm)
 	}
-	stv8w(v8(out.Vel), ox, oy, oz)
+	stv8(v8(out.Vel), ox, oy, oz)
 
 	// Rotations: the decayed scaled angle-axis x (rad) and its rate v
 	// (rad/s), then from_scaled_angle_axis(x) in and its angular velocity
 	// exp(x) in.ang + J(x) v.
 	u := unsafe.Pointer(lg)
 	rx, ry, rz, _ := tr4(ld2(u, 0, 96), ld2(u, 24, 120), ld2(u, 48, 144), ld2(u, 72, 168))
-	ax, ay, az := ldv8w(v8(offset.Ang))
+	ax, ay, az := ldv8(v8(offset.Ang))
 	xx, xy, xz := rx.Mul(w0).Add(ax.Mul(w1)), ry.Mul(w0).Add(ay.Mul(w1)), rz.Mul(w0).Add(az.Mul(w1))
 	vx, vy, vz = rx.Mul(w2).Add(ax.Mul(w3)), ry.Mul(w2).Add(ay.Mul(w3)), rz.Mul(w2).Add(az.Mul(w3))
 	x2 := xx.Mul(xx).Add(xy.Mul(xy)).Add(xz.Mul(xz))
@@ -94,7 +94,7 @@ func inertia8(out, offset, input *Pose, lg *[8]offLog, b int, w *[4]f8, nd int) 
 	s := simdK.half.Mul(sc)
 	jx, jy, jz := mathx.RodriguesX8(s.Mul(sc), c2, xx, xy, xz, vx, vy, vz)
 	ex, ey, ez := xx.Mul(s), xy.Mul(s), xz.Mul(s)
-	iw, qx, qy, qz := ldq8w(q4at(input.Rot, b))
+	iw, qx, qy, qz := ldq8(q4at(input.Rot, b))
 	ow, ox, oy, oz := mathx.QuatMulX8(c, ex, ey, ez, iw, qx, qy, qz)
 	big := x2.GreaterEqual(simdK.one) // NaN is not, as in the scalar loop
 	slowR = big.ToBits()
@@ -102,35 +102,35 @@ func inertia8(out, offset, input *Pose, lg *[8]offLog, b int, w *[4]f8, nd int) 
 	if slowR|done != 0 {
 		ow, ox, oy, oz = iw.Merge(ow, keep), qx.Merge(ox, keep), qy.Merge(oy, keep), qz.Merge(oz, keep)
 	}
-	stq8w(q4at(out.Rot, b), ow, ox, oy, oz)
-	ix, iy, iz = ldv8w(v8(input.Ang))
+	stq8(q4at(out.Rot, b), ow, ox, oy, oz)
+	ix, iy, iz = ldv8(v8(input.Ang))
 	qx, qy, qz = mathx.QuatMulVec3X8(c, ex, ey, ez, ix, iy, iz)
 	ox, oy, oz = qx.Add(jx), qy.Add(jy), qz.Add(jz)
 	if slowR|done != 0 {
 		ox, oy, oz = ix.Merge(ox, keep), iy.Merge(oy, keep), iz.Merge(oz, keep)
 	}
-	stv8w(v8(out.Ang), ox, oy, oz)
+	stv8(v8(out.Ang), ox, oy, oz)
 
 	// Scales: in.scl exp(ls w0 + sv w1), in.svl + ls w2 + sv w3.
 	_, lx, ly, lz := tr4(ld2(u, 8, 104), ld2(u, 32, 128), ld2(u, 56, 152), ld2(u, 80, 176))
-	vx, vy, vz = ldv8w(v8(offset.Svl))
+	vx, vy, vz = ldv8(v8(offset.Svl))
 	ex, okx := mathx.ExpSmallRangeX8(lx.Mul(w0).Add(vx.Mul(w1)))
 	ey, oky := mathx.ExpSmallRangeX8(ly.Mul(w0).Add(vy.Mul(w1)))
 	ez, okz := mathx.ExpSmallRangeX8(lz.Mul(w0).Add(vz.Mul(w1)))
-	ix, iy, iz = ldv8w(v8(input.Scl))
+	ix, iy, iz = ldv8(v8(input.Scl))
 	ox, oy, oz = ix.Mul(ex), iy.Mul(ey), iz.Mul(ez)
 	ok := okx.And(oky).And(okz)
 	slowS = ^ok.ToBits()
 	if slowS|done != 0 { // the input where done or not ok
 		ox, oy, oz = ix.Merge(ox, dm).Merge(ix, ok), iy.Merge(oy, dm).Merge(iy, ok), iz.Merge(oz, dm).Merge(iz, ok)
 	}
-	stv8w(v8(out.Scl), ox, oy, oz)
-	ix, iy, iz = ldv8w(v8(input.Svl))
+	stv8(v8(out.Scl), ox, oy, oz)
+	ix, iy, iz = ldv8(v8(input.Svl))
 	ox, oy, oz = ix.Add(lx.Mul(w2)).Add(vx.Mul(w3)), iy.Add(ly.Mul(w2)).Add(vy.Mul(w3)), iz.Add(lz.Mul(w2)).Add(vz.Mul(w3))
 	if done != 0 {
 		ox, oy, oz = ix.Merge(ox, dm), iy.Merge(oy, dm), iz.Merge(oz, dm)
 	}
-	stv8w(v8(out.Svl), ox, oy, oz)
+	stv8(v8(out.Svl), ox, oy, oz)
 	archsimd.ClearAVXUpperBits() // see clearUpper
 	return slowR, slowS
 }
@@ -148,40 +148,6 @@ func doneLanes(nd int) (uint8, archsimd.Mask32x8) {
 	return uint8(1)<<nd - 1, archsimd.LoadFloat32x8(&laneIndex).Less(bc(float32(nd)))
 }
 
-// inertializeRotJoint redoes joint i's rotation and angular velocity as
-// inertialize's loop body computes them (the same expressions, so the
-// same bits), taking ExpLarge where the decayed rotation is 1 rad or more.
-func inertializeRotJoint(out, offset, input *Pose, m *offLog, i int, w0, w1, w2, w3 float32) {
-	r, a := m.r, mathx.LoadV3(&offset.Ang[i])
-	x, v := r.Scale(w0).Add(a.Scale(w1)), r.Scale(w2).Add(a.Scale(w3))
-	x2 := x.Dot(x)
-	k := mathx.ExpSmall(x2)
-	if x2 >= 1 {
-		k = mathx.ExpLarge(x2)
-	}
-	e := k.Quat(x)
-	jx, jy, jz := mathx.RodriguesS(k.C1(), k.C2, x.X, x.Y, x.Z, v.X, v.Y, v.Z)
-	in, o := mathx.LoadQ4(&input.Rot[i]), &out.Rot[i]
-	o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, in.W, in.X, in.Y, in.Z)
-	ang := mathx.LoadV3(&input.Ang[i])
-	ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
-	out.Ang[i] = mgl32.Vec3{ax + jx, ay + jy, az + jz}
-}
-
-// inertializeSclJoint redoes joint i's scale as inertialize's loop body
-// computes it, with Exp32 beyond its polynomial's range.
-func inertializeSclJoint(out, offset, input *Pose, m *offLog, i int, w0, w1, w2, w3 float32) {
-	ls, sv := m.ls, mathx.LoadV3(&offset.Svl[i])
-	out.Scl[i] = mathx.LoadV3(&input.Scl[i]).Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
-}
-
-// The loads and stores below are ldv8, stv8, ldq8 and stq8 (simd_amd64.go)
-// on whole 32-byte loads and stores, with lane-half permutes
-// (Select128FromPair, VPERM2F128) putting joints 0-3 in the low halves
-// and 4-7 in the high ones: Go builds each of ld2's half loads on a zeroed
-// vector, with its address computed afresh, three or four instructions
-// where these take one.
-
 // v3at is the eight Vec3s of s from joint b, unchecked: the callers have
 // checked that s has them (a bounds check a channel would take a tenth
 // of a kernel's instructions).
@@ -192,53 +158,4 @@ func v3at(s []mgl32.Vec3, b int) *[8]mgl32.Vec3 {
 // q4at is v3at for Quats.
 func q4at(s []mgl32.Quat, b int) *[8]mgl32.Quat {
 	return (*[8]mgl32.Quat)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s)), uintptr(b)*16))
-}
-
-// ld8 is the eight float32s at byte off of p.
-func ld8(p unsafe.Pointer, off uintptr) f8 {
-	return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Add(p, off)))
-}
-
-// st8 stores v at byte off of p.
-func st8(p unsafe.Pointer, off uintptr, v f8) { v.Store((*[8]float32)(unsafe.Add(p, off))) }
-
-// ldv8w is ldv8 on three 32-byte loads.
-func ldv8w(p *[8]mgl32.Vec3) (x, y, z f8) {
-	u := unsafe.Pointer(p)
-	a, b, c := ld8(u, 0), ld8(u, 32), ld8(u, 64)
-	m03, m14, m25 := a.Select128FromPair(0, 3, b), a.Select128FromPair(1, 2, c), b.Select128FromPair(0, 3, c)
-	xy := m14.SelectFromPairGrouped(2, 3, 5, 6, m25) // x2 y2 x3 y3
-	yz := m03.SelectFromPairGrouped(1, 2, 4, 5, m14) // y0 z0 y1 z1
-	return m03.SelectFromPairGrouped(0, 3, 4, 6, xy), yz.SelectFromPairGrouped(0, 2, 5, 7, xy), yz.SelectFromPairGrouped(1, 3, 4, 7, m25)
-}
-
-// stv8w is stv8 on three 32-byte stores.
-func stv8w(p *[8]mgl32.Vec3, x, y, z f8) {
-	u := unsafe.Pointer(p)
-	rxy := x.SelectFromPairGrouped(0, 2, 4, 6, y) // x0 x2 y0 y2
-	ryz := y.SelectFromPairGrouped(1, 3, 5, 7, z) // y1 y3 z1 z3
-	rzx := z.SelectFromPairGrouped(0, 2, 5, 7, x) // z0 z2 x1 x3
-	m03 := rxy.SelectFromPairGrouped(0, 2, 4, 6, rzx)
-	m14 := ryz.SelectFromPairGrouped(0, 2, 5, 7, rxy)
-	m25 := rzx.SelectFromPairGrouped(1, 3, 5, 7, ryz)
-	st8(u, 0, m03.Select128FromPair(0, 2, m14))
-	st8(u, 32, m25.Select128FromPair(0, 3, m03))
-	st8(u, 64, m14.Select128FromPair(1, 3, m25))
-}
-
-// ldq8w is ldq8 on four 32-byte loads.
-func ldq8w(p *[8]mgl32.Quat) (w, x, y, z f8) {
-	u := unsafe.Pointer(p)
-	q01, q23, q45, q67 := ld8(u, 0), ld8(u, 32), ld8(u, 64), ld8(u, 96)
-	return tr4(q01.Select128FromPair(0, 2, q45), q01.Select128FromPair(1, 3, q45), q23.Select128FromPair(0, 2, q67), q23.Select128FromPair(1, 3, q67))
-}
-
-// stq8w is stq8 on four 32-byte stores.
-func stq8w(p *[8]mgl32.Quat, w, x, y, z f8) {
-	u := unsafe.Pointer(p)
-	a, b, c, d := tr4(w, x, y, z) // joints 0|4, 1|5, 2|6, 3|7
-	st8(u, 0, a.Select128FromPair(0, 2, b))
-	st8(u, 32, c.Select128FromPair(0, 2, d))
-	st8(u, 64, a.Select128FromPair(1, 3, b))
-	st8(u, 96, c.Select128FromPair(1, 3, d))
 }
