@@ -147,7 +147,7 @@
 // inertialization with kept logarithms (BenchCharacter), FK, BK and
 // FiniteDiff run eight joints a block (FK: one joint, four lanes a
 // vector), computing the scalar loops' float32 operations in their order:
-// the results are the same bits, and a bench-spec tick takes 25.9k
+// the results are the same bits, and a bench-spec tick takes 25.3k
 // instructions instead of 58.8k. Elsewhere the same code runs the scalar
 // loops.
 package animsys
