@@ -73,7 +73,9 @@ func pairPose(r *rand.Rand, a *Pose) Pose {
 	return b
 }
 
-// poseBits fails t unless a and b hold the same bits in every value.
+// poseBits fails t unless a and b hold the same bits in every value,
+// naming the first joint that differs (got a, want b: the new code and
+// the old, or the SIMD path and the scalar one).
 func poseBits(t *testing.T, what string, a, b *Pose) {
 	t.Helper()
 	ok := sameBits(a.Rot, b.Rot)
@@ -84,7 +86,7 @@ func poseBits(t *testing.T, what string, a, b *Pose) {
 		for j := range a.Pos {
 			if !sameBits(a.Rot[j:j+1], b.Rot[j:j+1]) || !sameBits(a.Pos[j:j+1], b.Pos[j:j+1]) || !sameBits(a.Vel[j:j+1], b.Vel[j:j+1]) ||
 				!sameBits(a.Ang[j:j+1], b.Ang[j:j+1]) || !sameBits(a.Scl[j:j+1], b.Scl[j:j+1]) || !sameBits(a.Svl[j:j+1], b.Svl[j:j+1]) {
-				t.Fatalf("%s: bits differ; joint %d: now %+v, before %+v", what, j, a.Kform(j), b.Kform(j))
+				t.Fatalf("%s: bits differ; joint %d: got %+v, want %+v", what, j, a.Kform(j), b.Kform(j))
 			}
 		}
 	}

@@ -127,63 +127,35 @@ func inertialize(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32
 }
 
 // inertializeEach is inertialize one joint at a time, all channels in one
-// loop: the form for no kept logs and for weights that are not finite.
-// It is kept as it was before inertializeKept: where two different NaNs
-// meet (a NaN weight and a NaN log scale), x86 keeps the first operand's,
-// and which comes first depends on how Go compiles the loop; the SIMD
-// kernel gives this loop's bits (TestSIMDInertializeSameBits).
+// loop: the form for no kept logs and for weights that are not finite
+// (where two different NaNs meet, a NaN weight and a NaN log scale, x86
+// keeps the first operand's, and which comes first depends on how Go
+// compiles the loop: the SIMD kernel gives this loop's bits,
+// TestSIMDInertializeSameBits). Rotations and scales are
+// inertializeJoint's.
 func inertializeEach(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)
 	fp, fr, fs := offset.Pos[:n], offset.Rot[:n], offset.Scl[:n]
-	fv, fa, fsv := offset.Vel[:n], offset.Ang[:n], offset.Svl[:n]
-	ip, ir, is := input.Pos[:n], input.Rot[:n], input.Scl[:n]
-	iv, ia, isv := input.Vel[:n], input.Ang[:n], input.Svl[:n]
-	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
-	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
+	fv, fsv := offset.Vel[:n], offset.Svl[:n]
+	ip, iv, isv := input.Pos[:n], input.Vel[:n], input.Svl[:n]
+	op, ov, osv := out.Pos[:n], out.Vel[:n], out.Svl[:n]
 	if logs != nil {
 		logs = logs[:n]
 	}
 	var tmp offLog
-	finite := w0-w0 == 0 && w1-w1 == 0 // w0 0 + w1 0 is then a zero
 	for i := 0; i < n; i++ {
 		// The plain form of this body is inertializeReference below.
 		p, v := mathx.LoadV3(&fp[i]), mathx.LoadV3(&fv[i])
 		op[i] = mathx.LoadV3(&ip[i]).Add(p.Scale(w0)).Add(v.Scale(w1)).Vec3()
 		ov[i] = mathx.LoadV3(&iv[i]).Add(p.Scale(w2)).Add(v.Scale(w3)).Vec3()
-
 		m := &tmp
 		if logs != nil {
 			m = &logs[i]
 		} else {
 			m.set(mathx.LoadQ4(&fr[i]), mathx.LoadV3(&fs[i]))
 		}
-		r, a := m.r, mathx.LoadV3(&fa[i])
-		// mathx.Q4FromScaledAngleAxisDx(x, v) written out, so that the loop
-		// makes no call.
-		x, v := r.Scale(w0).Add(a.Scale(w1)), r.Scale(w2).Add(a.Scale(w3))
-		x2 := x.Dot(x)
-		k := mathx.ExpSmall(x2)
-		if x2 >= 1 {
-			k = mathx.ExpLarge(x2)
-		}
-		e := k.Quat(x)
-		jx, jy, jz := mathx.RodriguesS(k.C1(), k.C2, x.X, x.Y, x.Z, v.X, v.Y, v.Z)
-		in, o := mathx.LoadQ4(&ir[i]), &or[i]
-		o.W, o.V[0], o.V[1], o.V[2] = mathx.QuatMulS(e.W, e.X, e.Y, e.Z, in.W, in.X, in.Y, in.Z)
-		ang := mathx.LoadV3(&ia[i]) // loaded here, not with in: fewer values spill
-		ax, ay, az := mathx.QuatMulVec3S(e.W, e.X, e.Y, e.Z, ang.X, ang.Y, ang.Z)
-		oa[i] = mgl32.Vec3{ax + jx, ay + jy, az + jz}
-
+		inertializeJoint(out, offset, input, m, i, w0, w1, w2, w3, jointRot|jointScl)
 		ls, sv := m.ls, mathx.LoadV3(&fsv[i])
-		// An offset that does not scale (most joints) leaves the input's
-		// scale as it is: the exponent is then a zero, Exp32 gives exactly
-		// 1, and s 1 is s in every bit unless s is NaN (a signalling NaN
-		// comes out quiet), which takes the product.
-		if s := mathx.LoadV3(&is[i]); finite && ls == (mathx.V3{}) && sv == (mathx.V3{}) && s == s {
-			os[i] = s.Vec3()
-		} else {
-			os[i] = s.Mul(ls.Scale(w0).Add(sv.Scale(w1)).Exp()).Vec3()
-		}
 		osv[i] = mathx.LoadV3(&isv[i]).Add(ls.Scale(w2)).Add(sv.Scale(w3)).Vec3()
 	}
 }
@@ -211,10 +183,12 @@ func inertializeKept(out, offset, input *Pose, logs []offLog, w0, w1, w2, w3 flo
 	for base := 0; base < n; base += 64 {
 		end := min(base+64, n)
 		for slow := inertializeRots(out, offset, input, logs, &w, base, end); slow != 0; slow &= slow - 1 {
-			inertializeJoint(out, offset, input, logs, base+bits.TrailingZeros64(slow), w0, w1, w2, w3, jointRot)
+			i := base + bits.TrailingZeros64(slow)
+			inertializeJoint(out, offset, input, &logs[i], i, w0, w1, w2, w3, jointRot)
 		}
 		for slow := inertializeScls(out, offset, input, logs, &w, base, end); slow != 0; slow &= slow - 1 {
-			inertializeJoint(out, offset, input, logs, base+bits.TrailingZeros64(slow), w0, w1, w2, w3, jointScl)
+			i := base + bits.TrailingZeros64(slow)
+			inertializeJoint(out, offset, input, &logs[i], i, w0, w1, w2, w3, jointScl)
 		}
 	}
 }
@@ -296,11 +270,12 @@ const (
 	jointScl
 )
 
-// inertializeJoint writes the parts of joint i that inertializeKept left,
-// as inertializeEach would. Only the parts asked for: out may be input,
-// and a part written twice would add its offset twice.
-func inertializeJoint(out, offset, input *Pose, logs []offLog, i int, w0, w1, w2, w3 float32, parts int) {
-	m := &logs[i]
+// inertializeJoint writes the parts of joint i (m its offLog) asked for:
+// all of them for inertializeEach, those inertializeKept and the SIMD
+// kernel left for the others. Only those: out may be input, and a part
+// written twice would add its offset twice. (A scale offset of zeros
+// gives the input's scale in every bit, as the fast loops' shortcut.)
+func inertializeJoint(out, offset, input *Pose, m *offLog, i int, w0, w1, w2, w3 float32, parts int) {
 	if parts&jointRot != 0 {
 		r, a := m.r, mathx.LoadV3(&offset.Ang[i])
 		x, v := r.Scale(w0).Add(a.Scale(w1)), r.Scale(w2).Add(a.Scale(w3))

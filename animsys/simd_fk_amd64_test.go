@@ -77,7 +77,7 @@ func TestSIMDFKSameBits(t *testing.T) {
 			}
 			withSIMD(true, func() { run(&got) })
 			withSIMD(false, func() { run(&want) })
-			samePoseBits(t, "FK", &got, &want)
+			poseBits(t, "FK", &got, &want)
 			if got.Kform(n) != start.Kform(n) {
 				t.Fatalf("n %d: FK wrote joint %d beyond the skeleton", n, n)
 			}
@@ -86,7 +86,7 @@ func TestSIMDFKSameBits(t *testing.T) {
 			in2.CopyFrom(&local)
 			withSIMD(true, func() { FK(&in1, &in1, parents) })
 			withSIMD(false, func() { FK(&in2, &in2, parents) })
-			samePoseBits(t, "FK in place", &in1, &in2)
+			poseBits(t, "FK in place", &in1, &in2)
 		}
 	}
 }
@@ -127,7 +127,7 @@ func TestSIMDBlendTailSameBits(t *testing.T) {
 			var got, want Pose
 			withSIMD(true, func() { got = run() })
 			withSIMD(false, func() { want = run() })
-			samePoseBits(t, fmt.Sprintf("Blend n %d, channel case %d", n, k), &got, &want)
+			poseBits(t, fmt.Sprintf("Blend n %d, channel case %d", n, k), &got, &want)
 		}
 	}
 }

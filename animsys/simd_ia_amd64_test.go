@@ -69,13 +69,13 @@ func TestSIMDInertializeSameBits(t *testing.T) {
 			var got, want Pose
 			withSIMD(true, func() { got = NewPose(n); inertialize(&got, &offset, &input, logs, w0, w1, w2, w3) })
 			withSIMD(false, func() { want = NewPose(n); inertialize(&want, &offset, &input, logs, w0, w1, w2, w3) })
-			samePoseBits(t, "inertialize", &got, &want)
+			poseBits(t, "inertialize", &got, &want)
 			in1, in2 := NewPose(n), NewPose(n)
 			in1.CopyFrom(&input)
 			in2.CopyFrom(&input)
 			withSIMD(true, func() { inertialize(&in1, &offset, &in1, logs, w0, w1, w2, w3) })
 			withSIMD(false, func() { inertialize(&in2, &offset, &in2, logs, w0, w1, w2, w3) })
-			samePoseBits(t, "inertialize in place", &in1, &in2)
+			poseBits(t, "inertialize in place", &in1, &in2)
 			// Out sharing only its positions with the input: the scalar
 			// loop's per-joint order, which the kernel does not follow.
 			for _, simd := range []bool{true, false} {
@@ -89,7 +89,7 @@ func TestSIMDInertializeSameBits(t *testing.T) {
 				withSIMD(simd, func() { inertialize(&o, &offset, p, logs, w0, w1, w2, w3) })
 				p.CopyFrom(&o)
 			}
-			samePoseBits(t, "inertialize sharing positions", &in1, &in2)
+			poseBits(t, "inertialize sharing positions", &in1, &in2)
 		}
 	}
 }
@@ -130,13 +130,13 @@ func TestSIMDAdditiveSameBits(t *testing.T) {
 			want.CopyFrom(&base)
 			withSIMD(true, func() { additive(&got, &add, logs, alpha, alphaVel) })
 			withSIMD(false, func() { additive(&want, &add, logs, alpha, alphaVel) })
-			samePoseBits(t, "additive", &got, &want)
+			poseBits(t, "additive", &got, &want)
 			a1, a2 := NewPose(n), NewPose(n)
 			a1.CopyFrom(&add)
 			a2.CopyFrom(&add)
 			withSIMD(true, func() { additive(&a1, &a1, logs, alpha, alphaVel) })
 			withSIMD(false, func() { additive(&a2, &a2, logs, alpha, alphaVel) })
-			samePoseBits(t, "additive onto itself", &a1, &a2)
+			poseBits(t, "additive onto itself", &a1, &a2)
 		}
 	}
 }

@@ -47,11 +47,11 @@ func inertializeSIMD(out, offset, input *Pose, logs []offLog, aliased bool, w0, 
 		slowR, slowS := inertia8(out, offset, input, (*[8]offLog)(logs[bb:]), bb, &w, nd)
 		for slowR &^= done; slowR != 0; slowR &= slowR - 1 {
 			i := bb + bits.TrailingZeros8(slowR)
-			inertializeJoint(out, offset, input, logs, i, w0, w1, w2, w3, jointRot)
+			inertializeJoint(out, offset, input, &logs[i], i, w0, w1, w2, w3, jointRot)
 		}
 		for slowS &^= done; slowS != 0; slowS &= slowS - 1 {
 			i := bb + bits.TrailingZeros8(slowS)
-			inertializeJoint(out, offset, input, logs, i, w0, w1, w2, w3, jointScl)
+			inertializeJoint(out, offset, input, &logs[i], i, w0, w1, w2, w3, jointScl)
 		}
 	}
 }
