@@ -69,12 +69,19 @@ gotest:
 	# pure-Go build other architectures get.
 	GOFLAGS=-tags=x11,purego $(GO) vet ./animsys/...
 	GOFLAGS=-tags=x11,purego $(GO) test -count=1 ./animsys/ ./animsys/crowd/
-	# The SIMD path (Go's experimental simd/archsimd, AVX2): the same
-	# golden files, verify and allocation tests, and its bits against the
-	# scalar path's (simd_amd64_test.go); a CPU without AVX2 runs scalar.
-	GOEXPERIMENT=simd $(GO) vet ./animsys/...
-	GOEXPERIMENT=simd $(STATICCHECK) -tags x11 ./animsys/...
-	GOEXPERIMENT=simd $(GO) test -count=1 ./animsys/...
+	# The AVX2 build (GOEXPERIMENT=simd: mathx's lane types on Go's
+	# experimental simd/archsimd): the same tests, where .ci/simdprobe
+	# says this Go and CPU have it, and the same bits as the portable
+	# build's for every pose operation (animsys/internal/lanebits).
+	@if GOEXPERIMENT=$(SIMDEXP) $(GO) run ./.ci/simdprobe >/dev/null 2>&1; then \
+	  set -e; \
+	  GOEXPERIMENT=simd $(GO) vet ./animsys/...; \
+	  GOEXPERIMENT=simd $(STATICCHECK) -tags x11 ./animsys/...; \
+	  GOEXPERIMENT=simd $(GO) test -count=1 ./animsys/...; \
+	  p=$$($(GO) run ./animsys/internal/lanebits); s=$$(GOEXPERIMENT=simd $(GO) run ./animsys/internal/lanebits); \
+	  echo "lanebits: $$p"; echo "lanebits: $$s"; \
+	  [ "$${p%% *}" = "$${s%% *}" ] || { echo "the AVX2 and portable builds' bits differ"; exit 1; }; \
+	else echo "SKIPPED: the AVX2 build's tests (no GOEXPERIMENT=simd in this Go, or no AVX2 in this CPU)"; fi
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./animsys/...

@@ -1,7 +1,6 @@
 package animsys
 
 import (
-	"bytes"
 	"math"
 	"unsafe"
 
@@ -71,82 +70,19 @@ type BenchCharacter struct {
 	FDLocal Pose // BK of FD: finite-difference local velocities
 
 	own *BenchScratch // for Tick and Evaluate, made on first use
-
-	// The logarithms of Add and Offset, per joint, as the additive and
-	// the inertialization use them: kept from tick to tick and redone only
-	// for a joint whose values change (see keepLogs), with copies of the
-	// values they were computed from.
-	addLogs        []addLog
-	offLogs        []offLog
-	addKey, offKey logKey
 }
 
 // BenchCharacterBytes estimates the heap (bytes) a BenchCharacter of n
-// joints holds once it has ticked with every stage on: the struct, its six
-// poses (NewPoses: five Vec3 channels and a rotation a joint each), the
-// logarithms of its additive pose and offset, and the copies of the values
-// they were computed from. Callers multiply it by a crowd's size to refuse
-// a crowd before allocating it; the allocator's rounding of each block to
-// its size class adds up to about 15% for small skeletons.
+// joints holds once it has ticked: the struct and its six poses (NewPoses:
+// five Vec3 channels and a rotation a joint each). Callers multiply it by
+// a crowd's size to refuse a crowd before allocating it; the allocator's
+// rounding of each block to its size class adds up to about 15% for small
+// skeletons.
 func BenchCharacterBytes(n int) int64 {
 	var v mgl32.Vec3
 	var q mgl32.Quat
 	vec, rot := int64(unsafe.Sizeof(v)), int64(unsafe.Sizeof(q))
-	perJoint := 6*(5*vec+rot) + // poses
-		int64(unsafe.Sizeof(addLog{})) + int64(unsafe.Sizeof(offLog{})) + // logs
-		(rot + 2*vec) + (rot + vec) // addKey (with angular velocities), offKey
-	return int64(unsafe.Sizeof(BenchCharacter{})) + int64(n)*perJoint
-}
-
-// logKey holds copies of the rotations, angular velocities and scales of
-// a pose that logarithms kept of it were computed from.
-type logKey struct {
-	rot      []mgl32.Quat
-	ang, scl []mgl32.Vec3
-}
-
-// current reports whether the logs kept with key are up to date with the
-// first n joints of p (see keepLogs): the test of nearly every tick, made
-// before calling keepLogs, which spares the call and its arguments.
-func (key *logKey) current(p *Pose, n int, withAng bool) bool {
-	return len(key.rot) == n && sameBits(key.rot, p.Rot[:n]) && sameBits(key.scl, p.Scl[:n]) &&
-		(!withAng || sameBits(key.ang, p.Ang[:n]))
-}
-
-// keepLogs brings the logs kept of pose p (n joints) up to date, given
-// what they were computed from in key, and set, which recomputes joint j's
-// log from p; withAng says whether the logs depend on p.Ang. With the logs
-// current (nearly every tick) this is two or three block compares of
-// bits, where comparing every value in the ops' loops was ten compares and
-// branches per joint. Bits, not values: the logs are a function of the
-// bits, and NaN then needs no special case.
-func keepLogs(key *logKey, p *Pose, n int, withAng bool, set func(j int)) {
-	rot, ang, scl := p.Rot[:n], p.Ang[:n], p.Scl[:n]
-	if !withAng {
-		ang = nil
-	}
-	if len(key.rot) == n && sameBits(key.rot, rot) && sameBits(key.scl, scl) && sameBits(key.ang, ang) {
-		return
-	}
-	if len(key.rot) != n {
-		*key = logKey{rot: make([]mgl32.Quat, n), scl: make([]mgl32.Vec3, n)}
-		if withAng {
-			key.ang = make([]mgl32.Vec3, n)
-		}
-		for j := range n {
-			set(j)
-		}
-	} else {
-		for j := range n {
-			if !sameBits(key.rot[j:j+1], rot[j:j+1]) || !sameBits(key.scl[j:j+1], scl[j:j+1]) ||
-				(withAng && !sameBits(key.ang[j:j+1], ang[j:j+1])) {
-				set(j)
-			}
-		}
-	}
-	copy(key.rot, rot)
-	copy(key.scl, scl)
-	copy(key.ang, ang)
+	return int64(unsafe.Sizeof(BenchCharacter{})) + int64(n)*6*(5*vec+rot)
 }
 
 // BenchScratch holds the poses of a tick that no later tick reads: the two
@@ -230,23 +166,11 @@ func (c *BenchCharacter) EvaluateWith(s *BenchScratch) {
 		if !st.AdditiveVel {
 			da = 0
 		}
-		if n := len(c.Add.Pos); len(c.addLogs) != n {
-			c.addLogs, c.addKey = make([]addLog, n), logKey{}
-		}
-		if n := len(c.addLogs); !c.addKey.current(&c.Add, n, true) {
-			keepLogs(&c.addKey, &c.Add, n, true, c.setAddLog)
-		}
-		additive(&s.Local, &c.Add, c.addLogs, a, da)
+		Additive(&s.Local, &c.Add, a, da)
 	}
 	if st.Inertialize {
-		if n := len(c.Offset.Pos); len(c.offLogs) != n {
-			c.offLogs, c.offKey = make([]offLog, n), logKey{}
-		}
-		if n := len(c.offLogs); !c.offKey.current(&c.Offset, n, false) {
-			keepLogs(&c.offKey, &c.Offset, n, false, c.setOffLog)
-		}
 		w0, w1, w2, w3 := CubicDecayWeights(fmod(c.T, ch.InertDuration), ch.InertDuration)
-		inertialize(&s.Local, &c.Offset, out, c.offLogs, w0, w1, w2, w3)
+		InertializeWeights(&s.Local, &c.Offset, out, w0, w1, w2, w3)
 		out = &s.Local
 	}
 	FK(&c.Global, out, ch.Parents)
@@ -293,13 +217,6 @@ func (c *BenchCharacter) Prefetch(dt float32) {
 	for _, p := range [...]*Pose{&c.Add, &c.Offset, &c.Prev, &c.Global, &c.FD, &c.FDLocal} {
 		p.prefetch()
 	}
-	prefetchSlice(c.addLogs)
-	prefetchSlice(c.offLogs)
-	for _, k := range [...]*logKey{&c.addKey, &c.offKey} {
-		prefetchSlice(k.rot)
-		prefetchSlice(k.ang)
-		prefetchSlice(k.scl)
-	}
 }
 
 // checksum folds a few velocities of the tick (in Global, FD and FDLocal)
@@ -308,27 +225,6 @@ func (c *BenchCharacter) checksum() float32 {
 	n := len(c.FDLocal.Pos) - 1
 	g, f := c.Global.Vel[n], c.FDLocal.Ang[n]
 	return g[0] + g[1] + g[2] + f[0] + f[1] + f[2] + c.FD.Svl[n][0] + c.Global.Ang[0][1]
-}
-
-// setAddLog and setOffLog recompute the kept log of joint j.
-func (c *BenchCharacter) setAddLog(j int) {
-	c.addLogs[j].set(mathx.LoadQ4(&c.Add.Rot[j]), mathx.LoadV3(&c.Add.Ang[j]), mathx.LoadV3(&c.Add.Scl[j]))
-}
-
-func (c *BenchCharacter) setOffLog(j int) {
-	c.offLogs[j].set(mathx.LoadQ4(&c.Offset.Rot[j]), mathx.LoadV3(&c.Offset.Scl[j]))
-}
-
-// sameBits reports whether a and b hold the same bytes (T without padding).
-func sameBits[T mgl32.Vec3 | mgl32.Quat](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if len(a) == 0 {
-		return true
-	}
-	n := len(a) * int(unsafe.Sizeof(a[0]))
-	return bytes.Equal(unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), n), unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), n))
 }
 
 // CosineWeight is the bench-spec weight .5 - .5 cos(2 pi t / period) and

@@ -134,7 +134,7 @@ func TestClipTrackAllLinear(t *testing.T) {
 // it would with one.
 func TestPrepareCacheBound(t *testing.T) {
 	const joints = 64
-	frames := MaxCacheBytes/(4*segRot*joints) + 2
+	frames := MaxCacheBytes/(4*rotRecLen*blocks(joints)) + 2
 	c := NewClip("long", frames, joints, 1.0/120)
 	for f := 0; f < frames; f++ {
 		c.SetPos(f, 0, mgl32.Vec3{float32(f) * 0.01, 1, 0})

@@ -30,34 +30,36 @@ const MaxExtrapolatedTurn = math.Pi
 // extrapolation still follows the joint's axis and stays smooth, with
 // exact velocities. Slower joints extrapolate as in the article.
 func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
-	need("ExtrapolateDecayed", "in", in, wholePose, in.Len(), "len(in.Pos)")
-	need("ExtrapolateDecayed", "out", out, wholePose, in.Len(), "len(in.Pos)")
+	n := in.Len()
+	needLanes("ExtrapolateDecayed", "in", in, wholePose, n, "len(in.Pos)")
+	needLanes("ExtrapolateDecayed", "out", out, wholePose, n, "len(in.Pos)")
 	y := mathx.Ln2 / (halflife + mathx.Eps)
 	decay := mathx.Exp(-y * time)
 	alpha := (1 - decay) / (y + mathx.Eps)
 	fastest := MaxExtrapolatedTurn * y // rad/s
-	n := len(in.Pos)
-	ip, ir, is := in.Pos[:n], in.Rot[:n], in.Scl[:n]
-	iv, ia, isv := in.Vel[:n], in.Ang[:n], in.Svl[:n]
-	op, or, os := out.Pos[:n], out.Rot[:n], out.Scl[:n]
-	ov, oa, osv := out.Vel[:n], out.Ang[:n], out.Svl[:n]
-	for i := 0; i < n; i++ {
+	a, k, top := mathx.Splat(alpha), mathx.Splat(decay), mathx.Splat(fastest)
+	for i := 0; i < n; i += mathx.Lanes {
+		p, r, s := mathx.LoadSoaVec3(in.Pos, i), mathx.LoadSoaQuat(in.Rot, i), mathx.LoadSoaVec3(in.Scl, i)
+		v, w, sv := mathx.LoadSoaVec3(in.Vel, i), mathx.LoadSoaVec3(in.Ang, i), mathx.LoadSoaVec3(in.Svl, i)
+		// |w| <= fastest: w fastest/|w| where faster.
+		w2 := w.Dot(w)
+		w = w.Merge(w.Scale(top.Div(w2.Sqrt())), w2.LessEqual(top.Mul(top)))
+		p2, r2, s2 := p.Add(v.Scale(a)), mathx.FromScaledAngleAxis(w.Scale(a)).Mul(r), scaleBy(s, sv.Scale(a))
+		v2, w2v, sv2 := v.Scale(k), w.Scale(k), sv.Scale(k)
 		if i == 0 {
-			op[i], or[i], os[i] = ip[i], ir[i], is[i]
-			ov[i], oa[i], osv[i] = iv[i], ia[i], isv[i]
-			continue
+			// The root is copied, not extrapolated.
+			root := mathx.MaskFromBits(1)
+			p2, r2, s2 = p.Merge(p2, root), r.Merge(r2, root), s.Merge(s2, root)
+			v2, w2v, sv2 = v.Merge(v2, root), w.Merge(w2v, root), sv.Merge(sv2, root)
 		}
-		v, w, sv := mathx.LoadV3(&iv[i]), mathx.LoadV3(&ia[i]), mathx.LoadV3(&isv[i])
-		if w2 := w.Dot(w); w2 > fastest*fastest {
-			w = w.Scale(fastest / mathx.Sqrt(w2))
-		}
-		op[i] = mathx.LoadV3(&ip[i]).Add(v.Scale(alpha)).Vec3()
-		or[i] = mathx.Q4FromScaledAngleAxis(w.Scale(alpha)).Mul(mathx.LoadQ4(&ir[i])).Quat()
-		os[i] = mathx.LoadV3(&is[i]).Mul(sv.Scale(alpha).Exp()).Vec3()
-		ov[i] = v.Scale(decay).Vec3()
-		oa[i] = w.Scale(decay).Vec3()
-		osv[i] = sv.Scale(decay).Vec3()
+		mathx.StoreSoaVec3(out.Pos, i, p2)
+		mathx.StoreSoaQuat(out.Rot, i, r2)
+		mathx.StoreSoaVec3(out.Scl, i, s2)
+		mathx.StoreSoaVec3(out.Vel, i, v2)
+		mathx.StoreSoaVec3(out.Ang, i, w2v)
+		mathx.StoreSoaVec3(out.Svl, i, sv2)
 	}
+	mathx.ClearUpper()
 }
 
 // DeadBlend blends from the transition pose, extrapolated blendTime seconds
@@ -67,10 +69,10 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 // scratch space of the same size.
 func DeadBlend(out, extrapolated, transition, input *Pose, halflife, blendTime, blendDuration float32) {
 	n := transition.Len()
-	need("DeadBlend", "transition", transition, wholePose, n, "len(transition.Pos)")
-	need("DeadBlend", "extrapolated", extrapolated, wholePose, n, "len(transition.Pos)")
-	need("DeadBlend", "input", input, wholePose, n, "len(transition.Pos)")
-	need("DeadBlend", "out", out, wholePose, n, "len(transition.Pos)")
+	needLanes("DeadBlend", "transition", transition, wholePose, n, "len(transition.Pos)")
+	needLanes("DeadBlend", "extrapolated", extrapolated, wholePose, n, "len(transition.Pos)")
+	needLanes("DeadBlend", "input", input, wholePose, n, "len(transition.Pos)")
+	needLanes("DeadBlend", "out", out, wholePose, n, "len(transition.Pos)")
 	ExtrapolateDecayed(extrapolated, transition, blendTime, halflife)
 	alpha := SmoothstepBlendAlpha(blendTime, blendDuration)
 	alphaVel := SmoothstepBlendAlphaVel(blendTime, blendDuration)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
 )
 
 // doorCase is an exported pose op run on the poses in p, in the order of
@@ -122,8 +124,10 @@ func TestTwoBoneIKChecksItsChain(t *testing.T) {
 func TestTransformsOnlyPoses(t *testing.T) {
 	skel := BenchSkeleton()
 	n := skel.Len()
+	// In NewPose's room, as FiniteDiff loads whole blocks of joints.
+	m := mathx.PaddedLen(n)
 	bare := func() *Pose {
-		return &Pose{Pos: make([]mgl32.Vec3, n), Rot: make([]mgl32.Quat, n), Scl: make([]mgl32.Vec3, n)}
+		return &Pose{Pos: make([]mgl32.Vec3, n, m), Rot: make([]mgl32.Quat, n, m), Scl: make([]mgl32.Vec3, n, m)}
 	}
 	clip := GenerateBenchClip(1)
 	local, global, prev, out := bare(), bare(), bare(), NewPose(n)

@@ -98,7 +98,7 @@ func TwoBoneIK(localCurr, localTemp, globalCurr, globalTemp *Pose, parents []int
 	TwoBoneIKStatic(localTemp, globalTemp, parents, j, heelPos.Sub(heelVel.Mul(delta)))
 	inv := 1 / delta
 	for _, i := range [2]int{j.Root, j.Mid} {
-		localCurr.Ang[i] = rotDelta(mathx.LoadQ4(&localTemp.Rot[i]), mathx.LoadQ4(&localCurr.Rot[i])).Scale(inv).Vec3()
+		localCurr.Ang[i] = mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(localCurr.Rot[i], localTemp.Rot[i]))).Mul(inv)
 	}
 }
 

@@ -28,18 +28,17 @@ import (
 // expansion rotated w.pos * v.scl * v.svl; angular velocity v.rot w.ang +
 // v.ang; scalar velocity w.svl + v.svl.
 func KformMul(v, w Kform) Kform {
-	rot := mathx.LoadQ4(&v.Rot).Matrix() // quat_mul_vec3(v.rot, .)
-	scl, wpos := mathx.LoadV3(&v.Scl), mathx.LoadV3(&w.Pos)
-	arm := rot.Mul(wpos.Mul(scl))
+	offset := mathx.Vec3Mul(w.Pos, v.Scl)
+	arm := mathx.QuatMulVec3(v.Rot, offset)
 	// The rotated velocity and expansion terms share one rotation.
-	vel := rot.Mul(mathx.LoadV3(&w.Vel).Add(wpos.Mul(mathx.LoadV3(&v.Svl))).Mul(scl))
+	vel := mathx.QuatMulVec3(v.Rot, mathx.Vec3Mul(w.Vel, v.Scl).Add(mathx.Vec3Mul(offset, v.Svl)))
 	return Kform{
-		Pos: arm.Add(mathx.LoadV3(&v.Pos)).Vec3(),
-		Rot: mathx.LoadQ4(&v.Rot).Mul(mathx.LoadQ4(&w.Rot)).Quat(),
-		Scl: mathx.LoadV3(&w.Scl).Mul(scl).Vec3(),
-		Vel: vel.Add(mathx.LoadV3(&v.Vel)).Add(mathx.LoadV3(&v.Ang).Cross(arm)).Vec3(),
-		Ang: rot.Mul(mathx.LoadV3(&w.Ang)).Add(mathx.LoadV3(&v.Ang)).Vec3(),
-		Svl: mathx.LoadV3(&w.Svl).Add(mathx.LoadV3(&v.Svl)).Vec3(),
+		Pos: arm.Add(v.Pos),
+		Rot: mathx.QuatMul(v.Rot, w.Rot),
+		Scl: mathx.Vec3Mul(w.Scl, v.Scl),
+		Vel: vel.Add(v.Vel).Add(v.Ang.Cross(arm)),
+		Ang: mathx.QuatMulVec3(v.Rot, w.Ang).Add(v.Ang),
+		Svl: w.Svl.Add(v.Svl),
 	}
 }
 
@@ -47,18 +46,16 @@ func KformMul(v, w Kform) Kform {
 // KformDiv(v, KformMul(v, w)) == w. Like BK it divides by v's scale, which
 // the article's listing leaves out (see BK).
 func KformDiv(v, w Kform) Kform {
-	rot := mathx.LoadQ4(&v.Rot).Matrix() // its transpose is quat_inv_mul_vec3(v.rot, .)
-	scl, ang := mathx.LoadV3(&v.Scl), mathx.LoadV3(&v.Ang)
-	arm := mathx.LoadV3(&w.Pos).Sub(mathx.LoadV3(&v.Pos))
-	pos := rot.MulT(arm).Div(scl)
-	rel := mathx.LoadV3(&w.Vel).Sub(mathx.LoadV3(&v.Vel)).Sub(ang.Cross(arm))
+	arm := w.Pos.Sub(v.Pos)
+	pos := mathx.Vec3Div(mathx.QuatInvMulVec3(v.Rot, arm), v.Scl)
+	rel := w.Vel.Sub(v.Vel).Sub(v.Ang.Cross(arm))
 	return Kform{
-		Pos: pos.Vec3(),
-		Rot: mathx.LoadQ4(&v.Rot).InvMul(mathx.LoadQ4(&w.Rot)).Quat(),
-		Scl: mathx.LoadV3(&w.Scl).Div(scl).Vec3(),
-		Vel: rot.MulT(rel).Div(scl).Sub(pos.Mul(mathx.LoadV3(&v.Svl))).Vec3(),
-		Ang: rot.MulT(mathx.LoadV3(&w.Ang).Sub(ang)).Vec3(),
-		Svl: mathx.LoadV3(&w.Svl).Sub(mathx.LoadV3(&v.Svl)).Vec3(),
+		Pos: pos,
+		Rot: mathx.QuatInvMul(v.Rot, w.Rot),
+		Scl: mathx.Vec3Div(w.Scl, v.Scl),
+		Vel: mathx.Vec3Div(mathx.QuatInvMulVec3(v.Rot, rel), v.Scl).Sub(mathx.Vec3Mul(pos, v.Svl)),
+		Ang: mathx.QuatInvMulVec3(v.Rot, w.Ang.Sub(v.Ang)),
+		Svl: w.Svl.Sub(v.Svl),
 	}
 }
 

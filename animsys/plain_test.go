@@ -52,6 +52,9 @@ type plainInputs struct {
 	alpha, alphaVel float32
 	w0, w1, w2, w3  float32
 	dt              float32
+	clip            *Clip // sampled at frame + frac frames
+	frame           int
+	frac            float32
 }
 
 var plainCases = []plainCase{
@@ -86,6 +89,33 @@ var plainCases = []plainCase{
 	}, tol: [6]float64{2e-7, 3e-7, 3e-7, 2e-7, 6e-7, 3e-7},
 		why: "the fast forms' float32 polynomials against float64 trigonometry rounded once, and the " +
 			"fast body adds the decayed offset's two terms to the input one by one, the article their sum"},
+	{name: "Additive", run: func(fast, plain *Pose, in *plainInputs) {
+		fast.CopyFrom(&in.a)
+		plain.CopyFrom(&in.a)
+		Additive(fast, &in.b, in.alpha, in.alphaVel)
+		additiveReference(plain, &in.b, in.alpha, in.alphaVel, false)
+	}, tol: [6]float64{0, 3e-7, 3e-7, 0, 6e-7, 3e-7},
+		why: "the lane forms' float32 polynomials (log, exp map, its Jacobians) against float64 trigonometry " +
+			"rounded once: a few ulps"},
+	{name: "AdditiveLocal", run: func(fast, plain *Pose, in *plainInputs) {
+		fast.CopyFrom(&in.a)
+		plain.CopyFrom(&in.a)
+		AdditiveLocal(fast, &in.b, in.alpha, in.alphaVel)
+		additiveReference(plain, &in.b, in.alpha, in.alphaVel, true)
+	}, tol: [6]float64{0, 3e-7, 3e-7, 0, 6e-7, 3e-7},
+		why: "as Additive"},
+	{name: "SampleCubic", run: func(fast, plain *Pose, in *plainInputs) {
+		SampleCubicFrame(fast, in.clip, in.frame, in.frac)
+		sampleReference(plain, in.clip, in.frame, hermiteAt(in.frac))
+	}, tol: [6]float64{0, 3e-7, 3e-7, 0, 1e-6, 3e-7},
+		why: "the cached tangents are the same function of the frames; the lane forms' float32 polynomials " +
+			"against float64 trigonometry rounded once, and the angular velocity's exp-map Jacobian, over " +
+			"a frame time (1/60 s): a few ulps of rad/s"},
+	{name: "SampleLinear", run: func(fast, plain *Pose, in *plainInputs) {
+		SampleLinearFrame(fast, in.clip, in.frame, in.frac)
+		sampleReference(plain, in.clip, in.frame, linearAt(in.frac))
+	}, tol: [6]float64{0, 3e-7, 3e-7, 0, 1e-6, 3e-7},
+		why: "as SampleCubic"},
 	{name: "FiniteDiff", run: func(fast, plain *Pose, in *plainInputs) {
 		FiniteDiff(fast, &in.ga, &in.gaPrev, in.dt)
 		finiteDiffReference(plain, &in.ga, &in.gaPrev, in.dt)
@@ -129,6 +159,8 @@ func TestPlainFormsAgree(t *testing.T) {
 			InertializeOffset(&in.offset, &in.a, &in.b)
 			in.alpha, in.alphaVel = []float32{0.1, 0.5, 0.77, 1}[k], []float32{2, -0.5, 0, 1.5}[k]
 			in.w0, in.w1, in.w2, in.w3 = CubicDecayWeights(0.1*float32(k), 0.5)
+			// Inside, at the clip's first and last intervals and past its ends.
+			in.clip, in.frame, in.frac = &ca, []int{17, 0, ca.Frames - 2, ca.Frames + 3}[k], []float32{0.3, 0.8, 1, 0.5}[k]
 			for c, pc := range plainCases {
 				pc.run(&fast, &plain, in)
 				e := channelErr(&fast, &plain)

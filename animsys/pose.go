@@ -49,19 +49,22 @@ func NewPose(n int) Pose {
 // with their positions, scales and velocities in one block of memory and
 // their rotations in another: the poses of one character, read and
 // written together each tick, then stream through the cache as two runs
-// of memory instead of six scattered slices each.
+// of memory instead of six scattered slices each. Each channel has room
+// for mathx.PaddedLen(n) elements, whole blocks of mathx.Lanes joints and
+// one more: the pose operations load and store whole blocks, and the
+// joints past n, at identity too, are theirs (see need).
 func NewPoses(n int, poses ...*Pose) {
-	k := len(poses)
-	vec, rot := make([]mgl32.Vec3, 5*n*k), make([]mgl32.Quat, n*k)
+	k, m := len(poses), mathx.PaddedLen(n)
+	vec, rot := make([]mgl32.Vec3, 5*m*k), make([]mgl32.Quat, m*k)
 	for i := range rot {
 		rot[i] = mathx.QuatIdentity()
 	}
 	for i, p := range poses {
-		v := vec[5*n*i:]
-		*p = Pose{Pos: v[:n:n], Scl: v[n : 2*n : 2*n], Vel: v[2*n : 3*n : 3*n], Ang: v[3*n : 4*n : 4*n],
-			Svl: v[4*n : 5*n : 5*n], Rot: rot[n*i : n*(i+1) : n*(i+1)]}
-		for j := range p.Scl {
-			p.Scl[j] = mgl32.Vec3{1, 1, 1}
+		v := vec[5*m*i:]
+		ch := func(c int) []mgl32.Vec3 { return v[c*m : c*m+n : (c+1)*m] }
+		*p = Pose{Pos: ch(0), Scl: ch(1), Vel: ch(2), Ang: ch(3), Svl: ch(4), Rot: rot[m*i : m*i+n : m*(i+1)]}
+		for j := range p.Scl[:m] {
+			p.Scl[:m][j] = mgl32.Vec3{1, 1, 1}
 		}
 	}
 }
@@ -165,15 +168,29 @@ const (
 
 // need panics, naming op, unless the channels ch of pose p (the op's
 // argument called role) hold at least n joints each; why says where n
-// comes from. It is the door check of the pose ops: a few compares,
-// inline, before the loops, which then need not check their slices'
-// lengths again.
+// comes from. It is the door check of the per-joint pose ops: a few
+// compares, inline, before the loops, which then need not check their
+// slices' lengths again.
 func need(op, role string, p *Pose, ch channels, n int, why string) {
 	if ch&transforms != 0 && (len(p.Pos) < n || len(p.Rot) < n || len(p.Scl) < n) ||
 		ch&velocities != 0 && (len(p.Vel) < n || len(p.Ang) < n || len(p.Svl) < n) {
-		panic(shortPose{op, role, p, ch, n, why})
+		panic(shortPose{op, role, p, ch, n, why, false})
 	}
 }
+
+// needLanes is need for the ops that run mathx.Lanes joints at a time: the
+// channels hold exactly n joints, in the memory NewPose gives them, room
+// for mathx.PaddedLen(n), as the ops load and store whole blocks, which
+// joints past n, never a caller's, absorb.
+func needLanes(op, role string, p *Pose, ch channels, n int, why string) {
+	m := mathx.PaddedLen(n)
+	if ch&transforms != 0 && !(fits(p.Pos, n, m) && fits(p.Rot, n, m) && fits(p.Scl, n, m)) ||
+		ch&velocities != 0 && !(fits(p.Vel, n, m) && fits(p.Ang, n, m) && fits(p.Svl, n, m)) {
+		panic(shortPose{op, role, p, ch, n, why, true})
+	}
+}
+
+func fits[T mgl32.Vec3 | mgl32.Quat](s []T, n, m int) bool { return len(s) == n && cap(s) == m }
 
 // shortPose is the panic of a failed door check (need): an error, so that
 // the message is made only when printed.
@@ -183,13 +200,17 @@ type shortPose struct {
 	ch       channels
 	n        int
 	why      string
+	lanes    bool // needLanes's
 }
 
 // Error is "animsys.FK: local pose has 3 joints, want 23 (len(parents))",
-// naming the short channel when the channels checked differ.
+// naming the channel when the channels checked differ, or, for a channel
+// of the right length in memory not made by NewPose, "animsys.FK: local
+// pose's Rot has room for 40 joints, want 24 (NewPose's for 23 joints)".
 func (e shortPose) Error() string {
 	p := e.p
 	lens := [...]int{len(p.Pos), len(p.Rot), len(p.Scl), len(p.Vel), len(p.Ang), len(p.Svl)}
+	caps := [...]int{cap(p.Pos), cap(p.Rot), cap(p.Scl), cap(p.Vel), cap(p.Ang), cap(p.Svl)}
 	names := [...]string{"Pos", "Rot", "Scl", "Vel", "Ang", "Svl"}
 	kinds := [...]channels{transforms, transforms, transforms, velocities, velocities, velocities}
 	short, uneven := -1, false
@@ -201,8 +222,16 @@ func (e shortPose) Error() string {
 			short = c
 		}
 		uneven = uneven || l != lens[short]
-		if l < lens[short] {
+		if l < lens[short] || e.lanes && l != e.n && lens[short] == e.n {
 			short = c
+		}
+	}
+	if e.lanes && lens[short] == e.n {
+		m := mathx.PaddedLen(e.n)
+		for c := range caps {
+			if e.ch&kinds[c] != 0 && caps[c] != m {
+				return fmt.Sprintf("animsys.%s: %s pose's %s has room for %d joints, want %d (NewPose's for %d joints)", e.op, e.role, names[c], caps[c], m, e.n)
+			}
 		}
 	}
 	in := ""
@@ -210,4 +239,37 @@ func (e shortPose) Error() string {
 		in = " in " + names[short]
 	}
 	return fmt.Sprintf("animsys.%s: %s pose has %d joints%s, want %d (%s)", e.op, e.role, lens[short], in, e.n, e.why)
+}
+
+// logRatio is log(b / a) per component: the article's log of a scale
+// ratio. Where b / a is exactly 1 in every lane (equal scales: most
+// joints, as a BVH joint never scales) it skips the logarithm, which would
+// give exactly +0 there.
+func logRatio(a, b mathx.SoaVec3) mathx.SoaVec3 {
+	r := b.Div(a)
+	if mathx.AllLanes(r.Equal(ones3())) {
+		return zeros3()
+	}
+	return r.Log()
+}
+
+// scaleBy is s exp(x) per component: a scale s changed by the log-scale
+// x. Where x is a zero in every lane (a pose that does not scale) it is s
+// itself, as exp(0) is exactly 1.
+func scaleBy(s, x mathx.SoaVec3) mathx.SoaVec3 {
+	if mathx.AllLanes(x.Equal(zeros3())) {
+		return s
+	}
+	return s.Mul(x.Exp())
+}
+
+// ones3 and zeros3 are the unit scale and the zero vector in every lane.
+func ones3() mathx.SoaVec3 {
+	one := mathx.Splat(1)
+	return mathx.SoaVec3{X: one, Y: one, Z: one}
+}
+
+func zeros3() mathx.SoaVec3 {
+	zero := mathx.Splat(0)
+	return mathx.SoaVec3{X: zero, Y: zero, Z: zero}
 }

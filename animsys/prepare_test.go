@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
 )
 
 // Sampling a prepared clip gives the same bits as sampling it without the
@@ -41,33 +43,43 @@ func TestPrepareIsBitIdentical(t *testing.T) {
 	}
 }
 
-// Poses made together by NewPoses start at identity and share no memory:
-// writing every element of one leaves the others as they were.
+// Poses made together by NewPoses start at identity, padding included,
+// and share no memory: writing every element of one, its room past its
+// joints (mathx.PaddedLen) included, leaves the others as they were.
 func TestNewPosesDisjoint(t *testing.T) {
 	const n = 5
 	var a, b, c Pose
 	NewPoses(n, &a, &b, &c)
 	ident := NewPose(n)
 	for _, p := range []*Pose{&a, &b, &c} {
-		if p.Len() != n || cap(p.Pos) != n || cap(p.Rot) != n || cap(p.Svl) != n {
-			t.Fatalf("pose of %d joints (caps %d %d %d), want %d", p.Len(), cap(p.Pos), cap(p.Rot), cap(p.Svl), n)
+		if m := mathx.PaddedLen(n); p.Len() != n || cap(p.Pos) != m || cap(p.Rot) != m || cap(p.Svl) != m {
+			t.Fatalf("pose of %d joints (caps %d %d %d), want %d joints in room for %d", p.Len(), cap(p.Pos), cap(p.Rot), cap(p.Svl), n, m)
 		}
-		for j := 0; j < n; j++ {
-			if p.Kform(j) != ident.Kform(j) || p.Kform(j) != KformIdentity() {
+		room, identRoom := roomOf(p), roomOf(&ident)
+		for j := 0; j < room.Len(); j++ {
+			if room.Kform(j) != identRoom.Kform(j) || room.Kform(j) != KformIdentity() {
 				t.Fatalf("joint %d not at identity: %+v", j, p.Kform(j))
 			}
 		}
 	}
 	junk := Kform{Pos: mgl32.Vec3{9, 9, 9}, Rot: mgl32.Quat{W: 9, V: mgl32.Vec3{9, 9, 9}}, Scl: mgl32.Vec3{9, 9, 9},
 		Vel: mgl32.Vec3{9, 9, 9}, Ang: mgl32.Vec3{9, 9, 9}, Svl: mgl32.Vec3{9, 9, 9}}
-	for j := 0; j < n; j++ {
-		b.SetKform(j, junk)
+	bb := roomOf(&b)
+	for j := 0; j < bb.Len(); j++ {
+		bb.SetKform(j, junk)
 	}
 	for _, p := range []*Pose{&a, &c} {
-		for j := 0; j < n; j++ {
-			if p.Kform(j) != KformIdentity() {
+		room := roomOf(p)
+		for j := 0; j < room.Len(); j++ {
+			if room.Kform(j) != KformIdentity() {
 				t.Fatalf("writing one pose changed another at joint %d: %+v", j, p.Kform(j))
 			}
 		}
 	}
+}
+
+// roomOf is p with its channels extended to their capacity.
+func roomOf(p *Pose) Pose {
+	return Pose{Pos: p.Pos[:cap(p.Pos)], Rot: p.Rot[:cap(p.Rot)], Scl: p.Scl[:cap(p.Scl)],
+		Vel: p.Vel[:cap(p.Vel)], Ang: p.Ang[:cap(p.Ang)], Svl: p.Svl[:cap(p.Svl)]}
 }

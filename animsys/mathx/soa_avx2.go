@@ -1,0 +1,253 @@
+//go:build goexperiment.simd && amd64
+
+package mathx
+
+import (
+	"simd/archsimd"
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The AVX2 implementation of the lane types (GOEXPERIMENT=simd on amd64):
+// a SoaFloat is an archsimd.Float32x8, eight joints a vector, and the
+// shared code (soa.go) calls its methods, each one instruction (Go's
+// intrinsics: no call, nothing to inline), computing what soa_portable.go
+// computes for its one lane, so the two builds give the same bits.
+
+// Lanes is the number of joints a lane type holds: 8 in this build.
+const Lanes = 8
+
+// SIMD names the implementation of the lane types, for reports ("AVX2",
+// or "portable").
+const SIMD = "AVX2"
+
+// SoaFloat is Lanes float32s, one per joint of a block, with
+// archsimd.Float32x8's methods: Add, Sub, Mul, Div, Sqrt, Min, Max (x
+// where x < y, else y), RoundToEven, Floor, the comparisons Less,
+// LessEqual, Greater, GreaterEqual, Equal, NotEqual (true where either is
+// NaN), Merge (x.Merge(y, m) is x where m holds, else y) and Store.
+type SoaFloat = archsimd.Float32x8
+
+// SoaMask is a per-lane truth value, the result of a comparison, with
+// And, Or and ToBits (bit i for lane i).
+type SoaMask = archsimd.Mask32x8
+
+// This build runs AVX2 instructions everywhere the lane types are used, as
+// a GOAMD64=v3 build would: on a CPU without AVX2 it says so at start
+// rather than dying of an illegal instruction later. Package variables
+// made of lanes (soa.go's constants) are made after the check, as each
+// depends on simdReady.
+var simdReady = func() bool {
+	if !archsimd.X86.AVX2() {
+		panic("kinelab: this build (GOEXPERIMENT=simd) needs a CPU with AVX2; build without GOEXPERIMENT=simd for this one")
+	}
+	return true
+}()
+
+// Splat is x in every lane.
+func Splat(x float32) SoaFloat { return archsimd.BroadcastFloat32x8(x) }
+
+// konst is Splat for the package's constants (see simdReady).
+func konst(x float32) SoaFloat {
+	_ = simdReady
+	return archsimd.BroadcastFloat32x8(x)
+}
+
+// LoadSoaFloat is the Lanes float32s at p.
+func LoadSoaFloat(p *[Lanes]float32) SoaFloat { return archsimd.LoadFloat32x8(p) }
+
+// LaneOf is lane i of x.
+func LaneOf(x SoaFloat, i int) float32 {
+	var b [8]float32
+	x.Store(&b)
+	return b[i]
+}
+
+// MaskFromBits is the mask holding in lane i where bit i of b is set:
+// the bits broadcast, each lane's own picked and compared (AVX2;
+// archsimd.Mask32x8FromBits is AVX-512).
+func MaskFromBits(b uint) SoaMask {
+	bits := archsimd.LoadInt32x8(&laneBits)
+	return archsimd.BroadcastInt32x8(int32(b)).And(bits).Equal(bits)
+}
+
+// laneBits is bit i in lane i.
+var laneBits = [8]int32{1, 2, 4, 8, 16, 32, 64, 128}
+
+// split is the unbiased exponent (as a float) and the significand in [1,
+// 2) of each lane of a positive, normal x.
+func split(x SoaFloat) (e, m SoaFloat) {
+	b := x.AsInt32x8()
+	e = b.ShiftAllRight(23).Sub(archsimd.BroadcastInt32x8(127)).ConvertToFloat32()
+	m = b.And(archsimd.BroadcastInt32x8(0x007fffff)).Or(archsimd.BroadcastInt32x8(0x3f800000)).AsFloat32x8()
+	return e, m
+}
+
+// pow2 is 2^k per lane, k an integer from -126 to 127 held as a float.
+func pow2(k SoaFloat) SoaFloat {
+	return k.ConvertToInt32().Add(archsimd.BroadcastInt32x8(127)).ShiftAllLeft(23).AsFloat32x8()
+}
+
+// Loads and stores of a pose's channels (arrays of structures) as lanes,
+// a whole block at a time: the pose ops' slices have room for whole
+// blocks (PaddedLen). A block of eight Vec3s is three 32-byte loads,
+// transposed by two lane swaps and five shuffles per half; eight Quats,
+// four loads and a 4x4 transpose per half.
+
+// PaddedLen is the room a pose's channel of n joints has (NewPose): whole
+// blocks of Lanes with one more element past the last joint, as the ops
+// load and store whole blocks, and FK reads and writes a joint's Vec3 as
+// 16 bytes (Room3).
+func PaddedLen(n int) int { return (n + 8) &^ 7 }
+
+// LoadSoaVec3 is s[i], ..., s[i+Lanes-1] as lanes (i+Lanes <= cap(s)).
+func LoadSoaVec3(s []mgl32.Vec3, i int) SoaVec3 { return ldv8((*[8]mgl32.Vec3)(s[i : i+8])) }
+
+// StoreSoaVec3 writes v to s[i], ..., s[i+Lanes-1] (i+Lanes <= cap(s)).
+func StoreSoaVec3(s []mgl32.Vec3, i int, v SoaVec3) { stv8((*[8]mgl32.Vec3)(s[i:i+8]), v) }
+
+// LoadSoaQuat is s[i], ..., s[i+Lanes-1] as lanes (i+Lanes <= cap(s)).
+func LoadSoaQuat(s []mgl32.Quat, i int) SoaQuat { return ldq8((*[8]mgl32.Quat)(s[i : i+8])) }
+
+// StoreSoaQuat writes q to s[i], ..., s[i+Lanes-1] (i+Lanes <= cap(s)).
+func StoreSoaQuat(s []mgl32.Quat, i int, q SoaQuat) { stq8((*[8]mgl32.Quat)(s[i:i+8]), q) }
+
+// LoadSoaVec3Part is LoadSoaVec3 for a slice without NewPose's room (a
+// clip's frame): the lanes past s's end repeat its last element.
+func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 {
+	var b [8]mgl32.Vec3
+	k := copy(b[:], s[i:])
+	for j := k; j < 8; j++ {
+		b[j] = b[k-1]
+	}
+	return ldv8(&b)
+}
+
+// LoadSoaQuatPart is LoadSoaQuat for a slice without NewPose's room (a
+// clip's frame): the lanes past s's end repeat its last element.
+func LoadSoaQuatPart(s []mgl32.Quat, i int) SoaQuat {
+	var b [8]mgl32.Quat
+	k := copy(b[:], s[i:])
+	for j := k; j < 8; j++ {
+		b[j] = b[k-1]
+	}
+	return ldq8(&b)
+}
+
+// GatherSoaVec3 is s[idx[0]], ..., s[idx[Lanes-1]] as lanes, each
+// element read as 16 bytes, its next one's X the fourth (idx[j] <
+// cap(s)-1: PaddedLen's one more).
+func GatherSoaVec3(s []mgl32.Vec3, idx *[Lanes]int32) SoaVec3 {
+	s = s[:cap(s)-1]
+	p := unsafe.Pointer(unsafe.SliceData(s))
+	ld := func(j int) archsimd.Float32x4 {
+		_ = s[idx[j]]
+		return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 12*uintptr(idx[j]))))
+	}
+	var v archsimd.Float32x8
+	x, y, z, _ := tr4(v.SetLo(ld(0)).SetHi(ld(4)), v.SetLo(ld(1)).SetHi(ld(5)), v.SetLo(ld(2)).SetHi(ld(6)), v.SetLo(ld(3)).SetHi(ld(7)))
+	return SoaVec3{x, y, z}
+}
+
+// GatherSoaQuat is s[idx[0]], ..., s[idx[Lanes-1]] as lanes.
+func GatherSoaQuat(s []mgl32.Quat, idx *[Lanes]int32) SoaQuat {
+	ld := func(j int) archsimd.Float32x4 {
+		return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Pointer(&s[idx[j]])))
+	}
+	var v archsimd.Float32x8
+	w, x, y, z := tr4(v.SetLo(ld(0)).SetHi(ld(4)), v.SetLo(ld(1)).SetHi(ld(5)), v.SetLo(ld(2)).SetHi(ld(6)), v.SetLo(ld(3)).SetHi(ld(7)))
+	return SoaQuat{w, x, y, z}
+}
+
+func ld8(p unsafe.Pointer, off uintptr) archsimd.Float32x8 {
+	return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Add(p, off)))
+}
+
+func st8(p unsafe.Pointer, off uintptr, v archsimd.Float32x8) {
+	v.Store((*[8]float32)(unsafe.Add(p, off)))
+}
+
+// ldv8 loads eight Vec3s as components (ldv8regs).
+func ldv8(p *[8]mgl32.Vec3) SoaVec3 {
+	u := unsafe.Pointer(p)
+	return ldv8regs(ld8(u, 0), ld8(u, 32), ld8(u, 64))
+}
+
+// ldv8regs transposes eight Vec3s in three vectors (x0 y0 z0 x1 | y1 z1
+// x2 y2 | z2 x3 y3 z3 | ...) into components: two lane swaps and three
+// blends to x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 in each half (joints
+// 0-3 low, 4-7 high), then five shuffles.
+func ldv8regs(a, b, c archsimd.Float32x8) SoaVec3 {
+	m03, m14, m25 := a.Select128FromPair(0, 3, b), a.Select128FromPair(1, 2, c), b.Select128FromPair(0, 3, c)
+	xy := m14.SelectFromPairGrouped(2, 3, 5, 6, m25) // x2 y2 x3 y3
+	yz := m03.SelectFromPairGrouped(1, 2, 4, 5, m14) // y0 z0 y1 z1
+	return SoaVec3{(m03.SelectFromPairGrouped(0, 3, 4, 6, xy)), (yz.SelectFromPairGrouped(0, 2, 5, 7, xy)),
+		(yz.SelectFromPairGrouped(1, 3, 4, 7, m25))}
+}
+
+// stv8 stores components as eight Vec3s.
+func stv8(p *[8]mgl32.Vec3, v SoaVec3) {
+	u := unsafe.Pointer(p)
+	a, b, c := stv8regs(v)
+	st8(u, 0, a)
+	st8(u, 32, b)
+	st8(u, 64, c)
+}
+
+// stv8regs is ldv8regs backwards.
+func stv8regs(v SoaVec3) (archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8) {
+	x, y, z := (v.X), (v.Y), (v.Z)
+	rxy := x.SelectFromPairGrouped(0, 2, 4, 6, y) // x0 x2 y0 y2
+	ryz := y.SelectFromPairGrouped(1, 3, 5, 7, z) // y1 y3 z1 z3
+	rzx := z.SelectFromPairGrouped(0, 2, 5, 7, x) // z0 z2 x1 x3
+	m03 := rxy.SelectFromPairGrouped(0, 2, 4, 6, rzx)
+	m14 := ryz.SelectFromPairGrouped(0, 2, 5, 7, rxy)
+	m25 := rzx.SelectFromPairGrouped(1, 3, 5, 7, ryz)
+	return m03.Select128FromPair(0, 2, m14), m25.Select128FromPair(0, 3, m03), m14.Select128FromPair(1, 3, m25)
+}
+
+// tr4 transposes the 4x4 matrices in the halves of rows a, b, c, d.
+func tr4(a, b, c, d archsimd.Float32x8) (archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8) {
+	t0 := a.SelectFromPairGrouped(0, 1, 4, 5, b) // a0 a1 b0 b1
+	t1 := a.SelectFromPairGrouped(2, 3, 6, 7, b) // a2 a3 b2 b3
+	t2 := c.SelectFromPairGrouped(0, 1, 4, 5, d)
+	t3 := c.SelectFromPairGrouped(2, 3, 6, 7, d)
+	return t0.SelectFromPairGrouped(0, 2, 4, 6, t2), t0.SelectFromPairGrouped(1, 3, 5, 7, t2),
+		t1.SelectFromPairGrouped(0, 2, 4, 6, t3), t1.SelectFromPairGrouped(1, 3, 5, 7, t3)
+}
+
+// ldq8 loads eight Quats (W, then the vector part) as components.
+func ldq8(p *[8]mgl32.Quat) SoaQuat {
+	u := unsafe.Pointer(p)
+	return ldq8regs(ld8(u, 0), ld8(u, 32), ld8(u, 64), ld8(u, 96))
+}
+
+// ldq8regs transposes eight Quats in four vectors into components.
+func ldq8regs(q01, q23, q45, q67 archsimd.Float32x8) SoaQuat {
+	w, x, y, z := tr4(q01.Select128FromPair(0, 2, q45), q01.Select128FromPair(1, 3, q45), q23.Select128FromPair(0, 2, q67), q23.Select128FromPair(1, 3, q67))
+	return SoaQuat{(w), (x), (y), (z)}
+}
+
+// stq8 stores components as eight Quats.
+func stq8(p *[8]mgl32.Quat, q SoaQuat) {
+	u := unsafe.Pointer(p)
+	a, b, c, d := stq8regs(q)
+	st8(u, 0, a)
+	st8(u, 32, b)
+	st8(u, 64, c)
+	st8(u, 96, d)
+}
+
+// stq8regs is ldq8regs backwards.
+func stq8regs(q SoaQuat) (archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8) {
+	a, b, c, d := tr4((q.W), (q.X), (q.Y), (q.Z)) // joints 0|4, 1|5, 2|6, 3|7
+	return a.Select128FromPair(0, 2, b), c.Select128FromPair(0, 2, d), a.Select128FromPair(1, 3, b), c.Select128FromPair(1, 3, d)
+}
+
+// ClearUpper ends a stretch of lane code (VZEROUPPER): Go 1.26 emits
+// none, and scalar SSE code after 256-bit instructions runs with the
+// upper halves dirty (a false dependency on every SSE instruction, or a
+// state switch on older Intel cores). Call it where a pose op's lane
+// loop ends, with no vector live.
+func ClearUpper() { archsimd.ClearAVXUpperBits() }

@@ -1,0 +1,180 @@
+//go:build !(goexperiment.simd && amd64)
+
+package mathx
+
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// The portable implementation of the lane types: one lane, a float32 with
+// archsimd.Float32x8's methods, each the same operation as soa_avx2.go's
+// for its one lane, so the two builds give the same bits. Each product is
+// converted to float32 before it is used, which keeps Go from fusing it
+// into a multiply-add where it may (arm64, GOAMD64=v3): AVX2's lanes
+// never fuse.
+
+// Lanes is the number of joints a lane type holds: 1 in this build.
+const Lanes = 1
+
+// SIMD names the implementation of the lane types, for reports ("AVX2",
+// or "portable").
+const SIMD = "portable"
+
+// SoaFloat is Lanes float32s, one per joint of a block (see soa_avx2.go
+// for its methods).
+type SoaFloat float32
+
+// SoaMask is a per-lane truth value, the result of a comparison.
+type SoaMask bool
+
+// Splat is x in every lane.
+func Splat(x float32) SoaFloat { return SoaFloat(x) }
+
+// konst is Splat for the package's constants.
+func konst(x float32) SoaFloat { return SoaFloat(x) }
+
+// LoadSoaFloat is the Lanes float32s at p.
+func LoadSoaFloat(p *[Lanes]float32) SoaFloat { return SoaFloat(p[0]) }
+
+// Store writes x's lanes to p.
+func (x SoaFloat) Store(p *[Lanes]float32) { p[0] = float32(x) }
+
+// LaneOf is lane i of x.
+func LaneOf(x SoaFloat, i int) float32 { return float32(x) }
+
+// Add is x + y per lane.
+func (x SoaFloat) Add(y SoaFloat) SoaFloat { return x + y }
+
+// Sub is x - y per lane.
+func (x SoaFloat) Sub(y SoaFloat) SoaFloat { return x - y }
+
+// Mul is x y per lane.
+func (x SoaFloat) Mul(y SoaFloat) SoaFloat { return SoaFloat(x * y) }
+
+// Div is x / y per lane.
+func (x SoaFloat) Div(y SoaFloat) SoaFloat { return x / y }
+
+// Sqrt is the square root per lane.
+func (x SoaFloat) Sqrt() SoaFloat { return SoaFloat(math.Sqrt(float64(x))) }
+
+// Min is x where x < y, else y, per lane (y where either is NaN).
+func (x SoaFloat) Min(y SoaFloat) SoaFloat {
+	if x < y {
+		return x
+	}
+	return y
+}
+
+// Max is x where x > y, else y, per lane (y where either is NaN).
+func (x SoaFloat) Max(y SoaFloat) SoaFloat {
+	if x > y {
+		return x
+	}
+	return y
+}
+
+// RoundToEven rounds each lane to the nearest integer, ties to even.
+func (x SoaFloat) RoundToEven() SoaFloat { return SoaFloat(math.RoundToEven(float64(x))) }
+
+// Floor rounds each lane down to an integer.
+func (x SoaFloat) Floor() SoaFloat { return SoaFloat(math.Floor(float64(x))) }
+
+// Less is x < y per lane (false where either is NaN).
+func (x SoaFloat) Less(y SoaFloat) SoaMask { return x < y }
+
+// LessEqual is x <= y per lane.
+func (x SoaFloat) LessEqual(y SoaFloat) SoaMask { return x <= y }
+
+// Greater is x > y per lane.
+func (x SoaFloat) Greater(y SoaFloat) SoaMask { return x > y }
+
+// GreaterEqual is x >= y per lane.
+func (x SoaFloat) GreaterEqual(y SoaFloat) SoaMask { return x >= y }
+
+// Equal is x == y per lane.
+func (x SoaFloat) Equal(y SoaFloat) SoaMask { return x == y }
+
+// NotEqual is x != y per lane (true where either is NaN).
+func (x SoaFloat) NotEqual(y SoaFloat) SoaMask { return x != y }
+
+// Merge is x where m holds, y elsewhere.
+func (x SoaFloat) Merge(y SoaFloat, m SoaMask) SoaFloat {
+	if m {
+		return x
+	}
+	return y
+}
+
+// And is m and n per lane.
+func (m SoaMask) And(n SoaMask) SoaMask { return m && n }
+
+// Or is m or n per lane.
+func (m SoaMask) Or(n SoaMask) SoaMask { return m || n }
+
+// ToBits is m as an integer, bit i for lane i.
+func (m SoaMask) ToBits() uint8 {
+	if m {
+		return 1
+	}
+	return 0
+}
+
+// MaskFromBits is the mask holding in lane i where bit i of b is set.
+func MaskFromBits(b uint) SoaMask { return b&1 != 0 }
+
+// split is the unbiased exponent (as a float) and the significand in [1,
+// 2) of each lane of a positive, normal x.
+func split(x SoaFloat) (e, m SoaFloat) {
+	b := math.Float32bits(float32(x))
+	return SoaFloat(int32(b>>23) - 127), SoaFloat(math.Float32frombits(b&0x007fffff | 0x3f800000))
+}
+
+// pow2 is 2^k per lane, k an integer from -126 to 127 held as a float.
+func pow2(k SoaFloat) SoaFloat {
+	return SoaFloat(math.Float32frombits(uint32(int32(k)+127) << 23))
+}
+
+// PaddedLen is the room a pose's channel of n joints has (NewPose): one
+// more element, as a joint's Vec3 is read and written as four float32s
+// (Room3).
+func PaddedLen(n int) int { return n + 1 }
+
+// LoadSoaVec3 is s[i], ..., s[i+Lanes-1] as lanes (i < len(s)).
+func LoadSoaVec3(s []mgl32.Vec3, i int) SoaVec3 {
+	v := &s[i]
+	return SoaVec3{SoaFloat(v[0]), SoaFloat(v[1]), SoaFloat(v[2])}
+}
+
+// StoreSoaVec3 writes v to s[i], ..., up to Lanes elements or the end of s.
+func StoreSoaVec3(s []mgl32.Vec3, i int, v SoaVec3) {
+	s[i] = mgl32.Vec3{float32(v.X), float32(v.Y), float32(v.Z)}
+}
+
+// LoadSoaQuat is s[i], ..., s[i+Lanes-1] as lanes (i < len(s)).
+func LoadSoaQuat(s []mgl32.Quat, i int) SoaQuat {
+	q := &s[i]
+	return SoaQuat{SoaFloat(q.W), SoaFloat(q.V[0]), SoaFloat(q.V[1]), SoaFloat(q.V[2])}
+}
+
+// StoreSoaQuat writes q to s[i], ..., up to Lanes elements or the end of s.
+func StoreSoaQuat(s []mgl32.Quat, i int, q SoaQuat) {
+	s[i] = mgl32.Quat{W: float32(q.W), V: mgl32.Vec3{float32(q.X), float32(q.Y), float32(q.Z)}}
+}
+
+// LoadSoaVec3Part is LoadSoaVec3 for a slice without NewPose's room.
+func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 { return LoadSoaVec3(s, i) }
+
+// LoadSoaQuatPart is LoadSoaQuat for a slice without NewPose's room.
+func LoadSoaQuatPart(s []mgl32.Quat, i int) SoaQuat { return LoadSoaQuat(s, i) }
+
+// GatherSoaVec3 is s[idx[0]], ..., s[idx[Lanes-1]] as lanes.
+func GatherSoaVec3(s []mgl32.Vec3, idx *[Lanes]int32) SoaVec3 { return LoadSoaVec3(s, int(idx[0])) }
+
+// GatherSoaQuat is s[idx[0]], ..., s[idx[Lanes-1]] as lanes.
+func GatherSoaQuat(s []mgl32.Quat, idx *[Lanes]int32) SoaQuat { return LoadSoaQuat(s, int(idx[0])) }
+
+// ClearUpper ends a stretch of lane code; with no vector registers in
+// this build it does nothing.
+func ClearUpper() {}
