@@ -19,7 +19,7 @@ import (
 // hierarchy one joint at a time, as a joint needs its parent's result.
 func FK(global, local *Pose, parents []int) {
 	needFK("FK", global, local, parents, wholePose)
-	// One joint at a time, its lanes its components (mathx.Vec4), on the
+	// One joint at a time, its lanes its components (mathx.JVec), on the
 	// channels as rooms (mathx.Room3), checked at the door: the 16-byte
 	// stores of a Vec3 spill onto the next joint's X, which is written
 	// after (NewPose's room takes the last joint's).

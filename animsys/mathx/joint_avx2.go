@@ -2,33 +2,75 @@
 
 package mathx
 
-import "simd/archsimd"
+import (
+	"simd/archsimd"
+	"unsafe"
+)
 
-// Vec4 is four float32 lanes across one joint's components: a vector (x,
-// y, z and a fourth lane of no meaning) or a quaternion as mgl32.Quat
-// holds it (w, x, y, z). In this build an archsimd.Float32x4, with its
-// methods Add, Sub, Mul and Store; joint_portable.go's does the same per
-// lane. (A joint at a time is how FK walks the hierarchy: a joint needs
-// its parent's result, so its lanes are its components, not joints.)
-type Vec4 = archsimd.Float32x4
+// The joint forms (joint.go) in the AVX2 build: a JVec is a vector in
+// lanes x, y, z of an archsimd.Float32x4 (the fourth lane of no meaning),
+// a JQuat a quaternion as mgl32.Quat holds it, (w, x, y, z); both have
+// Float32x4's methods (Add, Sub, Mul). A lane move is one shuffle.
 
-// Splat4 is x in every lane.
-func Splat4(x float32) Vec4 { return archsimd.BroadcastFloat32x4(x) }
+// JVec is one joint's vector (see joint.go).
+type JVec = archsimd.Float32x4
 
-// The lane moves the joint forms need, each one shuffle: yzx and zxy of
-// a vector (for cross products), a quaternion's vector part into lanes x,
-// y, z (xyzw), its w in every lane, and the three lane orders of a
-// quaternion product.
+// JQuat is one joint's quaternion (see joint.go).
+type JQuat = archsimd.Float32x4
 
-func yzx(v Vec4) Vec4   { return v.SelectFromPair(1, 2, 0, 3, v) }
-func zxy(v Vec4) Vec4   { return v.SelectFromPair(2, 0, 1, 3, v) }
-func xyzw(q Vec4) Vec4  { return q.SelectFromPair(1, 2, 3, 0, q) }
-func wwww(q Vec4) Vec4  { return q.SelectFromPair(0, 0, 0, 0, q) }
-func xxxx(q Vec4) Vec4  { return q.SelectFromPair(1, 1, 1, 1, q) }
-func yyyy(q Vec4) Vec4  { return q.SelectFromPair(2, 2, 2, 2, q) }
-func zzzz(q Vec4) Vec4  { return q.SelectFromPair(3, 3, 3, 3, q) }
-func q1032(q Vec4) Vec4 { return q.SelectFromPair(1, 0, 3, 2, q) }
-func q2301(q Vec4) Vec4 { return q.SelectFromPair(2, 3, 0, 1, q) }
-func q3210(q Vec4) Vec4 { return q.SelectFromPair(3, 2, 1, 0, q) }
+// Load4 is element i, read as 16 bytes (the fourth lane is element i+1's
+// X). i must be below the room's n: it is not checked.
+func (r Room3) Load4(i int) JVec {
+	return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.p, 12*i)))
+}
 
-func loadVec4(p *[4]float32) Vec4 { return archsimd.LoadFloat32x4(p) }
+// Store4 writes v to element i as 16 bytes: the fourth lane lands on
+// element i+1's X, which a caller writing joints in order writes next. i
+// must be below the room's n: it is not checked.
+func (r Room3) Store4(i int, v JVec) { v.Store((*[4]float32)(unsafe.Add(r.p, 12*i))) }
+
+// Load4 is quaternion i. i must be below the room's n.
+func (r RoomQ) Load4(i int) JQuat {
+	return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.p, 16*i)))
+}
+
+// Store4 writes q to quaternion i. i must be below the room's n.
+func (r RoomQ) Store4(i int, q JQuat) { q.Store((*[4]float32)(unsafe.Add(r.p, 16*i))) }
+
+// Sign patterns of the quaternion product's terms (QuatMul4).
+var (
+	sign1032 = [4]float32{-1, 1, -1, 1}
+	sign2301 = [4]float32{-1, 1, 1, -1}
+	sign3210 = [4]float32{-1, -1, 1, 1}
+)
+
+// QuatMul4 is the quaternion product a b (quat_mul): a.w b + a.x (-b.x,
+// b.w, -b.z, b.y) + a.y (-b.y, b.z, b.w, -b.x) + a.z (-b.z, -b.y, b.x,
+// b.w), summed in that order (the sign flips are exact: products with
+// -1).
+func QuatMul4(a, b JQuat) JQuat {
+	return a.SelectFromPair(0, 0, 0, 0, a).Mul(b).
+		Add(a.SelectFromPair(1, 1, 1, 1, a).Mul(b.SelectFromPair(1, 0, 3, 2, b).Mul(archsimd.LoadFloat32x4(&sign1032)))).
+		Add(a.SelectFromPair(2, 2, 2, 2, a).Mul(b.SelectFromPair(2, 3, 0, 1, b).Mul(archsimd.LoadFloat32x4(&sign2301)))).
+		Add(a.SelectFromPair(3, 3, 3, 3, a).Mul(b.SelectFromPair(3, 2, 1, 0, b).Mul(archsimd.LoadFloat32x4(&sign3210))))
+}
+
+// Cross4 is the cross product a x b.
+func Cross4(a, b JVec) JVec {
+	return a.SelectFromPair(1, 2, 0, 3, a).Mul(b.SelectFromPair(2, 0, 1, 3, b)).Sub(a.SelectFromPair(2, 0, 1, 3, a).Mul(b.SelectFromPair(1, 2, 0, 3, b)))
+}
+
+// Rotor4 is a unit quaternion ready to rotate vectors (quat_mul_vec3):
+// its vector part U and its W in every lane.
+type Rotor4 struct{ U, W archsimd.Float32x4 }
+
+// RotorOf is q as a Rotor4.
+func RotorOf(q JQuat) Rotor4 { return Rotor4{q.SelectFromPair(1, 2, 3, 0, q), q.SelectFromPair(0, 0, 0, 0, q)} }
+
+// Rotate is v rotated by r (quat_mul_vec3): v + w t + u x t with t = 2 u
+// x v.
+func (r Rotor4) Rotate(v JVec) JVec {
+	t := Cross4(r.U, v)
+	t = t.Add(t)
+	return v.Add(r.W.Mul(t)).Add(Cross4(r.U, t))
+}

@@ -2,41 +2,90 @@
 
 package mathx
 
-// Vec4 is four float32 lanes across one joint's components: a vector (x,
-// y, z and a fourth lane of no meaning) or a quaternion as mgl32.Quat
-// holds it (w, x, y, z), with joint_avx2.go's methods, each the same
-// operation per lane. (Go keeps a struct of four float32s in registers.)
-type Vec4 struct{ a, b, c, d float32 }
+import (
+	"unsafe"
 
-// Splat4 is x in every lane.
-func Splat4(x float32) Vec4 { return Vec4{x, x, x, x} }
+	"github.com/go-gl/mathgl/mgl32"
+)
 
-// Add is v + w per lane.
-func (v Vec4) Add(w Vec4) Vec4 { return Vec4{v.a + w.a, v.b + w.b, v.c + w.c, v.d + w.d} }
+// The joint forms (joint.go) in the portable build: plain float32s, each
+// component computed with the AVX2 build's operations in its order
+// (joint_avx2.go), products converted before they are summed (no fused
+// multiply-add: see soa_portable.go).
 
-// Sub is v - w per lane.
-func (v Vec4) Sub(w Vec4) Vec4 { return Vec4{v.a - w.a, v.b - w.b, v.c - w.c, v.d - w.d} }
+// JVec is one joint's vector (see joint.go).
+type JVec struct{ X, Y, Z float32 }
 
-// Mul is v w per lane (each product converted, so not fused: see
-// soa_portable.go).
-func (v Vec4) Mul(w Vec4) Vec4 {
-	return Vec4{float32(v.a * w.a), float32(v.b * w.b), float32(v.c * w.c), float32(v.d * w.d)}
+// JQuat is one joint's quaternion (see joint.go).
+type JQuat struct{ W, X, Y, Z float32 }
+
+// Add is v + w.
+func (v JVec) Add(w JVec) JVec { return JVec{v.X + w.X, v.Y + w.Y, v.Z + w.Z} }
+
+// Sub is v - w.
+func (v JVec) Sub(w JVec) JVec { return JVec{v.X - w.X, v.Y - w.Y, v.Z - w.Z} }
+
+// Mul is the component-wise product.
+func (v JVec) Mul(w JVec) JVec {
+	return JVec{float32(v.X * w.X), float32(v.Y * w.Y), float32(v.Z * w.Z)}
 }
 
-// Store writes v's lanes to p.
-func (v Vec4) Store(p *[4]float32) { p[0], p[1], p[2], p[3] = v.a, v.b, v.c, v.d }
+// Load4 is element i. i must be below the room's n: it is not checked.
+func (r Room3) Load4(i int) JVec {
+	v := (*mgl32.Vec3)(unsafe.Add(r.p, 12*i))
+	return JVec{v[0], v[1], v[2]}
+}
 
-// The lane moves of joint_avx2.go.
+// Store4 writes v to element i. i must be below the room's n.
+func (r Room3) Store4(i int, v JVec) {
+	*(*mgl32.Vec3)(unsafe.Add(r.p, 12*i)) = mgl32.Vec3{v.X, v.Y, v.Z}
+}
 
-func yzx(v Vec4) Vec4   { return Vec4{v.b, v.c, v.a, v.d} }
-func zxy(v Vec4) Vec4   { return Vec4{v.c, v.a, v.b, v.d} }
-func xyzw(q Vec4) Vec4  { return Vec4{q.b, q.c, q.d, q.a} }
-func wwww(q Vec4) Vec4  { return Vec4{q.a, q.a, q.a, q.a} }
-func xxxx(q Vec4) Vec4  { return Vec4{q.b, q.b, q.b, q.b} }
-func yyyy(q Vec4) Vec4  { return Vec4{q.c, q.c, q.c, q.c} }
-func zzzz(q Vec4) Vec4  { return Vec4{q.d, q.d, q.d, q.d} }
-func q1032(q Vec4) Vec4 { return Vec4{q.b, q.a, q.d, q.c} }
-func q2301(q Vec4) Vec4 { return Vec4{q.c, q.d, q.a, q.b} }
-func q3210(q Vec4) Vec4 { return Vec4{q.d, q.c, q.b, q.a} }
+// Load4 is quaternion i. i must be below the room's n.
+func (r RoomQ) Load4(i int) JQuat {
+	q := (*mgl32.Quat)(unsafe.Add(r.p, 16*i))
+	return JQuat{q.W, q.V[0], q.V[1], q.V[2]}
+}
 
-func loadVec4(p *[4]float32) Vec4 { return Vec4{p[0], p[1], p[2], p[3]} }
+// Store4 writes q to quaternion i. i must be below the room's n.
+func (r RoomQ) Store4(i int, q JQuat) {
+	*(*mgl32.Quat)(unsafe.Add(r.p, 16*i)) = mgl32.Quat{W: q.W, V: mgl32.Vec3{q.X, q.Y, q.Z}}
+}
+
+// QuatMul4 is the quaternion product a b (quat_mul), each component
+// summed in joint_avx2.go's lane order.
+func QuatMul4(a, b JQuat) JQuat {
+	return JQuat{
+		float32(a.W*b.W) - float32(a.X*b.X) - float32(a.Y*b.Y) - float32(a.Z*b.Z),
+		float32(a.W*b.X) + float32(a.X*b.W) + float32(a.Y*b.Z) - float32(a.Z*b.Y),
+		float32(a.W*b.Y) - float32(a.X*b.Z) + float32(a.Y*b.W) + float32(a.Z*b.X),
+		float32(a.W*b.Z) + float32(a.X*b.Y) - float32(a.Y*b.X) + float32(a.Z*b.W),
+	}
+}
+
+// Cross4 is the cross product a x b.
+func Cross4(a, b JVec) JVec {
+	return JVec{float32(a.Y*b.Z) - float32(a.Z*b.Y), float32(a.Z*b.X) - float32(a.X*b.Z), float32(a.X*b.Y) - float32(a.Y*b.X)}
+}
+
+// Rotor4 is a unit quaternion ready to rotate vectors (quat_mul_vec3).
+type Rotor4 struct {
+	U JVec
+	W float32
+}
+
+// RotorOf is q as a Rotor4.
+func RotorOf(q JQuat) Rotor4 { return Rotor4{JVec{q.X, q.Y, q.Z}, q.W} }
+
+// Rotate is v rotated by r (quat_mul_vec3): v + w t + u x t with t = 2 u
+// x v.
+func (r Rotor4) Rotate(v JVec) JVec {
+	u := r.U
+	tx, ty, tz := float32(u.Y*v.Z)-float32(u.Z*v.Y), float32(u.Z*v.X)-float32(u.X*v.Z), float32(u.X*v.Y)-float32(u.Y*v.X)
+	tx, ty, tz = tx+tx, ty+ty, tz+tz
+	return JVec{
+		v.X + float32(r.W*tx) + (float32(u.Y*tz) - float32(u.Z*ty)),
+		v.Y + float32(r.W*ty) + (float32(u.Z*tx) - float32(u.X*tz)),
+		v.Z + float32(r.W*tz) + (float32(u.X*ty) - float32(u.Y*tx)),
+	}
+}

@@ -63,120 +63,22 @@ func AnyLane(m SoaMask) bool { return m.ToBits() != 0 }
 func SplatVec3(v mgl32.Vec3) SoaVec3 { return SoaVec3{Splat(v[0]), Splat(v[1]), Splat(v[2])} }
 
 // Lane is lane i of v.
-func (v SoaVec3) Lane(i int) mgl32.Vec3 { return mgl32.Vec3{LaneOf(v.X, i), LaneOf(v.Y, i), LaneOf(v.Z, i)} }
+func (v SoaVec3) Lane(i int) mgl32.Vec3 {
+	return mgl32.Vec3{LaneOf(v.X, i), LaneOf(v.Y, i), LaneOf(v.Z, i)}
+}
 
 // Lane is lane i of q.
 func (q SoaQuat) Lane(i int) mgl32.Quat {
 	return mgl32.Quat{W: LaneOf(q.W, i), V: mgl32.Vec3{LaneOf(q.X, i), LaneOf(q.Y, i), LaneOf(q.Z, i)}}
 }
 
-// Add is a + b.
-func (a SoaVec3) Add(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Add(b.X), a.Y.Add(b.Y), a.Z.Add(b.Z)} }
-
-// Sub is a - b.
-func (a SoaVec3) Sub(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Sub(b.X), a.Y.Sub(b.Y), a.Z.Sub(b.Z)} }
-
-// Mul is the component-wise product (Vec3Mul).
-func (a SoaVec3) Mul(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Mul(b.X), a.Y.Mul(b.Y), a.Z.Mul(b.Z)} }
-
-// Div is the component-wise quotient (Vec3Div).
-func (a SoaVec3) Div(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Div(b.X), a.Y.Div(b.Y), a.Z.Div(b.Z)} }
-
-// Scale is a s.
-func (a SoaVec3) Scale(s SoaFloat) SoaVec3 { return SoaVec3{a.X.Mul(s), a.Y.Mul(s), a.Z.Mul(s)} }
-
-// Dot is the dot product.
-func (a SoaVec3) Dot(b SoaVec3) SoaFloat { return a.X.Mul(b.X).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)) }
-
-// Cross is the cross product a x b.
-func (a SoaVec3) Cross(b SoaVec3) SoaVec3 {
-	return SoaVec3{a.Y.Mul(b.Z).Sub(a.Z.Mul(b.Y)), a.Z.Mul(b.X).Sub(a.X.Mul(b.Z)), a.X.Mul(b.Y).Sub(a.Y.Mul(b.X))}
-}
-
-// Lerp is a + (b - a) t (Vec3Lerp).
-func (a SoaVec3) Lerp(b SoaVec3, t SoaFloat) SoaVec3 {
-	return SoaVec3{a.X.Add(b.X.Sub(a.X).Mul(t)), a.Y.Add(b.Y.Sub(a.Y).Mul(t)), a.Z.Add(b.Z.Sub(a.Z).Mul(t))}
-}
-
-// Equal is a == b per lane, in all three components.
-func (a SoaVec3) Equal(b SoaVec3) SoaMask {
-	return a.X.Equal(b.X).And(a.Y.Equal(b.Y)).And(a.Z.Equal(b.Z))
-}
-
-// Merge is a where m holds, b elsewhere.
-func (a SoaVec3) Merge(b SoaVec3, m SoaMask) SoaVec3 {
-	return SoaVec3{a.X.Merge(b.X, m), a.Y.Merge(b.Y, m), a.Z.Merge(b.Z, m)}
-}
-
-// Merge is a where m holds, b elsewhere.
-func (a SoaQuat) Merge(b SoaQuat, m SoaMask) SoaQuat {
-	return SoaQuat{a.W.Merge(b.W, m), a.X.Merge(b.X, m), a.Y.Merge(b.Y, m), a.Z.Merge(b.Z, m)}
-}
-
-// Vec is the vector part of q.
-func (q SoaQuat) Vec() SoaVec3 { return SoaVec3{q.X, q.Y, q.Z} }
-
-// Mul is the quaternion product a b (quat_mul).
-func (a SoaQuat) Mul(b SoaQuat) SoaQuat {
-	return SoaQuat{
-		a.W.Mul(b.W).Sub(a.X.Mul(b.X)).Sub(a.Y.Mul(b.Y)).Sub(a.Z.Mul(b.Z)),
-		a.W.Mul(b.X).Add(a.X.Mul(b.W)).Add(a.Y.Mul(b.Z)).Sub(a.Z.Mul(b.Y)),
-		a.W.Mul(b.Y).Add(a.Y.Mul(b.W)).Add(a.Z.Mul(b.X)).Sub(a.X.Mul(b.Z)),
-		a.W.Mul(b.Z).Add(a.Z.Mul(b.W)).Add(a.X.Mul(b.Y)).Sub(a.Y.Mul(b.X)),
-	}
-}
-
-// MulInv is a inv(b) (quat_mul_inv): a times the conjugate of b.
-func (a SoaQuat) MulInv(b SoaQuat) SoaQuat {
-	return SoaQuat{
-		a.W.Mul(b.W).Add(a.X.Mul(b.X)).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)),
-		a.X.Mul(b.W).Sub(a.W.Mul(b.X)).Sub(a.Y.Mul(b.Z)).Add(a.Z.Mul(b.Y)),
-		a.Y.Mul(b.W).Sub(a.W.Mul(b.Y)).Sub(a.Z.Mul(b.X)).Add(a.X.Mul(b.Z)),
-		a.Z.Mul(b.W).Sub(a.W.Mul(b.Z)).Sub(a.X.Mul(b.Y)).Add(a.Y.Mul(b.X)),
-	}
-}
-
-// InvMul is inv(a) b (quat_inv_mul): the conjugate of a times b.
-func (a SoaQuat) InvMul(b SoaQuat) SoaQuat {
-	return SoaQuat{
-		a.W.Mul(b.W).Add(a.X.Mul(b.X)).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)),
-		a.W.Mul(b.X).Sub(a.X.Mul(b.W)).Sub(a.Y.Mul(b.Z)).Add(a.Z.Mul(b.Y)),
-		a.W.Mul(b.Y).Sub(a.Y.Mul(b.W)).Sub(a.Z.Mul(b.X)).Add(a.X.Mul(b.Z)),
-		a.W.Mul(b.Z).Sub(a.Z.Mul(b.W)).Sub(a.X.Mul(b.Y)).Add(a.Y.Mul(b.X)),
-	}
-}
-
-// Abs is q or -q, whichever has W >= 0 (quat_abs): the same rotation the
-// short way round.
-func (q SoaQuat) Abs() SoaQuat {
-	s := kNegOne.Merge(kOne, q.W.Less(kZero))
-	return SoaQuat{q.W.Mul(s), q.X.Mul(s), q.Y.Mul(s), q.Z.Mul(s)}
-}
-
-// MulVec3 rotates v by unit quaternion q (quat_mul_vec3): v + w t + u x t
-// with t = 2 u x v, u the vector part of q.
-func (q SoaQuat) MulVec3(v SoaVec3) SoaVec3 {
-	u := q.Vec()
-	t := u.Cross(v).Scale(kTwo)
-	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
-}
-
-// InvMulVec3 rotates v by the inverse of unit quaternion q
-// (quat_inv_mul_vec3): MulVec3 with u negated, v + w t + t x u with t = 2
-// v x u.
-func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
-	u := q.Vec()
-	t := v.Cross(u).Scale(kTwo)
-	return v.Add(t.Scale(q.W)).Add(t.Cross(u))
-}
-
-// Rodrigues is x + a (v x x) + b (v x (v x x)): the form of the exp map's
-// Jacobian J(v) x (a = C1, b = C2 of SoaExp), of its inverse (a = -1/2, b
-// = LogRate) and of a rotation about v.
-func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
-	c := v.Cross(x)
-	return x.Add(c.Scale(a)).Add(v.Cross(c).Scale(b))
-}
+// The vector and quaternion primitives (Add, Sub, Mul, Div, Scale, Dot,
+// Cross, Lerp, Equal, Merge, Vec, the quaternion products and rotations,
+// Abs, Rodrigues) are spelled once per build: on SoaFloat's methods in
+// soa_avx2.go (one instruction each), on float32 operators in
+// soa_portable.go (where a method per operation would leave Go an
+// inlining mark, an executed NOP, for each), the same operations in the
+// same order.
 
 // The exp map. For a rotation by angle a about unit axis n, the scaled
 // angle-axis is v = a n and the quaternion (cos h, sin(h)/h v/2), h = a/2.

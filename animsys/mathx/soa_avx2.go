@@ -89,6 +89,116 @@ func pow2(k SoaFloat) SoaFloat {
 	return k.ConvertToInt32().Add(archsimd.BroadcastInt32x8(127)).ShiftAllLeft(23).AsFloat32x8()
 }
 
+// The primitives, on SoaFloat's methods (see soa.go).
+
+// Add is a + b.
+func (a SoaVec3) Add(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Add(b.X), a.Y.Add(b.Y), a.Z.Add(b.Z)} }
+
+// Sub is a - b.
+func (a SoaVec3) Sub(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Sub(b.X), a.Y.Sub(b.Y), a.Z.Sub(b.Z)} }
+
+// Mul is the component-wise product (Vec3Mul).
+func (a SoaVec3) Mul(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Mul(b.X), a.Y.Mul(b.Y), a.Z.Mul(b.Z)} }
+
+// Div is the component-wise quotient (Vec3Div).
+func (a SoaVec3) Div(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Div(b.X), a.Y.Div(b.Y), a.Z.Div(b.Z)} }
+
+// Scale is a s.
+func (a SoaVec3) Scale(s SoaFloat) SoaVec3 { return SoaVec3{a.X.Mul(s), a.Y.Mul(s), a.Z.Mul(s)} }
+
+// Dot is the dot product.
+func (a SoaVec3) Dot(b SoaVec3) SoaFloat { return a.X.Mul(b.X).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)) }
+
+// Cross is the cross product a x b.
+func (a SoaVec3) Cross(b SoaVec3) SoaVec3 {
+	return SoaVec3{a.Y.Mul(b.Z).Sub(a.Z.Mul(b.Y)), a.Z.Mul(b.X).Sub(a.X.Mul(b.Z)), a.X.Mul(b.Y).Sub(a.Y.Mul(b.X))}
+}
+
+// Lerp is a + (b - a) t (Vec3Lerp).
+func (a SoaVec3) Lerp(b SoaVec3, t SoaFloat) SoaVec3 {
+	return SoaVec3{a.X.Add(b.X.Sub(a.X).Mul(t)), a.Y.Add(b.Y.Sub(a.Y).Mul(t)), a.Z.Add(b.Z.Sub(a.Z).Mul(t))}
+}
+
+// Equal is a == b per lane, in all three components.
+func (a SoaVec3) Equal(b SoaVec3) SoaMask {
+	return a.X.Equal(b.X).And(a.Y.Equal(b.Y)).And(a.Z.Equal(b.Z))
+}
+
+// Merge is a where m holds, b elsewhere.
+func (a SoaVec3) Merge(b SoaVec3, m SoaMask) SoaVec3 {
+	return SoaVec3{a.X.Merge(b.X, m), a.Y.Merge(b.Y, m), a.Z.Merge(b.Z, m)}
+}
+
+// Merge is a where m holds, b elsewhere.
+func (a SoaQuat) Merge(b SoaQuat, m SoaMask) SoaQuat {
+	return SoaQuat{a.W.Merge(b.W, m), a.X.Merge(b.X, m), a.Y.Merge(b.Y, m), a.Z.Merge(b.Z, m)}
+}
+
+// Vec is the vector part of q.
+func (q SoaQuat) Vec() SoaVec3 { return SoaVec3{q.X, q.Y, q.Z} }
+
+// Mul is the quaternion product a b (quat_mul).
+func (a SoaQuat) Mul(b SoaQuat) SoaQuat {
+	return SoaQuat{
+		a.W.Mul(b.W).Sub(a.X.Mul(b.X)).Sub(a.Y.Mul(b.Y)).Sub(a.Z.Mul(b.Z)),
+		a.W.Mul(b.X).Add(a.X.Mul(b.W)).Add(a.Y.Mul(b.Z)).Sub(a.Z.Mul(b.Y)),
+		a.W.Mul(b.Y).Add(a.Y.Mul(b.W)).Add(a.Z.Mul(b.X)).Sub(a.X.Mul(b.Z)),
+		a.W.Mul(b.Z).Add(a.Z.Mul(b.W)).Add(a.X.Mul(b.Y)).Sub(a.Y.Mul(b.X)),
+	}
+}
+
+// MulInv is a inv(b) (quat_mul_inv): a times the conjugate of b.
+func (a SoaQuat) MulInv(b SoaQuat) SoaQuat {
+	return SoaQuat{
+		a.W.Mul(b.W).Add(a.X.Mul(b.X)).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)),
+		a.X.Mul(b.W).Sub(a.W.Mul(b.X)).Sub(a.Y.Mul(b.Z)).Add(a.Z.Mul(b.Y)),
+		a.Y.Mul(b.W).Sub(a.W.Mul(b.Y)).Sub(a.Z.Mul(b.X)).Add(a.X.Mul(b.Z)),
+		a.Z.Mul(b.W).Sub(a.W.Mul(b.Z)).Sub(a.X.Mul(b.Y)).Add(a.Y.Mul(b.X)),
+	}
+}
+
+// InvMul is inv(a) b (quat_inv_mul): the conjugate of a times b.
+func (a SoaQuat) InvMul(b SoaQuat) SoaQuat {
+	return SoaQuat{
+		a.W.Mul(b.W).Add(a.X.Mul(b.X)).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)),
+		a.W.Mul(b.X).Sub(a.X.Mul(b.W)).Sub(a.Y.Mul(b.Z)).Add(a.Z.Mul(b.Y)),
+		a.W.Mul(b.Y).Sub(a.Y.Mul(b.W)).Sub(a.Z.Mul(b.X)).Add(a.X.Mul(b.Z)),
+		a.W.Mul(b.Z).Sub(a.Z.Mul(b.W)).Sub(a.X.Mul(b.Y)).Add(a.Y.Mul(b.X)),
+	}
+}
+
+// Abs is q or -q, whichever has W >= 0 (quat_abs): the same rotation the
+// short way round.
+func (q SoaQuat) Abs() SoaQuat {
+	s := kNegOne.Merge(kOne, q.W.Less(kZero))
+	return SoaQuat{q.W.Mul(s), q.X.Mul(s), q.Y.Mul(s), q.Z.Mul(s)}
+}
+
+// MulVec3 rotates v by unit quaternion q (quat_mul_vec3): v + w t + u x t
+// with t = 2 u x v, u the vector part of q.
+func (q SoaQuat) MulVec3(v SoaVec3) SoaVec3 {
+	u := q.Vec()
+	t := u.Cross(v).Scale(kTwo)
+	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
+}
+
+// InvMulVec3 rotates v by the inverse of unit quaternion q
+// (quat_inv_mul_vec3): MulVec3 with u negated, v + w t + t x u with t = 2
+// v x u.
+func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
+	u := q.Vec()
+	t := v.Cross(u).Scale(kTwo)
+	return v.Add(t.Scale(q.W)).Add(t.Cross(u))
+}
+
+// Rodrigues is x + a (v x x) + b (v x (v x x)): the form of the exp map's
+// Jacobian J(v) x (a = C1, b = C2 of SoaExp), of its inverse (a = -1/2, b
+// = LogRate) and of a rotation about v.
+func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
+	c := v.Cross(x)
+	return x.Add(c.Scale(a)).Add(v.Cross(c).Scale(b))
+}
+
 // Loads and stores of a pose's channels (arrays of structures) as lanes,
 // a whole block at a time: the pose ops' slices have room for whole
 // blocks (PaddedLen). A block of eight Vec3s is three 32-byte loads,

@@ -26,7 +26,6 @@ func splatLanes(x []float32) SoaFloat {
 	return LoadSoaFloat(&b)
 }
 
-
 func vecLanes(v []mgl32.Vec3) SoaVec3 { return LoadSoaVec3Part(v, 0) }
 
 func quatLanes(q []mgl32.Quat) SoaQuat { return LoadSoaQuatPart(q, 0) }
