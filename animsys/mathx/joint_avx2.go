@@ -65,7 +65,9 @@ func Cross4(a, b JVec) JVec {
 type Rotor4 struct{ U, W archsimd.Float32x4 }
 
 // RotorOf is q as a Rotor4.
-func RotorOf(q JQuat) Rotor4 { return Rotor4{q.SelectFromPair(1, 2, 3, 0, q), q.SelectFromPair(0, 0, 0, 0, q)} }
+func RotorOf(q JQuat) Rotor4 {
+	return Rotor4{q.SelectFromPair(1, 2, 3, 0, q), q.SelectFromPair(0, 0, 0, 0, q)}
+}
 
 // Rotate is v rotated by r (quat_mul_vec3): v + w t + u x t with t = 2 u
 // x v.
