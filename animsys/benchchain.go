@@ -4,8 +4,6 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"kinelab/animsys/mathx"
 )
 
@@ -50,10 +48,12 @@ func NewBenchChain(parents []int) BenchChain {
 
 // BenchCharacter is one character of the benchmark running a BenchChain
 // (not a character.Character, which the labs animate): its two clips and
-// their clocks, its additive pose and inertialization offset, and the
-// poses that outlive a tick, so that ticking allocates nothing. The poses
-// used only within a tick live in a BenchScratch, which characters ticked
-// one after another can share (see TickWith).
+// their clocks, and the four poses that outlive a tick, in one block of
+// memory (NewPoses), so that ticking allocates nothing and a crowd's
+// characters stream through the cache one block each. The poses a tick
+// computes and no later tick reads (the samples, the local pose, the
+// finite difference and its BK) live in a BenchScratch, which characters
+// ticked one after another share (see TickWith).
 type BenchCharacter struct {
 	Chain *BenchChain
 	A, B  *Clip
@@ -63,26 +63,20 @@ type BenchCharacter struct {
 
 	Add    Pose // additive pose (bench-spec: RandomAdditive)
 	Offset Pose // inertialization offset (A to B at 0.5 s)
-
-	Global  Pose // newest FK of the chain's local pose: propagated world velocities
-	Prev    Pose // Global of the previous tick, the finite difference's start
-	FD      Pose // Global with finite-difference velocities (Global's transforms, shared: see TickWith)
-	FDLocal Pose // BK of FD: finite-difference local velocities
+	Global Pose // newest FK of the chain's local pose: propagated world velocities
+	Prev   Pose // Global of the previous tick, the finite difference's start
 
 	own *BenchScratch // for Tick and Evaluate, made on first use
 }
 
-// BenchCharacterBytes estimates the heap (bytes) a BenchCharacter of n
-// joints holds once it has ticked: the struct and its six poses (NewPoses:
-// five Vec3 channels and a rotation a joint each). Callers multiply it by
-// a crowd's size to refuse a crowd before allocating it; the allocator's
-// rounding of each block to its size class adds up to about 15% for small
-// skeletons.
+// BenchCharacterBytes is the heap (bytes) a BenchCharacter of n joints
+// holds: the struct and its four poses (NewPoses: five Vec3 channels and a
+// rotation a joint, each with mathx.PaddedLen(n) room). Callers multiply
+// it by a crowd's size to refuse a crowd before allocating it; the
+// allocator's rounding of each block to its size class adds up to about
+// 15% for small skeletons.
 func BenchCharacterBytes(n int) int64 {
-	var v mgl32.Vec3
-	var q mgl32.Quat
-	vec, rot := int64(unsafe.Sizeof(v)), int64(unsafe.Sizeof(q))
-	return int64(unsafe.Sizeof(BenchCharacter{})) + int64(n)*6*(5*vec+rot)
+	return int64(unsafe.Sizeof(BenchCharacter{})) + 4*PoseBytes(n)
 }
 
 // BenchScratch holds the poses of a tick that no later tick reads: the two
@@ -93,12 +87,17 @@ func BenchCharacterBytes(n int) int64 {
 type BenchScratch struct {
 	SampleA, SampleB Pose // sampled clips, local
 	Local            Pose // after blend, additive and inertialization
+	// FD is the ticked character's Global with finite-difference
+	// velocities (its positions, rotations and scales are Global's: see
+	// TickWith); FDLocal is BK of FD, the finite-difference local
+	// velocities.
+	FD, FDLocal Pose
 }
 
 // NewBenchScratch allocates a BenchScratch for characters of n joints.
 func NewBenchScratch(n int) *BenchScratch {
 	s := &BenchScratch{}
-	NewPoses(n, &s.SampleA, &s.SampleB, &s.Local)
+	NewPoses(n, &s.SampleA, &s.SampleB, &s.Local, &s.FD, &s.FDLocal)
 	return s
 }
 
@@ -113,7 +112,7 @@ func NewBenchScratch(n int) *BenchScratch {
 func NewBenchCharacter(chain *BenchChain, a, b *Clip, seed uint32, tA, tB float32, s *BenchScratch) *BenchCharacter {
 	n := len(chain.Parents)
 	c := &BenchCharacter{Chain: chain, A: a, B: b, TA: tA, TB: tB}
-	NewPoses(n, &c.Add, &c.Offset, &c.Global, &c.Prev, &c.FD, &c.FDLocal)
+	NewPoses(n, &c.Add, &c.Offset, &c.Global, &c.Prev)
 	if s == nil {
 		s = c.scratch()
 	}
@@ -179,8 +178,9 @@ func (c *BenchCharacter) EvaluateWith(s *BenchScratch) {
 // Tick advances the character by dt seconds and runs one bench-spec tick:
 // swap Global into Prev (no copy), advance the clocks (wrapping at each
 // clip's last frame), Evaluate into Global, the finite difference of Global
-// against Prev into FD, BK of FD into FDLocal. It returns a checksum of a
-// few outputs, so benchmarks cannot optimise the work away.
+// against Prev into the scratch's FD, BK of FD into its FDLocal. It
+// returns a checksum of a few outputs, so benchmarks cannot optimise the
+// work away.
 func (c *BenchCharacter) Tick(dt float32) float32 { return c.TickWith(dt, c.scratch()) }
 
 // TickWith is Tick with the tick's temporary poses in s, which must have
@@ -194,10 +194,19 @@ func (c *BenchCharacter) TickWith(dt float32, s *BenchScratch) float32 {
 	c.EvaluateWith(s)
 	// FD's positions, rotations and scales are Global's: sharing them
 	// spares FiniteDiff three copies a tick (BK reads them next).
-	c.FD.Pos, c.FD.Rot, c.FD.Scl = c.Global.Pos, c.Global.Rot, c.Global.Scl
-	FiniteDiff(&c.FD, &c.Global, &c.Prev, dt)
-	BK(&c.FDLocal, &c.FD, c.Chain.Parents)
-	return c.checksum()
+	s.FD.Pos, s.FD.Rot, s.FD.Scl = c.Global.Pos, c.Global.Rot, c.Global.Scl
+	FiniteDiff(&s.FD, &c.Global, &c.Prev, dt)
+	BK(&s.FDLocal, &s.FD, c.Chain.Parents)
+	return c.checksum(s)
+}
+
+// FiniteDiff writes into fd the last tick's finite difference of Global
+// against Prev over dt seconds, as TickWith computed it into its scratch,
+// and into fdLocal BK of it: the blue lines of the character the Crowd
+// lab picks, recomputed for one character rather than kept for all.
+func (c *BenchCharacter) FiniteDiff(fd, fdLocal *Pose, dt float32) {
+	FiniteDiff(fd, &c.Global, &c.Prev, dt)
+	BK(fdLocal, fd, c.Chain.Parents)
 }
 
 // Prefetch asks the processor to start loading into its cache what the
@@ -214,17 +223,17 @@ func (c *BenchCharacter) Prefetch(dt float32) {
 	if c.Chain.Stages.Blend {
 		c.B.prefetchAt(wrapTime(c.TB+dt, c.B.Duration()))
 	}
-	for _, p := range [...]*Pose{&c.Add, &c.Offset, &c.Prev, &c.Global, &c.FD, &c.FDLocal} {
+	for _, p := range [...]*Pose{&c.Add, &c.Offset, &c.Prev, &c.Global} {
 		p.prefetch()
 	}
 }
 
-// checksum folds a few velocities of the tick (in Global, FD and FDLocal)
-// into one number.
-func (c *BenchCharacter) checksum() float32 {
-	n := len(c.FDLocal.Pos) - 1
-	g, f := c.Global.Vel[n], c.FDLocal.Ang[n]
-	return g[0] + g[1] + g[2] + f[0] + f[1] + f[2] + c.FD.Svl[n][0] + c.Global.Ang[0][1]
+// checksum folds a few velocities of the tick (in Global, and s's FD and
+// FDLocal) into one number.
+func (c *BenchCharacter) checksum(s *BenchScratch) float32 {
+	n := len(s.FDLocal.Pos) - 1
+	g, f := c.Global.Vel[n], s.FDLocal.Ang[n]
+	return g[0] + g[1] + g[2] + f[0] + f[1] + f[2] + s.FD.Svl[n][0] + c.Global.Ang[0][1]
 }
 
 // CosineWeight is the bench-spec weight .5 - .5 cos(2 pi t / period) and

@@ -74,8 +74,8 @@ func TestChainStages(t *testing.T) {
 		for i := 0; i < 40; i++ {
 			c.Tick(1.0 / 60)
 		}
-		for j := range c.FDLocal.Ang {
-			if !mathx.Vec3Finite(c.Global.Vel[j]) || !mathx.Vec3Finite(c.FDLocal.Ang[j]) {
+		for j := range c.own.FDLocal.Ang {
+			if !mathx.Vec3Finite(c.Global.Vel[j]) || !mathx.Vec3Finite(c.own.FDLocal.Ang[j]) {
 				t.Fatalf("stages %+v: joint %d not finite", ch.Stages, j)
 			}
 		}

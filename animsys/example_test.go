@@ -46,10 +46,12 @@ func ExampleBenchCharacter_Tick() {
 	skel := animsys.BenchSkeleton()
 	a, b := animsys.GenerateBenchClip(1), animsys.GenerateBenchClip(2)
 	chain := animsys.NewBenchChain(skel.Parents)
-	c := animsys.NewBenchCharacter(&chain, &a, &b, 1, 0, 0, nil)
-	c.Tick(1.0 / 60)
-	// Global now holds this tick's world pose, Prev the previous tick's.
-	fmt.Println(len(c.Global.Vel), mathx.Vec3Finite(c.FDLocal.Ang[14]))
+	s := animsys.NewBenchScratch(skel.Len()) // the poses a tick computes and drops
+	c := animsys.NewBenchCharacter(&chain, &a, &b, 1, 0, 0, s)
+	c.TickWith(1.0/60, s)
+	// Global now holds this tick's world pose, Prev the previous tick's,
+	// and s the finite difference of the two and its BK.
+	fmt.Println(len(c.Global.Vel), mathx.Vec3Finite(s.FDLocal.Ang[14]))
 	// Output: 23 true
 }
 

@@ -2,6 +2,7 @@ package animsys
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -46,28 +47,34 @@ func NewPose(n int) Pose {
 }
 
 // NewPoses allocates poses of n joints at identity, at rest, like NewPose,
-// with their positions, scales and velocities in one block of memory and
-// their rotations in another: the poses of one character, read and
-// written together each tick, then stream through the cache as two runs
-// of memory instead of six scattered slices each. Each channel has room
-// for mathx.PaddedLen(n) elements, whole blocks of mathx.Lanes joints and
-// one more: the pose operations load and store whole blocks, and the
-// joints past n, at identity too, are theirs (see need).
+// all in one block of memory, pose after pose: the poses of one character,
+// read and written together each tick, then stream through the cache as
+// one run of memory instead of six scattered slices each (PoseBytes of it
+// a pose). Each channel has room for mathx.PaddedLen(n) elements, whole
+// blocks of mathx.Lanes joints and one more: the pose operations load and
+// store whole blocks, and the joints past n, at identity too, are theirs
+// (see needLanes).
 func NewPoses(n int, poses ...*Pose) {
-	k, m := len(poses), mathx.PaddedLen(n)
-	vec, rot := make([]mgl32.Vec3, 5*m*k), make([]mgl32.Quat, m*k)
-	for i := range rot {
-		rot[i] = mathx.QuatIdentity()
-	}
+	m := mathx.PaddedLen(n)
+	per := (5*3 + 4) * m // float32s a pose: five Vec3 channels and a Quat one
+	block := make([]float32, per*len(poses))
 	for i, p := range poses {
-		v := vec[5*m*i:]
-		ch := func(c int) []mgl32.Vec3 { return v[c*m : c*m+n : (c+1)*m] }
-		*p = Pose{Pos: ch(0), Scl: ch(1), Vel: ch(2), Ang: ch(3), Svl: ch(4), Rot: rot[m*i : m*i+n : m*(i+1)]}
-		for j := range p.Scl[:m] {
+		f := block[per*i : per*(i+1)]
+		vec := func(c int) []mgl32.Vec3 {
+			s := unsafe.Slice((*mgl32.Vec3)(unsafe.Pointer(&f[3*m*c])), m)
+			return s[:n:m]
+		}
+		rot := unsafe.Slice((*mgl32.Quat)(unsafe.Pointer(&f[15*m])), m)
+		*p = Pose{Pos: vec(0), Scl: vec(1), Vel: vec(2), Ang: vec(3), Svl: vec(4), Rot: rot[:n:m]}
+		for j := range m {
+			rot[j] = mathx.QuatIdentity()
 			p.Scl[:m][j] = mgl32.Vec3{1, 1, 1}
 		}
 	}
 }
+
+// PoseBytes is the memory (bytes) NewPoses takes for a pose of n joints.
+func PoseBytes(n int) int64 { return int64((5*3 + 4) * 4 * mathx.PaddedLen(n)) }
 
 // Len is the number of joints.
 func (p *Pose) Len() int { return len(p.Pos) }

@@ -45,9 +45,14 @@ func TestParallelMatchesSerial(t *testing.T) {
 			t.Fatalf("tick %d: checksum serial %v parallel %v", tick, a, b)
 		}
 	}
+	n := len(serial.Chain.Parents)
+	var sFD, sFDLocal, pFD, pFDLocal animsys.Pose
+	animsys.NewPoses(n, &sFD, &sFDLocal, &pFD, &pFDLocal)
 	for i := range serial.Characters {
 		s, p := serial.Characters[i], parallel.Characters[i]
-		for _, pair := range [][2]*animsys.Pose{{&s.Global, &p.Global}, {&s.FDLocal, &p.FDLocal}} {
+		s.FiniteDiff(&sFD, &sFDLocal, TickDt)
+		p.FiniteDiff(&pFD, &pFDLocal, TickDt)
+		for _, pair := range [][2]*animsys.Pose{{&s.Global, &p.Global}, {&s.Prev, &p.Prev}, {&sFDLocal, &pFDLocal}} {
 			for j := range pair[0].Pos {
 				if pair[0].Pos[j] != pair[1].Pos[j] || pair[0].Rot[j] != pair[1].Rot[j] ||
 					pair[0].Vel[j] != pair[1].Vel[j] || pair[0].Ang[j] != pair[1].Ang[j] ||

@@ -27,6 +27,8 @@ import (
 	"kinelab/animsys/character"
 	"kinelab/animsys/crowd"
 	"kinelab/animsys/matching"
+	"kinelab/animsys/mathx"
+	"kinelab/animsys/words"
 	"kinelab/animsys/verify"
 	"kinelab/assets"
 )
@@ -245,10 +247,15 @@ func writeVerify(rep verify.Report, asJSON bool, stdout, stderr io.Writer) int {
 
 // benchReport is the JSON output of `kinelab bench`.
 type benchReport struct {
-	Chain   string                 `json:"chain"`
-	Joints  int                    `json:"joints"`
-	Results []crowd.BenchResult    `json:"results"`
-	Search  []matching.SearchBench `json:"matching_search,omitempty"`
+	Chain  string `json:"chain"`
+	Joints int    `json:"joints"`
+	// Path is the build's implementation of animsys's lane types, "AVX2"
+	// (GOEXPERIMENT=simd) or "portable", Lanes the joints a block.
+	Path           string                 `json:"path"`
+	Lanes          int                    `json:"lanes"`
+	CharacterBytes int64                  `json:"character_bytes"` // a character's state (animsys.BenchCharacterBytes)
+	Results        []crowd.BenchResult    `json:"results"`
+	Search         []matching.SearchBench `json:"matching_search,omitempty"`
 }
 
 // Bench runs `kinelab bench [--characters N[,N...]] [--threads K[,K...]]
@@ -301,7 +308,8 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 	}
 
 	lib := crowd.NewLibrary()
-	rep := benchReport{Chain: "bench-spec", Joints: skel.Len()}
+	rep := benchReport{Chain: "bench-spec", Joints: skel.Len(), Path: mathx.SIMD, Lanes: mathx.Lanes,
+		CharacterBytes: animsys.BenchCharacterBytes(skel.Len())}
 	for _, n := range sizes {
 		c, err := crowd.New(&skel, lib, n, 1)
 		if err != nil {
@@ -335,6 +343,7 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 	}
 	fmt.Fprintf(stdout, "bench-spec velocity chain, %d joints: %d warm-up ticks, median of %d\n",
 		rep.Joints, crowd.WarmupTicks, crowd.TimedTicks)
+	fmt.Fprintf(stdout, "lane types: %s, %s a block; %d bytes of state a character\n", rep.Path, words.Count(rep.Lanes, "joint"), rep.CharacterBytes)
 	fmt.Fprintf(stdout, "%10s %8s %14s %14s %12s\n", "characters", "threads", "ns/char-tick", "char-ticks/s", "tick (ms)")
 	for _, r := range rep.Results {
 		fmt.Fprintf(stdout, "%10d %8d %14.0f %14.0f %12.3f\n", r.Characters, r.Threads, r.NsPerCharTick, r.CharTicksPerSec, r.MedianTickNs/1e6)

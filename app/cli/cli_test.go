@@ -12,6 +12,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
+	"kinelab/animsys/mathx"
 	"kinelab/animsys/verify"
 	"kinelab/internal/mocap"
 )
@@ -98,6 +99,11 @@ func TestBenchJSON(t *testing.T) {
 	if len(rep.Results) != 1 || rep.Results[0].Characters != 5 || rep.Results[0].Threads != 2 ||
 		rep.Results[0].NsPerCharTick <= 0 || rep.Results[0].CharTicksPerSec <= 0 {
 		t.Fatalf("results %+v", rep.Results)
+	}
+	// The report says which build's lane types ran, and a character's state.
+	if rep.Path != mathx.SIMD || rep.Lanes != mathx.Lanes || rep.CharacterBytes != animsys.BenchCharacterBytes(rep.Joints) {
+		t.Fatalf("path %q, lanes %d, %d bytes a character; want %q, %d, %d", rep.Path, rep.Lanes, rep.CharacterBytes,
+			mathx.SIMD, mathx.Lanes, animsys.BenchCharacterBytes(rep.Joints))
 	}
 }
 

@@ -108,6 +108,12 @@ type Lab struct {
 	laidSpacing      float32 // S.Spacing of the cells' layout
 	pick             int
 	pickedJoint      int     // of the picked character, clicked; 0 for none
+	// fd and fdLocal hold the picked character's finite difference of the
+	// last tick (dt lastDt s), fdPick the character they are of (-1:
+	// none), recomputed for it alone (BenchCharacter.FiniteDiff).
+	fd, fdLocal animsys.Pose
+	fdPick      int
+	lastDt      float32
 	time             float64 // s of simulated time
 	ticked           bool    // the crowd has ticked since it was built
 	Mean, Max        float32 // |red - blue| over the picked character's joints (m/s)
@@ -280,6 +286,8 @@ func (l *Lab) build(n int) {
 	l.mesh, l.size = mesh, size
 	l.reach = groundReach(current(c.Characters[0]), fig)
 	l.crowd, l.builtN, l.builtLib, l.ticked = c, n, l.S.Library, false
+	animsys.NewPoses(skel.Len(), &l.fd, &l.fdLocal)
+	l.fdPick = -1
 	l.crowd.Start(l.Threads())
 	l.cells = make([]mgl32.Vec3, n)
 	l.shift = make([]mgl32.Vec3, n)
@@ -432,7 +440,7 @@ func (l *Lab) Update(dt float32) {
 	l.tickSamples[l.tickSampleCursor%statSamples] = l.TickMs
 	l.tickSampleCursor++
 	l.time += float64(dt)
-	l.ticked = true
+	l.ticked, l.lastDt, l.fdPick = true, dt, -1
 	l.placeAll()
 	l.measure()
 }
@@ -445,10 +453,18 @@ func (l *Lab) measure() {
 }
 
 // Lines returns joint j of the picked character: its propagated (red) and
-// finite-difference (blue) world linear velocities (m/s).
+// finite-difference (blue) world linear velocities (m/s); blue is zero
+// before the crowd's first tick.
 func (l *Lab) Lines(j int) (red, blue mgl32.Vec3) {
 	c := l.crowd.Characters[l.pick]
-	return current(c).Vel[j], c.FD.Vel[j]
+	if !l.ticked {
+		return current(c).Vel[j], mgl32.Vec3{}
+	}
+	if l.fdPick != l.pick {
+		c.FiniteDiff(&l.fd, &l.fdLocal, l.lastDt)
+		l.fdPick = l.pick
+	}
+	return current(c).Vel[j], l.fd.Vel[j]
 }
 
 // Character returns character i's newest global positions (m, before the
