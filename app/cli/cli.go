@@ -28,8 +28,8 @@ import (
 	"kinelab/animsys/crowd"
 	"kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
-	"kinelab/animsys/words"
 	"kinelab/animsys/verify"
+	"kinelab/animsys/words"
 	"kinelab/assets"
 )
 

@@ -98,22 +98,22 @@ type Lab struct {
 	reach  float32
 	ranges ui.Ranges // the sliders' table (sliders), made once: sync reads it every tick
 
-	crowd            *crowd.Crowd
-	builtN           int   // characters in crowd
-	builtLib         int32 // library crowd was built from
-	cells            []mgl32.Vec3
-	shift            []mgl32.Vec3 // added to character i's global positions to stand it in its cell
-	order            []int        // characters by distance of their cell from the grid centre
-	cols, rows       int
-	laidSpacing      float32 // S.Spacing of the cells' layout
-	pick             int
-	pickedJoint      int     // of the picked character, clicked; 0 for none
+	crowd       *crowd.Crowd
+	builtN      int   // characters in crowd
+	builtLib    int32 // library crowd was built from
+	cells       []mgl32.Vec3
+	shift       []mgl32.Vec3 // added to character i's global positions to stand it in its cell
+	order       []int        // characters by distance of their cell from the grid centre
+	cols, rows  int
+	laidSpacing float32 // S.Spacing of the cells' layout
+	pick        int
+	pickedJoint int // of the picked character, clicked; 0 for none
 	// fd and fdLocal hold the picked character's finite difference of the
 	// last tick (dt lastDt s), fdPick the character they are of (-1:
 	// none), recomputed for it alone (BenchCharacter.FiniteDiff).
-	fd, fdLocal animsys.Pose
-	fdPick      int
-	lastDt      float32
+	fd, fdLocal      animsys.Pose
+	fdPick           int
+	lastDt           float32
 	time             float64 // s of simulated time
 	ticked           bool    // the crowd has ticked since it was built
 	Mean, Max        float32 // |red - blue| over the picked character's joints (m/s)
