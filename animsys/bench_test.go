@@ -47,7 +47,7 @@ func BenchmarkSampleCubic(b *testing.B) {
 // cache, as a clip over MaxCacheBytes is sampled.
 func BenchmarkSampleCubicUncached(b *testing.B) {
 	f := newBenchFixture()
-	f.a.seg, f.a.segLen = nil, 0
+	f.a.recs, f.a.posRecs, f.a.sclRecs = nil, nil, nil
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		SampleCubic(&f.s, &f.a, float32(i%500)*0.0173)

@@ -3,6 +3,7 @@ package animsys
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -42,10 +43,10 @@ type Clip struct {
 
 	pos, scl track3
 
-	// Cached by Prepare (see there): one record of segLen float32s per
-	// interval from frame f to f+1 in seg.
-	seg    []float32
-	segLen int
+	// Cached by Prepare (see there): the curves' blocks of each interval
+	// from frame f to f+1, interval after interval.
+	recs             []rotRec
+	posRecs, sclRecs []chanRec
 }
 
 // Curves are animation curves sampled at any time, the exact source of
@@ -345,7 +346,7 @@ func (c *Clip) Frame(out *Pose, f int) {
 // (bytes): rotations, position and scale tracks and per-joint values, and
 // the cache; not Curves, nor the slices' unused capacity.
 func (c *Clip) Bytes() int {
-	n := 16*len(c.Rot) + 4*len(c.seg)
+	n := 16*len(c.Rot) + int(unsafe.Sizeof(rotRec{}))*len(c.recs) + int(unsafe.Sizeof(chanRec{}))*(len(c.posRecs)+len(c.sclRecs))
 	for _, t := range []*track3{&c.pos, &c.scl} {
 		n += 12*len(t.value) + 4*len(t.slot) + 4*len(t.joints)
 		for _, d := range t.data {

@@ -2,6 +2,7 @@ package animsys
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -134,15 +135,15 @@ func TestClipTrackAllLinear(t *testing.T) {
 // it would with one.
 func TestPrepareCacheBound(t *testing.T) {
 	const joints = 64
-	frames := MaxCacheBytes/(4*rotRecLen*blocks(joints)) + 2
+	frames := MaxCacheBytes/(int(unsafe.Sizeof(rotRec{}))*blocks(joints)) + 2
 	c := NewClip("long", frames, joints, 1.0/120)
 	for f := 0; f < frames; f++ {
 		c.SetPos(f, 0, mgl32.Vec3{float32(f) * 0.01, 1, 0})
 		c.Rot[c.At(f, 5)] = mgl32.QuatRotate(float32(f)*0.01, mgl32.Vec3{1, 0, 0})
 	}
 	c.Prepare()
-	if c.prepared() || c.seg != nil {
-		t.Fatalf("a %d-frame clip of %d joints has a %d-byte cache", frames, joints, 4*len(c.seg))
+	if c.prepared() || c.recs != nil {
+		t.Fatalf("a %d-frame clip of %d joints has a cache of %d blocks", frames, joints, len(c.recs))
 	}
 	short := NewClip("short", 600, joints, 1.0/120)
 	for f := 0; f < short.Frames; f++ {

@@ -16,7 +16,7 @@ func TestPrepareIsBitIdentical(t *testing.T) {
 	for _, seed := range []uint32{1, 2, 100} {
 		prepared := GenerateBenchClip(seed)
 		plain := prepared
-		plain.seg, plain.segLen = nil, 0
+		plain.recs, plain.posRecs, plain.sclRecs = nil, nil, nil
 		if !prepared.prepared() || plain.prepared() {
 			t.Fatal("cache state not as set up")
 		}

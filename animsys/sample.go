@@ -153,82 +153,59 @@ type rotRec struct {
 // curve (positions: Catmull-Rom; scales: of the log-ratios).
 type chanRec struct{ V, M1, D12, M2 [3][mathx.Lanes]float32 }
 
-const (
-	rotRecLen  = int(unsafe.Sizeof(rotRec{}) / 4)
-	chanRecLen = int(unsafe.Sizeof(chanRec{}) / 4)
-)
-
 func blocks(n int) int { return (n + mathx.Lanes - 1) / mathx.Lanes }
 
 // Prepare drops the position and scale tracks whose every frame holds one
 // value (the joint then holds it in every frame), and caches what sampling
-// would otherwise recompute every call, as one record per interval (frame
-// f to f+1) read in one run of memory: the rotation curves' tangents of
-// every joint (rotRec: two logarithms and a Jacobian saved per joint), then
-// those of each animated position and scale (chanRec), in blocks of
-// mathx.Lanes, laid out by component as the lane types load them. It is
-// the same function of the frames that sampling computes without the
-// cache (rotTangents, chanTangents), so the values are the same either
-// way. Call it once after the clip's frames are filled, and again after
-// changing them. The cache takes about 13 float32s per joint and interval
-// (more where a block is partly empty); above MaxCacheBytes none is made.
+// would otherwise recompute every call, per interval (frame f to f+1): the
+// rotation curves' tangents of every joint (rotRec: two logarithms and a
+// Jacobian saved per joint), and those of each animated position and
+// scale (chanRec), in blocks of mathx.Lanes, laid out by component as the
+// lane types load them. It is the same function of the frames that
+// sampling computes without the cache (rotTangents, chanTangents), so the
+// values are the same either way. Call it once after the clip's frames
+// are filled, and again after changing them. The cache takes 13 float32s
+// per joint and interval, 12 per animated channel (rounded up to whole
+// blocks); above MaxCacheBytes none is made.
 func (c *Clip) Prepare() {
-	c.seg, c.segLen = nil, 0
+	c.recs, c.posRecs, c.sclRecs = nil, nil, nil
 	c.pos.compact()
 	c.scl.compact()
 	if c.Frames < 2 || c.Joints < 1 {
 		return
 	}
-	segLen := c.recordLen()
-	if 4*(c.Frames-1)*segLen > MaxCacheBytes {
+	nr, np, ns, m := blocks(c.Joints), blocks(len(c.pos.joints)), blocks(len(c.scl.joints)), c.Frames-1
+	if int(unsafe.Sizeof(rotRec{}))*m*nr+int(unsafe.Sizeof(chanRec{}))*m*(np+ns) > MaxCacheBytes {
 		return
 	}
-	seg := make([]float32, (c.Frames-1)*segLen)
-	for f := 0; f < c.Frames-1; f++ {
-		rots, pos, scl := c.views(seg[f*segLen : (f+1)*segLen])
-		for b := range rots {
-			c.rotTangents(&rots[b], f, b)
+	recs, posRecs, sclRecs := make([]rotRec, m*nr), make([]chanRec, m*np), make([]chanRec, m*ns)
+	for f := range m {
+		for b := range nr {
+			c.rotTangents(&recs[f*nr+b], f, b)
 		}
-		for b := range pos {
-			c.chanTangents(&pos[b], &c.pos, f, b, false)
+		for b := range np {
+			c.chanTangents(&posRecs[f*np+b], &c.pos, f, b, false)
 		}
-		for b := range scl {
-			c.chanTangents(&scl[b], &c.scl, f, b, true)
+		for b := range ns {
+			c.chanTangents(&sclRecs[f*ns+b], &c.scl, f, b, true)
 		}
 	}
-	c.seg, c.segLen = seg, segLen
+	c.recs, c.posRecs, c.sclRecs = recs, posRecs, sclRecs
 	mathx.ClearUpper()
 }
 
-// recordLen is the float32s of one interval's record.
-func (c *Clip) recordLen() int {
-	return rotRecLen*blocks(c.Joints) + chanRecLen*(blocks(len(c.pos.joints))+blocks(len(c.scl.joints)))
-}
-
-// views splits an interval's record into its blocks, in place.
-func (c *Clip) views(rec []float32) (rots []rotRec, pos, scl []chanRec) {
-	nr, np, ns := blocks(c.Joints), blocks(len(c.pos.joints)), blocks(len(c.scl.joints))
-	rec = rec[:rotRecLen*nr+chanRecLen*(np+ns)]
-	// Each view is made from its own part of rec: a pointer to the end
-	// of the record (an empty view's) would point past its allocation.
-	rots = unsafe.Slice((*rotRec)(unsafe.Pointer(unsafe.SliceData(rec))), nr)
-	rec = rec[rotRecLen*nr:]
-	if np > 0 {
-		pos = unsafe.Slice((*chanRec)(unsafe.Pointer(unsafe.SliceData(rec))), np)
-		rec = rec[chanRecLen*np:]
-	}
-	if ns > 0 {
-		scl = unsafe.Slice((*chanRec)(unsafe.Pointer(unsafe.SliceData(rec))), ns)
-	}
-	return rots, pos, scl
-}
-
-// record is the cached record of interval f.
-func (c *Clip) record(f int) []float32 { return c.seg[f*c.segLen : (f+1)*c.segLen] }
-
 // prepared reports whether the Prepare cache matches the clip.
 func (c *Clip) prepared() bool {
-	return c.Joints > 0 && c.segLen > 0 && c.segLen == c.recordLen() && len(c.seg) == (c.Frames-1)*c.segLen
+	m := c.Frames - 1
+	return c.Joints > 0 && m > 0 && len(c.recs) == m*blocks(c.Joints) &&
+		len(c.posRecs) == m*blocks(len(c.pos.joints)) && len(c.sclRecs) == m*blocks(len(c.scl.joints))
+}
+
+// records are the cached blocks of interval f (f in [0, Frames-1), the
+// cache prepared).
+func (c *Clip) records(f int) (rots []rotRec, pos, scl []chanRec) {
+	nr, np, ns := blocks(c.Joints), blocks(len(c.pos.joints)), blocks(len(c.scl.joints))
+	return c.recs[f*nr : (f+1)*nr], c.posRecs[f*np : (f+1)*np], c.sclRecs[f*ns : (f+1)*ns]
 }
 
 // The four frames around interval st, clamped to the clip: the frames
@@ -341,65 +318,79 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 		h = hermite{} // outside the clip: hold the end frame, at rest
 	}
 	// Joints whose position or scale never changes hold it, at rest.
-	copy(out.Pos[:n], c.pos.value)
-	clear(out.Vel[:n])
-	copy(out.Scl[:n], c.scl.value)
-	clear(out.Svl[:n])
-	var rots []rotRec
-	var pos, scl []chanRec
+	copy(out.Pos, c.pos.value)
+	clear(out.Vel)
+	copy(out.Scl, c.scl.value)
+	clear(out.Svl)
+	w := curveWeights{mathx.Splat(h.h10), mathx.Splat(h.h01), mathx.Splat(h.h11),
+		mathx.Splat(h.d10), mathx.Splat(h.d01), mathx.Splat(h.d11), mathx.Splat(1 / c.FrameTime)}
 	if c.prepared() && st >= 0 && st < nf-1 {
-		rots, pos, scl = c.views(c.record(st))
-	}
-	h10, h01, h11 := mathx.Splat(h.h10), mathx.Splat(h.h01), mathx.Splat(h.h11)
-	d10, d01, d11 := mathx.Splat(h.d10), mathx.Splat(h.d01), mathx.Splat(h.d11)
-	inv := mathx.Splat(1 / c.FrameTime)
-	curve := func(m1, d12, m2 mathx.SoaVec3) (o, do mathx.SoaVec3) {
-		return m1.Scale(h10).Add(d12.Scale(h01)).Add(m2.Scale(h11)), m1.Scale(d10).Add(d12.Scale(d01)).Add(m2.Scale(d11))
-	}
-	var own rotRec
-	for b := 0; b < blocks(n); b++ {
-		x := &own
-		if rots != nil {
-			x = &rots[b]
-		} else {
-			c.rotTangents(x, st, b)
+		rots, pos, scl := c.records(st)
+		for b := range rots {
+			w.rot(out, &rots[b], b)
 		}
-		o, do := curve(loadVec3(&x.M1), loadVec3(&x.D12), loadVec3(&x.M2))
-		k := mathx.ExpAt(o.Dot(o))
-		mathx.StoreSoaQuat(out.Rot, b*mathx.Lanes, k.Quat(o).Mul(loadQuat(&x.R)))
-		mathx.StoreSoaVec3(out.Ang, b*mathx.Lanes, k.Jacobian(o, do).Scale(inv))
-	}
-	var ownChan chanRec
-	for _, tr := range [...]struct {
-		t    *track3
-		recs []chanRec
-		p, v []mgl32.Vec3
-		logs bool
-	}{{&c.pos, pos, out.Pos, out.Vel, false}, {&c.scl, scl, out.Scl, out.Svl, true}} {
-		for b := 0; b < blocks(len(tr.t.joints)); b++ {
-			x := &ownChan
-			if tr.recs != nil {
-				x = &tr.recs[b]
-			} else {
-				c.chanTangents(x, tr.t, st, b, tr.logs)
-			}
-			o, do := curve(loadVec3(&x.M1), loadVec3(&x.D12), loadVec3(&x.M2))
-			v := loadVec3(&x.V)
-			if tr.logs {
-				v = scaleBy(v, o)
-			} else {
-				v = v.Add(o)
-			}
-			// Each lane to its joint.
-			var vs, ds [mathx.Lanes]mgl32.Vec3
-			mathx.StoreSoaVec3(vs[:], 0, v)
-			mathx.StoreSoaVec3(ds[:], 0, do.Scale(inv))
-			for j, joint := range tr.t.joints[b*mathx.Lanes : min((b+1)*mathx.Lanes, len(tr.t.joints))] {
-				tr.p[joint], tr.v[joint] = vs[j], ds[j]
-			}
+		for b := range pos {
+			w.chan3(out.Pos, out.Vel, c.pos.joints, &pos[b], b, false)
+		}
+		for b := range scl {
+			w.chan3(out.Scl, out.Svl, c.scl.joints, &scl[b], b, true)
+		}
+	} else {
+		for b := range blocks(n) {
+			var x rotRec
+			c.rotTangents(&x, st, b)
+			w.rot(out, &x, b)
+		}
+		for b := range blocks(len(c.pos.joints)) {
+			var x chanRec
+			c.chanTangents(&x, &c.pos, st, b, false)
+			w.chan3(out.Pos, out.Vel, c.pos.joints, &x, b, false)
+		}
+		for b := range blocks(len(c.scl.joints)) {
+			var x chanRec
+			c.chanTangents(&x, &c.scl, st, b, true)
+			w.chan3(out.Scl, out.Svl, c.scl.joints, &x, b, true)
 		}
 	}
 	mathx.ClearUpper()
+}
+
+// curveWeights are a hermite in every lane, and 1/FrameTime (inv).
+type curveWeights struct{ h10, h01, h11, d10, d01, d11, inv mathx.SoaFloat }
+
+// curve is the offset o and its rate do per frame of a curve with
+// tangents m1, d12, m2 (see sampleFrame).
+func (w *curveWeights) curve(m1, d12, m2 mathx.SoaVec3) (o, do mathx.SoaVec3) {
+	return m1.Scale(w.h10).Add(d12.Scale(w.h01)).Add(m2.Scale(w.h11)), m1.Scale(w.d10).Add(d12.Scale(w.d01)).Add(m2.Scale(w.d11))
+}
+
+// rot samples block b's rotations from x into out: rot = exp(o) r1, ang =
+// J(o) do / FrameTime.
+func (w *curveWeights) rot(out *Pose, x *rotRec, b int) {
+	o, do := w.curve(loadVec3(&x.M1), loadVec3(&x.D12), loadVec3(&x.M2))
+	k := mathx.ExpAt(o.Dot(o))
+	mathx.StoreSoaQuat(out.Rot, b*mathx.Lanes, k.Quat(o).Mul(loadQuat(&x.R)))
+	mathx.StoreSoaVec3(out.Ang, b*mathx.Lanes, k.Jacobian(o, do).Scale(w.inv))
+}
+
+// chan3 samples block b of the animated positions (scales where logs)
+// listed in joints from x into their joints' v (values) and dv (rates):
+// pos = p1 + o, vel = do / FrameTime; scl = s1 exp(o), svl = do /
+// FrameTime. The lanes go to their joints one by one.
+func (w *curveWeights) chan3(v, dv []mgl32.Vec3, joints []int32, x *chanRec, b int, logs bool) {
+	o, do := w.curve(loadVec3(&x.M1), loadVec3(&x.D12), loadVec3(&x.M2))
+	val := loadVec3(&x.V)
+	if logs {
+		val = scaleBy(val, o)
+	} else {
+		val = val.Add(o)
+	}
+	var vs, ds [mathx.Lanes]mgl32.Vec3
+	mathx.StoreSoaVec3(vs[:], 0, val)
+	mathx.StoreSoaVec3(ds[:], 0, do.Scale(w.inv))
+	for j, joint := range joints[b*mathx.Lanes : min((b+1)*mathx.Lanes, len(joints))] {
+		v[joint], dv[joint] = vs[j], ds[j]
+	}
 }
 
 // prefetchAt prefetches what sampling c at time t (s) reads most of: the
@@ -413,7 +404,10 @@ func (c *Clip) prefetchAt(t float32) {
 	st, _ := frameAt(t, c.FrameTime)
 	if c.prepared() {
 		if st >= 0 && st < c.Frames-1 {
-			prefetchSlice(c.record(st))
+			rots, pos, scl := c.records(st)
+			prefetchSlice(rots)
+			prefetchSlice(pos)
+			prefetchSlice(scl)
 		}
 		return
 	}
