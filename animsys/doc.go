@@ -7,11 +7,16 @@
 // It is plain Go on mathgl's float32 types: no raylib, no globals, and no
 // allocation in any per-tick operation (allocate poses once with NewPose).
 // Operations write their output into their first argument, like the
-// article's op_ functions, and loop over joints; a Skeleton lists parents
-// before children. Each operation checks once, at its door, that its poses
-// hold the joints it needs (len(parents), its first pose's, the clip's)
-// and panics naming itself when one does not ("animsys.FK: local pose has
-// 3 joints, want 23 (len(parents))"); inside, it trusts them.
+// article's op_ functions. Each is written once, beside the article's
+// listing (the table below), on mathx's lane types: a loop over blocks of
+// mathx.Lanes joints (eight in one AVX2 register with GOEXPERIMENT=simd,
+// one otherwise), or, for FK, over the joints one at a time, as a joint
+// needs its parent's result. A Skeleton lists parents before children.
+// Each operation checks once, at its door, that its poses hold the joints
+// it needs (len(parents), its first pose's, the clip's), in the memory
+// NewPose gives them (room for whole blocks), and panics naming itself
+// when one does not ("animsys.FK: local pose has 3 joints, want 23
+// (len(parents))"); inside, it trusts them.
 //
 // # Units and conventions
 //
@@ -68,28 +73,28 @@
 //	kform_pos_vel_normalize            KformPosVelNormalize (1/s)
 //	kform_rot_ang_between              KformRotAngBetween (rad/s)
 //	(projections)                      KformPosOnly, KformRotOnly, KformSclOnly
-//	op_sample_linear                   SampleLinear (m/s, rad/s, 1/s)
-//	(cubic sampling, described)        SampleCubic (m/s, rad/s, 1/s)
+//	op_sample_linear                   SampleLinear (m/s, rad/s, 1/s)  sample.go: sampleFrame, linearAt
+//	(cubic sampling, described)        SampleCubic (m/s, rad/s, 1/s)   sample.go: sampleFrame, hermiteAt
 //	(sampling by frame and fraction)   SampleLinearFrame, SampleCubicFrame
 //	(a clip's exact curves: glTF)      Clip.Curves, CurvesClip, CurvePieces
 //	(playback rate)                    TimeScale
 //	(in-place root)                    RemoveGlobalRoot
-//	op_fk                              FK (world m/s, rad/s, 1/s)
+//	op_fk                              FK (world m/s, rad/s, 1/s)      fk.go
 //	op_fk_static                       FKStatic
-//	op_bk                              BK (local m/s, rad/s, 1/s)
-//	op_finite_diff                     FiniteDiff (m/s, rad/s, 1/s)
+//	op_bk                              BK (local m/s, rad/s, 1/s)      fk.go
+//	op_finite_diff                     FiniteDiff (m/s, rad/s, 1/s)    finitediff.go
 //	op_finite_diff_inplace             FiniteDiffInPlace
 //	op_extrapolate_prev                ExtrapolatePrev
 //	smoothstep_blend_alpha             SmoothstepBlendAlpha
 //	smoothstep_blend_alpha_dx          SmoothstepBlendAlphaVel (1/s, not per tick)
 //	op_blend_static                    BlendStatic
-//	op_blend                           Blend (alphaVel in 1/s)
+//	op_blend                           Blend (alphaVel in 1/s)         blend.go
 //	op_additive_inplace_static         AdditiveStatic (world side)
-//	op_additive_inplace                Additive (world side, alphaVel 1/s)
+//	op_additive_inplace                Additive (world side, alphaVel 1/s)  additive.go
 //	op_additive_local_inplace_static   AdditiveLocalStatic (local side)
 //	(local side with weight rate)      AdditiveLocal
 //	(offset at a transition)           InertializeOffset
-//	op_inertialize                     Inertialize (cubic, duration s)
+//	op_inertialize                     Inertialize (cubic, duration s) inertialize.go: inertialize
 //	(cubic decay coefficients)         CubicDecayWeights (-, s, 1/s, -)
 //	(critical spring inertializer)     InertializeCritical (half-life s)
 //	(any decay weights)                InertializeWeights
@@ -101,12 +106,19 @@
 //	op_lookat                          LookAt (rad/s)
 //	op_two_bone_ik_static              TwoBoneIKStatic
 //	op_two_bone_ik                     TwoBoneIK (finite difference over delta s)
+//	quat_mul, quat_mul_vec3, ...       mathx.SoaQuat (Mul, MulInv, InvMul, MulVec3, InvMulVec3, Abs),
+//	                                   mathx.QuatMul4, Rotor4 (one joint, FK)
+//	quat_from_scaled_angle_axis(_dx)   mathx.ExpAt, SoaExp.Quat, SoaExp.Jacobian
+//	quat_to_scaled_angle_axis(_dx)     mathx.SoaQuat.ToScaledAngleAxis, mathx.ToScaledAngleAxisDx
 //	sqrtf_dx, cross_dx, dot_dx         mathx.SqrtDx, mathx.CrossDx, mathx.DotDx
 //	normalize_dx                       mathx.NormalizeDx
 //	quat_normalize_dx                  mathx.QuatNormalizeDx
 //	quat_between_dx                    mathx.QuatBetweenDx
 //	quat_delta_to_angular_velocity     mathx.QuatDeltaToAngularVelocity (rad/s)
-//	(exp-map derivative and inverse)   mathx.QuatFromScaledAngleAxisDx, mathx.QuatToScaledAngleAxisDx
+//
+// The article's per-joint forms of the pose operations, on mathx's plain
+// functions, are the tests' oracles (reference_test.go): plain_test.go
+// holds every operation to its own within a stated tolerance.
 //
 // # The benchmark chain
 //
@@ -127,27 +139,25 @@
 //
 // # Speed
 //
-// Nothing allocates per tick. A Clip stores every joint's rotation but a
-// position or scale track only for the joints whose position or scale
-// changes; Clip.Prepare caches what sampling would recompute (rotation
-// tangents, the tracks' tangents), up to MaxCacheBytes a clip. A
-// BenchCharacter keeps only the poses that outlive a tick; the rest live
-// in a BenchScratch that the characters one goroutine ticks share
-// (BenchCharacter.TickWith), so a crowd's working set stays small. The
-// per-joint loops compute mathx's fast forms (register-sized V3 and Q4,
-// float32 polynomial transcendentals), each checked against its plain
-// form; the hottest write them out on components, as Go spills values
-// around inlined helpers. FK, FKStatic, BK, Blend,
-// InertializeWeights and FiniteDiff keep a plain form written like the
-// article beside their fast bodies (fkReference, ...), and the tests hold
-// one to the other.
+// Nothing allocates per tick. Speed comes from the types the operations
+// are written on, as ozz-animation's comes from its SoaFloat3 and
+// SoaQuaternion: with GOEXPERIMENT=simd on amd64 a mathx.SoaFloat is
+// eight float32s in an AVX2 register and each operation runs eight joints
+// at a time, a block's AoS channels transposed in and out as it loads and
+// stores them; FK runs a joint at a time on one SSE register across its
+// components (mathx.JVec, JQuat). That build needs a CPU with AVX2 and
+// says so at start otherwise. Built without the experiment, or for
+// another architecture, the same code runs one joint a block on float32s.
+// Both builds compute the same float32 operations in the same order, so
+// the same bits (internal/lanebits). Beyond a polynomial's range (a
+// rotation of more than 45 degrees to log, an exp-map argument of 1 rad or
+// more) a block takes the general form, so no scalar path remains.
 //
-// Built with GOEXPERIMENT=simd on amd64 (Go's simd/archsimd), on a CPU with
-// AVX2, the loops of cubic sampling, Blend, the additive and
-// inertialization with kept logarithms (BenchCharacter), FK, BK and
-// FiniteDiff run eight joints a block (FK: one joint, four lanes a
-// vector), computing the scalar loops' float32 operations in their order:
-// the results are the same bits, and a bench-spec tick takes 25.3k
-// instructions instead of 58.8k. Elsewhere the same code runs the scalar
-// loops.
+// A Clip stores every joint's rotation but a position or scale track only
+// for the joints whose position or scale changes; Clip.Prepare caches the
+// tangents sampling would recompute, blocks of Lanes joints by component,
+// up to MaxCacheBytes a clip. A BenchCharacter keeps only the four poses
+// that outlive a tick, in one block (BenchCharacterBytes); the rest live
+// in a BenchScratch that the characters one goroutine ticks share
+// (BenchCharacter.TickWith), so a crowd's working set stays small.
 package animsys

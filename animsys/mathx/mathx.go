@@ -4,17 +4,17 @@
 //
 // Each op has a plain form, on mathgl's mgl32 types, that reads like the
 // article: QuatMulVec3(q, v), QuatFromScaledAngleAxis(v), Vec3Log(v),
-// with float64 trigonometry rounded once into float32. Where the
-// per-joint loops of package animsys need it, the op also has a fast
-// form (fast.go): the same map on V3 and Q4, register-sized copies of
-// mgl32.Vec3 and mgl32.Quat (q.MulVec3(v), Q4FromScaledAngleAxis(v),
-// v.Log()), on components where a loop must inline it (QuatMulVec3S),
-// with float32 polynomial transcendentals (Log32, Exp32, Sincos32); and
-// with GOEXPERIMENT=simd on amd64, an eight-lane form for the SIMD
-// kernels (QuatMulVec3X8, fast8_amd64.go). Tests hold each fast form to
-// its plain form bit for bit where they compute the same operations in
-// the same order, else within a stated bound, and each eight-lane form to
-// its fast form bit for bit.
+// with float64 trigonometry rounded once into float32: the reference the
+// tests hold the fast forms to, and what code that is not a per-tick pose
+// loop uses. The pose operations of package animsys run on the lane types
+// (soa.go): SoaFloat, SoaVec3, SoaQuat hold Lanes joints, eight in an AVX2
+// register with GOEXPERIMENT=simd on amd64 (soa_avx2.go), one float32
+// otherwise (soa_portable.go), with float32 polynomial transcendentals
+// (ExpAt, SoaQuat.ToScaledAngleAxis, LaneLog, LaneExp); JVec and JQuat
+// (joint.go) hold one joint, for FK's walk down the hierarchy. Each form
+// is spelled once per lane width, the two builds' in the same operations
+// and order, so they give the same bits; tests hold each to float64
+// within a stated bound.
 //
 // Conventions: quaternions are mgl32.Quat{W, V} with unit length; rotations
 // act on column vectors (q.Rotate(v)); a "scaled angle-axis" vector is
