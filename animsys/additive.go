@@ -61,10 +61,11 @@ func additive(out, add *Pose, alpha, alphaVel float32, local bool) {
 	n := len(out.Pos)
 	a, av := mathx.Splat(alpha), mathx.Splat(alphaVel)
 	for i := 0; i < n; i += mathx.Lanes {
-		// pos += alpha add.pos; vel += alpha add.vel + add.pos alphaVel.
-		p := mathx.LoadSoaVec3(add.Pos, i)
-		mathx.StoreSoaVec3(out.Pos, i, mathx.LoadSoaVec3(out.Pos, i).Add(p.Scale(a)))
-		mathx.StoreSoaVec3(out.Vel, i, mathx.LoadSoaVec3(out.Vel, i).Add(mathx.LoadSoaVec3(add.Vel, i).Scale(a)).Add(p.Scale(av)))
+		// pos += alpha add.pos; vel += alpha add.vel + add.pos alphaVel:
+		// the same on each component, in memory order (LoadFlat).
+		p := mathx.LoadFlat(add.Pos, i)
+		mathx.StoreFlat(out.Pos, i, mathx.LoadFlat(out.Pos, i).Add(p.Scale(a)))
+		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(out.Vel, i).Add(mathx.LoadFlat(add.Vel, i).Scale(a)).Add(p.Scale(av)))
 
 		e, w := additiveRotation(mathx.LoadSoaQuat(add.Rot, i), mathx.LoadSoaVec3(add.Ang, i), a, av)
 		rot, ang := mathx.LoadSoaQuat(out.Rot, i), mathx.LoadSoaVec3(out.Ang, i)

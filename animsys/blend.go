@@ -54,11 +54,14 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	needLanes("Blend", "out", out, wholePose, n, "len(lhs.Pos)")
 	a, av := mathx.Splat(alpha), mathx.Splat(alphaVel)
 	for i := 0; i < n; i += mathx.Lanes {
-		// Each channel is read before out's is written (out may be lhs or rhs).
-		lp, rp := mathx.LoadSoaVec3(lhs.Pos, i), mathx.LoadSoaVec3(rhs.Pos, i)
-		lv, rv := mathx.LoadSoaVec3(lhs.Vel, i), mathx.LoadSoaVec3(rhs.Vel, i)
-		mathx.StoreSoaVec3(out.Pos, i, lp.Lerp(rp, a))
-		mathx.StoreSoaVec3(out.Vel, i, lv.Lerp(rv, a).Add(rp.Sub(lp).Scale(av)))
+		// Each channel is read before out's is written (out may be lhs or
+		// rhs). Positions and velocities are maths done the same on each
+		// component: in memory order (LoadFlat). Scales stay by component,
+		// where a uniform scale takes one log (SoaVec3.Log).
+		lp, rp := mathx.LoadFlat(lhs.Pos, i), mathx.LoadFlat(rhs.Pos, i)
+		lv, rv := mathx.LoadFlat(lhs.Vel, i), mathx.LoadFlat(rhs.Vel, i)
+		mathx.StoreFlat(out.Pos, i, lp.Lerp(rp, a))
+		mathx.StoreFlat(out.Vel, i, lv.Lerp(rv, a).Add(rp.Sub(lp).Scale(av)))
 
 		// rot = exp(alpha d) lhs.rot, d = log(abs(rhs.rot lhs.rot^-1)).
 		lr, la := mathx.LoadSoaQuat(lhs.Rot, i), mathx.LoadSoaVec3(lhs.Ang, i)

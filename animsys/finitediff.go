@@ -30,7 +30,9 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	for i := 0; i < n; i += mathx.Lanes {
 		// vel = (pos - prev.pos)/dt; ang = log(abs(rot prev.rot^-1))/dt;
 		// svl = log(scl / prev.scl)/dt.
-		mathx.StoreSoaVec3(out.Vel, i, mathx.LoadSoaVec3(curr.Pos, i).Sub(mathx.LoadSoaVec3(prev.Pos, i)).Scale(inv))
+		// The linear velocity is the same on each component: in memory
+		// order (LoadFlat).
+		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(curr.Pos, i).Sub(mathx.LoadFlat(prev.Pos, i)).Scale(inv))
 		dq := mathx.LoadSoaQuat(curr.Rot, i).MulInv(mathx.LoadSoaQuat(prev.Rot, i)).Abs()
 		mathx.StoreSoaVec3(out.Ang, i, dq.ToScaledAngleAxis().Scale(inv))
 		mathx.StoreSoaVec3(out.Svl, i, logRatio(mathx.LoadSoaVec3(prev.Scl, i), mathx.LoadSoaVec3(curr.Scl, i)).Scale(inv))

@@ -103,9 +103,12 @@ func inertialize(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 	n := len(input.Pos)
 	k0, k1, k2, k3 := mathx.Splat(w0), mathx.Splat(w1), mathx.Splat(w2), mathx.Splat(w3)
 	for i := 0; i < n; i += mathx.Lanes {
-		p, v := mathx.LoadSoaVec3(offset.Pos, i), mathx.LoadSoaVec3(offset.Vel, i)
-		mathx.StoreSoaVec3(out.Pos, i, mathx.LoadSoaVec3(input.Pos, i).Add(p.Scale(k0).Add(v.Scale(k1))))
-		mathx.StoreSoaVec3(out.Vel, i, mathx.LoadSoaVec3(input.Vel, i).Add(p.Scale(k2).Add(v.Scale(k3))))
+		// Positions and velocities decay the same on each component: in
+		// memory order (LoadFlat). Scales stay by component, where a
+		// uniform scale takes one log (SoaVec3.Log).
+		p, v := mathx.LoadFlat(offset.Pos, i), mathx.LoadFlat(offset.Vel, i)
+		mathx.StoreFlat(out.Pos, i, mathx.LoadFlat(input.Pos, i).Add(p.Scale(k0).Add(v.Scale(k1))))
+		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(input.Vel, i).Add(p.Scale(k2).Add(v.Scale(k3))))
 
 		r, a := mathx.LoadSoaQuat(offset.Rot, i).ToScaledAngleAxis(), mathx.LoadSoaVec3(offset.Ang, i)
 		x, dx := r.Scale(k0).Add(a.Scale(k1)), r.Scale(k2).Add(a.Scale(k3))

@@ -223,6 +223,26 @@ func LoadSoaQuat(s []mgl32.Quat, i int) SoaQuat { return ldq8((*[8]mgl32.Quat)(s
 // StoreSoaQuat writes q to s[i], ..., s[i+Lanes-1] (i+Lanes <= cap(s)).
 func StoreSoaQuat(s []mgl32.Quat, i int, q SoaQuat) { stq8((*[8]mgl32.Quat)(s[i:i+8]), q) }
 
+// LoadFlat is s[i], ..., s[i+Lanes-1] as their 3 Lanes float32s in
+// memory order, eight each in X, Y and Z, without the transpose: for
+// maths done the same on every component (lerps, sums, products with a
+// weight the same for every joint, logs and exps of scales), which then
+// gives each component what LoadSoaVec3's layout would, for three plain
+// loads and no shuffle. StoreFlat writes them back.
+func LoadFlat(s []mgl32.Vec3, i int) SoaVec3 {
+	u := unsafe.Pointer((*[8]mgl32.Vec3)(s[i : i+8]))
+	return SoaVec3{ld8(u, 0), ld8(u, 32), ld8(u, 64)}
+}
+
+// StoreFlat writes v, as LoadFlat lays it out, to s[i], ...,
+// s[i+Lanes-1] (i+Lanes <= cap(s)).
+func StoreFlat(s []mgl32.Vec3, i int, v SoaVec3) {
+	u := unsafe.Pointer((*[8]mgl32.Vec3)(s[i : i+8]))
+	st8(u, 0, v.X)
+	st8(u, 32, v.Y)
+	st8(u, 64, v.Z)
+}
+
 // LoadSoaVec3Part is LoadSoaVec3 for a slice without NewPose's room (a
 // clip's frame): the lanes past s's end repeat its last element.
 func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 {

@@ -302,6 +302,14 @@ func StoreSoaQuat(s []mgl32.Quat, i int, q SoaQuat) {
 	s[i] = mgl32.Quat{W: float32(q.W), V: mgl32.Vec3{float32(q.X), float32(q.Y), float32(q.Z)}}
 }
 
+// LoadFlat is LoadSoaVec3, for maths done the same on every component
+// (see soa_avx2.go: there it skips the transpose; with one lane there is
+// none).
+func LoadFlat(s []mgl32.Vec3, i int) SoaVec3 { return LoadSoaVec3(s, i) }
+
+// StoreFlat is StoreSoaVec3 (see LoadFlat).
+func StoreFlat(s []mgl32.Vec3, i int, v SoaVec3) { StoreSoaVec3(s, i, v) }
+
 // LoadSoaVec3Part is LoadSoaVec3 for a slice without NewPose's room.
 func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 { return LoadSoaVec3(s, i) }
 
