@@ -122,24 +122,28 @@ func BK(local, global *Pose, parents []int) {
 	if n > 0 && &global.Pos[0] == &local.Pos[0] {
 		panic("BK: local and global are the same pose")
 	}
-	var idx [mathx.Lanes]int32
+	// Each lane's parent, as byte offsets into a Vec3 and a Quat channel
+	// (rooms checked here: parents and joints are below n); a root reads
+	// itself and takes its global values as they are (below).
+	pos, rot, scl := mathx.RoomVec3(global.Pos, n), mathx.RoomQuat(global.Rot, n), mathx.RoomVec3(global.Scl, n)
+	vel, ang, svl := mathx.RoomVec3(global.Vel, n), mathx.RoomVec3(global.Ang, n), mathx.RoomVec3(global.Svl, n)
+	var off3, offQ [mathx.Lanes]uintptr
 	for i := 0; i < n; i += mathx.Lanes {
-		// Each lane's parent; a root reads itself, and takes its global
-		// values as they are (below).
 		var roots uint
-		for j := range idx {
+		for j := range off3 {
 			k := min(i+j, n-1)
-			idx[j] = int32(parents[k])
-			if parents[k] < 0 {
+			p := parents[k]
+			if p < 0 {
 				roots |= 1 << j
-				idx[j] = int32(k)
+				p = k
 			}
+			off3[j], offQ[j] = 12*uintptr(p), 16*uintptr(p)
 		}
 		gp, gv, ga := mathx.LoadSoaVec3(global.Pos, i), mathx.LoadSoaVec3(global.Vel, i), mathx.LoadSoaVec3(global.Ang, i)
 		gr, gs, gsv := mathx.LoadSoaQuat(global.Rot, i), mathx.LoadSoaVec3(global.Scl, i), mathx.LoadSoaVec3(global.Svl, i)
-		pr, pp := mathx.GatherSoaQuat(global.Rot, &idx), mathx.GatherSoaVec3(global.Pos, &idx)
-		ps, psv := mathx.GatherSoaVec3(global.Scl, &idx), mathx.GatherSoaVec3(global.Svl, &idx)
-		pv, pa := mathx.GatherSoaVec3(global.Vel, &idx), mathx.GatherSoaVec3(global.Ang, &idx)
+		pr, pp := rot.Gather(&offQ), pos.Gather(&off3)
+		ps, psv := scl.Gather(&off3), svl.Gather(&off3)
+		pv, pa := vel.Gather(&off3), ang.Gather(&off3)
 		arm := gp.Sub(pp)
 		lp := pr.InvMulVec3(arm).Div(ps)
 		lv := pr.InvMulVec3(gv.Sub(pv).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv))

@@ -265,26 +265,22 @@ func LoadSoaQuatPart(s []mgl32.Quat, i int) SoaQuat {
 	return ldq8(&b)
 }
 
-// GatherSoaVec3 is s[idx[0]], ..., s[idx[Lanes-1]] as lanes, each
-// element read as 16 bytes, its next one's X the fourth (idx[j] <
-// cap(s)-1: PaddedLen's one more).
-func GatherSoaVec3(s []mgl32.Vec3, idx *[Lanes]int32) SoaVec3 {
-	s = s[:cap(s)-1]
-	p := unsafe.Pointer(unsafe.SliceData(s))
-	ld := func(j int) archsimd.Float32x4 {
-		_ = s[idx[j]]
-		return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(p, 12*uintptr(idx[j]))))
-	}
+// Gather is the elements at byte offsets off[0], ..., off[Lanes-1] of
+// the room as lanes (BK's parents), each read as 16 bytes, its next
+// element's X the fourth: off[j] must be 12 times an index below the
+// room's n, which is not checked.
+func (r Room3) Gather(off *[Lanes]uintptr) SoaVec3 {
+	ld := func(j int) archsimd.Float32x4 { return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.p, off[j]))) }
 	var v archsimd.Float32x8
 	x, y, z, _ := tr4(v.SetLo(ld(0)).SetHi(ld(4)), v.SetLo(ld(1)).SetHi(ld(5)), v.SetLo(ld(2)).SetHi(ld(6)), v.SetLo(ld(3)).SetHi(ld(7)))
 	return SoaVec3{x, y, z}
 }
 
-// GatherSoaQuat is s[idx[0]], ..., s[idx[Lanes-1]] as lanes.
-func GatherSoaQuat(s []mgl32.Quat, idx *[Lanes]int32) SoaQuat {
-	ld := func(j int) archsimd.Float32x4 {
-		return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Pointer(&s[idx[j]])))
-	}
+// Gather is the quaternions at byte offsets off[0], ..., off[Lanes-1]
+// of the room as lanes: off[j] must be 16 times an index below the
+// room's n, which is not checked.
+func (r RoomQ) Gather(off *[Lanes]uintptr) SoaQuat {
+	ld := func(j int) archsimd.Float32x4 { return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.p, off[j]))) }
 	var v archsimd.Float32x8
 	w, x, y, z := tr4(v.SetLo(ld(0)).SetHi(ld(4)), v.SetLo(ld(1)).SetHi(ld(5)), v.SetLo(ld(2)).SetHi(ld(6)), v.SetLo(ld(3)).SetHi(ld(7)))
 	return SoaQuat{w, x, y, z}

@@ -4,6 +4,7 @@ package mathx
 
 import (
 	"math"
+	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -316,11 +317,19 @@ func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 { return LoadSoaVec3(s, i) }
 // LoadSoaQuatPart is LoadSoaQuat for a slice without NewPose's room.
 func LoadSoaQuatPart(s []mgl32.Quat, i int) SoaQuat { return LoadSoaQuat(s, i) }
 
-// GatherSoaVec3 is s[idx[0]], ..., s[idx[Lanes-1]] as lanes.
-func GatherSoaVec3(s []mgl32.Vec3, idx *[Lanes]int32) SoaVec3 { return LoadSoaVec3(s, int(idx[0])) }
+// Gather is the element at byte offset off[0] of the room as lanes:
+// off[0] must be 12 times an index below the room's n (not checked).
+func (r Room3) Gather(off *[Lanes]uintptr) SoaVec3 {
+	v := (*mgl32.Vec3)(unsafe.Add(r.p, off[0]))
+	return SoaVec3{SoaFloat(v[0]), SoaFloat(v[1]), SoaFloat(v[2])}
+}
 
-// GatherSoaQuat is s[idx[0]], ..., s[idx[Lanes-1]] as lanes.
-func GatherSoaQuat(s []mgl32.Quat, idx *[Lanes]int32) SoaQuat { return LoadSoaQuat(s, int(idx[0])) }
+// Gather is the quaternion at byte offset off[0] of the room as lanes:
+// off[0] must be 16 times an index below the room's n (not checked).
+func (r RoomQ) Gather(off *[Lanes]uintptr) SoaQuat {
+	q := (*mgl32.Quat)(unsafe.Add(r.p, off[0]))
+	return SoaQuat{SoaFloat(q.W), SoaFloat(q.V[0]), SoaFloat(q.V[1]), SoaFloat(q.V[2])}
+}
 
 // ClearUpper ends a stretch of lane code; with no vector registers in
 // this build it does nothing.
