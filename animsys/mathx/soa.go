@@ -48,6 +48,10 @@ var (
 	kCos0, kCos1, kCos2, kCos3, kCos4           = konst(cos0), konst(cos1), konst(cos2), konst(cos3), konst(cos4)
 	kAtan0, kAtan1, kAtan2, kAtan3, kAtan4      = konst(atan0), konst(atan1), konst(atan2), konst(atan3), konst(atan4)
 	kLrs0, kLrs1, kLrs2, kLrs3, kLrs4           = konst(lrs0), konst(lrs1), konst(lrs2), konst(lrs3), konst(lrs4)
+	kSqrt2, kThird, kFifth, kSeventh, kNinth    = konst(sqrt2), konst(1.0 / 3), konst(1.0 / 5), konst(1.0 / 7), konst(1.0 / 9)
+	kLn2hi, kLn2lo, kLog2e, kExpHi, kExpLo      = konst(ln2hi), konst(ln2lo), konst(log2e), konst(88), konst(-87)
+	kExp1, kExp2, kExp3                         = konst(1.0000000377162137), konst(0.5000000047117756), konst(0.16666415514653268)
+	kExp4, kExp5, kExp6                         = konst(0.04166635289675798), konst(0.008375126398156), konst(0.0013941108435501846)
 )
 
 // allLanes is the ToBits of a mask that holds in every lane.
@@ -220,39 +224,45 @@ func logSpecial(x SoaFloat, normal SoaMask) SoaFloat {
 // logNormal is LaneLog for positive, normal lanes.
 func logNormal(x SoaFloat) SoaFloat {
 	e, m := split(x)
-	big := m.Greater(Splat(sqrt2))
+	big := m.Greater(kSqrt2)
 	m, e = m.Mul(kHalf).Merge(m, big), e.Add(kOne).Merge(e, big)
 	f := m.Sub(kOne)
 	s := f.Div(kTwo.Add(f))
 	s2 := s.Mul(s)
 	s4 := s2.Mul(s2)
-	p := kOne.Add(s2.Mul(Splat(1.0 / 3))).Add(s4.Mul(Splat(1.0 / 5).Add(s2.Mul(Splat(1.0 / 7))).Add(s4.Mul(Splat(1.0 / 9)))))
-	return e.Mul(Splat(ln2hi)).Add(e.Mul(Splat(ln2lo)).Add(kTwo.Mul(s).Mul(p)))
+	p := kOne.Add(s2.Mul(kThird)).Add(s4.Mul(kFifth.Add(s2.Mul(kSeventh)).Add(s4.Mul(kNinth))))
+	return e.Mul(kLn2hi).Add(e.Mul(kLn2lo).Add(kTwo.Mul(s).Mul(p)))
 }
 
 // SoaExp is e^x per lane, in float32 arithmetic (Exp32), x clamped to
 // [-87, 88] (the normal range): x = k ln2 + r, |r| <= ln2/2, e^r by a
 // degree-6 fit (error < 3e-9). Exp(0) is exactly 1; NaN stays NaN.
 func LaneExp(x SoaFloat) SoaFloat {
-	x = Splat(88).Merge(x, x.Greater(Splat(88)))
-	x = Splat(-87).Merge(x, x.Less(Splat(-87)))
-	k := x.Mul(Splat(log2e)).RoundToEven()
-	r := x.Sub(k.Mul(Splat(ln2hi))).Sub(k.Mul(Splat(ln2lo)))
+	x = kExpHi.Merge(x, x.Greater(kExpHi))
+	x = kExpLo.Merge(x, x.Less(kExpLo))
+	k := x.Mul(kLog2e).RoundToEven()
+	r := x.Sub(k.Mul(kLn2hi)).Sub(k.Mul(kLn2lo))
 	r2 := r.Mul(r)
 	r4 := r2.Mul(r2)
-	e := kOne.Add(Splat(1.0000000377162137).Mul(r)).Add(r2.Mul(Splat(0.5000000047117756).Add(Splat(0.16666415514653268).Mul(r)))).
-		Add(r4.Mul(Splat(0.04166635289675798).Add(Splat(0.008375126398156).Mul(r)).Add(r2.Mul(Splat(0.0013941108435501846)))))
+	e := kOne.Add(kExp1.Mul(r)).Add(r2.Mul(kExp2.Add(kExp3.Mul(r)))).Add(r4.Mul(kExp4.Add(kExp5.Mul(r)).Add(r2.Mul(kExp6))))
 	return e.Mul(pow2(k))
 }
 
 // Log is LaneLog per component; a uniform scale (the same value in each
-// component, in every lane: the usual kind) takes one.
+// component, in every lane: the usual kind) takes one. Where every lane
+// of every component is a positive, normal float (nearly always), the
+// logarithm's polynomial runs inline, without LaneLog's test for the rest.
 func (v SoaVec3) Log() SoaVec3 {
+	lo, hi := Splat(0x1p-126), Splat(math.MaxFloat32)
+	normal := v.X.GreaterEqual(lo).And(v.X.LessEqual(hi)).And(v.Y.GreaterEqual(lo)).And(v.Y.LessEqual(hi)).And(v.Z.GreaterEqual(lo)).And(v.Z.LessEqual(hi))
+	if !AllLanes(normal) {
+		return SoaVec3{LaneLog(v.X), LaneLog(v.Y), LaneLog(v.Z)}
+	}
 	if AllLanes(v.X.Equal(v.Y).And(v.Y.Equal(v.Z))) {
-		l := LaneLog(v.X)
+		l := logNormal(v.X)
 		return SoaVec3{l, l, l}
 	}
-	return SoaVec3{LaneLog(v.X), LaneLog(v.Y), LaneLog(v.Z)}
+	return SoaVec3{logNormal(v.X), logNormal(v.Y), logNormal(v.Z)}
 }
 
 // Exp is LaneExp per component; a uniform argument takes one.
