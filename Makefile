@@ -27,19 +27,19 @@ SIMDEXP     := $(if $(GOEXPERIMENT),$(GOEXPERIMENT)$(comma))simd
 run: build
 	./bin/kinelab $(ARGS)
 
-# The fast path (GOEXPERIMENT=simd: the chain's AVX2 loops, the scalar
-# path's bits) where .ci/simdprobe builds and runs, that is where this Go
-# has the experiment and the CPU has AVX2; else the scalar build. Should the
-# fast build still fail (an experiment's API changes), the scalar one is
-# built instead.
+# The AVX2 build (GOEXPERIMENT=simd: animsys's lane types eight joints to
+# a register, the portable build's bits) where .ci/simdprobe builds and
+# runs, that is where this Go has the experiment and the CPU has AVX2;
+# else the portable build. Should the AVX2 build still fail (an
+# experiment's API changes), the portable one is built instead.
 build: deps
 	@if GOEXPERIMENT=$(SIMDEXP) $(GO) run ./.ci/simdprobe >/dev/null 2>&1; then \
-	  echo "make: building the fast path (GOEXPERIMENT=simd, AVX2) into bin/kinelab"; \
+	  echo "make: building the AVX2 lanes (GOEXPERIMENT=simd) into bin/kinelab"; \
 	  GOEXPERIMENT=$(SIMDEXP) $(GO) build -o bin/kinelab . || { \
-	    echo "make: the fast build failed; building the scalar path into bin/kinelab"; \
+	    echo "make: the AVX2 build failed; building the portable one into bin/kinelab"; \
 	    $(GO) build -o bin/kinelab .; }; \
 	else \
-	  echo "make: building the scalar path into bin/kinelab (no GOEXPERIMENT=simd in this Go, or no AVX2)"; \
+	  echo "make: building the portable lanes into bin/kinelab (no GOEXPERIMENT=simd in this Go, or no AVX2)"; \
 	  $(GO) build -o bin/kinelab .; \
 	fi
 
@@ -87,8 +87,8 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./animsys/...
 	./bin/kinelab bench
 
-# Each build by name, whatever the machine: the SIMD one runs its scalar
-# loops on a CPU without AVX2.
+# Each build by name, whatever the machine: the AVX2 one refuses to start
+# on a CPU without AVX2, saying so.
 build-simd: deps
 	GOEXPERIMENT=$(SIMDEXP) $(GO) build -o bin/kinelab-simd .
 
