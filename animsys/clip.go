@@ -44,9 +44,12 @@ type Clip struct {
 	pos, scl track3
 
 	// Cached by Prepare (see there): the curves' blocks of each interval
-	// from frame f to f+1, interval after interval.
+	// from frame f to f+1, interval after interval, made with the ends
+	// wrapped or not (recsWrap: Wraps then; a loop marked since makes the
+	// cache stale, and sampling computes from the frames).
 	recs             []rotRec
 	posRecs, sclRecs []chanRec
+	recsWrap         bool
 }
 
 // Curves are animation curves sampled at any time, the exact source of

@@ -34,7 +34,7 @@
 //
 // Every velocity here is the exact time derivative of what the operation
 // outputs, which `kinelab verify` and the tests check against a fine
-// central difference. Four places needed more than the listings:
+// central difference. Five places needed more than the listings:
 //
 //   - BK and KformDiv divide by the parent scale and keep the expansion term
 //     in the local frame: the exact inverse of op_fk. The article's op_bk
@@ -50,6 +50,15 @@
 //   - Accordingly InertializeOffset stores in Offset.Ang the rate of the
 //     offset's scaled angle-axis, so the inertialized pose starts with the
 //     source's angular velocity exactly.
+//   - Cubic sampling takes each tangent from the deltas between the frames
+//     either side of an interval. Past a clip's first and last frames the
+//     article clamps: the ghost frame repeats the end frame, and the
+//     velocity at a clip's first and last frame comes out half the
+//     motion's. Here the ghost frame carries the motion on (the
+//     interval's own delta: one-sided), or, for a clip that loops as a
+//     whole (Clip.Wraps), is the frame across the wrap; sampling at the
+//     clip's end time gives the last frame with the velocity the motion
+//     ends with, and only past it holds the frame at rest.
 //   - ExtrapolateDecayed turns a joint by at most half a turn in total
 //     (MaxExtrapolatedTurn), scaling down angular velocities faster than
 //     that allows: the listing spins a very fast joint (50 rad/s in a real

@@ -85,7 +85,7 @@ func ExampleTransition() {
 	}
 	// Output:
 	// 0.00 s: left foot 19.9 cm off the run
-	// 0.17 s: left foot  6.6 cm off the run
-	// 0.33 s: left foot  2.0 cm off the run
+	// 0.17 s: left foot  6.1 cm off the run
+	// 0.33 s: left foot  1.8 cm off the run
 	// 0.50 s: left foot  0.3 cm off the run
 }

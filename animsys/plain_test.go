@@ -107,14 +107,15 @@ var plainCases = []plainCase{
 	{name: "SampleCubic", run: func(fast, plain *Pose, in *plainInputs) {
 		SampleCubicFrame(fast, in.clip, in.frame, in.frac)
 		sampleReference(plain, in.clip, in.frame, hermiteAt(in.frac))
-	}, tol: [6]float64{0, 3e-7, 3e-7, 0, 1e-6, 3e-7},
-		why: "the cached tangents are the same function of the frames; the lane forms' float32 polynomials " +
+	}, tol: [6]float64{2e-7, 3e-7, 3e-7, 2e-7, 1e-6, 3e-7},
+		why: "the cached tangents are the same function of the frames (the reference's position tangents sum " +
+			"the deltas either side, Catmull-Rom's (p2 - p0)/2 rounds once less); the lane forms' float32 polynomials " +
 			"against float64 trigonometry rounded once, and the angular velocity's exp-map Jacobian, over " +
 			"a frame time (1/60 s): a few ulps of rad/s"},
 	{name: "SampleLinear", run: func(fast, plain *Pose, in *plainInputs) {
 		SampleLinearFrame(fast, in.clip, in.frame, in.frac)
 		sampleReference(plain, in.clip, in.frame, linearAt(in.frac))
-	}, tol: [6]float64{0, 3e-7, 3e-7, 0, 1e-6, 3e-7},
+	}, tol: [6]float64{2e-7, 3e-7, 3e-7, 2e-7, 1e-6, 3e-7},
 		why: "as SampleCubic"},
 	{name: "FiniteDiff", run: func(fast, plain *Pose, in *plainInputs) {
 		FiniteDiff(fast, &in.ga, &in.gaPrev, in.dt)

@@ -156,39 +156,69 @@ func additiveReference(out, add *Pose, alpha, alphaVel float32, local bool) {
 // sampleReference is SampleCubicFrame (h from hermiteAt) or
 // SampleLinearFrame (h from linearAt) at fraction h of interval st, as
 // the article's sampling describes it, one joint at a time from the four
-// frames around the interval (clamped): each channel's Hermite offset
-// from the interval's start, built from the deltas between consecutive
-// frames, with its derivative as the velocity.
+// frames around the interval: each channel's Hermite offset from the
+// interval's start, its tangents the means of the deltas between
+// consecutive frames either side, with its derivative as the velocity.
+// Past the clip's first and last frames the delta is a ghost's
+// (Clip.ghosts: the interval's own, or across the wrap); outside the clip
+// the frames clamp and the curve holds.
 func sampleReference(out *Pose, c *Clip, st int, h hermite) {
 	f0, f1, f2, f3 := c.frames4(st)
 	if st < 0 || st >= c.Frames-1 {
 		h = hermite{}
 	}
+	nf := c.Frames
 	inv := 1 / c.FrameTime
-	delta := func(a, b int, j int) mgl32.Vec3 {
-		if a == b {
-			return mgl32.Vec3{}
-		}
-		return mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(c.Rot[c.At(b, j)], c.Rot[c.At(a, j)])))
-	}
+	before, after := c.ghosts(st)
 	curve := func(m1, d12, m2 mgl32.Vec3) (o, do mgl32.Vec3) {
 		return m1.Mul(h.h10).Add(d12.Mul(h.h01)).Add(m2.Mul(h.h11)), m1.Mul(h.d10).Add(d12.Mul(h.d01)).Add(m2.Mul(h.d11))
 	}
+	// sides are the deltas before and after the interval, given delta(a,
+	// b) between frames and the interval's own d12.
+	sides := func(delta func(a, b int) mgl32.Vec3, d12 mgl32.Vec3) (d01, d23 mgl32.Vec3) {
+		switch before {
+		case inside:
+			d01 = delta(f0, f1)
+		case oneSided:
+			d01 = d12
+		case wrapped:
+			d01 = delta(nf-2, nf-1)
+		}
+		switch after {
+		case inside:
+			d23 = delta(f2, f3)
+		case oneSided:
+			d23 = d12
+		case wrapped:
+			d23 = delta(0, 1)
+		}
+		return d01, d23
+	}
 	for j := 0; j < c.Joints; j++ {
-		d12 := delta(f1, f2, j)
-		m1 := delta(f0, f1, j).Add(d12).Mul(0.5)
-		m2 := mathx.QuatToScaledAngleAxisDx(d12, d12.Add(delta(f2, f3, j)).Mul(0.5))
+		rotDelta := func(a, b int) mgl32.Vec3 {
+			if a == b {
+				return mgl32.Vec3{}
+			}
+			return mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(c.Rot[c.At(b, j)], c.Rot[c.At(a, j)])))
+		}
+		d12 := rotDelta(f1, f2)
+		d01, d23 := sides(rotDelta, d12)
+		m1 := d01.Add(d12).Mul(0.5)
+		m2 := mathx.QuatToScaledAngleAxisDx(d12, d12.Add(d23).Mul(0.5))
 		o, do := curve(m1, d12, m2)
 		out.Rot[j] = mathx.QuatMul(mathx.QuatFromScaledAngleAxis(o), c.Rot[c.At(f1, j)])
 		out.Ang[j] = mathx.QuatFromScaledAngleAxisDx(o, do).Mul(inv)
 
-		p0, p1, p2, p3 := c.PosAt(f0, j), c.PosAt(f1, j), c.PosAt(f2, j), c.PosAt(f3, j)
-		o, do = curve(p2.Sub(p0).Mul(0.5), p2.Sub(p1), p3.Sub(p1).Mul(0.5))
-		out.Pos[j], out.Vel[j] = p1.Add(o), do.Mul(inv)
+		posDelta := func(a, b int) mgl32.Vec3 { return c.PosAt(b, j).Sub(c.PosAt(a, j)) }
+		d12 = posDelta(f1, f2)
+		d01, d23 = sides(posDelta, d12)
+		o, do = curve(d01.Add(d12).Mul(0.5), d12, d12.Add(d23).Mul(0.5))
+		out.Pos[j], out.Vel[j] = c.PosAt(f1, j).Add(o), do.Mul(inv)
 
-		s0, s1, s2, s3 := c.SclAt(f0, j), c.SclAt(f1, j), c.SclAt(f2, j), c.SclAt(f3, j)
-		l01, l12, l23 := mathx.Vec3Log(mathx.Vec3Div(s1, s0)), mathx.Vec3Log(mathx.Vec3Div(s2, s1)), mathx.Vec3Log(mathx.Vec3Div(s3, s2))
-		o, do = curve(l01.Add(l12).Mul(0.5), l12, l12.Add(l23).Mul(0.5))
-		out.Scl[j], out.Svl[j] = mathx.Vec3Mul(s1, mathx.Vec3Exp(o)), do.Mul(inv)
+		sclDelta := func(a, b int) mgl32.Vec3 { return mathx.Vec3Log(mathx.Vec3Div(c.SclAt(b, j), c.SclAt(a, j))) }
+		d12 = sclDelta(f1, f2)
+		d01, d23 = sides(sclDelta, d12)
+		o, do = curve(d01.Add(d12).Mul(0.5), d12, d12.Add(d23).Mul(0.5))
+		out.Scl[j], out.Svl[j] = mathx.Vec3Mul(c.SclAt(f1, j), mathx.Vec3Exp(o)), do.Mul(inv)
 	}
 }

@@ -25,6 +25,17 @@ func frameAt(time, frameTime float32) (int, float32) {
 	return st, min(float32(ft-float64(st)), belowOne)
 }
 
+// frameAt is frameAt of the clip's frames, but for the clip's last frame
+// itself, which is the end of the last interval (fraction 1): the last
+// frame with the velocity the motion ends with, where a time past it
+// holds the frame at rest.
+func (c *Clip) frameAt(time float32) (int, float32) {
+	if c.Frames >= 2 && time == c.Duration() {
+		return c.Frames - 2, 1
+	}
+	return frameAt(time, c.FrameTime)
+}
+
 // belowOne is the largest float32 below 1, math.Nextafter32(1, 0) (a
 // call, not folded, that was a third of frameAt).
 const belowOne = 0x1.fffffep-1
@@ -43,12 +54,13 @@ func clampFrame(f, frames int) int {
 // SampleLinear samples clip c at time (s) by linear interpolation between
 // the two frames around it (op_sample_linear): positions lerp, rotations
 // slerp, scales eerp, and the velocities are the constant rates between the
-// two frames — m/s, rad/s (world side), natural-log scale per second. Frames
-// are clamped at the ends (velocities are zero outside the clip); wrapping
-// a looping time is the caller's job. out must have c.Joints joints. A
-// clip with Curves is sampled from them instead, exactly.
+// two frames — m/s, rad/s (world side), natural-log scale per second. At
+// the clip's end time it is the last frame with the last interval's
+// velocities; past its ends the end frame holds, at rest; wrapping a
+// looping time is the caller's job. out must have c.Joints joints. A clip
+// with Curves is sampled from them instead, exactly.
 func SampleLinear(out *Pose, c *Clip, time float32) {
-	st, alpha := frameAt(time, c.FrameTime)
+	st, alpha := c.frameAt(time)
 	sampleFrame("SampleLinear", out, c, st, linearAt(alpha), float64(time))
 }
 
@@ -72,18 +84,23 @@ func SampleLinearFrame(out *Pose, c *Clip, frame int, alpha float32) {
 // angle-axis of quat_mul_inv, rad) and scales (log-ratios) — with tangents
 // the mean of the deltas on either side. The velocities are the exact time
 // derivatives of the sampled curves: m/s; rad/s (world side, through the
-// exp-map derivative); natural-log scale per second. Frames are clamped at
-// the ends; wrapping is the caller's job. A clip with Curves is sampled
-// from them instead, exactly.
+// exp-map derivative); natural-log scale per second. At a clip's first and
+// last interval the frame beyond is a ghost that carries the motion on
+// (one-sided), or for a clip that Wraps the frame across the wrap, so the
+// velocities at the clip's first and last frame are the motion's; at the
+// end time it is the last frame with the velocity the curve ends with,
+// and past either end the end frame holds at rest. Wrapping a looping time
+// is the caller's job. A clip with Curves is sampled from them instead,
+// exactly.
 func SampleCubic(out *Pose, c *Clip, time float32) {
-	st, alpha := frameAt(time, c.FrameTime)
+	st, alpha := c.frameAt(time)
 	sampleFrame("SampleCubic", out, c, st, hermiteAt(alpha), float64(time))
 }
 
 // SampleCubicFrame is SampleCubic at fraction alpha (0 to 1) of the way
 // from frame to frame+1 (see SampleLinearFrame): alpha = 1 on the last
-// interval gives the last frame with the velocity the curve ends with,
-// where SampleCubic at the clip's end holds the frame at rest.
+// interval gives the last frame with the velocity the curve ends with, as
+// SampleCubic at the clip's end time does.
 func SampleCubicFrame(out *Pose, c *Clip, frame int, alpha float32) {
 	if curvesFrame("SampleCubicFrame", out, c, frame, alpha) {
 		return
@@ -190,7 +207,7 @@ func (c *Clip) Prepare() {
 			c.chanTangents(&sclRecs[f*ns+b], &c.scl, f, b, true)
 		}
 	}
-	c.recs, c.posRecs, c.sclRecs = recs, posRecs, sclRecs
+	c.recs, c.posRecs, c.sclRecs, c.recsWrap = recs, posRecs, sclRecs, c.Wraps()
 	mathx.ClearUpper()
 }
 
@@ -198,7 +215,8 @@ func (c *Clip) Prepare() {
 func (c *Clip) prepared() bool {
 	m := c.Frames - 1
 	return c.Joints > 0 && m > 0 && len(c.recs) == m*blocks(c.Joints) &&
-		len(c.posRecs) == m*blocks(len(c.pos.joints)) && len(c.sclRecs) == m*blocks(len(c.scl.joints))
+		len(c.posRecs) == m*blocks(len(c.pos.joints)) && len(c.sclRecs) == m*blocks(len(c.scl.joints)) &&
+		c.recsWrap == c.Wraps()
 }
 
 // records are the cached blocks of interval f (f in [0, Frames-1), the
@@ -215,16 +233,63 @@ func (c *Clip) frames4(st int) (f0, f1, f2, f3 int) {
 	return clampFrame(st-1, nf), clampFrame(st, nf), clampFrame(st+1, nf), clampFrame(st+2, nf)
 }
 
-// rotTangents fills block b of x with the rotation curves of interval st
-// (frames clamped): R the rotation at its start r1, d12 = log(abs(r2
-// r1^-1)) the delta to its end, and the tangents m1 = (d01 + d12)/2 at r1
-// and m2 at r2. At r2 the mean (d12 + d23)/2 is an angular velocity, while
+// Wraps reports whether the clip loops as a whole: its marked loop runs
+// from its first frame to its last, which holds the first frame's pose
+// (up to root motion). Sampling then takes the ghost frames around the
+// clip's ends across the wrap (see ghost).
+func (c *Clip) Wraps() bool {
+	return c.LoopEnd > c.LoopStart && c.LoopStart <= 0 && c.LoopEnd >= c.Duration()-c.FrameTime/2
+}
+
+// ghost says where the delta on one side of interval st comes from (the
+// cubic curve's tangent at that end is the mean of the deltas either side
+// of it): inside the clip, its frames; at the clip's first and last
+// intervals, which have no frame beyond, a ghost frame — the motion
+// carried on (one-sided: the interval's own delta), so that a clip's
+// first and last frames carry the motion's velocity, not half of it as
+// clamped frames gave; or, for a clip that Wraps, the delta across the
+// wrap. Outside the clip the frames clamp, and the curve holds at rest.
+type ghost int
+
+const (
+	inside   ghost = iota // the frame beyond exists
+	oneSided              // the interval's own delta
+	wrapped               // the delta at the clip's other end
+	clamped               // outside the clip: no motion
+)
+
+// ghosts are the sources of interval st's deltas before (st-1 to st) and
+// after (st+1 to st+2).
+func (c *Clip) ghosts(st int) (before, after ghost) {
+	nf := c.Frames
+	if st < 0 || st > nf-2 {
+		return clamped, clamped
+	}
+	before, after = inside, inside
+	end := oneSided
+	if c.Wraps() && nf > 2 {
+		end = wrapped
+	}
+	if st == 0 {
+		before = end
+	}
+	if st == nf-2 {
+		after = end
+	}
+	return before, after
+}
+
+// rotTangents fills block b of x with the rotation curves of interval st:
+// R the rotation at its start r1, d12 = log(abs(r2 r1^-1)) the delta to
+// its end, and the tangents m1 = (d01 + d12)/2 at r1 and m2 at r2, the
+// deltas d01 before and d23 after from the frames there or their ghosts
+// (ghosts). At r2 the mean (d12 + d23)/2 is an angular velocity, while
 // the curve's end tangent is the rate of o = log(rot r1^-1) at o = d12,
 // so it is mapped by J(d12)^-1 (mathx.ToScaledAngleAxisDx). A delta
 // between two clamped (equal) frames is zero.
 func (c *Clip) rotTangents(x *rotRec, st, b int) {
-	f0, f1, f2, f3 := c.frames4(st)
-	n, j := c.Joints, b*mathx.Lanes
+	_, f1, f2, _ := c.frames4(st)
+	n, j, nf := c.Joints, b*mathx.Lanes, c.Frames
 	at := func(f int) mathx.SoaQuat { return mathx.LoadSoaQuatPart(c.Rot[f*n:f*n+n], j) }
 	delta := func(fa, fb int) mathx.SoaVec3 {
 		if fa == fb {
@@ -238,21 +303,42 @@ func (c *Clip) rotTangents(x *rotRec, st, b int) {
 	if f1 == f2 {
 		d12 = zeros3()
 	}
+	before, after := c.ghosts(st)
+	d01, d23 := zeros3(), zeros3()
+	switch before {
+	case inside:
+		d01 = delta(st-1, st)
+	case oneSided:
+		d01 = d12
+	case wrapped:
+		d01 = delta(nf-2, nf-1)
+	}
+	switch after {
+	case inside:
+		d23 = delta(st+1, st+2)
+	case oneSided:
+		d23 = d12
+	case wrapped:
+		d23 = delta(0, 1)
+	}
 	half := mathx.Splat(0.5)
-	m1 := delta(f0, f1).Add(d12).Scale(half)
-	m2 := mathx.ToScaledAngleAxisDx(q12, d12, d12.Add(delta(f2, f3)).Scale(half))
+	m1 := d01.Add(d12).Scale(half)
+	m2 := mathx.ToScaledAngleAxisDx(q12, d12, d12.Add(d23).Scale(half))
 	storeQuat(&x.R, r1)
 	storeVec3(&x.M1, m1)
 	storeVec3(&x.D12, d12)
 	storeVec3(&x.M2, m2)
 }
 
-// chanTangents fills x with block b of track t's curves over interval st
-// (frames clamped): positions as Catmull-Rom, m1 = (p2 - p0)/2, d12 = p2 -
-// p1, m2 = (p3 - p1)/2; scales (logs) the same on the log-ratios of
-// consecutive frames, m1 = (d01 + d12)/2, m2 = (d12 + d23)/2.
+// chanTangents fills x with block b of track t's curves over interval st:
+// positions as Catmull-Rom, m1 = (p2 - p0)/2, d12 = p2 - p1, m2 = (p3 -
+// p1)/2; scales (logs) the same on the log-ratios of consecutive frames,
+// m1 = (d01 + d12)/2, m2 = (d12 + d23)/2. At the clip's ends the frame
+// beyond is a ghost (ghosts): one-sided, m = d12; or across the wrap, m =
+// (d12 + the delta at the other end)/2.
 func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 	f0, f1, f2, f3 := c.frames4(st)
+	nf := c.Frames
 	at := func(f int) mathx.SoaVec3 {
 		var v [mathx.Lanes]mgl32.Vec3
 		for j := range v {
@@ -260,6 +346,12 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 			v[j] = t.data[k][f]
 		}
 		return mathx.LoadSoaVec3(v[:], 0)
+	}
+	delta := func(fa, fb int) mathx.SoaVec3 {
+		if logs {
+			return logRatio(at(fa), at(fb))
+		}
+		return at(fb).Sub(at(fa))
 	}
 	p0, p1, p2, p3 := at(f0), at(f1), at(f2), at(f3)
 	half := mathx.Splat(0.5)
@@ -270,6 +362,19 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 		m1, m2 = d01.Add(d12).Scale(half), d12.Add(d23).Scale(half)
 	} else {
 		m1, d12, m2 = p2.Sub(p0).Scale(half), p2.Sub(p1), p3.Sub(p1).Scale(half)
+	}
+	before, after := c.ghosts(st)
+	switch before {
+	case oneSided:
+		m1 = d12
+	case wrapped:
+		m1 = delta(nf-2, nf-1).Add(d12).Scale(half)
+	}
+	switch after {
+	case oneSided:
+		m2 = d12
+	case wrapped:
+		m2 = d12.Add(delta(0, 1)).Scale(half)
 	}
 	storeVec3(&x.V, p1)
 	storeVec3(&x.M1, m1)

@@ -1,6 +1,7 @@
 package animsys
 
 import (
+	"math"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -162,21 +163,25 @@ func TestTimeScaleAndRemoveRoot(t *testing.T) {
 // Sampling by frame and fraction reaches the clip's end from inside: at
 // alpha = 1 of the last interval the pose is the last frame and the
 // velocities are the curve's own there (continuous with alpha just below
-// 1), where sampling at the end time holds the frame at rest. The cubic
-// curve's end tangent repeats the last frame (clamped Catmull-Rom), so it
-// ends at half the last interval's rate; linear keeps the whole rate.
+// 1); sampling at the end time gives the same, and past it holds the
+// frame at rest. The curve's tangent at the last frame is one-sided (its
+// ghost frame carries the motion on), so a non-looping clip ends at the
+// last interval's whole rate, cubic and linear alike, and starts at the
+// first interval's.
 func TestSampleFrameAtEnd(t *testing.T) {
 	c := GenerateBenchClip(3)
 	last := c.Frames - 1
-	end, before := NewPose(c.Joints), NewPose(c.Joints)
+	end, before, atEnd, past := NewPose(c.Joints), NewPose(c.Joints), NewPose(c.Joints), NewPose(c.Joints)
 	for _, s := range []struct {
 		name   string
 		sample func(*Pose, *Clip, int, float32)
+		at     func(*Pose, *Clip, float32)
 		tol    float32 // m/s between alpha = 1 and 1 - 1e-4
-		rate   float32 // of the last interval's rate at the end
-	}{{"linear", SampleLinearFrame, 1e-6, 1}, {"cubic", SampleCubicFrame, 1e-3, 0.5}} {
+	}{{"linear", SampleLinearFrame, SampleLinear, 1e-6}, {"cubic", SampleCubicFrame, SampleCubic, 1e-3}} {
 		s.sample(&end, &c, last-1, 1)
 		s.sample(&before, &c, last-1, 1-1e-4)
+		s.at(&atEnd, &c, c.Duration())
+		s.at(&past, &c, c.Duration()+c.FrameTime)
 		for j := 0; j < c.Joints; j++ {
 			i := c.At(last, j)
 			if !near3(end.Pos[j], c.PosAt(last, j), 2e-5) || !nearQ(end.Rot[j], c.Rot[i], 2e-6) || !near3(end.Scl[j], c.SclAt(last, j), 1e-6) {
@@ -185,10 +190,61 @@ func TestSampleFrameAtEnd(t *testing.T) {
 			if !near3(end.Vel[j], before.Vel[j], s.tol) || !near3(end.Ang[j], before.Ang[j], s.tol) {
 				t.Fatalf("%s joint %d: velocity %v %v at the end, %v %v just before", s.name, j, end.Vel[j], end.Ang[j], before.Vel[j], before.Ang[j])
 			}
+			if atEnd.Kform(j) != end.Kform(j) {
+				t.Fatalf("%s joint %d: at the end time %+v, at alpha 1 of the last interval %+v", s.name, j, atEnd.Kform(j), end.Kform(j))
+			}
+			if past.Vel[j] != (mgl32.Vec3{}) || past.Ang[j] != (mgl32.Vec3{}) || past.Rot[j] != c.Rot[i] {
+				t.Fatalf("%s joint %d: past the end %v %v, want the last frame at rest", s.name, j, past.Rot[j], past.Vel[j])
+			}
 		}
-		want := c.PosAt(last, 0).Sub(c.PosAt(last-1, 0)).Mul(s.rate / c.FrameTime)
+		want := c.PosAt(last, 0).Sub(c.PosAt(last-1, 0)).Mul(1 / c.FrameTime)
 		if !near3(end.Vel[0], want, 1e-3) || want.Len() < 0.5 {
-			t.Fatalf("%s: root velocity %v at the end, want %v", s.name, end.Vel[0], want)
+			t.Fatalf("%s: root velocity %v at the end, want the last interval's %v", s.name, end.Vel[0], want)
+		}
+		s.sample(&end, &c, 0, 0)
+		want = c.PosAt(1, 0).Sub(c.PosAt(0, 0)).Mul(1 / c.FrameTime)
+		if !near3(end.Vel[0], want, 1e-3) {
+			t.Fatalf("%s: root velocity %v at the start, want the first interval's %v", s.name, end.Vel[0], want)
+		}
+	}
+}
+
+// A clip that loops as a whole (its loop from the first frame to the
+// last, which repeats the first) takes its end tangents across the wrap:
+// at frame 0 the velocity is the mean of the last interval's delta and the
+// first's, the central difference across the wrap, where a clip that does
+// not loop takes the first interval's alone.
+func TestSampleWrapsAtLoopEnds(t *testing.T) {
+	const frames = 61
+	c := NewClip("circle", frames, 2, 1.0/60)
+	for f := 0; f < frames; f++ {
+		a := 2 * math.Pi * float64(f) / (frames - 1)
+		c.SetPos(f, 1, mgl32.Vec3{float32(math.Cos(a)), 0, float32(math.Sin(a))})
+		c.Rot[c.At(f, 1)] = mgl32.QuatRotate(float32(a), mgl32.Vec3{0, 1, 0})
+	}
+	c.Prepare()
+	p := NewPose(2)
+	inv := 1 / c.FrameTime
+	for _, loop := range []bool{false, true} {
+		c.LoopStart, c.LoopEnd = 0, 0
+		if loop {
+			c.LoopEnd = c.Duration()
+		}
+		if c.Wraps() != loop {
+			t.Fatalf("loop %v: Wraps %v", loop, c.Wraps())
+		}
+		SampleCubicFrame(&p, &c, 0, 0)
+		d12 := c.PosAt(1, 1).Sub(c.PosAt(0, 1))
+		want := d12.Mul(inv)
+		if loop {
+			want = c.PosAt(frames-1, 1).Sub(c.PosAt(frames-2, 1)).Add(d12).Mul(0.5 * inv)
+		}
+		if !near3(p.Vel[1], want, 1e-4) {
+			t.Errorf("loop %v: velocity at frame 0 %v, want %v", loop, p.Vel[1], want)
+		}
+		// The turn is steady: 2 pi per clip, about y.
+		if w := float32(2*math.Pi) / c.Duration(); !near3(p.Ang[1], mgl32.Vec3{0, w, 0}, 1e-3*w) {
+			t.Errorf("loop %v: angular velocity at frame 0 %v, want %v about y", loop, p.Ang[1], w)
 		}
 	}
 }

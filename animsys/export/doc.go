@@ -30,9 +30,11 @@
 //   - The velocities are the exact time derivatives of the sampled curve.
 //     At the source's last frame they are the curve's as it arrives there
 //     (SampleCubicFrame with alpha 1), not the rest that a sampler holds
-//     past a clip's end; the cubic curve's end tangents repeat the end
-//     frames, so at the first and last frame its velocities are half the
-//     neighbouring interval's rate. A glTF animation's curves are
+//     past a clip's end. At the first and last frame the curve's tangent
+//     takes a ghost frame that carries the motion on (animsys's sampling:
+//     one-sided, or across the wrap of a clip that loops as a whole), so
+//     the velocities there are the motion's: the neighbouring interval's
+//     rate, as the one-sided finite difference gives. A glTF animation's curves are
 //     sampled exactly, at k / (frames - 1) of their end, and its last
 //     frame at the end itself with the derivatives its curves end with
 //     (animsys.CurvesEnd).

@@ -540,3 +540,35 @@ func TestGLTFLastFrameVelocity(t *testing.T) {
 		}
 	}
 }
+
+// At a capture's first and last frame, exported at its own rate, the
+// sampled local velocities are the motion's: the one-sided difference of
+// the neighbouring frame, as --fd exports it there, to float32 rounding
+// (the tolerance: 1e-4 of the velocity plus 1e-4 m/s or rad/s or 1/s).
+// The article's cubic sampling with clamped end frames gave half of it.
+// On every capture in ../shared/mocap and ../shared/locomotion.
+func TestEndVelocitiesAreOneSided(t *testing.T) {
+	paths := append(mocap.Need(t), mocap.NeedLocomotion(t)...)
+	for _, path := range paths {
+		src, _, err := ReadBVH(path, bvh.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := exportNPZ(t, src, Options{FD: true})
+		frames, n := a["time"].shape[0], a["local_pos"].shape[1]
+		var worst float64
+		for _, k := range []int{0, frames - 1} {
+			for j := 0; j < n; j++ {
+				for _, q := range [][2]string{{"local_vel", "local_vel_fd"}, {"local_ang", "local_ang_fd"}, {"local_svl", "local_svl_fd"}} {
+					got, fd := a[q[0]].vec3(k, j), a[q[1]].vec3(k, j)
+					e := float64(got.Sub(fd).Len())
+					worst = math.Max(worst, e)
+					if e > 1e-4*(1+float64(fd.Len())) {
+						t.Fatalf("%s frame %d joint %d: %s %v, one-sided difference %v", mocap.Base(path), k, j, q[0], got, fd)
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d joints at frames 0 and %d: largest |sampled - one-sided difference| %.2g", mocap.Base(path), n, frames-1, worst)
+	}
+}
