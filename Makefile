@@ -22,7 +22,7 @@ ARGS        ?=
 comma       := ,
 SIMDEXP     := $(if $(GOEXPERIMENT),$(GOEXPERIMENT)$(comma))simd
 
-.PHONY: run test build build-simd build-scalar deps vet lint fmt-check gotest bench verify screenshots clean
+.PHONY: run test build build-simd build-scalar deps vet lint fmt-check gotest bench icount verify screenshots clean
 
 run: build
 	./bin/kinelab $(ARGS)
@@ -86,6 +86,11 @@ gotest:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./animsys/...
 	./bin/kinelab bench
+
+# Instructions a bench-spec tick, in both builds (valgrind's callgrind):
+# the README's Speed section's counts.
+icount: deps
+	./.ci/icount
 
 # Each build by name, whatever the machine: the AVX2 one refuses to start
 # on a CPU without AVX2, saying so.
