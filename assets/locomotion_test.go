@@ -27,9 +27,12 @@ var locoWorld = sync.OnceValue(func() [][]animsys.Pose {
 		out[k] = make([]animsys.Pose, c.Frames)
 		for f := range out[k] {
 			// Only positions and rotations are read (FKStatic also writes
-			// scales): three slices a frame, a few tens of MB in all.
-			g := animsys.Pose{Pos: make([]mgl32.Vec3, NumJoints), Rot: make([]mgl32.Quat, NumJoints),
-				Scl: make([]mgl32.Vec3, NumJoints)}
+			// scales): three slices a frame, a few tens of MB in all, with
+			// the room past the joints FKStatic reads and writes a Vec3 in
+			// (mathx.PaddedLen, as NewPose makes it).
+			m := mathx.PaddedLen(NumJoints)
+			g := animsys.Pose{Pos: make([]mgl32.Vec3, NumJoints, m), Rot: make([]mgl32.Quat, NumJoints, m),
+				Scl: make([]mgl32.Vec3, NumJoints, m)}
 			c.Frame(&local, f)
 			animsys.FKStatic(&g, &local, sk.Parents)
 			out[k][f] = g
