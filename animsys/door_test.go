@@ -140,3 +140,41 @@ func TestTransformsOnlyPoses(t *testing.T) {
 		t.Fatalf("FiniteDiff of transforms-only poses: %v %v", out.Pos[n-1], out.Vel[n-1])
 	}
 }
+
+// FK's door check refuses what its loop cannot do: the same pose as local
+// and global (a joint's global values would overwrite local ones its
+// children read), a joint that is its own parent, a parent after its
+// child; and the lane ops refuse a channel of the right length in memory
+// not laid out as NewPose's (no room for a whole block: a store would
+// write past it), naming the channel and the room they want.
+func TestDoorRefusesBadHierarchies(t *testing.T) {
+	skel := BenchSkeleton()
+	n := skel.Len()
+	p, q := NewPose(n), NewPose(n)
+	own := append([]int(nil), skel.Parents...)
+	own[5] = 5
+	after := append([]int(nil), skel.Parents...)
+	after[3] = 7
+	short := NewPose(n)
+	short.Vel = make([]mgl32.Vec3, n) // no room past the joints
+	for _, c := range []struct {
+		name, want string
+		run        func()
+	}{
+		{"same pose", "FK: global and local are the same pose", func() { FK(&p, &p, skel.Parents) }},
+		{"own parent", "animsys.FK: joint 5 is its own parent", func() { FK(&p, &q, own) }},
+		{"parent after", "animsys.FK: joint 3 has parent 7; a parent must come before its child", func() { FK(&p, &q, after) }},
+		{"BK own parent", "animsys.BK: joint 5 is its own parent", func() { BK(&p, &q, own) }},
+		{"no room", fmt.Sprintf("animsys.Blend: lhs pose's Vel has room for %d joints, want %d (NewPose's for %d joints)", n, mathx.PaddedLen(n), n),
+			func() { Blend(&p, &short, &q, .5, 0) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if got := fmt.Sprint(recover()); !strings.Contains(got, c.want) {
+					t.Errorf("panic %q, want %q", got, c.want)
+				}
+			}()
+			c.run()
+		})
+	}
+}
