@@ -158,7 +158,7 @@ func sampleCases() []Case[SampleIn, Pose] {
 	ft := float64(c.FrameTime)
 	cs = append(cs,
 		Case[SampleIn, Pose]{Name: "on a frame (fraction 0): the frame itself", Inputs: window(c, 99, 102, 100*ft)},
-		Case[SampleIn, Pose]{Name: "first interval: the curve's start tangent repeats frame 0", Inputs: window(c, 0, 3, 0.4*ft)},
+		Case[SampleIn, Pose]{Name: "first interval: one-sided, the frame before carries the motion on", Inputs: window(c, 0, 3, 0.4*ft)},
 		Case[SampleIn, Pose]{Name: "past the last frame: held, at rest", Inputs: window(c, 596, 599, 599.5*ft)},
 		Case[SampleIn, Pose]{Name: "before the first frame: held, at rest", Inputs: window(c, 0, 3, -0.25*ft)},
 		Case[SampleIn, Pose]{Name: "a single frame", Inputs: window(c, 300, 300, 300.5*ft)},
@@ -693,13 +693,13 @@ func poseOps() []Op {
 	return []Op{
 		sample("sample_linear", "op_sample_linear", "animsys.SampleLinear", true,
 			"time is from the first frame given (s). Velocities are the constant rates between the two frames around the time; "+
-				"frames are clamped at the clip's ends, so before the first and past the last frame the pose is held at rest."),
+				"at the last frame's time it is that frame, moving at the last interval's rate; frames are clamped at the clip's ends, so before the first and past the last frame the pose is held at rest."),
 		sample("sample_cubic", "(cubic sampling: \"sample four poses instead of two\")", "animsys.SampleCubic", false,
 			"Each channel is a cubic Hermite curve of the offset from the frame before the time: positions, rotations as the scaled angle-axis "+
 				"of rot * inv(rot at that frame), scales as log ratios, with tangents the mean of the deltas either side (Catmull-Rom; "+
-				"an end frame repeats, so the first interval starts at half the first delta's rate). The end tangent of a rotation curve "+
+				"the frames given never loop, so at the first and last interval the missing delta is the interval's own: the ends move at the motion's rate). The end tangent of a rotation curve "+
 				"is mapped by J(d12)^-1 (exp_map_dx.json) and the angular velocity is J(o) do/dt. Velocities are the exact derivatives of the curves. "+
-				"Past the ends the pose is held at rest, as sample_linear."),
+				"At the last frame's time the pose is the last frame with the curve's end velocity; past the ends it is held at rest, as sample_linear."),
 		&op[FKIn, Pose]{
 			meta: Meta{Op: "fk", Article: pvArticle, Section: "Forward & Backward Kinematics", Function: "op_fk", Animsys: "animsys.FK",
 				Notes: "pose is local (each joint relative to its parent); the output is global. Linear velocity includes the parent's leverage cross(par_ang, arm) and expansion (local.pos * par_scl * par_svl, rotated)."},
