@@ -3,6 +3,7 @@ package character
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,19 +29,44 @@ var childSize = map[string]bool{"05_walk_turn_walk_back_zup_inches_30fps": true,
 // height, and its skinned body covers its bones with legs apart.
 func TestMocapCharacters(t *testing.T) {
 	for _, path := range mocap.Need(t) {
-		name := mocap.Base(path)
-		ch, err := Load([]string{path}, bvh.ReadOptions{})
-		if err != nil || ch == nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if !ch.Figure.Human {
-			t.Errorf("%s: not read as a human figure (%s)", name, strings.Join(ch.Notes, "; "))
-			continue
-		}
-		checkStanding(t, name, ch)
-		checkBodyCovers(t, name, ch)
+		checkMocapCharacter(t, path)
 	}
+}
+
+// checkMocapCharacter loads path (a file, or a folder of one skeleton's
+// files) and checks it as TestMocapCharacters does.
+func checkMocapCharacter(t *testing.T, path string) {
+	t.Helper()
+	name := mocap.Base(path)
+	ch, err := Load([]string{path}, bvh.ReadOptions{})
+	if err != nil || ch == nil {
+		t.Errorf("%s: %v", name, err)
+		return
+	}
+	name = ch.Name
+	if !ch.Figure.Human {
+		t.Errorf("%s: not read as a human figure (%s)", name, strings.Join(ch.Notes, "; "))
+		return
+	}
+	checkStanding(t, name, ch)
+	checkBodyCovers(t, name, ch)
+}
+
+// A Bandai dataset-2 run (issue 38) leans 18 degrees forward as it runs
+// 7.7 m past its static joint_Root: read from a folder that holds it, as
+// a user drops one, it passes TestMocapCharacters' checks; it drew a bone
+// and a sheet of body from its hips to that root.
+func TestStretchedRunCase(t *testing.T) {
+	src := mocap.NeedCase(t, "10_bandai_dataset-2_run_active_001.bvh")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkMocapCharacter(t, dir)
 }
 
 // checkStanding: the median over frames of the figure's extent along +Y is

@@ -51,19 +51,20 @@ type Character struct {
 	// HipsHeight is how high (m) the hips stand above the root at the
 	// start of clip Start.
 	HipsHeight float32
-	// Height is how tall (m) the character stands at the start of clip
-	// Start: the extent of its joints along y, or of its own mesh in the
-	// bind when taller. The app frames the camera by it.
+	// Height is how tall (m) the character stands over clip Start: the
+	// extent of its joints along y, or of its own mesh in the bind when
+	// taller, in most frames (framingShare). The app frames the camera by
+	// it.
 	Height float32
 	// Size is how large the character is (in Unit): the largest side of
-	// the box around its body joints (and its own mesh) at the start of
-	// clip Start. The views frame, zoom and draw by it (a 71-unit animal
-	// is seen whole, a 0.5 m doll close).
+	// the box around its body joints (and its own mesh), in most frames
+	// of clip Start (framingShare). The views frame, zoom and draw by it
+	// (a 71-unit animal is seen whole, a 0.5 m doll close).
 	Size float32
-	// Middle is the middle of that box from the hips, along the ground
-	// (y 0), in the root's frame: where a camera looks to see the whole
-	// figure when its hips are not in its middle (an animal's pelvis at
-	// its back end).
+	// Middle is the middle of that box from the hips (its median over
+	// the frames), along the ground (y 0), in the root's frame: where a
+	// camera looks to see the whole figure when its hips are not in its
+	// middle (an animal's pelvis at its back end).
 	Middle mgl32.Vec3
 	// Unit names the length unit of positions: "m", or "units" for a
 	// file whose figure is no body in metres (a glTF animal 71 units
@@ -194,7 +195,7 @@ func Assemble(c *Character) *Character {
 	return c
 }
 
-// figureFrames is how many frames of clip Start read measures.
+// figureFrames is how many frames of clip Start read and extent measure.
 const figureFrames = 48
 
 // read reads the skeleton as a figure on up to figureFrames frames of clip
@@ -213,56 +214,20 @@ func (c *Character) readFrames(frames [][]mgl32.Vec3) humanoid.Figure {
 	return fig
 }
 
-// standing sets HipsHeight from clip Start's first pose, sampled as the
-// labs sample it: the root at the origin.
+// standing sets Height, Size and Middle (extent), and HipsHeight from
+// clip Start's first pose, sampled as the labs sample it: the root at the
+// origin.
 func (c *Character) standing() {
+	c.extent()
+	if c.Unit == "" {
+		c.Unit = "m"
+	}
 	n := c.Skel.Len()
 	local, global := animsys.NewPose(n), animsys.NewPose(n)
 	start, _ := c.Clips[c.Start].Loop()
 	animsys.SampleCubic(&local, &c.Clips[c.Start], start)
-	root := animsys.KformIdentity() // the labs' root at the origin, unturned
-	root.Rot = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{})
-	local.SetKform(0, root)
+	local.SetKform(0, labsRoot())
 	animsys.FK(&global, &local, c.Skel.Parents)
-	lo, hi := global.Pos[0][1], global.Pos[0][1]
-	for _, p := range global.Pos {
-		lo, hi = min(lo, p[1]), max(hi, p[1])
-	}
-	c.Height = hi - lo
-	if m := c.Mesh; m != nil && m.VertexCount() > 0 {
-		lo, hi := m.Positions[1], m.Positions[1]
-		for v := 1; v < m.VertexCount(); v++ {
-			lo, hi = min(lo, m.Positions[3*v+1]), max(hi, m.Positions[3*v+1])
-		}
-		c.Height = max(c.Height, hi-lo)
-	}
-	var box [2]mgl32.Vec3
-	first := true
-	grow := func(p mgl32.Vec3) {
-		if first {
-			box, first = [2]mgl32.Vec3{p, p}, false
-		}
-		for a := range 3 {
-			box[0][a], box[1][a] = min(box[0][a], p[a]), max(box[1][a], p[a])
-		}
-	}
-	for j, p := range global.Pos {
-		if c.Figure == nil || j >= len(c.Figure.Ground) || !c.Figure.Ground[j] {
-			grow(p)
-		}
-	}
-	if m := c.Mesh; m != nil {
-		for v := range m.VertexCount() {
-			grow(mgl32.Vec3{m.Positions[3*v], m.Positions[3*v+1], m.Positions[3*v+2]})
-		}
-	}
-	ext := box[1].Sub(box[0])
-	c.Size = max(ext[0], ext[1], ext[2], c.Height)
-	c.Middle = box[0].Add(box[1]).Mul(0.5).Sub(global.Pos[c.Hips])
-	c.Middle[1] = 0
-	if c.Unit == "" {
-		c.Unit = "m"
-	}
 	c.HipsHeight = global.Pos[c.Hips][1] - global.Pos[0][1]
 	// At a 1.8 m human's size, k = 1: the thresholds are in proportion to
 	// the figure (a 0.5 m doll's hips stand 0.28 m high).
@@ -279,4 +244,76 @@ func (c *Character) standing() {
 			c.HipsHeight = c.Height / 2
 		}
 	}
+}
+
+// labsRoot is the root as the labs place a character's: at the origin,
+// unturned.
+func labsRoot() animsys.Kform {
+	root := animsys.KformIdentity()
+	root.Rot = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{})
+	return root
+}
+
+// framingShare is the share of clip Start's frames whose extent Height
+// and Size cover (their quantile over the frames): the figure's larger
+// poses fit the view, and a few frames that fling a joint away (a glitch
+// in a channel) decide nothing.
+const framingShare = 0.75
+
+// extent sets Height, Size and Middle: the quantile framingShare of the
+// figure's height and size (its joints' extent along y; the largest side
+// of the box around its body joints, not its Ground ones; each with its
+// own mesh in the bind) over up to figureFrames frames of clip Start, and
+// the median of the box's middle, each posed as the labs pose it.
+func (c *Character) extent() {
+	clip := &c.Clips[c.Start]
+	n := c.Skel.Len()
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	var mesh [2]mgl32.Vec3 // the mesh's box, where it is bound
+	hasMesh := c.Mesh != nil && c.Mesh.VertexCount() > 0
+	if hasMesh {
+		ps := c.Mesh.Positions
+		for v := range c.Mesh.VertexCount() {
+			mesh = grow(mesh, mgl32.Vec3{ps[3*v], ps[3*v+1], ps[3*v+2]}, v == 0)
+		}
+	}
+	frames := max(1, min(clip.Frames, figureFrames))
+	heights, sizes := make([]float32, frames), make([]float32, frames)
+	midX, midZ := make([]float32, frames), make([]float32, frames)
+	for i := range frames {
+		if clip.Frames > 0 {
+			clip.Frame(&local, i*(clip.Frames-1)/max(1, frames-1))
+		}
+		local.SetKform(0, labsRoot())
+		animsys.FKStatic(&global, &local, c.Skel.Parents)
+		box, first := mesh, !hasMesh
+		lo, hi := global.Pos[0][1], global.Pos[0][1]
+		for j, p := range global.Pos {
+			lo, hi = min(lo, p[1]), max(hi, p[1])
+			if c.Figure == nil || j >= len(c.Figure.Ground) || !c.Figure.Ground[j] {
+				box, first = grow(box, p, first), false
+			}
+		}
+		heights[i] = hi - lo
+		if hasMesh {
+			heights[i] = max(heights[i], mesh[1][1]-mesh[0][1])
+		}
+		ext := box[1].Sub(box[0])
+		sizes[i] = max(ext[0], ext[1], ext[2], heights[i])
+		mid := box[0].Add(box[1]).Mul(0.5).Sub(global.Pos[c.Hips])
+		midX[i], midZ[i] = mid[0], mid[2]
+	}
+	c.Height, c.Size = mathx.Quantile(heights, framingShare), mathx.Quantile(sizes, framingShare)
+	c.Middle = mgl32.Vec3{mathx.Median(midX), 0, mathx.Median(midZ)}
+}
+
+// grow is box grown to hold p, or the box of p alone when first.
+func grow(box [2]mgl32.Vec3, p mgl32.Vec3, first bool) [2]mgl32.Vec3 {
+	if first {
+		return [2]mgl32.Vec3{p, p}
+	}
+	for a := range 3 {
+		box[0][a], box[1][a] = min(box[0][a], p[a]), max(box[1][a], p[a])
+	}
+	return box
 }

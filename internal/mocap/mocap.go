@@ -117,6 +117,25 @@ func Need(t TB) []string {
 	return fs
 }
 
+// NeedCase returns the path of the capture name kept in ../shared/cases
+// (or $KINELAB_CASES) as a file showing a known defect, or in the mocap
+// folder once the defect is fixed and the file moved there; it skips the
+// test t with a message when neither holds it.
+func NeedCase(t TB, name string) string {
+	t.Helper()
+	for _, d := range []string{sharedDir("cases", "KINELAB_CASES"), Dir()} {
+		if d == "" {
+			continue
+		}
+		p := filepath.Join(d, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	t.Skip("SKIPPED: " + name + " is in neither ../shared/cases (or $KINELAB_CASES) nor the mocap folder; this check needs it")
+	return ""
+}
+
 // Base is a file's name without folder and extension, for test names.
 func Base(path string) string {
 	b := filepath.Base(path)
