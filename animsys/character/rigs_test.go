@@ -20,6 +20,7 @@ type rigCase struct {
 	opt      gltftest.Options
 	human    bool
 	notHuman []string // what the reason must say, in order
+	ground   []string // a human's joints that are no part of its body (Figure.Ground), but the Entity
 }
 
 func rigCases() []rigCase {
@@ -32,7 +33,8 @@ func rigCases() []rigCase {
 		{name: "small", rig: gltftest.MixamoRig(0.5), human: true},
 		{name: "giant", rig: gltftest.MixamoRig(50), human: true},
 		{name: "part-robot", rig: gltftest.PartRobotRig(1.8), human: true},
-		{name: "ik-robot-ankles", rig: gltftest.IKRobotRig(1.8, true), human: true},
+		{name: "ik-robot-ankles", rig: gltftest.IKRobotRig(1.8, true), human: true,
+			ground: []string{"Bone", "Foot.L", "PoleTarget.L", "Foot.R", "PoleTarget.R"}},
 		{name: "quadruped", rig: gltftest.QuadrupedRig(71),
 			notHuman: []string{"4 limbs reach the ground (", "); the spine lies level with the ground ("}},
 		{name: "armed-quadruped", rig: gltftest.ArmedQuadrupedRig(100),
@@ -58,7 +60,8 @@ func unnamed(r gltftest.Rig) gltftest.Rig {
 
 // Each rig style reads as it should: the human ones as humans whose feet,
 // hands and head are the joints the rig made for them (RigJoint.Role,
-// whatever their names say), left on the left (+X in the design); the
+// whatever their names say), left on the left (+X in the design), with
+// what hangs beside the body from a root on the floor no part of it; the
 // others as no human, for the facts of their shape.
 func TestRigStyles(t *testing.T) {
 	dir := t.TempDir()
@@ -117,6 +120,17 @@ func TestRigStyles(t *testing.T) {
 		}
 		if ch.NotHuman() != "" {
 			t.Errorf("%s: a human with NotHuman %q", c.name, ch.NotHuman())
+		}
+		// The IK controls and pole targets under a root on the floor
+		// are no part of the body: never dressed, drawn as markers.
+		var ground []string
+		for j := 1; j < len(f.Ground); j++ {
+			if f.Ground[j] {
+				ground = append(ground, name(j))
+			}
+		}
+		if !slices.Equal(ground, c.ground) {
+			t.Errorf("%s: joints no part of the body %q, want %q", c.name, ground, c.ground)
 		}
 	}
 }

@@ -96,7 +96,8 @@ const (
 // from a root lying on the floor until the chain rises (a second ground
 // root under the first: a file's static root, however far from the hips);
 // for a human figure also every joint above its hips that lies on the
-// floor.
+// floor, and what hangs from those beside the body (a rig's IK controls
+// and pole targets under its root).
 func (t *tree) ground(frames [][]mgl32.Vec3, up mgl32.Vec3, f *Figure) []bool {
 	n := len(t.parents)
 	votes := make([]int, n)
@@ -127,7 +128,25 @@ func (t *tree) ground(frames [][]mgl32.Vec3, up mgl32.Vec3, f *Figure) []bool {
 		}
 		out[a] = out[a] || 2*floor > len(frames)
 	}
+	for below, a := f.Hips, t.parents[f.Hips]; a >= 0; below, a = a, t.parents[a] {
+		if !out[a] {
+			continue
+		}
+		for _, c := range t.kids[a] {
+			if c != below {
+				t.markAll(c, out)
+			}
+		}
+	}
 	return out
+}
+
+// markAll marks joint j and every joint below it.
+func (t *tree) markAll(j int, marks []bool) {
+	marks[j] = true
+	for _, c := range t.kids[j] {
+		t.markAll(c, marks)
+	}
 }
 
 // groundIn marks in g the ground joints of one frame (see ground).
