@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 
 	gui "github.com/gen2brain/raylib-go/raygui"
@@ -73,10 +74,14 @@ func LabArea(w, h float32) rl.Rectangle { return layoutFor(w, h, false).Area }
 func LabPlot(w, h float32) rl.Rectangle { return layoutFor(w, h, false).Plot }
 
 // Message is a notice or an error shown in the Messages panel until the
-// user dismisses it.
+// user dismisses it. A Sticky one says something that changes what the
+// user sees (a file left out, a figure not read as a human and what was
+// turned off for it): it is listed first, and the panel shows it however
+// many messages come after it, until it is dismissed.
 type Message struct {
-	Text  string
-	Error bool
+	Text   string
+	Error  bool
+	Sticky bool
 }
 
 // say adds a notice to the message list (and returns its text).
@@ -88,13 +93,21 @@ func (a *App) say(msg string) string {
 // sayErr adds an error to the message list.
 func (a *App) sayErr(msg string) { a.post(Message{Text: msg, Error: true}) }
 
+// alert adds a notice that changes what the user sees (Message.Sticky).
+func (a *App) alert(msg string) { a.post(Message{Text: msg, Sticky: true}) }
+
 func (a *App) post(m Message) {
 	c := &a.chrome
 	c.messages = append(c.messages, m)
-	if len(c.messages) > 20 { // the oldest go first
-		c.messages = c.messages[len(c.messages)-20:]
+	for len(c.messages) > 20 { // the oldest go first, the sticky last
+		i := max(0, slices.IndexFunc(c.messages, func(x Message) bool { return !x.Sticky }))
+		c.messages = slices.Delete(c.messages, i, i+1)
 	}
-	c.msgPanel.ScrollToEnd() // show the newest
+	if slices.ContainsFunc(c.messages, func(x Message) bool { return x.Sticky }) {
+		c.msgPanel.ScrollToTop() // the sticky ones, listed first
+	} else {
+		c.msgPanel.ScrollToEnd() // the newest
+	}
 }
 
 // Messages lists the notices and errors not yet dismissed, oldest first.
@@ -260,14 +273,24 @@ func (a *App) ScrollPanels(notches float32) {
 // CloseBrowser closes the file browser.
 func (a *App) CloseBrowser() { a.chrome.browser = nil }
 
-// drawMessages draws the message list in panel m, each message with a
-// close box, and Dismiss all; it returns the dismissals asked for.
+// drawMessages draws the message list in panel m, the sticky messages
+// first, each message with a close box, and Dismiss all; it returns the
+// dismissals asked for.
 func (a *App) drawMessages(m *ui.Panel) (asked []func()) {
-	msgs := a.chrome.messages
+	msgs := slices.Clone(a.chrome.messages)
+	slices.SortStableFunc(msgs, func(x, y Message) int {
+		switch {
+		case x.Sticky && !y.Sticky:
+			return -1
+		case y.Sticky && !x.Sticky:
+			return 1
+		}
+		return 0
+	})
 	m.Title = fmt.Sprintf("Messages (%d)", len(msgs))
 	m.Begin()
 	for i, msg := range msgs {
-		if i == len(msgs)-1 {
+		if i == len(msgs)-1 && !msgs[0].Sticky {
 			m.Mark() // a new message too long for the panel shows its start
 		}
 		col := color.RGBA{200, 204, 212, 255}
@@ -275,7 +298,7 @@ func (a *App) drawMessages(m *ui.Panel) (asked []func()) {
 			col = color.RGBA{255, 150, 130, 255}
 		}
 		if m.Note(msg.Text, col) {
-			asked = append(asked, func() { a.dismiss(msg) })
+			asked = append(asked, func() { a.Dismiss(msg) })
 		}
 	}
 	if len(msgs) > 1 && m.Button("Dismiss all") {
@@ -285,13 +308,15 @@ func (a *App) drawMessages(m *ui.Panel) (asked []func()) {
 	return asked
 }
 
-// dismiss removes message msg (the first equal one) from the list.
-func (a *App) dismiss(msg Message) {
+// Dismiss removes message msg (the first equal one) from the list, as
+// its close box does; with the last sticky one gone, the panel shows the
+// newest again.
+func (a *App) Dismiss(msg Message) {
 	c := &a.chrome
-	for i, x := range c.messages {
-		if x == msg {
-			c.messages = append(c.messages[:i], c.messages[i+1:]...)
-			return
-		}
+	if i := slices.Index(c.messages, msg); i >= 0 {
+		c.messages = slices.Delete(c.messages, i, i+1)
+	}
+	if msg.Sticky && !slices.ContainsFunc(c.messages, func(x Message) bool { return x.Sticky }) {
+		c.msgPanel.ScrollToEnd()
 	}
 }

@@ -28,8 +28,9 @@ type mocapState struct {
 // (drag and drop does the same), with the Mocap section's options (the
 // command line's at first), and makes its body. Errors go to stderr and
 // the screen; so do the files left out for their skeleton
-// (character.Load: the largest group of one skeleton loads), as notices.
-// The app keeps running. It reports whether every file read: a file
+// (character.Load: the largest group of one skeleton loads), as notices
+// that stay in view until dismissed (Message.Sticky), as does the note
+// of a figure not read as a human. The app keeps running. It reports whether every file read: a file
 // skipped is no failure. Call it from the input stage or before the loop,
 // never while drawing.
 func (a *App) Load(files []string) bool {
@@ -63,10 +64,14 @@ func (a *App) Load(files []string) bool {
 	if ch != nil {
 		a.say(loadedMessage(ch))
 		for _, s := range ch.Skipped {
-			a.say(s.Error())
+			a.alert(s.Error())
 		}
 		for _, n := range ch.Notes {
-			a.say(ch.Name + ": " + n)
+			if n == ch.NotHuman() { // look-at, IK, matching on its clips are off
+				a.alert(ch.Name + ": " + n)
+			} else {
+				a.say(ch.Name + ": " + n)
+			}
 		}
 	}
 	return err == nil

@@ -14,6 +14,7 @@ import (
 
 	"kinelab/app"
 	"kinelab/internal/apptest"
+	"kinelab/internal/fixture"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -31,6 +32,7 @@ func TestWindow(t *testing.T) {
 	checkMessagesWhole(t, a)
 	checkInput(t, a, lab)
 	checkTabClick(t, a, lab, other)
+	checkStickyInView(t, a)
 	checkScreenshot8K(t, a)
 }
 
@@ -120,6 +122,47 @@ func checkMessagesWhole(t *testing.T, a *app.App) {
 	}
 	if cut == 0 || whole == 0 {
 		t.Errorf("saw %d lines cut by the panel's edge and %d whole lines with text: want both, the panel too short for its messages", cut, whole)
+	}
+}
+
+// checkStickyInView: a message that changes what the user sees (a file
+// left out for its skeleton) is listed first and stays in view however
+// many messages come after it, until it is dismissed; then the newest
+// shows again.
+func checkStickyInView(t *testing.T, a *app.App) {
+	dir := t.TempDir()
+	fixture.MixedFolder(t, dir)
+	a.Load([]string{dir})
+	defer a.DismissMessages()
+	var missing []string
+	for i := range 12 {
+		missing = append(missing, filepath.Join(dir, fmt.Sprintf("missing_%d.bvh", i)))
+	}
+	a.Load(missing) // twelve errors after it
+	shown := func() (skipped, newest bool) {
+		for range 3 {
+			a.Frame(nil)
+		}
+		ui.Record(true)
+		a.Frame(nil)
+		for _, it := range ui.Record(false) {
+			if it.Kind == ui.KindText && strings.HasPrefix(it.Owner, "Messages") {
+				skipped = skipped || strings.Contains(it.Name, "skipped: its")
+				newest = newest || strings.Contains(it.Name, "missing_11")
+			}
+		}
+		return skipped, newest
+	}
+	if skipped, _ := shown(); !skipped {
+		t.Errorf("after twelve more messages the file left out is not in view: %v", a.Messages())
+	}
+	for _, m := range a.Messages() {
+		if m.Sticky {
+			a.Dismiss(m)
+		}
+	}
+	if skipped, newest := shown(); skipped || !newest {
+		t.Errorf("dismissed, the file left out is still shown (%v), or the newest message is not (%v)", skipped, newest)
 	}
 }
 

@@ -77,6 +77,10 @@ func (p *Panel) ScrollBy(wheel float32) {
 // start of a long message, which names its file).
 func (p *Panel) ScrollToEnd() { p.toEnd = true }
 
+// ScrollToTop shows the start of the content from the next frame on, in
+// place of a ScrollToEnd asked for before.
+func (p *Panel) ScrollToTop() { p.Scroll, p.toEnd = 0, false }
+
 // Mark notes that the next row starts what ScrollToEnd must show first.
 func (p *Panel) Mark() { p.markNext = p.y + p.Scroll - p.Y - 6 }
 

@@ -125,14 +125,15 @@ func (c *Character) Contents() string {
 }
 
 // NotHuman says, for a character whose figure does not read as a human,
-// "not a human figure: " and why (the part missing); "" for a human. The
+// "not read as a human figure: " and why (its shape's facts:
+// humanoid.Figure.NotHuman); "" for a human. It is among the Notes; the
 // labs name it on screen and turn off what needs a human (look-at, IK,
 // matching on its clips).
 func (c *Character) NotHuman() string {
 	if c.Figure == nil || c.Figure.Human {
 		return ""
 	}
-	return "not a human figure: " + c.Figure.NotHuman
+	return "not read as a human figure: " + c.Figure.NotHuman
 }
 
 // Path is an ellipse a target follows, Center + U cos(Rate t) + V sin(Rate

@@ -94,7 +94,7 @@ func fromGLTF(a *gltf.Asset, file string) (*Character, error) {
 	ch.Figure = &fig
 	ch.Notes = append(ch.Notes, "glTF: "+words.Count(len(ch.Clips), "clip")+" sampled exactly from their curves ("+curveKinds(a)+")")
 	if !fig.Human {
-		ch.Notes = append(ch.Notes, "not read as a human figure: "+fig.NotHuman)
+		ch.Notes = append(ch.Notes, ch.NotHuman())
 	}
 	ch.Notes = append(ch.Notes, a.Notes...)
 	if a.Mesh != nil {

@@ -571,7 +571,7 @@ func fromFile(file *File, keep []bool) *Character {
 	fig := ch.read()
 	ch.Figure = &fig
 	if !fig.Human {
-		ch.Notes = append(ch.Notes, "not read as a human figure: "+fig.NotHuman)
+		ch.Notes = append(ch.Notes, ch.NotHuman())
 	}
 	ch.roles()
 	ch.bind()

@@ -3,6 +3,7 @@ package character_test
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,24 +12,36 @@ import (
 	"kinelab/internal/gltftest"
 )
 
-// rigCase is a generated rig written as glTF and what reading it must find.
+// rigCase is a generated rig written as glTF and what reading it must
+// find: a human, or the facts a figure that is none is refused for.
 type rigCase struct {
-	name  string
-	rig   gltftest.Rig
-	opt   gltftest.Options
-	human bool
+	name     string
+	rig      gltftest.Rig
+	opt      gltftest.Options
+	human    bool
+	notHuman []string // what the reason must say, in order
+	ground   []string // a human's joints that are no part of its body (Figure.Ground), but the Entity
 }
 
 func rigCases() []rigCase {
 	return []rigCase{
-		{"cesium", gltftest.CesiumRig(1.7, ""), gltftest.Options{ZUp: true}, true},
-		{"cesium-blender", gltftest.CesiumRig(1.7, ".001"), gltftest.Options{ZUp: true, Scale: 0.01}, true},
-		{"mixamo", gltftest.MixamoRig(1.7), gltftest.Options{Scale: 0.01}, true},
-		{"bones", gltftest.BoneRig(1.7), gltftest.Options{ZUp: true}, true},
-		{"cesium-unnamed", unnamed(gltftest.CesiumRig(1.7, "")), gltftest.Options{}, true},
-		{"small", gltftest.MixamoRig(0.5), gltftest.Options{}, true},
-		{"giant", gltftest.MixamoRig(50), gltftest.Options{}, true},
-		{"quadruped", gltftest.QuadrupedRig(71), gltftest.Options{}, false},
+		{name: "cesium", rig: gltftest.CesiumRig(1.7, ""), opt: gltftest.Options{ZUp: true}, human: true},
+		{name: "cesium-blender", rig: gltftest.CesiumRig(1.7, ".001"), opt: gltftest.Options{ZUp: true, Scale: 0.01}, human: true},
+		{name: "mixamo", rig: gltftest.MixamoRig(1.7), opt: gltftest.Options{Scale: 0.01}, human: true},
+		{name: "bones", rig: gltftest.BoneRig(1.7), opt: gltftest.Options{ZUp: true}, human: true},
+		{name: "cesium-unnamed", rig: unnamed(gltftest.CesiumRig(1.7, "")), human: true},
+		{name: "small", rig: gltftest.MixamoRig(0.5), human: true},
+		{name: "giant", rig: gltftest.MixamoRig(50), human: true},
+		{name: "part-robot", rig: gltftest.PartRobotRig(1.8), human: true},
+		{name: "ik-robot-ankles", rig: gltftest.IKRobotRig(1.8, true), human: true,
+			ground: []string{"Bone", "Foot.L", "PoleTarget.L", "Foot.R", "PoleTarget.R"}},
+		{name: "quadruped", rig: gltftest.QuadrupedRig(71),
+			notHuman: []string{"4 limbs reach the ground (", "); the spine lies level with the ground ("}},
+		{name: "armed-quadruped", rig: gltftest.ArmedQuadrupedRig(100),
+			notHuman: []string{"4 limbs reach the ground (", "b_LeftHand_", "b_LeftFoot01_", "); the spine lies level with the ground ("}},
+		{name: "ik-robot", rig: gltftest.IKRobotRig(1.8, false),
+			notHuman: []string{"no limb of the body reaches the ground; its lowest joints (LowerLeg.L and LowerLeg.R) stay ",
+				"% of its height above the ground; Foot.L and Foot.R, on the ground, hang from Bone, at the ground's level, not from the body"}},
 	}
 }
 
@@ -45,10 +58,11 @@ func unnamed(r gltftest.Rig) gltftest.Rig {
 	return r
 }
 
-// Each rig style reads as it should: the human ones as humans with their
-// legs and arms on the right sides (the joints' design places: left is
-// +X) and their feet and hands where the rig puts them; the quadruped as
-// no human, saying why.
+// Each rig style reads as it should: the human ones as humans whose feet,
+// hands and head are the joints the rig made for them (RigJoint.Role,
+// whatever their names say), left on the left (+X in the design), with
+// what hangs beside the body from a root on the floor no part of it; the
+// others as no human, for the facts of their shape.
 func TestRigStyles(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range rigCases() {
@@ -66,8 +80,17 @@ func TestRigStyles(t *testing.T) {
 			continue
 		}
 		if !c.human {
-			if !strings.Contains(f.NotHuman, "legs") {
-				t.Errorf("%s: not human for %q, want the legs named", c.name, f.NotHuman)
+			at := 0
+			for _, want := range c.notHuman {
+				i := strings.Index(f.NotHuman[at:], want)
+				if i < 0 {
+					t.Errorf("%s: not human for %q, want it to say %q (after %q)", c.name, f.NotHuman, want, f.NotHuman[:at])
+					break
+				}
+				at += i + len(want)
+			}
+			if ch.NotHuman() != "not read as a human figure: "+f.NotHuman || !slices.Contains(ch.Notes, ch.NotHuman()) {
+				t.Errorf("%s: NotHuman %q, notes %q", c.name, ch.NotHuman(), ch.Notes)
 			}
 			continue
 		}
@@ -78,36 +101,45 @@ func TestRigStyles(t *testing.T) {
 			}
 			return c.rig.Joints[j-1].Name
 		}
-		side := func(j int) float32 { return c.rig.Joints[j-1].Pos[0] }
-		for s := humanoid.Left; s <= humanoid.Right; s++ {
-			want := float32(1)
-			if s == humanoid.Right {
-				want = -1
-			}
-			for what, l := range map[string]humanoid.Limb{"leg": f.Legs[s], "arm": f.Arms[s]} {
-				if l.Upper < 1 || l.Mid < 1 || l.End < 1 {
-					t.Errorf("%s: %s %s has no two-bone chain: %+v", c.name, s, what, l)
-					continue
-				}
-				if side(l.End)*want <= 0 {
-					t.Errorf("%s: %s %s ends at %s, on the other side", c.name, s, what, name(l.End))
+		for s, sd := range []string{"L", "R"} {
+			for _, l := range []struct {
+				part string
+				limb humanoid.Limb
+			}{{"foot", f.Legs[s]}, {"hand", f.Arms[s]}} {
+				want := c.rig.Find(l.part+sd) + 1
+				if l.limb.End != want || l.limb.Upper < 1 || l.limb.Mid < 1 {
+					t.Errorf("%s: %s %s is %s (a chain %+v), want %s", c.name, humanoid.Side(s), l.part, name(l.limb.End), l.limb, name(want))
 				}
 			}
-			// The ankle stands low, the wrist at the hips' height: the
-			// design pose's (m, at 1.7 m tall).
-			k := c.rig.Joints[0].Pos[1] / 0.95
-			if y := c.rig.Joints[f.Legs[s].End-1].Pos[1] / k; y > 0.2 {
-				t.Errorf("%s: %s foot %s stands %.2f m high (at 1.7 m)", c.name, s, name(f.Legs[s].End), y)
-			}
-			if y := c.rig.Joints[f.Arms[s].End-1].Pos[1] / k; y < 0.8 || y > 1.0 {
-				t.Errorf("%s: %s hand %s at %.2f m (at 1.7 m)", c.name, s, name(f.Arms[s].End), y)
+		}
+		// A head with nothing above it reads as the joint below it: which
+		// leaf is an End Site, the tree does not say.
+		head := c.rig.Find("head") + 1
+		if f.Head != head && !(f.Head == c.rig.Joints[head-1].Parent+1 && !hasChild(c.rig, head-1)) {
+			t.Errorf("%s: head %s, want %s", c.name, name(f.Head), name(head))
+		}
+		if ch.NotHuman() != "" {
+			t.Errorf("%s: a human with NotHuman %q", c.name, ch.NotHuman())
+		}
+		// The IK controls and pole targets under a root on the floor
+		// are no part of the body: never dressed, drawn as markers.
+		var ground []string
+		for j := 1; j < len(f.Ground); j++ {
+			if f.Ground[j] {
+				ground = append(ground, name(j))
 			}
 		}
-		if name(f.Hips) != c.rig.Joints[0].Name {
-			t.Errorf("%s: hips %s, want %s", c.name, name(f.Hips), c.rig.Joints[0].Name)
-		}
-		if f.Head < 1 {
-			t.Errorf("%s: no head", c.name)
+		if !slices.Equal(ground, c.ground) {
+			t.Errorf("%s: joints no part of the body %q, want %q", c.name, ground, c.ground)
 		}
 	}
+}
+
+func hasChild(r gltftest.Rig, j int) bool {
+	for _, jt := range r.Joints {
+		if jt.Parent == j {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package humanoid
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -344,12 +345,17 @@ func ClipFrames(sk *animsys.Skeleton, c *animsys.Clip, k int) ([][]mgl32.Vec3, [
 	return pos, rot
 }
 
-// ClassifyClip reads the skeleton of clip c as a human figure, measured on
-// up to 48 of its frames.
+// ClassifyClip reads the skeleton of clip c as a human figure standing on
+// +Y, as kinelab's clips stand (Read), measured on up to 48 of its frames;
+// it returns an error saying why when it is none.
 func ClassifyClip(sk *animsys.Skeleton, c *animsys.Clip) (Figure, error) {
 	pos, _ := ClipFrames(sk, c, 48)
 	if pos == nil {
 		return Figure{}, fmt.Errorf("humanoid: clip %q has no frames of the skeleton's %d joints", c.Name, sk.Len())
 	}
-	return Classify(sk.Parents, sk.Names, pos)
+	f, err := Read(sk.Parents, sk.Names, pos)
+	if err == nil && !f.Human {
+		return Figure{}, errors.New(f.NotHuman)
+	}
+	return f, err
 }

@@ -2,31 +2,40 @@ package humanoid
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Read reads any skeleton as a figure: a human one when it has two legs,
-// two arms and a spine (see Classify), else one laid out from the shape of
+// Read reads any skeleton as a figure: a human one when its shape says so
+// (see the package doc and Classify), else one laid out from the shape of
 // its trunk; in both cases with the joints that are no part of the body
-// (Ground). parents lists each joint's parent (-1 for roots, parents before
-// children), names its names (nil or empty names for none), and frames a
-// few posed frames of the figure's global joint positions (any unit; the
-// more varied, the better the lengths), at least one. Ground is measured
-// along the coordinate axis nearest the figure's up direction (Up) for a
-// human figure, along +Y for any other. It returns an error only for
-// input it cannot read: no frame, a parent after its child, a frame of
-// another size.
+// (Ground). parents lists each joint's parent (-1 for roots, parents
+// before children), names its names (nil or empty names for none), and
+// frames a few posed frames of the figure's global joint positions
+// standing on +Y (any unit; the more varied, the better: the clip's
+// frames tell which limbs reach the ground), at least one. Ground is
+// measured along the coordinate axis nearest the figure's up direction
+// (Up) for a human figure, along +Y for any other. It returns an error
+// only for input it cannot read: no frame, a parent after its child, a
+// frame of another size.
 func Read(parents []int, names []string, frames [][]mgl32.Vec3) (Figure, error) {
-	if len(frames) == 0 {
-		return Figure{}, errors.New("humanoid: no posed frame to measure")
-	}
-	t, err := newTree(parents, names, frames)
+	t, err := readTree(parents, names, frames)
 	if err != nil {
 		return Figure{}, err
 	}
-	f, err := t.human(frames)
+	f, err := t.human(frames, mgl32.Vec3{0, 1, 0})
+	return t.figure(f, err, frames), nil
+}
+
+func readTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error) {
+	if len(frames) == 0 {
+		return nil, errors.New("humanoid: no posed frame to measure")
+	}
+	return newTree(parents, names, frames)
+}
+
+// figure completes the reading f (err when not human) of frames.
+func (t *tree) figure(f Figure, err error, frames [][]mgl32.Vec3) Figure {
 	if err != nil {
 		f = Figure{Hips: -1, Chest: -1, Head: -1, NotHuman: err.Error()}
 		for s := range f.Legs {
@@ -35,7 +44,7 @@ func Read(parents []int, names []string, frames [][]mgl32.Vec3) (Figure, error) 
 	} else {
 		f.Human = true
 	}
-	f.Parents, f.Names = parents, names
+	f.Parents, f.Names = t.parents, t.given
 	up := mgl32.Vec3{0, 1, 0}
 	if f.Human {
 		up = nearestAxis(f.Up(frames))
@@ -44,69 +53,33 @@ func Read(parents []int, names []string, frames [][]mgl32.Vec3) (Figure, error) 
 	if !f.Human {
 		f.readTrunk(frames[0])
 	}
-	return f, nil
+	return f
 }
 
-// Classify reads a skeleton as a human figure (Read), and returns an error
-// saying what is missing when it does not read as one with two legs, two
-// arms and a spine. Frames may stand along any up axis.
+// axes are the up directions Classify tries, BVH's own first.
+var axes = [...]mgl32.Vec3{{0, 1, 0}, {0, 0, 1}, {1, 0, 0}, {0, -1, 0}, {0, 0, -1}, {-1, 0, 0}}
+
+// Classify reads a skeleton as a human figure (Read) whose frames may
+// stand along any of the six axes (a Z-up or a sideways file): the first
+// axis, +Y, then +Z, +X and the negative ones, along which its shape
+// reads as a human. It returns an error saying why the shape along +Y is
+// no human's when it reads as one along none.
 func Classify(parents []int, names []string, frames [][]mgl32.Vec3) (Figure, error) {
-	f, err := Read(parents, names, frames)
+	t, err := readTree(parents, names, frames)
 	if err != nil {
 		return Figure{}, err
 	}
-	if !f.Human {
-		return Figure{}, errors.New(f.NotHuman)
-	}
-	return f, nil
-}
-
-// human finds a human figure: feet and hands by name, else by the tree's
-// shape.
-func (t *tree) human(frames [][]mgl32.Vec3) (Figure, error) {
-	f, err := t.byName()
-	if err != nil {
-		var gerr error
-		if f, gerr = t.byShape(frames); gerr != nil {
-			return Figure{}, fmt.Errorf("%w; %w", err, gerr)
+	var first error
+	for i, up := range axes {
+		f, err := t.human(frames, up)
+		if err == nil {
+			return t.figure(f, nil, frames), nil
 		}
-	} else {
-		f.ByName = true
-	}
-	if err := t.standsUp(&f, frames); err != nil {
-		return Figure{}, err
-	}
-	t.finish(&f)
-	return f, nil
-}
-
-// upOpposite is the most the cosine between hips-to-chest and
-// hips-to-feet may be in a human frame: the spine rises at least 120
-// degrees away from the legs (a seated figure's about 135).
-const upOpposite = -0.5
-
-// standsUp checks that the spine of figure f rises away from its legs in
-// most frames, whatever the file's up axis: a four-legged animal, read
-// by its shape or its foot names, has two legs and a spine at its pelvis
-// and two "arms" at its shoulders, but its spine runs level, square to
-// its hind legs.
-func (t *tree) standsUp(f *Figure, frames [][]mgl32.Vec3) error {
-	feet := [2]int{f.Legs[Left].End, f.Legs[Right].End}
-	if feet[0] < 0 || feet[1] < 0 || f.Hips < 0 || f.Chest < 0 {
-		return nil
-	}
-	up := 0
-	for _, fr := range frames {
-		spine := fr[f.Chest].Sub(fr[f.Hips])
-		legs := fr[feet[0]].Add(fr[feet[1]]).Mul(0.5).Sub(fr[f.Hips])
-		if l := spine.Len() * legs.Len(); l > 0 && spine.Dot(legs)/l < upOpposite {
-			up++
+		if i == 0 {
+			first = err
 		}
 	}
-	if 2*up <= len(frames) {
-		return errors.New("no human legs found: the spine runs square to the legs, not up from them (four legs?)")
-	}
-	return nil
+	return Figure{}, first
 }
 
 // Fractions of the figure's height (its joints' extent along up) that
@@ -124,7 +97,8 @@ const (
 // from a root lying on the floor until the chain rises (a second ground
 // root under the first: a file's static root, however far from the hips);
 // for a human figure also every joint above its hips that lies on the
-// floor.
+// floor, and what hangs from those beside the body (a rig's IK controls
+// and pole targets under its root).
 func (t *tree) ground(frames [][]mgl32.Vec3, up mgl32.Vec3, f *Figure) []bool {
 	n := len(t.parents)
 	votes := make([]int, n)
@@ -155,7 +129,25 @@ func (t *tree) ground(frames [][]mgl32.Vec3, up mgl32.Vec3, f *Figure) []bool {
 		}
 		out[a] = out[a] || 2*floor > len(frames)
 	}
+	for below, a := f.Hips, t.parents[f.Hips]; a >= 0; below, a = a, t.parents[a] {
+		if !out[a] {
+			continue
+		}
+		for _, c := range t.kids[a] {
+			if c != below {
+				t.markAll(c, out)
+			}
+		}
+	}
 	return out
+}
+
+// markAll marks joint j and every joint below it.
+func (t *tree) markAll(j int, marks []bool) {
+	marks[j] = true
+	for _, c := range t.kids[j] {
+		t.markAll(c, marks)
+	}
 }
 
 // groundIn marks in g the ground joints of one frame (see ground).

@@ -17,11 +17,13 @@ import (
 type tree struct {
 	parents []int
 	names   []string // lower case, without a namespace prefix ("mixamorig:")
-	raw     []string // as given, for the case of side letters ("lFoot")
+	raw     []string // as given, for the case of side letters ("lFoot"); "" for none
+	given   []string // the names as passed (nil for none)
 	kids    [][]int
 	depth   []int
 	bone    []float32 // median distance from each joint to its parent over the frames
 	down    []float32 // the longest bone-length sum from each joint down to a leaf
+	far     []int     // the leaf that longest way down from each joint ends at
 	size    float32   // the longest path between two joints (bone lengths summed)
 }
 
@@ -30,7 +32,7 @@ func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error
 	if n == 0 {
 		return nil, errors.New("humanoid: no joints")
 	}
-	t := &tree{parents: parents, names: make([]string, n), raw: make([]string, n), kids: make([][]int, n),
+	t := &tree{parents: parents, given: names, names: make([]string, n), raw: make([]string, n), kids: make([][]int, n),
 		depth: make([]int, n), bone: make([]float32, n)}
 	for j, p := range parents {
 		if p < -1 || p >= j {
@@ -66,10 +68,17 @@ func newTree(parents []int, names []string, frames [][]mgl32.Vec3) (*tree, error
 	}
 	// The size: the longest path through any joint is its two longest
 	// ways down (the tree's diameter), whichever joint is the root.
+	t.far = make([]int, n)
 	for j := n - 1; j >= 0; j-- {
 		var a, b float32
+		t.far[j] = j
+		best := float32(-1)
 		for _, c := range t.kids[j] {
-			switch l := reach[c] + t.bone[c]; {
+			l := reach[c] + t.bone[c]
+			if l > best { // the child longest follows
+				best, t.far[j] = l, t.far[c]
+			}
+			switch {
 			case l > a:
 				a, b = l, a
 			case l > b:

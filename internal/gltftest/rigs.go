@@ -22,13 +22,27 @@ type Rig struct {
 }
 
 // RigJoint is a joint of a Rig: its name, parent (-1 for the root), place
-// in the design pose and how far (rad) the walk swings it; the sign says
-// which phase.
+// in the design pose, how far (rad) the walk swings it (the sign says
+// which phase) and the part of the body it is, whatever its name says:
+// "footL" (a left ankle), "handR" (a right wrist), "head", "" for the
+// rest; tests compare what a reader found with it.
 type RigJoint struct {
 	Name   string
 	Parent int
 	Pos    mgl32.Vec3
 	Swing  float32
+	Role   string
+}
+
+// Find is the index of the joint playing role ("footL", "head"), -1 for
+// none.
+func (r Rig) Find(role string) int {
+	for j, jt := range r.Joints {
+		if jt.Role == role {
+			return j
+		}
+	}
+	return -1
 }
 
 // humanPart is a joint of the generic 1.7 m human every human rig is laid
@@ -61,21 +75,32 @@ var humanParts = []humanPart{
 }
 
 var sided = map[string]bool{"upleg": true, "leg": true, "foot": true, "toe": true, "shoulder": true, "arm": true,
-	"forearm": true, "hand": true, "finger": true}
+	"forearm": true, "hand": true, "finger": true, "claw": true, "footik": true, "pole": true}
+
+// roles are the parts RigJoint.Role names, by the role of the parts.
+var roles = map[string]string{"foot": "foot", "hand": "hand", "head": "head"}
 
 // human lays the generic human out at height h (m, 1.7 for its own size)
 // with the joints name gives names to; a role name gives "" for is left
 // out (its children hang from its parent). side is "L" or "R".
 func human(rig string, h float32, name func(role, side string) string) Rig {
+	return layout(rig, humanParts, h/1.7, name)
+}
+
+// layout lays parts out scaled by k, named by name as human says.
+func layout(rig string, parts []humanPart, k float32, name func(role, side string) string) Rig {
 	r := Rig{Name: rig}
 	at := map[string]int{}
-	k := h / 1.7
 	for _, side := range []string{"", "L", "R"} {
-		for _, p := range humanParts {
+		for _, p := range parts {
 			if sided[p.role] != (side != "") {
 				continue
 			}
 			nm := name(p.role, side)
+			if nm == "" && p.parent == "" {
+				at[p.role+side] = -1 // a root left out: its children are roots
+				continue
+			}
 			if nm == "" {
 				at[p.role+side] = at[p.parent+side]
 				if _, ok := at[p.parent+side]; !ok {
@@ -95,7 +120,11 @@ func human(rig string, h float32, name func(role, side string) string) Rig {
 				pos[0], swing = -pos[0], -swing
 			}
 			at[p.role+side] = len(r.Joints)
-			r.Joints = append(r.Joints, RigJoint{Name: nm, Parent: parent, Pos: pos.Mul(k), Swing: swing})
+			role := roles[p.role]
+			if role != "" {
+				role += side
+			}
+			r.Joints = append(r.Joints, RigJoint{Name: nm, Parent: parent, Pos: pos.Mul(k), Swing: swing, Role: role})
 		}
 	}
 	return r
@@ -218,6 +247,121 @@ func QuadrupedRig(length float32) Rig {
 		}
 	}
 	return r
+}
+
+// ArmedQuadrupedRig is a four-legged animal length units long from nose
+// to tail tip, its bones named as the Khronos Fox sample names them
+// ("b_Root_00", "b_Hip_01", "b_Spine01_02", "b_LeftUpperArm_09",
+// "b_LeftForeArm_010", "b_LeftHand_011", "b_LeftLeg01_015" to
+// "b_LeftFoot02_018"): its front legs are named as a human's arms, its
+// hind legs end in feet, and its hocks stand behind its hips, so from the
+// hips the feet lie as much behind as below. A reader that takes names
+// for parts, or the angle between the spine and the legs for the shape,
+// takes it for a human.
+func ArmedQuadrupedRig(length float32) Rig {
+	k := length / 100
+	r := Rig{Name: "armed-quadruped"}
+	add := func(part string, parent int, x, y, z, swing float32) int {
+		r.Joints = append(r.Joints, RigJoint{Name: fmt.Sprintf("b_%s_0%d", part, len(r.Joints)), Parent: parent,
+			Pos: mgl32.Vec3{x, y, z}.Mul(k), Swing: swing})
+		return len(r.Joints) - 1
+	}
+	root := add("Root", -1, 0, 0, -20, 0)
+	hip := add("Hip", root, 0, 40, -25, 0)
+	spine := add("Spine01", hip, 0, 44, -10, 0.03)
+	chest := add("Spine02", spine, 0, 46, 12, 0.03)
+	neck := add("Neck", chest, 0, 50, 25, 0)
+	add("Head", neck, 0, 58, 34, 0.05)
+	sides := []struct {
+		name string
+		x, w float32
+	}{{"Right", -6, -1}, {"Left", 6, 1}}
+	for _, sd := range sides {
+		j := add(sd.name+"UpperArm", chest, sd.x, 42, 16, -0.35*sd.w)
+		j = add(sd.name+"ForeArm", j, sd.x, 22, 15, -0.25*sd.w)
+		add(sd.name+"Hand", j, sd.x, 5, 16, -0.1*sd.w)
+	}
+	t := hip
+	for i, p := range [][2]float32{{48, -38}, {40, -48}, {26, -62}} {
+		t = add(fmt.Sprintf("Tail%02d", i+1), t, 0, p[0], p[1], 0.1)
+	}
+	for _, sd := range []int{1, 0} {
+		s := sides[sd]
+		j := add(s.name+"Leg01", hip, s.x, 44, -28, 0.35*s.w)
+		j = add(s.name+"Leg02", j, s.x, 28, -24, 0.25*s.w)
+		j = add(s.name+"Foot01", j, s.x, 14, -36, 0.15*s.w)
+		add(s.name+"Foot02", j, s.x, 1, -31, 0)
+	}
+	return r
+}
+
+// robotParts is a biped robot 1.8 tall, wide-hipped, its arms ending in
+// a claw, with what robot rigs hang beside the body under a root on the
+// floor: an IK control on the floor under each ankle ("footik") and a
+// pole target in front of each knee ("pole").
+var robotParts = []humanPart{
+	{"root", "", mgl32.Vec3{0, 0, 0}, 0},
+	{"hips", "root", mgl32.Vec3{0, 0.95, 0}, 0},
+	{"upleg", "hips", mgl32.Vec3{0.16, 0.93, 0}, 0.4},
+	{"leg", "upleg", mgl32.Vec3{0.16, 0.53, 0.03}, 0.3},
+	{"foot", "leg", mgl32.Vec3{0.16, 0.12, 0}, 0.1},
+	{"toe", "foot", mgl32.Vec3{0.16, 0.02, 0.16}, 0},
+	{"spine", "hips", mgl32.Vec3{0, 1.12, 0}, 0.03},
+	{"chest", "spine", mgl32.Vec3{0, 1.38, 0}, 0.03},
+	{"neck", "chest", mgl32.Vec3{0, 1.52, 0}, 0},
+	{"head", "neck", mgl32.Vec3{0, 1.62, 0.02}, 0},
+	{"headtop", "head", mgl32.Vec3{0, 1.8, 0.02}, 0},
+	{"shoulder", "chest", mgl32.Vec3{0.12, 1.45, 0}, 0},
+	{"arm", "shoulder", mgl32.Vec3{0.26, 1.45, 0}, -0.3},
+	{"forearm", "arm", mgl32.Vec3{0.29, 1.17, -0.02}, -0.2},
+	{"hand", "forearm", mgl32.Vec3{0.3, 0.9, 0}, 0},
+	{"claw", "hand", mgl32.Vec3{0.3, 0.78, 0.04}, 0},
+	{"footik", "root", mgl32.Vec3{0.16, 0.06, 0.02}, 0},
+	{"pole", "root", mgl32.Vec3{0.16, 0.55, 0.6}, 0},
+}
+
+// IKRobotRig is a biped robot h tall named and laid out as Quaternius's
+// robot.glb (raylib's example) is: under a root "Bone" on the floor the
+// body ("Body", "Abdomen", "Torso", "Neck", "Head"), legs of two joints
+// ("UpperLeg.L" at the hip, "LowerLeg.L" at the knee, nothing below it),
+// arms "Shoulder.L", "UpperArm.L", "LowerArm.L", "Palm.L", "Finger.L",
+// and beside the body the leg's IK control "Foot.L" on the floor and
+// "PoleTarget.L" before the knee. With ankles its legs go on to the
+// floor ("Ankle.L", "Toe.L"), as a rig exported with both its deforming
+// bones and its controls: the "Foot.L" named so is then no foot.
+func IKRobotRig(h float32, ankles bool) Rig {
+	names := map[string]string{"root": "Bone", "hips": "Body", "upleg": "UpperLeg", "leg": "LowerLeg",
+		"spine": "Abdomen", "chest": "Torso", "neck": "Neck", "head": "Head", "shoulder": "Shoulder",
+		"arm": "UpperArm", "forearm": "LowerArm", "hand": "Palm", "claw": "Finger", "footik": "Foot",
+		"pole": "PoleTarget"}
+	if ankles {
+		names["foot"], names["toe"] = "Ankle", "Toe"
+	}
+	rig := "ik-robot"
+	if ankles {
+		rig += "-ankles"
+	}
+	return layout(rig, robotParts, h/1.8, func(role, side string) string {
+		nm := names[role]
+		if nm != "" && side != "" {
+			nm += "." + side
+		}
+		return nm
+	})
+}
+
+// PartRobotRig is the robot of IKRobotRig with ankles and no root or
+// controls, its joints named by number as some exporters name a model's
+// parts: "part_01", "part_02", ...: only its shape tells its parts.
+func PartRobotRig(h float32) Rig {
+	n := 0
+	return layout("part-robot", robotParts, h/1.8, func(role, side string) string {
+		if role == "root" || role == "footik" || role == "pole" {
+			return ""
+		}
+		n++
+		return fmt.Sprintf("part_%02d", n)
+	})
 }
 
 // Skeleton is the rig's skeleton: each joint's offset from its parent in

@@ -23,20 +23,29 @@ func loadRig(t *testing.T, r gltftest.Rig) *character.Character {
 	return ch
 }
 
-// On a figure that is no human (a four-legged animal whose feet are
-// named, so it has a "leg" to bend), look-at and IK switched on change
-// nothing: the pose is the one with them off, tick for tick; on a human
-// they do change it (the test could fail). Linear velocities are labelled
-// in the file's units when they are no metres.
+// On a figure that is no human — a four-legged animal whose feet are
+// named, so it has a "leg" to bend; one whose front legs are named as
+// arms (UpperArm, ForeArm, Hand), so names alone read a human; a robot
+// whose feet are IK controls beside its legs — look-at and IK switched on
+// change nothing: the pose is the one with them off, tick for tick, and
+// the reason given is the shape's. On a human they do change it (the test
+// could fail). Linear velocities are labelled in the file's units when
+// they are no metres.
 func TestNoIKOnNonHuman(t *testing.T) {
 	for _, c := range []struct {
 		rig   gltftest.Rig
 		human bool
 		unit  string
-	}{{gltftest.QuadrupedRig(71), false, "units/s"}, {gltftest.MixamoRig(1.7), true, "m/s"}} {
+		why   string // what the reason begins with
+	}{
+		{gltftest.QuadrupedRig(71), false, "units/s", "not read as a human figure: 4 limbs reach the ground ("},
+		{gltftest.ArmedQuadrupedRig(100), false, "units/s", "not read as a human figure: 4 limbs reach the ground (b_RightHand_08"},
+		{gltftest.IKRobotRig(1.8, false), false, "m/s", "not read as a human figure: no limb of the body reaches the ground"},
+		{gltftest.MixamoRig(1.7), true, "m/s", ""},
+	} {
 		ch := loadRig(t, c.rig)
-		if (ch.NotHuman() == "") != c.human {
-			t.Fatalf("%s: NotHuman %q, want human %v", c.rig.Name, ch.NotHuman(), c.human)
+		if (ch.NotHuman() == "") != c.human || !strings.HasPrefix(ch.NotHuman(), c.why) {
+			t.Fatalf("%s: NotHuman %q, want human %v or a reason beginning %q", c.rig.Name, ch.NotHuman(), c.human, c.why)
 		}
 		on, off := newLab(ch), newLab(ch)
 		on.S.LookAt, on.S.IK = true, true

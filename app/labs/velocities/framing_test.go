@@ -68,7 +68,7 @@ func checkNote(t *testing.T, a *app.App, at string, want bool) {
 		}
 	}
 	text := strings.Join(note, " ")
-	if got := strings.HasPrefix(text, "Not a human figure") && strings.HasSuffix(text, "look-at and IK are off"); got != want {
+	if got := strings.HasPrefix(text, "Not read as a human figure") && strings.HasSuffix(text, "look-at and IK are off"); got != want {
 		t.Errorf("%s: the figure note reads %q; want one: %v", at, text, want)
 	}
 	for _, p := range apptest.Fit(items, ui.Width(), ui.Height()) {
