@@ -26,6 +26,7 @@ func TestDetectMocap(t *testing.T) {
 		"07": {UpY, Metres, 0},
 		"08": {UpY, CMU, 0}, // the 3dsMax release has no T-pose row
 		"09": {UpZ, Inches, 0},
+		"10": {UpY, Centimetres, 0}, // Bandai-Namco: 6 channels a joint, a still root on the floor
 	}
 	for _, path := range mocap.Need(t) {
 		f, err := ReadFile(path)
