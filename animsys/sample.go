@@ -183,12 +183,15 @@ func blocks(n int) int { return (n + mathx.Lanes - 1) / mathx.Lanes }
 // values are the same either way. Call it once after the clip's frames
 // are filled, and again after changing them. The cache takes 13 float32s
 // per joint and interval, 12 per animated channel (rounded up to whole
-// blocks); above MaxCacheBytes none is made.
+// blocks); above MaxCacheBytes none is made, nor for a clip of fewer
+// than mathx.Lanes/2 joints (a root track): its blocks would be mostly
+// padding, 800 bytes a frame for one joint against 28 for its frames,
+// and computing a few joints' tangents costs little.
 func (c *Clip) Prepare() {
 	c.recs, c.posRecs, c.sclRecs = nil, nil, nil
 	c.pos.compact()
 	c.scl.compact()
-	if c.Frames < 2 || c.Joints < 1 {
+	if c.Frames < 2 || c.Joints < 1 || 2*c.Joints < mathx.Lanes {
 		return
 	}
 	nr, np, ns, m := blocks(c.Joints), blocks(len(c.pos.joints)), blocks(len(c.scl.joints)), c.Frames-1
