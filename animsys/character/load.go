@@ -1,6 +1,7 @@
 package character
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -35,21 +36,35 @@ type File struct {
 // Open reads the BVH file at path with opt. Errors are the parser's
 // ("file:line:col: ...") or name the option that does not parse.
 func Open(path string, opt bvh.ReadOptions) (*File, error) {
-	f, err := bvh.ReadFile(path)
+	return OpenContext(context.Background(), path, opt)
+}
+
+// OpenContext is Open stopping once ctx is done (an interrupted command),
+// with ctx's error wrapped: parsing and detection check it every few
+// milliseconds (bvh.ParseContext, bvh.DetectContext).
+func OpenContext(ctx context.Context, path string, opt bvh.ReadOptions) (*File, error) {
+	f, err := bvh.ReadFileContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return Read(f, opt)
+	return readContext(ctx, f, opt)
 }
 
 // Read reads a parsed file with opt (see Open). A file whose clip has
 // fewer than two frames, once its rest frames are dropped, is refused: no
 // velocity, no lab, no export can be made of one pose.
 func Read(f *bvh.File, opt bvh.ReadOptions) (*File, error) {
+	return readContext(context.Background(), f, opt)
+}
+
+func readContext(ctx context.Context, f *bvh.File, opt bvh.ReadOptions) (*File, error) {
 	if err := TooFewFrames(f, 0); err != nil {
 		return nil, err
 	}
-	d := bvh.Detect(f)
+	d, err := bvh.DetectContext(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
 	imp, units, notes, err := bvh.ImportFor(f, d, opt)
 	if err != nil {
 		return nil, err
@@ -113,6 +128,14 @@ func TooFewFrames(f *bvh.File, skip int) error {
 // and the files after it are reported in err as not loaded. opt applies to
 // BVH files only (glTF is metres and +Y up).
 func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
+	return LoadContext(context.Background(), paths, opt)
+}
+
+// LoadContext is Load stopping once ctx is done (an interrupted command):
+// it checks ctx between files and, through OpenContext, while parsing and
+// detecting each. It then returns a nil character and an error wrapping
+// ctx's.
+func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 	if err := checkOptions(opt); err != nil { // so for every file
 		return nil, errors.Join(err)
 	}
@@ -122,6 +145,9 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 	var read []string // their paths
 	gltfName := ""    // the glTF file ch was read from
 	for _, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if gltfName != "" || IsGLTF(path) {
 			switch {
 			case gltfName != "":
@@ -138,7 +164,10 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 			}
 			continue
 		}
-		file, err := Open(path, opt)
+		file, err := OpenContext(ctx, path, opt)
+		if ctx.Err() != nil {
+			return nil, err // wraps ctx's error
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
