@@ -132,8 +132,10 @@ func TooFewFrames(f *bvh.File, skip int) error {
 // and the files after it are reported in err as not loaded. opt applies to
 // BVH files only (glTF is metres and +Y up).
 //
-// Each file is parsed, detected and its skeleton read as a figure once,
-// and its clip prepared once (animsys.Clip.Prepare).
+// The same file met twice (named twice, through a link, or a file and
+// its folder) loads once, and ch.Repeated says so ("walk.bvh given
+// twice; loaded once"). Each file is parsed, detected and its skeleton read as a
+// figure once, and its clip prepared once (animsys.Clip.Prepare).
 func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 	return LoadContext(context.Background(), paths, opt)
 }
@@ -148,6 +150,7 @@ func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *
 	}
 	paths, err = Expand(paths)
 	errs := FileErrors(err)
+	paths, twice := Unique(paths)
 	var files []*File // the BVH files read, in order
 	var read []string // their paths
 	gltfName := ""    // the glTF file ch was read from
@@ -184,7 +187,66 @@ func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *
 	if len(files) > 0 {
 		ch = loadGroup(files, read)
 	}
+	if ch != nil {
+		ch.Repeated = twice
+	}
 	return ch, errors.Join(errs...)
+}
+
+// Unique leaves out of paths each that names a file met before in them:
+// the same path twice, or the same file through another name (a link, a
+// file and the folder that holds it, expanded). It returns the others in
+// order, and a note for each file met more than once ("walk.bvh given
+// twice; loaded once", with the other name when it differs). A path that
+// names no file stays, for its reader to report.
+func Unique(paths []string) (kept, notes []string) {
+	type seen struct {
+		st      os.FileInfo
+		path    string
+		times   int
+		aliases []string
+	}
+	var files []*seen
+	bySize := map[int64][]*seen{} // so that only files of one size are compared
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			kept = append(kept, p)
+			continue
+		}
+		var first *seen
+		for _, s := range bySize[st.Size()] {
+			if os.SameFile(s.st, st) {
+				first = s
+				break
+			}
+		}
+		if first == nil {
+			s := &seen{st: st, path: p, times: 1}
+			files, bySize[st.Size()] = append(files, s), append(bySize[st.Size()], s)
+			kept = append(kept, p)
+			continue
+		}
+		first.times++
+		if b := filepath.Base(p); b != filepath.Base(first.path) && !slices.Contains(first.aliases, b) {
+			first.aliases = append(first.aliases, b)
+		}
+	}
+	for _, s := range files {
+		if s.times < 2 {
+			continue
+		}
+		times := "twice"
+		if s.times > 2 {
+			times = fmt.Sprintf("%d times", s.times)
+		}
+		also := ""
+		if len(s.aliases) > 0 {
+			also = " (also as " + strings.Join(s.aliases, ", ") + ")"
+		}
+		notes = append(notes, fmt.Sprintf("%s given %s%s; loaded once", filepath.Base(s.path), times, also))
+	}
+	return kept, notes
 }
 
 // loadGroup makes the character of the largest group of files, read from

@@ -63,6 +63,11 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		fs.Usage()
 		return ExitUsage
 	}
+	// A file given twice (or through a link) is exported once.
+	inputs, twice := character.Unique(inputs)
+	for _, n := range twice {
+		fmt.Fprintf(stderr, "kinelab export: %s\n", n)
+	}
 	if err := fl.check(inputs); err != nil {
 		return exportFailed(stderr, err)
 	}

@@ -180,6 +180,9 @@ func matchingSource(files []string, mirror bool, stderr io.Writer) (matching.Sou
 		for _, s := range ch.Skipped {
 			fmt.Fprintf(stderr, "kinelab matching eval: %v\n", s)
 		}
+		for _, r := range ch.Repeated {
+			fmt.Fprintf(stderr, "kinelab matching eval: %s\n", r)
+		}
 		if src, err = matching.SourceOf(ch); err != nil {
 			return src, "", err
 		}
