@@ -86,7 +86,7 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
 	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb|FOLDER]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
