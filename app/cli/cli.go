@@ -150,7 +150,7 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 			"BVH or glTF file's clips, leaving out (and naming) frames where the data itself jumps;\n"+
 			"exits 1 if any tolerance is exceeded. A folder: each BVH file in it, a line each.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	intervals := fs.Int("intervals", verify.MaxIntervals, "check at most `N` frame intervals per clip, spread evenly")
+	intervals := fs.Int("intervals", verify.MaxIntervals, fmt.Sprintf("check at most `N` frame intervals per clip, spread evenly (1-%d)", maxIntervals))
 	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it; or each BVH file of a folder")
 	fs.StringVar(file, "bvh", "", "the same as --file (older name)")
 	units := fs.String("units", "auto", "units of the BVH file: auto, m, cm, mm, in, cmu or metres per unit")
@@ -159,8 +159,8 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
-	if *intervals < 1 {
-		fmt.Fprintf(stderr, "kinelab verify: --intervals must be at least 1, got %d\n", *intervals)
+	if *intervals < 1 || *intervals > maxIntervals {
+		fmt.Fprintf(stderr, "kinelab verify: --intervals %d: want 1 to %d\n", *intervals, maxIntervals)
 		return ExitUsage
 	}
 	if *file != "" {
@@ -293,6 +293,10 @@ func folderLine(r folderResult) string {
 	return verdict + " " + name + ": " + what
 }
 
+// maxIntervals bounds verify --intervals: a million intervals of a clip
+// is hours of checking (the default checks 2,000); more is a typo.
+const maxIntervals = 1_000_000
+
 // VerifyClips is Verify over the given clips of skeleton skel (all clips
 // must match it), the procedural cases on roles' joints, for callers with
 // clips of their own (embedded or loaded).
@@ -377,16 +381,16 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 			"the median of 21 ticks; prints ns per character-tick and character-ticks/s.\n"+
 			"Lists sweep, e.g. --characters 1,10,100,1000,2000 --threads 1,2.", stderr)
 	sizes := intList{crowd.DefaultSize}
-	fs.Var(&sizes, "characters", "characters in the crowd (>= 1), or a comma-separated list of sizes")
+	skel := animsys.BenchSkeleton()
+	fs.Var(&sizes, "characters", fmt.Sprintf("characters in the crowd (1-%d, the memory budget's), or a comma-separated list of sizes", crowd.MaxCharacters(skel.Len())))
 	threads := intList{0}
-	fs.Var(&threads, "threads", "goroutines to tick on (>= 1), or a list; 0 runs on 1 and on all cores")
+	fs.Var(&threads, "threads", fmt.Sprintf("goroutines to tick on (1-%d), or a list; 0 runs on 1 and on all cores", crowd.MaxThreads))
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	search := fs.Bool("search", true, "also time the motion-matching search on the embedded set mirrored (3 passes over the queries of a 60 s random run)")
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
 	var counts []int
-	skel := animsys.BenchSkeleton()
 	for _, n := range sizes {
 		if n < 1 {
 			fmt.Fprintf(stderr, "kinelab bench: --characters must be at least 1, got %d\n", n)
@@ -400,8 +404,10 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 	}
 	for _, k := range threads {
 		switch {
-		case k < 0:
-			fmt.Fprintf(stderr, "kinelab bench: --threads must be 0 (1 and all cores) or more, got %d\n", k)
+		case k < 0 || k > crowd.MaxThreads:
+			// More goroutines than that only add scheduling (and each
+			// holds a scratch pose): 2^31 of them ran out of memory.
+			fmt.Fprintf(stderr, "kinelab bench: --threads %d: want 1 to %d, or 0 for 1 and all cores\n", k, crowd.MaxThreads)
 			return ExitUsage
 		case k == 0:
 			counts = append(counts, 1)
