@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 
+	"kinelab/animsys/internal/ctxio"
 	"kinelab/animsys/words"
 )
 
@@ -33,7 +34,7 @@ func Parse(r io.Reader, name string) (*File, error) {
 // every read of at most 64 KiB, a few milliseconds of parsing.
 func ParseContext(ctx context.Context, r io.Reader, name string) (*File, error) {
 	hint := sizeHint(r)
-	p := &parser{s: newScanner(ctxReader{ctx, r}, hint), f: &File{Name: name}, hint: hint}
+	p := &parser{s: newScanner(ctxio.Reader(ctx, r), hint), f: &File{Name: name}, hint: hint}
 	if err := p.hierarchy(); err != nil {
 		return nil, err
 	}
@@ -57,19 +58,6 @@ func sizeHint(r io.Reader) int64 {
 		}
 	}
 	return -1
-}
-
-// ctxReader reads r until ctx is done, then fails with ctx's error.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(b)
 }
 
 type parser struct {

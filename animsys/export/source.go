@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -49,7 +50,13 @@ type BVHSource struct {
 // detected, as the app does for the first file it loads). It returns the
 // notes that say what was detected and why.
 func ReadBVH(path string, opt bvh.ReadOptions) (*BVHSource, []string, error) {
-	file, err := character.Open(path, opt)
+	return ReadBVHContext(context.Background(), path, opt)
+}
+
+// ReadBVHContext is ReadBVH stopping once ctx is done
+// (character.OpenContext).
+func ReadBVHContext(ctx context.Context, path string, opt bvh.ReadOptions) (*BVHSource, []string, error) {
+	file, err := character.OpenContext(ctx, path, opt)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -122,7 +122,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		}
 	}()
 	for _, j := range jobs {
-		src, err := j.source(clips, &sk, ropt, stderr)
+		src, err := j.source(ctx, clips, &sk, ropt, stderr)
 		if err != nil {
 			return exportFailed(stderr, err)
 		}
@@ -131,6 +131,15 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 			return exportFailed(stderr, err)
 		}
 		done = append(done, w)
+	}
+	// Flushed to the disk first (seconds for a gigabyte), an interrupt
+	// acting between outputs and during each flush; then put in place.
+	for _, w := range done {
+		if w.out != nil {
+			if err := w.out.ReadyContext(ctx); err != nil {
+				return exportFailed(stderr, fmt.Errorf("%s: %w", w.path, err))
+			}
+		}
 	}
 	for _, w := range done {
 		if w.out != nil {
@@ -159,6 +168,7 @@ type written struct {
 
 // pending is an output written whole but not yet put in place.
 type pending interface {
+	ReadyContext(ctx context.Context) error // flushed to the disk, but for an interrupt
 	Commit() error
 	Abort()
 }
@@ -338,14 +348,14 @@ func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, 
 // source opens the job's input: a glTF animation, an embedded clip of
 // clips on the humanoid sk, or a BVH file read with ropt, whose notes
 // go to stderr.
-func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.ReadOptions, stderr io.Writer) (export.Source, error) {
+func (j exportJob) source(ctx context.Context, clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.ReadOptions, stderr io.Writer) (export.Source, error) {
 	if j.gltf != nil {
 		return export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}, nil
 	}
 	if j.clip >= 0 {
 		return export.ClipSource{Clip: &clips[j.clip], Skel: sk}, nil
 	}
-	b, notes, err := export.ReadBVH(j.path, ropt)
+	b, notes, err := export.ReadBVHContext(ctx, j.path, ropt)
 	if err != nil {
 		return nil, err
 	}
@@ -390,6 +400,7 @@ func exportOne(ctx context.Context, src export.Source, opt export.Options, forma
 	if format == "npz" {
 		w := export.NewNPZWriter(path)
 		w.Hold()
+		w.StopWith(ctx)
 		if err := s.Run(ctx, w); err != nil {
 			w.Abort()
 			return h, nil, fmt.Errorf("%s: %w", path, err)
@@ -402,7 +413,7 @@ func exportOne(ctx context.Context, src export.Source, opt export.Options, forma
 	}
 	err = s.Run(ctx, export.NewCSVWriter(f))
 	if err == nil {
-		err = f.Ready() // closed until committed: no file held open per input
+		err = f.ReadyContext(ctx) // closed until committed: no file held open per input
 	}
 	if err != nil {
 		f.Abort()
