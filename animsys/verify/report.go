@@ -104,6 +104,21 @@ func (s Stat) String() string {
 		s.Op, s.Space, s.Quantity, s.Unit, s.Max, s.Mean, tol, verdict, worst, s.Scale, s.At)
 }
 
+// InUnit names the linear velocities in length unit per second: a
+// character's Unit ("units" for a figure that is no body in metres,
+// whose lengths stay in its file's unit), "m" by default. The values
+// are in that unit already.
+func (r *Report) InUnit(unit string) {
+	if unit == "" || unit == "m" {
+		return
+	}
+	for i := range r.Stats {
+		if r.Stats[i].Quantity == Linear.String() {
+			r.Stats[i].Unit = unit + "/s"
+		}
+	}
+}
+
 // Failed is the number of checks that exceed their tolerance.
 func (r Report) Failed() int {
 	n := 0

@@ -208,7 +208,9 @@ func verifyFile(path string, opt bvh.ReadOptions, intervals int, stderr io.Write
 		return verify.Report{}, fmt.Errorf("%s: %w", path, err)
 	}
 	roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
-	return verify.RunIntervals(&ch.Skel, verify.Cases(&ch.Skel, roles), clips, intervals), nil
+	rep := verify.RunIntervals(&ch.Skel, verify.Cases(&ch.Skel, roles), clips, intervals)
+	rep.InUnit(ch.Unit) // as the labs show it
+	return rep, nil
 }
 
 // folderResult is one file's line of `verify --file FOLDER`.

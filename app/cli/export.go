@@ -77,6 +77,9 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	if err != nil {
 		return exportFailed(stderr, err)
 	}
+	for _, n := range fl.notes {
+		fmt.Fprintf(stderr, "kinelab export: %s\n", n)
+	}
 	// Every input is an input before the first output is written: an
 	// output linked to a later input is refused, not written over it.
 	for _, j := range jobs {
@@ -181,6 +184,7 @@ type exportFlags struct {
 	fps                                      float64
 	fd, keepRest                             bool
 	toStdout, single                         bool
+	notes                                    []string // what resolving the inputs found, for stderr
 }
 
 // exportUsageError is a bad command line (exit 2), not a file that
@@ -327,6 +331,9 @@ func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, 
 		if fl.single && !fl.toStdout && len(ch.Clips) > 1 {
 			return nil, exportUsage("%s has %d animations: give --out a folder", in, len(ch.Clips))
 		}
+		if ch.Unit == export.FileUnits.Name {
+			fl.notes = append(fl.notes, fmt.Sprintf("%s: lengths in the file's own units, labelled %q: its figure is %.3g long, no body in metres", in, ch.Unit, ch.Size))
+		}
 		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
 		var js []exportJob
 		for i := range ch.Clips {
@@ -350,7 +357,11 @@ func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, 
 // go to stderr.
 func (j exportJob) source(ctx context.Context, clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.ReadOptions, stderr io.Writer) (export.Source, error) {
 	if j.gltf != nil {
-		return export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}, nil
+		src := export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}
+		if j.gltf.Unit == export.FileUnits.Name {
+			src.Unit = export.FileUnits
+		}
+		return src, nil
 	}
 	if j.clip >= 0 {
 		return export.ClipSource{Clip: &clips[j.clip], Skel: sk}, nil
@@ -368,8 +379,10 @@ func (j exportJob) source(ctx context.Context, clips []animsys.Clip, sk *animsys
 // write exports src, job j's input, to its output's temporary file
 // (stdout for "-"), left for the caller to commit.
 func (fl *exportFlags) write(ctx context.Context, j exportJob, src export.Source, opt export.Options, stdout io.Writer) (written, error) {
-	if fl.outUnits == "file" {
-		opt.Units = src.Units()
+	// Lengths in a unit of unknown size stay in it (and say so), as in
+	// the labs: there are no metres to convert them to.
+	if u := src.Units(); fl.outUnits == "file" || u == export.FileUnits {
+		opt.Units = u
 	}
 	path := fl.outPath(j)
 	h, out, err := exportOne(ctx, src, opt, fl.format, path, stdout)
