@@ -134,8 +134,9 @@ func TooFewFrames(f *bvh.File, skip int) error {
 //
 // The same file met twice (named twice, through a link, or a file and
 // its folder) loads once, and ch.Repeated says so ("walk.bvh given
-// twice; loaded once"). Each file is parsed, detected and its skeleton read as a
-// figure once, and its clip prepared once (animsys.Clip.Prepare).
+// twice; loaded once"). Each file is parsed, detected and its skeleton
+// read as a figure once, and its clip prepared once
+// (animsys.Clip.Prepare).
 func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 	return LoadContext(context.Background(), paths, opt)
 }

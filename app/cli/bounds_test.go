@@ -26,13 +26,13 @@ func TestNumericFlagBounds(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"bench", Bench, []string{"--threads", "2147483648"}, "--threads 2147483648: want 1 to 1024, or 0"},
-		{"bench", Bench, []string{"--threads", "1025"}, "--threads 1025: want 1 to 1024"},
-		{"bench", Bench, []string{"--threads", "-1"}, "--threads -1: want 1 to 1024"},
+		{"bench", Bench, []string{"--threads", "2147483648"}, "--threads must be 0 (1 and all cores) or 1 to 1024, got 2147483648"},
+		{"bench", Bench, []string{"--threads", "1025"}, "--threads must be 0 (1 and all cores) or 1 to 1024, got 1025"},
+		{"bench", Bench, []string{"--threads", "-1"}, "--threads must be 0 (1 and all cores) or 1 to 1024, got -1"},
 		{"bench", Bench, []string{"--characters", "0"}, "--characters must be at least 1"},
 		{"bench", Bench, []string{"--characters", over}, "--characters " + over},
-		{"verify", Verify, []string{"--intervals", "0"}, "--intervals 0: want 1 to 1000000"},
-		{"verify", Verify, []string{"--intervals", "1000001"}, "--intervals 1000001: want 1 to 1000000"},
+		{"verify", Verify, []string{"--intervals", "0"}, "--intervals must be at least 1 and at most 1000000, got 0"},
+		{"verify", Verify, []string{"--intervals", "1000001"}, "--intervals must be at least 1 and at most 1000000, got 1000001"},
 		{"export", Export, []string{"walk", "--out", "-", "--fps", "1000001"}, "--fps 1.000001e+06: want 0 (the input's frames) or a rate up to 1e+06"},
 		{"export", Export, []string{"walk", "--out", "-", "--fps", "-1"}, "--fps -1: want 0"},
 		{"export", Export, []string{"walk", "--out", "-", "--fps", "NaN"}, "--fps NaN: want 0"},

@@ -160,7 +160,7 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		return code
 	}
 	if *intervals < 1 || *intervals > maxIntervals {
-		fmt.Fprintf(stderr, "kinelab verify: --intervals %d: want 1 to %d\n", *intervals, maxIntervals)
+		fmt.Fprintf(stderr, "kinelab verify: --intervals must be at least 1 and at most %d, got %d\n", maxIntervals, *intervals)
 		return ExitUsage
 	}
 	if *file != "" {
@@ -409,7 +409,7 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 		case k < 0 || k > crowd.MaxThreads:
 			// More goroutines than that only add scheduling (and each
 			// holds a scratch pose): 2^31 of them ran out of memory.
-			fmt.Fprintf(stderr, "kinelab bench: --threads %d: want 1 to %d, or 0 for 1 and all cores\n", k, crowd.MaxThreads)
+			fmt.Fprintf(stderr, "kinelab bench: --threads must be 0 (1 and all cores) or 1 to %d, got %d\n", crowd.MaxThreads, k)
 			return ExitUsage
 		case k == 0:
 			counts = append(counts, 1)
