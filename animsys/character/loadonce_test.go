@@ -175,11 +175,21 @@ func TestLoadDoesEachFileOnce(t *testing.T) {
 
 // checkFigureKept checks that ch's figure, the file's reading carried to
 // its joints, is what reading the character anew (as the labs play it)
-// finds.
+// finds, but for the ground joints among the file's roots: the file's
+// reading finds a root that stands apart from the body (Bandai's static
+// joint_Root beside a leaning runner, in ../shared/mocap) no part of it,
+// which a reading of it under the Entity, no longer a root, may not (and
+// draws a bone from the floor to the hips).
 func checkFigureKept(t *testing.T, ch *Character) {
 	t.Helper()
-	again := ch.read()
-	if got, want := fmt.Sprintf("%+v", *ch.Figure), fmt.Sprintf("%+v", again); got != want {
+	kept, again := *ch.Figure, ch.read()
+	for j := range kept.Ground {
+		if kept.Ground[j] != again.Ground[j] && !(kept.Ground[j] && ch.root >= 0 && ch.Skel.Parents[j] == 0) {
+			t.Errorf("%s: joint %s is ground %v in the file's reading, %v read again", ch.Name, ch.Skel.Names[j], kept.Ground[j], again.Ground[j])
+		}
+	}
+	kept.Ground, again.Ground = nil, nil
+	if got, want := fmt.Sprintf("%+v", kept), fmt.Sprintf("%+v", again); got != want {
 		t.Errorf("%s: the figure kept from the file's reading is\n%s\nread again it is\n%s", ch.Name, got, want)
 	}
 }
