@@ -2,7 +2,6 @@ package bvh
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -102,10 +101,8 @@ type Detection struct {
 	Skip       int
 	SkipReason string
 	lead       lead // what SkipReason says, to say it again in other units
-	// Figure reads the skeleton (indices into File.Joints,
-	// humanoid.Read): as a human when FigureErr is nil, else, with
-	// FigureErr saying what no human has, as the layout of its trunk
-	// (Figure.Parents nil when it could not be read at all).
+	// Figure reads the skeleton as a human (indices into File.Joints)
+	// when FigureErr is nil.
 	Figure    humanoid.Figure
 	FigureErr error
 }
@@ -121,8 +118,8 @@ const measuredFrames = 48
 // Its stature, from the top of its head to its soles, is measured
 // standing straight (see stature); the leading frames that are no motion
 // by how far each pose lies from the motion after it (see leadIn). The
-// skeleton is read as a figure once, here: the reading the character
-// made of the file keeps (package character).
+// skeleton is read as a human figure once, here: a character made of the
+// file keeps the reading (package character).
 func Detect(f *File) Detection {
 	d, _ := DetectContext(context.Background(), f)
 	return d
@@ -143,10 +140,7 @@ func DetectContext(ctx context.Context, f *File) (Detection, error) {
 	for i, j := range f.Joints {
 		parents[i], names[i] = j.Parent, j.Name
 	}
-	d.Figure, d.FigureErr = humanoid.Read(parents, names, frames)
-	if d.FigureErr == nil && !d.Figure.Human {
-		d.FigureErr = errors.New(d.Figure.NotHuman)
-	}
+	d.Figure, d.FigureErr = humanoid.Classify(parents, names, frames)
 	if d.FigureErr == nil {
 		up := d.Figure.Up(frames)
 		best, dot := UpY, float32(-2)

@@ -29,12 +29,9 @@ type File struct {
 	// then the rest frames.
 	Notes []string
 	// Figure reads the file's skeleton as a human (indices into
-	// BVH.Joints), nil when it does not read as one (bvh.Detect).
+	// BVH.Joints), nil when it does not read as one (bvh.Detect). A
+	// character made of the file keeps it, on its joints (figureOn).
 	Figure *humanoid.Figure
-	// read is bvh.Detect's reading of the skeleton, human or not: the
-	// one reading a file gets (a character's figure is it, on the
-	// character's joints: figureOn).
-	read humanoid.Figure
 }
 
 // Open reads the BVH file at path with opt. Errors are the parser's
@@ -76,7 +73,7 @@ func readContext(ctx context.Context, f *bvh.File, opt bvh.ReadOptions) (*File, 
 	if err := TooFewFrames(f, imp.Skip); err != nil {
 		return nil, err
 	}
-	file := &File{BVH: f, Import: imp, Units: units, Notes: notes, read: d.Figure}
+	file := &File{BVH: f, Import: imp, Units: units, Notes: notes}
 	if d.FigureErr == nil {
 		file.Figure = &d.Figure
 	}
@@ -660,8 +657,8 @@ func (e limbEnds) below(f *bvh.File, j int) string {
 // joint kept with its parent), with a ground-level root joint ("Entity")
 // added above the file's root that carries the hips' ground projection as
 // root motion, unless the file's root already is such a joint. Its figure
-// is the file's (bvh.Detect's reading), on the character's joints
-// (figureOn); its clip is prepared once.
+// is the file's (bvh.Detect's reading of a human), on the character's
+// joints (figureOn); its clip is prepared once.
 func fromFile(file *File, keep []bool) *Character {
 	f, imp := file.BVH, file.Import
 	name := clipName(f.Name)
@@ -696,12 +693,12 @@ func fromFile(file *File, keep []bool) *Character {
 		ch.Clips = []animsys.Clip{rootedClip(&fs, &fc, hips)}
 	}
 	var fig humanoid.Figure
-	if r := &file.read; r.Parents != nil && (r.Human || imp.Up == bvh.UpY) {
-		fig = figureOn(r, at, shift, &ch.Skel)
+	if file.Figure != nil {
+		fig = figureOn(file.Figure, at, shift, &ch.Skel)
 	} else {
-		// No reading (no frames to read on), or a figure read as no
-		// human along the file's +Y, which the options turn away from
-		// up: read the character as it stands.
+		// A skeleton that is no human is laid out by its trunk as the
+		// character stands (up as the options chose): read here, as
+		// the only reading besides Detect's finding it no human.
 		fig = ch.read()
 	}
 	ch.Figure = &fig
