@@ -7,6 +7,7 @@ import (
 	"io"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,16 +68,16 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs := flag.NewFlagSet("kinelab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.Lab, "lab", labNames[0], "lab to open: "+strings.Join(labNames, ", "))
-	fs.IntVar(&c.Frames, "frames", 0, "quit after `N` frames (0: run until the window is closed)")
+	fs.IntVar(&c.Frames, "frames", 0, fmt.Sprintf("quit after `N` frames, up to %d (0: run until the window is closed)", maxFrames))
 	fs.StringVar(&c.Screenshot, "screenshot", "", "write the last frame to `FILE` (.png)")
-	fs.IntVar(&c.Width, "width", 1280, "window width in pixels")
-	fs.IntVar(&c.Height, "height", 720, "window height in pixels")
+	fs.IntVar(&c.Width, "width", 1280, "window width in pixels (320-7680)")
+	fs.IntVar(&c.Height, "height", 720, "window height in pixels (240-4320)")
 	msaa := fs.String("msaa", "auto", "4x multisampling: on, off, or auto (on unless --frames is set)")
 	fs.StringVar(&c.CSV, "csv", "", "write the lab's plotted signals to `FILE` (CSV, one row per update, for --frames N frames; the cost lab writes its grid without); without --screenshot no window opens")
 	do := fs.String("do", "", "run key actions at frames, e.g. `60:teleport,120:reset` (names in the help overlay)")
 	dt := fs.Float64("dt", 1.0/60, "fixed time step in `seconds` (0 < dt <= 1)")
 	jitter := fs.Float64("jitter", 0, "dt jitter: each step is scaled by a random factor in [1-J, 1+J], 0 <= `J` <= 1")
-	seed := fs.Uint("seed", 1, "seed of the lab's random choices")
+	seed := fs.Int64("seed", 1, "seed of the lab's random choices (0-4294967295)")
 	labFlags := labFlagsOf(labs)
 	labValues := defineLabFlags(fs, labFlags)
 	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
@@ -86,7 +87,7 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
 	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb|FOLDER]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -101,6 +102,10 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	}
 	if err := checkStep(*dt, *jitter); err != nil {
 		return c, err
+	}
+	// The labs' random choices run on a 32-bit state.
+	if *seed < 0 || *seed > math.MaxUint32 {
+		return c, fmt.Errorf("--seed %d: want 0 to %d", *seed, uint32(math.MaxUint32))
 	}
 	if err := c.setLabFlags(fs, labFlags, labValues); err != nil {
 		return c, err
@@ -165,6 +170,11 @@ func fileArgs(args []string) ([]string, error) {
 	return files, nil
 }
 
+// maxFrames bounds --frames: ten million frames are 46 hours of a
+// scripted run's 1/60 s frames (and gigabytes of --csv rows); more is a
+// typo, not a run anyone waits for.
+const maxFrames = 10_000_000
+
 // checkFlags rejects the BVH options, lab, frame count, window size and
 // screenshot name that are unknown or out of range, in that order, and an
 // output (--csv, --screenshot) that is an input (a file to load, a file
@@ -183,8 +193,8 @@ func (c *Config) checkFlags(labNames []string) error {
 	if !slices.Contains(labNames, c.Lab) {
 		return fmt.Errorf("--lab %q: no such lab; choose one of %s", c.Lab, strings.Join(labNames, ", "))
 	}
-	if c.Frames < 0 {
-		return fmt.Errorf("--frames %d: want 0 or more", c.Frames)
+	if c.Frames < 0 || c.Frames > maxFrames {
+		return fmt.Errorf("--frames %d: want 0 or more, at most %d (0 runs until the window closes)", c.Frames, maxFrames)
 	}
 	if c.Width < 320 || c.Width > 7680 || c.Height < 240 || c.Height > 4320 {
 		return fmt.Errorf("--width %d --height %d: want 320-7680 x 240-4320", c.Width, c.Height)

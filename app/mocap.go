@@ -44,6 +44,9 @@ func (a *App) Load(files []string) bool {
 		for _, s := range ch.Skipped {
 			fmt.Fprintln(os.Stderr, "kinelab:", s)
 		}
+		for _, r := range ch.Repeated {
+			fmt.Fprintln(os.Stderr, "kinelab:", r)
+		}
 		for _, n := range ch.Notes {
 			fmt.Fprintln(os.Stderr, "kinelab:", ch.Name+":", n)
 		}
@@ -65,6 +68,9 @@ func (a *App) Load(files []string) bool {
 		a.say(loadedMessage(ch))
 		for _, s := range ch.Skipped {
 			a.alert(s.Error())
+		}
+		for _, r := range ch.Repeated {
+			a.say(r)
 		}
 		for _, n := range ch.Notes {
 			if n == ch.NotHuman() { // look-at, IK, matching on its clips are off

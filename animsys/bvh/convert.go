@@ -67,6 +67,15 @@ func (f *File) SkeletonWith(imp Import) animsys.Skeleton {
 // and rotation turned from imp.Up to +Y, so everything below follows) and
 // the first imp.Skip frames left out.
 func (f *File) ClipWith(imp Import, name string) animsys.Clip {
+	c := f.ClipUnprepared(imp, name)
+	c.Prepare()
+	return c
+}
+
+// ClipUnprepared is ClipWith without the sampling cache
+// (animsys.Clip.Prepare), for a caller that makes another clip of it (cut
+// to fewer joints, re-rooted) and prepares only that one, once.
+func (f *File) ClipUnprepared(imp Import, name string) animsys.Clip {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(f.Name), filepath.Ext(f.Name))
 	}
@@ -91,7 +100,6 @@ func (f *File) ClipWith(imp Import, name string) animsys.Clip {
 			ContinueSigns(rot, c.Rot[(fr-1)*n:fr*n])
 		}
 	}
-	c.Prepare()
 	return c
 }
 

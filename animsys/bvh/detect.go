@@ -1,6 +1,7 @@
 package bvh
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -116,10 +117,23 @@ const measuredFrames = 48
 //
 // Its stature, from the top of its head to its soles, is measured
 // standing straight (see stature); the leading frames that are no motion
-// by how far each pose lies from the motion after it (see leadIn).
+// by how far each pose lies from the motion after it (see leadIn). The
+// skeleton is read as a human figure once, here: a character made of the
+// file keeps the reading (package character).
 func Detect(f *File) Detection {
+	d, _ := DetectContext(context.Background(), f)
+	return d
+}
+
+// DetectContext is Detect stopping, with ctx's error, once ctx is done (an
+// interrupted command): it checks ctx between the rows of its comparison
+// of the leading frames with the motion, each a few milliseconds.
+func DetectContext(ctx context.Context, f *File) (Detection, error) {
 	var d Detection
-	d.lead = f.leadIn()
+	var err error
+	if d.lead, err = f.leadIn(ctx); err != nil {
+		return d, err
+	}
 	d.Skip = d.lead.skip
 	frames, rots, at := f.sampleFrames(d.Skip, measuredFrames)
 	parents, names := make([]int, len(f.Joints)), make([]string, len(f.Joints))
@@ -151,7 +165,7 @@ func Detect(f *File) Detection {
 	}
 	d.Units, d.UnitsReason = chooseUnits(d.Height, cmuNames(names), d.FigureErr == nil)
 	d.SkipReason = d.lead.reason(f, d.Units.Scale())
-	return d
+	return d, nil
 }
 
 // Shares of a figure's stature no joint marks: the ankle joints' height

@@ -1,6 +1,7 @@
 package bvh
 
 import (
+	"context"
 	"os"
 
 	"kinelab/animsys"
@@ -12,12 +13,17 @@ import (
 // that is no regular file (a FIFO, a device) or is over regular.MaxBVH
 // bytes is refused by name.
 func ReadFile(path string) (*File, error) {
+	return ReadFileContext(context.Background(), path)
+}
+
+// ReadFileContext is ReadFile stopping once ctx is done (ParseContext).
+func ReadFileContext(ctx context.Context, path string) (*File, error) {
 	fh, err := regular.OpenLimit(path, regular.MaxBVH, "a BVH file")
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	return Parse(fh, path)
+	return ParseContext(ctx, fh, path)
 }
 
 // WriteFile writes clip c of skeleton sk to a new BVH file at path (see

@@ -1,6 +1,7 @@
 package bvh
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -56,11 +57,12 @@ type lead struct {
 }
 
 // leadIn finds the leading frames of f that are no part of its motion; at
-// least two frames are always left.
-func (f *File) leadIn() lead {
+// least two frames are always left. It stops with ctx's error once ctx is
+// done, checked per frame of the window compared with the motion.
+func (f *File) leadIn(ctx context.Context) (lead, error) {
 	var l lead
 	if f.Frames < 3 || len(f.Joints) == 0 {
-		return l
+		return l, nil
 	}
 	for l.zeros < f.Frames-2 && f.zeroRotations(l.zeros) {
 		l.zeros++
@@ -69,7 +71,7 @@ func (f *File) leadIn() lead {
 	z := l.zeros
 	w := min((f.Frames-z)/4, int(math.Ceil(leadTime/float64(f.FrameTime))))
 	if w < 1 {
-		return l
+		return l, nil
 	}
 	sh := newShaper(f)
 	// The frames compared with: every frame from z through the window and
@@ -104,11 +106,11 @@ func (f *File) leadIn() lead {
 		}
 	}
 	if len(steps) == 0 {
-		return l
+		return l, nil
 	}
 	l.step, l.size = quantile(steps, 0.9), quantile(sizes, 0.5)
 	if !(l.size > 0) {
-		return l
+		return l, nil
 	}
 	threshold := max(leadFar*l.size, leadSteps*l.step)
 	// near[i][k]: how far frame z+i lies from the nearest of frames[k:],
@@ -116,6 +118,9 @@ func (f *File) leadIn() lead {
 	// near[i][s-z] (frames[s-z] is frame s for every s within the window).
 	near := make([][]float32, w)
 	for i := range near {
+		if err := ctx.Err(); err != nil {
+			return l, err
+		}
 		near[i] = make([]float32, len(frames))
 		m := float32(math.Inf(1))
 		for k := len(frames) - 1; k > i; k-- {
@@ -150,7 +155,7 @@ func (f *File) leadIn() lead {
 		}
 		break
 	}
-	return l
+	return l, nil
 }
 
 // reason says what l drops and why, in words and figures a user can check;

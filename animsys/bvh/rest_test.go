@@ -2,6 +2,7 @@ package bvh
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func TestLeadIn(t *testing.T) {
 // after the ramp a step from the motion.
 func TestLeadInDistances(t *testing.T) {
 	f := parseSpec(t, fixture.RampIn())
-	l := f.leadIn()
+	l, _ := f.leadIn(context.Background())
 	if l.zeros != 1 || l.skip != 5 || len(l.far) != 4 || !(l.size > 0) || !(l.step > 0) {
 		t.Fatalf("%+v", l)
 	}

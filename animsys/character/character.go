@@ -91,6 +91,10 @@ type Character struct {
 	// and why ("file: skipped: its skeleton differs from ..."). Not
 	// failures: the files that failed to read are in Load's error.
 	Skipped []error
+	// Repeated names each file Load met more than once (given twice, or
+	// through a link, or in a folder given too), which loads once:
+	// "walk.bvh given twice; loaded once". A notice, as Skipped.
+	Repeated []string
 	// root is the file joint the Entity's root motion follows (the hips),
 	// -1 when the file's own root is the Entity.
 	root int

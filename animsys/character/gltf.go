@@ -62,9 +62,9 @@ func FromGLTF(a *gltf.Asset) (*Character, error) { return fromGLTF(a, a.Name) }
 // built once: the hips the Entity follows are found first (gltfHips), on
 // frames sampled from the start animation's curves, then each clip is
 // made from its curves, re-rooted (rootedCurves) when there are hips to
-// follow. The figure read there is the character's unless the clips are
-// re-rooted: then the Entity moves, and the figure is read again on the
-// clip as the labs play it.
+// follow. The figure read there is the character's: re-rooting moves
+// only the Entity, a root on the floor either way, so the figure is read
+// once.
 func fromGLTF(a *gltf.Asset, file string) (*Character, error) {
 	if len(a.Anims) == 0 {
 		return nil, fmt.Errorf("%s: no animation: kinelab's labs play clips", file)
@@ -87,9 +87,6 @@ func fromGLTF(a *gltf.Asset, file string) (*Character, error) {
 			cv = &rootedCurves{src: an, parents: a.Skel.Parents, chain: chain}
 		}
 		ch.Clips = append(ch.Clips, animsys.CurvesClip(names[i], cv, n, an.Duration, GLTFFPS))
-	}
-	if chain != nil {
-		fig = ch.read()
 	}
 	ch.Figure = &fig
 	ch.Notes = append(ch.Notes, "glTF: "+words.Count(len(ch.Clips), "clip")+" sampled exactly from their curves ("+curveKinds(a)+")")

@@ -1,6 +1,7 @@
 package character
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -28,28 +29,43 @@ type File struct {
 	// then the rest frames.
 	Notes []string
 	// Figure reads the file's skeleton as a human (indices into
-	// BVH.Joints), nil when it does not read as one (bvh.Detect).
+	// BVH.Joints), nil when it does not read as one (bvh.Detect). A
+	// character made of the file keeps it, on its joints (figureOn).
 	Figure *humanoid.Figure
 }
 
 // Open reads the BVH file at path with opt. Errors are the parser's
 // ("file:line:col: ...") or name the option that does not parse.
 func Open(path string, opt bvh.ReadOptions) (*File, error) {
-	f, err := bvh.ReadFile(path)
+	return OpenContext(context.Background(), path, opt)
+}
+
+// OpenContext is Open stopping once ctx is done (an interrupted command),
+// with ctx's error wrapped: parsing and detection check it every few
+// milliseconds (bvh.ParseContext, bvh.DetectContext).
+func OpenContext(ctx context.Context, path string, opt bvh.ReadOptions) (*File, error) {
+	f, err := bvh.ReadFileContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return Read(f, opt)
+	return readContext(ctx, f, opt)
 }
 
 // Read reads a parsed file with opt (see Open). A file whose clip has
 // fewer than two frames, once its rest frames are dropped, is refused: no
 // velocity, no lab, no export can be made of one pose.
 func Read(f *bvh.File, opt bvh.ReadOptions) (*File, error) {
+	return readContext(context.Background(), f, opt)
+}
+
+func readContext(ctx context.Context, f *bvh.File, opt bvh.ReadOptions) (*File, error) {
 	if err := TooFewFrames(f, 0); err != nil {
 		return nil, err
 	}
-	d := bvh.Detect(f)
+	d, err := bvh.DetectContext(ctx, f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
 	imp, units, notes, err := bvh.ImportFor(f, d, opt)
 	if err != nil {
 		return nil, err
@@ -112,16 +128,34 @@ func TooFewFrames(f *bvh.File, skip int) error {
 // every animation in it: it loads only if no BVH file was read before it,
 // and the files after it are reported in err as not loaded. opt applies to
 // BVH files only (glTF is metres and +Y up).
+//
+// The same file met twice (named twice, through a link, or a file and
+// its folder) loads once, and ch.Repeated says so ("walk.bvh given
+// twice; loaded once"). Each file is parsed, detected and its skeleton
+// read as a figure once, and its clip prepared once
+// (animsys.Clip.Prepare).
 func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
+	return LoadContext(context.Background(), paths, opt)
+}
+
+// LoadContext is Load stopping once ctx is done (an interrupted command):
+// it checks ctx between files and, through OpenContext, while parsing and
+// detecting each. It then returns a nil character and an error wrapping
+// ctx's.
+func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 	if err := checkOptions(opt); err != nil { // so for every file
 		return nil, errors.Join(err)
 	}
 	paths, err = Expand(paths)
 	errs := FileErrors(err)
+	paths, twice := Unique(paths)
 	var files []*File // the BVH files read, in order
 	var read []string // their paths
 	gltfName := ""    // the glTF file ch was read from
 	for _, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if gltfName != "" || IsGLTF(path) {
 			switch {
 			case gltfName != "":
@@ -138,7 +172,10 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 			}
 			continue
 		}
-		file, err := Open(path, opt)
+		file, err := OpenContext(ctx, path, opt)
+		if ctx.Err() != nil {
+			return nil, err // wraps ctx's error
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -148,12 +185,73 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 	if len(files) > 0 {
 		ch = loadGroup(files, read)
 	}
+	if ch != nil {
+		ch.Repeated = twice
+	}
 	return ch, errors.Join(errs...)
+}
+
+// Unique leaves out of paths each that names a file met before in them:
+// the same path twice, or the same file through another name (a link, a
+// file and the folder that holds it, expanded). It returns the others in
+// order, and a note for each file met more than once ("walk.bvh given
+// twice; loaded once", with the other name when it differs). A path that
+// names no file stays, for its reader to report.
+func Unique(paths []string) (kept, notes []string) {
+	type seen struct {
+		st      os.FileInfo
+		path    string
+		times   int
+		aliases []string
+	}
+	var files []*seen
+	bySize := map[int64][]*seen{} // so that only files of one size are compared
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			kept = append(kept, p)
+			continue
+		}
+		var first *seen
+		for _, s := range bySize[st.Size()] {
+			if os.SameFile(s.st, st) {
+				first = s
+				break
+			}
+		}
+		if first == nil {
+			s := &seen{st: st, path: p, times: 1}
+			files, bySize[st.Size()] = append(files, s), append(bySize[st.Size()], s)
+			kept = append(kept, p)
+			continue
+		}
+		first.times++
+		if b := filepath.Base(p); b != filepath.Base(first.path) && !slices.Contains(first.aliases, b) {
+			first.aliases = append(first.aliases, b)
+		}
+	}
+	for _, s := range files {
+		if s.times < 2 {
+			continue
+		}
+		times := "twice"
+		if s.times > 2 {
+			times = fmt.Sprintf("%d times", s.times)
+		}
+		also := ""
+		if len(s.aliases) > 0 {
+			also = " (also as " + strings.Join(s.aliases, ", ") + ")"
+		}
+		notes = append(notes, fmt.Sprintf("%s given %s%s; loaded once", filepath.Base(s.path), times, also))
+	}
+	return kept, notes
 }
 
 // loadGroup makes the character of the largest group of files, read from
 // paths (Load): its first file's skeleton, the clips of the files that
-// skeleton takes, the others skipped.
+// skeleton takes, the others skipped. Every file is matched first, so
+// that the character is made once, of the joints every file of the group
+// has.
 func loadGroup(files []*File, paths []string) *Character {
 	first, size := largestGroup(files)
 	base, basePath := files[first], paths[first]
@@ -161,10 +259,14 @@ func loadGroup(files []*File, paths []string) *Character {
 	for j := range keep {
 		keep[j] = true
 	}
-	ch := fromFile(base, keep)
-	ch.Notes = append(base.Notes[:2:2], ch.Notes...)
-	ch.Notes = append(ch.Notes, restNotes(basePath, base.Notes)...)
-	used, skipped := []string{basePath}, []error(nil)
+	type member struct {
+		file *File
+		path string
+		at   []int // the file's joint of each of the first file's
+	}
+	var members []member
+	var notes []string
+	var skipped []error
 	loaded := fmt.Sprintf("the %d files loaded", size)
 	if size == 1 {
 		loaded = "the file loaded"
@@ -181,8 +283,7 @@ func loadGroup(files []*File, paths []string) *Character {
 		}
 		cut := slices.Contains(keep, false) // by a file before this one
 		if lost := m.lost(keep); len(lost) > 0 {
-			ch.Notes = append(ch.Notes, dropNote(base.BVH, handsFeet(base.Figure, nil), lost, filepath.Base(path)))
-			ch = ch.without(base, keep, m.at)
+			notes = append(notes, dropNote(base.BVH, handsFeet(base.Figure, nil), lost, filepath.Base(path)))
 			for _, j := range lost {
 				keep[j] = false
 			}
@@ -192,12 +293,20 @@ func loadGroup(files []*File, paths []string) *Character {
 			if cut {
 				other = "every file before it"
 			}
-			ch.Notes = append(ch.Notes, dropNote(file.BVH, handsFeet(base.Figure, m.at), m.extra, other))
+			notes = append(notes, dropNote(file.BVH, handsFeet(base.Figure, m.at), m.extra, other))
 		}
-		file.Import.Scale, file.Import.Up = base.Import.Scale, base.Import.Up
-		ch.Clips = append(ch.Clips, ch.clipFrom(file, m.at, keep, clipName(path)))
-		ch.Notes = append(ch.Notes, restNotes(path, file.Notes)...)
-		used = append(used, path)
+		notes = append(notes, restNotes(path, file.Notes)...)
+		members = append(members, member{file, path, m.at})
+	}
+	ch := fromFile(base, keep)
+	ch.Notes = append(base.Notes[:2:2], ch.Notes...)
+	ch.Notes = append(ch.Notes, restNotes(basePath, base.Notes)...)
+	ch.Notes = append(ch.Notes, notes...)
+	used := []string{basePath}
+	for _, mb := range members {
+		mb.file.Import.Scale, mb.file.Import.Up = base.Import.Scale, base.Import.Up
+		ch.Clips = append(ch.Clips, ch.clipFrom(mb.file, mb.at, keep, clipName(mb.path)))
+		used = append(used, mb.path)
 	}
 	ch.Files, ch.Skipped = used, skipped
 	ch.fitPaths()
@@ -421,16 +530,29 @@ func matchCore(a, b *bvh.File, ends, chain []bool) (back []int, bChain []bool, e
 // Sites), each of a's at most once, setting back; it returns b's joints
 // that match none.
 func matchEndChains(a, b *bvh.File, keep, chain []bool, back []int, bChain []bool) (extra []int) {
-	used := make([]bool, len(a.Joints))
+	// a's kept end-chain joints by parent, name and kind, each list in
+	// joint order (the first unused one matches): a lookup per joint of
+	// b, so matching stays linear in the joints.
+	type key struct {
+		parent int
+		name   string
+		end    bool
+	}
+	free := map[key][]int{}
+	for j := range a.Joints {
+		if chain[j] && keep[j] {
+			k := key{a.Joints[j].Parent, a.Joints[j].Name, a.Joints[j].EndSite}
+			free[k] = append(free[k], j)
+		}
+	}
 	for k, jb := range b.Joints {
 		if !bChain[k] {
 			continue
 		}
-		p := back[jb.Parent]
-		for j := range a.Joints {
-			if chain[j] && keep[j] && !used[j] && p >= 0 && a.Joints[j].Parent == p && a.Joints[j].Name == jb.Name && a.Joints[j].EndSite == jb.EndSite {
-				back[k], used[j] = j, true
-				break
+		if p := back[jb.Parent]; p >= 0 {
+			kk := key{p, jb.Name, jb.EndSite}
+			if js := free[kk]; len(js) > 0 {
+				back[k], free[kk] = js[0], js[1:]
 			}
 		}
 		if back[k] < 0 {
@@ -534,9 +656,9 @@ func (e limbEnds) below(f *bvh.File, j int) string {
 // fromFile makes a character of the joints keep of a file's skeleton (a
 // joint kept with its parent), with a ground-level root joint ("Entity")
 // added above the file's root that carries the hips' ground projection as
-// root motion, unless the file's root already is such a joint. The
-// skeleton is read as a figure (humanoid.Read) for the roles of its joints
-// and the bind pose of its body.
+// root motion, unless the file's root already is such a joint. Its figure
+// is the file's (bvh.Detect's reading of a human), on the character's
+// joints (figureOn); its clip is prepared once.
 func fromFile(file *File, keep []bool) *Character {
 	f, imp := file.BVH, file.Import
 	name := clipName(f.Name)
@@ -546,16 +668,18 @@ func fromFile(file *File, keep []bool) *Character {
 			at = append(at, j)
 		}
 	}
-	fs, fc := f.SkeletonWith(imp), f.ClipWith(imp, name)
+	fs, fc := f.SkeletonWith(imp), f.ClipUnprepared(imp, name)
 	fs, fc = gather(&fs, &fc, at)
 	ch := &Character{Name: name}
 	hips := 0
-	if fig, err := humanoid.ClassifyClip(&fs, &fc); err == nil {
-		hips = fig.Hips
+	if file.Figure != nil {
+		hips = max(slices.Index(at, file.Figure.Hips), 0) // the trunk is never cut
 	}
+	shift := 0
 	if rootFollows(&fs, &fc, hips) {
 		// The file's root already is a ground-level root under the hips
 		// (as kinelab's own exports): use the skeleton and clip as they are.
+		fc.Prepare()
 		ch.Skel, ch.Clips, ch.root = fs, []animsys.Clip{fc}, -1
 	} else {
 		n := fs.Len() + 1
@@ -565,10 +689,18 @@ func fromFile(file *File, keep []bool) *Character {
 			sk.Names[j+1], sk.Offsets[j+1] = fs.Names[j], fs.Offsets[j]
 			sk.Parents[j+1] = fs.Parents[j] + 1 // a file root (-1) hangs from the Entity (0)
 		}
-		ch.Skel, ch.root = sk, hips
+		ch.Skel, ch.root, shift = sk, hips, 1
 		ch.Clips = []animsys.Clip{rootedClip(&fs, &fc, hips)}
 	}
-	fig := ch.read()
+	var fig humanoid.Figure
+	if file.Figure != nil {
+		fig = figureOn(file.Figure, at, shift, &ch.Skel)
+	} else {
+		// A skeleton that is no human is laid out by its trunk as the
+		// character stands (up as the options chose): read here, as
+		// the only reading besides Detect's finding it no human.
+		fig = ch.read()
+	}
 	ch.Figure = &fig
 	if !fig.Human {
 		ch.Notes = append(ch.Notes, ch.NotHuman())
@@ -580,39 +712,56 @@ func fromFile(file *File, keep []bool) *Character {
 	return ch
 }
 
-// without is the character made again of the first file's joints keep
-// less those another file lacks (at[j] < 0), its clips so far cut to them.
-func (ch *Character) without(base *File, keep []bool, at []int) *Character {
-	fewer := make([]bool, len(keep))
-	var joints []int // the character's joints that stay, in order
-	if ch.root >= 0 {
-		joints = append(joints, 0) // the Entity
+// figureOn is fig, a file's figure, on a character made of its joints at
+// (in that order) from joint shift on, joint 0 an added Entity (shift 1)
+// on skeleton sk. The joints a character leaves out lie below the hands
+// and feet (fingers, toes): its trunk and limbs are the file's, and a
+// limb's path and tip lose only the joints left out. The Entity, a root
+// on the floor carrying the root motion, is ground (humanoid.Figure); the
+// file's joints are ground as the file's reading found them.
+func figureOn(fig *humanoid.Figure, at []int, shift int, sk *animsys.Skeleton) humanoid.Figure {
+	to := make([]int, len(fig.Parents)) // the character's joint of each file joint, -1 for none
+	for j := range to {
+		to[j] = -1
 	}
-	shift := len(joints)
-	n := 0 // the character's joint of base joint j, less shift
-	for j, k := range keep {
-		if !k {
-			continue
-		}
-		if at[j] >= 0 {
-			fewer[j] = true
-			joints = append(joints, n+shift)
-		}
-		n++
+	for i, j := range at {
+		to[j] = i + shift
 	}
-	out := fromFile(base, fewer)
-	out.Notes = ch.Notes
-	for _, c := range ch.Clips[1:] {
-		sk := animsys.Skeleton{Parents: ch.Skel.Parents, Names: ch.Skel.Names, Offsets: ch.Skel.Offsets}
-		_, cut := gather(&sk, &c, joints)
-		out.Clips = append(out.Clips, cut)
+	one := func(j int) int {
+		if j < 0 {
+			return j
+		}
+		return to[j]
+	}
+	list := func(js []int) []int {
+		out := make([]int, 0, len(js))
+		for _, j := range js {
+			if k := one(j); k >= 0 {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	limb := func(l humanoid.Limb) humanoid.Limb {
+		return humanoid.Limb{Path: list(l.Path), Upper: one(l.Upper), Mid: one(l.Mid), End: one(l.End), Tip: one(l.Tip)}
+	}
+	out := *fig
+	out.Parents, out.Names = sk.Parents, sk.Names
+	out.Hips, out.Chest, out.Head, out.Spine = one(fig.Hips), one(fig.Chest), one(fig.Head), list(fig.Spine)
+	for s := range out.Legs {
+		out.Legs[s], out.Arms[s] = limb(fig.Legs[s]), limb(fig.Arms[s])
+	}
+	out.Ground = make([]bool, sk.Len())
+	out.Ground[0] = shift > 0
+	for i, j := range at {
+		out.Ground[i+shift] = j < len(fig.Ground) && fig.Ground[j]
 	}
 	return out
 }
 
 // clipFrom reads another file as a clip of the character: at[j] is the
 // file's joint for the first file's joint j, which the character has when
-// keep[j].
+// keep[j]. The clip is prepared once, as the character plays it.
 func (ch *Character) clipFrom(file *File, at []int, keep []bool, name string) animsys.Clip {
 	var js []int
 	for j, k := range keep {
@@ -620,9 +769,10 @@ func (ch *Character) clipFrom(file *File, at []int, keep []bool, name string) an
 			js = append(js, at[j])
 		}
 	}
-	fs, fc := file.BVH.SkeletonWith(file.Import), file.BVH.ClipWith(file.Import, name)
+	fs, fc := file.BVH.SkeletonWith(file.Import), file.BVH.ClipUnprepared(file.Import, name)
 	fs, fc = gather(&fs, &fc, js)
 	if ch.root < 0 {
+		fc.Prepare()
 		return fc
 	}
 	return rootedClip(&fs, &fc, ch.root)
@@ -631,7 +781,8 @@ func (ch *Character) clipFrom(file *File, at []int, keep []bool, name string) an
 // gather is the skeleton sk and its clip c cut to the joints js (each
 // after its parent, which it keeps; a joint whose parent is not kept
 // becomes a root), in that order; js of every joint in order returns them
-// as they are.
+// as they are. The clip cut is not prepared: the caller prepares what it
+// samples.
 func gather(sk *animsys.Skeleton, c *animsys.Clip, js []int) (animsys.Skeleton, animsys.Clip) {
 	if len(js) == sk.Len() && slices.IsSorted(js) {
 		return *sk, *c
@@ -653,7 +804,6 @@ func gather(sk *animsys.Skeleton, c *animsys.Clip, js []int) (animsys.Skeleton, 
 	for i, j := range js {
 		cut.CopyJoint(i, c, j)
 	}
-	cut.Prepare()
 	return out, cut
 }
 

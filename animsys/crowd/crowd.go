@@ -23,6 +23,11 @@ const (
 	chunk            = 8 // characters a worker takes at a time
 )
 
+// MaxThreads is the most goroutines a crowd ticks on (Start): far more
+// than any machine's cores, beyond which more goroutines only add
+// scheduling, and each holds a scratch pose.
+const MaxThreads = 1024
+
 // MemoryBudget (bytes) bounds a crowd's per-character state: the poses
 // and logs of every character (Bytes). Memory grows with joints times
 // characters, so a large skeleton (a 10,000-joint capture: about 6 MB a
@@ -138,10 +143,11 @@ func New(skel *animsys.Skeleton, lib []animsys.Clip, n int, seed uint32) (*Crowd
 }
 
 // Start runs ticks over threads goroutines from now on: threads-1 workers
-// plus the goroutine calling Tick. threads <= 1 ticks serially. Call Close
-// to stop the workers.
+// plus the goroutine calling Tick. threads <= 1 ticks serially; more than
+// MaxThreads run on MaxThreads. Call Close to stop the workers.
 func (c *Crowd) Start(threads int) {
 	c.Close()
+	threads = min(threads, MaxThreads)
 	if threads <= 1 {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"kinelab/animsys/internal/ctxio"
 )
 
 // NPZWriter writes an export as a NumPy .npz archive (what numpy.savez
@@ -52,10 +55,17 @@ type NPZWriter struct {
 	closed bool
 	hold   bool    // End leaves the archive for Commit
 	out    *Output // the archive End wrote, with hold
+	ctx    context.Context
 }
 
 // NewNPZWriter writes the archive to path.
-func NewNPZWriter(path string) *NPZWriter { return &NPZWriter{path: path} }
+func NewNPZWriter(path string) *NPZWriter { return &NPZWriter{path: path, ctx: context.Background()} }
+
+// StopWith has End give up, with ctx's error, once ctx is done (an
+// interrupted command): End copies every array into the archive (a
+// gigabyte for a long capture, seconds of work), reading through ctx, so
+// it checks it every 32 KiB.
+func (w *NPZWriter) StopWith(ctx context.Context) { w.ctx = ctx }
 
 // Begin creates the temporary files.
 func (w *NPZWriter) Begin(h *Header) error {
@@ -200,7 +210,7 @@ func (w *NPZWriter) copyNpy(z *zip.Writer, name, descr string, shape []int, i in
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	return writeNpy(z, name, descr, shape, f)
+	return writeNpy(z, name, descr, shape, ctxio.Reader(w.ctx, f))
 }
 
 // Hold has End leave the archive in its temporary file, for Commit to
@@ -216,6 +226,15 @@ func (w *NPZWriter) Commit() error {
 	err := w.out.Commit()
 	w.out = nil
 	return err
+}
+
+// ReadyContext flushes the archive End wrote (with Hold) to the disk
+// before Commit, giving up once ctx is done (Output.ReadyContext).
+func (w *NPZWriter) ReadyContext(ctx context.Context) error {
+	if w.out == nil {
+		return errors.New(w.path + ": no archive to commit")
+	}
+	return w.out.ReadyContext(ctx)
 }
 
 // Abort removes the temporary files (End does it too), and the archive

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -185,6 +186,35 @@ func (f *Output) Ready() error {
 		err = cerr
 	}
 	f.readyErr = f.named(err)
+	return f.readyErr
+}
+
+// ReadyContext is Ready giving up, with ctx's error, once ctx is done (an
+// interrupted command): flushing a large file to the disk (a gigabyte of
+// export) takes seconds, which an interrupt does not wait for. The file
+// is then flushed and closed in the background, and Abort removes it.
+func (f *Output) ReadyContext(ctx context.Context) error {
+	if f.ready || f.tmp == "" { // done, or a device written straight into
+		return f.Ready()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f.ready = true // the file is the flush's now: Abort leaves it open
+	file, done := f.f, make(chan error, 1)
+	go func() {
+		err := file.Sync()
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		f.readyErr = f.named(err)
+	case <-ctx.Done():
+		f.readyErr = ctx.Err()
+	}
 	return f.readyErr
 }
 

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -49,7 +50,13 @@ type BVHSource struct {
 // detected, as the app does for the first file it loads). It returns the
 // notes that say what was detected and why.
 func ReadBVH(path string, opt bvh.ReadOptions) (*BVHSource, []string, error) {
-	file, err := character.Open(path, opt)
+	return ReadBVHContext(context.Background(), path, opt)
+}
+
+// ReadBVHContext is ReadBVH stopping once ctx is done
+// (character.OpenContext).
+func ReadBVHContext(ctx context.Context, path string, opt bvh.ReadOptions) (*BVHSource, []string, error) {
+	file, err := character.OpenContext(ctx, path, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -125,7 +132,16 @@ type CurveSource interface {
 type ClipSource struct {
 	Clip *animsys.Clip
 	Skel *animsys.Skeleton
+	// Unit is the unit its lengths are in: the zero value is metres;
+	// FileUnits for a figure that is no body in metres.
+	Unit bvh.Units
 }
+
+// FileUnits is the unit of lengths given in a file's own unit, whose
+// size in metres the file does not say: a glTF figure that is no body in
+// metres (a 71-long animal: character.Character.Unit "units"). They are
+// exported as they are and labelled "units", as the labs show them.
+var FileUnits = bvh.Units{Name: "units", PerUnit: 1}
 
 // Curves is the clip's exact source, nil for one of frames only.
 func (s ClipSource) Curves() animsys.Curves { return s.Clip.Curves }
@@ -145,8 +161,13 @@ func (s ClipSource) Frames() int { return s.Clip.Frames }
 // FrameTime is the clip's frame time (s).
 func (s ClipSource) FrameTime() float32 { return s.Clip.FrameTime }
 
-// Units is metres.
-func (s ClipSource) Units() bvh.Units { return bvh.Metres }
+// Units is Unit: metres unless it says otherwise.
+func (s ClipSource) Units() bvh.Units {
+	if s.Unit.Name == "" {
+		return bvh.Metres
+	}
+	return s.Unit
+}
 
 // Frame copies frame f of the clip.
 func (s ClipSource) Frame(f int, pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3) {

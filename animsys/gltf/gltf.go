@@ -164,6 +164,10 @@ func decode(r io.Reader, dir string) (doc *gltf.Document, err error) {
 			doc, err = nil, fmt.Errorf("unreadable: %v", p)
 		}
 	}()
+	r, err = trimGLBJSON(r)
+	if err != nil {
+		return nil, err
+	}
 	var dec *gltf.Decoder
 	if dir != "" {
 		dec = gltf.NewDecoderFS(r, regular.DirFS(dir, regular.MaxURI, "a glTF buffer"))

@@ -104,6 +104,45 @@ func (s Stat) String() string {
 		s.Op, s.Space, s.Quantity, s.Unit, s.Max, s.Mean, tol, verdict, worst, s.Scale, s.At)
 }
 
+// InUnit names the linear velocities in length unit per second: a
+// character's Unit ("units" for a figure that is no body in metres,
+// whose lengths stay in its file's unit), "m" by default. The values
+// are in that unit already.
+func (r *Report) InUnit(unit string) {
+	if unit == "" || unit == "m" {
+		return
+	}
+	for i := range r.Stats {
+		if r.Stats[i].Quantity == Linear.String() {
+			r.Stats[i].Unit = unit + "/s"
+		}
+	}
+}
+
+// Failed is the number of checks that exceed their tolerance.
+func (r Report) Failed() int {
+	n := 0
+	for _, s := range r.Stats {
+		if s.Checked && !s.Pass {
+			n++
+		}
+	}
+	return n
+}
+
+// Worst is the checked stat nearest its tolerance, or past it furthest
+// (the largest Worst), and false when nothing was checked.
+func (r Report) Worst() (Stat, bool) {
+	var w Stat
+	found := false
+	for _, s := range r.Stats {
+		if s.Checked && (!found || s.Worst > w.Worst) {
+			w, found = s, true
+		}
+	}
+	return w, found
+}
+
 // WriteText writes the report as a table, one line per operation and
 // velocity ending with its worst sample, then the data jumps and the
 // operations' seams left out, then a verdict line.
@@ -119,12 +158,8 @@ func WriteText(w io.Writer, rep Report) error {
 		pr("; linear tolerances x%.3g, the character's size over the bench skeleton's", rep.LengthScale)
 	}
 	pr("\n")
-	failed := 0
 	for _, s := range rep.Stats {
 		pr("%s\n", s)
-		if s.Checked && !s.Pass {
-			failed++
-		}
 	}
 	if len(rep.Excluded) > 0 {
 		pr("left out: %d data jumps (the samples reading them, for that joint and, through the hierarchy, its descendants):\n", len(rep.Excluded))
@@ -138,7 +173,7 @@ func WriteText(w io.Writer, rep Report) error {
 			pr("  %s\n", s)
 		}
 	}
-	if failed > 0 {
+	if failed := rep.Failed(); failed > 0 {
 		pr("FAIL: %d checks exceed their tolerance\n", failed)
 	} else {
 		pr("PASS: every checked velocity is within tolerance\n")

@@ -48,7 +48,7 @@ func BVH(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	case "info":
 		return bvhInfoAs("kinelab bvh info", args[1:], stdout, stderr)
 	case "export":
-		return bvhExport(args[1:], stdout, stderr)
+		return bvhExport(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprintf(stdout, "usage: %s\n", bvhSynopsis)
 		return ExitOK
@@ -200,7 +200,9 @@ func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) bvh.De
 	return d
 }
 
-func bvhExport(args []string, stdout, stderr io.Writer) int {
+// bvhExport runs `bvh export`; interrupted (ctx done, checked before
+// each clip), it writes nothing.
+func bvhExport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("kinelab bvh export", "kinelab bvh export OUT.bvh [--clip NAME] [--units cm|m|in]",
 		"Writes the embedded clips as BVH: each to OUT-<clip>.bvh, or one (--clip) to OUT.bvh.", stderr)
 	clips := assets.Clips()
@@ -249,6 +251,9 @@ func bvhExport(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	for i := range clips {
+		if ctx.Err() != nil {
+			return ExitFail // main says it stopped
+		}
 		f, err := export.Prepare(paths[i], func(w io.Writer) error { return bvh.Write(w, &sk, &clips[i], units.Scale()) })
 		if err != nil {
 			fmt.Fprintf(stderr, "kinelab bvh export: %v\n", err)

@@ -17,6 +17,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -136,18 +138,20 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 // operation and velocity the max and mean error (m/s, rad/s, 1/s), the
 // tolerance and the worst sample (clip, time, frame, joint), then the data
 // jumps it left out, and returns 1 if any tolerance is exceeded or the
-// file does not load.
+// file does not load. --file FOLDER verifies every BVH file in it, each
+// on its own, a line each (verifyFolder) and a summary, and returns 1 if
+// any fails.
 func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab verify", stdout, stderr, &code)
 	defer finish()
-	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--file FILE.bvh|FILE.gltf|FILE.glb [--units U] [--up y|z] [--keep-rest]]",
+	fs := newFlagSet("kinelab verify", "kinelab verify [--json] [--intervals N] [--file FILE.bvh|FILE.gltf|FILE.glb|FOLDER [--units U] [--up y|z] [--keep-rest]]",
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
 			"BVH or glTF file's clips, leaving out (and naming) frames where the data itself jumps;\n"+
-			"exits 1 if any tolerance is exceeded.", stderr)
+			"exits 1 if any tolerance is exceeded. A folder: each BVH file in it, a line each.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	intervals := fs.Int("intervals", verify.MaxIntervals, "check at most `N` frame intervals per clip, spread evenly")
-	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it")
+	intervals := fs.Int("intervals", verify.MaxIntervals, fmt.Sprintf("check at most `N` frame intervals per clip, spread evenly (1-%d)", maxIntervals))
+	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it; or each BVH file of a folder")
 	fs.StringVar(file, "bvh", "", "the same as --file (older name)")
 	units := fs.String("units", "auto", "units of the BVH file: auto, m, cm, mm, in, cmu or metres per unit")
 	up := fs.String("up", "auto", "up axis of the BVH file: auto, y or z")
@@ -155,29 +159,21 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
-	if *intervals < 1 {
-		fmt.Fprintf(stderr, "kinelab verify: --intervals must be at least 1, got %d\n", *intervals)
+	if *intervals < 1 || *intervals > maxIntervals {
+		fmt.Fprintf(stderr, "kinelab verify: --intervals must be at least 1 and at most %d, got %d\n", maxIntervals, *intervals)
 		return ExitUsage
 	}
 	if *file != "" {
-		ch, err := character.Load([]string{*file}, bvh.ReadOptions{Units: *units, Up: *up, KeepRest: *keep})
+		opt := bvh.ReadOptions{Units: *units, Up: *up, KeepRest: *keep}
+		if st, err := os.Stat(*file); err == nil && st.IsDir() {
+			return verifyFolder(ctx, *file, opt, *asJSON, *intervals, stdout, stderr)
+		}
+		rep, err := verifyFile(*file, opt, *intervals, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "kinelab verify: %v\n", character.FileErrors(err)[0])
+			fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 			return ExitFail
 		}
-		for _, n := range ch.Notes {
-			fmt.Fprintf(stderr, "kinelab verify: %s: %s\n", *file, n)
-		}
-		var clips []*animsys.Clip
-		for i := range ch.Clips {
-			if c := &ch.Clips[i]; c.Frames < 5 {
-				fmt.Fprintf(stderr, "kinelab verify: %s: clip %q has %d frames to verify; the central differences need at least 5\n", *file, c.Name, c.Frames)
-				return ExitFail
-			}
-			clips = append(clips, &ch.Clips[i])
-		}
-		roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
-		return verifyClips(stdout, stderr, *asJSON, *intervals, &ch.Skel, roles, clips)
+		return writeVerify(rep, *asJSON, stdout, stderr)
 	}
 	skel := animsys.BenchSkeleton()
 	clips := verify.BenchClips()
@@ -186,6 +182,122 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	}
 	return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, verify.BenchRoles(), clips)
 }
+
+// verifyFile verifies the clips of the character file path reads as
+// (character.Load with opt; a glTF file's every animation), with the
+// procedural cases on its head and leg, at most intervals frame
+// intervals a clip. What loading detected goes to stderr. The error says
+// why the file could not be verified: it does not load, or a clip is
+// too short.
+func verifyFile(path string, opt bvh.ReadOptions, intervals int, stderr io.Writer) (verify.Report, error) {
+	ch, err := character.Load([]string{path}, opt)
+	if err != nil {
+		return verify.Report{}, character.FileErrors(err)[0]
+	}
+	for _, n := range ch.Notes {
+		fmt.Fprintf(stderr, "kinelab verify: %s: %s\n", path, n)
+	}
+	var clips []*animsys.Clip
+	for i := range ch.Clips {
+		if c := &ch.Clips[i]; c.Frames < 5 {
+			return verify.Report{}, fmt.Errorf("%s: clip %q has %d frames to verify; the central differences need at least 5", path, c.Name, c.Frames)
+		}
+		clips = append(clips, &ch.Clips[i])
+	}
+	if err := ch.Skel.Validate(); err != nil {
+		return verify.Report{}, fmt.Errorf("%s: %w", path, err)
+	}
+	roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
+	rep := verify.RunIntervals(&ch.Skel, verify.Cases(&ch.Skel, roles), clips, intervals)
+	rep.InUnit(ch.Unit) // as the labs show it
+	return rep, nil
+}
+
+// folderResult is one file's line of `verify --file FOLDER`.
+type folderResult struct {
+	File   string         `json:"file"`
+	Pass   bool           `json:"pass"`
+	Error  string         `json:"error,omitempty"` // why it could not be verified
+	Report *verify.Report `json:"report,omitempty"`
+}
+
+// verifyFolder runs verifyFile on every BVH file in dir (in name order,
+// a file met twice once), printing a line for each, PASS or FAIL with its
+// worst check (or why it could not be verified), then a summary; with
+// asJSON, each file's report. It exits 1 if any file fails or the folder
+// holds none; it checks ctx between files.
+func verifyFolder(ctx context.Context, dir string, opt bvh.ReadOptions, asJSON bool, intervals int, stdout, stderr io.Writer) int {
+	files, err := character.Expand([]string{dir})
+	if err != nil {
+		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
+		return ExitFail
+	}
+	files, twice := character.Unique(files)
+	for _, n := range twice {
+		fmt.Fprintf(stderr, "kinelab verify: %s\n", n)
+	}
+	var results []folderResult
+	failed := 0
+	for _, f := range files {
+		if ctx.Err() != nil {
+			return ExitFail
+		}
+		r := folderResult{File: f}
+		rep, err := verifyFile(f, opt, intervals, stderr)
+		if err != nil {
+			r.Error = err.Error()
+		} else {
+			r.Pass, r.Report = rep.Pass, &rep
+		}
+		if !r.Pass {
+			failed++
+		}
+		results = append(results, r)
+		if !asJSON {
+			fmt.Fprintln(stdout, folderLine(r))
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(struct {
+			Files []folderResult `json:"files"`
+			Pass  bool           `json:"pass"`
+		}{results, failed == 0}) // a write error fails the command through checkedStdout
+	} else {
+		fmt.Fprintf(stdout, "%s: %s verified, %d pass, %d fail\n", dir, words.Count(len(results), "file"), len(results)-failed, failed)
+	}
+	if failed > 0 {
+		return ExitFail
+	}
+	return ExitOK
+}
+
+// folderLine is a file's line of the folder's report: "PASS file: worst
+// 0.58 of its tolerance, FK world linear m/s at ...", "FAIL file: 2 checks
+// exceed their tolerance, worst 1.7 times ...", or "FAIL file: " and why
+// it could not be verified.
+func folderLine(r folderResult) string {
+	name := filepath.Base(r.File)
+	if r.Report == nil {
+		return "FAIL " + name + ": " + r.Error
+	}
+	verdict, what := "PASS", "every checked velocity within its tolerance"
+	if n := r.Report.Failed(); n > 0 {
+		verdict, what = "FAIL", words.Count(n, "check")+" past its tolerance"
+	}
+	if w, ok := r.Report.Worst(); ok {
+		what += fmt.Sprintf("; worst %.2fx its tolerance: %s %s %s %s at %s", w.Worst, w.Op, w.Space, w.Quantity, w.Unit, w.At)
+	}
+	if n := len(r.Report.Excluded); n > 0 {
+		what += fmt.Sprintf("; %s left out", words.Count(n, "data jump"))
+	}
+	return verdict + " " + name + ": " + what
+}
+
+// maxIntervals bounds verify --intervals: a million intervals of a clip
+// is hours of checking (the default checks 2,000); more is a typo.
+const maxIntervals = 1_000_000
 
 // VerifyClips is Verify over the given clips of skeleton skel (all clips
 // must match it), the procedural cases on roles' joints, for callers with
@@ -271,16 +383,16 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 			"the median of 21 ticks; prints ns per character-tick and character-ticks/s.\n"+
 			"Lists sweep, e.g. --characters 1,10,100,1000,2000 --threads 1,2.", stderr)
 	sizes := intList{crowd.DefaultSize}
-	fs.Var(&sizes, "characters", "characters in the crowd (>= 1), or a comma-separated list of sizes")
+	skel := animsys.BenchSkeleton()
+	fs.Var(&sizes, "characters", fmt.Sprintf("characters in the crowd (1-%d, the memory budget's), or a comma-separated list of sizes", crowd.MaxCharacters(skel.Len())))
 	threads := intList{0}
-	fs.Var(&threads, "threads", "goroutines to tick on (>= 1), or a list; 0 runs on 1 and on all cores")
+	fs.Var(&threads, "threads", fmt.Sprintf("goroutines to tick on (1-%d), or a list; 0 runs on 1 and on all cores", crowd.MaxThreads))
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	search := fs.Bool("search", true, "also time the motion-matching search on the embedded set mirrored (3 passes over the queries of a 60 s random run)")
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
 	var counts []int
-	skel := animsys.BenchSkeleton()
 	for _, n := range sizes {
 		if n < 1 {
 			fmt.Fprintf(stderr, "kinelab bench: --characters must be at least 1, got %d\n", n)
@@ -294,8 +406,10 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 	}
 	for _, k := range threads {
 		switch {
-		case k < 0:
-			fmt.Fprintf(stderr, "kinelab bench: --threads must be 0 (1 and all cores) or more, got %d\n", k)
+		case k < 0 || k > crowd.MaxThreads:
+			// More goroutines than that only add scheduling (and each
+			// holds a scratch pose): 2^31 of them ran out of memory.
+			fmt.Fprintf(stderr, "kinelab bench: --threads must be 0 (1 and all cores) or 1 to %d, got %d\n", crowd.MaxThreads, k)
 			return ExitUsage
 		case k == 0:
 			counts = append(counts, 1)

@@ -48,7 +48,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	var fl exportFlags
 	fs.StringVar(&fl.format, "format", "", "output format, csv or npz (default: from --out's extension, else csv)")
 	fs.StringVar(&fl.out, "out", ".", "output folder; with one input, the output file (.csv or .npz), or - for CSV on stdout")
-	fs.Float64Var(&fl.fps, "fps", 0, "output frame rate (frames/s); 0 exports the input's own frames")
+	fs.Float64Var(&fl.fps, "fps", 0, fmt.Sprintf("output frame rate (frames/s, up to %g); 0 exports the input's own frames", maxExportFPS))
 	fs.StringVar(&fl.sample, "sample", "cubic", "sampling between frames, cubic or linear (op_sample_linear)")
 	fs.BoolVar(&fl.fd, "fd", false, "add the finite difference of the exported poses beside each velocity (central)")
 	fs.StringVar(&fl.units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit")
@@ -63,6 +63,11 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		fs.Usage()
 		return ExitUsage
 	}
+	// A file given twice (or through a link) is exported once.
+	inputs, twice := character.Unique(inputs)
+	for _, n := range twice {
+		fmt.Fprintf(stderr, "kinelab export: %s\n", n)
+	}
 	if err := fl.check(inputs); err != nil {
 		return exportFailed(stderr, err)
 	}
@@ -71,6 +76,9 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	jobs, err := fl.jobs(inputs, clips)
 	if err != nil {
 		return exportFailed(stderr, err)
+	}
+	for _, n := range fl.notes {
+		fmt.Fprintf(stderr, "kinelab export: %s\n", n)
 	}
 	// Every input is an input before the first output is written: an
 	// output linked to a later input is refused, not written over it.
@@ -117,7 +125,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		}
 	}()
 	for _, j := range jobs {
-		src, err := j.source(clips, &sk, ropt, stderr)
+		src, err := j.source(ctx, clips, &sk, ropt, stderr)
 		if err != nil {
 			return exportFailed(stderr, err)
 		}
@@ -126,6 +134,15 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 			return exportFailed(stderr, err)
 		}
 		done = append(done, w)
+	}
+	// Flushed to the disk first (seconds for a gigabyte), an interrupt
+	// acting between outputs and during each flush; then put in place.
+	for _, w := range done {
+		if w.out != nil {
+			if err := w.out.ReadyContext(ctx); err != nil {
+				return exportFailed(stderr, fmt.Errorf("%s: %w", w.path, err))
+			}
+		}
 	}
 	for _, w := range done {
 		if w.out != nil {
@@ -154,6 +171,7 @@ type written struct {
 
 // pending is an output written whole but not yet put in place.
 type pending interface {
+	ReadyContext(ctx context.Context) error // flushed to the disk, but for an interrupt
 	Commit() error
 	Abort()
 }
@@ -166,6 +184,7 @@ type exportFlags struct {
 	fps                                      float64
 	fd, keepRest                             bool
 	toStdout, single                         bool
+	notes                                    []string // what resolving the inputs found, for stderr
 }
 
 // exportUsageError is a bad command line (exit 2), not a file that
@@ -241,12 +260,17 @@ func (fl *exportFlags) settleOutput(inputs []string) error {
 	return nil
 }
 
+// maxExportFPS bounds export --fps: a microsecond between frames, a
+// hundred times finer than a BVH file's finest (bvh.MinFrameTime); finer
+// still adds only rows (a 10 s clip is ten million frames already).
+const maxExportFPS = 1e6
+
 // checkValues rejects --fps, --sample, --out-units, --units and --up
 // values out of their range or unknown.
 func (fl *exportFlags) checkValues() error {
 	switch {
-	case !(fl.fps >= 0) || fl.fps > 1e6:
-		return exportUsage("--fps %v: want 0 (the input's frames) or a rate up to 1e6", fl.fps)
+	case !(fl.fps >= 0) || fl.fps > maxExportFPS:
+		return exportUsage("--fps %v: want 0 (the input's frames) or a rate up to %g", fl.fps, maxExportFPS)
 	case fl.sample != "cubic" && fl.sample != "linear":
 		return exportUsage("--sample %q: want cubic or linear", fl.sample)
 	case fl.outUnits != "m" && fl.outUnits != "file":
@@ -307,6 +331,9 @@ func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, 
 		if fl.single && !fl.toStdout && len(ch.Clips) > 1 {
 			return nil, exportUsage("%s has %d animations: give --out a folder", in, len(ch.Clips))
 		}
+		if ch.Unit == export.FileUnits.Name {
+			fl.notes = append(fl.notes, fmt.Sprintf("%s: lengths in the file's own units, labelled %q: its figure is %.3g long, no body in metres", in, ch.Unit, ch.Size))
+		}
 		base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
 		var js []exportJob
 		for i := range ch.Clips {
@@ -328,14 +355,18 @@ func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, 
 // source opens the job's input: a glTF animation, an embedded clip of
 // clips on the humanoid sk, or a BVH file read with ropt, whose notes
 // go to stderr.
-func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.ReadOptions, stderr io.Writer) (export.Source, error) {
+func (j exportJob) source(ctx context.Context, clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.ReadOptions, stderr io.Writer) (export.Source, error) {
 	if j.gltf != nil {
-		return export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}, nil
+		src := export.ClipSource{Clip: &j.gltf.Clips[j.clip], Skel: &j.gltf.Skel}
+		if j.gltf.Unit == export.FileUnits.Name {
+			src.Unit = export.FileUnits
+		}
+		return src, nil
 	}
 	if j.clip >= 0 {
 		return export.ClipSource{Clip: &clips[j.clip], Skel: sk}, nil
 	}
-	b, notes, err := export.ReadBVH(j.path, ropt)
+	b, notes, err := export.ReadBVHContext(ctx, j.path, ropt)
 	if err != nil {
 		return nil, err
 	}
@@ -348,8 +379,10 @@ func (j exportJob) source(clips []animsys.Clip, sk *animsys.Skeleton, ropt bvh.R
 // write exports src, job j's input, to its output's temporary file
 // (stdout for "-"), left for the caller to commit.
 func (fl *exportFlags) write(ctx context.Context, j exportJob, src export.Source, opt export.Options, stdout io.Writer) (written, error) {
-	if fl.outUnits == "file" {
-		opt.Units = src.Units()
+	// Lengths in a unit of unknown size stay in it (and say so), as in
+	// the labs: there are no metres to convert them to.
+	if u := src.Units(); fl.outUnits == "file" || u == export.FileUnits {
+		opt.Units = u
 	}
 	path := fl.outPath(j)
 	h, out, err := exportOne(ctx, src, opt, fl.format, path, stdout)
@@ -380,6 +413,7 @@ func exportOne(ctx context.Context, src export.Source, opt export.Options, forma
 	if format == "npz" {
 		w := export.NewNPZWriter(path)
 		w.Hold()
+		w.StopWith(ctx)
 		if err := s.Run(ctx, w); err != nil {
 			w.Abort()
 			return h, nil, fmt.Errorf("%s: %w", path, err)
@@ -392,7 +426,7 @@ func exportOne(ctx context.Context, src export.Source, opt export.Options, forma
 	}
 	err = s.Run(ctx, export.NewCSVWriter(f))
 	if err == nil {
-		err = f.Ready() // closed until committed: no file held open per input
+		err = f.ReadyContext(ctx) // closed until committed: no file held open per input
 	}
 	if err != nil {
 		f.Abort()

@@ -54,9 +54,19 @@ func Info(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		return ExitFail
 	}
 	sk := &a.Skel
+	// Lengths in the unit the labs show them in: the file's own for a
+	// figure that is no body in metres (character.Character.Unit).
+	unit, unitNote := "m", ""
+	if ch, err := character.FromGLTF(a); err == nil && ch.Unit != "m" {
+		unit = ch.Unit
+		unitNote = fmt.Sprintf("lengths in the file's own units, labelled %q: its figure is %.3g long, no body in metres", unit, ch.Size)
+	}
 	fmt.Fprintf(stdout, "%s: glTF, %d joints (an Entity root added), %d animations\n", args[0], sk.Len(), len(a.Anims))
+	if unitNote != "" {
+		fmt.Fprintln(stdout, "units:", unitNote)
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "joint\tname\tparent\trest offset (m)")
+	fmt.Fprintf(tw, "joint\tname\tparent\trest offset (%s)\n", unit)
 	for j := 0; j < sk.Len(); j++ {
 		parent := "-"
 		if p := sk.Parents[j]; p >= 0 {

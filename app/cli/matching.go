@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
@@ -46,7 +47,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
 	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random or all")
 	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
-	seed := fs.Uint("seed", 1, "seed of the random path")
+	seed := fs.Int64("seed", 1, "seed of the random path (0-4294967295)")
 	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
 	trans := fs.String("transition", "spring", "transition: spring, cubic, dead-blend or none")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
@@ -82,8 +83,13 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 		}
 		paths = []matching.Path{p}
 	}
+	// An hour of input is 216,000 ticks, each searched: longer is a typo.
 	if !(*seconds >= 1 && *seconds <= 3600) {
 		return usage("--seconds %v: want 1 to 3600", *seconds)
+	}
+	// The seed is the random path's 32-bit state.
+	if *seed < 0 || *seed > math.MaxUint32 {
+		return usage("--seed %d: want 0 to %d", *seed, uint32(math.MaxUint32))
 	}
 	tr, ok := evalTransitions[*trans]
 	if !ok {
@@ -179,6 +185,9 @@ func matchingSource(files []string, mirror bool, stderr io.Writer) (matching.Sou
 		}
 		for _, s := range ch.Skipped {
 			fmt.Fprintf(stderr, "kinelab matching eval: %v\n", s)
+		}
+		for _, r := range ch.Repeated {
+			fmt.Fprintf(stderr, "kinelab matching eval: %s\n", r)
 		}
 		if src, err = matching.SourceOf(ch); err != nil {
 			return src, "", err

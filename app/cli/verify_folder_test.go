@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"kinelab/internal/fixture"
+)
+
+// TestVerifyFolder verifies a folder of two captures that pass, one that
+// does not parse and one too short to verify: a line each, in name
+// order, PASS or FAIL with why, and a summary; exit 1. The two that pass
+// alone exit 0. It used to verify the first file, print PASS and exit 0.
+func TestVerifyFolder(t *testing.T) {
+	dir := t.TempDir()
+	for _, s := range []fixture.Spec{fixture.Mixamo(), fixture.LAFAN1()} {
+		fixture.File(t, dir, s)
+	}
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Verify(context.Background(), append([]string{"--intervals", "20"}, args...), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	code, out, _ := run("--file", dir)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != ExitOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "PASS lafan1.bvh: every checked velocity within its tolerance; worst ") ||
+		!strings.HasPrefix(lines[1], "PASS mixamo.bvh: ") || lines[2] != dir+": 2 files verified, 2 pass, 0 fail" {
+		t.Errorf("two captures: exit %d, stdout\n%s\nwant 0, a PASS line each and the summary", code, out)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "bad.bvh"), []byte("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	short := fixture.Mixamo()
+	short.Name, short.Frames = "short", 4
+	fixture.File(t, dir, short)
+	code, out, _ = run("--file", dir)
+	lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := []string{
+		"FAIL bad.bvh: " + filepath.Join(dir, "bad.bvh") + ":5:1: expected",
+		"PASS lafan1.bvh: ",
+		"PASS mixamo.bvh: ",
+		"FAIL short.bvh: ",
+		dir + ": 4 files verified, 2 pass, 2 fail",
+	}
+	if code != ExitFail || len(lines) != len(want) {
+		t.Fatalf("with a bad and a short file: exit %d, stdout\n%s\nwant 1 and %d lines", code, out, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d is %q; want %q...", i+1, lines[i], w)
+		}
+	}
+
+	var buf, errb bytes.Buffer
+	code = Verify(context.Background(), []string{"--intervals", "20", "--json", "--file", dir}, &buf, &errb)
+	var rep struct {
+		Files []struct {
+			File   string          `json:"file"`
+			Pass   bool            `json:"pass"`
+			Error  string          `json:"error"`
+			Report json.RawMessage `json:"report"`
+		} `json:"files"`
+		Pass bool `json:"pass"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &rep); err != nil || code != ExitFail || rep.Pass || len(rep.Files) != 4 ||
+		rep.Files[0].Error == "" || !rep.Files[1].Pass || len(rep.Files[1].Report) == 0 {
+		t.Errorf("--json: exit %d, %v, %+v", code, err, rep)
+	}
+
+	empty := t.TempDir()
+	if code, _, stderr := run("--file", empty); code != ExitFail || !strings.Contains(stderr, "a folder with no .bvh file") {
+		t.Errorf("an empty folder: exit %d, %q; want 1, saying it has no .bvh file", code, stderr)
+	}
+}

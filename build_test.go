@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADMEBuildLine checks the README's one way to build without make:
+// its two variables are those the Makefile builds with, and the line,
+// run as written with nothing else of the environment's GOFLAGS and
+// CGO_CFLAGS, builds a kinelab that runs. (A bare `go build` failed on
+// missing Wayland headers, and the README named only CGO_CFLAGS.)
+func TestREADMEBuildLine(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`(?m)^    GOFLAGS=(\S+) CGO_CFLAGS="([^"]*)" go build -o bin/kinelab \.$`).FindSubmatch(readme)
+	if line == nil {
+		t.Fatal(`README.md states no build line "    GOFLAGS=... CGO_CFLAGS="..." go build -o bin/kinelab ."`)
+	}
+	goflags, cflags := string(line[1]), string(line[2])
+	makefile, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The Makefile's: GOFLAGS as set, CGO_CFLAGS Go's default (-O2 -g)
+	// and the one define.
+	mk := regexp.MustCompile(`(?m)^export GOFLAGS := (\S+)$`).FindSubmatch(makefile)
+	def := regexp.MustCompile(`(?m)^export CGO_CFLAGS := .*,-O2 -g\) (-D\S+)$`).FindSubmatch(makefile)
+	if mk == nil || def == nil || goflags != string(mk[1]) || cflags != "-O2 -g "+string(def[1]) {
+		t.Errorf("README builds with GOFLAGS=%s CGO_CFLAGS=%q; the Makefile's are %q and %q", goflags, cflags, mk, def)
+	}
+	if testing.Short() {
+		t.Skip("-short: not building (links kinelab; raylib's C is in the build cache after a make)")
+	}
+	bin := filepath.Join(t.TempDir(), "kinelab")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOFLAGS=") && !strings.HasPrefix(kv, "CGO_CFLAGS=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "GOFLAGS="+goflags, "CGO_CFLAGS="+cflags)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the README's build line: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin, "bench", "-h").CombinedOutput(); err != nil || !strings.Contains(string(out), "usage: kinelab bench") {
+		t.Errorf("the kinelab it built: %v\n%s", err, out)
+	}
+}
