@@ -14,8 +14,8 @@ STATICCHECK := $(TOOLS)/staticcheck
 # staticcheck 2026.1, the first release that reads Go 1.26.
 STATICCHECK_VERSION := v0.7.0
 # A screen as large as the largest size the fit test renders (3840x2160);
-# the 7680x4320 screenshot test's window is larger than the screen, which X
-# allows.
+# the screenshot test's window past 2^24 pixels (4800x3600) is larger than
+# the screen, which X allows.
 XVFB        := xvfb-run -a -s "-screen 0 3840x2160x24"
 ARGS        ?=
 # simd added to any experiments GOEXPERIMENT already names.

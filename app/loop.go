@@ -134,6 +134,7 @@ func (a *App) Close() {
 
 // frameDt is the real time of the last frame (s); headless runs pretend
 // every frame took 1/60 s so their output does not depend on machine speed.
+// The playback clock, the camera and the UI's clock (ui.Tick) take it.
 func (a *App) frameDt() float32 {
 	if a.cfg.Headless() {
 		return 1.0 / 60
@@ -164,6 +165,7 @@ func (a *App) View() View {
 // not nil, runs when the frame is drawn but not yet shown (to read its
 // pixels with ReadPixels).
 func (a *App) Frame(onDrawn func()) {
+	ui.Tick(a.frameDt()) // the UI's time (double-clicks): this frame's
 	if !scaleDrag() {
 		a.applyScale()
 	}
