@@ -1,5 +1,6 @@
 // Package fuzzedit lets a fuzz target mutate a large file through a small
-// input: a script of edits applied to one of a few base files.
+// input: a script of edits applied to one of a few base files. Watchdog
+// bounds an input's CPU time.
 //
 // Go's fuzzer minimizes every input that finds new coverage, for up to a
 // minute (-fuzzminimizetime), and its minimizer tries removing every

@@ -3,6 +3,7 @@ package fuzzedit
 import (
 	"bytes"
 	"testing"
+	"time"
 )
 
 func TestApply(t *testing.T) {
@@ -27,5 +28,32 @@ func TestApply(t *testing.T) {
 	}
 	if !bytes.Equal(base, []byte("HIERARCHY\nROOT Hips\n")) {
 		t.Errorf("base changed: %q", base)
+	}
+}
+
+// The watchdog trips on CPU time spent, not on time waited.
+func TestWatchdog(t *testing.T) {
+	if _, ok := cpuTime(); !ok {
+		t.Skip("SKIPPED: no CPU time on this system; Watchdog does nothing here")
+	}
+	fired := make(chan string, 1)
+	stop := watch(50*time.Millisecond, func() string { return "waiting" }, func(m string) { fired <- m })
+	time.Sleep(300 * time.Millisecond) // waiting uses no CPU time
+	stop()
+	select {
+	case m := <-fired:
+		t.Errorf("tripped while waiting: %s", m)
+	default:
+	}
+	watch(20*time.Millisecond, func() string { return "spinning" }, func(m string) { fired <- m })
+	for { // until it trips: a watchdog that never does hangs the test
+		select {
+		case m := <-fired:
+			if m != "spinning took over 20ms of CPU time" {
+				t.Errorf("tripped saying %q", m)
+			}
+			return
+		default:
+		}
 	}
 }
