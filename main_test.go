@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -133,17 +135,14 @@ func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Wait for the temporary output to appear, then interrupt.
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			if entries, _ := os.ReadDir(dir); len(entries) > 1 {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
+		exited := waitInBackground(cmd)
+		if !waitFor(exited, func() bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }) {
+			t.Fatalf("%s: kinelab ended before its output appeared (stderr %q)", format, stderr.String())
 		}
 		if err := cmd.Process.Signal(c.sig); err != nil {
 			t.Fatal(err)
 		}
-		err := cmd.Wait()
+		err := <-exited
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 			t.Errorf("%s, %v: exit %v, want 130 (stderr %q)", format, c.sig, err, stderr.String())
@@ -168,7 +167,9 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 	for _, args := range [][]string{
 		{"export", "walk", "--fps", "20000", "--out", "-"},
 		{"bvh", "export", filepath.Join(dir, "out.bvh")},
-		{"verify"},
+		// A few intervals: verify writes once it has checked them all,
+		// so its output, not its work, is what the reader cuts.
+		{"verify", "--intervals", "4"},
 	} {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
@@ -211,8 +212,11 @@ func TestInterruptStopsTheApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Millions of ticks: far longer than the test waits (the Springs lab
-	// ticks about 25,000 a second without a window).
-	interrupt := func(env []string, args ...string) (int, string) {
+	// ticks about 25,000 a second without a window). The signal is sent
+	// once started shows the run started (its temporary CSV there, its
+	// interrupt handling set up): a fixed wait of 1.5 s was too short on a busy
+	// machine, which the signal then killed before kinelab took it.
+	interrupt := func(started func(pid int) bool, env []string, args ...string) (int, string) {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), env...)
@@ -221,18 +225,22 @@ func TestInterruptStopsTheApp(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(1500 * time.Millisecond)
+		exited := waitInBackground(cmd)
+		if !waitFor(exited, func() bool { return started(cmd.Process.Pid) }) {
+			t.Fatalf("kinelab %v ended before it was interrupted (stderr %q)", args, stderr.String())
+		}
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
-		err := cmd.Wait()
+		err := <-exited
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			return 0, stderr.String()
 		}
 		return ee.ExitCode(), stderr.String()
 	}
-	code, stderr := interrupt(nil, "--lab", "springs", "--frames", "9000000", "--csv", out)
+	csvStarted := func(int) bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }
+	code, stderr := interrupt(csvStarted, nil, "--lab", "springs", "--frames", "9000000", "--csv", out)
 	if code != 130 || !strings.Contains(stderr, "stopped") {
 		t.Errorf("--csv run: exit %d, stderr %q; want 130 and a word that it stopped", code, stderr)
 	}
@@ -244,11 +252,57 @@ func TestInterruptStopsTheApp(t *testing.T) {
 		t.Skip("SKIPPED: the window part needs a display; run under xvfb-run (make test does)")
 	}
 	cfgDir := t.TempDir()
-	code, stderr = interrupt([]string{"KINELAB_CONFIG_DIR=" + cfgDir}, "--lab", "springs")
+	code, stderr = interrupt(takesInterrupts(), []string{"KINELAB_CONFIG_DIR=" + cfgDir}, "--lab", "springs")
 	if code != 130 {
 		t.Errorf("window: exit %d (stderr %q), want 130", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(cfgDir, "settings.json")); err != nil {
 		t.Errorf("window closed by SIGTERM: no settings saved (%v)", err)
+	}
+}
+
+// waitInBackground waits for cmd in a goroutine: the channel gives Wait's
+// error when the process has ended.
+func waitInBackground(cmd *exec.Cmd) chan error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return done
+}
+
+// waitFor polls cond until it holds (true) or the process exits first
+// (false; its error is put back for the caller). No time limit: a run
+// that never gets there is ended by go test's -timeout.
+func waitFor(exited chan error, cond func() bool) bool {
+	for !cond() {
+		select {
+		case err := <-exited:
+			exited <- err
+			return false
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return true
+}
+
+// takesInterrupts reports whether process pid, a kinelab, has set up its
+// interrupt handling: from then on SIGTERM reaches kinelab's code instead
+// of killing it. kinelab ignores SIGPIPE right after (main), which the
+// SigIgn mask of /proc/PID/status shows. Without /proc (not Linux) it
+// waits a second and a half instead, which an idle machine needs.
+func takesInterrupts() func(pid int) bool {
+	var waited time.Duration
+	return func(pid int) bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			waited += 5 * time.Millisecond
+			return waited >= 1500*time.Millisecond
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if mask, ok := strings.CutPrefix(l, "SigIgn:"); ok {
+				m, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64)
+				return err == nil && m&(1<<(syscall.SIGPIPE-1)) != 0
+			}
+		}
+		return false
 	}
 }
