@@ -14,6 +14,7 @@ import (
 	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/assets"
+	"kinelab/internal/racebuild"
 )
 
 // scaleFrames is the size of the database at scale.
@@ -132,6 +133,7 @@ func TestScaleSource(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the 500,000-frame set: not with -short")
 	}
+	skipUnderRace(t)
 	src := scaleSource()
 	total := 0
 	for _, c := range src.Clips {
@@ -141,6 +143,16 @@ func TestScaleSource(t *testing.T) {
 		t.Fatalf("the generated set has %d frames, want %d", total, scaleFrames)
 	}
 	t.Logf("%d clips", len(src.Clips))
+}
+
+// skipUnderRace skips a test of the 500,000-frame set under the race
+// detector, which makes its build take minutes: the build and the
+// searches run on one goroutine, and the same code runs under the
+// detector on the embedded set in the other tests here.
+func skipUnderRace(t *testing.T) {
+	if racebuild.Enabled {
+		t.Skip("SKIPPED under the race detector: the 500,000-frame set takes minutes to build there; one goroutine, whose code the smaller sets' tests run")
+	}
 }
 
 // scaleBytesPerFrame is the memory budget: what the database
@@ -153,6 +165,7 @@ func scaleDBOrSkip(t *testing.T) *Database {
 	if testing.Short() {
 		t.Skip("the 500,000-frame database: not with -short")
 	}
+	skipUnderRace(t)
 	db, err := scaleDB()
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"kinelab/animsys/character"
 	"kinelab/animsys/verify"
 	"kinelab/internal/mocap"
+	"kinelab/internal/racebuild"
 )
 
 func run(f func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (int, string, string) {
@@ -197,7 +198,10 @@ func TestBenchTextDefaultThreads(t *testing.T) {
 // on 150 frame intervals instead of all.
 func TestVerifyRealCaptures(t *testing.T) {
 	intervals := verify.MaxIntervals
-	if testing.Short() {
+	if testing.Short() || racebuild.Enabled {
+		// Under the race detector every interval of every capture took
+		// minutes: each subtest runs on its goroutine, alongside the
+		// others, whether it checks 150 intervals or all.
 		intervals = 150
 	}
 	for _, path := range mocap.Need(t) {

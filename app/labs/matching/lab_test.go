@@ -12,6 +12,7 @@ import (
 	"kinelab/app"
 	"kinelab/internal/apptest"
 	"kinelab/internal/fixture"
+	"kinelab/internal/racebuild"
 )
 
 // The lab's snapshot shown stays finite through random settings (out of
@@ -22,7 +23,14 @@ func TestMatchingLabRandomUse(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	keys := l.Keys()
 	nan := float32(math.NaN())
-	for f := 0; f < 1500; f++ {
+	frames := 1500
+	if racebuild.Enabled {
+		// The race detector makes each rebuild of the database take
+		// seconds (200 s in all); the lab runs on one goroutine, and 300
+		// frames go through six changes of settings.
+		frames = 300
+	}
+	for f := 0; f < frames; f++ {
 		if f%50 == 0 {
 			s := &l.S
 			for _, rg := range l.sliders() {
