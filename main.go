@@ -21,13 +21,11 @@ import (
 
 func main() {
 	args := os.Args[1:]
-	ctx, interrupted := stopOnSignal(writesFiles(args))
 	// A write to a closed pipe returns EPIPE instead of killing the
 	// process (exit 141): the commands take it as the reader being done
-	// and end quietly (cli's checkedStdout). After stopOnSignal: tests
-	// take SIGPIPE ignored (/proc/PID/status) as the sign that kinelab
-	// takes interrupts.
+	// and end quietly (cli's checkedStdout).
 	signal.Ignore(syscall.SIGPIPE)
+	ctx, interrupted := stopOnSignal(writesFiles(args))
 	code := run(ctx, args)
 	if s := interrupted(); s != nil {
 		fmt.Fprintf(os.Stderr, "kinelab: %v: stopped; no partial output left\n", s)

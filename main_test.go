@@ -3,12 +3,10 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -213,12 +211,15 @@ func TestInterruptStopsTheApp(t *testing.T) {
 	}
 	// Millions of ticks: far longer than the test waits (the Springs lab
 	// ticks about 25,000 a second without a window). The signal is sent
-	// once started shows the run started (its temporary CSV there, its
-	// interrupt handling set up): a fixed wait of 1.5 s was too short on a busy
-	// machine, which the signal then killed before kinelab took it.
-	interrupt := func(started func(pid int) bool, env []string, args ...string) (int, string) {
+	// once started shows the run under way (its temporary CSV there, a
+	// screenshot of its window's third frame saved): a fixed wait of 1.5
+	// s was too short on a busy machine, where the signal then came
+	// before kinelab took it, or while the window was opening, slower
+	// than kinelab's 5 s of grace.
+	interrupt := func(started func() bool, dir string, env []string, args ...string) (int, string) {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), env...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -226,7 +227,7 @@ func TestInterruptStopsTheApp(t *testing.T) {
 			t.Fatal(err)
 		}
 		exited := waitInBackground(cmd)
-		if !waitFor(exited, func() bool { return started(cmd.Process.Pid) }) {
+		if !waitFor(exited, started) {
 			t.Fatalf("kinelab %v ended before it was interrupted (stderr %q)", args, stderr.String())
 		}
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -239,8 +240,8 @@ func TestInterruptStopsTheApp(t *testing.T) {
 		}
 		return ee.ExitCode(), stderr.String()
 	}
-	csvStarted := func(int) bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }
-	code, stderr := interrupt(csvStarted, nil, "--lab", "springs", "--frames", "9000000", "--csv", out)
+	csvStarted := func() bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }
+	code, stderr := interrupt(csvStarted, "", nil, "--lab", "springs", "--frames", "9000000", "--csv", out)
 	if code != 130 || !strings.Contains(stderr, "stopped") {
 		t.Errorf("--csv run: exit %d, stderr %q; want 130 and a word that it stopped", code, stderr)
 	}
@@ -252,7 +253,9 @@ func TestInterruptStopsTheApp(t *testing.T) {
 		t.Skip("SKIPPED: the window part needs a display; run under xvfb-run (make test does)")
 	}
 	cfgDir := t.TempDir()
-	code, stderr = interrupt(takesInterrupts(), []string{"KINELAB_CONFIG_DIR=" + cfgDir}, "--lab", "springs")
+	shots := t.TempDir()
+	drawn := func() bool { m, _ := filepath.Glob(filepath.Join(shots, "kinelab-*.png")); return len(m) > 0 }
+	code, stderr = interrupt(drawn, shots, []string{"KINELAB_CONFIG_DIR=" + cfgDir}, "--lab", "springs", "--do", "2:screenshot")
 	if code != 130 {
 		t.Errorf("window: exit %d (stderr %q), want 130", code, stderr)
 	}
@@ -282,27 +285,4 @@ func waitFor(exited chan error, cond func() bool) bool {
 		}
 	}
 	return true
-}
-
-// takesInterrupts reports whether process pid, a kinelab, has set up its
-// interrupt handling: from then on SIGTERM reaches kinelab's code instead
-// of killing it. kinelab ignores SIGPIPE right after (main), which the
-// SigIgn mask of /proc/PID/status shows. Without /proc (not Linux) it
-// waits a second and a half instead, which an idle machine needs.
-func takesInterrupts() func(pid int) bool {
-	var waited time.Duration
-	return func(pid int) bool {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-		if err != nil {
-			waited += 5 * time.Millisecond
-			return waited >= 1500*time.Millisecond
-		}
-		for _, l := range strings.Split(string(b), "\n") {
-			if mask, ok := strings.CutPrefix(l, "SigIgn:"); ok {
-				m, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64)
-				return err == nil && m&(1<<(syscall.SIGPIPE-1)) != 0
-			}
-		}
-		return false
-	}
 }
