@@ -133,17 +133,14 @@ func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Wait for the temporary output to appear, then interrupt.
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			if entries, _ := os.ReadDir(dir); len(entries) > 1 {
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
+		exited := waitInBackground(cmd)
+		if !waitFor(exited, func() bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }) {
+			t.Fatalf("%s: kinelab ended before its output appeared (stderr %q)", format, stderr.String())
 		}
 		if err := cmd.Process.Signal(c.sig); err != nil {
 			t.Fatal(err)
 		}
-		err := cmd.Wait()
+		err := <-exited
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 			t.Errorf("%s, %v: exit %v, want 130 (stderr %q)", format, c.sig, err, stderr.String())
@@ -168,7 +165,9 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 	for _, args := range [][]string{
 		{"export", "walk", "--fps", "20000", "--out", "-"},
 		{"bvh", "export", filepath.Join(dir, "out.bvh")},
-		{"verify"},
+		// A few intervals: verify writes once it has checked them all,
+		// so its output, not its work, is what the reader cuts.
+		{"verify", "--intervals", "4"},
 	} {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
@@ -211,28 +210,38 @@ func TestInterruptStopsTheApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Millions of ticks: far longer than the test waits (the Springs lab
-	// ticks about 25,000 a second without a window).
-	interrupt := func(env []string, args ...string) (int, string) {
+	// ticks about 25,000 a second without a window). The signal is sent
+	// once started shows the run under way (its temporary CSV there, a
+	// screenshot of its window's third frame saved): a fixed wait of 1.5
+	// s was too short on a busy machine, where the signal then came
+	// before kinelab took it, or while the window was opening, slower
+	// than kinelab's 5 s of grace.
+	interrupt := func(started func() bool, dir string, env []string, args ...string) (int, string) {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), env...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(1500 * time.Millisecond)
+		exited := waitInBackground(cmd)
+		if !waitFor(exited, started) {
+			t.Fatalf("kinelab %v ended before it was interrupted (stderr %q)", args, stderr.String())
+		}
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
-		err := cmd.Wait()
+		err := <-exited
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) {
 			return 0, stderr.String()
 		}
 		return ee.ExitCode(), stderr.String()
 	}
-	code, stderr := interrupt(nil, "--lab", "springs", "--frames", "9000000", "--csv", out)
+	csvStarted := func() bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }
+	code, stderr := interrupt(csvStarted, "", nil, "--lab", "springs", "--frames", "9000000", "--csv", out)
 	if code != 130 || !strings.Contains(stderr, "stopped") {
 		t.Errorf("--csv run: exit %d, stderr %q; want 130 and a word that it stopped", code, stderr)
 	}
@@ -244,11 +253,36 @@ func TestInterruptStopsTheApp(t *testing.T) {
 		t.Skip("SKIPPED: the window part needs a display; run under xvfb-run (make test does)")
 	}
 	cfgDir := t.TempDir()
-	code, stderr = interrupt([]string{"KINELAB_CONFIG_DIR=" + cfgDir}, "--lab", "springs")
+	shots := t.TempDir()
+	drawn := func() bool { m, _ := filepath.Glob(filepath.Join(shots, "kinelab-*.png")); return len(m) > 0 }
+	code, stderr = interrupt(drawn, shots, []string{"KINELAB_CONFIG_DIR=" + cfgDir}, "--lab", "springs", "--do", "2:screenshot")
 	if code != 130 {
 		t.Errorf("window: exit %d (stderr %q), want 130", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(cfgDir, "settings.json")); err != nil {
 		t.Errorf("window closed by SIGTERM: no settings saved (%v)", err)
 	}
+}
+
+// waitInBackground waits for cmd in a goroutine: the channel gives Wait's
+// error when the process has ended.
+func waitInBackground(cmd *exec.Cmd) chan error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	return done
+}
+
+// waitFor polls cond until it holds (true) or the process exits first
+// (false; its error is put back for the caller). No time limit: a run
+// that never gets there is ended by go test's -timeout.
+func waitFor(exited chan error, cond func() bool) bool {
+	for !cond() {
+		select {
+		case err := <-exited:
+			exited <- err
+			return false
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return true
 }

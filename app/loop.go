@@ -134,6 +134,7 @@ func (a *App) Close() {
 
 // frameDt is the real time of the last frame (s); headless runs pretend
 // every frame took 1/60 s so their output does not depend on machine speed.
+// The playback clock, the camera and the UI's clock (ui.Tick) take it.
 func (a *App) frameDt() float32 {
 	if a.cfg.Headless() {
 		return 1.0 / 60
@@ -164,6 +165,25 @@ func (a *App) View() View {
 // not nil, runs when the frame is drawn but not yet shown (to read its
 // pixels with ReadPixels).
 func (a *App) Frame(onDrawn func()) {
+	lab := a.update()
+	a.pending = append(a.pending, a.draw(lab, onDrawn)...)
+	a.frames++
+}
+
+// Step runs a frame as Frame does but draws nothing: the input, the
+// panels' last intents, the lab's updates and uploads and the camera,
+// then raylib's input events, which a drawn frame polls as it ends. For
+// tests that check where things are over many frames, not how they look:
+// Mesa's rasterizer takes most of a drawn frame's time.
+func (a *App) Step() {
+	a.update()
+	rl.PollInputEvents()
+	a.frames++
+}
+
+// update is what a frame changes before it is drawn, and the lab.
+func (a *App) update() Lab {
+	ui.Tick(a.frameDt()) // the UI's time (double-clicks): this frame's
 	if !scaleDrag() {
 		a.applyScale()
 	}
@@ -175,8 +195,7 @@ func (a *App) Frame(onDrawn func()) {
 	lab := a.tick()
 	lab.Upload()
 	a.cam.Track(lab.Focus(), a.frameDt())
-	a.pending = append(a.pending, a.draw(lab, onDrawn)...)
-	a.frames++
+	return lab
 }
 
 // draw draws the frame of lab and returns what its panels asked for.

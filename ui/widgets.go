@@ -86,7 +86,7 @@ func (p *Panel) SliderFor(setting any, label string, v *float32, lo, hi float32,
 var edit struct {
 	target *float32 // the slider's value being typed, nil when none
 	text   string
-	lastAt float64 // time (s) and slider of the last click, for double-clicks
+	lastAt float64 // UI time (s, Now) and slider of the last click, for double-clicks
 	lastOn *float32
 }
 
@@ -110,8 +110,8 @@ func (p *Panel) slider(label string, v *float32, setting any, lo, hi float32, te
 		p.Reset(setting)
 	}
 	if hover && rl.IsMouseButtonPressed(rl.MouseButtonLeft) {
-		now := rl.GetTime()
-		if edit.lastOn == v && now-edit.lastAt < 0.35 {
+		now := Now()
+		if edit.lastOn == v && now-edit.lastAt < DoubleClick {
 			edit.target, edit.text = v, strconv.FormatFloat(float64(*v), 'g', 5, 32)
 		}
 		edit.lastAt, edit.lastOn = now, v
@@ -158,7 +158,7 @@ func (p *Panel) typeValue(v *float32, lo, hi float32, s rl.Rectangle) {
 	rl.DrawRectangleRec(s, color.RGBA{12, 14, 18, 255})
 	rl.DrawRectangleLinesEx(s, 1, color.RGBA{170, 200, 240, 255})
 	caret := ""
-	if int(rl.GetTime()*2)%2 == 0 {
+	if int(Now()*2)%2 == 0 { // on half a second, off half a second
 		caret = "_"
 	}
 	DrawTextIn(edit.text+caret, s.X+4, s.Y+(s.Height-TextSize)/2, TextSize, color.RGBA{250, 250, 250, 255},

@@ -370,6 +370,11 @@ type benchReport struct {
 	Search         []matching.SearchBench `json:"matching_search,omitempty"`
 }
 
+// searchSeconds and searchPasses are the run whose queries bench's search
+// timing takes (s of the random path) and the passes it times over them.
+// Tests shorten them: the brute-force passes over 60 s take seconds.
+var searchSeconds, searchPasses = float32(60), 3
+
 // Bench runs `kinelab bench [--characters N[,N...]] [--threads K[,K...]]
 // [--json]`: crowds of N characters (default 1000) ticking the bench-spec
 // chain, each timed as bench-spec says (3 warm-up ticks, median of 21) on
@@ -442,7 +447,7 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 			return ExitFail
 		}
 		for _, set := range []matching.Set{matching.Standard, matching.InertialSet, matching.Exact} {
-			rep.Search = append(rep.Search, matching.BenchSearch(db, set, matching.Random, 60, 3))
+			rep.Search = append(rep.Search, matching.BenchSearch(db, set, matching.Random, searchSeconds, searchPasses))
 		}
 	}
 

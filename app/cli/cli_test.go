@@ -15,6 +15,7 @@ import (
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/verify"
 	"kinelab/internal/mocap"
+	"kinelab/internal/racebuild"
 )
 
 func run(f func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (int, string, string) {
@@ -90,7 +91,20 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// shortSearch shortens bench's motion-matching search timing for one test:
+// 2 s of the random path, one pass (the command's are 60 s and three,
+// whose brute-force searches took 13 s of a test's 15). The same code
+// records and times the same kind of queries, on the same database, so
+// the report it gives has what a full run's has; only the counts and
+// the medians' noise differ.
+func shortSearch(t *testing.T) {
+	s, p := searchSeconds, searchPasses
+	searchSeconds, searchPasses = 2, 1
+	t.Cleanup(func() { searchSeconds, searchPasses = s, p })
+}
+
 func TestBenchJSON(t *testing.T) {
+	shortSearch(t)
 	code, out, errOut := run(benchCmd, "--characters", "5", "--threads", "2", "--json")
 	var rep benchReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != ExitOK {
@@ -105,11 +119,23 @@ func TestBenchJSON(t *testing.T) {
 		t.Fatalf("path %q, lanes %d, %d bytes a character; want %q, %d, %d", rep.Path, rep.Lanes, rep.CharacterBytes,
 			mathx.SIMD, mathx.Lanes, animsys.BenchCharacterBytes(rep.Joints))
 	}
+	// The search timing: one result per feature set, each timing some
+	// queries on the whole mirrored set, with the index and brute force.
+	if len(rep.Search) != 3 {
+		t.Fatalf("search results %+v, want 3 (standard, inertial, exact)", rep.Search)
+	}
+	for _, r := range rep.Search {
+		if r.Frames < 26000 || r.Queries < 1 || !(r.Median > 0) || !(r.BruteMedian > 0) || r.P99 < r.Median || r.BruteP99 < r.BruteMedian {
+			t.Errorf("search result %+v", r)
+		}
+	}
 }
 
-// A list of sizes and threads gives one result per pair, in order.
+// A list of sizes and threads gives one result per pair, in order. Without
+// the search timing (--search=false): TestBenchJSON has it, and it does
+// not depend on the crowd sizes.
 func TestBenchSweep(t *testing.T) {
-	code, out, errOut := run(benchCmd, "--characters", "1,4", "--threads", "1,2", "--json")
+	code, out, errOut := run(benchCmd, "--characters", "1,4", "--threads", "1,2", "--json", "--search=false")
 	var rep benchReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != ExitOK {
 		t.Fatalf("exit %d, err %v, stdout:\n%s\nstderr:\n%s", code, err, out, errOut)
@@ -150,9 +176,25 @@ func TestBenchBudget(t *testing.T) {
 }
 
 func TestBenchTextDefaultThreads(t *testing.T) {
+	shortSearch(t)
 	code, out, _ := run(benchCmd, "--characters", "3")
-	if code != ExitOK || !strings.Contains(out, "ns/char-tick") || !strings.Contains(out, "char-ticks/s") {
+	if code != ExitOK || !strings.Contains(out, "ns/char-tick") || !strings.Contains(out, "char-ticks/s") ||
+		!strings.Contains(out, "motion-matching search") || !strings.Contains(out, "brute us median") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	// On 1 and on all cores (GOMAXPROCS) when that is more than one.
+	want := 1
+	if runtime.GOMAXPROCS(0) > 1 {
+		want = 2
+	}
+	rows := 0
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) == 5 && f[0] == "3" {
+			rows++
+		}
+	}
+	if rows != want {
+		t.Errorf("%d rows for 3 characters, want %d (1 and %d threads):\n%s", rows, want, runtime.GOMAXPROCS(0), out)
 	}
 }
 
@@ -162,7 +204,10 @@ func TestBenchTextDefaultThreads(t *testing.T) {
 // on 150 frame intervals instead of all.
 func TestVerifyRealCaptures(t *testing.T) {
 	intervals := verify.MaxIntervals
-	if testing.Short() {
+	if testing.Short() || racebuild.Enabled {
+		// Under the race detector every interval of every capture took
+		// minutes: each subtest runs on its goroutine, alongside the
+		// others, whether it checks 150 intervals or all.
 		intervals = 150
 	}
 	for _, path := range mocap.Need(t) {

@@ -305,8 +305,9 @@ func (l *Lab) build(n int) {
 }
 
 // collectBytes (bytes): a crowd holding more is collected as soon as it is
-// let go (release).
-const collectBytes = 64 << 20
+// let go (release). A sixteenth of the budget: 64 MiB of the 1 GiB (and a
+// sixteenth of a test's smaller budget).
+func collectBytes() int64 { return crowd.MemoryBudget / 16 }
 
 // release stops and lets go of the crowd before another is made: two
 // crowds near crowd.MemoryBudget would hold twice it, and the garbage
@@ -317,7 +318,7 @@ func (l *Lab) release() {
 	if l.crowd == nil {
 		return
 	}
-	big := crowd.Bytes(l.skel.Len(), l.builtN) > collectBytes
+	big := crowd.Bytes(l.skel.Len(), l.builtN) > collectBytes()
 	l.crowd.Close()
 	l.crowd = nil
 	if big {

@@ -118,6 +118,7 @@ type Lab struct {
 	short       string // the clips too short to search, if any (Database.ShortClips)
 	ground      []bool
 	dbKey       [2]any // what the database was built from: character and mirror
+	onEmbedded  bool   // the database is the embedded set's
 	weightsKey  mm.Weights
 	halflifeKey float32
 	seed        uint32
@@ -233,6 +234,37 @@ func embeddedSource() mm.Source {
 	return src
 }
 
+// characterDatabase is the database of the lab's character (mirrored if
+// the settings say so), its source and its name; nil, with l.Err saying
+// why, when the character gives none (no human, no legs, clips too short),
+// and nil when there is no character.
+func (l *Lab) characterDatabase() (mm.Source, *mm.Database, string) {
+	if l.ch == nil {
+		return mm.Source{}, nil, ""
+	}
+	if why := l.ch.NotHuman(); why != "" {
+		// Feet read off a figure that is no human (an animal's hind
+		// feet) would match, but nothing like the set's locomotion.
+		l.Err = why + ": matching on the embedded set"
+		return mm.Source{}, nil, ""
+	}
+	src, err := mm.SourceOf(l.ch)
+	if err != nil {
+		l.Err = err.Error() + "; matching on the embedded set"
+		return mm.Source{}, nil, ""
+	}
+	name := l.ch.Contents()
+	if l.S.Mirror {
+		src, name = mm.Mirrored(src), name+" + mirrored"
+	}
+	db, err := mm.NewDatabase(src, l.S.Weights, l.S.Halflife)
+	if err != nil {
+		l.Err = name + ": " + err.Error() + "; matching on the embedded set"
+		return mm.Source{}, nil, ""
+	}
+	return src, db, name
+}
+
 // rebuild makes the database when the character or the mirror switch
 // changed, re-weights it when the weights or the half-life did, and keeps
 // the matcher's settings in step with the lab's.
@@ -241,37 +273,40 @@ func (l *Lab) rebuild() {
 	if k := [2]any{l.ch, s.Mirror}; k != l.dbKey || l.db == nil {
 		l.dbKey = k
 		l.Err = ""
-		src, name := embeddedSource(), "embedded locomotion"
-		if l.ch != nil && l.ch.NotHuman() != "" {
-			// Feet read off a figure that is no human (an animal's hind
-			// feet) would match, but nothing like the set's locomotion.
-			l.Err = l.ch.NotHuman() + ": matching on the embedded set"
-		} else if l.ch != nil {
-			if cs, err := mm.SourceOf(l.ch); err != nil {
-				l.Err = err.Error() + "; matching on the embedded set"
-			} else {
-				src, name = cs, l.ch.Contents()
-				if s.Mirror {
-					src, name = mm.Mirrored(src), name+" + mirrored"
-				}
-			}
-		}
-		db, err := mm.NewDatabase(src, s.Weights, s.Halflife)
-		if err != nil { // the embedded set always builds
-			l.Err = name + ": " + err.Error() + "; matching on the embedded set"
+		src, db, name := l.characterDatabase()
+		switch {
+		case db != nil:
+			l.weightsKey, l.halflifeKey = s.Weights, s.Halflife
+		case l.onEmbedded:
+			// Already on the embedded set (the default character, or a
+			// file that gave no database): made of the same clips, so
+			// file after file that gives none does not build it again.
+			// It takes the weights and half-life set since (syncWeights).
+			src, db, name = l.src, l.db, l.dbName
+		default:
 			src, name = embeddedSource(), "embedded locomotion"
-			db, _ = mm.NewDatabase(src, s.Weights, s.Halflife)
+			db, _ = mm.NewDatabase(src, s.Weights, s.Halflife) // the embedded set always builds
+			l.weightsKey, l.halflifeKey = s.Weights, s.Halflife
 		}
+		l.onEmbedded = name == "embedded locomotion"
 		l.src, l.db, l.dbName = src, db, name
 		l.short = ""
 		if short := db.ShortClips(); short != "" {
 			l.short = "too short to search, only played: " + short
 		}
 		l.ground = groundOf(l.ch, db.Skel.Len())
-		l.weightsKey, l.halflifeKey = s.Weights, s.Halflife
+		l.syncWeights()
 		l.m = mm.NewMatcher(db, l.settings())
 		l.restart()
 	}
+	l.syncWeights()
+	l.m.S = l.settings()
+}
+
+// syncWeights re-weights the database when the weights or the half-life
+// changed since it was built or last re-weighted.
+func (l *Lab) syncWeights() {
+	s := &l.S
 	if s.Weights != l.weightsKey {
 		l.weightsKey = s.Weights
 		l.db.SetWeights(s.Weights)
@@ -280,7 +315,6 @@ func (l *Lab) rebuild() {
 		l.halflifeKey = s.Halflife
 		l.db.SetHalflife(s.Halflife)
 	}
-	l.m.S = l.settings()
 }
 
 // groundOf is the character's figure's Ground joints (the embedded set's

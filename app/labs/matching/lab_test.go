@@ -5,11 +5,14 @@ import (
 	"math/rand"
 	"testing"
 
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 	mm "kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
 	"kinelab/internal/apptest"
 	"kinelab/internal/fixture"
+	"kinelab/internal/racebuild"
 )
 
 // The lab's snapshot shown stays finite through random settings (out of
@@ -20,7 +23,14 @@ func TestMatchingLabRandomUse(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	keys := l.Keys()
 	nan := float32(math.NaN())
-	for f := 0; f < 1500; f++ {
+	frames := 1500
+	if racebuild.Enabled {
+		// The race detector makes each rebuild of the database take
+		// seconds (200 s in all); the lab runs on one goroutine, and 300
+		// frames go through six changes of settings.
+		frames = 300
+	}
+	for f := 0; f < frames; f++ {
 		if f%50 == 0 {
 			s := &l.S
 			for _, rg := range l.sliders() {
@@ -94,6 +104,35 @@ func TestMatchingLoadsCharacter(t *testing.T) {
 	for i := 0; i < 120; i++ {
 		l.Update(1.0 / 60)
 	}
+}
+
+// TestMatchingEmbeddedKept: file after file that gives no database of its
+// own (here a one-joint figure, no human) leaves the lab on the embedded
+// set it has, not built again, re-weighted as the settings are; a
+// character with a database and then another without builds it anew.
+func TestMatchingEmbeddedKept(t *testing.T) {
+	l := New()
+	embedded := l.Database()
+	odd, err := character.Load([]string{"../../../animsys/character/testdata/odd/one_joint.bvh"}, bvh.ReadOptions{})
+	if odd == nil {
+		t.Fatal(err)
+	}
+	l.S.Weights[mm.FootVel] = 2
+	l.SetCharacter(odd)
+	if l.Database() != embedded || l.Err == "" || l.Database().Weights() != l.S.Weights {
+		t.Errorf("a one-joint figure: database kept %v, error %q, weights %v (want %v)", l.Database() == embedded, l.Err, l.Database().Weights(), l.S.Weights)
+	}
+	l.Update(1.0 / 60)
+	human := apptest.FixtureCharacter(t, fixture.All()[0])
+	l.SetCharacter(human)
+	if l.Err != "" || l.Database() == embedded {
+		t.Fatalf("a walking human: error %q, the embedded set kept %v", l.Err, l.Database() == embedded)
+	}
+	l.SetCharacter(odd)
+	if again := l.Database(); again == embedded || again.Frames != embedded.Frames || l.Err == "" || l.Title() != "Motion matching - embedded locomotion - "+mm.SetNames[l.S.Features]+" features" {
+		t.Errorf("back to the one-joint figure: database %d frames (want %d, built anew), error %q, title %q", again.Frames, embedded.Frames, l.Err, l.Title())
+	}
+	l.Update(1.0 / 60)
 }
 
 // TestMatchingCSV: every row has the header's columns and finite numbers
