@@ -28,9 +28,10 @@ func TestREADMEBuildLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The Makefile's: GOFLAGS as set, CGO_CFLAGS Go's default (-O2 -g)
-	// and the one define.
-	mk := regexp.MustCompile(`(?m)^export GOFLAGS := (\S+)$`).FindSubmatch(makefile)
+	// The Makefile's: the build tags of its GOFLAGS (its -trimpath only
+	// keeps the build cache apart from the checkout's folder), CGO_CFLAGS
+	// Go's default (-O2 -g) and the one define.
+	mk := regexp.MustCompile(`(?m)^export GOFLAGS := (-tags=\S+)( -trimpath)?$`).FindSubmatch(makefile)
 	def := regexp.MustCompile(`(?m)^export CGO_CFLAGS := .*,-O2 -g\) (-D\S+)$`).FindSubmatch(makefile)
 	if mk == nil || def == nil || goflags != string(mk[1]) || cflags != "-O2 -g "+string(def[1]) {
 		t.Errorf("README builds with GOFLAGS=%s CGO_CFLAGS=%q; the Makefile's are %q and %q", goflags, cflags, mk, def)
