@@ -448,8 +448,8 @@ func writeWideBVH(t *testing.T, dir string, chains int) string {
 // At a 64 MiB budget, not the app's 1 GiB: the lab reduces, warns,
 // releases and rebuilds by crowd.MaxCharacters, crowd.CheckBudget and
 // collectBytes, which all read the budget, so the same code runs, the
-// 10,000-joint character's 3.4 MB characters fitting 18 to the budget
-// instead of 300 (more than the lab's default count), and the limits below are fractions of the budget. At 1
+// 10,000-joint character's 3 MB characters fitting 22 to the budget
+// instead of 353 (more than the lab's default count), and the limits below are fractions of the budget. At 1
 // GiB it allocated and collected over 2 GiB of heap, in 5.8 s.
 func TestCrowdLabMemoryBudget(t *testing.T) {
 	defer func(b int64) { crowd.MemoryBudget = b }(crowd.MemoryBudget)
