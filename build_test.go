@@ -19,19 +19,19 @@ func TestREADMEBuildLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := regexp.MustCompile(`(?m)^    GOFLAGS=(\S+) CGO_CFLAGS="([^"]*)" go build -o bin/kinelab \.$`).FindSubmatch(readme)
+	line := regexp.MustCompile(`(?m)^    GOFLAGS="([^"]*)" CGO_CFLAGS="([^"]*)" go build -o bin/kinelab \.$`).FindSubmatch(readme)
 	if line == nil {
-		t.Fatal(`README.md states no build line "    GOFLAGS=... CGO_CFLAGS="..." go build -o bin/kinelab ."`)
+		t.Fatal(`README.md states no build line "    GOFLAGS="..." CGO_CFLAGS="..." go build -o bin/kinelab ."`)
 	}
 	goflags, cflags := string(line[1]), string(line[2])
 	makefile, err := os.ReadFile("Makefile")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The Makefile's: the build tags of its GOFLAGS (its -trimpath only
-	// keeps the build cache apart from the checkout's folder), CGO_CFLAGS
-	// Go's default (-O2 -g) and the one define.
-	mk := regexp.MustCompile(`(?m)^export GOFLAGS := (-tags=\S+)( -trimpath)?$`).FindSubmatch(makefile)
+	// The Makefile's: its GOFLAGS (the same -trimpath also lets this
+	// build reuse the test builds' compiled raylib: 85 s of CPU on a cold
+	// cache), CGO_CFLAGS Go's default (-O2 -g) and the one define.
+	mk := regexp.MustCompile(`(?m)^export GOFLAGS := (.+)$`).FindSubmatch(makefile)
 	def := regexp.MustCompile(`(?m)^export CGO_CFLAGS := .*,-O2 -g\) (-D\S+)$`).FindSubmatch(makefile)
 	if mk == nil || def == nil || goflags != string(mk[1]) || cflags != "-O2 -g "+string(def[1]) {
 		t.Errorf("README builds with GOFLAGS=%s CGO_CFLAGS=%q; the Makefile's are %q and %q", goflags, cflags, mk, def)
