@@ -42,18 +42,18 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 			"feature set, and prints per set: foot sliding on the lock's own labels (cm/s of an\n"+
 			"ankle the labels that drive the lock say is in contact, and the share of\n"+
 			"foot-ticks so labelled), the ankles' and toes' sliding on a second definition of\n"+
-			"contact labelled from the source clips (cm/s; the toe's \"-\" for a figure without\n"+
-			"toes), the position error of the\n"+
-			"predicted trajectory after 1 s (cm; in brackets the simulation's own, the part the\n"+
-			"input's changes make), the root's mean distance from the simulation (cm),\n"+
-			"transitions per second (in all, moving, idle at rest), the feet's mean\n"+
-			"inertialized displacement per transition (cm*s), the largest bone-length error\n"+
-			"(mm), the mean |red - blue| (m/s), search time (median and p99 in us, with the\n"+
-			"index and by brute force, and whether brute force chose the same frames) and the\n"+
-			"database's frames. The database is the embedded locomotion set, or the BVH files\n"+
-			"given (a folder gives its .bvh files), mirrored unless --mirror=false: those of\n"+
-			"the skeleton most of them share; each file left out is named on stderr. --dump\n"+
-			"writes one row per tick of the run (one --path and one --features) to a CSV file.", stderr)
+			"contact labelled from the source clips (cm/s; \"-\" for a figure without toes),\n"+
+			"the position error of the predicted trajectory after 1 s (cm; in brackets the\n"+
+			"simulation's own, the part the input's changes make), the root's mean distance\n"+
+			"from the simulation (cm), transitions per second (in all, moving, idle at rest),\n"+
+			"the feet's mean inertialized displacement per transition (cm*s), the largest\n"+
+			"bone-length error (mm), the mean |red - blue| (m/s), search time (median and p99\n"+
+			"in us, with the index and by brute force, and whether brute force chose the same\n"+
+			"frames) and the database's frames. The database is the embedded locomotion set,\n"+
+			"or the BVH files given (a folder gives its .bvh files), mirrored unless\n"+
+			"--mirror=false: those of the skeleton most of them share; each file left out is\n"+
+			"named on stderr. --dump writes one row per tick of the run (one --path and one\n"+
+			"--features) to a CSV file.", stderr)
 	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
 	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random or all")
 	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
