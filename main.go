@@ -44,7 +44,8 @@ func main() {
 // Commit, so the deferred Abort leaves the target as it was and no
 // temporary file; the window closes as with Esc, saving the settings.
 // Should it not return within gracePeriod, the process exits. Any other
-// command exits at once (130). A second signal ends the process at once.
+// command exits at once (130), its temporary outputs removed (matching
+// eval's --dump). A second signal ends the process at once.
 // interrupted tells which signal arrived, nil if none.
 func stopOnSignal(graceful bool) (ctx context.Context, interrupted func() os.Signal) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -56,6 +57,9 @@ func stopOnSignal(graceful bool) (ctx context.Context, interrupted func() os.Sig
 		signal.Stop(sig) // the default action again: a second signal ends the process
 		got.Store(&s)
 		if !graceful {
+			// matching eval --dump writes as it goes without watching ctx
+			// (its runs are seconds): its temporary file goes too.
+			export.RemoveTemporary()
 			fmt.Fprintf(os.Stderr, "kinelab: %v: stopped\n", s)
 			os.Exit(130)
 		}

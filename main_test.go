@@ -156,6 +156,46 @@ func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 	}
 }
 
+// Interrupted while `matching eval --dump` writes its ticks (a command
+// that exits at once on a signal), kinelab exits 130, removes the dump's
+// temporary file and leaves the file that was at its path as it was.
+func TestInterruptedDumpLeavesNoPartialOutput(t *testing.T) {
+	bin := buildKinelab(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "ticks.csv")
+	if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// An hour of input: the signal comes long before its end, once the
+	// database is built and the temporary file is there.
+	cmd := exec.Command(bin, "matching", "eval", "--path", "circle", "--features", "inertial", "--seconds", "3600", "--dump", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := waitInBackground(cmd)
+	if !waitFor(exited, func() bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }) {
+		t.Fatalf("kinelab ended before its dump appeared (stderr %q)", stderr.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := <-exited
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130 (stderr %q)", err, stderr.String())
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if b, _ := os.ReadFile(out); len(names) != 1 || string(b) != "before" {
+		t.Errorf("left %q, %s holds %q", names, out, b)
+	}
+}
+
 // A reader that stops reading (`kinelab info x | head -c1`, `kinelab
 // export walk --out - | head`) ends kinelab quietly: exit 0, nothing on
 // stderr, no temporary file, not killed by SIGPIPE (exit 141).

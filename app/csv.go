@@ -9,12 +9,14 @@ import (
 )
 
 // CSVFloat formats a float32 for CSV with the fewest digits that parse
-// back to the same value: the one number format of every lab's CSV.
-func CSVFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
+// back to the same value: the one number format of every lab's CSV
+// (export.CSVFloat).
+func CSVFloat(x float32) string { return export.CSVFloat(x) }
 
 // CSVTime formats a simulated time (s) for CSV's first column: to the
-// microsecond, so a time that 1/60 s steps add up to reads 0.016667.
-func CSVTime(t float64) string { return strconv.FormatFloat(t, 'f', 6, 64) }
+// microsecond, so a time that 1/60 s steps add up to reads 0.016667
+// (export.CSVTime).
+func CSVTime(t float64) string { return export.CSVTime(t) }
 
 // CSVBool formats a switch for CSV.
 func CSVBool(b bool) string { return strconv.FormatBool(b) }

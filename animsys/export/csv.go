@@ -80,6 +80,15 @@ func (q *Quantity) Columns() []string {
 	return out
 }
 
+// CSVFloat formats a float32 for CSV with the fewest digits that parse
+// back to the same value: the one number format of kinelab's CSV files
+// (the exports' values, the labs' --csv, matching eval's --dump).
+func CSVFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
+
+// CSVTime formats a simulated time (s) for a CSV's first column: to the
+// microsecond, so a time that 1/60 s steps add up to reads 0.016667.
+func CSVTime(t float64) string { return strconv.FormatFloat(t, 'f', 6, 64) }
+
 // CSVWriter writes an export as CSV: a header row naming every column
 // with its unit, then one row per frame and joint (frame-major): frame,
 // time_s, joint (index), name, parent, then the Quantities' components.

@@ -49,7 +49,12 @@ func TestCapturesDatabase(t *testing.T) {
 				if !r.Same {
 					t.Errorf("mirror %v, %s, %s: brute force chose other frames", mirror, p, set)
 				}
-				for _, x := range []float64{r.FootSliding, r.TrajectoryError, r.TransitionsPerSecond, r.Displacement, r.SearchMedian} {
+				// The captures have toes (Toes_L, Toes_R): the second
+				// labels' figures are there.
+				if r.AnkleSliding == nil || r.ToeSliding == nil {
+					t.Fatalf("mirror %v, %s, %s: no ankle or toe sliding on captures with toes", mirror, p, set)
+				}
+				for _, x := range []float64{r.FootSliding, *r.AnkleSliding, *r.ToeSliding, r.TrajectoryError, r.TransitionsPerSecond, r.Displacement, r.SearchMedian} {
 					if math.IsNaN(x) || math.IsInf(x, 0) {
 						t.Errorf("mirror %v, %s, %s: a measure is not finite: %+v", mirror, p, set, r)
 					}

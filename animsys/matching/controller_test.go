@@ -84,7 +84,7 @@ func TestManyClipsKeepBones(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p := Path(0); p < NumPaths; p++ {
-		r, _ := run(db, DefaultSettings(), p, 30, 1)
+		r, _ := run(db, DefaultSettings(), p, 30, 1, nil)
 		if !(r.BoneLengthError < 1) {
 			t.Errorf("%s: a bone's length changed by %.3f mm", p, r.BoneLengthError)
 		}
@@ -179,8 +179,8 @@ func TestSynchronisation(t *testing.T) {
 	}
 	off := DefaultSettings()
 	off.Sync.Adjust, off.Sync.Clamp = false, false
-	with, _ := run(db, DefaultSettings(), Circle, 60, 1)
-	without, _ := run(db, off, Circle, 60, 1)
+	with, _ := run(db, DefaultSettings(), Circle, 60, 1, nil)
+	without, _ := run(db, off, Circle, 60, 1, nil)
 	if !(with.TrajectoryError < without.TrajectoryError/2) {
 		t.Errorf("circle: trajectory error after 1 s %.1f cm synchronised, %.1f cm not", with.TrajectoryError, without.TrajectoryError)
 	}
@@ -195,10 +195,10 @@ func TestSynchronisation(t *testing.T) {
 func TestFootLocking(t *testing.T) {
 	db := embedded(t)
 	for p := Path(0); p < NumPaths; p++ {
-		on, _ := run(db, DefaultSettings(), p, 60, 1)
+		on, _ := run(db, DefaultSettings(), p, 60, 1, nil)
 		s := DefaultSettings()
 		s.Lock.On = false
-		off, _ := run(db, s, p, 60, 1)
+		off, _ := run(db, s, p, 60, 1, nil)
 		if !(on.FootSliding <= 2) || !(off.FootSliding > 5*on.FootSliding) {
 			t.Errorf("%s: feet slide %.2f cm/s locked, %.2f not", p, on.FootSliding, off.FootSliding)
 		}
@@ -321,7 +321,7 @@ func TestCalmTransitions(t *testing.T) {
 		}
 		calm := mt.Metrics(m)
 		s.Bias, s.BiasShare = 0, 0
-		eager, _ := run(db, s, p, 60, 1)
+		eager, _ := run(db, s, p, 60, 1, nil)
 		if !(calm.TransitionsMoving <= 3) || !(calm.TransitionsPerSecond < eager.TransitionsPerSecond) {
 			t.Errorf("%s: %.2f transitions a second while moving, %.2f in all (%.2f without the bias)", p, calm.TransitionsMoving, calm.TransitionsPerSecond, eager.TransitionsPerSecond)
 		}

@@ -30,6 +30,11 @@ type Source struct {
 	// Legs are the left and right legs' two-bone chains (thigh, knee,
 	// ankle; Root -1 where there is none): what foot locking bends.
 	Legs [2]animsys.TwoBoneJoints
+	// Toes are the left and right toe joints (the feet's Tip on the
+	// humanoid figure: the joint each foot points to), 0 or -1 for a
+	// foot without one: the second contact definition (Database.Truth)
+	// and the toes' sliding read them.
+	Toes [2]int
 }
 
 // TrajectoryTimes are how far ahead (s) the trajectory features look: a
@@ -147,6 +152,8 @@ type Database struct {
 	Feet     [2]int
 	Hips     int
 	Legs     [2]animsys.TwoBoneJoints
+	// Toes are the feet's toe joints (Source.Toes), -1 for none.
+	Toes [2]int
 	// Size (m) is the figure's size: the median height of its hips above
 	// the ground over the database. Contact and lock thresholds scale with
 	// it.
@@ -162,6 +169,7 @@ type Database struct {
 	Frames     int
 	Searchable []bool
 	contacts   []uint8   // per frame: bit s set when foot s is on the ground
+	truth      []uint8   // per frame: bit s when foot s's ankle, bit 2+s when its toe, is in contact by the second definition (Truth)
 	boneLen    []float32 // per joint: its bone's length (m) where every frame agrees, else -1
 
 	raw     [NumGroups][]float32 // per group, frames x dims, unnormalised; Inertial nil (frameRaw)
@@ -199,7 +207,15 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	if len(src.Left) == 0 || len(src.Left) != len(src.Right) {
 		return nil, errors.New("matching: no left/right joints to read the facing from")
 	}
-	db := &Database{Skel: src.Skel, Feet: src.Feet, Hips: src.Hips, Legs: src.Legs, weights: w}
+	db := &Database{Skel: src.Skel, Feet: src.Feet, Hips: src.Hips, Legs: src.Legs, Toes: [2]int{-1, -1}, weights: w}
+	if src.Toes[0] > 0 && src.Toes[1] > 0 {
+		for s, j := range src.Toes {
+			if j >= n || !descends(src.Skel.Parents, j, src.Feet[s]) {
+				return nil, fmt.Errorf("matching: toe joint %d is not below foot joint %d", j, src.Feet[s])
+			}
+		}
+		db.Toes = src.Toes
+	}
 	for c := range src.Clips {
 		if src.Clips[c].Joints != n || src.Clips[c].Frames < 2 {
 			return nil, fmt.Errorf("matching: clip %q does not fit the skeleton", src.Clips[c].Name)
@@ -214,6 +230,7 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	}
 	db.Searchable = make([]bool, db.Frames)
 	db.contacts = make([]uint8, db.Frames)
+	db.truth = make([]uint8, db.Frames)
 	db.Clips = src.Clips
 	db.carriers = carriersOf(src.Skel.Parents, src.Hips)
 	for j, p := range src.Skel.Parents {
@@ -231,6 +248,7 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	if !(db.Unit > 0) || math.IsInf(float64(db.Unit), 0) {
 		db.Unit = 1 // hips at or below the ground: no size to go by
 	}
+	db.sourceTruth()
 	db.boneLengths()
 	if !slices.Contains(db.Searchable, true) {
 		return nil, fmt.Errorf("matching: no frame to search: every clip is %.2f s or shorter (the first %.2f s and the last %.2f s of each are skipped): %s",
@@ -621,6 +639,16 @@ func (db *Database) Sample(p, root *animsys.Pose, c int, t float32) {
 		p.SetKform(k, animsys.KformIdentity())
 	}
 	p.SetKform(0, r)
+}
+
+// descends reports whether joint j hangs (at any depth) from joint a.
+func descends(parents []int, j, a int) bool {
+	for k := parents[j]; k >= 0; k = parents[k] {
+		if k == a {
+			return true
+		}
+	}
+	return false
 }
 
 // carriersOf are the joints strictly between joint 0 and hips on hips'

@@ -32,8 +32,11 @@
 //     inertialized (FootLock, Settings.Lock).
 //
 // Eval replays a scripted input (Path) and Meter measures a run: foot
-// sliding on labelled contacts, trajectory error, transitions moving and
-// idle, bone lengths, red against blue, search time.
+// sliding on the lock's own labels and, for the ankles and the toes, on a
+// second definition of contact labelled from the source clips apart from
+// the lock (Database.Truth), trajectory error, transitions moving and
+// idle, bone lengths, red against blue, search time; EvalEach hands over
+// every tick (TickRecord) for a dump.
 //
 // Units: metres, seconds, radians; y is up and characters face +z in their
 // root's frame.

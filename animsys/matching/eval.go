@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/mathx"
 )
 
 // Path is a scripted input: what a player asks for over time, so runs
@@ -122,13 +124,28 @@ type Metrics struct {
 	Path    string  `json:"path"`
 	Frames  int     `json:"database_frames"`
 	Seconds float64 `json:"seconds"`
-	// FootSliding (cm/s): the mean ground speed of the output's feet
-	// while they stand: over a tick whose frame playing labels the foot in
-	// contact (Database Contact), as did the tick before (the tick a foot
-	// lands it still arrives). ContactShare is the share of foot-ticks
-	// so labelled.
+	// FootSliding (cm/s) is the lock's own readout: the mean ground speed
+	// of the output's ankles over a tick whose frame playing labels the
+	// foot in contact by the lock's labels (Database.Contact), as did the
+	// tick before (the tick a foot lands it still arrives). Those labels
+	// drive the lock, so with locking on this reads how well the lock
+	// holds what it holds, not whether the feet stand when the captured
+	// feet stood: AnkleSliding and ToeSliding measure that. ContactShare
+	// is the share of foot-ticks so labelled.
 	FootSliding  float64 `json:"foot_sliding_cm_per_s"`
 	ContactShare float64 `json:"contact_share"`
+	// AnkleSliding and ToeSliding (cm/s): the mean ground speed of the
+	// output's ankles, and of its toes, over the ticks whose frame
+	// playing, and the tick before's, label that joint in contact by the
+	// second definition (Database.Truth: labelled from the source clips'
+	// toe speeds and joint heights, which the lock never reads). Nil,
+	// left out of the JSON, for a figure without toe joints (no labels)
+	// or a run with no tick so labelled. AnkleContactShare and
+	// ToeContactShare are the shares of foot-ticks so labelled.
+	AnkleSliding      *float64 `json:"ankle_sliding_cm_per_s,omitempty"`
+	ToeSliding        *float64 `json:"toe_sliding_cm_per_s,omitempty"`
+	AnkleContactShare float64  `json:"ankle_contact_share"`
+	ToeContactShare   float64  `json:"toe_contact_share"`
 	// TrajectoryError (cm): the mean distance between where the root was
 	// predicted to be 1 s ahead and where it was 1 s later.
 	// SimTrajectoryError (cm) is the same for the simulation itself: the
@@ -175,10 +192,17 @@ const EvalTick = 1.0 / 60
 // Eval replays path for seconds (at EvalTick) through a Matcher on db with
 // settings s, then again by brute force, and measures the run.
 func Eval(db *Database, s Settings, path Path, seconds float32, seed uint32) Metrics {
+	return EvalEach(db, s, path, seconds, seed, nil)
+}
+
+// EvalEach is Eval calling each, when not nil, after every tick of the
+// first run (the index's) with what the meter saw (Meter.Last): for a
+// dump of the run tick by tick.
+func EvalEach(db *Database, s Settings, path Path, seconds float32, seed uint32, each func(*TickRecord)) Metrics {
 	s.Brute = false
-	m, frames := run(db, s, path, seconds, seed)
+	m, frames := run(db, s, path, seconds, seed, each)
 	s.Brute = true
-	b, bframes := run(db, s, path, seconds, seed)
+	b, bframes := run(db, s, path, seconds, seed, nil)
 	m.BruteMedian, m.BruteP99 = b.SearchMedian, b.SearchP99
 	m.Same = slices.Equal(frames, bframes)
 	return m
@@ -186,7 +210,7 @@ func Eval(db *Database, s Settings, path Path, seconds float32, seed uint32) Met
 
 // run plays one evaluation; it returns the metrics and the frame chosen at
 // every transition.
-func run(db *Database, s Settings, path Path, seconds float32, seed uint32) (Metrics, []int) {
+func run(db *Database, s Settings, path Path, seconds float32, seed uint32, each func(*TickRecord)) (Metrics, []int) {
 	m := NewMatcher(db, s)
 	var mt Meter
 	ticks := int(seconds/EvalTick + 0.5)
@@ -198,6 +222,9 @@ func run(db *Database, s Settings, path Path, seconds float32, seed uint32) (Met
 			chosen = append(chosen, m.Frame())
 		}
 		mt.Tick(m, in, EvalTick)
+		if each != nil {
+			each(&mt.Last)
+		}
 	}
 	out := mt.Metrics(m)
 	out.Set, out.Path = s.Set.String(), path.String()
@@ -224,6 +251,38 @@ type Meter struct {
 	havePrev               bool
 	prevFeet               [2]mgl32.Vec3
 	sinceStart             float64
+	// On the second contact labels (Database.Truth): the summed ground
+	// speeds (m/s) and counts of the ankles' and toes' standing ticks,
+	// the foot-ticks labelled, and the last tick's labels and toes.
+	ankleSlide, toeSlide         float64
+	ankleStanding, toeStanding   int
+	ankleContact, toeContact     int
+	prevAnkleTruth, prevToeTruth [2]bool
+	prevToes                     [2]mgl32.Vec3
+	// Last is what the last tick saw, for a dump (EvalEach).
+	Last TickRecord
+}
+
+// TickRecord is one tick of a run as Meter saw it: the rows of `kinelab
+// matching eval --dump`. Positions are metres in the world.
+type TickRecord struct {
+	Time       float64 // s since the start, at the tick's end
+	Frame      int     // the database frame playing (Matcher.Frame)
+	Transition bool    // the matcher transitioned on this tick (a search chose another frame)
+	// Root is the character's root and Sim the simulation (ground
+	// level); Predicted where the root was predicted, on this tick, to
+	// stand a second on (the last point of Matcher.Predicted).
+	Root, Sim, Predicted mgl32.Vec3
+	// Ankle and Toe are the output's (Matcher.World, the feet locked),
+	// left then right; SourceAnkle and SourceToe those of the clip
+	// playing alone (Matcher.Target, sampled at the time playing) placed
+	// at the output's root. The toes are zero for a figure without toes.
+	Ankle, Toe, SourceAnkle, SourceToe [2]mgl32.Vec3
+	// LockContact is the lock's label of the frame playing
+	// (Database.Contact) and Locked whether the lock holds the foot;
+	// AnkleContact and ToeContact the second definition's labels
+	// (Database.Truth) of the frame playing.
+	LockContact, Locked, AnkleContact, ToeContact [2]bool
 }
 
 // meterAhead is one tick's prediction of where the root and the
@@ -257,18 +316,49 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 		}
 	}
 	w := &m.World
+	frame := m.Frame()
+	rec := &mt.Last
+	rec.Time, rec.Frame, rec.Transition = mt.sinceStart, frame, m.Transited
+	rec.Root, rec.Sim, rec.Predicted = m.RootPos, m.Sim.Pos, m.Predicted[PathPoints-1]
+	toRoot := yawQuatAngle(m.RootYaw)
+	place := func(p mgl32.Vec3) mgl32.Vec3 { return m.RootPos.Add(mathx.QuatMulVec3(toRoot, p)) }
+	// ground is the ground speed (m/s) from a to b over the tick.
+	ground := func(a, b mgl32.Vec3) float64 { return float64(groundDist(a, b) / dt) }
 	for s, j := range db.Feet {
 		p := w.Pos[j]
 		if c := m.Locks[s].Contact; c {
 			mt.contact++
 			if mt.havePrev && mt.prevContact[s] {
-				d := p.Sub(mt.prevFeet[s])
-				mt.slide += float64(mgl32.Vec2{d[0], d[2]}.Len() / dt)
+				mt.slide += ground(p, mt.prevFeet[s])
 				mt.standing++
 			}
 		}
 		mt.footTicks++
+		ankle, toe := db.Truth(frame, s)
+		if ankle {
+			mt.ankleContact++
+			if mt.havePrev && mt.prevAnkleTruth[s] {
+				mt.ankleSlide += ground(p, mt.prevFeet[s])
+				mt.ankleStanding++
+			}
+		}
+		var tp mgl32.Vec3
+		if db.HasToes() {
+			tp = w.Pos[db.Toes[s]]
+			rec.Toe[s], rec.SourceToe[s] = tp, place(m.Target.Pos[db.Toes[s]])
+		}
+		if toe {
+			mt.toeContact++
+			if mt.havePrev && mt.prevToeTruth[s] {
+				mt.toeSlide += ground(tp, mt.prevToes[s])
+				mt.toeStanding++
+			}
+		}
+		rec.Ankle[s], rec.SourceAnkle[s] = p, place(m.Target.Pos[j])
+		rec.LockContact[s], rec.Locked[s] = m.Locks[s].Contact, m.Locks[s].Locked
+		rec.AnkleContact[s], rec.ToeContact[s] = ankle, toe
 		mt.prevFeet[s], mt.prevContact[s] = p, m.Locks[s].Contact
+		mt.prevToes[s], mt.prevAnkleTruth[s], mt.prevToeTruth[s] = tp, ankle, toe
 	}
 	mt.syncDist += float64(groundDist(m.RootPos, m.Sim.Pos))
 	mt.bone = max(mt.bone, db.BoneLengthError(w))
@@ -307,6 +397,18 @@ func (mt *Meter) Metrics(m *Matcher) Metrics {
 		out.FootSliding = 100 * mt.slide / float64(mt.standing)
 	}
 	out.ContactShare = float64(mt.contact) / float64(max(mt.footTicks, 1))
+	if m.DB.HasToes() {
+		if mt.ankleStanding > 0 {
+			v := 100 * mt.ankleSlide / float64(mt.ankleStanding)
+			out.AnkleSliding = &v
+		}
+		if mt.toeStanding > 0 {
+			v := 100 * mt.toeSlide / float64(mt.toeStanding)
+			out.ToeSliding = &v
+		}
+	}
+	out.AnkleContactShare = float64(mt.ankleContact) / float64(max(mt.footTicks, 1))
+	out.ToeContactShare = float64(mt.toeContact) / float64(max(mt.footTicks, 1))
 	if mt.trajN > 0 {
 		out.TrajectoryError = 100 * mt.trajErr / mt.trajN
 		out.SimTrajectoryError = 100 * mt.simErr / mt.trajN

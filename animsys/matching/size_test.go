@@ -9,7 +9,8 @@ import (
 // 0.5 m doll, a 50 m giant) and played with their own clips choose the
 // same frames at the same ticks as at their own size on every path and
 // set, and their trajectory error, distance from the simulation and foot
-// sliding are the same in proportion to their size: within 1% and 0.002
+// sliding (on the lock's labels and on the second ones, ankles and toes)
+// are the same in proportion to their size: within 1% and 0.002
 // (cm, cm/s at the human's size) of the human's, which floating-point
 // rounding at the other size stays well within (0.03% and 0.001
 // measured). The settings in metres
@@ -41,8 +42,8 @@ func TestSizeFree(t *testing.T) {
 			for set := Set(0); set < NumSets; set++ {
 				s := DefaultSettings()
 				s.Set = set
-				a, fa := run(one, s, p, seconds, 1)
-				b, fb := run(db, s, p, seconds, 1)
+				a, fa := run(one, s, p, seconds, 1, nil)
+				b, fb := run(db, s, p, seconds, 1, nil)
 				same := 0
 				for same < min(len(fa), len(fb)) && fa[same] == fb[same] {
 					same++
@@ -60,6 +61,8 @@ func TestSizeFree(t *testing.T) {
 					{"trajectory error", a.TrajectoryError, b.TrajectoryError},
 					{"sync distance", a.SyncDistance, b.SyncDistance},
 					{"foot sliding", a.FootSliding, b.FootSliding},
+					{"ankle sliding", orNaN(a.AnkleSliding), orNaN(b.AnkleSliding)},
+					{"toe sliding", orNaN(a.ToeSliding), orNaN(b.ToeSliding)},
 				} {
 					if y := q.y / float64(k); !(math.Abs(y-q.x) <= 0.01*math.Abs(q.x)+0.002) {
 						t.Errorf("x%g, %s, %s: %s %.4f over the size, %.4f at x1", k, p, set, q.name, y, q.x)
@@ -68,4 +71,12 @@ func TestSizeFree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// orNaN is *x, or NaN for nil (which no comparison passes).
+func orNaN(x *float64) float64 {
+	if x == nil {
+		return math.NaN()
+	}
+	return *x
 }

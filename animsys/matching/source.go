@@ -18,6 +18,7 @@ func SourceOf(ch *character.Character) (Source, error) {
 			return Source{}, errors.New(ch.Name + ": no two legs to match feet on")
 		}
 		src.Feet[s] = f.Legs[s].End
+		src.Toes[s] = f.Legs[s].Tip // -1 when the foot is a leaf
 	}
 	if src.Hips <= 0 {
 		return Source{}, errors.New(ch.Name + ": no hips")

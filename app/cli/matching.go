@@ -2,16 +2,21 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"strconv"
+
+	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
+	"kinelab/animsys/export"
 	"kinelab/animsys/matching"
 	"kinelab/assets"
 )
@@ -31,19 +36,24 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	defer finish()
 	fs := newFlagSet("kinelab matching eval",
 		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|all]\n"+
-			"       [--seconds S] [--seed N] [--mirror=false] [--transition spring|cubic|dead-blend|none] [--json] [FILES or FOLDERS...]",
+			"       [--seconds S] [--seed N] [--mirror=false] [--transition spring|cubic|dead-blend|none] [--json]\n"+
+			"       [--dump FILE.csv] [FILES or FOLDERS...]",
 		"Replays one scripted input through the motion-matching lab's database, once per\n"+
-			"feature set, and prints per set: foot sliding (cm/s of a foot its frame labels in\n"+
-			"contact, and the share of foot-ticks so labelled), the position error of the\n"+
-			"predicted trajectory after 1 s (cm; in brackets the simulation's own, the part the\n"+
-			"input's changes make), the root's mean distance from the simulation (cm),\n"+
-			"transitions per second (in all, moving, idle at rest), the feet's mean\n"+
-			"inertialized displacement per transition (cm*s), the largest bone-length error\n"+
-			"(mm), the mean |red - blue| (m/s), search time (median and p99 in us, with the\n"+
-			"index and by brute force, and whether brute force chose the same frames) and the\n"+
-			"database's frames. The database is the embedded locomotion set, or the BVH files\n"+
-			"given (a folder gives its .bvh files), mirrored unless --mirror=false: those of\n"+
-			"the skeleton most of them share; each file left out is named on stderr.", stderr)
+			"feature set, and prints per set: foot sliding on the lock's own labels (cm/s of an\n"+
+			"ankle the labels that drive the lock say is in contact, and the share of\n"+
+			"foot-ticks so labelled), the ankles' and toes' sliding on a second definition of\n"+
+			"contact labelled from the source clips (cm/s; \"-\" for a figure without toes),\n"+
+			"the position error of the predicted trajectory after 1 s (cm; in brackets the\n"+
+			"simulation's own, the part the input's changes make), the root's mean distance\n"+
+			"from the simulation (cm), transitions per second (in all, moving, idle at rest),\n"+
+			"the feet's mean inertialized displacement per transition (cm*s), the largest\n"+
+			"bone-length error (mm), the mean |red - blue| (m/s), search time (median and p99\n"+
+			"in us, with the index and by brute force, and whether brute force chose the same\n"+
+			"frames) and the database's frames. The database is the embedded locomotion set,\n"+
+			"or the BVH files given (a folder gives its .bvh files), mirrored unless\n"+
+			"--mirror=false: those of the skeleton most of them share; each file left out is\n"+
+			"named on stderr. --dump writes one row per tick of the run (one --path and one\n"+
+			"--features) to a CSV file.", stderr)
 	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
 	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random or all")
 	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
@@ -51,6 +61,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
 	trans := fs.String("transition", "spring", "transition: spring, cubic, dead-blend or none")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
+	dump := fs.String("dump", "", "write every tick of the run (root, simulation, prediction, ankles and toes, contacts, locks, transitions) to this CSV file; needs one --path and one --features")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
@@ -95,6 +106,14 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	if !ok {
 		return usage("--transition: transition %q: want spring, cubic, dead-blend or none", *trans)
 	}
+	// A dump is one run's ticks: several runs would need columns naming
+	// them, which a row per tick of one run does not.
+	switch {
+	case *dump == "-":
+		return usage("--dump -: the results go to stdout; name a file")
+	case *dump != "" && (len(paths) != 1 || len(sets) != 1):
+		return usage("--dump writes one run: give one --path and one --features (these ask for %d runs)", len(paths)*len(sets))
+	}
 	src, name, err := matchingSource(fs.Args(), *mirror, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab matching eval: %v\n", err)
@@ -117,10 +136,28 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 		Results  []matching.Metrics `json:"results"`
 	}
 	rep := report{Database: name, Frames: db.Frames, Seconds: *seconds}
+	// The dump is created once the inputs are read (export.Create refuses
+	// one of them) and put in place only when the run has written it all.
+	var dw *evalDump
+	var each func(*matching.TickRecord)
+	if *dump != "" {
+		if dw, err = newEvalDump(*dump, db); err != nil {
+			fmt.Fprintf(stderr, "kinelab matching eval: --dump: %v\n", err)
+			return ExitFail
+		}
+		defer dw.out.Abort()
+		each = dw.tick
+	}
 	for _, p := range paths {
 		for _, s := range sets {
 			st.Set = s
-			rep.Results = append(rep.Results, matching.Eval(db, st, p, float32(*seconds), uint32(*seed)))
+			rep.Results = append(rep.Results, matching.EvalEach(db, st, p, float32(*seconds), uint32(*seed), each))
+		}
+	}
+	if dw != nil {
+		if err := dw.commit(); err != nil {
+			fmt.Fprintf(stderr, "kinelab matching eval: --dump: %v\n", err)
+			return ExitFail
 		}
 	}
 	if *asJSON {
@@ -131,16 +168,25 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	}
 	fmt.Fprintf(stdout, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
 		name, db.Frames, *seconds, transitionLabel(tr))
-	fmt.Fprintf(stdout, "%-8s %-9s %16s %17s %7s %17s %9s %8s %9s %15s %15s %5s\n", "path", "features",
-		"slide cm/s (con)", "traj 1s cm (sim)", "sync cm", "trans/s move idle", "disp cm*s", "bones mm",
+	fmt.Fprintf(stdout, "%-8s %-9s %16s %13s %17s %7s %17s %9s %8s %9s %15s %15s %5s\n", "path", "features",
+		"lock cm/s (con)", "ankle toe c/s", "traj 1s cm (sim)", "sync cm", "trans/s move idle", "disp cm*s", "bones mm",
 		"red-blue", "search us p99", "brute us p99", "same")
 	for _, r := range rep.Results {
-		fmt.Fprintf(stdout, "%-8s %-9s %8.2f (%4.0f%%) %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
-			r.Path, r.Set, r.FootSliding, 100*r.ContactShare, r.TrajectoryError, r.SimTrajectoryError, r.SyncDistance,
+		fmt.Fprintf(stdout, "%-8s %-9s %8.2f (%4.0f%%) %6s %6s %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
+			r.Path, r.Set, r.FootSliding, 100*r.ContactShare, optional(r.AnkleSliding), optional(r.ToeSliding),
+			r.TrajectoryError, r.SimTrajectoryError, r.SyncDistance,
 			r.TransitionsPerSecond, r.TransitionsMoving, r.TransitionsIdle, r.Displacement, r.BoneLengthError, r.RedBlue,
 			r.SearchMedian, r.SearchP99, r.BruteMedian, r.BruteP99, r.Same)
 	}
 	return ExitOK
+}
+
+// optional formats a figure that may be absent (nil): "-" then.
+func optional(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", *x)
 }
 
 // evalTransitions are the transitions `matching eval --transition` takes,
@@ -199,4 +245,88 @@ func matchingSource(files []string, mirror bool, stderr io.Writer) (matching.Sou
 		}
 	}
 	return src, name, nil
+}
+
+// evalDump is matching eval's --dump: a CSV file (written through an
+// export.Output, so a failed run leaves what was at its path) of one row
+// per tick (matching.TickRecord), columns in DumpColumns' order.
+type evalDump struct {
+	out *export.Output
+	w   *csv.Writer
+	db  *matching.Database
+	row []string
+}
+
+// DumpColumns are the --dump file's columns: the tick's time (s), the
+// database frame playing, its clip and time in it (s), whether the
+// matcher transitioned (1) on the tick; the root, the simulation and the
+// root predicted a second on (m, ground plane); then per foot (left_,
+// right_) the output's ankle and toe and the source frame's (src_) in
+// the world (m), and 0/1 for the lock's contact label, the lock holding
+// the foot, and the second definition's ankle and toe contact labels.
+func DumpColumns() []string {
+	cols := []string{"t_s", "frame", "clip", "clip_time_s", "transition",
+		"root_x_m", "root_z_m", "sim_x_m", "sim_z_m", "pred_1s_x_m", "pred_1s_z_m"}
+	for _, side := range []string{"left", "right"} {
+		for _, j := range []string{"ankle", "toe", "src_ankle", "src_toe"} {
+			for _, a := range []string{"x", "y", "z"} {
+				cols = append(cols, side+"_"+j+"_"+a+"_m")
+			}
+		}
+		cols = append(cols, side+"_lock_contact", side+"_locked", side+"_ankle_contact", side+"_toe_contact")
+	}
+	return cols
+}
+
+// newEvalDump starts the dump at path, its header written.
+func newEvalDump(path string, db *matching.Database) (*evalDump, error) {
+	out, err := export.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	d := &evalDump{out: out, w: csv.NewWriter(out), db: db}
+	_ = d.w.Write(DumpColumns()) // a write error is kept by the csv.Writer: commit reports it
+	return d, nil
+}
+
+// tick writes one row. A figure without toes leaves the toes' positions
+// empty.
+func (d *evalDump) tick(r *matching.TickRecord) {
+	f := export.CSVFloat
+	b := func(x bool) string {
+		if x {
+			return "1"
+		}
+		return "0"
+	}
+	c, fr := d.db.Locate(r.Frame)
+	clip := &d.db.Clips[c]
+	row := append(d.row[:0], export.CSVTime(r.Time), strconv.Itoa(r.Frame), clip.Name, f(float32(fr)*clip.FrameTime), b(r.Transition),
+		f(r.Root[0]), f(r.Root[2]), f(r.Sim[0]), f(r.Sim[2]), f(r.Predicted[0]), f(r.Predicted[2]))
+	toes := d.db.HasToes()
+	for s := range r.Ankle {
+		for k, p := range []mgl32.Vec3{r.Ankle[s], r.Toe[s], r.SourceAnkle[s], r.SourceToe[s]} {
+			for a := range p {
+				if k%2 == 1 && !toes {
+					row = append(row, "")
+				} else {
+					row = append(row, f(p[a]))
+				}
+			}
+		}
+		row = append(row, b(r.LockContact[s]), b(r.Locked[s]), b(r.AnkleContact[s]), b(r.ToeContact[s]))
+	}
+	d.row = row
+	_ = d.w.Write(row)
+}
+
+// commit flushes the rows and puts the file in place; after an error the
+// path is as it was.
+func (d *evalDump) commit() error {
+	d.w.Flush()
+	if err := d.w.Error(); err != nil {
+		d.out.Abort()
+		return err
+	}
+	return d.out.Commit()
 }

@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"kinelab/animsys/matching"
+	"kinelab/internal/fixture"
+)
+
+// dumpRows reads a --dump file: its header and its rows by column name.
+func dumpRows(t *testing.T, path string) (header []string, rows []map[string]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("the dump: %d records, %v", len(recs), err)
+	}
+	for _, r := range recs[1:] {
+		row := map[string]string{}
+		for k, name := range recs[0] {
+			row[name] = r[k]
+		}
+		rows = append(rows, row)
+	}
+	return recs[0], rows
+}
+
+// The dump's columns reproduce eval's figures: 5 s of the circle, inertial
+// features, on the embedded set, with --json and --dump. From the rows
+// alone the test recomputes the ankles' and toes' sliding on the second
+// labels, the lock's own sliding on its labels (each the mean ground speed
+// over ticks labelled on that tick and the one before, differencing the
+// rows' positions), the contact shares, the transitions per second, the
+// trajectory error (the prediction of row k against the root of row k+60)
+// and the distance to the simulation. The rows hold float32s printed to
+// the fewest digits that read back (export.CSVFloat), so the positions
+// are eval's to the bit; recomputed in float64 the speeds differ from
+// eval's float32 arithmetic by rounding: a float32 ulp of a coordinate of
+// a few metres (5e-7 m) over a tick (1/60 s) is 3e-3 cm/s at most per
+// tick, and the means are held to 1e-3 cm/s plus 1e-4 of the figure.
+// Counts and shares are exact.
+func TestMatchingEvalDump(t *testing.T) {
+	const seconds = 5
+	path := filepath.Join(t.TempDir(), "ticks.csv")
+	var out, errb bytes.Buffer
+	code := Matching(context.Background(), []string{"eval", "--seconds", strconv.Itoa(seconds), "--path", "circle",
+		"--features", "inertial", "--json", "--dump", path}, &out, &errb)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep struct {
+		Results []matching.Metrics `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("%d results, %v:\n%s", len(rep.Results), err, out.String())
+	}
+	r := rep.Results[0]
+	if r.AnkleSliding == nil || r.ToeSliding == nil {
+		t.Fatalf("no ankle or toe sliding: %s", out.String())
+	}
+	header, rows := dumpRows(t, path)
+	if want := DumpColumns(); strings.Join(header, ",") != strings.Join(want, ",") {
+		t.Fatalf("header %v\nwant %v", header, want)
+	}
+	if len(rows) != seconds*60 {
+		t.Fatalf("%d rows for %d s at 60 Hz", len(rows), seconds)
+	}
+	num := func(k int, col string) float64 {
+		x, err := strconv.ParseFloat(rows[k][col], 64)
+		if err != nil {
+			t.Fatalf("row %d, %s: %v", k, col, err)
+		}
+		return x
+	}
+	on := func(k int, col string) bool {
+		switch rows[k][col] {
+		case "1":
+			return true
+		case "0":
+			return false
+		}
+		t.Fatalf("row %d, %s = %q: want 0 or 1", k, col, rows[k][col])
+		return false
+	}
+	ground := func(k, l int, a, b string) float64 {
+		return math.Hypot(num(k, a+"_x_m")-num(l, b+"_x_m"), num(k, a+"_z_m")-num(l, b+"_z_m"))
+	}
+	// sliding is the mean ground speed (cm/s) of joint ("left_ankle") over
+	// the ticks whose label column ("left_ankle_contact") is 1 on the
+	// tick and the one before, both feet; and the share labelled.
+	sliding := func(joint, label string) (cm, share float64) {
+		var sum float64
+		var n, labelled int
+		for k := range rows {
+			for _, side := range []string{"left_", "right_"} {
+				if !on(k, side+label) {
+					continue
+				}
+				labelled++
+				if k > 0 && on(k-1, side+label) {
+					dt := num(k, "t_s") - num(k-1, "t_s")
+					sum += ground(k, k-1, side+joint, side+joint) / dt
+					n++
+				}
+			}
+		}
+		if n == 0 {
+			t.Fatalf("no tick labelled by %s", label)
+		}
+		return 100 * sum / float64(n), float64(labelled) / float64(2*len(rows))
+	}
+	near := func(what string, got, want float64) {
+		if !(math.Abs(got-want) <= 1e-3+1e-4*math.Abs(want)) {
+			t.Errorf("%s: %.6f from the dump, %.6f from eval", what, got, want)
+		}
+	}
+	ankle, ankleShare := sliding("ankle", "ankle_contact")
+	toe, toeShare := sliding("toe", "toe_contact")
+	lock, lockShare := sliding("ankle", "lock_contact")
+	near("ankle sliding (cm/s)", ankle, *r.AnkleSliding)
+	near("toe sliding (cm/s)", toe, *r.ToeSliding)
+	near("the lock's sliding (cm/s)", lock, r.FootSliding)
+	for _, s := range []struct {
+		what      string
+		got, want float64
+	}{{"ankle", ankleShare, r.AnkleContactShare}, {"toe", toeShare, r.ToeContactShare}, {"lock", lockShare, r.ContactShare}} {
+		if s.got != s.want {
+			t.Errorf("%s contact share: %v from the dump, %v from eval", s.what, s.got, s.want)
+		}
+	}
+	trans := 0
+	for k := range rows {
+		if on(k, "transition") {
+			trans++
+		}
+	}
+	if want := int(math.Round(r.TransitionsPerSecond * seconds)); trans != want || trans == 0 {
+		t.Errorf("%d transitions in the dump, %d from eval", trans, want)
+	}
+	var traj, sync float64
+	for k := range rows {
+		sync += ground(k, k, "root", "sim")
+		if k >= 60 {
+			traj += ground(k-60, k, "pred_1s", "root")
+		}
+	}
+	near("trajectory error (cm)", 100*traj/float64(len(rows)-60), r.TrajectoryError)
+	near("distance to the simulation (cm)", 100*sync/float64(len(rows)), r.SyncDistance)
+	// The source frame's joints are where the clip playing has them at
+	// the root: the output's, locked or blended, are centimetres away,
+	// never metres (the root travels 7 m in the run).
+	worst := 0.0
+	for k := range rows {
+		for _, j := range []string{"left_ankle", "left_toe", "right_ankle", "right_toe"} {
+			worst = max(worst, ground(k, k, j, strings.Replace(j, "_", "_src_", 1)))
+		}
+	}
+	if !(worst < 0.3) {
+		t.Errorf("an output joint %.2f m from the source frame's", worst)
+	}
+	t.Logf("ankle %.3f toe %.3f lock %.3f cm/s, %d transitions", ankle, toe, lock, trans)
+}
+
+// --dump takes one run: with all paths or all feature sets it is a usage
+// error (exit 2), as is "-"; a dump onto an input file fails (exit 1) and
+// leaves the file as it was, as does one onto a read-only file.
+func TestMatchingEvalDumpRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--path", "all", "--features", "inertial"},
+		{"--path", "circle"}, // --features defaults to all
+		{"--path", "circle", "--features", "inertial", "--dump", "-"},
+	} {
+		var out, errb bytes.Buffer
+		if !slices.Contains(args, "--dump") {
+			args = append(args, "--dump", filepath.Join(dir, "x.csv"))
+		}
+		code := Matching(context.Background(), append([]string{"eval", "--seconds", "1"}, args...), &out, &errb)
+		if code != ExitUsage || !strings.Contains(errb.String(), "--dump") {
+			t.Errorf("%v: exit %d, %q; want %d", args, code, errb.String(), ExitUsage)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.csv")); err == nil {
+		t.Error("a refused dump left a file")
+	}
+	in := fixture.File(t, dir, fixture.Bandai())
+	ro := filepath.Join(dir, "ro.csv")
+	if err := os.WriteFile(ro, []byte("kept\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{in, ro} {
+		before, err := os.ReadFile(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := Matching(context.Background(), []string{"eval", "--seconds", "1", "--path", "circle", "--features", "inertial",
+			"--dump", target, in}, &out, &errb)
+		after, _ := os.ReadFile(target)
+		if code != ExitFail || !strings.Contains(errb.String(), "--dump: "+target) || !bytes.Equal(before, after) {
+			t.Errorf("dump onto %s: exit %d, %q, file kept %v", target, code, errb.String(), bytes.Equal(before, after))
+		}
+	}
+}
