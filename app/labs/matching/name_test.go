@@ -8,6 +8,7 @@ import (
 
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
+	mm "kinelab/animsys/matching"
 	"kinelab/internal/fixture"
 )
 
@@ -42,5 +43,22 @@ func TestMatchingDatabaseName(t *testing.T) {
 	l.Update(1.0 / 60)
 	if got, want := l.Title(), "Motion matching - "+name+" - "; !strings.HasPrefix(got, want) {
 		t.Errorf("not mirrored: title %q, want it to begin %q", got, want)
+	}
+}
+
+// The readout's sliding line gives the figures on the clips' own contacts
+// (eval's ankle and toe sliding), and "-" for a figure without toes; the
+// short form where the long one does not fit.
+func TestSlidingText(t *testing.T) {
+	long := func(l, _ string) string { return l }
+	short := func(_, s string) string { return s }
+	a, toe := 4.25, 19.0
+	f := mm.Metrics{AnkleSliding: &a, ToeSliding: &toe}
+	if got, want := slidingText(&f, long), "feet slide where the clips' feet stood: ankle 4.2, toe 19.0 cm/s"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	f.ToeSliding = nil
+	if got, want := slidingText(&f, short), "slide: ankle 4.2, toe - cm/s"; got != want {
+		t.Errorf("no toes: got %q, want %q", got, want)
 	}
 }

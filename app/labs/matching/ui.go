@@ -426,17 +426,34 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 			fit(fmt.Sprintf("%.0f s: path 1 s on %.0f cm (input alone %.0f), %.0f cm from simulation", f.Seconds,
 				f.TrajectoryError, f.SimTrajectoryError, f.SyncDistance),
 				fmt.Sprintf("path 1 s on %.0f cm, sync %.0f cm", f.TrajectoryError, f.SyncDistance)),
-			fit(fmt.Sprintf("feet slide %.1f cm/s in contact (%.0f%% of ticks), bones within %.2f mm", f.FootSliding,
+			slidingText(f, fit),
+			fit(fmt.Sprintf("lock holds its own contacts to %.1f cm/s (%.0f%% of ticks), bones within %.2f mm", f.FootSliding,
 				100*f.ContactShare, f.BoneLengthError),
-				fmt.Sprintf("slide %.1f cm/s, bones %.2f mm", f.FootSliding, f.BoneLengthError)),
+				fmt.Sprintf("lock %.1f cm/s, bones %.2f mm", f.FootSliding, f.BoneLengthError)),
 			l.transitionsText(f, fit))
-		cols = append(cols, render.DimText, render.DimText, render.DimText)
+		cols = append(cols, render.DimText, render.DimText, render.DimText, render.DimText)
 	}
 	if l.Rewind > 0 {
 		lines = append(lines, fit(fmt.Sprintf("rewound %.2f s (Z/X, play returns)", l.rewindSeconds()), fmt.Sprintf("rewound %.2f s", l.rewindSeconds())))
 		cols = append(cols, render.TargetColor)
 	}
 	return lines, cols
+}
+
+// slidingText is the readout's line of foot sliding on the contacts
+// labelled from the source clips, which the lock never reads (eval's
+// ankle_sliding_cm_per_s and toe_sliding_cm_per_s): "-" where the figure
+// has no toes or no tick was so labelled yet.
+func slidingText(f *mm.Metrics, fit func(long, short string) string) string {
+	fig := func(v *float64) string {
+		if v == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f", *v)
+	}
+	a, t := fig(f.AnkleSliding), fig(f.ToeSliding)
+	return fit(fmt.Sprintf("feet slide where the clips' feet stood: ankle %s, toe %s cm/s", a, t),
+		fmt.Sprintf("slide: ankle %s, toe %s cm/s", a, t))
 }
 
 // transitionsText is the readout's line of transition rates: moving, and
