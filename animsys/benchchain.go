@@ -210,7 +210,7 @@ func (c *BenchCharacter) FiniteDiff(fd, fdLocal *Pose, dt float32) {
 }
 
 // Prefetch asks the processor to start loading into its cache what the
-// next TickWith(dt, s) of c reads and writes: c's poses and kept logs, and
+// next TickWith(dt, s) of c reads and writes: c's poses, and
 // the records of its clips that tick samples. It changes nothing and
 // returns at once, so a caller ticking many characters in turn can
 // prefetch the next one's while ticking this one: a crowd's characters
