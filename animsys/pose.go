@@ -272,11 +272,11 @@ func scaleBy(s, x mathx.SoaVec3) mathx.SoaVec3 {
 
 // ones3 and zeros3 are the unit scale and the zero vector in every lane.
 func ones3() mathx.SoaVec3 {
-	one := mathx.Splat(1)
+	one := mathx.One()
 	return mathx.SoaVec3{X: one, Y: one, Z: one}
 }
 
 func zeros3() mathx.SoaVec3 {
-	zero := mathx.Splat(0)
+	zero := mathx.Zero()
 	return mathx.SoaVec3{X: zero, Y: zero, Z: zero}
 }

@@ -324,7 +324,7 @@ func (c *Clip) rotTangents(x *rotRec, st, b int) {
 	case wrapped:
 		d23 = delta(0, 1)
 	}
-	half := mathx.Splat(0.5)
+	half := mathx.Half()
 	m1 := d01.Add(d12).Scale(half)
 	m2 := mathx.ToScaledAngleAxisDx(q12, d12, d12.Add(d23).Scale(half))
 	storeQuat(&x.R, r1)
@@ -357,7 +357,7 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 		return at(fb).Sub(at(fa))
 	}
 	p0, p1, p2, p3 := at(f0), at(f1), at(f2), at(f3)
-	half := mathx.Splat(0.5)
+	half := mathx.Half()
 	var m1, d12, m2 mathx.SoaVec3
 	if logs {
 		d01, d23 := logRatio(p0, p1), logRatio(p2, p3)

@@ -52,7 +52,24 @@ var (
 	kLn2hi, kLn2lo, kLog2e, kExpHi, kExpLo      = konst(ln2hi), konst(ln2lo), konst(log2e), konst(88), konst(-87)
 	kExp1, kExp2, kExp3                         = konst(1.0000000377162137), konst(0.5000000047117756), konst(0.16666415514653268)
 	kExp4, kExp5, kExp6                         = konst(0.04166635289675798), konst(0.008375126398156), konst(0.0013941108435501846)
+	kPi, kPi2, kPi4, kPi4Sq, k2OverPi           = konst(math.Pi), konst(math.Pi / 2), konst(math.Pi / 4), konst((math.Pi / 4) * (math.Pi / 4)), konst(2 / math.Pi)
+	kPio2hi, kPio2lo, kNegHalf, kFour           = konst(pio2hi), konst(pio2lo), konst(-0.5), konst(4)
+	kMinNormal, kMaxFloat, k2p24, k24Ln2        = konst(0x1p-126), konst(math.MaxFloat32), konst(0x1p24), konst(24 * math.Ln2)
+	kNegInf, kPosInf                            = konst(float32(math.Inf(-1))), konst(float32(math.Inf(1)))
 )
+
+// Zero and One are 0 and 1 in every lane, for lane code outside mathx.
+// Use these, not Splat(0) and Splat(1): Go materialises a float constant
+// with a legacy SSE instruction (XORPS, MOVSS), which, run between AVX2
+// instructions without a VZEROUPPER, stalls the core (it made Blend 2.2
+// times slower); a load of one of these is a VEX instruction.
+func Zero() SoaFloat { return kZero }
+
+// One is 1 in every lane (see Zero).
+func One() SoaFloat { return kOne }
+
+// Half is 0.5 in every lane (see Zero).
+func Half() SoaFloat { return kHalf }
 
 // allLanes is the ToBits of a mask that holds in every lane.
 const allLanes = 1<<Lanes - 1
@@ -112,7 +129,7 @@ func ExpAt(a2 SoaFloat) SoaExp {
 func expLarge(a2 SoaFloat, k SoaExp, big SoaMask) SoaExp {
 	h2 := kQuarter.Mul(a2)
 	sc, c := k.Sinc, k.Cos
-	if far := h2.Greater(Splat((math.Pi / 4) * (math.Pi / 4))); AnyLane(far) {
+	if far := h2.Greater(kPi4Sq); AnyLane(far) {
 		h := h2.Sqrt()
 		s, co := sincosL(h)
 		sc, c = s.Div(h).Merge(sc, far), co.Merge(c, far)
@@ -165,9 +182,9 @@ func logFactorL(s2, w SoaFloat) SoaFloat {
 	s, aw := s2.Sqrt(), w.Max(w.Mul(kNegOne))
 	t := s.Min(aw).Div(s.Max(aw).Max(kTiny))
 	u := t.Sub(kOne).Div(t.Add(kOne))
-	a := t.Mul(atanPolyL(t.Mul(t))).Merge(Splat(math.Pi/4).Add(u.Mul(atanPolyL(u.Mul(u)))), t.Mul(t).LessEqual(kTan2Pi8))
-	a = Splat(math.Pi/2).Sub(a).Merge(a, s.Greater(aw))
-	a = Splat(math.Pi).Sub(a).Merge(a, w.Less(kZero))
+	a := t.Mul(atanPolyL(t.Mul(t))).Merge(kPi4.Add(u.Mul(atanPolyL(u.Mul(u)))), t.Mul(t).LessEqual(kTan2Pi8))
+	a = kPi2.Sub(a).Merge(a, s.Greater(aw))
+	a = kPi.Sub(a).Merge(a, w.Less(kZero))
 	return kTwo.Mul(a).Div(s).Merge(kTwo.Div(w), s.Greater(kZero))
 }
 
@@ -176,7 +193,7 @@ func logFactorL(s2, w SoaFloat) SoaFloat {
 // (v x w)/2 + c (v x (v x w)), c = (1 - h cot h)/(4 h^2), h = |v|/2, cot h
 // = q.W / |q.u| (quat_to_scaled_angle_axis_dx).
 func ToScaledAngleAxisDx(q SoaQuat, v, w SoaVec3) SoaVec3 {
-	return Rodrigues(Splat(-0.5), LogRate(q, v), v, w)
+	return Rodrigues(kNegHalf, LogRate(q, v), v, w)
 }
 
 // LogRate is ToScaledAngleAxisDx's c at v = q.ToScaledAngleAxis(): its
@@ -189,7 +206,7 @@ func LogRate(q SoaQuat, v SoaVec3) SoaFloat {
 	if far := h2.GreaterEqual(kQuarter); AnyLane(far) {
 		h := h2.Sqrt()
 		s := q.X.Mul(q.X).Add(q.Y.Mul(q.Y)).Add(q.Z.Mul(q.Z)).Sqrt()
-		c = kOne.Sub(h.Mul(q.W).Div(s)).Div(Splat(4).Mul(h2)).Merge(c, far)
+		c = kOne.Sub(h.Mul(q.W).Div(s)).Div(kFour.Mul(h2)).Merge(c, far)
 	}
 	return c
 }
@@ -203,7 +220,7 @@ func LogRate(q SoaQuat, v SoaVec3) SoaFloat {
 // Log(0) = -Inf, Log(+Inf) = +Inf, negative and NaN give NaN, and
 // subnormals are scaled by 2^24 first.
 func LaneLog(x SoaFloat) SoaFloat {
-	if normal := x.GreaterEqual(Splat(0x1p-126)).And(x.LessEqual(Splat(math.MaxFloat32))); !AllLanes(normal) {
+	if normal := x.GreaterEqual(kMinNormal).And(x.LessEqual(kMaxFloat)); !AllLanes(normal) {
 		return logSpecial(x, normal)
 	}
 	return logNormal(x)
@@ -211,11 +228,11 @@ func LaneLog(x SoaFloat) SoaFloat {
 
 // logSpecial is LaneLog where some lane is not a positive, normal float.
 func logSpecial(x SoaFloat, normal SoaMask) SoaFloat {
-	sub := x.Greater(kZero).And(x.Less(Splat(0x1p-126)))
-	r := logNormal(x.Mul(Splat(0x1p24)).Merge(x.Merge(kOne, normal), sub))
-	r = r.Sub(Splat(24*math.Ln2)).Merge(r, sub)
-	r = Splat(float32(math.Inf(-1))).Merge(r, x.Equal(kZero))
-	r = x.Merge(r, x.Equal(Splat(float32(math.Inf(1)))))
+	sub := x.Greater(kZero).And(x.Less(kMinNormal))
+	r := logNormal(x.Mul(k2p24).Merge(x.Merge(kOne, normal), sub))
+	r = r.Sub(k24Ln2).Merge(r, sub)
+	r = kNegInf.Merge(r, x.Equal(kZero))
+	r = x.Merge(r, x.Equal(kPosInf))
 	// Negative x and NaN: NaN (0/0 is the quiet NaN Log32's float64
 	// fallback returns too).
 	return kZero.Div(kZero).Merge(r, x.Less(kZero).Or(x.NotEqual(x)))
@@ -253,7 +270,7 @@ func LaneExp(x SoaFloat) SoaFloat {
 // of every component is a positive, normal float (nearly always), the
 // logarithm's polynomial runs inline, without LaneLog's test for the rest.
 func (v SoaVec3) Log() SoaVec3 {
-	lo, hi := Splat(0x1p-126), Splat(math.MaxFloat32)
+	lo, hi := kMinNormal, kMaxFloat
 	normal := v.X.GreaterEqual(lo).And(v.X.LessEqual(hi)).And(v.Y.GreaterEqual(lo)).And(v.Y.LessEqual(hi)).And(v.Z.GreaterEqual(lo)).And(v.Z.LessEqual(hi))
 	if !AllLanes(normal) {
 		return SoaVec3{LaneLog(v.X), LaneLog(v.Y), LaneLog(v.Z)}
@@ -294,13 +311,13 @@ func atanPolyL(u2 SoaFloat) SoaFloat {
 // sincosL is sin and cos per lane of x >= 0, reduced by multiples of
 // pi/2 (Sincos32; accurate while x <= 4096, bounded beyond).
 func sincosL(x SoaFloat) (s, c SoaFloat) {
-	k := x.Mul(Splat(2 / math.Pi)).RoundToEven()
-	r := x.Sub(k.Mul(Splat(pio2hi))).Sub(k.Mul(Splat(pio2lo)))
+	k := x.Mul(k2OverPi).RoundToEven()
+	r := x.Sub(k.Mul(kPio2hi)).Sub(k.Mul(kPio2lo))
 	r2 := r.Mul(r)
 	s, c = r.Mul(sinPolyL(r2)), cosPolyL(r2)
 	// The quadrant k mod 4: odd ones swap sine and cosine, (s, c) -> (c,
 	// -s); the upper two negate both.
-	q := k.Sub(Splat(4).Mul(k.Mul(kQuarter).Floor()))
+	q := k.Sub(kFour.Mul(k.Mul(kQuarter).Floor()))
 	odd := q.Sub(kTwo.Mul(q.Mul(kHalf).Floor())).Equal(kOne)
 	s, c = c.Merge(s, odd), s.Mul(kNegOne).Merge(c, odd)
 	up := q.GreaterEqual(kTwo)
