@@ -282,6 +282,28 @@ func (c *Clip) ghosts(st int) (before, after ghost) {
 	return before, after
 }
 
+// sides are interval st's deltas before (d01, frame st-1 to st) and after
+// (d23, st+1 to st+2), given its own d12 and delta(a, b) from frame a to
+// frame b: the frames' where they exist, else their ghosts' (ghosts): d12
+// one-sided, the delta at the clip's other end wrapped; zero outside the
+// clip.
+func (c *Clip) sides(st int, d12 mathx.SoaVec3, delta func(a, b int) mathx.SoaVec3) (d01, d23 mathx.SoaVec3) {
+	nf := c.Frames
+	side := func(g ghost, a, b, wa, wb int) mathx.SoaVec3 {
+		switch g {
+		case inside:
+			return delta(a, b)
+		case oneSided:
+			return d12
+		case wrapped:
+			return delta(wa, wb)
+		}
+		return zeros3()
+	}
+	before, after := c.ghosts(st)
+	return side(before, st-1, st, nf-2, nf-1), side(after, st+1, st+2, 0, 1)
+}
+
 // rotTangents fills block b of x with the rotation curves of interval st:
 // R the rotation at its start r1, d12 = log(abs(r2 r1^-1)) the delta to
 // its end, and the tangents m1 = (d01 + d12)/2 at r1 and m2 at r2, the
@@ -292,7 +314,7 @@ func (c *Clip) ghosts(st int) (before, after ghost) {
 // between two clamped (equal) frames is zero.
 func (c *Clip) rotTangents(x *rotRec, st, b int) {
 	_, f1, f2, _ := c.frames4(st)
-	n, j, nf := c.Joints, b*mathx.Lanes, c.Frames
+	n, j := c.Joints, b*mathx.Lanes
 	at := func(f int) mathx.SoaQuat { return mathx.LoadSoaQuatPart(c.Rot[f*n:f*n+n], j) }
 	delta := func(fa, fb int) mathx.SoaVec3 {
 		if fa == fb {
@@ -306,24 +328,7 @@ func (c *Clip) rotTangents(x *rotRec, st, b int) {
 	if f1 == f2 {
 		d12 = zeros3()
 	}
-	before, after := c.ghosts(st)
-	d01, d23 := zeros3(), zeros3()
-	switch before {
-	case inside:
-		d01 = delta(st-1, st)
-	case oneSided:
-		d01 = d12
-	case wrapped:
-		d01 = delta(nf-2, nf-1)
-	}
-	switch after {
-	case inside:
-		d23 = delta(st+1, st+2)
-	case oneSided:
-		d23 = d12
-	case wrapped:
-		d23 = delta(0, 1)
-	}
+	d01, d23 := c.sides(st, d12, delta)
 	half := mathx.Half()
 	m1 := d01.Add(d12).Scale(half)
 	m2 := mathx.ToScaledAngleAxisDx(q12, d12, d12.Add(d23).Scale(half))
@@ -341,7 +346,6 @@ func (c *Clip) rotTangents(x *rotRec, st, b int) {
 // (d12 + the delta at the other end)/2.
 func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 	f0, f1, f2, f3 := c.frames4(st)
-	nf := c.Frames
 	at := func(f int) mathx.SoaVec3 {
 		var v [mathx.Lanes]mgl32.Vec3
 		for j := range v {
@@ -366,18 +370,16 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 	} else {
 		m1, d12, m2 = p2.Sub(p0).Scale(half), p2.Sub(p1), p3.Sub(p1).Scale(half)
 	}
-	before, after := c.ghosts(st)
-	switch before {
-	case oneSided:
-		m1 = d12
-	case wrapped:
-		m1 = delta(nf-2, nf-1).Add(d12).Scale(half)
-	}
-	switch after {
-	case oneSided:
-		m2 = d12
-	case wrapped:
-		m2 = d12.Add(delta(0, 1)).Scale(half)
+	// At a ghost (see ghosts) the mean of the deltas either side: d12
+	// itself one-sided (exactly: (d12 + d12)/2 rounds to d12).
+	if before, after := c.ghosts(st); before != inside || after != inside {
+		d01, d23 := c.sides(st, d12, delta)
+		if before != inside {
+			m1 = d01.Add(d12).Scale(half)
+		}
+		if after != inside {
+			m2 = d12.Add(d23).Scale(half)
+		}
 	}
 	storeVec3(&x.V, p1)
 	storeVec3(&x.M1, m1)
