@@ -8,24 +8,9 @@ import (
 	"math"
 	"testing"
 
+	"kinelab/internal/ctxtest"
 	"kinelab/internal/fixture"
 )
-
-// countingCtx is a context whose Err is nil for its first cancelAt calls
-// (all of them when cancelAt < 0) and context.Canceled after: the work
-// between two checks is what a signal waits for at most.
-type countingCtx struct {
-	context.Context
-	checks, cancelAt int
-}
-
-func (c *countingCtx) Err() error {
-	c.checks++
-	if c.cancelAt >= 0 && c.checks > c.cancelAt {
-		return context.Canceled
-	}
-	return nil
-}
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
@@ -49,15 +34,15 @@ func TestParseChecksCancellation(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
-	all := &countingCtx{Context: context.Background(), cancelAt: -1}
+	all := ctxtest.New(-1)
 	if _, err := ParseContext(all, bytes.NewReader(data), "large.bvh"); err != nil {
 		t.Fatal(err)
 	}
-	if most := len(data)/bufSize + 1; all.checks < most {
-		t.Errorf("%d checks parsing %d bytes; want one per %d bytes read, %d", all.checks, len(data), bufSize, most)
+	if most := len(data)/bufSize + 1; all.Checks < most {
+		t.Errorf("%d checks parsing %d bytes; want one per %d bytes read, %d", all.Checks, len(data), bufSize, most)
 	}
-	for _, at := range []int{0, 1, all.checks / 2, all.checks - 1} {
-		ctx := &countingCtx{Context: context.Background(), cancelAt: at}
+	for _, at := range []int{0, 1, all.Checks / 2, all.Checks - 1} {
+		ctx := ctxtest.New(at)
 		r := &countingReader{r: bytes.NewReader(data)}
 		_, err := ParseContext(ctx, r, "large.bvh")
 		if !errors.Is(err, context.Canceled) {
@@ -68,8 +53,8 @@ func TestParseChecksCancellation(t *testing.T) {
 		if most := (at + 1) * bufSize; r.n > most {
 			t.Errorf("cancelled at check %d: %d bytes read; want at most %d, none after the cancel", at, r.n, most)
 		}
-		if ctx.checks != at+1 {
-			t.Errorf("cancelled at check %d: %d checks; want it to stop at the first that fails", at, ctx.checks)
+		if ctx.Checks != at+1 {
+			t.Errorf("cancelled at check %d: %d checks; want it to stop at the first that fails", at, ctx.Checks)
 		}
 	}
 }
@@ -82,21 +67,21 @@ func TestDetectChecksCancellation(t *testing.T) {
 	s := fixture.Mixamo()
 	s.FPS, s.Frames = 120, 1000
 	f := parseSpec(t, s)
-	all := &countingCtx{Context: context.Background(), cancelAt: -1}
+	all := ctxtest.New(-1)
 	if _, err := DetectContext(all, f); err != nil {
 		t.Fatal(err)
 	}
 	rows := min(f.Frames/4, int(math.Ceil(leadTime/float64(f.FrameTime))))
-	if all.checks < rows {
-		t.Errorf("%d checks detecting %d frames; want one per frame of the leading second, %d", all.checks, f.Frames, rows)
+	if all.Checks < rows {
+		t.Errorf("%d checks detecting %d frames; want one per frame of the leading second, %d", all.Checks, f.Frames, rows)
 	}
-	for _, at := range []int{0, rows / 2, all.checks - 1} {
-		ctx := &countingCtx{Context: context.Background(), cancelAt: at}
+	for _, at := range []int{0, rows / 2, all.Checks - 1} {
+		ctx := ctxtest.New(at)
 		if _, err := DetectContext(ctx, f); !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled at check %d: %v; want context.Canceled", at, err)
 		}
-		if ctx.checks != at+1 {
-			t.Errorf("cancelled at check %d: %d checks; want it to stop at the first that fails", at, ctx.checks)
+		if ctx.Checks != at+1 {
+			t.Errorf("cancelled at check %d: %d checks; want it to stop at the first that fails", at, ctx.Checks)
 		}
 	}
 }

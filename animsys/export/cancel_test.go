@@ -8,23 +8,8 @@ import (
 	"testing"
 
 	"kinelab/animsys/bvh"
+	"kinelab/internal/ctxtest"
 )
-
-// countingCtx is a context whose Err is nil for its first cancelAt calls
-// (all of them when cancelAt < 0) and context.Canceled after: the work
-// between two checks is what an interrupt waits for at most.
-type countingCtx struct {
-	context.Context
-	checks, cancelAt int
-}
-
-func (c *countingCtx) Err() error {
-	c.checks++
-	if c.cancelAt >= 0 && c.checks > c.cancelAt {
-		return context.Canceled
-	}
-	return nil
-}
 
 // countingWriter counts the frames a Writer is given.
 type countingWriter struct {
@@ -51,10 +36,10 @@ func TestRunChecksEveryFrame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx := &countingCtx{Context: context.Background(), cancelAt: at}
+		ctx := ctxtest.New(at)
 		w := &countingWriter{Writer: NewCSVWriter(discard{})}
-		if err := s.Run(ctx, w); !errors.Is(err, context.Canceled) || ctx.checks != at+1 || w.frames != at {
-			t.Errorf("cancelled at check %d: %v after %d checks and %d frames; want context.Canceled at once, %d frames", at, err, ctx.checks, w.frames, at)
+		if err := s.Run(ctx, w); !errors.Is(err, context.Canceled) || ctx.Checks != at+1 || w.frames != at {
+			t.Errorf("cancelled at check %d: %v after %d checks and %d frames; want context.Canceled at once, %d frames", at, err, ctx.Checks, w.frames, at)
 		}
 	}
 }
@@ -89,18 +74,18 @@ func TestNPZEndChecksCancellation(t *testing.T) {
 		}
 		return 0, err
 	}
-	all := &countingCtx{Context: context.Background(), cancelAt: -1}
+	all := ctxtest.New(-1)
 	size, err := run(all)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if most := int(size / (32 << 10)); all.checks < most {
-		t.Errorf("%d checks copying a %d-byte archive; want one per 32 KiB, %d", all.checks, size, most)
+	if most := int(size / (32 << 10)); all.Checks < most {
+		t.Errorf("%d checks copying a %d-byte archive; want one per 32 KiB, %d", all.Checks, size, most)
 	}
-	for _, at := range []int{0, 1, all.checks / 2, all.checks - 1} {
-		ctx := &countingCtx{Context: context.Background(), cancelAt: at}
-		if _, err := run(ctx); !errors.Is(err, context.Canceled) || ctx.checks != at+1 {
-			t.Errorf("cancelled at check %d: %v after %d checks; want context.Canceled at once", at, err, ctx.checks)
+	for _, at := range []int{0, 1, all.Checks / 2, all.Checks - 1} {
+		ctx := ctxtest.New(at)
+		if _, err := run(ctx); !errors.Is(err, context.Canceled) || ctx.Checks != at+1 {
+			t.Errorf("cancelled at check %d: %v after %d checks; want context.Canceled at once", at, err, ctx.Checks)
 		}
 	}
 }
