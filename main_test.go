@@ -118,41 +118,10 @@ func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 		format string
 		sig    syscall.Signal
 	}{{"csv", syscall.SIGINT}, {"npz", syscall.SIGINT}, {"csv", syscall.SIGHUP}, {"npz", syscall.SIGQUIT}} {
-		format := c.format
-		dir := t.TempDir()
-		out := filepath.Join(dir, "walk."+format)
-		if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		// The walk at 20,000 fps: 22,000 frames, a second or more of
 		// writing, far longer than the wait for its first bytes.
-		cmd := exec.Command(bin, "export", "walk", "--fps", "20000", "--format", format, "--out", dir)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Wait for the temporary output to appear, then interrupt.
-		exited := waitInBackground(cmd)
-		if !waitFor(exited, func() bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }) {
-			t.Fatalf("%s: kinelab ended before its output appeared (stderr %q)", format, stderr.String())
-		}
-		if err := cmd.Process.Signal(c.sig); err != nil {
-			t.Fatal(err)
-		}
-		err := <-exited
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-			t.Errorf("%s, %v: exit %v, want 130 (stderr %q)", format, c.sig, err, stderr.String())
-		}
-		entries, _ := os.ReadDir(dir)
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		if b, _ := os.ReadFile(out); len(names) != 1 || string(b) != "before" {
-			t.Errorf("%s, %v: left %q, %s holds %q", format, c.sig, names, out, b)
-		}
+		interruptWhileWriting(t, c.format+", "+c.sig.String(), "walk."+c.format, c.sig,
+			bin, "export", "walk", "--fps", "20000", "--format", c.format, "--out")
 	}
 }
 
@@ -161,14 +130,25 @@ func TestInterruptLeavesNoPartialOutput(t *testing.T) {
 // temporary file and leaves the file that was at its path as it was.
 func TestInterruptedDumpLeavesNoPartialOutput(t *testing.T) {
 	bin := buildKinelab(t)
+	// An hour of input: the signal comes long before its end, once the
+	// database is built and the temporary file is there.
+	interruptWhileWriting(t, "dump", "ticks.csv", syscall.SIGINT,
+		bin, "matching", "eval", "--path", "circle", "--features", "inertial", "--seconds", "3600", "--dump")
+}
+
+// interruptWhileWriting runs command (its last argument the output path
+// to add: a file named name in a new folder that holds "before"), sends
+// sig once the temporary output has appeared beside it, and checks that
+// kinelab exits 130 and leaves the folder holding only that file, as it
+// was. what names the case in messages.
+func interruptWhileWriting(t *testing.T, what, name string, sig syscall.Signal, command ...string) {
+	t.Helper()
 	dir := t.TempDir()
-	out := filepath.Join(dir, "ticks.csv")
+	out := filepath.Join(dir, name)
 	if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// An hour of input: the signal comes long before its end, once the
-	// database is built and the temporary file is there.
-	cmd := exec.Command(bin, "matching", "eval", "--path", "circle", "--features", "inertial", "--seconds", "3600", "--dump", out)
+	cmd := exec.Command(command[0], append(command[1:], out)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -176,15 +156,15 @@ func TestInterruptedDumpLeavesNoPartialOutput(t *testing.T) {
 	}
 	exited := waitInBackground(cmd)
 	if !waitFor(exited, func() bool { entries, _ := os.ReadDir(dir); return len(entries) > 1 }) {
-		t.Fatalf("kinelab ended before its dump appeared (stderr %q)", stderr.String())
+		t.Fatalf("%s: kinelab ended before its output appeared (stderr %q)", what, stderr.String())
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	err := <-exited
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
-		t.Errorf("exit %v, want 130 (stderr %q)", err, stderr.String())
+		t.Errorf("%s: exit %v, want 130 (stderr %q)", what, err, stderr.String())
 	}
 	entries, _ := os.ReadDir(dir)
 	var names []string
@@ -192,7 +172,7 @@ func TestInterruptedDumpLeavesNoPartialOutput(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	if b, _ := os.ReadFile(out); len(names) != 1 || string(b) != "before" {
-		t.Errorf("left %q, %s holds %q", names, out, b)
+		t.Errorf("%s: left %q, %s holds %q", what, names, out, b)
 	}
 }
 
