@@ -189,12 +189,21 @@ func need(op, role string, p *Pose, ch channels, n int, why string) {
 // channels hold exactly n joints, in the memory NewPose gives them, room
 // for mathx.PaddedLen(n), as the ops load and store whole blocks, which
 // joints past n, never a caller's, absorb.
+//
+// Every such op calls it at its door, before any lane value exists, so it
+// also clears the vector registers' upper halves (mathx.ClearUpper) as
+// the op begins, as each op clears them again as it ends: whatever ran
+// before may have left them dirty, and then each legacy SSE instruction
+// Go emits (scalar float maths, moves of 128-bit values: FK's joint
+// forms spill with them) stalls. BenchmarkFK took 10-35 us instead of
+// 0.34 in most processes before FK began so.
 func needLanes(op, role string, p *Pose, ch channels, n int, why string) {
 	m := mathx.PaddedLen(n)
 	if ch&transforms != 0 && !(fits(p.Pos, n, m) && fits(p.Rot, n, m) && fits(p.Scl, n, m)) ||
 		ch&velocities != 0 && !(fits(p.Vel, n, m) && fits(p.Ang, n, m) && fits(p.Svl, n, m)) {
 		panic(shortPose{op, role, p, ch, n, why, true})
 	}
+	mathx.ClearUpper()
 }
 
 func fits[T mgl32.Vec3 | mgl32.Quat](s []T, n, m int) bool { return len(s) == n && cap(s) == m }
