@@ -189,3 +189,27 @@ func TestMatchingRewind(t *testing.T) {
 		t.Error("playing did not return to the present")
 	}
 }
+
+// TestMatchingPlaybackSwitches: the panel's Playback switches reach the
+// matcher: on by default (the clip plays at a rate other than 1 on the
+// circle's walk), off it plays at 1 and never goes idle on stop-go.
+func TestMatchingPlaybackSwitches(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		l := New()
+		l.S.Path = int32(mm.StopGo) + 1
+		l.S.Rate.On, l.S.Idle = on, on
+		var offOne, idle bool
+		for i := 0; i < 5*60; i++ {
+			l.Update(1.0 / 60)
+			m := l.Matcher()
+			offOne = offOne || m.Playing() != 1
+			idle = idle || m.Idle
+		}
+		if m := l.Matcher(); m.S.Rate.On != on || m.S.Idle != on || offOne != on || idle != on {
+			t.Errorf("switches %v: the matcher's %v, %v; played off rate 1 %v, idle %v", on, m.S.Rate.On, m.S.Idle, offOne, idle)
+		}
+	}
+	if d := DefaultSettings(); !d.Rate.On || !d.Idle {
+		t.Error("the playback rate and the idle state are off by default")
+	}
+}

@@ -175,6 +175,7 @@ func (l *Lab) sliders() ui.Ranges {
 		{Label: "Bias", V: &s.Bias, Lo: 0, Hi: 1, Format: "%.2f"},
 		{Label: "Bias share", V: &s.BiasShare, Lo: 0, Hi: 0.9, Format: "%.0f%%",
 			Text: func(x float32) string { return fmt.Sprintf("%.0f%%", 100*x) }},
+		{Label: "Rate h-l", V: &s.Rate.Halflife, Lo: 0.02, Hi: 1, Format: "%.2f s"},
 		{Label: "Adjust h-l", V: &s.Sync.Halflife, Lo: 0.01, Hi: 1, Format: "%.2f s"},
 		{Label: "Turn h-l", V: &s.Sync.RotHalflife, Lo: 0.01, Hi: 1, Format: "%.2f s"},
 		{Label: "Max ratio", V: &s.Sync.Ratio, Lo: 0, Hi: 1, Format: "%.2f"},
@@ -232,6 +233,14 @@ func (l *Lab) Panel(p *app.Panel) {
 		p.Text("beat carrying on by:")
 		p.Range(sl, &s.Bias)
 		p.Range(sl, &s.BiasShare)
+	}
+	if p.Section("Playback", &sec.play) {
+		p.Check("Play at the asked speed", &s.Rate.On)
+		if s.Rate.On {
+			p.Range(sl, &s.Rate.Halflife)
+			p.Text(fmt.Sprintf("rate %.2fx (%.1f-%.1f)", l.m.Rate, mm.RateMin, mm.RateMax))
+		}
+		p.Check("Idle when standing", &s.Idle)
 	}
 	if p.Section("Synchronisation", &sec.sync) {
 		p.Check("Adjust root to simulation", &s.Sync.Adjust)
@@ -416,7 +425,7 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 		fit(fmt.Sprintf("search (%s): median %.1f, p99 %.1f, worst %.0f us", how, med, p99, worst),
 			fmt.Sprintf("search %.1f us (p99 %.0f)", med, p99)),
 		fit(words.Count(m.Transitions, "transition")+" in "+words.Count(m.Searches, "search"), words.Count(m.Transitions, "transition")),
-		ui.Shorten("playing "+l.CandidateName(h.frame), width, ui.TextSize),
+		ui.Shorten("playing "+l.CandidateName(h.frame)+l.playText(h), width, ui.TextSize),
 		fit(fmt.Sprintf("|red-blue| mean %.3f, max %.3f m/s", mean, most), fmt.Sprintf("|red-blue| %.3f m/s", mean)),
 	}
 	cols := []color.RGBA{render.TextColor, render.TextColor, render.TextColor, render.TextColor, render.DimText}
@@ -438,6 +447,20 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 		cols = append(cols, render.TargetColor)
 	}
 	return lines, cols
+}
+
+// playText is how the clip plays in snapshot h: its playback rate, or
+// the idle state ("" at rate 1).
+func (l *Lab) playText(h *snapshot) string {
+	switch {
+	case h.idle && h.rate == 0:
+		return ", idle (held)"
+	case h.idle:
+		return ", idle"
+	case h.rate != 1:
+		return fmt.Sprintf(" at %.2fx", h.rate)
+	}
+	return ""
 }
 
 // slidingText is the readout's line of foot sliding on the contacts
