@@ -15,6 +15,7 @@ import (
 	mm "kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
+	"kinelab/assets"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -283,15 +284,29 @@ func (l *Lab) rewindSeconds() float64 {
 	return l.hist[(l.head-1+historyLen)%historyLen].t - l.view().t
 }
 
-// Camera implements app.Lab: the camera further out and higher
-// than the other labs', to see the trajectories on the floor, and at the
-// character's scale (app.ViewScale; not for a refused one).
+// figureShare is the share of the view's height the Matching lab's
+// figure stands in: small enough to see a second of trajectory around
+// it, large enough to read its feet.
+const figureShare = 0.3
+
+// Camera implements app.Lab: the camera higher than the other labs', to
+// see the trajectories on the floor, at the character's scale
+// (app.ViewScale), and as far as frames the figure by its size: its
+// standing height (character.Height; the embedded set's figure for a
+// refused character) at figureShare of the view's height, whatever the
+// database (at the 7 m every database had, the Bandai captures' 1.46 m
+// figure stood about 150 px of 600, the embedded set's 1.53 m one 165).
 func (l *Lab) Camera() app.OrbitCamera {
 	c := app.DefaultCamera()
-	c.Distance, c.Pitch = 7, 0.55
-	if l.ch != nil && l.Err == "" {
-		c.Scale = app.ViewScale(l.ch)
-		c.Distance *= c.Scale
+	c.Pitch = 0.55
+	ch := l.ch
+	if ch == nil || l.Err != "" {
+		ch = assets.Character()
+	}
+	c.Scale = app.ViewScale(ch)
+	c.Distance = 7 * c.Scale
+	if h := ch.Height; h > 0 && mathx.Finite(h) {
+		c.Distance = h / (figureShare * 2 * float32(math.Tan(float64(c.FovY)*math.Pi/360)))
 	}
 	return c
 }
