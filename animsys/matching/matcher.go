@@ -292,10 +292,10 @@ func (m *Matcher) Frame() int {
 }
 
 // Update ticks the matcher by dt seconds (at most MaxTick) with input in:
-// the simulation moves, the clip plays on, a search runs when due and a
-// better frame is blended to, then the root moves by the output's root
-// motion and towards the simulation, and the feet are locked. dt <= 0
-// changes nothing.
+// the simulation moves, the clip plays on at the playback rate, a search
+// runs when due (not while idle) and a better frame is blended to, then
+// the root moves by the output's root motion and towards the simulation,
+// and the feet are locked. dt <= 0 changes nothing.
 func (m *Matcher) Update(in Input, dt float32) {
 	m.Searched, m.Transited = false, false
 	if !(dt > 0) {
@@ -372,6 +372,9 @@ func (m *Matcher) updateRate(dt float32) {
 		goal = 1
 	}
 	x, v := spring.ScaleSpringDamperExact(mgl32.Vec3{m.Rate, 1, 1}, mgl32.Vec3{m.RateVel}, mgl32.Vec3{goal, 1, 1}, r.Halflife, dt)
+	if !mathx.Finite(x[0]) || !mathx.Finite(v[0]) { // a NaN half-life: at the goal
+		x[0], v[0] = goal, 0
+	}
 	m.Rate, m.RateVel = mathx.Clamp(x[0], RateMin, RateMax), v[0]
 	if m.Rate != x[0] || !mathx.Finite(v[0]) { // at a bound the rate stops there
 		m.RateVel = 0

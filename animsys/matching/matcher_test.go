@@ -268,6 +268,17 @@ func TestExtremeTicks(t *testing.T) {
 			}
 		}
 	}
+	// A NaN half-life of the rate's spring (a settings file's) plays at
+	// the rate's goal.
+	s := DefaultSettings()
+	s.Rate.Halflife = float32(math.NaN())
+	m := NewMatcher(db, s)
+	for k := 0; k < 60; k++ {
+		m.Update(Input{Move: mgl32.Vec2{0, 1}}, 1.0/60)
+		if !(m.Rate >= RateMin && m.Rate <= RateMax) || !mathx.Finite(m.RateVel) || !mathx.Vec3Finite(m.World.Vel[m.DB.Hips]) {
+			t.Fatalf("rate half-life NaN, tick %d: rate %g (%g doublings/s)", k, m.Rate, m.RateVel)
+		}
+	}
 }
 
 // TestTooShortClips: a source whose clips are all shorter than the
