@@ -98,25 +98,50 @@ func TestManyClipsKeepBones(t *testing.T) {
 // TestControllerVelocities: the output's propagated velocities through
 // the whole controller (root motion, the synchronisation's adjustment and
 // clamp, the inertialized transitions, the hips' drop, the IK of locked
-// and released feet) match finite differences at a tick of 1/1200 s on
-// every path. The tolerance is the finite difference's own error a·dt/2:
-// 0.5 m/s at one joint covers 1,200 m/s² (a foot's inertialized offset
-// decaying), 0.1 m/s averaged over joints. A foot's lock engaging is left
-// out: it stops the foot where it lands, a deliberate step in velocity.
-// The knee snapping straight under an unreachable target, and a free
-// foot sinking with lowered hips, gave 12 m/s.
+// and released feet, the playback rate, the idle state) match finite
+// differences at a tick of 1/1200 s on every path, and on two runs that
+// push the rate and the idle state: the rate's spring at half-life 0 (the
+// rate jumps to its goal every tick, the clip time advancing by rate·dt)
+// and an idle stretch of half a second (the hold, rate 0, is reached and
+// blended into). The tolerance is the finite difference's own error
+// a·dt/2: 0.5 m/s at one joint covers 1,200 m/s² (a foot's inertialized
+// offset decaying), 0.1 m/s averaged over joints. A foot's lock engaging
+// is left out: it stops the foot where it lands, a deliberate step in
+// velocity. The knee snapping straight under an unreachable target, and a
+// free foot sinking with lowered hips, gave 12 m/s; velocities not scaled
+// by the rate give 0.5-1.3 m/s at a joint, 0.10-0.30 over joints.
 func TestControllerVelocities(t *testing.T) {
 	db := embedded(t)
-	const dt = 1.0 / 1200
+	short := *db // the idle stretch cut to 0.5 s, so it is held
+	short.IdleTo = short.IdleFrom + int(0.5/db.Clips[0].FrameTime)
+	snap := DefaultSettings()
+	snap.Rate.Halflife = 0
+	type run struct {
+		name string
+		path Path
+		db   *Database
+		s    Settings
+	}
+	var runs []run
 	for p := Path(0); p < NumPaths; p++ {
-		m := NewMatcher(db, DefaultSettings())
+		runs = append(runs, run{p.String(), p, db, DefaultSettings()})
+	}
+	runs = append(runs, run{"circle, rate half-life 0", Circle, db, snap}, run{"stop-go, idle held", StopGo, &short, DefaultSettings()})
+	const dt = 1.0 / 1200
+	for _, r := range runs {
+		m := NewMatcher(r.db, r.s)
 		prev := append([]mgl32.Vec3(nil), m.World.Pos...)
-		var worstJoint, worstMean float64
+		var worstJoint, worstMean, rateOff float64
+		held := 0
 		where := ""
 		for k := 0; k < 8*1200; k++ {
 			before := m.Locks
-			m.Update(p.Input(float32(k)*dt, 1), dt)
+			m.Update(r.path.Input(float32(k)*dt, 1), dt)
 			engaged := m.Locks[0].Locked && !before[0].Locked || m.Locks[1].Locked && !before[1].Locked
+			rateOff = max(rateOff, math.Abs(float64(m.Playing()-1)))
+			if m.Idle && m.Playing() == 0 {
+				held++
+			}
 			var sum float64
 			for j := range prev {
 				e := float64(m.World.Pos[j].Sub(prev[j]).Mul(1 / dt).Sub(m.World.Vel[j]).Len())
@@ -132,9 +157,18 @@ func TestControllerVelocities(t *testing.T) {
 			copy(prev, m.World.Pos)
 		}
 		if !(worstJoint < 0.5) || !(worstMean < 0.1) {
-			t.Errorf("%s: |red - blue| up to %.3f m/s (%s), %.3f m/s over joints", p, worstJoint, where, worstMean)
+			t.Errorf("%s: |red - blue| up to %.3f m/s (%s), %.3f m/s over joints", r.name, worstJoint, where, worstMean)
 		}
-		t.Logf("%s: |red - blue| up to %.3f m/s (%s), %.3f over joints", p, worstJoint, where, worstMean)
+		// What the runs are for: every path plays at a rate other than 1
+		// somewhere (the embedded walks are slower than the asked 1.4
+		// m/s), and the short stretch is held for over half a second.
+		if !(rateOff > 0.1) {
+			t.Errorf("%s: the clip played at rate 1 throughout (at most %.3f off)", r.name, rateOff)
+		}
+		if r.db == &short && held < 600 {
+			t.Errorf("%s: the idle stretch held for %d ticks", r.name, held)
+		}
+		t.Logf("%s: |red - blue| up to %.3f m/s (%s), %.3f over joints; rate up to %.2f off 1, held %d ticks", r.name, worstJoint, where, worstMean, rateOff, held)
 	}
 }
 

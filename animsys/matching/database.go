@@ -170,7 +170,12 @@ type Database struct {
 	Searchable []bool
 	contacts   []uint8   // per frame: bit s set when foot s is on the ground
 	truth      []uint8   // per frame: bit s when foot s's ankle, bit 2+s when its toe, is in contact by the second definition (Truth)
-	boneLen    []float32 // per joint: its bone's length (m) where every frame agrees, else -1
+	rootSpeed  []float32 // per frame: the smoothed root's ground speed (m/s)
+	// IdleFrom and IdleTo are the idle stretch (database frames of one
+	// clip, first and last; -1 for none) the matcher plays, then holds,
+	// while the character stands (Matcher.Idle): chosen once (findIdle).
+	IdleFrom, IdleTo int
+	boneLen          []float32 // per joint: its bone's length (m) where every frame agrees, else -1
 
 	raw     [NumGroups][]float32 // per group, frames x dims, unnormalised; Inertial nil (frameRaw)
 	mean    [NumGroups][]float32 // per dimension
@@ -231,6 +236,7 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	db.Searchable = make([]bool, db.Frames)
 	db.contacts = make([]uint8, db.Frames)
 	db.truth = make([]uint8, db.Frames)
+	db.rootSpeed = make([]float32, db.Frames)
 	db.Clips = src.Clips
 	db.carriers = carriersOf(src.Skel.Parents, src.Hips)
 	for j, p := range src.Skel.Parents {
@@ -250,6 +256,7 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	}
 	db.sourceTruth()
 	db.boneLengths()
+	db.findIdle()
 	if !slices.Contains(db.Searchable, true) {
 		return nil, fmt.Errorf("matching: no frame to search: every clip is %.2f s or shorter (the first %.2f s and the last %.2f s of each are skipped): %s",
 			StartMargin+EndMargin, float32(StartMargin), float32(EndMargin), db.ShortClips())
@@ -476,6 +483,7 @@ func (db *Database) features(c int, hips []float32) []float32 {
 		db.Searchable[i] = f >= lo && f < hi
 		db.Sample(&local, &scratch, c, float32(f)*clip.FrameTime)
 		RootMotion(&local)
+		db.rootSpeed[i] = mgl32.Vec2{local.Vel[0][0], local.Vel[0][2]}.Len()
 		animsys.FK(&global, &local, db.Skel.Parents)
 		for s, j := range db.Feet {
 			copy(db.raw[FootPos][i*6+3*s:], global.Pos[j][:])
@@ -496,6 +504,46 @@ func (db *Database) features(c int, hips []float32) []float32 {
 	}
 	db.clipContacts(c, height, speed, hips[hipsFrom:])
 	return hips
+}
+
+// findIdle chooses the idle stretch once: the longest run of frames of
+// one clip with both feet on the ground (the lock's labels) and the root
+// slower than RestSpeed (an idle clip, a pause between steps); for
+// captures with no such run (walks and runs that never stop), the single
+// stillest frame, held: the least summed ground speed of the root and
+// speed of the hips and feet (m/s), among frames with both feet down if
+// any.
+func (db *Database) findIdle() {
+	db.IdleFrom, db.IdleTo = -1, -1
+	rest, best := RestSpeed*db.Unit, 0
+	for c := range db.Clips {
+		run := 0
+		for f := 0; f < db.Clips[c].Frames; f++ {
+			i := db.At(c, f)
+			if !db.Contact(i, 0) || !db.Contact(i, 1) || !(db.rootSpeed[i] < rest) {
+				run = 0
+				continue
+			}
+			if run++; run > best {
+				best, db.IdleFrom, db.IdleTo = run, i-run+1, i
+			}
+		}
+	}
+	if best > 0 {
+		return
+	}
+	least := float32(math.Inf(1))
+	for i := 0; i < db.Frames; i++ {
+		_, vel := db.FootState(i)
+		h := db.raw[HipVel][3*i:]
+		s := db.rootSpeed[i] + mgl32.Vec3{h[0], h[1], h[2]}.Len() + vel[0].Len() + vel[1].Len()
+		if !db.Contact(i, 0) || !db.Contact(i, 1) {
+			s += 1e6 // any frame with both feet down first
+		}
+		if s < least {
+			least, db.IdleFrom, db.IdleTo = s, i, i
+		}
+	}
 }
 
 // boneLengths finds each joint's bone length (its local position's length,

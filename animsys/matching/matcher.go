@@ -61,7 +61,40 @@ type Settings struct {
 	Bias, BiasShare float32
 	Sync            SyncSettings
 	Lock            LockSettings
+	// Idle: while the input asks for no motion and the simulation is
+	// about to stop, the matcher plays the database's idle stretch
+	// (Database.IdleFrom..IdleTo), then holds its last frame, and does not
+	// search, so standing does not search its way through walk clips. It
+	// is entered and left with the set transition (Matcher.Idle).
+	Idle bool
+	Rate RateSettings
 }
+
+// RateSettings are the playback rate (Matcher.Rate): the clip plays at the
+// ratio of the simulation's speed to the clip's own root speed, eased by
+// the scale spring of the scalar-velocity article and kept within
+// RateMin..RateMax, so a database without the asked speed plays its
+// nearest clip faster or slower instead of sliding the root under the feet.
+type RateSettings struct {
+	On bool
+	// Halflife (s) of the rate's spring.
+	Halflife float32
+}
+
+// The playback rate's bounds: within them a gait still reads as itself (a
+// walk at 0.7 is a slower walk, at 1.4 a brisker one: the speeds a person
+// walks at span about that ratio at one cadence); beyond, it reads as slow
+// motion or a film run fast, and the search must find a clip of the speed
+// instead.
+const (
+	RateMin = 0.7
+	RateMax = 1.4
+	// rateFloor (m/s for a human, times Database.Unit) is added to both
+	// speeds of the ratio: a clip standing still (an idle, a turn on the
+	// spot) has no speed to divide by, and its rate's goal is then 1
+	// while the simulation stands too.
+	rateFloor = 0.1
+)
 
 // SyncSettings are the synchronisation of the animated root with the
 // simulation (the reference controller's "adjustment" and "clamping").
@@ -87,7 +120,8 @@ func DefaultSettings() Settings {
 		WalkSpeed: 1.4, RunSpeed: 3.6, SideSpeed: 1.1, BackSpeed: 1.0,
 		VelHalflife: 0.25, FaceHalflife: 0.2, Bias: 0.1, BiasShare: 0.3,
 		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2},
-		Lock: LockSettings{On: true, Radius: 1, Halflife: 0.1}}
+		Lock: LockSettings{On: true, Radius: 1, Halflife: 0.1},
+		Idle: true, Rate: RateSettings{On: true, Halflife: 0.1}}
 }
 
 // MaxCandidates bounds Settings.Rerank and a Shortlist.
@@ -141,8 +175,17 @@ type Matcher struct {
 	// 0's velocities), Char its FK (the character's frame), World the
 	// output in the world (its FK with the root placed, the feet locked),
 	// Target the FK of the playing clip alone.
-	Clip   int
-	Time   float32
+	Clip int
+	Time float32
+	// Rate is the playback rate (RateSettings; 1 with it off) and RateVel
+	// its base-2 scalar velocity (doublings/s); play is the rate the clip
+	// plays at this tick: Rate, or 0 where the idle stretch is held.
+	// clipSpeed (m/s) is the playing clip's own root speed, at rate 1.
+	Rate, RateVel float32
+	play          float32
+	clipSpeed     float32
+	// Idle: the matcher stands in the idle state (Settings.Idle).
+	Idle   bool
 	Local  animsys.Pose
 	Char   animsys.Pose
 	World  animsys.Pose
@@ -221,6 +264,7 @@ func (m *Matcher) Reset() {
 	m.Locks = [2]FootLock{}
 	m.ik.drop, m.ik.dropVel = 0, 0
 	m.Clip, m.Time = 0, 0
+	m.Rate, m.RateVel, m.play, m.clipSpeed, m.Idle = 1, 0, 1, 0, false
 	for i, ok := range m.DB.Searchable {
 		if ok {
 			c, f := m.DB.Locate(i)
@@ -236,6 +280,10 @@ func (m *Matcher) Reset() {
 	m.world(0)
 }
 
+// Playing is the rate the clip plays at (its time's seconds a second):
+// Rate, or 0 while the idle stretch is held.
+func (m *Matcher) Playing() float32 { return m.play }
+
 // Frame is the database index of the frame playing.
 func (m *Matcher) Frame() int {
 	c := &m.DB.Clips[m.Clip]
@@ -244,10 +292,10 @@ func (m *Matcher) Frame() int {
 }
 
 // Update ticks the matcher by dt seconds (at most MaxTick) with input in:
-// the simulation moves, the clip plays on, a search runs when due and a
-// better frame is blended to, then the root moves by the output's root
-// motion and towards the simulation, and the feet are locked. dt <= 0
-// changes nothing.
+// the simulation moves, the clip plays on at the playback rate, a search
+// runs when due (not while idle) and a better frame is blended to, then
+// the root moves by the output's root motion and towards the simulation,
+// and the feet are locked. dt <= 0 changes nothing.
 func (m *Matcher) Update(in Input, dt float32) {
 	m.Searched, m.Transited = false, false
 	if !(dt > 0) {
@@ -257,13 +305,17 @@ func (m *Matcher) Update(in Input, dt float32) {
 	m.Sim.steer(in, &m.S, m.DB.Unit, dt)
 
 	clip := &m.DB.Clips[m.Clip]
-	m.Time += dt
+	hold := m.advance(dt)
 	m.trans.Advance(dt)
 	atEnd := m.Time > clip.Duration()
 	if atEnd {
 		m.Time = clip.Duration()
 	}
 	m.evaluate()
+	if hold { // the idle stretch's end: blend into holding it
+		m.play = 0
+		m.blendTo(m.Clip, m.Time)
+	}
 	m.measure(dt)
 	m.predict()
 
@@ -273,9 +325,9 @@ func (m *Matcher) Update(in Input, dt float32) {
 	// be forced again a tick later, ping-ponging between clips.
 	m.sinceSearch += dt
 	goalDelta := m.Sim.GoalVel.Sub(m.lastGoal).Len()
-	if atEnd || m.sinceSearch >= m.S.SearchPeriod ||
-		goalDelta > m.S.ForceChange*m.DB.Unit || angleDiff(m.Sim.GoalYaw, m.lastYaw) > math.Pi/4 {
-		m.search(atEnd)
+	if idle, left := m.rest(in); !idle && (left || atEnd || m.sinceSearch >= m.S.SearchPeriod ||
+		goalDelta > m.S.ForceChange*m.DB.Unit || angleDiff(m.Sim.GoalYaw, m.lastYaw) > math.Pi/4) {
+		m.search(atEnd || left)
 	}
 	m.moveRoot(dt)
 	m.synchronise(dt)
@@ -286,12 +338,129 @@ func (m *Matcher) Update(in Input, dt float32) {
 // next second.
 func (m *Matcher) predict() { m.Sim.predict(&m.S, &m.Predicted, &m.PredFacing) }
 
-// evaluate samples the playing clip at Time into Target's local pose
-// (samp), blends the last transition into it, and runs FK of both in the
-// character's frame.
-func (m *Matcher) evaluate() {
-	m.DB.Sample(&m.samp, &m.root, m.Clip, m.Time)
+// advance updates the playback rate and plays the clip on by dt seconds
+// at it; it reports whether the idle stretch's end was reached this tick
+// (the time is held there from now on: Update blends into the hold).
+func (m *Matcher) advance(dt float32) bool {
+	m.updateRate(dt)
+	held := m.Idle && m.play == 0
+	if !held {
+		m.play = m.Rate
+	}
+	m.Time += m.play * dt
+	return !held && m.holding()
+}
+
+// updateRate springs Rate over dt seconds towards the ratio of the
+// simulation's speed to the clip's root speed (1 while idle: the idle
+// stretch plays as captured), by the scalar-velocity article's
+// simple_spring_damper_exact_scale: a rate is a scale of time, so it is
+// eased in log2 space and RateVel is in doublings per second. Off, the
+// rate is 1.
+func (m *Matcher) updateRate(dt float32) {
+	r := &m.S.Rate
+	if !r.On {
+		m.Rate, m.RateVel = 1, 0
+		return
+	}
+	f := rateFloor * m.DB.Unit
+	goal := float32(1)
+	if !m.Idle {
+		goal = mathx.Clamp((m.Sim.Vel.Len()+f)/(m.clipSpeed+f), RateMin, RateMax)
+	}
+	if !(goal > 0) || !mathx.Finite(goal) { // a NaN speed: play as captured
+		goal = 1
+	}
+	x, v := spring.ScaleSpringDamperExact(mgl32.Vec3{m.Rate, 1, 1}, mgl32.Vec3{m.RateVel}, mgl32.Vec3{goal, 1, 1}, r.Halflife, dt)
+	if !mathx.Finite(x[0]) || !mathx.Finite(v[0]) { // a NaN half-life: at the goal
+		x[0], v[0] = goal, 0
+	}
+	m.Rate, m.RateVel = mathx.Clamp(x[0], RateMin, RateMax), v[0]
+	if m.Rate != x[0] || !mathx.Finite(v[0]) { // at a bound the rate stops there
+		m.RateVel = 0
+	}
+}
+
+// holding clamps the clip time at the idle stretch's last frame while
+// idle and playing that clip, and reports whether it is there.
+func (m *Matcher) holding() bool {
+	if !m.Idle {
+		return false
+	}
+	c, f := m.DB.Locate(m.DB.IdleTo)
+	end := float32(f) * m.DB.Clips[c].FrameTime
+	if m.Clip != c || m.Time < end {
+		return false
+	}
+	m.Time = end
+	return true
+}
+
+// Idle-state thresholds: it is entered when the input asks for no motion
+// (Move shorter than stillInput), the simulation will travel less than
+// idleTravel on (m for a human, times Database.Unit: about what the
+// synchronisation's clamp lets the root lag anyway) and its goal facing
+// is within idleTurn/2 (rad) of the root's; asking to move, or to face
+// idleTurn away, leaves it.
+const (
+	stillInput = 0.05
+	idleTravel = 0.05
+	idleTurn   = 0.5
+)
+
+// rest runs the idle state for a tick with input in (after predict): it
+// enters (a transition to the idle stretch's first frame) and leaves (the
+// caller then searches, obliged to transition, at once). idle reports
+// that the matcher stands idle this tick and does not search; left that
+// it has just left.
+func (m *Matcher) rest(in Input) (idle, left bool) {
+	db := m.DB
+	if !m.S.Idle || db.IdleFrom < 0 {
+		m.Idle = false
+		return false, false
+	}
+	asks := in.Move.Len() >= stillInput || angleDiff(m.Sim.GoalYaw, m.RootYaw) > idleTurn
+	if m.Idle {
+		if asks {
+			m.Idle, m.play = false, m.Rate
+			return false, true
+		}
+		return true, false
+	}
+	if asks || groundDist(m.Predicted[PathPoints-1], m.Sim.Pos) > idleTravel*db.Unit ||
+		angleDiff(m.Sim.GoalYaw, m.RootYaw) > idleTurn/2 {
+		return false, false
+	}
+	m.Idle = true
+	m.transition(db.IdleFrom)
+	return true, false
+}
+
+// sample writes clip c at time t (s) into samp as the matcher plays it:
+// the database's sample, its root read as root motion, its velocities
+// (linear, angular, scalar) times the rate play, and keeps the clip's
+// own root speed at rate 1 (clipSpeed, the rate's denominator). A clip
+// played at rate r is P(τ) with dτ/dt = r, so every velocity is r·P'(τ)
+// exactly: the rate's own change (RateVel) enters its accelerations, not
+// its velocities.
+func (m *Matcher) sample(c int, t float32) {
+	m.DB.Sample(&m.samp, &m.root, c, t)
 	RootMotion(&m.samp)
+	v := m.samp.Vel[0]
+	m.clipSpeed = mgl32.Vec2{v[0], v[2]}.Len()
+	if r := m.play; r != 1 {
+		p := &m.samp
+		for j := range p.Vel {
+			p.Vel[j], p.Ang[j], p.Svl[j] = p.Vel[j].Mul(r), p.Ang[j].Mul(r), p.Svl[j].Mul(r)
+		}
+	}
+}
+
+// evaluate samples the playing clip at Time into Target's local pose
+// (samp, at the playback rate), blends the last transition into it, and
+// runs FK of both in the character's frame.
+func (m *Matcher) evaluate() {
+	m.sample(m.Clip, m.Time)
 	m.trans.Apply(&m.Local, &m.samp, nil, m.transitionParams())
 	// Root motion is joint 0's velocity: its position and rotation stay
 	// at the character's origin (the root moves in moveRoot).
@@ -462,24 +631,32 @@ func (m *Matcher) candidate(i int) Candidate {
 	return k
 }
 
-// transition blends from the output pose to frame i.
+// transition blends from the output pose to frame i, and counts it.
 func (m *Matcher) transition(i int) {
-	db := m.DB
-	c, f := db.Locate(i)
-	m.Clip, m.Time = c, float32(f)*db.Clips[c].FrameTime
-	db.Sample(&m.samp, &m.root, c, m.Time)
-	RootMotion(&m.samp)
-	kind := m.S.Transition
-	if kind == animsys.TransitionBlend {
-		kind = animsys.TransitionCut
-	}
-	m.trans.Start(kind, &m.Local, &m.samp)
+	c, f := m.DB.Locate(i)
+	m.blendTo(c, float32(f)*m.DB.Clips[c].FrameTime)
 	if m.Transitions > 0 || m.Displacement > 0 {
 		m.Displacements = append(m.Displacements, m.Displacement)
 	}
 	m.Displacement = 0
 	m.Transitions++
 	m.Transited = true
+}
+
+// blendTo starts the set transition from the output pose to clip c at
+// time t (s), played at the rate (held, rate 0, at the idle stretch's
+// end), and evaluates it.
+func (m *Matcher) blendTo(c int, t float32) {
+	m.Clip, m.Time = c, t
+	if m.holding() {
+		m.play = 0
+	}
+	m.sample(c, m.Time)
+	kind := m.S.Transition
+	if kind == animsys.TransitionBlend {
+		kind = animsys.TransitionCut
+	}
+	m.trans.Start(kind, &m.Local, &m.samp)
 	m.evaluate()
 }
 
@@ -492,7 +669,8 @@ func (m *Matcher) moveRoot(dt float32) {
 	m.RootYaw = wrapAngle(m.RootYaw + m.Local.Ang[0][1]*dt)
 }
 
-// synchronise pulls the root towards the simulation and keeps it near
+// synchronise pulls the root towards the simulation (while idle, the
+// simulation towards the root) and keeps it near
 // (Settings.Sync), recording the rates it moved it at (adjVel, adjYaw)
 // for the propagated velocities. With neither on, the simulation is put
 // where the root stands, as before there was one.
@@ -504,6 +682,16 @@ func (m *Matcher) synchronise(dt float32) {
 		return
 	}
 	pos, yaw := m.RootPos, m.RootYaw
+	if m.Idle {
+		// At rest the simulation is pulled to the root instead (the
+		// reference controller's "synchronization"): a root that stopped
+		// short of it or beyond does not stand there with its feet
+		// sliding towards it, and the prediction, at rest, is where the
+		// character stands. A damper of Halflife.
+		d := pos.Sub(sim.Pos)
+		d[1] = 0
+		sim.Pos = sim.Pos.Add(d.Mul(1 - spring.DamperExact(1, 0, s.Halflife, dt)))
+	}
 	if s.Adjust {
 		// The reference's adjustment: a damper's step towards the
 		// simulation, no longer than Ratio of the root's own motion.

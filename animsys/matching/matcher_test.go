@@ -79,12 +79,13 @@ func TestQueryMatchesDatabase(t *testing.T) {
 }
 
 // worldAt is the world pose's positions (m) if the matcher's clip and blend
-// had run h seconds on (no search), with the root integrated over h by
-// the trapezoid rule from the root motion at both ends.
+// had run h seconds on (no search), the clip at its playback rate (held
+// over h), with the root integrated over h by the trapezoid rule from the
+// root motion at both ends.
 func worldAt(m *Matcher, h float32) []mgl32.Vec3 {
 	t0, pos0, yaw0, tr0 := m.Time, m.RootPos, m.RootYaw, m.trans // tr0 shares the poses, kept as they are
 	v0, w0 := m.Local.Vel[0], m.Local.Ang[0][1]
-	m.Time = t0 + h
+	m.Time = t0 + m.Playing()*h
 	m.trans.Advance(h)
 	m.evaluate()
 	v1, w1 := m.Local.Vel[0], m.Local.Ang[0][1]
@@ -103,7 +104,8 @@ func worldAt(m *Matcher, h float32) []mgl32.Vec3 {
 }
 
 // TestVelocitiesThroughTransitions: the world velocities a matcher
-// propagates (sampling, each transition, root motion, FK) equal a central
+// propagates (sampling at the playback rate, each transition, root
+// motion, FK) equal a central
 // finite difference at h = 1 ms, on ticks just after transitions where
 // the blend adds most, for every transition kind. The reference's error
 // is h²/6 of the jerk (< 1e-3 m/s for the 1e3 m/s³ of a foot strike)
@@ -242,24 +244,39 @@ func TestTickAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestExtremeTicks: dt 0, huge dt, NaN input and half-life 0 leave every
-// joint finite.
+// TestExtremeTicks: dt 0, huge dt, NaN input and half-life 0 (the rate's
+// spring's too), moving and standing (into the idle state), leave every
+// joint finite and the playback rate within its bounds.
 func TestExtremeTicks(t *testing.T) {
 	db := embedded(t)
 	for _, hl := range []float32{0, 0.1} {
 		s := DefaultSettings()
-		s.Halflife, s.VelHalflife, s.FaceHalflife, s.BlendTime = hl, hl, hl, hl
+		s.Halflife, s.VelHalflife, s.FaceHalflife, s.BlendTime, s.Rate.Halflife = hl, hl, hl, hl, hl
 		m := NewMatcher(db, s)
 		nan := float32(math.NaN())
 		for _, dt := range []float32{0, 1.0 / 60, 5, 1e6, 1.0 / 60} {
-			for _, in := range []Input{{Move: mgl32.Vec2{1, 0}, Run: true}, {Move: mgl32.Vec2{nan, 1}, Face: mgl32.Vec2{nan, nan}}} {
+			for _, in := range []Input{{Move: mgl32.Vec2{1, 0}, Run: true}, {Move: mgl32.Vec2{nan, 1}, Face: mgl32.Vec2{nan, nan}}, {}, {}} {
 				m.Update(in, dt)
 				for j := range m.World.Pos {
 					if !mathx.Vec3Finite(m.World.Pos[j]) || !mathx.Vec3Finite(m.World.Vel[j]) {
 						t.Fatalf("half-life %g, dt %g, input %+v: joint %d not finite", hl, dt, in, j)
 					}
 				}
+				if !(m.Rate >= RateMin && m.Rate <= RateMax) || !mathx.Finite(m.RateVel) || !(m.Playing() >= 0 && m.Playing() <= RateMax) {
+					t.Fatalf("half-life %g, dt %g, input %+v: rate %g (%g doublings/s), playing at %g", hl, dt, in, m.Rate, m.RateVel, m.Playing())
+				}
 			}
+		}
+	}
+	// A NaN half-life of the rate's spring (a settings file's) plays at
+	// the rate's goal.
+	s := DefaultSettings()
+	s.Rate.Halflife = float32(math.NaN())
+	m := NewMatcher(db, s)
+	for k := 0; k < 60; k++ {
+		m.Update(Input{Move: mgl32.Vec2{0, 1}}, 1.0/60)
+		if !(m.Rate >= RateMin && m.Rate <= RateMax) || !mathx.Finite(m.RateVel) || !mathx.Vec3Finite(m.World.Vel[m.DB.Hips]) {
+			t.Fatalf("rate half-life NaN, tick %d: rate %g (%g doublings/s)", k, m.Rate, m.RateVel)
 		}
 	}
 }

@@ -23,6 +23,7 @@ func (db *Database) Bytes() DatabaseBytes {
 		b.Raw += 4 * len(db.raw[g])
 		b.Other += 4 * len(db.mean[g])
 	}
+	b.Raw += 4 * len(db.rootSpeed)
 	b.Flags = len(db.Searchable)
 	b.Other += 8*len(db.Start) + 8*len(db.kids)
 	for c := range db.roots {

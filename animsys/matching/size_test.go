@@ -49,6 +49,13 @@ func TestSizeFree(t *testing.T) {
 					same++
 				}
 				if same != len(fa) || len(fb) != len(fa) {
+					if at, ok := nearTie(one, db, s, p, seconds); ok {
+						// The runs part at a tie the sizes' rounding
+						// breaks either way: from there they are two
+						// runs, not one at two sizes.
+						t.Logf("x%g, %s, %s: the runs part at %.2f s, at a tie of the two best frames", k, p, set, at)
+						continue
+					}
 					t.Errorf("x%g, %s, %s: %d transitions, %d at x1; the first %d alike", k, p, set, len(fb), len(fa), same)
 				}
 				if math.Abs(a.IdleSeconds-b.IdleSeconds) > 0.05 {
@@ -71,6 +78,46 @@ func TestSizeFree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tieShare is how near (a share of the cost) the two best frames of a
+// search are for the choice between them to be a tie: a size's rounding
+// drifts the costs by about 0.03% over a run (the feet 3e-5 of the
+// figure's size apart after 30 s at 0.3 times), so either may win.
+const tieShare = 1e-3
+
+// nearTie replays path p on databases a and b (one at another size) in
+// lockstep, and reports whether the first tick where they choose
+// differently is a tie, and when (s): both transitioned, b to a's second
+// best, within tieShare of a's best; or one carried on, a's best within
+// tieShare of the bar it had to beat.
+func nearTie(a, b *Database, s Settings, p Path, seconds float32) (float32, bool) {
+	ma, mb := NewMatcher(a, s), NewMatcher(b, s)
+	list := make([]Candidate, 0, 2)
+	for k := 0; k < int(seconds*60+0.5); k++ {
+		in := p.Input(float32(k)/60, 1)
+		ma.Update(in, 1.0/60)
+		mb.Update(in, 1.0/60)
+		if ma.Transited == mb.Transited && ma.Frame() == mb.Frame() {
+			continue
+		}
+		if !ma.Searched || !mb.Searched {
+			return float32(k) / 60, false
+		}
+		list = ma.Shortlist(2, list[:0])
+		if len(list) < 2 {
+			return float32(k) / 60, false
+		}
+		near := func(x, y float32) bool { return abs32(x-y) <= tieShare*abs32(list[0].Cost) }
+		var tie bool
+		if ma.Transited && mb.Transited { // to a's second best
+			tie = mb.Frame() == list[1].Frame && near(list[0].Cost, list[1].Cost)
+		} else { // one carried on: the best was at the bar (Matcher.search)
+			tie = near(list[0].Cost, (1-s.BiasShare)*ma.Carry.Cost-s.Bias)
+		}
+		return float32(k) / 60, tie
+	}
+	return seconds, false
 }
 
 // orNaN is *x, or NaN for nil (which no comparison passes).

@@ -47,3 +47,39 @@ func TestMatchingEval(t *testing.T) {
 		t.Errorf("a missing file: exit %d, %q", code, errb.String())
 	}
 }
+
+// `matching eval --idle=false --rate=false` runs the matcher without the
+// idle state and the playback rate: on stop-go the default run stands
+// idle with no transition at rest and keeps nearer the simulation, the
+// switched-off one differs; a switch that is no boolean exits 2.
+func TestMatchingEvalSwitches(t *testing.T) {
+	type result struct {
+		Idle     float64 `json:"transitions_per_s_idle"`
+		IdleSecs float64 `json:"idle_s"`
+		Sync     float64 `json:"sync_distance_cm"`
+	}
+	eval := func(extra ...string) result {
+		t.Helper()
+		var out, errb bytes.Buffer
+		args := append([]string{"eval", "--seconds", "15", "--path", "stop-go", "--features", "inertial", "--json"}, extra...)
+		if code := Matching(context.Background(), args, &out, &errb); code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", extra, code, errb.String())
+		}
+		var rep struct {
+			Results []result `json:"results"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Results) != 1 {
+			t.Fatalf("%v: %v\n%s", extra, err, out.String())
+		}
+		return rep.Results[0]
+	}
+	on, off := eval(), eval("--idle=false", "--rate=false")
+	if on.Idle != 0 || on.IdleSecs < 1 || on == off {
+		t.Errorf("stop-go: %+v with the idle state and the rate, %+v without", on, off)
+	}
+	t.Logf("stop-go: %+v with the idle state and the rate, %+v without", on, off)
+	var out, errb bytes.Buffer
+	if code := Matching(context.Background(), []string{"eval", "--idle=maybe"}, &out, &errb); code != ExitUsage {
+		t.Errorf("--idle=maybe: exit %d, want %d", code, ExitUsage)
+	}
+}

@@ -41,6 +41,10 @@ type Settings struct {
 	Bias, BiasShare float32
 	Sync            mm.SyncSettings
 	Lock            mm.LockSettings
+	// Idle and Rate: the idle state when standing and the playback rate
+	// (the matcher's own settings).
+	Idle bool
+	Rate mm.RateSettings
 }
 
 // DefaultSettings is the lab as it opens: the Inertial set, spring
@@ -51,7 +55,7 @@ func DefaultSettings() Settings {
 		BlendTime: d.BlendTime, Period: d.SearchPeriod, Rerank: float32(d.Rerank),
 		WalkSpeed: d.WalkSpeed, RunSpeed: d.RunSpeed, VelHalflife: d.VelHalflife, FaceHlf: d.FaceHalflife,
 		Weights: mm.DefaultWeights, LineScale: 0.15, ShowMesh: true, ShowLines: true, Mirror: true,
-		Bias: d.Bias, BiasShare: d.BiasShare, Sync: d.Sync, Lock: d.Lock}
+		Bias: d.Bias, BiasShare: d.BiasShare, Sync: d.Sync, Lock: d.Lock, Idle: d.Idle, Rate: d.Rate}
 }
 
 // transitionChoices are the transitions the panel offers, in its order,
@@ -101,6 +105,10 @@ type snapshot struct {
 	searched, transited bool
 	frame               int
 	searchUs            float32
+	// rate is the rate the clip played at (0: the idle stretch held),
+	// idle whether the matcher stood in its idle state.
+	rate float32
+	idle bool
 }
 
 // Lab is the Motion-matching lab's state. Update drives it; drawing only
@@ -154,7 +162,7 @@ type Lab struct {
 
 // panels remembers which panel sections are open.
 type panels struct {
-	control, search, trans, sync, lock, weights, view bool
+	control, search, trans, play, sync, lock, weights, view bool
 }
 
 // Entry is how the App lists the Motion-matching lab: --lab matching, with
@@ -340,6 +348,7 @@ func (l *Lab) settings() mm.Settings {
 	m.SideSpeed, m.BackSpeed = min(s.WalkSpeed, m.SideSpeed), min(s.WalkSpeed, m.BackSpeed)
 	m.VelHalflife, m.FaceHalflife = s.VelHalflife, s.FaceHlf
 	m.Bias, m.BiasShare, m.Sync, m.Lock = s.Bias, s.BiasShare, s.Sync, s.Lock
+	m.Idle, m.Rate = s.Idle, s.Rate
 	return m
 }
 
@@ -428,6 +437,7 @@ func (l *Lab) record() {
 	}
 	h.nCands = copy(h.cands[:], l.shortlist)
 	h.carry, h.searched, h.transited, h.frame = m.Carry, m.Searched, m.Transited, m.Frame()
+	h.rate, h.idle = m.Playing(), m.Idle
 	h.searchUs = 0
 	if m.Searched && len(m.SearchNs) > 0 {
 		h.searchUs = float32(m.SearchNs[len(m.SearchNs)-1]) / 1e3

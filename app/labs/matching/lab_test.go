@@ -3,6 +3,7 @@ package matching
 import (
 	"math"
 	"math/rand"
+	"os"
 	"testing"
 
 	"kinelab/animsys/bvh"
@@ -10,6 +11,7 @@ import (
 	mm "kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
+	"kinelab/assets"
 	"kinelab/internal/apptest"
 	"kinelab/internal/fixture"
 	"kinelab/internal/racebuild"
@@ -188,4 +190,70 @@ func TestMatchingRewind(t *testing.T) {
 	if l.Rewind != 0 {
 		t.Error("playing did not return to the present")
 	}
+}
+
+// TestMatchingPlaybackSwitches: the panel's Playback switches reach the
+// matcher: on by default (the clip plays at a rate other than 1 on the
+// circle's walk), off it plays at 1 and never goes idle on stop-go.
+func TestMatchingPlaybackSwitches(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		l := New()
+		l.S.Path = int32(mm.StopGo) + 1
+		l.S.Rate.On, l.S.Idle = on, on
+		var offOne, idle bool
+		for i := 0; i < 5*60; i++ {
+			l.Update(1.0 / 60)
+			m := l.Matcher()
+			offOne = offOne || m.Playing() != 1
+			idle = idle || m.Idle
+		}
+		if m := l.Matcher(); m.S.Rate.On != on || m.S.Idle != on || offOne != on || idle != on {
+			t.Errorf("switches %v: the matcher's %v, %v; played off rate 1 %v, idle %v", on, m.S.Rate.On, m.S.Idle, offOne, idle)
+		}
+	}
+	if d := DefaultSettings(); !d.Rate.On || !d.Idle {
+		t.Error("the playback rate and the idle state are off by default")
+	}
+}
+
+// TestMatchingFramesBySize: the camera frames the figure by its standing
+// height on every database, at figureShare (at least a quarter) of the
+// view's height: the embedded set, a loaded human, a refused figure (the
+// embedded set's framing) and, when beside the repository, the Bandai
+// captures, whose 1.46 m figure stood about 150 px of 600 (a quarter) at
+// the 7 m every database had.
+func TestMatchingFramesBySize(t *testing.T) {
+	l := New()
+	share := func(name string) {
+		t.Helper()
+		ch := l.ch
+		if ch == nil || l.Err != "" {
+			ch = assets.Character()
+		}
+		c := l.Camera()
+		s := ch.Height / (c.Distance * 2 * float32(math.Tan(float64(c.FovY)*math.Pi/360)))
+		if !(math.Abs(float64(s-figureShare)) < 1e-3) || !(s >= 0.25) || !(ch.Height > 0.5) {
+			t.Errorf("%s: a %.2f m figure at %.2f m fills %.3f of the view's height", name, ch.Height, c.Distance, s)
+		}
+		t.Logf("%s: a %.2f m figure at %.2f m fills %.3f of the view's height", name, ch.Height, c.Distance, s)
+	}
+	share("embedded")
+	l.SetCharacter(apptest.FixtureCharacter(t, fixture.All()[0]))
+	share("fixture")
+	odd, err := character.Load([]string{"../../../animsys/character/testdata/odd/one_joint.bvh"}, bvh.ReadOptions{})
+	if odd == nil {
+		t.Fatal(err)
+	}
+	l.SetCharacter(odd)
+	share("refused")
+	const captures = "../../../../shared/locomotion"
+	if _, err := os.Stat(captures); err != nil {
+		t.Skipf("no %s: %v", captures, err)
+	}
+	bandai, err := character.Load([]string{captures}, bvh.ReadOptions{})
+	if bandai == nil {
+		t.Fatal(err)
+	}
+	l.SetCharacter(bandai)
+	share("captures")
 }

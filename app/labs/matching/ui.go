@@ -15,6 +15,7 @@ import (
 	mm "kinelab/animsys/matching"
 	"kinelab/animsys/mathx"
 	"kinelab/app"
+	"kinelab/assets"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -175,6 +176,7 @@ func (l *Lab) sliders() ui.Ranges {
 		{Label: "Bias", V: &s.Bias, Lo: 0, Hi: 1, Format: "%.2f"},
 		{Label: "Bias share", V: &s.BiasShare, Lo: 0, Hi: 0.9, Format: "%.0f%%",
 			Text: func(x float32) string { return fmt.Sprintf("%.0f%%", 100*x) }},
+		{Label: "Rate h-l", V: &s.Rate.Halflife, Lo: 0.02, Hi: 1, Format: "%.2f s"},
 		{Label: "Adjust h-l", V: &s.Sync.Halflife, Lo: 0.01, Hi: 1, Format: "%.2f s"},
 		{Label: "Turn h-l", V: &s.Sync.RotHalflife, Lo: 0.01, Hi: 1, Format: "%.2f s"},
 		{Label: "Max ratio", V: &s.Sync.Ratio, Lo: 0, Hi: 1, Format: "%.2f"},
@@ -233,6 +235,14 @@ func (l *Lab) Panel(p *app.Panel) {
 		p.Range(sl, &s.Bias)
 		p.Range(sl, &s.BiasShare)
 	}
+	if p.Section("Playback", &sec.play) {
+		p.Check("Play at the asked speed", &s.Rate.On)
+		if s.Rate.On {
+			p.Range(sl, &s.Rate.Halflife)
+			p.Text(fmt.Sprintf("rate %.2fx (%.1f-%.1f)", l.m.Rate, mm.RateMin, mm.RateMax))
+		}
+		p.Check("Idle when standing", &s.Idle)
+	}
 	if p.Section("Synchronisation", &sec.sync) {
 		p.Check("Adjust root to simulation", &s.Sync.Adjust)
 		if s.Sync.Adjust {
@@ -274,15 +284,29 @@ func (l *Lab) rewindSeconds() float64 {
 	return l.hist[(l.head-1+historyLen)%historyLen].t - l.view().t
 }
 
-// Camera implements app.Lab: the camera further out and higher
-// than the other labs', to see the trajectories on the floor, and at the
-// character's scale (app.ViewScale; not for a refused one).
+// figureShare is the share of the view's height the Matching lab's
+// figure stands in: small enough to see a second of trajectory around
+// it, large enough to read its feet.
+const figureShare = 0.3
+
+// Camera implements app.Lab: the camera higher than the other labs', to
+// see the trajectories on the floor, at the character's scale
+// (app.ViewScale), and as far as frames the figure by its size: its
+// standing height (character.Height; the embedded set's figure for a
+// refused character) at figureShare of the view's height, whatever the
+// database (at the 7 m every database had, the Bandai captures' 1.46 m
+// figure stood about 150 px of 600, the embedded set's 1.53 m one 165).
 func (l *Lab) Camera() app.OrbitCamera {
 	c := app.DefaultCamera()
-	c.Distance, c.Pitch = 7, 0.55
-	if l.ch != nil && l.Err == "" {
-		c.Scale = app.ViewScale(l.ch)
-		c.Distance *= c.Scale
+	c.Pitch = 0.55
+	ch := l.ch
+	if ch == nil || l.Err != "" {
+		ch = assets.Character()
+	}
+	c.Scale = app.ViewScale(ch)
+	c.Distance = 7 * c.Scale
+	if h := ch.Height; h > 0 && mathx.Finite(h) {
+		c.Distance = h / (figureShare * 2 * float32(math.Tan(float64(c.FovY)*math.Pi/360)))
 	}
 	return c
 }
@@ -416,7 +440,7 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 		fit(fmt.Sprintf("search (%s): median %.1f, p99 %.1f, worst %.0f us", how, med, p99, worst),
 			fmt.Sprintf("search %.1f us (p99 %.0f)", med, p99)),
 		fit(words.Count(m.Transitions, "transition")+" in "+words.Count(m.Searches, "search"), words.Count(m.Transitions, "transition")),
-		ui.Shorten("playing "+l.CandidateName(h.frame), width, ui.TextSize),
+		ui.Shorten("playing "+l.CandidateName(h.frame)+l.playText(h), width, ui.TextSize),
 		fit(fmt.Sprintf("|red-blue| mean %.3f, max %.3f m/s", mean, most), fmt.Sprintf("|red-blue| %.3f m/s", mean)),
 	}
 	cols := []color.RGBA{render.TextColor, render.TextColor, render.TextColor, render.TextColor, render.DimText}
@@ -438,6 +462,20 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 		cols = append(cols, render.TargetColor)
 	}
 	return lines, cols
+}
+
+// playText is how the clip plays in snapshot h: its playback rate, or
+// the idle state ("" at rate 1).
+func (l *Lab) playText(h *snapshot) string {
+	switch {
+	case h.idle && h.rate == 0:
+		return ", idle (held)"
+	case h.idle:
+		return ", idle"
+	case h.rate != 1:
+		return fmt.Sprintf(" at %.2fx", h.rate)
+	}
+	return ""
 }
 
 // slidingText is the readout's line of foot sliding on the contacts

@@ -1,0 +1,197 @@
+package matching
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
+)
+
+// The idle state and the playback rate.
+
+// TestIdleStretch: the stretch chosen once is still by its own
+// definition: on the embedded set a run of its idle clip of over 2 s,
+// every frame with both feet down and the root slower than RestSpeed; on
+// the captures, which only walk and run, the few frames a walk starts
+// from (then held). With no frame slower than RestSpeed (the embedded
+// set's root speeds raised by 1 m/s), the single stillest frame with both
+// feet down.
+func TestIdleStretch(t *testing.T) {
+	db := embedded(t)
+	c, f := db.Locate(db.IdleFrom)
+	if db.IdleFrom < 0 || !strings.HasSuffix(db.Clips[c].Name, "idle") {
+		t.Fatalf("the idle stretch is frames %d-%d (clip %d, frame %d)", db.IdleFrom, db.IdleTo, c, f)
+	}
+	if s := float32(db.IdleTo-db.IdleFrom) * db.Clips[c].FrameTime; s < 2 {
+		t.Errorf("the idle stretch lasts %.2f s", s)
+	}
+	still(t, "embedded", db)
+	t.Logf("embedded: %s frames %d-%d", db.Clips[c].Name, f, f+db.IdleTo-db.IdleFrom)
+
+	moving := *db
+	moving.rootSpeed = make([]float32, db.Frames)
+	for i, v := range db.rootSpeed {
+		moving.rootSpeed[i] = v + 1
+	}
+	moving.findIdle()
+	i := moving.IdleFrom
+	if i < 0 || moving.IdleTo != i || !db.Contact(i, 0) || !db.Contact(i, 1) {
+		t.Fatalf("no still run: the idle stretch is frames %d-%d", moving.IdleFrom, moving.IdleTo)
+	}
+	stillness := func(i int) float32 {
+		_, vel := db.FootState(i)
+		h := db.raw[HipVel][3*i:]
+		return moving.rootSpeed[i] + mgl32.Vec3{h[0], h[1], h[2]}.Len() + vel[0].Len() + vel[1].Len()
+	}
+	for k := 0; k < db.Frames; k++ {
+		if db.Contact(k, 0) && db.Contact(k, 1) && stillness(k) < stillness(i) {
+			t.Fatalf("no still run: frame %d, both feet down, is stiller (%.3f m/s summed) than the held %d (%.3f)", k, stillness(k), i, stillness(i))
+		}
+	}
+	if _, err := os.Stat(locomotionDir); err != nil {
+		t.Skipf("no %s (the shared locomotion captures): %v", locomotionDir, err)
+	}
+	ch, err := character.Load([]string{locomotionDir}, bvh.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := SourceOf(ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cap, err := NewDatabase(src, DefaultWeights, DefaultSettings().Halflife)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, f = cap.Locate(cap.IdleFrom)
+	if cap.IdleFrom < 0 || cap.IdleTo-cap.IdleFrom > 10 || !strings.Contains(cap.Clips[c].Name, "walk") {
+		t.Fatalf("captures: the idle stretch is frames %d-%d of %s", cap.IdleFrom, cap.IdleTo, cap.Clips[c].Name)
+	}
+	still(t, "captures", cap)
+	t.Logf("captures: %s frames %d-%d", cap.Clips[c].Name, f, f+cap.IdleTo-cap.IdleFrom)
+}
+
+// still checks that db's idle stretch lies in one clip and that each of
+// its frames has both feet down and the root slower than RestSpeed.
+func still(t *testing.T, name string, db *Database) {
+	t.Helper()
+	c, _ := db.Locate(db.IdleFrom)
+	if c2, _ := db.Locate(db.IdleTo); c2 != c || db.IdleTo < db.IdleFrom {
+		t.Fatalf("%s: the idle stretch, frames %d-%d, is not one clip's", name, db.IdleFrom, db.IdleTo)
+	}
+	for i := db.IdleFrom; i <= db.IdleTo; i++ {
+		if !db.Contact(i, 0) || !db.Contact(i, 1) || !(db.rootSpeed[i] < RestSpeed*db.Unit) {
+			t.Fatalf("%s: idle frame %d: feet %v %v, root at %.3f m/s", name, i, db.Contact(i, 0), db.Contact(i, 1), db.rootSpeed[i])
+		}
+	}
+}
+
+// TestIdleState: standing does not search. On stop-go and random (120 s,
+// as eval measures), once idle the matcher runs no search until the input
+// asks to move, then transitions on that very tick; at most one
+// transition a second at rest (the bound; what is left is
+// random's turns on the spot, which search), fewer than with the idle
+// state off, and at most three while moving. The stops are entered:
+// stop-go's 24 stops each find the idle state.
+func TestIdleState(t *testing.T) {
+	db := embedded(t)
+	for _, p := range []Path{StopGo, Random} {
+		m := NewMatcher(db, DefaultSettings())
+		var mt Meter
+		entries, idleTicks := 0, 0
+		for k := 0; k < 120*60; k++ {
+			in := p.Input(float32(k)/60, 1)
+			was := m.Idle
+			m.Update(in, 1.0/60)
+			mt.Tick(m, in, 1.0/60)
+			switch {
+			case m.Idle && !was:
+				entries++
+				if !m.Transited {
+					t.Fatalf("%s at %.2f s: entered the idle state without a transition", p, float32(k)/60)
+				}
+			case m.Idle:
+				idleTicks++
+				if m.Searched || m.Transited {
+					t.Fatalf("%s at %.2f s: idle, yet searched %v, transitioned %v", p, float32(k)/60, m.Searched, m.Transited)
+				}
+			case was && in.Move.Len() >= stillInput && !m.Transited:
+				t.Fatalf("%s at %.2f s: asked to move, left the idle state without a transition", p, float32(k)/60)
+			}
+		}
+		on := mt.Metrics(m)
+		s := DefaultSettings()
+		s.Idle = false
+		off, _ := run(db, s, p, 120, 1, nil)
+		if !(on.TransitionsIdle <= 1) || !(on.TransitionsIdle < off.TransitionsIdle) || !(on.TransitionsMoving <= 3) {
+			t.Errorf("%s: %.2f transitions a second at rest (%.2f with the idle state off), %.2f moving", p, on.TransitionsIdle, off.TransitionsIdle, on.TransitionsMoving)
+		}
+		if p == StopGo && entries < 24 {
+			t.Errorf("%s: the idle state entered %d times in 24 stops", p, entries)
+		}
+		t.Logf("%s: %d entries, %.1f s idle; %.2f transitions a second at rest (%.2f off), %.2f moving", p, entries, float32(idleTicks)/60, on.TransitionsIdle, off.TransitionsIdle, on.TransitionsMoving)
+	}
+}
+
+// TestPlaybackRate: the rate stays within its bounds on every path, and
+// is what it is for: on the embedded circle (walks slower than the asked
+// 1.4 m/s) it plays them faster, so the root keeps nearer the simulation
+// and the ankles slide less than at rate 1 (measured: 1.6 against 4.0 cm
+// from it, 3.4 against 5.7 cm/s). Off, every clip plays at 1.
+func TestPlaybackRate(t *testing.T) {
+	db := embedded(t)
+	for p := Path(0); p < NumPaths; p++ {
+		for _, on := range []bool{true, false} {
+			s := DefaultSettings()
+			s.Rate.On = on
+			m := NewMatcher(db, s)
+			for k := 0; k < 20*60; k++ {
+				m.Update(p.Input(float32(k)/60, 1), 1.0/60)
+				r := m.Playing()
+				if on && !(r >= RateMin && r <= RateMax || r == 0 && m.Idle) || !on && !(r == 1 || r == 0 && m.Idle) {
+					t.Fatalf("%s, rate on %v, at %.2f s: playing at %g", p, on, float32(k)/60, r)
+				}
+			}
+		}
+	}
+	off := DefaultSettings()
+	off.Rate.On = false
+	with, _ := run(db, DefaultSettings(), Circle, 60, 1, nil)
+	without, _ := run(db, off, Circle, 60, 1, nil)
+	if !(with.SyncDistance < without.SyncDistance) || !(*with.AnkleSliding < *without.AnkleSliding) {
+		t.Errorf("circle: %.1f cm from the simulation with the rate, %.1f without; ankles slide %.2f cm/s with, %.2f without",
+			with.SyncDistance, without.SyncDistance, *with.AnkleSliding, *without.AnkleSliding)
+	}
+	t.Logf("circle: %.1f cm from the simulation with the rate, %.1f without; ankles slide %.2f cm/s with, %.2f without",
+		with.SyncDistance, without.SyncDistance, *with.AnkleSliding, *without.AnkleSliding)
+}
+
+// TestRateScalesVelocities: a clip sampled at rate r has r times the
+// velocities (linear, angular, scalar) of its sample at rate 1, and the
+// same pose: P(τ) with dτ/dt = r.
+func TestRateScalesVelocities(t *testing.T) {
+	db := embedded(t)
+	m := NewMatcher(db, DefaultSettings())
+	c, f := db.Locate(db.Frames / 3)
+	at := float32(f) * db.Clips[c].FrameTime
+	m.play = 1
+	m.sample(c, at)
+	one := struct{ pos, vel, ang []mgl32.Vec3 }{append([]mgl32.Vec3(nil), m.samp.Pos...), append([]mgl32.Vec3(nil), m.samp.Vel...), append([]mgl32.Vec3(nil), m.samp.Ang...)}
+	speed := m.clipSpeed
+	for _, r := range []float32{0, RateMin, RateMax} {
+		m.play = r
+		m.sample(c, at)
+		if m.clipSpeed != speed {
+			t.Errorf("rate %g: the clip's own speed %g, %g at rate 1", r, m.clipSpeed, speed)
+		}
+		for j := range one.vel {
+			if m.samp.Pos[j] != one.pos[j] || m.samp.Vel[j].Sub(one.vel[j].Mul(r)).Len() > 1e-6 || m.samp.Ang[j].Sub(one.ang[j].Mul(r)).Len() > 1e-6 {
+				t.Fatalf("rate %g, joint %d: velocity %v, %v at rate 1", r, j, m.samp.Vel[j], one.vel[j])
+			}
+		}
+	}
+}
