@@ -432,8 +432,8 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 	clear(out.Vel)
 	copy(out.Scl, c.scl.value)
 	clear(out.Svl)
-	w := curveWeights{h10: mathx.Splat(h.h10), h01: mathx.Splat(h.h01), h11: mathx.Splat(h.h11),
-		d10: mathx.Splat(h.d10), d01: mathx.Splat(h.d01), d11: mathx.Splat(h.d11), inv: mathx.Splat(1 / c.FrameTime)}
+	w := curveWeights{mathx.Splat(h.h10), mathx.Splat(h.h01), mathx.Splat(h.h11),
+		mathx.Splat(h.d10), mathx.Splat(h.d01), mathx.Splat(h.d11), mathx.Splat(1 / c.FrameTime)}
 	if c.prepared() && st >= 0 && st < nf-1 {
 		rots, pos, scl := c.records(st)
 		for b := range rots {
@@ -466,10 +466,7 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 }
 
 // curveWeights are a hermite in every lane, and 1/FrameTime (inv).
-type curveWeights struct {
-	h10, h01, h11, d10, d01, d11, inv mathx.SoaFloat
-	vs, ds                            [mathx.Lanes]mgl32.Vec3 // chan3's lanes on their way to their joints
-}
+type curveWeights struct{ h10, h01, h11, d10, d01, d11, inv mathx.SoaFloat }
 
 // curve is the offset o and its rate do per frame of a curve with
 // tangents m1, d12, m2 (see sampleFrame).
@@ -498,10 +495,11 @@ func (w *curveWeights) chan3(v, dv []mgl32.Vec3, joints []int32, x *chanRec, b i
 	} else {
 		val = val.Add(o)
 	}
-	mathx.StoreSoaVec3(w.vs[:], 0, val)
-	mathx.StoreSoaVec3(w.ds[:], 0, do.Scale(w.inv))
+	var vs, ds [mathx.Lanes]mgl32.Vec3
+	mathx.StoreSoaVec3(vs[:], 0, val)
+	mathx.StoreSoaVec3(ds[:], 0, do.Scale(w.inv))
 	for j, joint := range joints[b*mathx.Lanes : min((b+1)*mathx.Lanes, len(joints))] {
-		v[joint], dv[joint] = w.vs[j], w.ds[j]
+		v[joint], dv[joint] = vs[j], ds[j]
 	}
 }
 
