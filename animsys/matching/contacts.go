@@ -328,11 +328,16 @@ func (m *Matcher) lockFeet(dt float32) {
 			continue
 		}
 		// A foot let go out of the leg's reach comes back from its edge
-		// (pullIn), the pull decaying as a release does.
+		// (pullIn), the pull decaying as a release does; an ankle locked
+		// again while pulled is held where it is, the pull ended.
 		p, v := pull.at(s.Halflife)
 		if d := m.pullIn(leg, t.ankle.Add(p)); t.letGo && d != (mgl32.Vec3{}) {
 			p = p.Add(d)
 			*pull = decay{off: p, offVel: v}
+		}
+		if l := &m.Locks[f]; l.Locked && (pull.off != mgl32.Vec3{} || pull.offVel != mgl32.Vec3{}) {
+			l.At, t.ankle = l.At.Add(p), t.ankle.Add(p)
+			p, v, *pull = mgl32.Vec3{}, mgl32.Vec3{}, decay{}
 		}
 		t.ankle, t.ankleVel = t.ankle.Add(p), t.ankleVel.Add(v)
 		pos, vel := m.withinReach(leg, t.ankle, t.ankleVel)
