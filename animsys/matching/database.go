@@ -154,6 +154,11 @@ type Database struct {
 	Legs     [2]animsys.TwoBoneJoints
 	// Toes are the feet's toe joints (Source.Toes), -1 for none.
 	Toes [2]int
+	// ToeFloor is how high (m above the ground) a planted toe joint
+	// stands: the median over clips and feet of a toe's floor (its 2nd
+	// percentile height in the clip, as the lock's labels take it); the
+	// toe lock keeps a toe it moves above it. 0 without toes.
+	ToeFloor float32
 	// Size (m) is the figure's size: the median height of its hips above
 	// the ground over the database. Contact and lock thresholds scale with
 	// it.
@@ -168,7 +173,7 @@ type Database struct {
 	Start      []int
 	Frames     int
 	Searchable []bool
-	contacts   []uint8   // per frame: bit s set when foot s is on the ground
+	contacts   []uint8   // per frame: bit s set when foot s's ankle is on the ground, bit 2+s when its toe is (the lock's labels)
 	truth      []uint8   // per frame: bit s when foot s's ankle, bit 2+s when its toe, is in contact by the second definition (Truth)
 	rootSpeed  []float32 // per frame: the smoothed root's ground speed (m/s)
 	// IdleFrom and IdleTo are the idle stretch (database frames of one
@@ -244,10 +249,13 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 			db.kids = append(db.kids, j)
 		}
 	}
-	var hips []float32
+	var hips, toeFloors []float32
 	for c := range src.Clips {
 		db.roots = append(db.roots, smoothRoot(&src, &src.Clips[c]))
-		hips = db.features(c, hips)
+		hips, toeFloors = db.features(c, hips, toeFloors)
+	}
+	if len(toeFloors) > 0 {
+		db.ToeFloor = mathx.Median(toeFloors)
 	}
 	db.Size = mathx.Median(hips)
 	db.Unit = db.Size / HumanHips
@@ -461,9 +469,10 @@ func RootMotion(p *animsys.Pose) {
 
 // features computes clip c's features, frame by frame, from its exact
 // sampled velocities (cubic sampling at the frame, FK with velocities),
-// and its feet's contact labels; it appends the hips' heights (m above
-// the ground) to hips.
-func (db *Database) features(c int, hips []float32) []float32 {
+// and its feet's (and toes') contact labels; it appends the hips' heights
+// (m above the ground) to hips and the toes' floors in the clip to
+// toeFloors.
+func (db *Database) features(c int, hips, toeFloors []float32) ([]float32, []float32) {
 	clip, root := &db.Clips[c], &db.roots[c]
 	n := db.Skel.Len()
 	local, global, scratch := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(1)
@@ -476,7 +485,7 @@ func (db *Database) features(c int, hips []float32) []float32 {
 	}
 	lo := int(math.Ceil(float64(StartMargin / clip.FrameTime)))
 	hi := clip.Frames - int(math.Ceil(float64(EndMargin/clip.FrameTime)))
-	var height, speed [2][]float32
+	var height, speed, toeHeight, toeSpeed [2][]float32
 	hipsFrom := len(hips)
 	for f := 0; f < clip.Frames; f++ {
 		i := db.Start[c] + f
@@ -490,6 +499,10 @@ func (db *Database) features(c int, hips []float32) []float32 {
 			copy(db.raw[FootVel][i*6+3*s:], global.Vel[j][:])
 			height[s] = append(height[s], global.Pos[j][1])
 			speed[s] = append(speed[s], global.Vel[j].Len())
+			if t := db.Toes[s]; t > 0 {
+				toeHeight[s] = append(toeHeight[s], global.Pos[t][1])
+				toeSpeed[s] = append(toeSpeed[s], global.Vel[t].Len())
+			}
 		}
 		hips = append(hips, global.Pos[db.Hips][1])
 		copy(db.raw[HipVel][i*3:], global.Vel[db.Hips][:])
@@ -502,8 +515,13 @@ func (db *Database) features(c int, hips []float32) []float32 {
 			db.raw[TrajDir][i*6+2*k], db.raw[TrajDir][i*6+2*k+1] = fl[0], fl[2]
 		}
 	}
-	db.clipContacts(c, height, speed, hips[hipsFrom:])
-	return hips
+	size := mathx.Median(hips[hipsFrom:])
+	db.clipContacts(c, 0, height, speed, size)
+	if db.HasToes() {
+		fl := db.clipContacts(c, 2, toeHeight, toeSpeed, size)
+		toeFloors = append(toeFloors, fl[:]...)
+	}
+	return hips, toeFloors
 }
 
 // findIdle chooses the idle stretch once: the longest run of frames of

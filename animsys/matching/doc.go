@@ -26,10 +26,12 @@
 //     towards and clamped near (Settings.Sync);
 //   - a transition only when the best frame beats carrying on by a bias
 //     (Settings.Bias, BiasShare), never to one near the frame playing;
-//   - feet locked where the frames label them in contact (Database.Contact,
-//     from the captures' foot heights and speeds relative to the figure's
-//     size), held by the two-bone IK with velocities, releases
-//     inertialized (FootLock, Settings.Lock).
+//   - ankles and toes locked where the frames label them in contact
+//     (Database.Contact and ToeContact, from the captures' joint heights
+//     and speeds relative to the figure's size): the two-bone IK with
+//     velocities places the ankle, the foot turns (LookAt) so a held toe
+//     stays on its point and a heel lifts about it, releases inertialized
+//     (FootLock, Settings.Lock).
 //
 // Eval replays a scripted input (Path) and Meter measures a run: foot
 // sliding on the lock's own labels and, for the ankles and the toes, on a

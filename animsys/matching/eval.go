@@ -279,10 +279,11 @@ type TickRecord struct {
 	// at the output's root. The toes are zero for a figure without toes.
 	Ankle, Toe, SourceAnkle, SourceToe [2]mgl32.Vec3
 	// LockContact is the lock's label of the frame playing
-	// (Database.Contact) and Locked whether the lock holds the foot;
+	// (Database.Contact) and Locked whether the lock holds the ankle,
+	// ToeLocked whether the toe's lock holds the toe (Matcher.ToeLocks);
 	// AnkleContact and ToeContact the second definition's labels
 	// (Database.Truth) of the frame playing.
-	LockContact, Locked, AnkleContact, ToeContact [2]bool
+	LockContact, Locked, ToeLocked, AnkleContact, ToeContact [2]bool
 }
 
 // meterAhead is one tick's prediction of where the root and the
@@ -355,7 +356,7 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 			}
 		}
 		rec.Ankle[s], rec.SourceAnkle[s] = p, place(m.Target.Pos[j])
-		rec.LockContact[s], rec.Locked[s] = m.Locks[s].Contact, m.Locks[s].Locked
+		rec.LockContact[s], rec.Locked[s], rec.ToeLocked[s] = m.Locks[s].Contact, m.Locks[s].Locked, m.ToeLocks[s].Locked
 		rec.AnkleContact[s], rec.ToeContact[s] = ankle, toe
 		mt.prevFeet[s], mt.prevContact[s] = p, m.Locks[s].Contact
 		mt.prevToes[s], mt.prevAnkleTruth[s], mt.prevToeTruth[s] = tp, ankle, toe

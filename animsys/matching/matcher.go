@@ -120,7 +120,7 @@ func DefaultSettings() Settings {
 		WalkSpeed: 1.4, RunSpeed: 3.6, SideSpeed: 1.1, BackSpeed: 1.0,
 		VelHalflife: 0.25, FaceHalflife: 0.2, Bias: 0.1, BiasShare: 0.3,
 		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2},
-		Lock: LockSettings{On: true, Radius: 1, Halflife: 0.1},
+		Lock: LockSettings{On: true, Toes: true, Radius: 1, Halflife: 0.1},
 		Idle: true, Rate: RateSettings{On: true, Halflife: 0.1}}
 }
 
@@ -194,13 +194,14 @@ type Matcher struct {
 	root   animsys.Pose       // one joint: scratch of Database.Sample
 	wl     animsys.Pose       // Local with the root in the world: World's local pose
 	trans  animsys.Transition // the last transition, into the clip playing
-	// Locks are the feet's locks (left, right); ik the IK's scratch.
-	Locks [2]FootLock
-	// ik is the IK's scratch and how far (m) the hips are lowered for the
-	// held feet, and how fast.
+	// Locks are the ankles' locks (left, right), ToeLocks the toes'.
+	Locks, ToeLocks [2]FootLock
+	// ik is the IK's scratch, how far (m) the hips are lowered for the
+	// held feet and how fast, and each foot's pull into the leg's reach.
 	ik struct {
 		temp, a, b    animsys.Pose
 		drop, dropVel float32
+		pull          [2]decay
 	}
 
 	// Searches: the query of the last one, the cost of carrying on then,
@@ -261,8 +262,8 @@ func NewMatcher(db *Database, s Settings) *Matcher {
 func (m *Matcher) Reset() {
 	m.Sim, m.lastGoal, m.lastYaw = Simulation{}, mgl32.Vec2{}, 0
 	m.RootPos, m.RootYaw, m.adjVel, m.adjYaw = mgl32.Vec3{}, 0, mgl32.Vec3{}, 0
-	m.Locks = [2]FootLock{}
-	m.ik.drop, m.ik.dropVel = 0, 0
+	m.Locks, m.ToeLocks = [2]FootLock{}, [2]FootLock{}
+	m.ik.drop, m.ik.dropVel, m.ik.pull = 0, 0, [2]decay{}
 	m.Clip, m.Time = 0, 0
 	m.Rate, m.RateVel, m.play, m.clipSpeed, m.Idle = 1, 0, 1, 0, false
 	for i, ok := range m.DB.Searchable {

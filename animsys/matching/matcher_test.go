@@ -251,7 +251,7 @@ func TestExtremeTicks(t *testing.T) {
 	db := embedded(t)
 	for _, hl := range []float32{0, 0.1} {
 		s := DefaultSettings()
-		s.Halflife, s.VelHalflife, s.FaceHalflife, s.BlendTime, s.Rate.Halflife = hl, hl, hl, hl, hl
+		s.Halflife, s.VelHalflife, s.FaceHalflife, s.BlendTime, s.Rate.Halflife, s.Lock.Halflife = hl, hl, hl, hl, hl, hl
 		m := NewMatcher(db, s)
 		nan := float32(math.NaN())
 		for _, dt := range []float32{0, 1.0 / 60, 5, 1e6, 1.0 / 60} {

@@ -276,7 +276,7 @@ func DumpColumns() []string {
 				cols = append(cols, side+"_"+j+"_"+a+"_m")
 			}
 		}
-		cols = append(cols, side+"_lock_contact", side+"_locked", side+"_ankle_contact", side+"_toe_contact")
+		cols = append(cols, side+"_lock_contact", side+"_locked", side+"_toe_locked", side+"_ankle_contact", side+"_toe_contact")
 	}
 	return cols
 }
@@ -317,7 +317,7 @@ func (d *evalDump) tick(r *matching.TickRecord) {
 				}
 			}
 		}
-		row = append(row, b(r.LockContact[s]), b(r.Locked[s]), b(r.AnkleContact[s]), b(r.ToeContact[s]))
+		row = append(row, b(r.LockContact[s]), b(r.Locked[s]), b(r.ToeLocked[s]), b(r.AnkleContact[s]), b(r.ToeContact[s]))
 	}
 	d.row = row
 	_ = d.w.Write(row)

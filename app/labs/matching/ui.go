@@ -259,6 +259,7 @@ func (l *Lab) Panel(p *app.Panel) {
 	if p.Section("Foot locking", &sec.lock) {
 		p.Check("Lock feet in contact", &s.Lock.On)
 		if s.Lock.On {
+			p.Check("Lock toes too", &s.Lock.Toes)
 			p.Range(sl, &s.Lock.Radius)
 			p.Range(sl, &s.Lock.Halflife)
 		}
