@@ -195,7 +195,9 @@ func TestControllerVelocities(t *testing.T) {
 }
 
 // TestSynchronisation: with the clamp on, the root stays within Distance
-// and Angle of the simulation on every tick; the adjustment alone moves
+// and Angle of the simulation on every tick, and, the clamp holding the
+// simulation back (Hold), moves by no more than the adjustment allows
+// (dragged, it moved at 0.8 m/s on the captures); the adjustment alone moves
 // it at most Ratio of its own speed; with neither the simulation sits on
 // the root (the matcher as it was). And it is what follows the input: on
 // the circle the trajectory error after 1 s falls from 45 cm without to
@@ -212,6 +214,13 @@ func TestSynchronisation(t *testing.T) {
 			}
 			if a := angleDiff(m.RootYaw, m.Sim.Yaw); a > s.Sync.Angle+1e-4 {
 				t.Fatalf("%s at %.2f s: the root faces %.3f rad from the simulation", p, float32(k)/60, a)
+			}
+			// Holding the simulation back, the clamp never drags the
+			// root: it moves by the adjustment alone, at most Ratio of
+			// its own speed.
+			v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])
+			if a, most := m.adjVel.Len(), s.Sync.Ratio*groundDist(v, mgl32.Vec3{}); a > most+1e-3 {
+				t.Fatalf("%s at %.2f s: the clamp dragged the root at %.3f m/s (the adjustment's most %.3f)", p, float32(k)/60, a, most)
 			}
 		}
 		s.Sync.Clamp = false

@@ -111,6 +111,15 @@ type SyncSettings struct {
 	// Angle (rad) of the simulation, whatever the animation does.
 	Clamp           bool
 	Distance, Angle float32
+	// Hold: where the clamp's distance is reached, the simulation is held
+	// back to it (the reference's synchronisation, bounded) rather than
+	// the root dragged on (its clamping). The root then moves only by its
+	// root motion and the adjustment, so a character the database cannot
+	// move as asked (the captures of ../shared/locomotion have no running
+	// turn) falls behind the input instead of skating after it: 37 cm/s of
+	// ankle sliding on their circle dragged, 6 held. The facing is clamped
+	// on the root either way.
+	Hold bool
 }
 
 // DefaultSettings are a Matcher's settings to start with.
@@ -119,7 +128,7 @@ func DefaultSettings() Settings {
 		SearchPeriod: 0.1, ForceChange: 1, Near: 0.2, Rerank: 16,
 		WalkSpeed: 1.4, RunSpeed: 3.6, SideSpeed: 1.1, BackSpeed: 1.0,
 		VelHalflife: 0.25, FaceHalflife: 0.2, Bias: 0.1, BiasShare: 0.3,
-		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2},
+		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2, Hold: true},
 		Lock: LockSettings{On: true, Toes: true, Radius: 1, Halflife: 0.1},
 		Idle: true, Rate: RateSettings{On: true, Halflife: 0.1}}
 }
@@ -713,7 +722,11 @@ func (m *Matcher) synchronise(dt float32) {
 	}
 	if s.Clamp {
 		if d, most := pos.Sub(sim.Pos), s.Distance*m.DB.Unit; d.Len() > most {
-			pos = sim.Pos.Add(d.Mul(most / d.Len()))
+			if s.Hold {
+				sim.Pos = pos.Sub(d.Mul(most / d.Len()))
+			} else {
+				pos = sim.Pos.Add(d.Mul(most / d.Len()))
+			}
 		}
 		if a := wrapAngle(yaw - sim.Yaw); abs32(a) > s.Angle {
 			yaw = sim.Yaw + mathx.Clamp(a, -s.Angle, s.Angle)

@@ -37,7 +37,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	fs := newFlagSet("kinelab matching eval",
 		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|all]\n"+
 			"       [--seconds S] [--seed N] [--mirror=false] [--transition spring|cubic|dead-blend|none] [--json]\n"+
-			"       [--idle=false] [--rate=false] [--dump FILE.csv] [FILES or FOLDERS...]",
+			"       [--idle=false] [--rate=false] [--hold=false] [--dump FILE.csv] [FILES or FOLDERS...]",
 		"Replays one scripted input through the motion-matching lab's database, once per\n"+
 			"feature set, and prints per set: foot sliding on the lock's own labels (cm/s of an\n"+
 			"ankle the labels that drive the lock say is in contact, and the share of\n"+
@@ -63,6 +63,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	idle := fs.Bool("idle", true, "stand in the idle state when asked to stand (play the database's idle stretch, then hold it, without searching)")
 	rate := fs.Bool("rate", true, "play clips at the playback rate (the simulation's speed over the clip's root speed, eased, 0.7-1.4)")
+	hold := fs.Bool("hold", true, "where the clamp's distance is reached, hold the simulation back to the root instead of dragging the root on")
 	dump := fs.String("dump", "", "write every tick of the run (root, simulation, prediction, ankles and toes, contacts, locks, transitions) to this CSV file; needs one --path and one --features")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -123,7 +124,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	}
 	st := matching.DefaultSettings()
 	st.Transition = tr
-	st.Idle, st.Rate.On = *idle, *rate
+	st.Idle, st.Rate.On, st.Sync.Hold = *idle, *rate, *hold
 	db, err := matching.NewDatabase(src, matching.DefaultWeights, st.Halflife)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab matching eval: %s: %v\n", name, err)

@@ -57,6 +57,7 @@ func TestMatchingEvalSwitches(t *testing.T) {
 		Idle     float64 `json:"transitions_per_s_idle"`
 		IdleSecs float64 `json:"idle_s"`
 		Sync     float64 `json:"sync_distance_cm"`
+		Ankle    float64 `json:"ankle_sliding_cm_per_s"`
 	}
 	eval := func(extra ...string) result {
 		t.Helper()
@@ -78,6 +79,13 @@ func TestMatchingEvalSwitches(t *testing.T) {
 		t.Errorf("stop-go: %+v with the idle state and the rate, %+v without", on, off)
 	}
 	t.Logf("stop-go: %+v with the idle state and the rate, %+v without", on, off)
+	// The zigzag reaches the clamp: held back, the simulation waits for
+	// the root; dragged on, the root's ankles slide more.
+	held, dragged := eval("--path", "zigzag"), eval("--path", "zigzag", "--hold=false")
+	if !(held.Ankle < dragged.Ankle) {
+		t.Errorf("zigzag: ankles slide %.2f cm/s with the simulation held, %.2f with the root dragged", held.Ankle, dragged.Ankle)
+	}
+	t.Logf("zigzag: ankles slide %.2f cm/s with the simulation held, %.2f with the root dragged", held.Ankle, dragged.Ankle)
 	var out, errb bytes.Buffer
 	if code := Matching(context.Background(), []string{"eval", "--idle=maybe"}, &out, &errb); code != ExitUsage {
 		t.Errorf("--idle=maybe: exit %d, want %d", code, ExitUsage)

@@ -252,6 +252,7 @@ func (l *Lab) Panel(p *app.Panel) {
 		}
 		p.Check("Clamp root near it", &s.Sync.Clamp)
 		if s.Sync.Clamp {
+			p.Check("Hold simulation back", &s.Sync.Hold)
 			p.Range(sl, &s.Sync.Distance)
 			p.Range(sl, &s.Sync.Angle)
 		}
