@@ -269,6 +269,8 @@ type TickRecord struct {
 	Time       float64 // s since the start, at the tick's end
 	Frame      int     // the database frame playing (Matcher.Frame)
 	Transition bool    // the matcher transitioned on this tick (a search chose another frame)
+	Rate       float32 // the rate the clip played at (Matcher.Playing: 0 while the idle stretch is held)
+	Idle       bool    // the matcher stands in the idle state (Matcher.Idle)
 	// Root is the character's root and Sim the simulation (ground
 	// level); Predicted where the root was predicted, on this tick, to
 	// stand a second on (the last point of Matcher.Predicted).
@@ -320,6 +322,7 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 	frame := m.Frame()
 	rec := &mt.Last
 	rec.Time, rec.Frame, rec.Transition = mt.sinceStart, frame, m.Transited
+	rec.Rate, rec.Idle = m.Playing(), m.Idle
 	rec.Root, rec.Sim, rec.Predicted = m.RootPos, m.Sim.Pos, m.Predicted[PathPoints-1]
 	toRoot := yawQuatAngle(m.RootYaw)
 	place := func(p mgl32.Vec3) mgl32.Vec3 { return m.RootPos.Add(mathx.QuatMulVec3(toRoot, p)) }

@@ -269,7 +269,7 @@ type evalDump struct {
 // the world (m), and 0/1 for the lock's contact label, the lock holding
 // the foot, and the second definition's ankle and toe contact labels.
 func DumpColumns() []string {
-	cols := []string{"t_s", "frame", "clip", "clip_time_s", "transition",
+	cols := []string{"t_s", "frame", "clip", "clip_time_s", "transition", "rate", "idle",
 		"root_x_m", "root_z_m", "sim_x_m", "sim_z_m", "pred_1s_x_m", "pred_1s_z_m"}
 	for _, side := range []string{"left", "right"} {
 		for _, j := range []string{"ankle", "toe", "src_ankle", "src_toe"} {
@@ -305,7 +305,7 @@ func (d *evalDump) tick(r *matching.TickRecord) {
 	}
 	c, fr := d.db.Locate(r.Frame)
 	clip := &d.db.Clips[c]
-	row := append(d.row[:0], export.CSVTime(r.Time), strconv.Itoa(r.Frame), clip.Name, f(float32(fr)*clip.FrameTime), b(r.Transition),
+	row := append(d.row[:0], export.CSVTime(r.Time), strconv.Itoa(r.Frame), clip.Name, f(float32(fr)*clip.FrameTime), b(r.Transition), f(r.Rate), b(r.Idle),
 		f(r.Root[0]), f(r.Root[2]), f(r.Sim[0]), f(r.Sim[2]), f(r.Predicted[0]), f(r.Predicted[2]))
 	toes := d.db.HasToes()
 	for s := range r.Ankle {

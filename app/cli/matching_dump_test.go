@@ -128,6 +128,20 @@ func TestMatchingEvalDump(t *testing.T) {
 			t.Errorf("%s: %.6f from the dump, %.6f from eval", what, got, want)
 		}
 	}
+	// The rate column is the playing rate, within its bounds and off 1
+	// somewhere (the embedded walks are slower than the asked speed);
+	// the circle never stands.
+	moved := false
+	for k := range rows {
+		r := num(k, "rate")
+		if !(r >= matching.RateMin-1e-6 && r <= matching.RateMax+1e-6) || on(k, "idle") {
+			t.Fatalf("row %d: rate %v, idle %s", k, r, rows[k]["idle"])
+		}
+		moved = moved || math.Abs(r-1) > 0.05
+	}
+	if !moved {
+		t.Errorf("the circle played at rate 1 throughout")
+	}
 	ankle, ankleShare := sliding("ankle", "ankle_contact")
 	toe, toeShare := sliding("toe", "toe_contact")
 	lock, lockShare := sliding("ankle", "lock_contact")
