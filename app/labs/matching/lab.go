@@ -99,6 +99,7 @@ type snapshot struct {
 	goal                mgl32.Vec2
 	sim                 mm.Simulation
 	locks               [2]mm.FootLock
+	toeLocks            [2]mm.FootLock
 	cands               [shown]mm.Candidate
 	nCands              int
 	carry               mm.Candidate
@@ -190,7 +191,8 @@ func New() *Lab {
 		name string
 		c    color.RGBA
 		w    float32
-	}{{"contact L", render.PlotMean, 7}, {"locked", render.Propagated, 3}, {"contact R", render.TargetColor, 7}, {"locked", render.Propagated, 3}} {
+	}{{"contact L", render.PlotMean, 7}, {"locked", render.Propagated, 3}, {"toe", render.PlotMax, 3},
+		{"contact R", render.TargetColor, 7}, {"locked", render.Propagated, 3}, {"toe", render.PlotMax, 3}} {
 		l.feetPlot.AddSeries(f.name, f.c)
 		l.feetPlot.SetLineWidth(l.feetPlot.Series()-1, f.w)
 	}
@@ -431,7 +433,7 @@ func (l *Lab) record() {
 	copy(l.prevPos, w.Pos)
 	l.havePrev = true
 	h.root, h.yaw, h.pred, h.predFace, h.goal = m.RootPos, m.RootYaw, m.Predicted, m.PredFacing, m.Sim.GoalVel
-	h.sim, h.locks = m.Sim, m.Locks
+	h.sim, h.locks, h.toeLocks = m.Sim, m.Locks, m.ToeLocks
 	if m.Searched || m.Searches == 0 {
 		l.shortlist = m.Shortlist(shown, l.shortlist[:0])
 	}
@@ -462,16 +464,20 @@ func (l *Lab) plotTick() {
 	c, _ := l.db.Locate(h.frame)
 	l.clipPlot.Push(l.time, float32(c))
 	// Each foot's row: its contact label at 1 (left) or 0 (right), its
-	// lock just under; a gap where neither holds.
-	var rows [4]float32
+	// ankle's lock just under, its toe's under that; a gap where none
+	// holds.
+	var rows [6]float32
 	for s, lk := range h.locks {
-		base := float32(1 - s)
-		rows[2*s], rows[2*s+1] = float32(math.NaN()), float32(math.NaN())
+		base, nan := float32(1-s), float32(math.NaN())
+		rows[3*s], rows[3*s+1], rows[3*s+2] = nan, nan, nan
 		if lk.Contact {
-			rows[2*s] = base + 0.1
+			rows[3*s] = base + 0.1
 		}
 		if lk.Locked {
-			rows[2*s+1] = base - 0.15
+			rows[3*s+1] = base - 0.12
+		}
+		if h.toeLocks[s].Locked {
+			rows[3*s+2] = base - 0.27
 		}
 	}
 	l.feetPlot.Push(l.time, rows[:]...)
