@@ -1,8 +1,10 @@
 package matching
 
 import (
+	"fmt"
 	"math"
 	"os"
+	"sync"
 	"testing"
 
 	"kinelab/animsys/bvh"
@@ -13,25 +15,43 @@ import (
 // repository; never copied into it).
 const locomotionDir = "../../../shared/locomotion"
 
+// captures is the source of the captures in locomotionDir, loaded once
+// for the package's tests (it is only read); a test without them skips,
+// saying so.
+func captures(tb testing.TB) Source {
+	tb.Helper()
+	if _, err := os.Stat(locomotionDir); err != nil {
+		tb.Skipf("no %s (the shared locomotion captures): %v", locomotionDir, err)
+	}
+	capturesOnce.Do(func() {
+		ch, err := character.Load([]string{locomotionDir}, bvh.ReadOptions{})
+		switch {
+		case err != nil || ch == nil:
+			capturesErr = fmt.Errorf("loading the folder: %v", err)
+		case len(ch.Clips) < 20:
+			capturesErr = fmt.Errorf("the folder gave %d clips", len(ch.Clips))
+		default:
+			capturesSrc, capturesErr = SourceOf(ch)
+		}
+	})
+	if capturesErr != nil {
+		tb.Fatal(capturesErr)
+	}
+	return capturesSrc
+}
+
+var (
+	capturesOnce sync.Once
+	capturesSrc  Source
+	capturesErr  error
+)
+
 // TestCapturesDatabase: the folder of Bandai captures loads as one
 // character, builds a database (and a mirrored one), and every feature set
 // drives it on every path with the index choosing what brute force
 // chooses, finite measures, and bones that keep their lengths.
 func TestCapturesDatabase(t *testing.T) {
-	if _, err := os.Stat(locomotionDir); err != nil {
-		t.Skipf("no %s (the shared locomotion captures): %v", locomotionDir, err)
-	}
-	ch, err := character.Load([]string{locomotionDir}, bvh.ReadOptions{})
-	if err != nil || ch == nil {
-		t.Fatalf("loading the folder: %v", err)
-	}
-	if len(ch.Clips) < 20 {
-		t.Fatalf("the folder gave %d clips", len(ch.Clips))
-	}
-	src, err := SourceOf(ch)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := captures(t)
 	for _, mirror := range []bool{false, true} {
 		s := src
 		if mirror {

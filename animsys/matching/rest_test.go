@@ -1,14 +1,10 @@
 package matching
 
 import (
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
-
-	"kinelab/animsys/bvh"
-	"kinelab/animsys/character"
 )
 
 // The idle state and the playback rate.
@@ -52,18 +48,7 @@ func TestIdleStretch(t *testing.T) {
 			t.Fatalf("no still run: frame %d, both feet down, is stiller (%.3f m/s summed) than the held %d (%.3f)", k, stillness(k), i, stillness(i))
 		}
 	}
-	if _, err := os.Stat(locomotionDir); err != nil {
-		t.Skipf("no %s (the shared locomotion captures): %v", locomotionDir, err)
-	}
-	ch, err := character.Load([]string{locomotionDir}, bvh.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := SourceOf(ch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cap, err := NewDatabase(src, DefaultWeights, DefaultSettings().Halflife)
+	cap, err := NewDatabase(captures(t), DefaultWeights, DefaultSettings().Halflife)
 	if err != nil {
 		t.Fatal(err)
 	}

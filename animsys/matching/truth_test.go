@@ -2,15 +2,12 @@ package matching
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
-	"kinelab/animsys/bvh"
-	"kinelab/animsys/character"
 )
 
 // labels prints a run of labels as "TTTF..." for messages.
@@ -224,18 +221,7 @@ func TestTruthStandsInSource(t *testing.T) {
 	if !(ankle < 3 && toe < 0.5) {
 		t.Errorf("embedded set: labelled ankles move %.2f cm/s, toes %.2f", ankle, toe)
 	}
-	if _, err := os.Stat(locomotionDir); err != nil {
-		t.Skipf("no %s: %v", locomotionDir, err)
-	}
-	ch, err := character.Load([]string{locomotionDir}, bvh.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := SourceOf(ch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := NewDatabase(Mirrored(src), DefaultWeights, DefaultSettings().Halflife)
+	db, err := NewDatabase(Mirrored(captures(t)), DefaultWeights, DefaultSettings().Halflife)
 	if err != nil {
 		t.Fatal(err)
 	}
