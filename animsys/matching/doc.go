@@ -23,7 +23,12 @@
 // output follow the input and stand on its feet:
 //
 //   - a Simulation the springs move, which the animated root is adjusted
-//     towards and clamped near (Settings.Sync);
+//     towards and kept near, the simulation held back where the root
+//     cannot keep up rather than the root dragged (Settings.Sync);
+//   - clips played at the rate the simulation asks (the scalar-velocity
+//     article's scale spring, bounded, every velocity scaled by it:
+//     Settings.Rate) and an idle stretch played then held, without
+//     searching, while the character stands (Settings.Idle);
 //   - a transition only when the best frame beats carrying on by a bias
 //     (Settings.Bias, BiasShare), never to one near the frame playing;
 //   - ankles and toes locked where the frames label them in contact
