@@ -121,14 +121,14 @@ type FootLock struct {
 	Contact bool       // the frame playing labels the joint in contact
 	Locked  bool       // held at At
 	At      mgl32.Vec3 // m, world: where it is held
-	// After a release: the target's offset from the animated joint and
-	// its rate at the release (or at a nudge since), and the time since
-	// (s); freed is the time since the release itself (hold); releasing
-	// is false once the offset has decayed away.
-	off, offVel  mgl32.Vec3
-	since, freed float32
-	releasing    bool
-	strayed      bool // let go while in contact: the animated joint strayed
+	// After a release: rel is the target's offset from the animated
+	// joint, set at the release (or at a nudge since) and decaying; freed
+	// is the time since the release itself (hold); releasing is false
+	// once the offset has decayed away.
+	rel       decay
+	freed     float32
+	releasing bool
+	strayed   bool // let go while in contact: the animated joint strayed
 }
 
 // target is where the lock puts the joint this tick and how fast (world),
@@ -138,10 +138,8 @@ func (l *FootLock) target(anim, animVel mgl32.Vec3, halflife float32) (pos, vel 
 	case l.Locked:
 		return l.At, mgl32.Vec3{}, true
 	case l.releasing:
-		w0, w1, w2, w3 := spring.CriticalDecayWeights(halflife, l.since)
-		pos = anim.Add(l.off.Mul(w0)).Add(l.offVel.Mul(w1))
-		vel = animVel.Add(l.off.Mul(w2)).Add(l.offVel.Mul(w3))
-		return pos, vel, true
+		off, offVel := l.rel.at(halflife)
+		return anim.Add(off), animVel.Add(offVel), true
 	}
 	return anim, animVel, false
 }
@@ -174,9 +172,9 @@ func (l *FootLock) step(contact bool, anim, animVel mgl32.Vec3, s *LockSettings,
 // has decayed away.
 func (l *FootLock) advance(s *LockSettings, dt float32) {
 	if l.releasing {
-		l.since += dt
+		l.rel.since += dt
 		l.freed += dt
-		if l.since > 20*s.Halflife || l.strayed && l.since > 4*s.Halflife { // below a millionth of the offset; a straying foot relocks at 1%
+		if l.rel.since > 20*s.Halflife || l.strayed && l.rel.since > 4*s.Halflife { // below a millionth of the offset; a straying foot relocks at 1%
 			l.releasing = false
 		}
 	}
@@ -202,8 +200,8 @@ func (l *FootLock) decide(contact bool, anim, animVel mgl32.Vec3, s *LockSetting
 	}
 	if l.Locked && (!contact || groundDist(anim, l.At) > radius) {
 		l.Locked, l.strayed = false, contact
-		l.off, l.offVel = cur.Sub(anim), curVel.Sub(animVel)
-		l.since, l.freed, l.releasing = 0, 0, true
+		l.rel = decay{off: cur.Sub(anim), offVel: curVel.Sub(animVel)}
+		l.freed, l.releasing = 0, true
 	}
 	return false
 }
@@ -237,15 +235,13 @@ func (l *FootLock) nudge(d mgl32.Vec3, halflife float32) {
 	if l.Locked {
 		return
 	}
-	off, offVel := d, mgl32.Vec3{}
+	off, offVel := mgl32.Vec3{}, mgl32.Vec3{}
 	if !l.releasing {
 		l.freed = 40 * halflife // let go long ago: holds nothing (under 1e-23)
 	} else {
-		w0, w1, w2, w3 := spring.CriticalDecayWeights(halflife, l.since)
-		off = off.Add(l.off.Mul(w0)).Add(l.offVel.Mul(w1))
-		offVel = l.off.Mul(w2).Add(l.offVel.Mul(w3))
+		off, offVel = l.rel.at(halflife)
 	}
-	l.off, l.offVel, l.since, l.releasing = off, offVel, 0, true
+	l.rel, l.releasing = decay{off: off.Add(d), offVel: offVel}, true
 }
 
 // groundDist is the distance (m) between a and b on the ground plane.
@@ -384,14 +380,18 @@ func (m *Matcher) lockFoot(t *footTarget, side int, contact, toeContact bool, to
 	// lock's target where that is (a toe held where it landed below the
 	// floor stays there, not lifted as the animated toe rises).
 	t.floor, t.floorVel = m.RootPos[1]+m.DB.ToeFloor, 0
-	if animT[1] < t.floor {
-		t.floor, t.floorVel = animT[1], animTVel[1]
-	}
-	if t.toe[1] < t.floor {
-		t.floor, t.floorVel = t.toe[1], t.toeVel[1]
-	}
+	t.lowerFloor(animT[1], animTVel[1])
+	t.lowerFloor(t.toe[1], t.toeVel[1])
 	t.letGo = !l.Locked && (wasA || wasT && !tl.Locked)
 	t.acts, t.aims = ankleActs || toeActs, true
+}
+
+// lowerFloor lowers the floor the toe's aim is kept above to height y
+// (m, moving at vy m/s) where that is lower.
+func (t *footTarget) lowerFloor(y, vy float32) {
+	if y < t.floor {
+		t.floor, t.floorVel = y, vy
+	}
 }
 
 // toeAim is where foot side's toe aims (m, world) and how fast, given
@@ -417,9 +417,7 @@ func (m *Matcher) toeAim(side int, t *footTarget, ankle, ankleVel mgl32.Vec3, ha
 		m.ToeLocks[side].At = was
 		t.toe, t.base, off = was, t.base.Add(shift), off.Sub(shift)
 		m.Locks[side].nudge(shift.Mul(-1), halflife)
-		if was[1] < t.floor { // the floor as lockFoot sets it for a held toe
-			t.floor, t.floorVel = was[1], 0
-		}
+		t.lowerFloor(was[1], 0) // as lockFoot's for the toe lock's target
 	}
 	aim := t.toe.Add(off.Mul(1 - t.hold))
 	aimVel := t.toeVel.Add(offVel.Mul(1 - t.hold)).Sub(off.Mul(t.holdRate))
