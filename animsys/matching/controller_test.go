@@ -206,25 +206,32 @@ func TestSynchronisation(t *testing.T) {
 	db := embedded(t)
 	for p := Path(0); p < NumPaths; p++ {
 		s := DefaultSettings()
-		m := NewMatcher(db, s)
-		for k := 0; k < 20*60; k++ {
-			m.Update(p.Input(float32(k)/60, 1), 1.0/60)
-			if d := groundDist(m.RootPos, m.Sim.Pos); d > s.Sync.Distance+1e-4 {
-				t.Fatalf("%s at %.2f s: the root is %.3f m from the simulation (clamp %.2f)", p, float32(k)/60, d, s.Sync.Distance)
-			}
-			if a := angleDiff(m.RootYaw, m.Sim.Yaw); a > s.Sync.Angle+1e-4 {
-				t.Fatalf("%s at %.2f s: the root faces %.3f rad from the simulation", p, float32(k)/60, a)
-			}
-			// Holding the simulation back, the clamp never drags the
-			// root: it moves by the adjustment alone, at most Ratio of
-			// its own speed.
-			v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])
-			if a, most := m.adjVel.Len(), s.Sync.Ratio*groundDist(v, mgl32.Vec3{}); a > most+1e-3 {
-				t.Fatalf("%s at %.2f s: the clamp dragged the root at %.3f m/s (the adjustment's most %.3f)", p, float32(k)/60, a, most)
+		// The default holds the simulation back once the clamp has held
+		// the root HoldAfter; at 0 it holds it at once.
+		for _, after := range []float32{s.Sync.HoldAfter, 0} {
+			s.Sync.HoldAfter = after
+			m := NewMatcher(db, s)
+			for k := 0; k < 20*60; k++ {
+				m.Update(p.Input(float32(k)/60, 1), 1.0/60)
+				if d := groundDist(m.RootPos, m.Sim.Pos); d > s.Sync.Distance+1e-4 {
+					t.Fatalf("%s at %.2f s: the root is %.3f m from the simulation (clamp %.2f)", p, float32(k)/60, d, s.Sync.Distance)
+				}
+				if a := angleDiff(m.RootYaw, m.Sim.Yaw); a > s.Sync.Angle+1e-4 {
+					t.Fatalf("%s at %.2f s: the root faces %.3f rad from the simulation", p, float32(k)/60, a)
+				}
+				// Holding the simulation back, the clamp never drags the
+				// root: it moves by the adjustment alone, at most Ratio of
+				// its own speed. It may drag it for the first HoldAfter
+				// of a stretch at the clamp.
+				v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])
+				if a, most := m.adjVel.Len(), s.Sync.Ratio*groundDist(v, mgl32.Vec3{}); a > most+1e-3 && m.clamped > after {
+					t.Fatalf("%s at %.2f s, %.2f s at the clamp: it dragged the root at %.3f m/s (the adjustment's most %.3f), holding after %.1f s",
+						p, float32(k)/60, m.clamped, a, most, after)
+				}
 			}
 		}
 		s.Sync.Clamp = false
-		m = NewMatcher(db, s)
+		m := NewMatcher(db, s)
 		for k := 0; k < 20*60; k++ {
 			m.Update(p.Input(float32(k)/60, 1), 1.0/60)
 			v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])

@@ -23,8 +23,9 @@
 // output follow the input and stand on its feet:
 //
 //   - a Simulation the springs move, which the animated root is adjusted
-//     towards and kept near, the simulation held back where the root
-//     cannot keep up rather than the root dragged (Settings.Sync);
+//     towards and kept near, the root dragged through a short lag and
+//     the simulation held back where the root cannot keep up
+//     (Settings.Sync);
 //   - clips played at the rate the simulation asks (the scalar-velocity
 //     article's scale spring, bounded, every velocity scaled by it:
 //     Settings.Rate) and an idle stretch played then held, without

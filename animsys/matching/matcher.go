@@ -111,15 +111,22 @@ type SyncSettings struct {
 	// Angle (rad) of the simulation, whatever the animation does.
 	Clamp           bool
 	Distance, Angle float32
-	// Hold: where the clamp's distance is reached, the simulation is held
-	// back to it (the reference's synchronisation, bounded) rather than
-	// the root dragged on (its clamping). The root then moves only by its
-	// root motion and the adjustment, so a character the database cannot
-	// move as asked (the captures of ../shared/locomotion have no running
-	// turn) falls behind the input instead of skating after it: 37 cm/s of
-	// ankle sliding on their circle dragged, 6 held. The facing is clamped
-	// on the root either way.
-	Hold bool
+	// Hold: where the clamp's distance has been reached for longer than
+	// HoldAfter (s) without a break, the simulation is held back to it
+	// (the reference's synchronisation, bounded) rather than the root
+	// dragged on (its clamping). The root then moves only by its root
+	// motion and the adjustment, so a character the database cannot move
+	// as asked (the captures of ../shared/locomotion have no running
+	// turn) falls behind the input instead of skating after it: 37 cm/s
+	// of ankle sliding on their circle dragged, 7 held. A shorter lag (a
+	// transition's, a sharp turn's: 0.25-0.6 s on the zigzag of either
+	// set, against 10 s on the captures' circle) is dragged, as the
+	// reference does: held, it would leave the character behind the
+	// input on every corner (the embedded zigzag's trajectory error 14
+	// cm above its floor, against 3 dragged). The facing is clamped on
+	// the root either way.
+	Hold      bool
+	HoldAfter float32
 }
 
 // DefaultSettings are a Matcher's settings to start with.
@@ -128,7 +135,7 @@ func DefaultSettings() Settings {
 		SearchPeriod: 0.1, ForceChange: 1, Near: 0.2, Rerank: 16,
 		WalkSpeed: 1.4, RunSpeed: 3.6, SideSpeed: 1.1, BackSpeed: 1.0,
 		VelHalflife: 0.25, FaceHalflife: 0.2, Bias: 0.1, BiasShare: 0.3,
-		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2, Hold: true},
+		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2, Hold: true, HoldAfter: 0.5},
 		Lock: LockSettings{On: true, Toes: true, Radius: 1, Halflife: 0.1},
 		Idle: true, Rate: RateSettings{On: true, Halflife: 0.1}}
 }
@@ -174,6 +181,9 @@ type Matcher struct {
 	RootYaw float32
 	adjVel  mgl32.Vec3
 	adjYaw  float32
+	// clamped (s) is how long the clamp's distance has been reached
+	// without a break (SyncSettings.HoldAfter).
+	clamped float32
 	// Predicted is the predicted path of the root over the next second, in
 	// the world, at PathPoints even times; PredFacing its facing.
 	Predicted  [PathPoints]mgl32.Vec3
@@ -270,7 +280,7 @@ func NewMatcher(db *Database, s Settings) *Matcher {
 // searchable frame, at rest.
 func (m *Matcher) Reset() {
 	m.Sim, m.lastGoal, m.lastYaw = Simulation{}, mgl32.Vec2{}, 0
-	m.RootPos, m.RootYaw, m.adjVel, m.adjYaw = mgl32.Vec3{}, 0, mgl32.Vec3{}, 0
+	m.RootPos, m.RootYaw, m.adjVel, m.adjYaw, m.clamped = mgl32.Vec3{}, 0, mgl32.Vec3{}, 0, 0
 	m.Locks, m.ToeLocks = [2]FootLock{}, [2]FootLock{}
 	m.ik.drop, m.ik.dropVel, m.ik.pull = 0, 0, [2]decay{}
 	m.Clip, m.Time = 0, 0
@@ -721,8 +731,10 @@ func (m *Matcher) synchronise(dt float32) {
 		yaw += turn
 	}
 	if s.Clamp {
-		if d, most := pos.Sub(sim.Pos), s.Distance*m.DB.Unit; d.Len() > most {
-			if s.Hold {
+		if d, most := pos.Sub(sim.Pos), s.Distance*m.DB.Unit; !(d.Len() > most) {
+			m.clamped = 0
+		} else {
+			if m.clamped += dt; s.Hold && m.clamped > s.HoldAfter {
 				sim.Pos = pos.Sub(d.Mul(most / d.Len()))
 			} else {
 				pos = sim.Pos.Add(d.Mul(most / d.Len()))

@@ -338,3 +338,28 @@ func TestSampleKeepsJoints(t *testing.T) {
 		}
 	}
 }
+
+// TestTrajectoryFloorIgnoresSync: the trajectory error's floor (the
+// input's own share, Metrics.SimTrajectoryError) is the same whatever
+// the synchronisation does to the matcher's simulation (held back at the
+// clamp, left free while the root is dragged, or put on the root every
+// tick), since it comes from a simulation only the input steers; the
+// zigzag is a path where the clamp holds the embedded set's simulation
+// back (the floor of the held simulation itself read 52.3 cm there
+// against 41.0 free).
+func TestTrajectoryFloorIgnoresSync(t *testing.T) {
+	db := embedded(t)
+	st := DefaultSettings()
+	held := Eval(db, st, Zigzag, 20, 1)
+	st.Sync.Hold = false
+	dragged := Eval(db, st, Zigzag, 20, 1)
+	st.Sync = SyncSettings{}
+	off := Eval(db, st, Zigzag, 20, 1)
+	if held.SimTrajectoryError != dragged.SimTrajectoryError || held.SimTrajectoryError != off.SimTrajectoryError {
+		t.Errorf("floor %.4f cm held, %.4f dragged, %.4f with no synchronisation: want one figure",
+			held.SimTrajectoryError, dragged.SimTrajectoryError, off.SimTrajectoryError)
+	}
+	if held.TrajectoryError == dragged.TrajectoryError {
+		t.Errorf("trajectory error %.4f cm both held and dragged: the clamp never held the simulation, so this path tests nothing", held.TrajectoryError)
+	}
+}

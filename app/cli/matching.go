@@ -63,7 +63,8 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	idle := fs.Bool("idle", true, "stand in the idle state when asked to stand (play the database's idle stretch, then hold it, without searching)")
 	rate := fs.Bool("rate", true, "play clips at the playback rate (the simulation's speed over the clip's root speed, eased, 0.7-1.4)")
-	hold := fs.Bool("hold", true, "where the clamp's distance is reached, hold the simulation back to the root instead of dragging the root on")
+	hold := fs.Bool("hold", true, "where the clamp's distance has been reached for --hold-after seconds, hold the simulation back to the root instead of dragging the root on")
+	holdAfter := fs.Float64("hold-after", float64(matching.DefaultSettings().Sync.HoldAfter), "seconds at the clamp's distance before the simulation is held back (0-60; a shorter lag drags the root)")
 	dump := fs.String("dump", "", "write every tick of the run (root, simulation, prediction, ankles and toes, contacts, locks, transitions) to this CSV file; needs one --path and one --features")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -105,6 +106,9 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	if *seed < 0 || *seed > math.MaxUint32 {
 		return usage("--seed %d: want 0 to %d", *seed, uint32(math.MaxUint32))
 	}
+	if !(*holdAfter >= 0 && *holdAfter <= 60) {
+		return usage("--hold-after %v: want 0 to 60 seconds", *holdAfter)
+	}
 	tr, ok := evalTransitions[*trans]
 	if !ok {
 		return usage("--transition: transition %q: want spring, cubic, dead-blend or none", *trans)
@@ -124,7 +128,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	}
 	st := matching.DefaultSettings()
 	st.Transition = tr
-	st.Idle, st.Rate.On, st.Sync.Hold = *idle, *rate, *hold
+	st.Idle, st.Rate.On, st.Sync.Hold, st.Sync.HoldAfter = *idle, *rate, *hold, float32(*holdAfter)
 	db, err := matching.NewDatabase(src, matching.DefaultWeights, st.Halflife)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab matching eval: %s: %v\n", name, err)

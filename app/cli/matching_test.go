@@ -79,15 +79,17 @@ func TestMatchingEvalSwitches(t *testing.T) {
 		t.Errorf("stop-go: %+v with the idle state and the rate, %+v without", on, off)
 	}
 	t.Logf("stop-go: %+v with the idle state and the rate, %+v without", on, off)
-	// The zigzag reaches the clamp: held back, the simulation waits for
-	// the root; dragged on, the root's ankles slide more.
-	held, dragged := eval("--path", "zigzag"), eval("--path", "zigzag", "--hold=false")
+	// The zigzag reaches the clamp: held back at once, the simulation
+	// waits for the root; dragged on, the root's ankles slide more.
+	held, dragged := eval("--path", "zigzag", "--hold-after", "0"), eval("--path", "zigzag", "--hold=false")
 	if !(held.Ankle < dragged.Ankle) {
 		t.Errorf("zigzag: ankles slide %.2f cm/s with the simulation held, %.2f with the root dragged", held.Ankle, dragged.Ankle)
 	}
 	t.Logf("zigzag: ankles slide %.2f cm/s with the simulation held, %.2f with the root dragged", held.Ankle, dragged.Ankle)
-	var out, errb bytes.Buffer
-	if code := Matching(context.Background(), []string{"eval", "--idle=maybe"}, &out, &errb); code != ExitUsage {
-		t.Errorf("--idle=maybe: exit %d, want %d", code, ExitUsage)
+	for _, bad := range [][]string{{"--idle=maybe"}, {"--hold-after", "-1"}, {"--hold-after", "NaN"}} {
+		var out, errb bytes.Buffer
+		if code := Matching(context.Background(), append([]string{"eval"}, bad...), &out, &errb); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, ExitUsage)
+		}
 	}
 }

@@ -373,6 +373,7 @@ func (l *Lab) restart() {
 	l.time = 0
 	l.steer.faceYaw, l.steer.locked = 0, false
 	l.meter, l.figures, l.ticks = mm.Meter{}, mm.Metrics{}, 0
+	l.meter.Begin(l.m)
 	l.costPlot.Clear()
 	l.clipPlot.Clear()
 	l.feetPlot.Clear()

@@ -181,6 +181,7 @@ func (l *Lab) sliders() ui.Ranges {
 		{Label: "Turn h-l", V: &s.Sync.RotHalflife, Lo: 0.01, Hi: 1, Format: "%.2f s"},
 		{Label: "Max ratio", V: &s.Sync.Ratio, Lo: 0, Hi: 1, Format: "%.2f"},
 		{Label: "Clamp dist", V: &s.Sync.Distance, Lo: 0.01, Hi: 1, Format: "%.2f m"},
+		{Label: "Hold after", V: &s.Sync.HoldAfter, Lo: 0, Hi: 3, Format: "%.2f s"},
 		{Label: "Clamp angle", V: &s.Sync.Angle, Lo: 0.05, Hi: math.Pi,
 			Text: func(a float32) string { return fmt.Sprintf("%.0f deg", a*180/math.Pi) }},
 		{Label: "Unlock radius", V: &s.Lock.Radius, Lo: 0.05, Hi: 2, Format: "%.2f x hips"},
@@ -253,6 +254,9 @@ func (l *Lab) Panel(p *app.Panel) {
 		p.Check("Clamp root near it", &s.Sync.Clamp)
 		if s.Sync.Clamp {
 			p.Check("Hold simulation back", &s.Sync.Hold)
+			if s.Sync.Hold {
+				p.Range(sl, &s.Sync.HoldAfter)
+			}
 			p.Range(sl, &s.Sync.Distance)
 			p.Range(sl, &s.Sync.Angle)
 		}
