@@ -349,7 +349,7 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 			k := min(b*mathx.Lanes+j, len(t.joints)-1)
 			v[j] = t.data[k][f]
 		}
-		return mathx.LoadSoaVec3(v[:], 0)
+		return mathx.LoadSoaVec3Part(v[:], 0)
 	}
 	delta := func(fa, fb int) mathx.SoaVec3 {
 		if logs {
@@ -391,7 +391,8 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 // velocity J(o) do; scl = s1 exp(o). Outside the clip the end frame holds,
 // at rest.
 func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
-	needLanes(op, "out", out, wholePose, c.Joints, "the clip's Joints")
+	var o poseRooms
+	needLanes(&o, op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
 		c.Curves.SampleCurves(out, t)
 		return
@@ -410,7 +411,7 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 	if c.prepared() && st >= 0 && st < nf-1 {
 		rots, pos, scl := c.records(st)
 		for b := range rots {
-			w.rot(out, &rots[b], b)
+			w.rot(o, &rots[b], b)
 		}
 		for b := range pos {
 			w.chan3(out.Pos, out.Vel, c.pos.joints, &pos[b], b, false)
@@ -422,7 +423,7 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 		for b := range blocks(n) {
 			var x rotRec
 			c.rotTangents(&x, st, b)
-			w.rot(out, &x, b)
+			w.rot(o, &x, b)
 		}
 		for b := range blocks(len(c.pos.joints)) {
 			var x chanRec
@@ -447,13 +448,13 @@ func (w *curveWeights) curve(m1, d12, m2 mathx.SoaVec3) (o, do mathx.SoaVec3) {
 	return m1.Scale(w.h10).Add(d12.Scale(w.h01)).Add(m2.Scale(w.h11)), m1.Scale(w.d10).Add(d12.Scale(w.d01)).Add(m2.Scale(w.d11))
 }
 
-// rot samples block b's rotations from x into out: rot = exp(o) r1, ang =
-// J(o) do / FrameTime.
-func (w *curveWeights) rot(out *Pose, x *rotRec, b int) {
+// rot samples block b's rotations from x into out (its rooms): rot =
+// exp(o) r1, ang = J(o) do / FrameTime.
+func (w *curveWeights) rot(out poseRooms, x *rotRec, b int) {
 	o, do := w.curve(x.M1, x.D12, x.M2)
 	k := mathx.ExpAt(o.Dot(o))
-	mathx.StoreSoaQuat(out.Rot, b*mathx.Lanes, k.Quat(o).Mul(x.R))
-	mathx.StoreSoaVec3(out.Ang, b*mathx.Lanes, k.Jacobian(o, do).Scale(w.inv))
+	out.Rot.Store(b*mathx.Lanes, k.Quat(o).Mul(x.R))
+	out.Ang.Store(b*mathx.Lanes, k.Jacobian(o, do).Scale(w.inv))
 }
 
 // chan3 samples block b of the animated positions (scales where logs)
@@ -469,8 +470,8 @@ func (w *curveWeights) chan3(v, dv []mgl32.Vec3, joints []int32, x *chanRec, b i
 		val = val.Add(o)
 	}
 	var vs, ds [mathx.Lanes]mgl32.Vec3
-	mathx.StoreSoaVec3(vs[:], 0, val)
-	mathx.StoreSoaVec3(ds[:], 0, do.Scale(w.inv))
+	val.Unpack(&vs)
+	do.Scale(w.inv).Unpack(&ds)
 	for j, joint := range joints[b*mathx.Lanes : min((b+1)*mathx.Lanes, len(joints))] {
 		v[joint], dv[joint] = vs[j], ds[j]
 	}

@@ -204,8 +204,8 @@ func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 }
 
 // Loads and stores of a pose's channels (arrays of structures) as lanes,
-// a whole block at a time: the pose ops' slices have room for whole
-// blocks (PaddedLen). A block of eight Vec3s is three 32-byte loads,
+// a whole block at a time, through rooms (joint.go): the pose ops'
+// channels have room for whole blocks (PaddedLen). A block of eight Vec3s is three 32-byte loads,
 // transposed by two lane swaps and five shuffles per half; eight Quats,
 // four loads and a 4x4 transpose per half.
 
@@ -215,42 +215,47 @@ func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 // 16 bytes (Room3).
 func PaddedLen(n int) int { return (n + 8) &^ 7 }
 
-// LoadSoaVec3 is s[i], ..., s[i+Lanes-1] as lanes (i+Lanes <= cap(s)).
-func LoadSoaVec3(s []mgl32.Vec3, i int) SoaVec3 { return ldv8((*[8]mgl32.Vec3)(s[i : i+8])) }
+// Load is joints i to i+Lanes-1 of the room as lanes; i must be a
+// multiple of Lanes below the room's n, which is not checked.
+func (r Room3) Load(i int) SoaVec3 { return ldv8((*[8]mgl32.Vec3)(unsafe.Add(r.p, 12*i))) }
 
-// StoreSoaVec3 writes v to s[i], ..., s[i+Lanes-1] (i+Lanes <= cap(s)).
-func StoreSoaVec3(s []mgl32.Vec3, i int, v SoaVec3) { stv8((*[8]mgl32.Vec3)(s[i:i+8]), v) }
+// Store writes v to joints i to i+Lanes-1 of the room (i as Load).
+func (r Room3) Store(i int, v SoaVec3) { stv8((*[8]mgl32.Vec3)(unsafe.Add(r.p, 12*i)), v) }
 
-// LoadSoaQuat is s[i], ..., s[i+Lanes-1] as lanes (i+Lanes <= cap(s)).
-func LoadSoaQuat(s []mgl32.Quat, i int) SoaQuat { return ldq8((*[8]mgl32.Quat)(s[i : i+8])) }
+// Load is joints i to i+Lanes-1 of the room as lanes (i as Room3.Load).
+func (r RoomQ) Load(i int) SoaQuat { return ldq8((*[8]mgl32.Quat)(unsafe.Add(r.p, 16*i))) }
 
-// StoreSoaQuat writes q to s[i], ..., s[i+Lanes-1] (i+Lanes <= cap(s)).
-func StoreSoaQuat(s []mgl32.Quat, i int, q SoaQuat) { stq8((*[8]mgl32.Quat)(s[i:i+8]), q) }
+// Store writes q to joints i to i+Lanes-1 of the room (i as Room3.Load).
+func (r RoomQ) Store(i int, q SoaQuat) { stq8((*[8]mgl32.Quat)(unsafe.Add(r.p, 16*i)), q) }
 
-// LoadFlat is s[i], ..., s[i+Lanes-1] as their 3 Lanes float32s in
-// memory order, eight each in X, Y and Z, without the transpose: for
-// maths done the same on every component (lerps, sums, products with a
-// weight the same for every joint, logs and exps of scales), which then
-// gives each component what LoadSoaVec3's layout would, for three plain
+// Unpack writes v's lanes to s as Vec3s, lane j to s[j]: a block whose
+// joints go to places of their own.
+func (v SoaVec3) Unpack(s *[Lanes]mgl32.Vec3) { stv8(s, v) }
+
+// LoadFlat is joints i to i+Lanes-1 of the room as their 3 Lanes
+// float32s in memory order, eight each in X, Y and Z, without the
+// transpose (i as Load): for maths done the same on every component
+// (lerps, sums, products with a weight the same for every joint), which
+// then gives each component what Load's layout would, for three plain
 // loads and no shuffle. StoreFlat writes them back.
-func LoadFlat(s []mgl32.Vec3, i int) SoaVec3 {
-	r := (*[3][8]float32)(unsafe.Pointer((*[8]mgl32.Vec3)(s[i : i+8])))
-	return SoaVec3{archsimd.LoadFloat32x8(&r[0]), archsimd.LoadFloat32x8(&r[1]), archsimd.LoadFloat32x8(&r[2])}
+func (r Room3) LoadFlat(i int) SoaVec3 {
+	b := (*[3][8]float32)(unsafe.Add(r.p, 12*i))
+	return SoaVec3{archsimd.LoadFloat32x8(&b[0]), archsimd.LoadFloat32x8(&b[1]), archsimd.LoadFloat32x8(&b[2])}
 }
 
-// StoreFlat writes v, as LoadFlat lays it out, to s[i], ...,
-// s[i+Lanes-1] (i+Lanes <= cap(s)).
-func StoreFlat(s []mgl32.Vec3, i int, v SoaVec3) {
-	r := (*[3][8]float32)(unsafe.Pointer((*[8]mgl32.Vec3)(s[i : i+8])))
-	v.X.Store(&r[0])
-	v.Y.Store(&r[1])
-	v.Z.Store(&r[2])
+// StoreFlat writes v, as LoadFlat lays it out, to joints i to i+Lanes-1
+// of the room (i as Load).
+func (r Room3) StoreFlat(i int, v SoaVec3) {
+	b := (*[3][8]float32)(unsafe.Add(r.p, 12*i))
+	v.X.Store(&b[0])
+	v.Y.Store(&b[1])
+	v.Z.Store(&b[2])
 }
 
-// LoadSoaVec3Part is LoadSoaVec3 for a slice without NewPose's room (a
-// clip's frame): the lanes past s's end repeat its last element. A block
-// short of s's end takes s's last eight elements and moves each lane's
-// element into place (tailLanes). Through a buffer on the stack (its
+// LoadSoaVec3Part is s[i], ..., s[i+Lanes-1] as lanes, for a slice
+// without NewPose's room (a clip's frame): the lanes past s's end repeat
+// its last element. A block short of s's end takes s's last eight
+// elements and moves each lane's element into place (tailLanes). Through a buffer on the stack (its
 // copies legacy SSE moves amid the lane code, its 32-byte reloads across
 // their 16-byte stores) sampling without the Prepare cache took 4.7-5.9
 // us; this way 2.5. Only a slice of fewer than eight takes the buffer.
@@ -268,9 +273,9 @@ func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 {
 	return SoaVec3{v.X.Permute(t), v.Y.Permute(t), v.Z.Permute(t)}
 }
 
-// LoadSoaQuatPart is LoadSoaQuat for a slice without NewPose's room (a
-// clip's frame): the lanes past s's end repeat its last element (as
-// LoadSoaVec3Part).
+// LoadSoaQuatPart is s[i], ..., s[i+Lanes-1] as lanes, for a slice
+// without NewPose's room (a clip's frame): the lanes past s's end repeat
+// its last element (as LoadSoaVec3Part).
 func LoadSoaQuatPart(s []mgl32.Quat, i int) SoaQuat {
 	n := len(s)
 	if i+8 <= n {
