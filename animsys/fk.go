@@ -134,27 +134,22 @@ func BK(local, global *Pose, parents []int) {
 			}
 			off3[j], offQ[j] = 12*uintptr(p), 16*uintptr(p)
 		}
-		gp, gv, ga := g.Pos.Load(i), g.Vel.Load(i), g.Ang.Load(i)
-		gr, gs, gsv := g.Rot.Load(i), g.Scl.Load(i), g.Svl.Load(i)
-		pr, pp := g.Rot.Gather(&offQ), g.Pos.Gather(&off3)
-		ps, psv := g.Scl.Gather(&off3), g.Svl.Gather(&off3)
-		pv, pa := g.Vel.Gather(&off3), g.Ang.Gather(&off3)
-		arm := gp.Sub(pp)
+		// Channel by channel; root lanes keep their global values.
+		root := mathx.MaskFromBits(roots)
+		pr, ps, pa, psv := g.Rot.Gather(&offQ), g.Scl.Gather(&off3), g.Ang.Gather(&off3), g.Svl.Gather(&off3)
+		gp := g.Pos.Load(i)
+		arm := gp.Sub(g.Pos.Gather(&off3))
 		lp := pr.InvMulVec3(arm).Div(ps)
-		lv := pr.InvMulVec3(gv.Sub(pv).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv))
-		lr, ls := pr.InvMul(gr), gs.Div(ps)
-		la, lsv := pr.InvMulVec3(ga.Sub(pa)), gsv.Sub(psv)
-		if roots != 0 {
-			m := mathx.MaskFromBits(roots)
-			lp, lv, la, ls, lsv = gp.Merge(lp, m), gv.Merge(lv, m), ga.Merge(la, m), gs.Merge(ls, m), gsv.Merge(lsv, m)
-			lr = gr.Merge(lr, m)
-		}
-		l.Pos.Store(i, lp)
-		l.Rot.Store(i, lr)
-		l.Scl.Store(i, ls)
-		l.Vel.Store(i, lv)
-		l.Ang.Store(i, la)
-		l.Svl.Store(i, lsv)
+		l.Pos.Store(i, gp.Merge(lp, root))
+		gv := g.Vel.Load(i)
+		lv := pr.InvMulVec3(gv.Sub(g.Vel.Gather(&off3)).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv))
+		l.Vel.Store(i, gv.Merge(lv, root))
+		gr, gs := g.Rot.Load(i), g.Scl.Load(i)
+		l.Rot.Store(i, gr.Merge(pr.InvMul(gr), root))
+		l.Scl.Store(i, gs.Merge(gs.Div(ps), root))
+		ga, gsv := g.Ang.Load(i), g.Svl.Load(i)
+		l.Ang.Store(i, ga.Merge(pr.InvMulVec3(ga.Sub(pa)), root))
+		l.Svl.Store(i, gsv.Merge(gsv.Sub(psv), root))
 	}
 	mathx.ClearUpper()
 }
