@@ -19,7 +19,7 @@ import (
 // additive rotation.
 func AdditiveStatic(out, add *Pose, alpha float32) {
 	n := out.Len()
-	var o, a poseRooms
+	var o, a mathx.Rooms
 	needLanes(&o, "AdditiveStatic", "out", out, wholePose, n, "len(out.Pos)")
 	needLanes(&a, "AdditiveStatic", "add", add, wholePose, n, "len(out.Pos)")
 	additive(o, a, n, alpha, 0, false)
@@ -33,7 +33,7 @@ func AdditiveStatic(out, add *Pose, alpha float32) {
 // the article's form is its small-rotation limit.
 func Additive(out, add *Pose, alpha, alphaVel float32) {
 	n := out.Len()
-	var o, a poseRooms
+	var o, a mathx.Rooms
 	needLanes(&o, "Additive", "out", out, wholePose, n, "len(out.Pos)")
 	needLanes(&a, "Additive", "add", add, wholePose, n, "len(out.Pos)")
 	additive(o, a, n, alpha, alphaVel, false)
@@ -44,7 +44,7 @@ func Additive(out, add *Pose, alpha, alphaVel float32) {
 // angular velocity is turned into the parent frame by the base rotation.
 func AdditiveLocalStatic(out, add *Pose, alpha float32) {
 	n := out.Len()
-	var o, a poseRooms
+	var o, a mathx.Rooms
 	needLanes(&o, "AdditiveLocalStatic", "out", out, wholePose, n, "len(out.Pos)")
 	needLanes(&a, "AdditiveLocalStatic", "add", add, wholePose, n, "len(out.Pos)")
 	additive(o, a, n, alpha, 0, true)
@@ -57,7 +57,7 @@ func AdditiveLocalStatic(out, add *Pose, alpha float32) {
 // on the side the rotation is applied.)
 func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 	n := out.Len()
-	var o, a poseRooms
+	var o, a mathx.Rooms
 	needLanes(&o, "AdditiveLocal", "out", out, wholePose, n, "len(out.Pos)")
 	needLanes(&a, "AdditiveLocal", "add", add, wholePose, n, "len(out.Pos)")
 	additive(o, a, n, alpha, alphaVel, true)
@@ -65,7 +65,7 @@ func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 
 // additive is the four variants' loop over n joints, on the world side
 // or the local side, on the poses' rooms from their door checks.
-func additive(out, add poseRooms, n int, alpha, alphaVel float32, local bool) {
+func additive(out, add mathx.Rooms, n int, alpha, alphaVel float32, local bool) {
 	a, av := mathx.Splat(alpha), mathx.Splat(alphaVel)
 	for i := 0; i < n; i += mathx.Lanes {
 		// pos += alpha add.pos; vel += alpha add.vel + add.pos alphaVel:

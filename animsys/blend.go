@@ -49,7 +49,7 @@ func BlendStatic(out, lhs, rhs *Pose, alpha float32) {
 // blending the bench clips.
 func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	n := len(lhs.Pos)
-	var l, r, o poseRooms
+	var l, r, o mathx.Rooms
 	needLanes(&l, "Blend", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
 	needLanes(&r, "Blend", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
 	needLanes(&o, "Blend", "out", out, wholePose, n, "len(lhs.Pos)")

@@ -31,7 +31,7 @@ const MaxExtrapolatedTurn = math.Pi
 // exact velocities. Slower joints extrapolate as in the article.
 func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 	n := in.Len()
-	var from, to poseRooms
+	var from, to mathx.Rooms
 	needLanes(&from, "ExtrapolateDecayed", "in", in, wholePose, n, "len(in.Pos)")
 	needLanes(&to, "ExtrapolateDecayed", "out", out, wholePose, n, "len(in.Pos)")
 	y := mathx.Ln2 / (halflife + mathx.Eps)

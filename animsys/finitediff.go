@@ -18,7 +18,7 @@ import (
 // a complete pose (ready for BK). out may be curr; it must not be prev.
 func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	n := len(curr.Pos)
-	var c, p, o poseRooms
+	var c, p, o mathx.Rooms
 	needLanes(&c, "FiniteDiff", "curr", curr, transforms, n, "len(curr.Pos)")
 	needLanes(&p, "FiniteDiff", "prev", prev, transforms, n, "len(curr.Pos)")
 	needLanes(&o, "FiniteDiff", "out", out, wholePose, n, "len(curr.Pos)")
@@ -65,7 +65,7 @@ func FiniteDiffInPlace(curr, prev *Pose, dt float32) {
 // are copied unchanged. out may be in.
 func ExtrapolatePrev(out, in *Pose, delta float32) {
 	n := len(in.Pos)
-	var p, o poseRooms
+	var p, o mathx.Rooms
 	needLanes(&p, "ExtrapolatePrev", "in", in, wholePose, n, "len(in.Pos)")
 	needLanes(&o, "ExtrapolatePrev", "out", out, wholePose, n, "len(in.Pos)")
 	d := mathx.Splat(-delta)

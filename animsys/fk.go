@@ -20,37 +20,29 @@ import (
 func FK(global, local *Pose, parents []int) {
 	g, l := needFK("FK", global, local, parents, wholePose)
 	// One joint at a time, its lanes its components (mathx.JVec), on the
-	// channels as rooms (mathx.Room3), checked at the door: the 16-byte
+	// channels as rooms (mathx.Rooms), checked at the door: the 16-byte
 	// stores of a Vec3 spill onto the next joint's X, which is written
 	// after (NewPose's room takes the last joint's).
-	gp, gr, gs, gv, ga, gsv := g.Pos, g.Rot, g.Scl, g.Vel, g.Ang, g.Svl
-	lp, lr, ls, lv, la, lsv := l.Pos, l.Rot, l.Scl, l.Vel, l.Ang, l.Svl
 	for i, p := range parents {
-		pos, rot, scl := lp.Load4(i), lr.Load4(i), ls.Load4(i)
-		vel, ang, svl := lv.Load4(i), la.Load4(i), lsv.Load4(i)
+		pos, rot, scl, vel, ang, svl := l.Joint(i)
 		if p >= 0 {
-			parQ := gr.Load4(p)
-			parRot, parScl, parSvl, parAng := mathx.RotorOf(parQ), gs.Load4(p), gsv.Load4(p), ga.Load4(p)
+			parPos, parQ, parScl, parVel, parAng, parSvl := g.Joint(p)
+			parRot := mathx.RotorOf(parQ)
 			// pos = quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
 			offset := pos.Mul(parScl)
 			arm := parRot.Rotate(offset)
-			pos = arm.Add(gp.Load4(p))
+			pos = arm.Add(parPos)
 			rot = mathx.QuatMul4(parQ, rot)
 			scl = scl.Mul(parScl)
 			// vel = quat_mul_vec3(par_rot, local.vel * par_scl) + par_vel +
 			// cross(par_ang, arm) (leverage) + quat_mul_vec3(par_rot,
 			// offset * par_svl) (expansion): the two rotated terms share one
 			// rotation.
-			vel = parRot.Rotate(vel.Mul(parScl).Add(offset.Mul(parSvl))).Add(gv.Load4(p)).Add(mathx.Cross4(parAng, arm))
+			vel = parRot.Rotate(vel.Mul(parScl).Add(offset.Mul(parSvl))).Add(parVel).Add(mathx.Cross4(parAng, arm))
 			ang = parRot.Rotate(ang).Add(parAng)
 			svl = svl.Add(parSvl)
 		}
-		gp.Store4(i, pos)
-		gr.Store4(i, rot)
-		gs.Store4(i, scl)
-		gv.Store4(i, vel)
-		ga.Store4(i, ang)
-		gsv.Store4(i, svl)
+		g.SetJoint(i, pos, rot, scl, vel, ang, svl)
 	}
 }
 
@@ -77,7 +69,7 @@ func FKStatic(global, local *Pose, parents []int) {
 // NewPose's memory (needLanes: a joint's Vec3 is read and written as 16
 // bytes), they are different poses (FK reads a parent's global values
 // after writing them), and every joint's parent comes before it.
-func needFK(op string, global, local *Pose, parents []int, ch channels) (g, l poseRooms) {
+func needFK(op string, global, local *Pose, parents []int, ch channels) (g, l mathx.Rooms) {
 	n := len(parents)
 	needLanes(&g, op, "global", global, ch, n, "len(parents)")
 	needLanes(&l, op, "local", local, ch, n, "len(parents)")
@@ -108,7 +100,7 @@ func needFK(op string, global, local *Pose, parents []int, ch channels) (g, l po
 // their parents' values gathered.
 func BK(local, global *Pose, parents []int) {
 	n := len(parents)
-	var l, g poseRooms
+	var l, g mathx.Rooms
 	needLanes(&l, "BK", "local", local, wholePose, n, "len(parents)")
 	needLanes(&g, "BK", "global", global, wholePose, n, "len(parents)")
 	for i, p := range parents {

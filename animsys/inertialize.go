@@ -24,7 +24,7 @@ import (
 // offset must not be src or dst.
 func InertializeOffset(offset, src, dst *Pose) {
 	n := len(src.Pos)
-	var s, d, o poseRooms
+	var s, d, o mathx.Rooms
 	needLanes(&s, "InertializeOffset", "src", src, wholePose, n, "len(src.Pos)")
 	needLanes(&d, "InertializeOffset", "dst", dst, wholePose, n, "len(src.Pos)")
 	needLanes(&o, "InertializeOffset", "offset", offset, wholePose, n, "len(src.Pos)")
@@ -88,7 +88,7 @@ func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 
 // needInertialize is the door check of the inertializations, named op:
 // the poses' rooms.
-func needInertialize(op string, out, offset, input *Pose) (o, off, in poseRooms) {
+func needInertialize(op string, out, offset, input *Pose) (o, off, in mathx.Rooms) {
 	n := input.Len()
 	needLanes(&in, op, "input", input, wholePose, n, "len(input.Pos)")
 	needLanes(&off, op, "offset", offset, wholePose, n, "len(input.Pos)")
@@ -103,7 +103,7 @@ func needInertialize(op string, out, offset, input *Pose) (o, off, in poseRooms)
 // input: pos = input.pos + x; rot = exp(x) input.rot with angular
 // velocity exp(x) input.ang + J(x) v; scl = input.scl exp(x); each
 // velocity input's plus v.
-func inertialize(out, offset, input poseRooms, n int, w0, w1, w2, w3 float32) {
+func inertialize(out, offset, input mathx.Rooms, n int, w0, w1, w2, w3 float32) {
 	k0, k1, k2, k3 := mathx.Splat(w0), mathx.Splat(w1), mathx.Splat(w2), mathx.Splat(w3)
 	for i := 0; i < n; i += mathx.Lanes {
 		// Positions and velocities decay the same on each component: in

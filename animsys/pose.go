@@ -200,7 +200,7 @@ func need(op, role string, p *Pose, ch channels, n int, why string) {
 // Go emits (scalar float maths, moves of 128-bit values: FK's joint
 // forms spill with them) stalls. BenchmarkFK took 10-35 us instead of
 // 0.34 in most processes before FK began so.
-func needLanes(r *poseRooms, op, role string, p *Pose, ch channels, n int, why string) {
+func needLanes(r *mathx.Rooms, op, role string, p *Pose, ch channels, n int, why string) {
 	mathx.ClearUpper()
 	m := mathx.PaddedLen(n)
 	if ch&transforms != 0 {
@@ -219,15 +219,6 @@ func needLanes(r *poseRooms, op, role string, p *Pose, ch channels, n int, why s
 			r.Vel, r.Ang, r.Svl = mathx.RoomVec3(p.Vel, n), mathx.RoomVec3(p.Ang, n), mathx.RoomVec3(p.Svl, n)
 		}
 	}
-}
-
-// poseRooms are the channels of a pose as rooms (mathx.Room3,
-// mathx.RoomQ), which needLanes gives a lane op for its loads and stores.
-// (needLanes fills one in place: returned, its six pointers went through
-// memory twice.)
-type poseRooms struct {
-	Pos, Scl, Vel, Ang, Svl mathx.Room3
-	Rot                     mathx.RoomQ
 }
 
 // shortPose is the panic of a failed door check (need): an error, so that

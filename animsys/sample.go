@@ -391,7 +391,7 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 // velocity J(o) do; scl = s1 exp(o). Outside the clip the end frame holds,
 // at rest.
 func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
-	var o poseRooms
+	var o mathx.Rooms
 	needLanes(&o, op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
 		c.Curves.SampleCurves(out, t)
@@ -450,7 +450,7 @@ func (w *curveWeights) curve(m1, d12, m2 mathx.SoaVec3) (o, do mathx.SoaVec3) {
 
 // rot samples block b's rotations from x into out (its rooms): rot =
 // exp(o) r1, ang = J(o) do / FrameTime.
-func (w *curveWeights) rot(out poseRooms, x *rotRec, b int) {
+func (w *curveWeights) rot(out mathx.Rooms, x *rotRec, b int) {
 	o, do := w.curve(x.M1, x.D12, x.M2)
 	k := mathx.ExpAt(o.Dot(o))
 	out.Rot.Store(b*mathx.Lanes, k.Quat(o).Mul(x.R))

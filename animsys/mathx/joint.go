@@ -33,6 +33,15 @@ type Room3 struct{ p unsafe.Pointer }
 // (RoomQuat).
 type RoomQ struct{ p unsafe.Pointer }
 
+// Rooms are the six channels of a pose as rooms (positions, rotations,
+// scales and their velocities), as a pose op's door check gives them.
+// Joint and SetJoint read and write one joint's six at once (Load4,
+// Store4 of each).
+type Rooms struct {
+	Pos, Scl, Vel, Ang, Svl Room3
+	Rot                     RoomQ
+}
+
 // RoomVec3 is s as a Room3 for the joints below n; it panics unless s has
 // room for PaddedLen(n) elements (NewPose's), as the lane ops read and
 // write whole blocks and FK a Vec3 as 16 bytes.
