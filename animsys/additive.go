@@ -22,7 +22,7 @@ func AdditiveStatic(out, add *Pose, alpha float32) {
 	var o, a mathx.Rooms
 	needLanes(&o, "AdditiveStatic", "out", out, wholePose, n, "len(out.Pos)")
 	needLanes(&a, "AdditiveStatic", "add", add, wholePose, n, "len(out.Pos)")
-	additive(o, a, n, alpha, 0, false)
+	additive(&o, &a, n, alpha, 0, false)
 }
 
 // Additive applies add with weight alpha changing at alphaVel per second on
@@ -36,7 +36,7 @@ func Additive(out, add *Pose, alpha, alphaVel float32) {
 	var o, a mathx.Rooms
 	needLanes(&o, "Additive", "out", out, wholePose, n, "len(out.Pos)")
 	needLanes(&a, "Additive", "add", add, wholePose, n, "len(out.Pos)")
-	additive(o, a, n, alpha, alphaVel, false)
+	additive(&o, &a, n, alpha, alphaVel, false)
 }
 
 // AdditiveLocalStatic applies add with a fixed weight on the local side
@@ -47,7 +47,7 @@ func AdditiveLocalStatic(out, add *Pose, alpha float32) {
 	var o, a mathx.Rooms
 	needLanes(&o, "AdditiveLocalStatic", "out", out, wholePose, n, "len(out.Pos)")
 	needLanes(&a, "AdditiveLocalStatic", "add", add, wholePose, n, "len(out.Pos)")
-	additive(o, a, n, alpha, 0, true)
+	additive(&o, &a, n, alpha, 0, true)
 }
 
 // AdditiveLocal applies add with weight alpha changing at alphaVel per second
@@ -60,12 +60,12 @@ func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 	var o, a mathx.Rooms
 	needLanes(&o, "AdditiveLocal", "out", out, wholePose, n, "len(out.Pos)")
 	needLanes(&a, "AdditiveLocal", "add", add, wholePose, n, "len(out.Pos)")
-	additive(o, a, n, alpha, alphaVel, true)
+	additive(&o, &a, n, alpha, alphaVel, true)
 }
 
 // additive is the four variants' loop over n joints, on the world side
 // or the local side, on the poses' rooms from their door checks.
-func additive(out, add mathx.Rooms, n int, alpha, alphaVel float32, local bool) {
+func additive(out, add *mathx.Rooms, n int, alpha, alphaVel float32, local bool) {
 	a, av := mathx.Splat(alpha), mathx.Splat(alphaVel)
 	for i := 0; i < n; i += mathx.Lanes {
 		// pos += alpha add.pos; vel += alpha add.vel + add.pos alphaVel:

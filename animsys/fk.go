@@ -18,7 +18,8 @@ import (
 // m/s, rad/s world side, natural-log scale per second. It walks the
 // hierarchy one joint at a time, as a joint needs its parent's result.
 func FK(global, local *Pose, parents []int) {
-	g, l := needFK("FK", global, local, parents, wholePose)
+	var g, l mathx.Rooms
+	needFK(&g, &l, "FK", global, local, parents, wholePose)
 	// One joint at a time, its lanes its components (mathx.JVec), on the
 	// channels as rooms (mathx.Rooms), checked at the door: the 16-byte
 	// stores of a Vec3 spill onto the next joint's X, which is written
@@ -49,7 +50,8 @@ func FK(global, local *Pose, parents []int) {
 // FKStatic is FK without velocities (op_fk_static): only positions,
 // rotations and scales of global are written.
 func FKStatic(global, local *Pose, parents []int) {
-	g, l := needFK("FKStatic", global, local, parents, transforms)
+	var g, l mathx.Rooms
+	needFK(&g, &l, "FKStatic", global, local, parents, transforms)
 	gp, gr, gs, lp, lr, ls := g.Pos, g.Rot, g.Scl, l.Pos, l.Rot, l.Scl
 	for i, p := range parents {
 		pos, rot, scl := lp.Load4(i), lr.Load4(i), ls.Load4(i)
@@ -64,15 +66,15 @@ func FKStatic(global, local *Pose, parents []int) {
 	}
 }
 
-// needFK is the door check of FK and FKStatic, named op, giving the poses'
-// rooms: both poses hold len(parents) joints in the channels ch, in
+// needFK is the door check of FK and FKStatic, named op, filling in the
+// poses' rooms: both poses hold len(parents) joints in the channels ch, in
 // NewPose's memory (needLanes: a joint's Vec3 is read and written as 16
 // bytes), they are different poses (FK reads a parent's global values
 // after writing them), and every joint's parent comes before it.
-func needFK(op string, global, local *Pose, parents []int, ch channels) (g, l mathx.Rooms) {
+func needFK(g, l *mathx.Rooms, op string, global, local *Pose, parents []int, ch channels) {
 	n := len(parents)
-	needLanes(&g, op, "global", global, ch, n, "len(parents)")
-	needLanes(&l, op, "local", local, ch, n, "len(parents)")
+	needLanes(g, op, "global", global, ch, n, "len(parents)")
+	needLanes(l, op, "local", local, ch, n, "len(parents)")
 	if n > 0 && &global.Pos[0] == &local.Pos[0] {
 		panic(op + ": global and local are the same pose; FK writes a joint's global values before its children read their local ones")
 	}
@@ -81,7 +83,6 @@ func needFK(op string, global, local *Pose, parents []int, ch channels) (g, l ma
 			panic(badParent{op, i, p})
 		}
 	}
-	return g, l
 }
 
 // BK computes the local pose from a global one (op_bk): each joint is its

@@ -57,9 +57,10 @@ func CubicDecayWeights(blendTime, blendDuration float32) (w0, w1, w2, w3 float32
 // Inertialize applies the offset decayed by the cubic inertializer at
 // blendTime of blendDuration seconds onto input (op_inertialize).
 func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
-	o, off, in := needInertialize("Inertialize", out, offset, input)
+	var o, off, in mathx.Rooms
+	needInertialize(&o, &off, &in, "Inertialize", out, offset, input)
 	w0, w1, w2, w3 := CubicDecayWeights(blendTime, blendDuration)
-	inertialize(o, off, in, input.Len(), w0, w1, w2, w3)
+	inertialize(&o, &off, &in, input.Len(), w0, w1, w2, w3)
 }
 
 // InertializeCritical applies the offset decayed by a critical spring with
@@ -69,9 +70,10 @@ func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
 // spring.CriticalDecayWeights (w2, w3 their time derivatives). Unlike the
 // cubic it never reaches zero exactly, so it needs no duration.
 func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) {
-	o, off, in := needInertialize("InertializeCritical", out, offset, input)
+	var o, off, in mathx.Rooms
+	needInertialize(&o, &off, &in, "InertializeCritical", out, offset, input)
 	w0, w1, w2, w3 := spring.CriticalDecayWeights(halflife, blendTime)
-	inertialize(o, off, in, input.Len(), w0, w1, w2, w3)
+	inertialize(&o, &off, &in, input.Len(), w0, w1, w2, w3)
 }
 
 // InertializeWeights applies the offset decayed with weights w0..w3 onto
@@ -82,18 +84,18 @@ func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) 
 // for small offsets: up to ~0.65 rad/s off on the bench clips), scl =
 // input.scl exp(x). out may be input.
 func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
-	o, off, in := needInertialize("InertializeWeights", out, offset, input)
-	inertialize(o, off, in, input.Len(), w0, w1, w2, w3)
+	var o, off, in mathx.Rooms
+	needInertialize(&o, &off, &in, "InertializeWeights", out, offset, input)
+	inertialize(&o, &off, &in, input.Len(), w0, w1, w2, w3)
 }
 
-// needInertialize is the door check of the inertializations, named op:
-// the poses' rooms.
-func needInertialize(op string, out, offset, input *Pose) (o, off, in mathx.Rooms) {
+// needInertialize is the door check of the inertializations, named op,
+// filling in the poses' rooms.
+func needInertialize(o, off, in *mathx.Rooms, op string, out, offset, input *Pose) {
 	n := input.Len()
-	needLanes(&in, op, "input", input, wholePose, n, "len(input.Pos)")
-	needLanes(&off, op, "offset", offset, wholePose, n, "len(input.Pos)")
-	needLanes(&o, op, "out", out, wholePose, n, "len(input.Pos)")
-	return o, off, in
+	needLanes(in, op, "input", input, wholePose, n, "len(input.Pos)")
+	needLanes(off, op, "offset", offset, wholePose, n, "len(input.Pos)")
+	needLanes(o, op, "out", out, wholePose, n, "len(input.Pos)")
 }
 
 // inertialize is InertializeWeights past its door check, on the poses'
@@ -103,7 +105,7 @@ func needInertialize(op string, out, offset, input *Pose) (o, off, in mathx.Room
 // input: pos = input.pos + x; rot = exp(x) input.rot with angular
 // velocity exp(x) input.ang + J(x) v; scl = input.scl exp(x); each
 // velocity input's plus v.
-func inertialize(out, offset, input mathx.Rooms, n int, w0, w1, w2, w3 float32) {
+func inertialize(out, offset, input *mathx.Rooms, n int, w0, w1, w2, w3 float32) {
 	k0, k1, k2, k3 := mathx.Splat(w0), mathx.Splat(w1), mathx.Splat(w2), mathx.Splat(w3)
 	for i := 0; i < n; i += mathx.Lanes {
 		// Positions and velocities decay the same on each component: in

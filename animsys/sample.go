@@ -411,7 +411,7 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 	if c.prepared() && st >= 0 && st < nf-1 {
 		rots, pos, scl := c.records(st)
 		for b := range rots {
-			w.rot(o, &rots[b], b)
+			w.rot(&o, &rots[b], b)
 		}
 		for b := range pos {
 			w.chan3(out.Pos, out.Vel, c.pos.joints, &pos[b], b, false)
@@ -423,7 +423,7 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 		for b := range blocks(n) {
 			var x rotRec
 			c.rotTangents(&x, st, b)
-			w.rot(o, &x, b)
+			w.rot(&o, &x, b)
 		}
 		for b := range blocks(len(c.pos.joints)) {
 			var x chanRec
@@ -450,7 +450,7 @@ func (w *curveWeights) curve(m1, d12, m2 mathx.SoaVec3) (o, do mathx.SoaVec3) {
 
 // rot samples block b's rotations from x into out (its rooms): rot =
 // exp(o) r1, ang = J(o) do / FrameTime.
-func (w *curveWeights) rot(out mathx.Rooms, x *rotRec, b int) {
+func (w *curveWeights) rot(out *mathx.Rooms, x *rotRec, b int) {
 	o, do := w.curve(x.M1, x.D12, x.M2)
 	k := mathx.ExpAt(o.Dot(o))
 	out.Rot.Store(b*mathx.Lanes, k.Quat(o).Mul(x.R))
