@@ -113,8 +113,8 @@ func BK(local, global *Pose, parents []int) {
 		panic("BK: local and global are the same pose")
 	}
 	// Each lane's parent, as byte offsets into a Vec3 and a Quat channel
-	// (parents and joints are below n); a root reads itself and takes its
-	// global values as they are (below).
+	// (parents and joints are below n); a root reads itself, and then
+	// takes its global values as they are (below).
 	var off3, offQ [mathx.Lanes]uintptr
 	for i := 0; i < n; i += mathx.Lanes {
 		var roots uint
@@ -127,22 +127,26 @@ func BK(local, global *Pose, parents []int) {
 			}
 			off3[j], offQ[j] = 12*uintptr(p), 16*uintptr(p)
 		}
-		// Channel by channel; root lanes keep their global values.
-		root := mathx.MaskFromBits(roots)
+		// Channel by channel.
 		pr, ps, pa, psv := g.Rot.Gather(&offQ), g.Scl.Gather(&off3), g.Ang.Gather(&off3), g.Svl.Gather(&off3)
 		gp := g.Pos.Load(i)
 		arm := gp.Sub(g.Pos.Gather(&off3))
 		lp := pr.InvMulVec3(arm).Div(ps)
-		l.Pos.Store(i, gp.Merge(lp, root))
+		l.Pos.Store(i, lp)
 		gv := g.Vel.Load(i)
-		lv := pr.InvMulVec3(gv.Sub(g.Vel.Gather(&off3)).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv))
-		l.Vel.Store(i, gv.Merge(lv, root))
-		gr, gs := g.Rot.Load(i), g.Scl.Load(i)
-		l.Rot.Store(i, gr.Merge(pr.InvMul(gr), root))
-		l.Scl.Store(i, gs.Merge(gs.Div(ps), root))
-		ga, gsv := g.Ang.Load(i), g.Svl.Load(i)
-		l.Ang.Store(i, ga.Merge(pr.InvMulVec3(ga.Sub(pa)), root))
-		l.Svl.Store(i, gsv.Merge(gsv.Sub(psv), root))
+		l.Vel.Store(i, pr.InvMulVec3(gv.Sub(g.Vel.Gather(&off3)).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv)))
+		l.Rot.Store(i, pr.InvMul(g.Rot.Load(i)))
+		l.Scl.Store(i, g.Scl.Load(i).Div(ps))
+		l.Ang.Store(i, pr.InvMulVec3(g.Ang.Load(i).Sub(pa)))
+		l.Svl.Store(i, g.Svl.Load(i).Sub(psv))
+		if roots != 0 {
+			// A root's local kineform is its global one, as it is.
+			for j := i; j < min(i+mathx.Lanes, n); j++ {
+				if parents[j] < 0 {
+					local.SetKform(j, global.Kform(j))
+				}
+			}
+		}
 	}
 	mathx.ClearUpper()
 }
