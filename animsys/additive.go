@@ -18,9 +18,11 @@ import (
 // (op_additive_inplace_static): the base angular velocity turns with the
 // additive rotation.
 func AdditiveStatic(out, add *Pose, alpha float32) {
-	needLanes("AdditiveStatic", "out", out, wholePose, out.Len(), "len(out.Pos)")
-	needLanes("AdditiveStatic", "add", add, wholePose, out.Len(), "len(out.Pos)")
-	additive(out, add, alpha, 0, false)
+	n := out.Len()
+	var o, a mathx.Rooms
+	needLanes(&o, "AdditiveStatic", "out", out, wholePose, n, "len(out.Pos)")
+	needLanes(&a, "AdditiveStatic", "add", add, wholePose, n, "len(out.Pos)")
+	additive(&o, &a, n, alpha, 0, false)
 }
 
 // Additive applies add with weight alpha changing at alphaVel per second on
@@ -30,18 +32,22 @@ func AdditiveStatic(out, add *Pose, alpha float32) {
 // weighted additive rotation is computed exactly (see additiveRotation);
 // the article's form is its small-rotation limit.
 func Additive(out, add *Pose, alpha, alphaVel float32) {
-	needLanes("Additive", "out", out, wholePose, out.Len(), "len(out.Pos)")
-	needLanes("Additive", "add", add, wholePose, out.Len(), "len(out.Pos)")
-	additive(out, add, alpha, alphaVel, false)
+	n := out.Len()
+	var o, a mathx.Rooms
+	needLanes(&o, "Additive", "out", out, wholePose, n, "len(out.Pos)")
+	needLanes(&a, "Additive", "add", add, wholePose, n, "len(out.Pos)")
+	additive(&o, &a, n, alpha, alphaVel, false)
 }
 
 // AdditiveLocalStatic applies add with a fixed weight on the local side
 // (op_additive_local_inplace_static): rot = rot add_rot, and the additive
 // angular velocity is turned into the parent frame by the base rotation.
 func AdditiveLocalStatic(out, add *Pose, alpha float32) {
-	needLanes("AdditiveLocalStatic", "out", out, wholePose, out.Len(), "len(out.Pos)")
-	needLanes("AdditiveLocalStatic", "add", add, wholePose, out.Len(), "len(out.Pos)")
-	additive(out, add, alpha, 0, true)
+	n := out.Len()
+	var o, a mathx.Rooms
+	needLanes(&o, "AdditiveLocalStatic", "out", out, wholePose, n, "len(out.Pos)")
+	needLanes(&a, "AdditiveLocalStatic", "add", add, wholePose, n, "len(out.Pos)")
+	additive(&o, &a, n, alpha, 0, true)
 }
 
 // AdditiveLocal applies add with weight alpha changing at alphaVel per second
@@ -50,40 +56,41 @@ func AdditiveLocalStatic(out, add *Pose, alpha float32) {
 // static local variant; this adds the weight-rate term of op_additive_inplace
 // on the side the rotation is applied.)
 func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
-	needLanes("AdditiveLocal", "out", out, wholePose, out.Len(), "len(out.Pos)")
-	needLanes("AdditiveLocal", "add", add, wholePose, out.Len(), "len(out.Pos)")
-	additive(out, add, alpha, alphaVel, true)
+	n := out.Len()
+	var o, a mathx.Rooms
+	needLanes(&o, "AdditiveLocal", "out", out, wholePose, n, "len(out.Pos)")
+	needLanes(&a, "AdditiveLocal", "add", add, wholePose, n, "len(out.Pos)")
+	additive(&o, &a, n, alpha, alphaVel, true)
 }
 
-// additive is the four variants' loop, on the world side or the local
-// side. Its callers check the poses' sizes.
-func additive(out, add *Pose, alpha, alphaVel float32, local bool) {
-	n := len(out.Pos)
+// additive is the four variants' loop over n joints, on the world side
+// or the local side, on the poses' rooms from their door checks.
+func additive(out, add *mathx.Rooms, n int, alpha, alphaVel float32, local bool) {
 	a, av := mathx.Splat(alpha), mathx.Splat(alphaVel)
 	for i := 0; i < n; i += mathx.Lanes {
 		// pos += alpha add.pos; vel += alpha add.vel + add.pos alphaVel:
 		// the same on each component, in memory order (LoadFlat).
-		p := mathx.LoadFlat(add.Pos, i)
-		mathx.StoreFlat(out.Pos, i, mathx.LoadFlat(out.Pos, i).Add(p.Scale(a)))
-		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(out.Vel, i).Add(mathx.LoadFlat(add.Vel, i).Scale(a)).Add(p.Scale(av)))
+		p := add.Pos.LoadFlat(i)
+		out.Pos.StoreFlat(i, out.Pos.LoadFlat(i).Add(p.Scale(a)))
+		out.Vel.StoreFlat(i, out.Vel.LoadFlat(i).Add(add.Vel.LoadFlat(i).Scale(a)).Add(p.Scale(av)))
 
-		e, w := additiveRotation(mathx.LoadSoaQuat(add.Rot, i), mathx.LoadSoaVec3(add.Ang, i), a, av)
-		rot, ang := mathx.LoadSoaQuat(out.Rot, i), mathx.LoadSoaVec3(out.Ang, i)
+		e, w := additiveRotation(add.Rot.Load(i), add.Ang.Load(i), a, av)
+		rot, ang := out.Rot.Load(i), out.Ang.Load(i)
 		if local {
 			// rot = rot e; ang = ang + rot w.
-			mathx.StoreSoaQuat(out.Rot, i, rot.Mul(e))
-			mathx.StoreSoaVec3(out.Ang, i, ang.Add(rot.MulVec3(w)))
+			out.Rot.Store(i, rot.Mul(e))
+			out.Ang.Store(i, ang.Add(rot.MulVec3(w)))
 		} else {
 			// rot = e rot; ang = e ang + w.
-			mathx.StoreSoaQuat(out.Rot, i, e.Mul(rot))
-			mathx.StoreSoaVec3(out.Ang, i, e.MulVec3(ang).Add(w))
+			out.Rot.Store(i, e.Mul(rot))
+			out.Ang.Store(i, e.MulVec3(ang).Add(w))
 		}
 
 		// scl = scl exp(alpha ls), ls = log(add.scl); svl += alpha
 		// add.svl + ls alphaVel.
-		ls := logRatio(ones3(), mathx.LoadSoaVec3(add.Scl, i))
-		mathx.StoreSoaVec3(out.Scl, i, scaleBy(mathx.LoadSoaVec3(out.Scl, i), ls.Scale(a)))
-		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(out.Svl, i).Add(mathx.LoadSoaVec3(add.Svl, i).Scale(a)).Add(ls.Scale(av)))
+		ls := logRatio(ones3(), add.Scl.Load(i))
+		out.Scl.Store(i, scaleBy(out.Scl.Load(i), ls.Scale(a)))
+		out.Svl.Store(i, out.Svl.Load(i).Add(add.Svl.Load(i).Scale(a)).Add(ls.Scale(av)))
 	}
 	mathx.ClearUpper()
 }

@@ -27,9 +27,9 @@ func SmoothstepBlendAlphaVel(time, duration float32) float32 {
 // out may be lhs or rhs.
 func BlendStatic(out, lhs, rhs *Pose, alpha float32) {
 	n := lhs.Len()
-	needLanes("BlendStatic", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
-	needLanes("BlendStatic", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
-	needLanes("BlendStatic", "out", out, wholePose, n, "len(lhs.Pos)")
+	needLanes(nil, "BlendStatic", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
+	needLanes(nil, "BlendStatic", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
+	needLanes(nil, "BlendStatic", "out", out, wholePose, n, "len(lhs.Pos)")
 	Blend(out, lhs, rhs, alpha, 0)
 }
 
@@ -49,36 +49,37 @@ func BlendStatic(out, lhs, rhs *Pose, alpha float32) {
 // blending the bench clips.
 func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	n := len(lhs.Pos)
-	needLanes("Blend", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
-	needLanes("Blend", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
-	needLanes("Blend", "out", out, wholePose, n, "len(lhs.Pos)")
+	var l, r, o mathx.Rooms
+	needLanes(&l, "Blend", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
+	needLanes(&r, "Blend", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
+	needLanes(&o, "Blend", "out", out, wholePose, n, "len(lhs.Pos)")
 	a, av := mathx.Splat(alpha), mathx.Splat(alphaVel)
 	for i := 0; i < n; i += mathx.Lanes {
 		// Each channel is read before out's is written (out may be lhs or
 		// rhs). Positions and velocities are maths done the same on each
 		// component: in memory order (LoadFlat). Scales stay by component,
 		// where a uniform scale takes one log (SoaVec3.Log).
-		lp, rp := mathx.LoadFlat(lhs.Pos, i), mathx.LoadFlat(rhs.Pos, i)
-		lv, rv := mathx.LoadFlat(lhs.Vel, i), mathx.LoadFlat(rhs.Vel, i)
-		mathx.StoreFlat(out.Pos, i, lp.Lerp(rp, a))
-		mathx.StoreFlat(out.Vel, i, lv.Lerp(rv, a).Add(rp.Sub(lp).Scale(av)))
+		lp, rp := l.Pos.LoadFlat(i), r.Pos.LoadFlat(i)
+		lv, rv := l.Vel.LoadFlat(i), r.Vel.LoadFlat(i)
+		o.Pos.StoreFlat(i, lp.Lerp(rp, a))
+		o.Vel.StoreFlat(i, lv.Lerp(rv, a).Add(rp.Sub(lp).Scale(av)))
 
 		// rot = exp(alpha d) lhs.rot, d = log(abs(rhs.rot lhs.rot^-1)).
-		lr, la := mathx.LoadSoaQuat(lhs.Rot, i), mathx.LoadSoaVec3(lhs.Ang, i)
-		dq := mathx.LoadSoaQuat(rhs.Rot, i).MulInv(lr).Abs()
+		lr, la := l.Rot.Load(i), l.Ang.Load(i)
+		dq := r.Rot.Load(i).MulInv(lr).Abs()
 		d := dq.ToScaledAngleAxis()
-		dd := mathx.ToScaledAngleAxisDx(dq, d, mathx.LoadSoaVec3(rhs.Ang, i).Sub(dq.MulVec3(la)))
+		dd := mathx.ToScaledAngleAxisDx(dq, d, r.Ang.Load(i).Sub(dq.MulVec3(la)))
 		ad := d.Scale(a)
 		k := mathx.ExpAt(ad.Dot(ad))
 		e := k.Quat(ad)
-		mathx.StoreSoaQuat(out.Rot, i, e.Mul(lr))
-		mathx.StoreSoaVec3(out.Ang, i, d.Scale(av).Add(k.Jacobian(ad, dd.Scale(a))).Add(e.MulVec3(la)))
+		o.Rot.Store(i, e.Mul(lr))
+		o.Ang.Store(i, d.Scale(av).Add(k.Jacobian(ad, dd.Scale(a))).Add(e.MulVec3(la)))
 
 		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
-		ls, lsv, rsv := mathx.LoadSoaVec3(lhs.Scl, i), mathx.LoadSoaVec3(lhs.Svl, i), mathx.LoadSoaVec3(rhs.Svl, i)
-		ds := logRatio(ls, mathx.LoadSoaVec3(rhs.Scl, i))
-		mathx.StoreSoaVec3(out.Scl, i, scaleBy(ls, ds.Scale(a)))
-		mathx.StoreSoaVec3(out.Svl, i, lsv.Lerp(rsv, a).Add(ds.Scale(av)))
+		ls, lsv, rsv := l.Scl.Load(i), l.Svl.Load(i), r.Svl.Load(i)
+		ds := logRatio(ls, r.Scl.Load(i))
+		o.Scl.Store(i, scaleBy(ls, ds.Scale(a)))
+		o.Svl.Store(i, lsv.Lerp(rsv, a).Add(ds.Scale(av)))
 	}
 	mathx.ClearUpper()
 }

@@ -31,16 +31,17 @@ const MaxExtrapolatedTurn = math.Pi
 // exact velocities. Slower joints extrapolate as in the article.
 func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 	n := in.Len()
-	needLanes("ExtrapolateDecayed", "in", in, wholePose, n, "len(in.Pos)")
-	needLanes("ExtrapolateDecayed", "out", out, wholePose, n, "len(in.Pos)")
+	var from, to mathx.Rooms
+	needLanes(&from, "ExtrapolateDecayed", "in", in, wholePose, n, "len(in.Pos)")
+	needLanes(&to, "ExtrapolateDecayed", "out", out, wholePose, n, "len(in.Pos)")
 	y := mathx.Ln2 / (halflife + mathx.Eps)
 	decay := mathx.Exp(-y * time)
 	alpha := (1 - decay) / (y + mathx.Eps)
 	fastest := MaxExtrapolatedTurn * y // rad/s
 	a, k, top := mathx.Splat(alpha), mathx.Splat(decay), mathx.Splat(fastest)
 	for i := 0; i < n; i += mathx.Lanes {
-		p, r, s := mathx.LoadSoaVec3(in.Pos, i), mathx.LoadSoaQuat(in.Rot, i), mathx.LoadSoaVec3(in.Scl, i)
-		v, w, sv := mathx.LoadSoaVec3(in.Vel, i), mathx.LoadSoaVec3(in.Ang, i), mathx.LoadSoaVec3(in.Svl, i)
+		p, r, s := from.Pos.Load(i), from.Rot.Load(i), from.Scl.Load(i)
+		v, w, sv := from.Vel.Load(i), from.Ang.Load(i), from.Svl.Load(i)
 		// |w| <= fastest: w fastest/|w| where faster.
 		w2 := w.Dot(w)
 		w = w.Merge(w.Scale(top.Div(w2.Sqrt())), w2.LessEqual(top.Mul(top)))
@@ -52,12 +53,12 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 			p2, r2, s2 = p.Merge(p2, root), r.Merge(r2, root), s.Merge(s2, root)
 			v2, w2v, sv2 = v.Merge(v2, root), w.Merge(w2v, root), sv.Merge(sv2, root)
 		}
-		mathx.StoreSoaVec3(out.Pos, i, p2)
-		mathx.StoreSoaQuat(out.Rot, i, r2)
-		mathx.StoreSoaVec3(out.Scl, i, s2)
-		mathx.StoreSoaVec3(out.Vel, i, v2)
-		mathx.StoreSoaVec3(out.Ang, i, w2v)
-		mathx.StoreSoaVec3(out.Svl, i, sv2)
+		to.Pos.Store(i, p2)
+		to.Rot.Store(i, r2)
+		to.Scl.Store(i, s2)
+		to.Vel.Store(i, v2)
+		to.Ang.Store(i, w2v)
+		to.Svl.Store(i, sv2)
 	}
 	mathx.ClearUpper()
 }
@@ -69,10 +70,10 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 // scratch space of the same size.
 func DeadBlend(out, extrapolated, transition, input *Pose, halflife, blendTime, blendDuration float32) {
 	n := transition.Len()
-	needLanes("DeadBlend", "transition", transition, wholePose, n, "len(transition.Pos)")
-	needLanes("DeadBlend", "extrapolated", extrapolated, wholePose, n, "len(transition.Pos)")
-	needLanes("DeadBlend", "input", input, wholePose, n, "len(transition.Pos)")
-	needLanes("DeadBlend", "out", out, wholePose, n, "len(transition.Pos)")
+	needLanes(nil, "DeadBlend", "transition", transition, wholePose, n, "len(transition.Pos)")
+	needLanes(nil, "DeadBlend", "extrapolated", extrapolated, wholePose, n, "len(transition.Pos)")
+	needLanes(nil, "DeadBlend", "input", input, wholePose, n, "len(transition.Pos)")
+	needLanes(nil, "DeadBlend", "out", out, wholePose, n, "len(transition.Pos)")
 	ExtrapolateDecayed(extrapolated, transition, blendTime, halflife)
 	alpha := SmoothstepBlendAlpha(blendTime, blendDuration)
 	alphaVel := SmoothstepBlendAlphaVel(blendTime, blendDuration)

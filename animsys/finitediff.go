@@ -18,9 +18,10 @@ import (
 // a complete pose (ready for BK). out may be curr; it must not be prev.
 func FiniteDiff(out, curr, prev *Pose, dt float32) {
 	n := len(curr.Pos)
-	needLanes("FiniteDiff", "curr", curr, transforms, n, "len(curr.Pos)")
-	needLanes("FiniteDiff", "prev", prev, transforms, n, "len(curr.Pos)")
-	needLanes("FiniteDiff", "out", out, wholePose, n, "len(curr.Pos)")
+	var c, p, o mathx.Rooms
+	needLanes(&c, "FiniteDiff", "curr", curr, transforms, n, "len(curr.Pos)")
+	needLanes(&p, "FiniteDiff", "prev", prev, transforms, n, "len(curr.Pos)")
+	needLanes(&o, "FiniteDiff", "out", out, wholePose, n, "len(curr.Pos)")
 	if out != curr {
 		copyApart(out.Pos, curr.Pos[:n])
 		copyApart(out.Rot, curr.Rot[:n])
@@ -32,10 +33,10 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 		// svl = log(scl / prev.scl)/dt.
 		// The linear velocity is the same on each component: in memory
 		// order (LoadFlat).
-		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(curr.Pos, i).Sub(mathx.LoadFlat(prev.Pos, i)).Scale(inv))
-		dq := mathx.LoadSoaQuat(curr.Rot, i).MulInv(mathx.LoadSoaQuat(prev.Rot, i)).Abs()
-		mathx.StoreSoaVec3(out.Ang, i, dq.ToScaledAngleAxis().Scale(inv))
-		mathx.StoreSoaVec3(out.Svl, i, logRatio(mathx.LoadSoaVec3(prev.Scl, i), mathx.LoadSoaVec3(curr.Scl, i)).Scale(inv))
+		o.Vel.StoreFlat(i, c.Pos.LoadFlat(i).Sub(p.Pos.LoadFlat(i)).Scale(inv))
+		dq := c.Rot.Load(i).MulInv(p.Rot.Load(i)).Abs()
+		o.Ang.Store(i, dq.ToScaledAngleAxis().Scale(inv))
+		o.Svl.Store(i, logRatio(p.Scl.Load(i), c.Scl.Load(i)).Scale(inv))
 	}
 	mathx.ClearUpper()
 }
@@ -53,8 +54,8 @@ func copyApart[T mgl32.Vec3 | mgl32.Quat](dst, src []T) {
 // FiniteDiffInPlace replaces the velocities of curr by the finite
 // difference against prev, dt seconds earlier (op_finite_diff_inplace).
 func FiniteDiffInPlace(curr, prev *Pose, dt float32) {
-	needLanes("FiniteDiffInPlace", "curr", curr, wholePose, curr.Len(), "len(curr.Pos)")
-	needLanes("FiniteDiffInPlace", "prev", prev, transforms, curr.Len(), "len(curr.Pos)")
+	needLanes(nil, "FiniteDiffInPlace", "curr", curr, wholePose, curr.Len(), "len(curr.Pos)")
+	needLanes(nil, "FiniteDiffInPlace", "prev", prev, transforms, curr.Len(), "len(curr.Pos)")
 	FiniteDiff(curr, curr, prev, dt)
 }
 
@@ -64,17 +65,18 @@ func FiniteDiffInPlace(curr, prev *Pose, dt float32) {
 // are copied unchanged. out may be in.
 func ExtrapolatePrev(out, in *Pose, delta float32) {
 	n := len(in.Pos)
-	needLanes("ExtrapolatePrev", "in", in, wholePose, n, "len(in.Pos)")
-	needLanes("ExtrapolatePrev", "out", out, wholePose, n, "len(in.Pos)")
+	var p, o mathx.Rooms
+	needLanes(&p, "ExtrapolatePrev", "in", in, wholePose, n, "len(in.Pos)")
+	needLanes(&o, "ExtrapolatePrev", "out", out, wholePose, n, "len(in.Pos)")
 	d := mathx.Splat(-delta)
 	for i := 0; i < n; i += mathx.Lanes {
-		v, w, sv := mathx.LoadSoaVec3(in.Vel, i), mathx.LoadSoaVec3(in.Ang, i), mathx.LoadSoaVec3(in.Svl, i)
-		mathx.StoreSoaVec3(out.Pos, i, mathx.LoadSoaVec3(in.Pos, i).Add(v.Scale(d)))
-		mathx.StoreSoaQuat(out.Rot, i, mathx.FromScaledAngleAxis(w.Scale(d)).Mul(mathx.LoadSoaQuat(in.Rot, i)))
-		mathx.StoreSoaVec3(out.Scl, i, scaleBy(mathx.LoadSoaVec3(in.Scl, i), sv.Scale(d)))
-		mathx.StoreSoaVec3(out.Vel, i, v)
-		mathx.StoreSoaVec3(out.Ang, i, w)
-		mathx.StoreSoaVec3(out.Svl, i, sv)
+		v, w, sv := p.Vel.Load(i), p.Ang.Load(i), p.Svl.Load(i)
+		o.Pos.Store(i, p.Pos.Load(i).Add(v.Scale(d)))
+		o.Rot.Store(i, mathx.FromScaledAngleAxis(w.Scale(d)).Mul(p.Rot.Load(i)))
+		o.Scl.Store(i, scaleBy(p.Scl.Load(i), sv.Scale(d)))
+		o.Vel.Store(i, v)
+		o.Ang.Store(i, w)
+		o.Svl.Store(i, sv)
 	}
 	mathx.ClearUpper()
 }

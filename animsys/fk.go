@@ -18,52 +18,41 @@ import (
 // m/s, rad/s world side, natural-log scale per second. It walks the
 // hierarchy one joint at a time, as a joint needs its parent's result.
 func FK(global, local *Pose, parents []int) {
-	needFK("FK", global, local, parents, wholePose)
+	var g, l mathx.Rooms
+	needFK(&g, &l, "FK", global, local, parents, wholePose)
 	// One joint at a time, its lanes its components (mathx.JVec), on the
-	// channels as rooms (mathx.Room3), checked at the door: the 16-byte
+	// channels as rooms (mathx.Rooms), checked at the door: the 16-byte
 	// stores of a Vec3 spill onto the next joint's X, which is written
 	// after (NewPose's room takes the last joint's).
-	n := len(parents)
-	gp, gr, gs := mathx.RoomVec3(global.Pos, n), mathx.RoomQuat(global.Rot, n), mathx.RoomVec3(global.Scl, n)
-	gv, ga, gsv := mathx.RoomVec3(global.Vel, n), mathx.RoomVec3(global.Ang, n), mathx.RoomVec3(global.Svl, n)
-	lp, lr, ls := mathx.RoomVec3(local.Pos, n), mathx.RoomQuat(local.Rot, n), mathx.RoomVec3(local.Scl, n)
-	lv, la, lsv := mathx.RoomVec3(local.Vel, n), mathx.RoomVec3(local.Ang, n), mathx.RoomVec3(local.Svl, n)
 	for i, p := range parents {
-		pos, rot, scl := lp.Load4(i), lr.Load4(i), ls.Load4(i)
-		vel, ang, svl := lv.Load4(i), la.Load4(i), lsv.Load4(i)
+		pos, rot, scl, vel, ang, svl := l.Joint(i)
 		if p >= 0 {
-			parQ := gr.Load4(p)
-			parRot, parScl, parSvl, parAng := mathx.RotorOf(parQ), gs.Load4(p), gsv.Load4(p), ga.Load4(p)
+			parPos, parQ, parScl, parVel, parAng, parSvl := g.Joint(p)
+			parRot := mathx.RotorOf(parQ)
 			// pos = quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
 			offset := pos.Mul(parScl)
 			arm := parRot.Rotate(offset)
-			pos = arm.Add(gp.Load4(p))
+			pos = arm.Add(parPos)
 			rot = mathx.QuatMul4(parQ, rot)
 			scl = scl.Mul(parScl)
 			// vel = quat_mul_vec3(par_rot, local.vel * par_scl) + par_vel +
 			// cross(par_ang, arm) (leverage) + quat_mul_vec3(par_rot,
 			// offset * par_svl) (expansion): the two rotated terms share one
 			// rotation.
-			vel = parRot.Rotate(vel.Mul(parScl).Add(offset.Mul(parSvl))).Add(gv.Load4(p)).Add(mathx.Cross4(parAng, arm))
+			vel = parRot.Rotate(vel.Mul(parScl).Add(offset.Mul(parSvl))).Add(parVel).Add(mathx.Cross4(parAng, arm))
 			ang = parRot.Rotate(ang).Add(parAng)
 			svl = svl.Add(parSvl)
 		}
-		gp.Store4(i, pos)
-		gr.Store4(i, rot)
-		gs.Store4(i, scl)
-		gv.Store4(i, vel)
-		ga.Store4(i, ang)
-		gsv.Store4(i, svl)
+		g.SetJoint(i, pos, rot, scl, vel, ang, svl)
 	}
 }
 
 // FKStatic is FK without velocities (op_fk_static): only positions,
 // rotations and scales of global are written.
 func FKStatic(global, local *Pose, parents []int) {
-	needFK("FKStatic", global, local, parents, transforms)
-	n := len(parents)
-	gp, gr, gs := mathx.RoomVec3(global.Pos, n), mathx.RoomQuat(global.Rot, n), mathx.RoomVec3(global.Scl, n)
-	lp, lr, ls := mathx.RoomVec3(local.Pos, n), mathx.RoomQuat(local.Rot, n), mathx.RoomVec3(local.Scl, n)
+	var g, l mathx.Rooms
+	needFK(&g, &l, "FKStatic", global, local, parents, transforms)
+	gp, gr, gs, lp, lr, ls := g.Pos, g.Rot, g.Scl, l.Pos, l.Rot, l.Scl
 	for i, p := range parents {
 		pos, rot, scl := lp.Load4(i), lr.Load4(i), ls.Load4(i)
 		if p >= 0 {
@@ -77,15 +66,15 @@ func FKStatic(global, local *Pose, parents []int) {
 	}
 }
 
-// needFK is the door check of FK and FKStatic, named op: both poses hold
-// len(parents) joints in the channels ch, in NewPose's memory (needLanes:
-// a joint's Vec3 is read and written as 16 bytes), they are different
-// poses (FK reads a parent's global values after writing them), and every
-// joint's parent comes before it.
-func needFK(op string, global, local *Pose, parents []int, ch channels) {
+// needFK is the door check of FK and FKStatic, named op, filling in the
+// poses' rooms: both poses hold len(parents) joints in the channels ch, in
+// NewPose's memory (needLanes: a joint's Vec3 is read and written as 16
+// bytes), they are different poses (FK reads a parent's global values
+// after writing them), and every joint's parent comes before it.
+func needFK(g, l *mathx.Rooms, op string, global, local *Pose, parents []int, ch channels) {
 	n := len(parents)
-	needLanes(op, "global", global, ch, n, "len(parents)")
-	needLanes(op, "local", local, ch, n, "len(parents)")
+	needLanes(g, op, "global", global, ch, n, "len(parents)")
+	needLanes(l, op, "local", local, ch, n, "len(parents)")
 	if n > 0 && &global.Pos[0] == &local.Pos[0] {
 		panic(op + ": global and local are the same pose; FK writes a joint's global values before its children read their local ones")
 	}
@@ -112,8 +101,9 @@ func needFK(op string, global, local *Pose, parents []int, ch channels) {
 // their parents' values gathered.
 func BK(local, global *Pose, parents []int) {
 	n := len(parents)
-	needLanes("BK", "local", local, wholePose, n, "len(parents)")
-	needLanes("BK", "global", global, wholePose, n, "len(parents)")
+	var l, g mathx.Rooms
+	needLanes(&l, "BK", "local", local, wholePose, n, "len(parents)")
+	needLanes(&g, "BK", "global", global, wholePose, n, "len(parents)")
 	for i, p := range parents {
 		if p >= i {
 			panic(badParent{"BK", i, p})
@@ -123,10 +113,8 @@ func BK(local, global *Pose, parents []int) {
 		panic("BK: local and global are the same pose")
 	}
 	// Each lane's parent, as byte offsets into a Vec3 and a Quat channel
-	// (rooms checked here: parents and joints are below n); a root reads
-	// itself and takes its global values as they are (below).
-	pos, rot, scl := mathx.RoomVec3(global.Pos, n), mathx.RoomQuat(global.Rot, n), mathx.RoomVec3(global.Scl, n)
-	vel, ang, svl := mathx.RoomVec3(global.Vel, n), mathx.RoomVec3(global.Ang, n), mathx.RoomVec3(global.Svl, n)
+	// (parents and joints are below n); a root reads itself, and then
+	// takes its global values as they are (below).
 	var off3, offQ [mathx.Lanes]uintptr
 	for i := 0; i < n; i += mathx.Lanes {
 		var roots uint
@@ -139,27 +127,26 @@ func BK(local, global *Pose, parents []int) {
 			}
 			off3[j], offQ[j] = 12*uintptr(p), 16*uintptr(p)
 		}
-		gp, gv, ga := mathx.LoadSoaVec3(global.Pos, i), mathx.LoadSoaVec3(global.Vel, i), mathx.LoadSoaVec3(global.Ang, i)
-		gr, gs, gsv := mathx.LoadSoaQuat(global.Rot, i), mathx.LoadSoaVec3(global.Scl, i), mathx.LoadSoaVec3(global.Svl, i)
-		pr, pp := rot.Gather(&offQ), pos.Gather(&off3)
-		ps, psv := scl.Gather(&off3), svl.Gather(&off3)
-		pv, pa := vel.Gather(&off3), ang.Gather(&off3)
-		arm := gp.Sub(pp)
+		// Channel by channel.
+		pr, ps, pa, psv := g.Rot.Gather(&offQ), g.Scl.Gather(&off3), g.Ang.Gather(&off3), g.Svl.Gather(&off3)
+		gp := g.Pos.Load(i)
+		arm := gp.Sub(g.Pos.Gather(&off3))
 		lp := pr.InvMulVec3(arm).Div(ps)
-		lv := pr.InvMulVec3(gv.Sub(pv).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv))
-		lr, ls := pr.InvMul(gr), gs.Div(ps)
-		la, lsv := pr.InvMulVec3(ga.Sub(pa)), gsv.Sub(psv)
+		l.Pos.Store(i, lp)
+		gv := g.Vel.Load(i)
+		l.Vel.Store(i, pr.InvMulVec3(gv.Sub(g.Vel.Gather(&off3)).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv)))
+		l.Rot.Store(i, pr.InvMul(g.Rot.Load(i)))
+		l.Scl.Store(i, g.Scl.Load(i).Div(ps))
+		l.Ang.Store(i, pr.InvMulVec3(g.Ang.Load(i).Sub(pa)))
+		l.Svl.Store(i, g.Svl.Load(i).Sub(psv))
 		if roots != 0 {
-			m := mathx.MaskFromBits(roots)
-			lp, lv, la, ls, lsv = gp.Merge(lp, m), gv.Merge(lv, m), ga.Merge(la, m), gs.Merge(ls, m), gsv.Merge(lsv, m)
-			lr = gr.Merge(lr, m)
+			// A root's local kineform is its global one, as it is.
+			for j := i; j < min(i+mathx.Lanes, n); j++ {
+				if parents[j] < 0 {
+					local.SetKform(j, global.Kform(j))
+				}
+			}
 		}
-		mathx.StoreSoaVec3(local.Pos, i, lp)
-		mathx.StoreSoaQuat(local.Rot, i, lr)
-		mathx.StoreSoaVec3(local.Scl, i, ls)
-		mathx.StoreSoaVec3(local.Vel, i, lv)
-		mathx.StoreSoaVec3(local.Ang, i, la)
-		mathx.StoreSoaVec3(local.Svl, i, lsv)
 	}
 	mathx.ClearUpper()
 }

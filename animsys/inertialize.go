@@ -24,18 +24,19 @@ import (
 // offset must not be src or dst.
 func InertializeOffset(offset, src, dst *Pose) {
 	n := len(src.Pos)
-	needLanes("InertializeOffset", "src", src, wholePose, n, "len(src.Pos)")
-	needLanes("InertializeOffset", "dst", dst, wholePose, n, "len(src.Pos)")
-	needLanes("InertializeOffset", "offset", offset, wholePose, n, "len(src.Pos)")
+	var s, d, o mathx.Rooms
+	needLanes(&s, "InertializeOffset", "src", src, wholePose, n, "len(src.Pos)")
+	needLanes(&d, "InertializeOffset", "dst", dst, wholePose, n, "len(src.Pos)")
+	needLanes(&o, "InertializeOffset", "offset", offset, wholePose, n, "len(src.Pos)")
 	for i := 0; i < n; i += mathx.Lanes {
-		mathx.StoreSoaVec3(offset.Pos, i, mathx.LoadSoaVec3(src.Pos, i).Sub(mathx.LoadSoaVec3(dst.Pos, i)))
-		mathx.StoreSoaVec3(offset.Vel, i, mathx.LoadSoaVec3(src.Vel, i).Sub(mathx.LoadSoaVec3(dst.Vel, i)))
-		r := mathx.LoadSoaQuat(src.Rot, i).MulInv(mathx.LoadSoaQuat(dst.Rot, i)).Abs()
-		d := mathx.LoadSoaVec3(src.Ang, i).Sub(r.MulVec3(mathx.LoadSoaVec3(dst.Ang, i)))
-		mathx.StoreSoaQuat(offset.Rot, i, r)
-		mathx.StoreSoaVec3(offset.Ang, i, mathx.ToScaledAngleAxisDx(r, r.ToScaledAngleAxis(), d))
-		mathx.StoreSoaVec3(offset.Scl, i, mathx.LoadSoaVec3(src.Scl, i).Div(mathx.LoadSoaVec3(dst.Scl, i)))
-		mathx.StoreSoaVec3(offset.Svl, i, mathx.LoadSoaVec3(src.Svl, i).Sub(mathx.LoadSoaVec3(dst.Svl, i)))
+		o.Pos.Store(i, s.Pos.Load(i).Sub(d.Pos.Load(i)))
+		o.Vel.Store(i, s.Vel.Load(i).Sub(d.Vel.Load(i)))
+		r := s.Rot.Load(i).MulInv(d.Rot.Load(i)).Abs()
+		da := s.Ang.Load(i).Sub(r.MulVec3(d.Ang.Load(i)))
+		o.Rot.Store(i, r)
+		o.Ang.Store(i, mathx.ToScaledAngleAxisDx(r, r.ToScaledAngleAxis(), da))
+		o.Scl.Store(i, s.Scl.Load(i).Div(d.Scl.Load(i)))
+		o.Svl.Store(i, s.Svl.Load(i).Sub(d.Svl.Load(i)))
 	}
 	mathx.ClearUpper()
 }
@@ -56,9 +57,10 @@ func CubicDecayWeights(blendTime, blendDuration float32) (w0, w1, w2, w3 float32
 // Inertialize applies the offset decayed by the cubic inertializer at
 // blendTime of blendDuration seconds onto input (op_inertialize).
 func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
-	needInertialize("Inertialize", out, offset, input)
+	var o, off, in mathx.Rooms
+	needInertialize(&o, &off, &in, "Inertialize", out, offset, input)
 	w0, w1, w2, w3 := CubicDecayWeights(blendTime, blendDuration)
-	inertialize(out, offset, input, w0, w1, w2, w3)
+	inertialize(&o, &off, &in, input.Len(), w0, w1, w2, w3)
 }
 
 // InertializeCritical applies the offset decayed by a critical spring with
@@ -68,9 +70,10 @@ func Inertialize(out, offset, input *Pose, blendTime, blendDuration float32) {
 // spring.CriticalDecayWeights (w2, w3 their time derivatives). Unlike the
 // cubic it never reaches zero exactly, so it needs no duration.
 func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) {
-	needInertialize("InertializeCritical", out, offset, input)
+	var o, off, in mathx.Rooms
+	needInertialize(&o, &off, &in, "InertializeCritical", out, offset, input)
 	w0, w1, w2, w3 := spring.CriticalDecayWeights(halflife, blendTime)
-	inertialize(out, offset, input, w0, w1, w2, w3)
+	inertialize(&o, &off, &in, input.Len(), w0, w1, w2, w3)
 }
 
 // InertializeWeights applies the offset decayed with weights w0..w3 onto
@@ -81,45 +84,47 @@ func InertializeCritical(out, offset, input *Pose, blendTime, halflife float32) 
 // for small offsets: up to ~0.65 rad/s off on the bench clips), scl =
 // input.scl exp(x). out may be input.
 func InertializeWeights(out, offset, input *Pose, w0, w1, w2, w3 float32) {
-	needInertialize("InertializeWeights", out, offset, input)
-	inertialize(out, offset, input, w0, w1, w2, w3)
+	var o, off, in mathx.Rooms
+	needInertialize(&o, &off, &in, "InertializeWeights", out, offset, input)
+	inertialize(&o, &off, &in, input.Len(), w0, w1, w2, w3)
 }
 
-// needInertialize is the door check of the inertializations, named op.
-func needInertialize(op string, out, offset, input *Pose) {
+// needInertialize is the door check of the inertializations, named op,
+// filling in the poses' rooms.
+func needInertialize(o, off, in *mathx.Rooms, op string, out, offset, input *Pose) {
 	n := input.Len()
-	needLanes(op, "input", input, wholePose, n, "len(input.Pos)")
-	needLanes(op, "offset", offset, wholePose, n, "len(input.Pos)")
-	needLanes(op, "out", out, wholePose, n, "len(input.Pos)")
+	needLanes(in, op, "input", input, wholePose, n, "len(input.Pos)")
+	needLanes(off, op, "offset", offset, wholePose, n, "len(input.Pos)")
+	needLanes(o, op, "out", out, wholePose, n, "len(input.Pos)")
 }
 
-// inertialize is InertializeWeights past its door check. Per channel the
-// offset x0 (position, the scaled angle-axis r of the rotation, the log
-// of the scale) and its rate v0 decay to x = w0 x0 + w1 v0 with rate v =
-// w2 x0 + w3 v0, applied to input: pos = input.pos + x; rot = exp(x)
-// input.rot with angular velocity exp(x) input.ang + J(x) v; scl =
-// input.scl exp(x); each velocity input's plus v.
-func inertialize(out, offset, input *Pose, w0, w1, w2, w3 float32) {
-	n := len(input.Pos)
+// inertialize is InertializeWeights past its door check, on the poses'
+// rooms, n joints. Per channel the offset x0 (position, the scaled
+// angle-axis r of the rotation, the log of the scale) and its rate v0
+// decay to x = w0 x0 + w1 v0 with rate v = w2 x0 + w3 v0, applied to
+// input: pos = input.pos + x; rot = exp(x) input.rot with angular
+// velocity exp(x) input.ang + J(x) v; scl = input.scl exp(x); each
+// velocity input's plus v.
+func inertialize(out, offset, input *mathx.Rooms, n int, w0, w1, w2, w3 float32) {
 	k0, k1, k2, k3 := mathx.Splat(w0), mathx.Splat(w1), mathx.Splat(w2), mathx.Splat(w3)
 	for i := 0; i < n; i += mathx.Lanes {
 		// Positions and velocities decay the same on each component: in
 		// memory order (LoadFlat). Scales stay by component, where a
 		// uniform scale takes one log (SoaVec3.Log).
-		p, v := mathx.LoadFlat(offset.Pos, i), mathx.LoadFlat(offset.Vel, i)
-		mathx.StoreFlat(out.Pos, i, mathx.LoadFlat(input.Pos, i).Add(p.Scale(k0).Add(v.Scale(k1))))
-		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(input.Vel, i).Add(p.Scale(k2).Add(v.Scale(k3))))
+		p, v := offset.Pos.LoadFlat(i), offset.Vel.LoadFlat(i)
+		out.Pos.StoreFlat(i, input.Pos.LoadFlat(i).Add(p.Scale(k0).Add(v.Scale(k1))))
+		out.Vel.StoreFlat(i, input.Vel.LoadFlat(i).Add(p.Scale(k2).Add(v.Scale(k3))))
 
-		r, a := mathx.LoadSoaQuat(offset.Rot, i).ToScaledAngleAxis(), mathx.LoadSoaVec3(offset.Ang, i)
+		r, a := offset.Rot.Load(i).ToScaledAngleAxis(), offset.Ang.Load(i)
 		x, dx := r.Scale(k0).Add(a.Scale(k1)), r.Scale(k2).Add(a.Scale(k3))
 		k := mathx.ExpAt(x.Dot(x))
 		e := k.Quat(x)
-		mathx.StoreSoaVec3(out.Ang, i, e.MulVec3(mathx.LoadSoaVec3(input.Ang, i)).Add(k.Jacobian(x, dx)))
-		mathx.StoreSoaQuat(out.Rot, i, e.Mul(mathx.LoadSoaQuat(input.Rot, i)))
+		out.Ang.Store(i, e.MulVec3(input.Ang.Load(i)).Add(k.Jacobian(x, dx)))
+		out.Rot.Store(i, e.Mul(input.Rot.Load(i)))
 
-		ls, sv := logRatio(ones3(), mathx.LoadSoaVec3(offset.Scl, i)), mathx.LoadSoaVec3(offset.Svl, i)
-		mathx.StoreSoaVec3(out.Scl, i, scaleBy(mathx.LoadSoaVec3(input.Scl, i), ls.Scale(k0).Add(sv.Scale(k1))))
-		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(input.Svl, i).Add(ls.Scale(k2).Add(sv.Scale(k3))))
+		ls, sv := logRatio(ones3(), offset.Scl.Load(i)), offset.Svl.Load(i)
+		out.Scl.Store(i, scaleBy(input.Scl.Load(i), ls.Scale(k0).Add(sv.Scale(k1))))
+		out.Svl.Store(i, input.Svl.Load(i).Add(ls.Scale(k2).Add(sv.Scale(k3))))
 	}
 	mathx.ClearUpper()
 }

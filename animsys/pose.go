@@ -188,7 +188,10 @@ func need(op, role string, p *Pose, ch channels, n int, why string) {
 // needLanes is need for the ops that run mathx.Lanes joints at a time: the
 // channels hold exactly n joints, in the memory NewPose gives them, room
 // for mathx.PaddedLen(n), as the ops load and store whole blocks, which
-// joints past n, never a caller's, absorb.
+// joints past n, never a caller's, absorb. Into r, unless nil, it puts
+// the channels checked as rooms, which the op's loads and stores then
+// take without a check of their own (a check on every block's access
+// took about 1k of the bench chain's 26k instructions a tick).
 //
 // Every such op calls it at its door, before any lane value exists, so it
 // also clears the vector registers' upper halves (mathx.ClearUpper) as
@@ -197,16 +200,26 @@ func need(op, role string, p *Pose, ch channels, n int, why string) {
 // Go emits (scalar float maths, moves of 128-bit values: FK's joint
 // forms spill with them) stalls. BenchmarkFK took 10-35 us instead of
 // 0.34 in most processes before FK began so.
-func needLanes(op, role string, p *Pose, ch channels, n int, why string) {
-	m := mathx.PaddedLen(n)
-	if ch&transforms != 0 && !(fits(p.Pos, n, m) && fits(p.Rot, n, m) && fits(p.Scl, n, m)) ||
-		ch&velocities != 0 && !(fits(p.Vel, n, m) && fits(p.Ang, n, m) && fits(p.Svl, n, m)) {
-		panic(shortPose{op, role, p, ch, n, why, true})
-	}
+func needLanes(r *mathx.Rooms, op, role string, p *Pose, ch channels, n int, why string) {
 	mathx.ClearUpper()
+	m := mathx.PaddedLen(n)
+	if ch&transforms != 0 {
+		if len(p.Pos) != n || cap(p.Pos) != m || len(p.Rot) != n || cap(p.Rot) != m || len(p.Scl) != n || cap(p.Scl) != m {
+			panic(shortPose{op, role, p, ch, n, why, true})
+		}
+		if r != nil {
+			r.Pos, r.Rot, r.Scl = mathx.RoomVec3(p.Pos, n), mathx.RoomQuat(p.Rot, n), mathx.RoomVec3(p.Scl, n)
+		}
+	}
+	if ch&velocities != 0 {
+		if len(p.Vel) != n || cap(p.Vel) != m || len(p.Ang) != n || cap(p.Ang) != m || len(p.Svl) != n || cap(p.Svl) != m {
+			panic(shortPose{op, role, p, ch, n, why, true})
+		}
+		if r != nil {
+			r.Vel, r.Ang, r.Svl = mathx.RoomVec3(p.Vel, n), mathx.RoomVec3(p.Ang, n), mathx.RoomVec3(p.Svl, n)
+		}
+	}
 }
-
-func fits[T mgl32.Vec3 | mgl32.Quat](s []T, n, m int) bool { return len(s) == n && cap(s) == m }
 
 // shortPose is the panic of a failed door check (need): an error, so that
 // the message is made only when printed.

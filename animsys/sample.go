@@ -161,14 +161,14 @@ const MaxCacheBytes = 16 << 20
 // interval, by component: the rotation at the interval's start R (W, X,
 // Y, Z) and the tangents m1, d12, m2 of its cubic curve (rotTangents).
 type rotRec struct {
-	R           [4][mathx.Lanes]float32
-	M1, D12, M2 [3][mathx.Lanes]float32
+	R           mathx.SoaQuat
+	M1, D12, M2 mathx.SoaVec3
 }
 
 // chanRec is a block of mathx.Lanes animated positions or scales over one
 // interval: the value at its start V and the tangents m1, d12, m2 of its
 // curve (positions: Catmull-Rom; scales: of the log-ratios).
-type chanRec struct{ V, M1, D12, M2 [3][mathx.Lanes]float32 }
+type chanRec struct{ V, M1, D12, M2 mathx.SoaVec3 }
 
 func blocks(n int) int { return (n + mathx.Lanes - 1) / mathx.Lanes }
 
@@ -177,16 +177,16 @@ func blocks(n int) int { return (n + mathx.Lanes - 1) / mathx.Lanes }
 // would otherwise recompute every call, per interval (frame f to f+1): the
 // rotation curves' tangents of every joint (rotRec: two logarithms and a
 // Jacobian saved per joint), and those of each animated position and
-// scale (chanRec), in blocks of mathx.Lanes, laid out by component as the
-// lane types load them. It is the same function of the frames that
-// sampling computes without the cache (rotTangents, chanTangents), so the
-// values are the same either way. Call it once after the clip's frames
-// are filled, and again after changing them. The cache takes 13 float32s
-// per joint and interval, 12 per animated channel (rounded up to whole
-// blocks); above MaxCacheBytes none is made, nor for a clip of fewer
-// than mathx.Lanes/2 joints (a root track): its blocks would be mostly
-// padding, 800 bytes a frame for one joint against 28 for its frames,
-// and computing a few joints' tangents costs little.
+// scale (chanRec), in blocks of mathx.Lanes held as lane types. It is
+// the same function of the frames that sampling computes without the
+// cache (rotTangents, chanTangents), so the values are the same either
+// way. Call it once after the clip's frames are filled, and again after
+// changing them. The cache takes 13 float32s per joint and interval, 12
+// per animated channel (rounded up to whole blocks); above MaxCacheBytes
+// none is made, nor for a clip of fewer than mathx.Lanes/2 joints (a root
+// track): its blocks would be mostly padding, 800 bytes a frame for one
+// joint against 28 for its frames, and computing a few joints' tangents
+// costs little.
 func (c *Clip) Prepare() {
 	c.recs, c.posRecs, c.sclRecs = nil, nil, nil
 	c.pos.compact()
@@ -332,10 +332,7 @@ func (c *Clip) rotTangents(x *rotRec, st, b int) {
 	half := mathx.Half()
 	m1 := d01.Add(d12).Scale(half)
 	m2 := mathx.ToScaledAngleAxisDx(q12, d12, d12.Add(d23).Scale(half))
-	storeQuat(&x.R, r1)
-	storeVec3(&x.M1, m1)
-	storeVec3(&x.D12, d12)
-	storeVec3(&x.M2, m2)
+	x.R, x.M1, x.D12, x.M2 = r1, m1, d12, m2
 }
 
 // chanTangents fills x with block b of track t's curves over interval st:
@@ -352,7 +349,7 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 			k := min(b*mathx.Lanes+j, len(t.joints)-1)
 			v[j] = t.data[k][f]
 		}
-		return mathx.LoadSoaVec3(v[:], 0)
+		return mathx.LoadSoaVec3Part(v[:], 0)
 	}
 	delta := func(fa, fb int) mathx.SoaVec3 {
 		if logs {
@@ -381,31 +378,7 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 			m2 = d12.Add(d23).Scale(half)
 		}
 	}
-	storeVec3(&x.V, p1)
-	storeVec3(&x.M1, m1)
-	storeVec3(&x.D12, d12)
-	storeVec3(&x.M2, m2)
-}
-
-func storeVec3(x *[3][mathx.Lanes]float32, v mathx.SoaVec3) {
-	v.X.Store(&x[0])
-	v.Y.Store(&x[1])
-	v.Z.Store(&x[2])
-}
-
-func storeQuat(x *[4][mathx.Lanes]float32, q mathx.SoaQuat) {
-	q.W.Store(&x[0])
-	q.X.Store(&x[1])
-	q.Y.Store(&x[2])
-	q.Z.Store(&x[3])
-}
-
-func loadVec3(x *[3][mathx.Lanes]float32) mathx.SoaVec3 {
-	return mathx.SoaVec3{X: mathx.LoadSoaFloat(&x[0]), Y: mathx.LoadSoaFloat(&x[1]), Z: mathx.LoadSoaFloat(&x[2])}
-}
-
-func loadQuat(x *[4][mathx.Lanes]float32) mathx.SoaQuat {
-	return mathx.SoaQuat{W: mathx.LoadSoaFloat(&x[0]), X: mathx.LoadSoaFloat(&x[1]), Y: mathx.LoadSoaFloat(&x[2]), Z: mathx.LoadSoaFloat(&x[3])}
+	x.V, x.M1, x.D12, x.M2 = p1, m1, d12, m2
 }
 
 // sampleFrame is the sampling op (cubic or linear by h) at fraction h of
@@ -418,7 +391,8 @@ func loadQuat(x *[4][mathx.Lanes]float32) mathx.SoaQuat {
 // velocity J(o) do; scl = s1 exp(o). Outside the clip the end frame holds,
 // at rest.
 func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
-	needLanes(op, "out", out, wholePose, c.Joints, "the clip's Joints")
+	var o mathx.Rooms
+	needLanes(&o, op, "out", out, wholePose, c.Joints, "the clip's Joints")
 	if c.Curves != nil {
 		c.Curves.SampleCurves(out, t)
 		return
@@ -437,7 +411,7 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 	if c.prepared() && st >= 0 && st < nf-1 {
 		rots, pos, scl := c.records(st)
 		for b := range rots {
-			w.rot(out, &rots[b], b)
+			w.rot(&o, &rots[b], b)
 		}
 		for b := range pos {
 			w.chan3(out.Pos, out.Vel, c.pos.joints, &pos[b], b, false)
@@ -449,7 +423,7 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 		for b := range blocks(n) {
 			var x rotRec
 			c.rotTangents(&x, st, b)
-			w.rot(out, &x, b)
+			w.rot(&o, &x, b)
 		}
 		for b := range blocks(len(c.pos.joints)) {
 			var x chanRec
@@ -474,13 +448,13 @@ func (w *curveWeights) curve(m1, d12, m2 mathx.SoaVec3) (o, do mathx.SoaVec3) {
 	return m1.Scale(w.h10).Add(d12.Scale(w.h01)).Add(m2.Scale(w.h11)), m1.Scale(w.d10).Add(d12.Scale(w.d01)).Add(m2.Scale(w.d11))
 }
 
-// rot samples block b's rotations from x into out: rot = exp(o) r1, ang =
-// J(o) do / FrameTime.
-func (w *curveWeights) rot(out *Pose, x *rotRec, b int) {
-	o, do := w.curve(loadVec3(&x.M1), loadVec3(&x.D12), loadVec3(&x.M2))
+// rot samples block b's rotations from x into out (its rooms): rot =
+// exp(o) r1, ang = J(o) do / FrameTime.
+func (w *curveWeights) rot(out *mathx.Rooms, x *rotRec, b int) {
+	o, do := w.curve(x.M1, x.D12, x.M2)
 	k := mathx.ExpAt(o.Dot(o))
-	mathx.StoreSoaQuat(out.Rot, b*mathx.Lanes, k.Quat(o).Mul(loadQuat(&x.R)))
-	mathx.StoreSoaVec3(out.Ang, b*mathx.Lanes, k.Jacobian(o, do).Scale(w.inv))
+	out.Rot.Store(b*mathx.Lanes, k.Quat(o).Mul(x.R))
+	out.Ang.Store(b*mathx.Lanes, k.Jacobian(o, do).Scale(w.inv))
 }
 
 // chan3 samples block b of the animated positions (scales where logs)
@@ -488,16 +462,16 @@ func (w *curveWeights) rot(out *Pose, x *rotRec, b int) {
 // pos = p1 + o, vel = do / FrameTime; scl = s1 exp(o), svl = do /
 // FrameTime. The lanes go to their joints one by one.
 func (w *curveWeights) chan3(v, dv []mgl32.Vec3, joints []int32, x *chanRec, b int, logs bool) {
-	o, do := w.curve(loadVec3(&x.M1), loadVec3(&x.D12), loadVec3(&x.M2))
-	val := loadVec3(&x.V)
+	o, do := w.curve(x.M1, x.D12, x.M2)
+	val := x.V
 	if logs {
 		val = scaleBy(val, o)
 	} else {
 		val = val.Add(o)
 	}
 	var vs, ds [mathx.Lanes]mgl32.Vec3
-	mathx.StoreSoaVec3(vs[:], 0, val)
-	mathx.StoreSoaVec3(ds[:], 0, do.Scale(w.inv))
+	val.Unpack(&vs)
+	do.Scale(w.inv).Unpack(&ds)
 	for j, joint := range joints[b*mathx.Lanes : min((b+1)*mathx.Lanes, len(joints))] {
 		v[joint], dv[joint] = vs[j], ds[j]
 	}

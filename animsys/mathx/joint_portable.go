@@ -52,6 +52,23 @@ func (r RoomQ) Store4(i int, q JQuat) {
 	*(*mgl32.Quat)(unsafe.Add(r.p, 16*i)) = mgl32.Quat{W: q.W, V: mgl32.Vec3{q.X, q.Y, q.Z}}
 }
 
+// Joint is joint i's six channels, each as Load4 reads it (i below the
+// rooms' n: not checked).
+func (r *Rooms) Joint(i int) (pos JVec, rot JQuat, scl, vel, ang, svl JVec) {
+	return r.Pos.Load4(i), r.Rot.Load4(i), r.Scl.Load4(i), r.Vel.Load4(i), r.Ang.Load4(i), r.Svl.Load4(i)
+}
+
+// SetJoint writes joint i's six channels, each as Store4 writes it (i as
+// Joint).
+func (r *Rooms) SetJoint(i int, pos JVec, rot JQuat, scl, vel, ang, svl JVec) {
+	r.Pos.Store4(i, pos)
+	r.Rot.Store4(i, rot)
+	r.Scl.Store4(i, scl)
+	r.Vel.Store4(i, vel)
+	r.Ang.Store4(i, ang)
+	r.Svl.Store4(i, svl)
+}
+
 // QuatMul4 is the quaternion product a b (quat_mul), each component
 // summed in joint_avx2.go's lane order.
 func QuatMul4(a, b JQuat) JQuat {

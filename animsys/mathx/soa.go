@@ -9,11 +9,12 @@ import (
 // Lane types: the maths of the pose operations on Lanes joints at once, as
 // ozz-animation's SoaFloat3 and SoaQuaternion hold four. A pose operation
 // is a loop over blocks of Lanes joints written once, like the article's
-// loop over joints, on these types:
+// loop over joints, on these types, its channels as rooms (joint.go)
+// checked at its door:
 //
+//	lp, rp, op := mathx.RoomVec3(lhs.Pos, n), mathx.RoomVec3(rhs.Pos, n), mathx.RoomVec3(out.Pos, n)
 //	for i := 0; i < n; i += mathx.Lanes {
-//		pos := mathx.LoadSoaVec3(lhs.Pos, i).Lerp(mathx.LoadSoaVec3(rhs.Pos, i), alpha)
-//		mathx.StoreSoaVec3(out.Pos, i, pos)
+//		op.Store(i, lp.Load(i).Lerp(rp.Load(i), alpha))
 //		...
 //
 // With GOEXPERIMENT=simd on amd64 a SoaFloat is eight float32s in one AVX2

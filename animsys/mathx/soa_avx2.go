@@ -195,13 +195,17 @@ func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
 // Jacobian J(v) x (a = C1, b = C2 of SoaExp), of its inverse (a = -1/2, b
 // = LogRate) and of a rotation about v.
 func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
-	c := v.Cross(x)
-	return x.Add(c.Scale(a)).Add(v.Cross(c).Scale(b))
+	cx, cy, cz := v.Y.Mul(x.Z).Sub(v.Z.Mul(x.Y)), v.Z.Mul(x.X).Sub(v.X.Mul(x.Z)), v.X.Mul(x.Y).Sub(v.Y.Mul(x.X))
+	return SoaVec3{
+		x.X.Add(cx.Mul(a)).Add(v.Y.Mul(cz).Sub(v.Z.Mul(cy)).Mul(b)),
+		x.Y.Add(cy.Mul(a)).Add(v.Z.Mul(cx).Sub(v.X.Mul(cz)).Mul(b)),
+		x.Z.Add(cz.Mul(a)).Add(v.X.Mul(cy).Sub(v.Y.Mul(cx)).Mul(b)),
+	}
 }
 
 // Loads and stores of a pose's channels (arrays of structures) as lanes,
-// a whole block at a time: the pose ops' slices have room for whole
-// blocks (PaddedLen). A block of eight Vec3s is three 32-byte loads,
+// a whole block at a time, through rooms (joint.go): the pose ops'
+// channels have room for whole blocks (PaddedLen). A block of eight Vec3s is three 32-byte loads,
 // transposed by two lane swaps and five shuffles per half; eight Quats,
 // four loads and a 4x4 transpose per half.
 
@@ -211,42 +215,47 @@ func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 // 16 bytes (Room3).
 func PaddedLen(n int) int { return (n + 8) &^ 7 }
 
-// LoadSoaVec3 is s[i], ..., s[i+Lanes-1] as lanes (i+Lanes <= cap(s)).
-func LoadSoaVec3(s []mgl32.Vec3, i int) SoaVec3 { return ldv8((*[8]mgl32.Vec3)(s[i : i+8])) }
+// Load is joints i to i+Lanes-1 of the room as lanes; i must be a
+// multiple of Lanes below the room's n, which is not checked.
+func (r Room3) Load(i int) SoaVec3 { return ldv8((*[8]mgl32.Vec3)(unsafe.Add(r.p, 12*i))) }
 
-// StoreSoaVec3 writes v to s[i], ..., s[i+Lanes-1] (i+Lanes <= cap(s)).
-func StoreSoaVec3(s []mgl32.Vec3, i int, v SoaVec3) { stv8((*[8]mgl32.Vec3)(s[i:i+8]), v) }
+// Store writes v to joints i to i+Lanes-1 of the room (i as Load).
+func (r Room3) Store(i int, v SoaVec3) { stv8((*[8]mgl32.Vec3)(unsafe.Add(r.p, 12*i)), v) }
 
-// LoadSoaQuat is s[i], ..., s[i+Lanes-1] as lanes (i+Lanes <= cap(s)).
-func LoadSoaQuat(s []mgl32.Quat, i int) SoaQuat { return ldq8((*[8]mgl32.Quat)(s[i : i+8])) }
+// Load is joints i to i+Lanes-1 of the room as lanes (i as Room3.Load).
+func (r RoomQ) Load(i int) SoaQuat { return ldq8((*[8]mgl32.Quat)(unsafe.Add(r.p, 16*i))) }
 
-// StoreSoaQuat writes q to s[i], ..., s[i+Lanes-1] (i+Lanes <= cap(s)).
-func StoreSoaQuat(s []mgl32.Quat, i int, q SoaQuat) { stq8((*[8]mgl32.Quat)(s[i:i+8]), q) }
+// Store writes q to joints i to i+Lanes-1 of the room (i as Room3.Load).
+func (r RoomQ) Store(i int, q SoaQuat) { stq8((*[8]mgl32.Quat)(unsafe.Add(r.p, 16*i)), q) }
 
-// LoadFlat is s[i], ..., s[i+Lanes-1] as their 3 Lanes float32s in
-// memory order, eight each in X, Y and Z, without the transpose: for
-// maths done the same on every component (lerps, sums, products with a
-// weight the same for every joint, logs and exps of scales), which then
-// gives each component what LoadSoaVec3's layout would, for three plain
+// Unpack writes v's lanes to s as Vec3s, lane j to s[j]: a block whose
+// joints go to places of their own.
+func (v SoaVec3) Unpack(s *[Lanes]mgl32.Vec3) { stv8(s, v) }
+
+// LoadFlat is joints i to i+Lanes-1 of the room as their 3 Lanes
+// float32s in memory order, eight each in X, Y and Z, without the
+// transpose (i as Load): for maths done the same on every component
+// (lerps, sums, products with a weight the same for every joint), which
+// then gives each component what Load's layout would, for three plain
 // loads and no shuffle. StoreFlat writes them back.
-func LoadFlat(s []mgl32.Vec3, i int) SoaVec3 {
-	u := unsafe.Pointer((*[8]mgl32.Vec3)(s[i : i+8]))
-	return SoaVec3{ld8(u, 0), ld8(u, 32), ld8(u, 64)}
+func (r Room3) LoadFlat(i int) SoaVec3 {
+	b := (*[3][8]float32)(unsafe.Add(r.p, 12*i))
+	return SoaVec3{archsimd.LoadFloat32x8(&b[0]), archsimd.LoadFloat32x8(&b[1]), archsimd.LoadFloat32x8(&b[2])}
 }
 
-// StoreFlat writes v, as LoadFlat lays it out, to s[i], ...,
-// s[i+Lanes-1] (i+Lanes <= cap(s)).
-func StoreFlat(s []mgl32.Vec3, i int, v SoaVec3) {
-	u := unsafe.Pointer((*[8]mgl32.Vec3)(s[i : i+8]))
-	st8(u, 0, v.X)
-	st8(u, 32, v.Y)
-	st8(u, 64, v.Z)
+// StoreFlat writes v, as LoadFlat lays it out, to joints i to i+Lanes-1
+// of the room (i as Load).
+func (r Room3) StoreFlat(i int, v SoaVec3) {
+	b := (*[3][8]float32)(unsafe.Add(r.p, 12*i))
+	v.X.Store(&b[0])
+	v.Y.Store(&b[1])
+	v.Z.Store(&b[2])
 }
 
-// LoadSoaVec3Part is LoadSoaVec3 for a slice without NewPose's room (a
-// clip's frame): the lanes past s's end repeat its last element. A block
-// short of s's end takes s's last eight elements and moves each lane's
-// element into place (tailLanes). Through a buffer on the stack (its
+// LoadSoaVec3Part is s[i], ..., s[i+Lanes-1] as lanes, for a slice
+// without NewPose's room (a clip's frame): the lanes past s's end repeat
+// its last element. A block short of s's end takes s's last eight
+// elements and moves each lane's element into place (tailLanes). Through a buffer on the stack (its
 // copies legacy SSE moves amid the lane code, its 32-byte reloads across
 // their 16-byte stores) sampling without the Prepare cache took 4.7-5.9
 // us; this way 2.5. Only a slice of fewer than eight takes the buffer.
@@ -264,9 +273,9 @@ func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 {
 	return SoaVec3{v.X.Permute(t), v.Y.Permute(t), v.Z.Permute(t)}
 }
 
-// LoadSoaQuatPart is LoadSoaQuat for a slice without NewPose's room (a
-// clip's frame): the lanes past s's end repeat its last element (as
-// LoadSoaVec3Part).
+// LoadSoaQuatPart is s[i], ..., s[i+Lanes-1] as lanes, for a slice
+// without NewPose's room (a clip's frame): the lanes past s's end repeat
+// its last element (as LoadSoaVec3Part).
 func LoadSoaQuatPart(s []mgl32.Quat, i int) SoaQuat {
 	n := len(s)
 	if i+8 <= n {
@@ -324,51 +333,37 @@ func (r RoomQ) Gather(off *[Lanes]uintptr) SoaQuat {
 	return SoaQuat{w, x, y, z}
 }
 
-func ld8(p unsafe.Pointer, off uintptr) archsimd.Float32x8 {
-	return archsimd.LoadFloat32x8((*[8]float32)(unsafe.Add(p, off)))
-}
+// The loads and stores below view a block's channel as rows of eight
+// float32s, each row one 32-byte load or store (three rows for eight
+// Vec3s, four for eight Quats), and call the intrinsics themselves: a
+// call of an inlined helper would leave an executed NOP (its inlining
+// mark) in each.
 
-func st8(p unsafe.Pointer, off uintptr, v archsimd.Float32x8) {
-	v.Store((*[8]float32)(unsafe.Add(p, off)))
-}
-
-// ldv8 loads eight Vec3s as components (ldv8regs).
+// ldv8 loads eight Vec3s as components: rows x0 y0 z0 x1 y1 z1 x2 y2 |
+// z2 x3 y3 z3 x4 y4 z4 x5 | ... by two lane swaps and three blends to x0
+// y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 in each half (joints 0-3 low, 4-7
+// high), then five shuffles.
 func ldv8(p *[8]mgl32.Vec3) SoaVec3 {
-	u := unsafe.Pointer(p)
-	return ldv8regs(ld8(u, 0), ld8(u, 32), ld8(u, 64))
-}
-
-// ldv8regs transposes eight Vec3s in three vectors (x0 y0 z0 x1 | y1 z1
-// x2 y2 | z2 x3 y3 z3 | ...) into components: two lane swaps and three
-// blends to x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3 in each half (joints
-// 0-3 low, 4-7 high), then five shuffles.
-func ldv8regs(a, b, c archsimd.Float32x8) SoaVec3 {
+	r := (*[3][8]float32)(unsafe.Pointer(p))
+	a, b, c := archsimd.LoadFloat32x8(&r[0]), archsimd.LoadFloat32x8(&r[1]), archsimd.LoadFloat32x8(&r[2])
 	m03, m14, m25 := a.Select128FromPair(0, 3, b), a.Select128FromPair(1, 2, c), b.Select128FromPair(0, 3, c)
 	xy := m14.SelectFromPairGrouped(2, 3, 5, 6, m25) // x2 y2 x3 y3
 	yz := m03.SelectFromPairGrouped(1, 2, 4, 5, m14) // y0 z0 y1 z1
-	return SoaVec3{(m03.SelectFromPairGrouped(0, 3, 4, 6, xy)), (yz.SelectFromPairGrouped(0, 2, 5, 7, xy)),
-		(yz.SelectFromPairGrouped(1, 3, 4, 7, m25))}
+	return SoaVec3{m03.SelectFromPairGrouped(0, 3, 4, 6, xy), yz.SelectFromPairGrouped(0, 2, 5, 7, xy), yz.SelectFromPairGrouped(1, 3, 4, 7, m25)}
 }
 
-// stv8 stores components as eight Vec3s.
+// stv8 stores components as eight Vec3s: ldv8 backwards.
 func stv8(p *[8]mgl32.Vec3, v SoaVec3) {
-	u := unsafe.Pointer(p)
-	a, b, c := stv8regs(v)
-	st8(u, 0, a)
-	st8(u, 32, b)
-	st8(u, 64, c)
-}
-
-// stv8regs is ldv8regs backwards.
-func stv8regs(v SoaVec3) (archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8) {
-	x, y, z := (v.X), (v.Y), (v.Z)
-	rxy := x.SelectFromPairGrouped(0, 2, 4, 6, y) // x0 x2 y0 y2
-	ryz := y.SelectFromPairGrouped(1, 3, 5, 7, z) // y1 y3 z1 z3
-	rzx := z.SelectFromPairGrouped(0, 2, 5, 7, x) // z0 z2 x1 x3
+	r := (*[3][8]float32)(unsafe.Pointer(p))
+	rxy := v.X.SelectFromPairGrouped(0, 2, 4, 6, v.Y) // x0 x2 y0 y2
+	ryz := v.Y.SelectFromPairGrouped(1, 3, 5, 7, v.Z) // y1 y3 z1 z3
+	rzx := v.Z.SelectFromPairGrouped(0, 2, 5, 7, v.X) // z0 z2 x1 x3
 	m03 := rxy.SelectFromPairGrouped(0, 2, 4, 6, rzx)
 	m14 := ryz.SelectFromPairGrouped(0, 2, 5, 7, rxy)
 	m25 := rzx.SelectFromPairGrouped(1, 3, 5, 7, ryz)
-	return m03.Select128FromPair(0, 2, m14), m25.Select128FromPair(0, 3, m03), m14.Select128FromPair(1, 3, m25)
+	m03.Select128FromPair(0, 2, m14).Store(&r[0])
+	m25.Select128FromPair(0, 3, m03).Store(&r[1])
+	m14.Select128FromPair(1, 3, m25).Store(&r[2])
 }
 
 // tr4 transposes the 4x4 matrices in the halves of rows a, b, c, d.
@@ -381,32 +376,23 @@ func tr4(a, b, c, d archsimd.Float32x8) (archsimd.Float32x8, archsimd.Float32x8,
 		t1.SelectFromPairGrouped(0, 2, 4, 6, t3), t1.SelectFromPairGrouped(1, 3, 5, 7, t3)
 }
 
-// ldq8 loads eight Quats (W, then the vector part) as components.
+// ldq8 loads eight Quats (W, then the vector part) as components: joints
+// 0|4, 1|5, 2|6, 3|7 in the halves of four rows, transposed (tr4).
 func ldq8(p *[8]mgl32.Quat) SoaQuat {
-	u := unsafe.Pointer(p)
-	return ldq8regs(ld8(u, 0), ld8(u, 32), ld8(u, 64), ld8(u, 96))
-}
-
-// ldq8regs transposes eight Quats in four vectors into components.
-func ldq8regs(q01, q23, q45, q67 archsimd.Float32x8) SoaQuat {
+	r := (*[4][8]float32)(unsafe.Pointer(p))
+	q01, q23, q45, q67 := archsimd.LoadFloat32x8(&r[0]), archsimd.LoadFloat32x8(&r[1]), archsimd.LoadFloat32x8(&r[2]), archsimd.LoadFloat32x8(&r[3])
 	w, x, y, z := tr4(q01.Select128FromPair(0, 2, q45), q01.Select128FromPair(1, 3, q45), q23.Select128FromPair(0, 2, q67), q23.Select128FromPair(1, 3, q67))
-	return SoaQuat{(w), (x), (y), (z)}
+	return SoaQuat{w, x, y, z}
 }
 
-// stq8 stores components as eight Quats.
+// stq8 stores components as eight Quats: ldq8 backwards.
 func stq8(p *[8]mgl32.Quat, q SoaQuat) {
-	u := unsafe.Pointer(p)
-	a, b, c, d := stq8regs(q)
-	st8(u, 0, a)
-	st8(u, 32, b)
-	st8(u, 64, c)
-	st8(u, 96, d)
-}
-
-// stq8regs is ldq8regs backwards.
-func stq8regs(q SoaQuat) (archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8, archsimd.Float32x8) {
-	a, b, c, d := tr4((q.W), (q.X), (q.Y), (q.Z)) // joints 0|4, 1|5, 2|6, 3|7
-	return a.Select128FromPair(0, 2, b), c.Select128FromPair(0, 2, d), a.Select128FromPair(1, 3, b), c.Select128FromPair(1, 3, d)
+	r := (*[4][8]float32)(unsafe.Pointer(p))
+	a, b, c, d := tr4(q.W, q.X, q.Y, q.Z) // joints 0|4, 1|5, 2|6, 3|7
+	a.Select128FromPair(0, 2, b).Store(&r[0])
+	c.Select128FromPair(0, 2, d).Store(&r[1])
+	a.Select128FromPair(1, 3, b).Store(&r[2])
+	c.Select128FromPair(1, 3, d).Store(&r[3])
 }
 
 // ClearUpper ends a stretch of lane code (VZEROUPPER): Go 1.26 emits

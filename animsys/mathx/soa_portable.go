@@ -281,41 +281,55 @@ func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 // (Room3).
 func PaddedLen(n int) int { return n + 1 }
 
-// LoadSoaVec3 is s[i], ..., s[i+Lanes-1] as lanes (i < len(s)).
-func LoadSoaVec3(s []mgl32.Vec3, i int) SoaVec3 {
+// Load is joint i of the room as lanes; i must be below the room's n,
+// which is not checked.
+func (r Room3) Load(i int) SoaVec3 {
+	v := (*mgl32.Vec3)(unsafe.Add(r.p, 12*i))
+	return SoaVec3{SoaFloat(v[0]), SoaFloat(v[1]), SoaFloat(v[2])}
+}
+
+// Store writes v to joint i of the room (i as Load).
+func (r Room3) Store(i int, v SoaVec3) {
+	*(*mgl32.Vec3)(unsafe.Add(r.p, 12*i)) = mgl32.Vec3{float32(v.X), float32(v.Y), float32(v.Z)}
+}
+
+// Load is joint i of the room as lanes (i as Room3.Load).
+func (r RoomQ) Load(i int) SoaQuat {
+	q := (*mgl32.Quat)(unsafe.Add(r.p, 16*i))
+	return SoaQuat{SoaFloat(q.W), SoaFloat(q.V[0]), SoaFloat(q.V[1]), SoaFloat(q.V[2])}
+}
+
+// Store writes q to joint i of the room (i as Room3.Load).
+func (r RoomQ) Store(i int, q SoaQuat) {
+	*(*mgl32.Quat)(unsafe.Add(r.p, 16*i)) = mgl32.Quat{W: float32(q.W), V: mgl32.Vec3{float32(q.X), float32(q.Y), float32(q.Z)}}
+}
+
+// Unpack writes v's lanes to s as Vec3s, lane j to s[j].
+func (v SoaVec3) Unpack(s *[Lanes]mgl32.Vec3) {
+	s[0] = mgl32.Vec3{float32(v.X), float32(v.Y), float32(v.Z)}
+}
+
+// LoadFlat is Load, for maths done the same on every component (see
+// soa_avx2.go: there it skips the transpose; with one lane there is
+// none).
+func (r Room3) LoadFlat(i int) SoaVec3 { return r.Load(i) }
+
+// StoreFlat is Store (see LoadFlat).
+func (r Room3) StoreFlat(i int, v SoaVec3) { r.Store(i, v) }
+
+// LoadSoaVec3Part is s[i], ..., s[i+Lanes-1] as lanes, for a slice
+// without NewPose's room (a clip's frame).
+func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 {
 	v := &s[i]
 	return SoaVec3{SoaFloat(v[0]), SoaFloat(v[1]), SoaFloat(v[2])}
 }
 
-// StoreSoaVec3 writes v to s[i], ..., up to Lanes elements or the end of s.
-func StoreSoaVec3(s []mgl32.Vec3, i int, v SoaVec3) {
-	s[i] = mgl32.Vec3{float32(v.X), float32(v.Y), float32(v.Z)}
-}
-
-// LoadSoaQuat is s[i], ..., s[i+Lanes-1] as lanes (i < len(s)).
-func LoadSoaQuat(s []mgl32.Quat, i int) SoaQuat {
+// LoadSoaQuatPart is s[i], ..., s[i+Lanes-1] as lanes, for a slice
+// without NewPose's room (a clip's frame).
+func LoadSoaQuatPart(s []mgl32.Quat, i int) SoaQuat {
 	q := &s[i]
 	return SoaQuat{SoaFloat(q.W), SoaFloat(q.V[0]), SoaFloat(q.V[1]), SoaFloat(q.V[2])}
 }
-
-// StoreSoaQuat writes q to s[i], ..., up to Lanes elements or the end of s.
-func StoreSoaQuat(s []mgl32.Quat, i int, q SoaQuat) {
-	s[i] = mgl32.Quat{W: float32(q.W), V: mgl32.Vec3{float32(q.X), float32(q.Y), float32(q.Z)}}
-}
-
-// LoadFlat is LoadSoaVec3, for maths done the same on every component
-// (see soa_avx2.go: there it skips the transpose; with one lane there is
-// none).
-func LoadFlat(s []mgl32.Vec3, i int) SoaVec3 { return LoadSoaVec3(s, i) }
-
-// StoreFlat is StoreSoaVec3 (see LoadFlat).
-func StoreFlat(s []mgl32.Vec3, i int, v SoaVec3) { StoreSoaVec3(s, i, v) }
-
-// LoadSoaVec3Part is LoadSoaVec3 for a slice without NewPose's room.
-func LoadSoaVec3Part(s []mgl32.Vec3, i int) SoaVec3 { return LoadSoaVec3(s, i) }
-
-// LoadSoaQuatPart is LoadSoaQuat for a slice without NewPose's room.
-func LoadSoaQuatPart(s []mgl32.Quat, i int) SoaQuat { return LoadSoaQuat(s, i) }
 
 // Gather is the element at byte offset off[0] of the room as lanes:
 // off[0] must be 12 times an index below the room's n (not checked).

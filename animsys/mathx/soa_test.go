@@ -247,7 +247,7 @@ func TestSoaLanesIndependent(t *testing.T) {
 	}
 }
 
-// Loads and stores round-trip whole blocks in NewPose's room
+// Rooms' loads and stores round-trip whole blocks in NewPose's room
 // (PaddedLen), and the Part loads of a slice without it repeat its last
 // element past its end.
 func TestSoaLoadStoreBlocks(t *testing.T) {
@@ -261,10 +261,16 @@ func TestSoaLoadStoreBlocks(t *testing.T) {
 			vs[:m][i] = mgl32.Vec3{float32(i), float32(-i), 0.5}
 			qs[:m][i] = mgl32.Quat{W: float32(i), V: mgl32.Vec3{1, 2, float32(i)}}
 		}
-		outV, outQ := make([]mgl32.Vec3, n, m), make([]mgl32.Quat, n, m)
+		outV, outQ, flat := make([]mgl32.Vec3, n, m), make([]mgl32.Quat, n, m), make([]mgl32.Vec3, n, m)
+		rv, rq, ov, oq, of := RoomVec3(vs, n), RoomQuat(qs, n), RoomVec3(outV, n), RoomQuat(outQ, n), RoomVec3(flat, n)
 		for i := 0; i < n; i += Lanes {
-			StoreSoaVec3(outV, i, LoadSoaVec3(vs, i))
-			StoreSoaQuat(outQ, i, LoadSoaQuat(qs, i))
+			ov.Store(i, rv.Load(i))
+			oq.Store(i, rq.Load(i))
+			of.StoreFlat(i, rv.LoadFlat(i))
+			var got [Lanes]mgl32.Vec3
+			if rv.Load(i).Unpack(&got); got != [Lanes]mgl32.Vec3(vs[i:m][:Lanes]) {
+				t.Fatalf("n=%d: block %d unpacks to %v, want %v", n, i, got, vs[i:m][:Lanes])
+			}
 			pv, pq := LoadSoaVec3Part(vs, i), LoadSoaQuatPart(qs, i)
 			for j := 0; j < Lanes; j++ {
 				k := min(i+j, n-1)
@@ -274,7 +280,7 @@ func TestSoaLoadStoreBlocks(t *testing.T) {
 			}
 		}
 		for i := 0; i < (n+Lanes-1)/Lanes*Lanes; i++ {
-			if outV[:m][i] != vs[:m][i] || outQ[:m][i] != qs[:m][i] {
+			if outV[:m][i] != vs[:m][i] || outQ[:m][i] != qs[:m][i] || flat[:m][i] != vs[:m][i] {
 				t.Fatalf("n=%d: element %d came back as %v %v", n, i, outV[:m][i], outQ[:m][i])
 			}
 		}
