@@ -230,11 +230,12 @@ func (a SoaQuat) InvMul(b SoaQuat) SoaQuat {
 // Abs is q or -q, whichever has W >= 0 (quat_abs): the same rotation the
 // short way round.
 func (q SoaQuat) Abs() SoaQuat {
-	s := SoaFloat(1)
+	// AVX2's product by 1 or -1, without it: x 1 is x and x (-1) is -x,
+	// bit for bit (a NaN's sign aside).
 	if q.W < 0 {
-		s = -1
+		return SoaQuat{-q.W, -q.X, -q.Y, -q.Z}
 	}
-	return SoaQuat{SoaFloat(q.W * s), SoaFloat(q.X * s), SoaFloat(q.Y * s), SoaFloat(q.Z * s)}
+	return q
 }
 
 // MulVec3 rotates v by unit quaternion q (quat_mul_vec3): v + w t + u x t
