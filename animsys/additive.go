@@ -81,8 +81,8 @@ func additive(out, add *Pose, alpha, alphaVel float32, local bool) {
 
 		// scl = scl exp(alpha ls), ls = log(add.scl); svl += alpha
 		// add.svl + ls alphaVel.
-		ls := logRatio(ones3(), mathx.LoadSoaVec3(add.Scl, i))
-		mathx.StoreSoaVec3(out.Scl, i, scaleBy(mathx.LoadSoaVec3(out.Scl, i), ls.Scale(a)))
+		ls := mathx.LoadSoaVec3(add.Scl, i).Log()
+		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(out.Scl, i).Mul(ls.Scale(a).Exp()))
 		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(out.Svl, i).Add(mathx.LoadSoaVec3(add.Svl, i).Scale(a)).Add(ls.Scale(av)))
 	}
 	mathx.ClearUpper()

@@ -76,8 +76,8 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 
 		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
 		ls, lsv, rsv := mathx.LoadSoaVec3(lhs.Scl, i), mathx.LoadSoaVec3(lhs.Svl, i), mathx.LoadSoaVec3(rhs.Svl, i)
-		ds := logRatio(ls, mathx.LoadSoaVec3(rhs.Scl, i))
-		mathx.StoreSoaVec3(out.Scl, i, scaleBy(ls, ds.Scale(a)))
+		ds := mathx.LoadSoaVec3(rhs.Scl, i).Div(ls).Log()
+		mathx.StoreSoaVec3(out.Scl, i, ls.Mul(ds.Scale(a).Exp()))
 		mathx.StoreSoaVec3(out.Svl, i, lsv.Lerp(rsv, a).Add(ds.Scale(av)))
 	}
 	mathx.ClearUpper()

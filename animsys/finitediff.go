@@ -35,7 +35,7 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(curr.Pos, i).Sub(mathx.LoadFlat(prev.Pos, i)).Scale(inv))
 		dq := mathx.LoadSoaQuat(curr.Rot, i).MulInv(mathx.LoadSoaQuat(prev.Rot, i)).Abs()
 		mathx.StoreSoaVec3(out.Ang, i, dq.ToScaledAngleAxis().Scale(inv))
-		mathx.StoreSoaVec3(out.Svl, i, logRatio(mathx.LoadSoaVec3(prev.Scl, i), mathx.LoadSoaVec3(curr.Scl, i)).Scale(inv))
+		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(curr.Scl, i).Div(mathx.LoadSoaVec3(prev.Scl, i)).Log().Scale(inv))
 	}
 	mathx.ClearUpper()
 }
@@ -71,7 +71,7 @@ func ExtrapolatePrev(out, in *Pose, delta float32) {
 		v, w, sv := mathx.LoadSoaVec3(in.Vel, i), mathx.LoadSoaVec3(in.Ang, i), mathx.LoadSoaVec3(in.Svl, i)
 		mathx.StoreSoaVec3(out.Pos, i, mathx.LoadSoaVec3(in.Pos, i).Add(v.Scale(d)))
 		mathx.StoreSoaQuat(out.Rot, i, mathx.FromScaledAngleAxis(w.Scale(d)).Mul(mathx.LoadSoaQuat(in.Rot, i)))
-		mathx.StoreSoaVec3(out.Scl, i, scaleBy(mathx.LoadSoaVec3(in.Scl, i), sv.Scale(d)))
+		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(in.Scl, i).Mul(sv.Scale(d).Exp()))
 		mathx.StoreSoaVec3(out.Vel, i, v)
 		mathx.StoreSoaVec3(out.Ang, i, w)
 		mathx.StoreSoaVec3(out.Svl, i, sv)

@@ -117,8 +117,8 @@ func inertialize(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 		mathx.StoreSoaVec3(out.Ang, i, e.MulVec3(mathx.LoadSoaVec3(input.Ang, i)).Add(k.Jacobian(x, dx)))
 		mathx.StoreSoaQuat(out.Rot, i, e.Mul(mathx.LoadSoaQuat(input.Rot, i)))
 
-		ls, sv := logRatio(ones3(), mathx.LoadSoaVec3(offset.Scl, i)), mathx.LoadSoaVec3(offset.Svl, i)
-		mathx.StoreSoaVec3(out.Scl, i, scaleBy(mathx.LoadSoaVec3(input.Scl, i), ls.Scale(k0).Add(sv.Scale(k1))))
+		ls, sv := mathx.LoadSoaVec3(offset.Scl, i).Log(), mathx.LoadSoaVec3(offset.Svl, i)
+		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(input.Scl, i).Mul(ls.Scale(k0).Add(sv.Scale(k1)).Exp()))
 		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(input.Svl, i).Add(ls.Scale(k2).Add(sv.Scale(k3))))
 	}
 	mathx.ClearUpper()

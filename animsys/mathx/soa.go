@@ -266,10 +266,16 @@ func LaneExp(x SoaFloat) SoaFloat {
 }
 
 // Log is LaneLog per component; a uniform scale (the same value in each
-// component, in every lane: the usual kind) takes one. Where every lane
-// of every component is a positive, normal float (nearly always), the
-// logarithm's polynomial runs inline, without LaneLog's test for the rest.
+// component, in every lane: the usual kind) takes one, and 1 in every
+// lane and component (a ratio of equal scales: most joints, as a BVH
+// joint never scales) none, its logarithm being exactly +0. Where every
+// lane of every component is a positive, normal float (nearly always),
+// the logarithm's polynomial runs inline, without LaneLog's test for the
+// rest.
 func (v SoaVec3) Log() SoaVec3 {
+	if AllLanes(v.Equal(SoaVec3{kOne, kOne, kOne})) {
+		return SoaVec3{kZero, kZero, kZero}
+	}
 	lo, hi := kMinNormal, kMaxFloat
 	normal := v.X.GreaterEqual(lo).And(v.X.LessEqual(hi)).And(v.Y.GreaterEqual(lo)).And(v.Y.LessEqual(hi)).And(v.Z.GreaterEqual(lo)).And(v.Z.LessEqual(hi))
 	if !AllLanes(normal) {
@@ -282,8 +288,13 @@ func (v SoaVec3) Log() SoaVec3 {
 	return SoaVec3{logNormal(v.X), logNormal(v.Y), logNormal(v.Z)}
 }
 
-// Exp is LaneExp per component; a uniform argument takes one.
+// Exp is LaneExp per component; a uniform argument takes one, and 0 in
+// every lane and component (a pose that does not scale) none, its
+// exponential being exactly 1.
 func (v SoaVec3) Exp() SoaVec3 {
+	if AllLanes(v.Equal(SoaVec3{kZero, kZero, kZero})) {
+		return SoaVec3{kOne, kOne, kOne}
+	}
 	if AllLanes(v.X.Equal(v.Y).And(v.Y.Equal(v.Z))) {
 		e := LaneExp(v.X)
 		return SoaVec3{e, e, e}
