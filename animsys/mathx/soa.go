@@ -105,8 +105,9 @@ func (q SoaQuat) Lane(i int) mgl32.Quat {
 // angle-axis is v = a n and the quaternion (cos h, sin(h)/h v/2), h = a/2.
 
 // SoaExp holds the scalars of the exp map and its derivative at a = |v|:
-// Sinc = sin(h)/h and Cos = cos(h) for h = a/2, C2 = (a - sin a)/a^3.
-type SoaExp struct{ Sinc, Cos, C2 SoaFloat }
+// Sinc = sin(h)/h and Cos = cos(h) for h = a/2, C1 = (1 - cos a)/a^2 =
+// sinc(h)^2 / 2 (without cancellation) and C2 = (a - sin a)/a^3.
+type SoaExp struct{ Sinc, Cos, C1, C2 SoaFloat }
 
 // ExpAt is SoaExp at a2 = |v|^2, for any a2: polynomials in h^2 = a2/4
 // below 1 rad (the only lanes of nearly every call), the general form in
@@ -115,11 +116,13 @@ type SoaExp struct{ Sinc, Cos, C2 SoaFloat }
 // (v x dv), of size a^2 |dv|; the tiny addend keeps a2 = 0 finite.
 func ExpAt(a2 SoaFloat) SoaExp {
 	h2 := kQuarter.Mul(a2)
-	k := SoaExp{sinPolyL(h2), cosPolyL(h2), kZero}
+	k := SoaExp{Sinc: sinPolyL(h2), Cos: cosPolyL(h2)}
 	k.C2 = kOne.Sub(k.Sinc.Mul(k.Cos)).Div(a2.Add(kTiny))
 	if big := a2.GreaterEqual(kOne); AnyLane(big) {
 		k = expLarge(a2, k, big)
 	}
+	// Kept, not a method Jacobian calls: Jacobian then inlines.
+	k.C1 = kHalf.Mul(k.Sinc).Mul(k.Sinc)
 	return k
 }
 
@@ -136,11 +139,8 @@ func expLarge(a2 SoaFloat, k SoaExp, big SoaMask) SoaExp {
 	}
 	a := a2.Sqrt()
 	c2 := a.Sub(a.Mul(sc).Mul(c)).Div(a2.Mul(a))
-	return SoaExp{sc, c, c2.Merge(k.C2, big)}
+	return SoaExp{Sinc: sc, Cos: c, C2: c2.Merge(k.C2, big)}
 }
-
-// C1 is (1 - cos a)/a^2 = sinc(h)^2 / 2, without cancellation.
-func (k SoaExp) C1() SoaFloat { return kHalf.Mul(k.Sinc).Mul(k.Sinc) }
 
 // Quat is from_scaled_angle_axis(v), given the scalars at |v|.
 func (k SoaExp) Quat(v SoaVec3) SoaQuat {
@@ -151,7 +151,7 @@ func (k SoaExp) Quat(v SoaVec3) SoaQuat {
 // Jacobian is J(v) dv, the angular velocity (world side) of
 // from_scaled_angle_axis(v) while v changes at dv: dv + C1 (v x dv) + C2
 // (v x (v x dv)) (quat_from_scaled_angle_axis_dx, exact at any angle).
-func (k SoaExp) Jacobian(v, dv SoaVec3) SoaVec3 { return Rodrigues(k.C1(), k.C2, v, dv) }
+func (k SoaExp) Jacobian(v, dv SoaVec3) SoaVec3 { return Rodrigues(k.C1, k.C2, v, dv) }
 
 // FromScaledAngleAxis is from_scaled_angle_axis(v)
 // (quat_from_scaled_angle_axis).
