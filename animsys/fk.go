@@ -29,31 +29,31 @@ func FK(global, local *Pose, parents []int) {
 	lp, lr, ls := mathx.RoomVec3(local.Pos, n), mathx.RoomQuat(local.Rot, n), mathx.RoomVec3(local.Scl, n)
 	lv, la, lsv := mathx.RoomVec3(local.Vel, n), mathx.RoomVec3(local.Ang, n), mathx.RoomVec3(local.Svl, n)
 	for i, p := range parents {
-		pos, rot, scl := lp.Load4(i), lr.Load4(i), ls.Load4(i)
-		vel, ang, svl := lv.Load4(i), la.Load4(i), lsv.Load4(i)
-		if p >= 0 {
-			parQ := gr.Load4(p)
-			parRot, parScl, parSvl, parAng := mathx.RotorOf(parQ), gs.Load4(p), gsv.Load4(p), ga.Load4(p)
-			// pos = quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
-			offset := pos.Mul(parScl)
-			arm := parRot.Rotate(offset)
-			pos = arm.Add(gp.Load4(p))
-			rot = mathx.QuatMul4(parQ, rot)
-			scl = scl.Mul(parScl)
-			// vel = quat_mul_vec3(par_rot, local.vel * par_scl) + par_vel +
-			// cross(par_ang, arm) (leverage) + quat_mul_vec3(par_rot,
-			// offset * par_svl) (expansion): the two rotated terms share one
-			// rotation.
-			vel = parRot.Rotate(vel.Mul(parScl).Add(offset.Mul(parSvl))).Add(gv.Load4(p)).Add(mathx.Cross4(parAng, arm))
-			ang = parRot.Rotate(ang).Add(parAng)
-			svl = svl.Add(parSvl)
+		if p < 0 {
+			// A root's global kineform is its local one.
+			gp.Store4(i, lp.Load4(i))
+			gr.Store4(i, lr.Load4(i))
+			gs.Store4(i, ls.Load4(i))
+			gv.Store4(i, lv.Load4(i))
+			ga.Store4(i, la.Load4(i))
+			gsv.Store4(i, lsv.Load4(i))
+			continue
 		}
-		gp.Store4(i, pos)
-		gr.Store4(i, rot)
-		gs.Store4(i, scl)
-		gv.Store4(i, vel)
-		ga.Store4(i, ang)
-		gsv.Store4(i, svl)
+		parQ, parScl := gr.Load4(p), gs.Load4(p)
+		parRot := mathx.RotorOf(parQ)
+		// pos = quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
+		offset := lp.Load4(i).Mul(parScl)
+		arm := parRot.Rotate(offset)
+		gp.Store4(i, arm.Add(gp.Load4(p)))
+		gr.Store4(i, mathx.QuatMul4(parQ, lr.Load4(i)))
+		gs.Store4(i, ls.Load4(i).Mul(parScl))
+		// vel = quat_mul_vec3(par_rot, local.vel * par_scl) + par_vel +
+		// cross(par_ang, arm) (leverage) + quat_mul_vec3(par_rot, offset *
+		// par_svl) (expansion): the two rotated terms share one rotation.
+		parSvl, parAng := gsv.Load4(p), ga.Load4(p)
+		gv.Store4(i, parRot.Rotate(lv.Load4(i).Mul(parScl).Add(offset.Mul(parSvl))).Add(gv.Load4(p)).Add(mathx.Cross4(parAng, arm)))
+		ga.Store4(i, parRot.Rotate(la.Load4(i)).Add(parAng))
+		gsv.Store4(i, lsv.Load4(i).Add(parSvl))
 	}
 }
 
@@ -65,15 +65,16 @@ func FKStatic(global, local *Pose, parents []int) {
 	gp, gr, gs := mathx.RoomVec3(global.Pos, n), mathx.RoomQuat(global.Rot, n), mathx.RoomVec3(global.Scl, n)
 	lp, lr, ls := mathx.RoomVec3(local.Pos, n), mathx.RoomQuat(local.Rot, n), mathx.RoomVec3(local.Scl, n)
 	for i, p := range parents {
-		pos, rot, scl := lp.Load4(i), lr.Load4(i), ls.Load4(i)
-		if p >= 0 {
-			parQ, parScl := gr.Load4(p), gs.Load4(p)
-			pos = mathx.RotorOf(parQ).Rotate(pos.Mul(parScl)).Add(gp.Load4(p))
-			rot, scl = mathx.QuatMul4(parQ, rot), scl.Mul(parScl)
+		if p < 0 {
+			gp.Store4(i, lp.Load4(i))
+			gr.Store4(i, lr.Load4(i))
+			gs.Store4(i, ls.Load4(i))
+			continue
 		}
-		gp.Store4(i, pos)
-		gr.Store4(i, rot)
-		gs.Store4(i, scl)
+		parQ, parScl := gr.Load4(p), gs.Load4(p)
+		gp.Store4(i, mathx.RotorOf(parQ).Rotate(lp.Load4(i).Mul(parScl)).Add(gp.Load4(p)))
+		gr.Store4(i, mathx.QuatMul4(parQ, lr.Load4(i)))
+		gs.Store4(i, ls.Load4(i).Mul(parScl))
 	}
 }
 
