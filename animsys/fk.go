@@ -125,44 +125,36 @@ func BK(local, global *Pose, parents []int) {
 	}
 	// Each lane's parent, as byte offsets into a Vec3 and a Quat channel
 	// (rooms checked here: parents and joints are below n); a root reads
-	// itself and takes its global values as they are (below).
+	// joint 0, and its local values are set after the loop.
 	pos, rot, scl := mathx.RoomVec3(global.Pos, n), mathx.RoomQuat(global.Rot, n), mathx.RoomVec3(global.Scl, n)
 	vel, ang, svl := mathx.RoomVec3(global.Vel, n), mathx.RoomVec3(global.Ang, n), mathx.RoomVec3(global.Svl, n)
 	var off3, offQ [mathx.Lanes]uintptr
 	for i := 0; i < n; i += mathx.Lanes {
-		var roots uint
 		for j := range off3 {
 			k := min(i+j, n-1)
-			p := parents[k]
-			if p < 0 {
-				roots |= 1 << j
-				p = k
-			}
+			p := max(parents[k], 0)
 			off3[j], offQ[j] = 12*uintptr(p), 16*uintptr(p)
 		}
-		gp, gv, ga := mathx.LoadSoaVec3(global.Pos, i), mathx.LoadSoaVec3(global.Vel, i), mathx.LoadSoaVec3(global.Ang, i)
-		gr, gs, gsv := mathx.LoadSoaQuat(global.Rot, i), mathx.LoadSoaVec3(global.Scl, i), mathx.LoadSoaVec3(global.Svl, i)
-		pr, pp := rot.Gather(&offQ), pos.Gather(&off3)
-		ps, psv := scl.Gather(&off3), svl.Gather(&off3)
-		pv, pa := vel.Gather(&off3), ang.Gather(&off3)
-		arm := gp.Sub(pp)
+		pr, ps := rot.Gather(&offQ), scl.Gather(&off3)
+		pv, pa, psv := vel.Gather(&off3), ang.Gather(&off3), svl.Gather(&off3)
+		arm := mathx.LoadSoaVec3(global.Pos, i).Sub(pos.Gather(&off3))
 		lp := pr.InvMulVec3(arm).Div(ps)
-		lv := pr.InvMulVec3(gv.Sub(pv).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv))
-		lr, ls := pr.InvMul(gr), gs.Div(ps)
-		la, lsv := pr.InvMulVec3(ga.Sub(pa)), gsv.Sub(psv)
-		if roots != 0 {
-			m := mathx.MaskFromBits(roots)
-			lp, lv, la, ls, lsv = gp.Merge(lp, m), gv.Merge(lv, m), ga.Merge(la, m), gs.Merge(ls, m), gsv.Merge(lsv, m)
-			lr = gr.Merge(lr, m)
-		}
+		lv := pr.InvMulVec3(mathx.LoadSoaVec3(global.Vel, i).Sub(pv).Sub(pa.Cross(arm))).Div(ps).Sub(lp.Mul(psv))
 		mathx.StoreSoaVec3(local.Pos, i, lp)
-		mathx.StoreSoaQuat(local.Rot, i, lr)
-		mathx.StoreSoaVec3(local.Scl, i, ls)
 		mathx.StoreSoaVec3(local.Vel, i, lv)
-		mathx.StoreSoaVec3(local.Ang, i, la)
-		mathx.StoreSoaVec3(local.Svl, i, lsv)
+		mathx.StoreSoaQuat(local.Rot, i, pr.InvMul(mathx.LoadSoaQuat(global.Rot, i)))
+		mathx.StoreSoaVec3(local.Ang, i, pr.InvMulVec3(mathx.LoadSoaVec3(global.Ang, i).Sub(pa)))
+		mathx.StoreSoaVec3(local.Scl, i, mathx.LoadSoaVec3(global.Scl, i).Div(ps))
+		mathx.StoreSoaVec3(local.Svl, i, mathx.LoadSoaVec3(global.Svl, i).Sub(psv))
 	}
 	mathx.ClearUpper()
+	// A root's local values are its global ones.
+	for i, p := range parents {
+		if p < 0 {
+			local.Pos[i], local.Rot[i], local.Scl[i] = global.Pos[i], global.Rot[i], global.Scl[i]
+			local.Vel[i], local.Ang[i], local.Svl[i] = global.Vel[i], global.Ang[i], global.Svl[i]
+		}
+	}
 }
 
 // badParent is the panic of a door check that finds a joint whose parent
