@@ -68,21 +68,23 @@ func additive(out, add *Pose, alpha, alphaVel float32, local bool) {
 		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(out.Vel, i).Add(mathx.LoadFlat(add.Vel, i).Scale(a)).Add(p.Scale(av)))
 
 		e, w := additiveRotation(mathx.LoadSoaQuat(add.Rot, i), mathx.LoadSoaVec3(add.Ang, i), a, av)
-		rot, ang := mathx.LoadSoaQuat(out.Rot, i), mathx.LoadSoaVec3(out.Ang, i)
+		rot := mathx.LoadSoaQuat(out.Rot, i)
 		if local {
 			// rot = rot e; ang = ang + rot w.
 			mathx.StoreSoaQuat(out.Rot, i, rot.Mul(e))
-			mathx.StoreSoaVec3(out.Ang, i, ang.Add(rot.MulVec3(w)))
+			rw := rot.MulVec3(w)
+			mathx.StoreSoaVec3(out.Ang, i, mathx.LoadSoaVec3(out.Ang, i).Add(rw))
 		} else {
 			// rot = e rot; ang = e ang + w.
 			mathx.StoreSoaQuat(out.Rot, i, e.Mul(rot))
-			mathx.StoreSoaVec3(out.Ang, i, e.MulVec3(ang).Add(w))
+			mathx.StoreSoaVec3(out.Ang, i, e.MulVec3(mathx.LoadSoaVec3(out.Ang, i)).Add(w))
 		}
 
 		// scl = scl exp(alpha ls), ls = log(add.scl); svl += alpha
 		// add.svl + ls alphaVel.
 		ls := mathx.LoadSoaVec3(add.Scl, i).Log()
-		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(out.Scl, i).Mul(ls.Scale(a).Exp()))
+		es := ls.Scale(a).Exp()
+		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(out.Scl, i).Mul(es))
 		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(out.Svl, i).Add(mathx.LoadSoaVec3(add.Svl, i).Scale(a)).Add(ls.Scale(av)))
 	}
 	mathx.ClearUpper()

@@ -75,10 +75,10 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 		mathx.StoreSoaVec3(out.Ang, i, d.Scale(av).Add(k.Jacobian(ad, dd.Scale(a))).Add(e.MulVec3(la)))
 
 		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
-		ls, lsv, rsv := mathx.LoadSoaVec3(lhs.Scl, i), mathx.LoadSoaVec3(lhs.Svl, i), mathx.LoadSoaVec3(rhs.Svl, i)
+		ls := mathx.LoadSoaVec3(lhs.Scl, i)
 		ds := mathx.LoadSoaVec3(rhs.Scl, i).Div(ls).Log()
 		mathx.StoreSoaVec3(out.Scl, i, ls.Mul(ds.Scale(a).Exp()))
-		mathx.StoreSoaVec3(out.Svl, i, lsv.Lerp(rsv, a).Add(ds.Scale(av)))
+		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(lhs.Svl, i).Lerp(mathx.LoadSoaVec3(rhs.Svl, i), a).Add(ds.Scale(av)))
 	}
 	mathx.ClearUpper()
 }

@@ -114,11 +114,12 @@ func inertialize(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 		x, dx := r.Scale(k0).Add(a.Scale(k1)), r.Scale(k2).Add(a.Scale(k3))
 		k := mathx.ExpAt(x.Dot(x))
 		e := k.Quat(x)
-		mathx.StoreSoaVec3(out.Ang, i, e.MulVec3(mathx.LoadSoaVec3(input.Ang, i)).Add(k.Jacobian(x, dx)))
+		mathx.StoreSoaVec3(out.Ang, i, k.Jacobian(x, dx).Add(e.MulVec3(mathx.LoadSoaVec3(input.Ang, i))))
 		mathx.StoreSoaQuat(out.Rot, i, e.Mul(mathx.LoadSoaQuat(input.Rot, i)))
 
 		ls, sv := mathx.LoadSoaVec3(offset.Scl, i).Log(), mathx.LoadSoaVec3(offset.Svl, i)
-		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(input.Scl, i).Mul(ls.Scale(k0).Add(sv.Scale(k1)).Exp()))
+		es := ls.Scale(k0).Add(sv.Scale(k1)).Exp()
+		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(input.Scl, i).Mul(es))
 		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(input.Svl, i).Add(ls.Scale(k2).Add(sv.Scale(k3))))
 	}
 	mathx.ClearUpper()
