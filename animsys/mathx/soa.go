@@ -144,8 +144,8 @@ func expLarge(a2 SoaFloat, k SoaExp, big SoaMask) SoaExp {
 
 // Quat is from_scaled_angle_axis(v), given the scalars at |v|.
 func (k SoaExp) Quat(v SoaVec3) SoaQuat {
-	s := kHalf.Mul(k.Sinc)
-	return SoaQuat{k.Cos, v.X.Mul(s), v.Y.Mul(s), v.Z.Mul(s)}
+	u := v.Scale(kHalf.Mul(k.Sinc))
+	return SoaQuat{k.Cos, u.X, u.Y, u.Z}
 }
 
 // Jacobian is J(v) dv, the angular velocity (world side) of
@@ -165,13 +165,14 @@ func FromScaledAngleAxis(v SoaVec3) SoaQuat { return ExpAt(v.Dot(v)).Quat(v) }
 // offsets) take atan(t)/t as a polynomial in t^2 = |u|^2 / w^2, without
 // square root; a block with a lane beyond takes the general form there.
 func (q SoaQuat) ToScaledAngleAxis() SoaVec3 {
-	s2 := q.X.Mul(q.X).Add(q.Y.Mul(q.Y)).Add(q.Z.Mul(q.Z))
+	u := q.Vec()
+	s2 := u.Dot(u)
 	iw := kOne.Div(q.W)
 	k := kTwo.Mul(atanPolyL(s2.Mul(iw).Mul(iw))).Mul(iw)
 	if near := q.W.Greater(kZero).And(s2.Less(kTan2Pi8.Mul(q.W).Mul(q.W))); !AllLanes(near) {
 		k = k.Merge(logFactorL(s2, q.W), near)
 	}
-	return q.Vec().Scale(k)
+	return u.Scale(k)
 }
 
 // logFactorL is the factor 2 atan2(s, w)/s of ToScaledAngleAxis for any
@@ -205,7 +206,8 @@ func LogRate(q SoaQuat, v SoaVec3) SoaFloat {
 	c := kLrs0.Add(h2.Mul(kLrs1)).Add(h4.Mul(kLrs2.Add(h2.Mul(kLrs3)).Add(h4.Mul(kLrs4))))
 	if far := h2.GreaterEqual(kQuarter); AnyLane(far) {
 		h := h2.Sqrt()
-		s := q.X.Mul(q.X).Add(q.Y.Mul(q.Y)).Add(q.Z.Mul(q.Z)).Sqrt()
+		u := q.Vec()
+		s := u.Dot(u).Sqrt()
 		c = kOne.Sub(h.Mul(q.W).Div(s)).Div(kFour.Mul(h2)).Merge(c, far)
 	}
 	return c
