@@ -158,17 +158,18 @@ func linearAt(t float32) hermite { return hermite{h01: t, d01: 1} }
 const MaxCacheBytes = 16 << 20
 
 // rotRec is a block of mathx.Lanes joints' rotation curves over one
-// interval, by component: the rotation at the interval's start R (W, X,
-// Y, Z) and the tangents m1, d12, m2 of its cubic curve (rotTangents).
+// interval, held as the lane types (by component): the rotation at the
+// interval's start R and the tangents m1, d12, m2 of its cubic curve
+// (rotTangents).
 type rotRec struct {
-	R           [4][mathx.Lanes]float32
-	M1, D12, M2 [3][mathx.Lanes]float32
+	R           mathx.SoaQuat
+	M1, D12, M2 mathx.SoaVec3
 }
 
 // chanRec is a block of mathx.Lanes animated positions or scales over one
 // interval: the value at its start V and the tangents m1, d12, m2 of its
 // curve (positions: Catmull-Rom; scales: of the log-ratios).
-type chanRec struct{ V, M1, D12, M2 [3][mathx.Lanes]float32 }
+type chanRec struct{ V, M1, D12, M2 mathx.SoaVec3 }
 
 func blocks(n int) int { return (n + mathx.Lanes - 1) / mathx.Lanes }
 
@@ -332,10 +333,7 @@ func (c *Clip) rotTangents(x *rotRec, st, b int) {
 	half := mathx.Half()
 	m1 := d01.Add(d12).Scale(half)
 	m2 := mathx.ToScaledAngleAxisDx(q12, d12, d12.Add(d23).Scale(half))
-	storeQuat(&x.R, r1)
-	storeVec3(&x.M1, m1)
-	storeVec3(&x.D12, d12)
-	storeVec3(&x.M2, m2)
+	*x = rotRec{r1, m1, d12, m2}
 }
 
 // chanTangents fills x with block b of track t's curves over interval st:
@@ -381,31 +379,7 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 			m2 = d12.Add(d23).Scale(half)
 		}
 	}
-	storeVec3(&x.V, p1)
-	storeVec3(&x.M1, m1)
-	storeVec3(&x.D12, d12)
-	storeVec3(&x.M2, m2)
-}
-
-func storeVec3(x *[3][mathx.Lanes]float32, v mathx.SoaVec3) {
-	v.X.Store(&x[0])
-	v.Y.Store(&x[1])
-	v.Z.Store(&x[2])
-}
-
-func storeQuat(x *[4][mathx.Lanes]float32, q mathx.SoaQuat) {
-	q.W.Store(&x[0])
-	q.X.Store(&x[1])
-	q.Y.Store(&x[2])
-	q.Z.Store(&x[3])
-}
-
-func loadVec3(x *[3][mathx.Lanes]float32) mathx.SoaVec3 {
-	return mathx.SoaVec3{X: mathx.LoadSoaFloat(&x[0]), Y: mathx.LoadSoaFloat(&x[1]), Z: mathx.LoadSoaFloat(&x[2])}
-}
-
-func loadQuat(x *[4][mathx.Lanes]float32) mathx.SoaQuat {
-	return mathx.SoaQuat{W: mathx.LoadSoaFloat(&x[0]), X: mathx.LoadSoaFloat(&x[1]), Y: mathx.LoadSoaFloat(&x[2]), Z: mathx.LoadSoaFloat(&x[3])}
+	*x = chanRec{p1, m1, d12, m2}
 }
 
 // sampleFrame is the sampling op (cubic or linear by h) at fraction h of
@@ -477,9 +451,9 @@ func (w *curveWeights) curve(m1, d12, m2 mathx.SoaVec3) (o, do mathx.SoaVec3) {
 // rot samples block b's rotations from x into out: rot = exp(o) r1, ang =
 // J(o) do / FrameTime.
 func (w *curveWeights) rot(out *Pose, x *rotRec, b int) {
-	o, do := w.curve(loadVec3(&x.M1), loadVec3(&x.D12), loadVec3(&x.M2))
+	o, do := w.curve(x.M1, x.D12, x.M2)
 	k := mathx.ExpAt(o.Dot(o))
-	mathx.StoreSoaQuat(out.Rot, b*mathx.Lanes, k.Quat(o).Mul(loadQuat(&x.R)))
+	mathx.StoreSoaQuat(out.Rot, b*mathx.Lanes, k.Quat(o).Mul(x.R))
 	mathx.StoreSoaVec3(out.Ang, b*mathx.Lanes, k.Jacobian(o, do).Scale(w.inv))
 }
 
@@ -488,8 +462,8 @@ func (w *curveWeights) rot(out *Pose, x *rotRec, b int) {
 // pos = p1 + o, vel = do / FrameTime; scl = s1 exp(o), svl = do /
 // FrameTime. The lanes go to their joints one by one.
 func (w *curveWeights) chan3(v, dv []mgl32.Vec3, joints []int32, x *chanRec, b int, logs bool) {
-	o, do := w.curve(loadVec3(&x.M1), loadVec3(&x.D12), loadVec3(&x.M2))
-	val := loadVec3(&x.V)
+	o, do := w.curve(x.M1, x.D12, x.M2)
+	val := x.V
 	if logs {
 		val = val.Mul(o.Exp())
 	} else {
