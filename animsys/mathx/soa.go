@@ -267,14 +267,15 @@ func LaneExp(x SoaFloat) SoaFloat {
 	return e.Mul(pow2(k))
 }
 
-// Log is LaneLog per component; a uniform scale (the same value in each
-// component, in every lane: the usual kind) takes one, and 1 in every
-// lane and component (a ratio of equal scales: most joints, as a BVH
-// joint never scales) none, its logarithm being exactly +0. Where every
-// lane of every component is a positive, normal float (nearly always),
-// the logarithm's polynomial runs inline, without LaneLog's test for the
+// log is Log (soa_avx2.go, soa_portable.go): LaneLog per component. 1 in
+// every lane and component (a ratio of equal scales: most joints, as a
+// BVH joint never scales) gives +0, the bits of its logarithm, without
+// it; a uniform scale (the same value in each component, in every lane:
+// the usual kind) takes one logarithm. Where every lane of every
+// component is a positive, normal float (nearly always), the
+// logarithm's polynomial runs inline, without LaneLog's test for the
 // rest.
-func (v SoaVec3) Log() SoaVec3 {
+func (v SoaVec3) log() SoaVec3 {
 	if AllLanes(v.Equal(SoaVec3{kOne, kOne, kOne})) {
 		return SoaVec3{kZero, kZero, kZero}
 	}
@@ -290,10 +291,10 @@ func (v SoaVec3) Log() SoaVec3 {
 	return SoaVec3{logNormal(v.X), logNormal(v.Y), logNormal(v.Z)}
 }
 
-// Exp is LaneExp per component; a uniform argument takes one, and 0 in
-// every lane and component (a pose that does not scale) none, its
-// exponential being exactly 1.
-func (v SoaVec3) Exp() SoaVec3 {
+// exp is Exp (soa_avx2.go, soa_portable.go): LaneExp per component. 0 in
+// every lane and component (a pose that does not scale) gives exactly 1
+// without it; a uniform argument takes one exponential.
+func (v SoaVec3) exp() SoaVec3 {
 	if AllLanes(v.Equal(SoaVec3{kZero, kZero, kZero})) {
 		return SoaVec3{kOne, kOne, kOne}
 	}

@@ -199,6 +199,12 @@ func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 	return x.Add(c.Scale(a)).Add(v.Cross(c).Scale(b))
 }
 
+// Log is LaneLog per component (log, soa.go).
+func (v SoaVec3) Log() SoaVec3 { return v.log() }
+
+// Exp is LaneExp per component (exp, soa.go).
+func (v SoaVec3) Exp() SoaVec3 { return v.exp() }
+
 // Loads and stores of a pose's channels (arrays of structures) as lanes,
 // a whole block at a time: the pose ops' slices have room for whole
 // blocks (PaddedLen). A block of eight Vec3s is three 32-byte loads,

@@ -277,6 +277,28 @@ func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 	}
 }
 
+// Log is LaneLog per component (log, soa.go). Its test for 1 in every
+// component, written here on operators, keeps Log small enough to
+// inline: the usual case (equal scales) then takes no call.
+func (v SoaVec3) Log() SoaVec3 {
+	if v.X == 1 && v.Y == 1 && v.Z == 1 {
+		return SoaVec3{}
+	}
+	return v.log()
+}
+
+// Exp is LaneExp per component (exp, soa.go), its test for 0 in every
+// component written here (see Log).
+func (v SoaVec3) Exp() SoaVec3 {
+	if v.X == 0 && v.Y == 0 && v.Z == 0 {
+		return kOne3
+	}
+	return v.exp()
+}
+
+// kOne3 is 1 in every component (a literal would not let Exp inline).
+var kOne3 = SoaVec3{kOne, kOne, kOne}
+
 // PaddedLen is the room a pose's channel of n joints has (NewPose): one
 // more element, as a joint's Vec3 is read and written as four float32s
 // (Room3).
