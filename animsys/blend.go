@@ -70,9 +70,10 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 		dd := mathx.ToScaledAngleAxisDx(dq, d, mathx.LoadSoaVec3(rhs.Ang, i).Sub(dq.MulVec3(la)))
 		ad := d.Scale(a)
 		k := mathx.ExpAt(ad.Dot(ad))
+		j := k.Jacobian(ad, dd.Scale(a))
 		e := k.Quat(ad)
+		mathx.StoreSoaVec3(out.Ang, i, d.Scale(av).Add(j).Add(e.MulVec3(la)))
 		mathx.StoreSoaQuat(out.Rot, i, e.Mul(lr))
-		mathx.StoreSoaVec3(out.Ang, i, d.Scale(av).Add(k.Jacobian(ad, dd.Scale(a))).Add(e.MulVec3(la)))
 
 		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
 		ls := mathx.LoadSoaVec3(lhs.Scl, i)

@@ -453,8 +453,8 @@ func (w *curveWeights) curve(m1, d12, m2 mathx.SoaVec3) (o, do mathx.SoaVec3) {
 func (w *curveWeights) rot(out *Pose, x *rotRec, b int) {
 	o, do := w.curve(x.M1, x.D12, x.M2)
 	k := mathx.ExpAt(o.Dot(o))
-	mathx.StoreSoaQuat(out.Rot, b*mathx.Lanes, k.Quat(o).Mul(x.R))
 	mathx.StoreSoaVec3(out.Ang, b*mathx.Lanes, k.Jacobian(o, do).Scale(w.inv))
+	mathx.StoreSoaQuat(out.Rot, b*mathx.Lanes, k.Quat(o).Mul(x.R))
 }
 
 // chan3 samples block b of the animated positions (scales where logs)
