@@ -192,25 +192,25 @@ func logFactorL(s2, w SoaFloat) SoaFloat {
 // ToScaledAngleAxisDx is the rate of v = q.ToScaledAngleAxis() while q (w
 // >= 0) turns at angular velocity w (rad/s, world side): J(v)^-1 w = w -
 // (v x w)/2 + c (v x (v x w)), c = (1 - h cot h)/(4 h^2), h = |v|/2, cot h
-// = q.W / |q.u| (quat_to_scaled_angle_axis_dx).
+// = q.W / |q.u| (quat_to_scaled_angle_axis_dx): c by its series in h^2
+// below h = 1/2 (truncation < 1e-9), in closed form beyond (logRateFar).
 func ToScaledAngleAxisDx(q SoaQuat, v, w SoaVec3) SoaVec3 {
-	return Rodrigues(kNegHalf, LogRate(q, v), v, w)
-}
-
-// LogRate is ToScaledAngleAxisDx's c at v = q.ToScaledAngleAxis(): its
-// series in h^2 below h = 1/2 (truncation < 1e-9), (1 - h cot h)/(4 h^2)
-// beyond.
-func LogRate(q SoaQuat, v SoaVec3) SoaFloat {
 	h2 := kQuarter.Mul(v.Dot(v))
 	h4 := h2.Mul(h2)
 	c := kLrs0.Add(h2.Mul(kLrs1)).Add(h4.Mul(kLrs2.Add(h2.Mul(kLrs3)).Add(h4.Mul(kLrs4))))
 	if far := h2.GreaterEqual(kQuarter); AnyLane(far) {
-		h := h2.Sqrt()
-		u := q.Vec()
-		s := u.Dot(u).Sqrt()
-		c = kOne.Sub(h.Mul(q.W).Div(s)).Div(kFour.Mul(h2)).Merge(c, far)
+		c = logRateFar(q, h2).Merge(c, far)
 	}
-	return c
+	return Rodrigues(kNegHalf, c, v, w)
+}
+
+// logRateFar is ToScaledAngleAxisDx's c in closed form, (1 - h cot h)/(4
+// h^2), h^2 = h2.
+func logRateFar(q SoaQuat, h2 SoaFloat) SoaFloat {
+	h := h2.Sqrt()
+	u := q.Vec()
+	s := u.Dot(u).Sqrt()
+	return kOne.Sub(h.Mul(q.W).Div(s)).Div(kFour.Mul(h2))
 }
 
 // Per-component logarithm and exponential, of scales.

@@ -193,7 +193,7 @@ func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
 
 // Rodrigues is x + a (v x x) + b (v x (v x x)): the form of the exp map's
 // Jacobian J(v) x (a = C1, b = C2 of SoaExp), of its inverse (a = -1/2, b
-// = LogRate) and of a rotation about v.
+// = ToScaledAngleAxisDx's c) and of a rotation about v.
 func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 	c := v.Cross(x)
 	return x.Add(c.Scale(a)).Add(v.Cross(c).Scale(b))
