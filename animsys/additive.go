@@ -27,8 +27,8 @@ func AdditiveStatic(out, add *Pose, alpha float32) {
 // the world side (op_additive_inplace): vel += alpha add.vel + add.pos
 // alphaVel, ang = add_rot ang + (alpha add.ang + r alphaVel), svl += alpha
 // add.svl + log(add.scl) alphaVel. The bracketed angular velocity of the
-// weighted additive rotation is computed exactly (see additiveRotation);
-// the article's form is its small-rotation limit.
+// weighted additive rotation is computed exactly (see additive); the
+// article's form is its small-rotation limit.
 func Additive(out, add *Pose, alpha, alphaVel float32) {
 	needLanes("Additive", "out", out, wholePose, out.Len(), "len(out.Pos)")
 	needLanes("Additive", "add", add, wholePose, out.Len(), "len(out.Pos)")
@@ -67,7 +67,16 @@ func additive(out, add *Pose, alpha, alphaVel float32, local bool) {
 		mathx.StoreFlat(out.Pos, i, mathx.LoadFlat(out.Pos, i).Add(p.Scale(a)))
 		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(out.Vel, i).Add(mathx.LoadFlat(add.Vel, i).Scale(a)).Add(p.Scale(av)))
 
-		e, w := additiveRotation(mathx.LoadSoaQuat(add.Rot, i), mathx.LoadSoaVec3(add.Ang, i), a, av)
+		// e = from_scaled_angle_axis(alpha r), r the scaled angle-axis of
+		// add.rot turning at r' = J(r)^-1 add.ang, with angular velocity w
+		// = alphaVel r + J(alpha r) alpha r' (for small rotations the
+		// article's alpha add.ang + r alphaVel).
+		q := mathx.LoadSoaQuat(add.Rot, i).Abs()
+		r := q.ToScaledAngleAxis()
+		dr := mathx.ToScaledAngleAxisDx(q, r, mathx.LoadSoaVec3(add.Ang, i))
+		v := r.Scale(a)
+		k := mathx.ExpAt(v.Dot(v))
+		e, w := k.Quat(v), k.Jacobian(v, dr.Scale(a)).Add(r.Scale(av))
 		rot := mathx.LoadSoaQuat(out.Rot, i)
 		if local {
 			// rot = rot e; ang = ang + rot w.
@@ -88,18 +97,4 @@ func additive(out, add *Pose, alpha, alphaVel float32, local bool) {
 		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(out.Svl, i).Add(mathx.LoadSoaVec3(add.Svl, i).Scale(a)).Add(ls.Scale(av)))
 	}
 	mathx.ClearUpper()
-}
-
-// additiveRotation is the weighted additive rotation e =
-// from_scaled_angle_axis(alpha r), r the scaled angle-axis of the additive
-// rotation q turning at ang, and its angular velocity (rad/s): alphaVel r
-// + J(alpha r) alpha r', with r' = J(r)^-1 ang the rate of r. For small
-// rotations this is the article's alpha ang + r alphaVel.
-func additiveRotation(q mathx.SoaQuat, ang mathx.SoaVec3, alpha, alphaVel mathx.SoaFloat) (e mathx.SoaQuat, w mathx.SoaVec3) {
-	q = q.Abs()
-	r := q.ToScaledAngleAxis()
-	dr := mathx.ToScaledAngleAxisDx(q, r, ang)
-	v := r.Scale(alpha)
-	k := mathx.ExpAt(v.Dot(v))
-	return k.Quat(v), k.Jacobian(v, dr.Scale(alpha)).Add(r.Scale(alphaVel))
 }
