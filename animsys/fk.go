@@ -39,21 +39,21 @@ func FK(global, local *Pose, parents []int) {
 			gsv.Store4(i, lsv.Load4(i))
 			continue
 		}
-		parQ, parScl := gr.Load4(p), gs.Load4(p)
-		parRot := mathx.RotorOf(parQ)
+		parQ, parScl, parSvl := gr.Load4(p), gs.Load4(p), gsv.Load4(p)
+		gs.Store4(i, ls.Load4(i).Mul(parScl))
+		gsv.Store4(i, lsv.Load4(i).Add(parSvl))
+		gr.Store4(i, mathx.QuatMul4(parQ, lr.Load4(i)))
 		// pos = quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
+		parRot := mathx.RotorOf(parQ)
 		offset := lp.Load4(i).Mul(parScl)
 		arm := parRot.Rotate(offset)
 		gp.Store4(i, arm.Add(gp.Load4(p)))
-		gr.Store4(i, mathx.QuatMul4(parQ, lr.Load4(i)))
-		gs.Store4(i, ls.Load4(i).Mul(parScl))
 		// vel = quat_mul_vec3(par_rot, local.vel * par_scl) + par_vel +
 		// cross(par_ang, arm) (leverage) + quat_mul_vec3(par_rot, offset *
 		// par_svl) (expansion): the two rotated terms share one rotation.
-		parSvl, parAng := gsv.Load4(p), ga.Load4(p)
+		parAng := ga.Load4(p)
 		gv.Store4(i, parRot.Rotate(lv.Load4(i).Mul(parScl).Add(offset.Mul(parSvl))).Add(gv.Load4(p)).Add(mathx.Cross4(parAng, arm)))
 		ga.Store4(i, parRot.Rotate(la.Load4(i)).Add(parAng))
-		gsv.Store4(i, lsv.Load4(i).Add(parSvl))
 	}
 }
 
