@@ -63,6 +63,12 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 		mathx.StoreFlat(out.Pos, i, lp.Lerp(rp, a))
 		mathx.StoreFlat(out.Vel, i, lv.Lerp(rv, a).Add(rp.Sub(lp).Scale(av)))
 
+		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
+		ls := mathx.LoadSoaVec3(lhs.Scl, i)
+		ds := mathx.LoadSoaVec3(rhs.Scl, i).Div(ls).Log()
+		mathx.StoreSoaVec3(out.Scl, i, ls.Mul(ds.Scale(a).Exp()))
+		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(lhs.Svl, i).Lerp(mathx.LoadSoaVec3(rhs.Svl, i), a).Add(ds.Scale(av)))
+
 		// rot = exp(alpha d) lhs.rot, d = log(abs(rhs.rot lhs.rot^-1)).
 		lr, la := mathx.LoadSoaQuat(lhs.Rot, i), mathx.LoadSoaVec3(lhs.Ang, i)
 		dq := mathx.LoadSoaQuat(rhs.Rot, i).MulInv(lr).Abs()
@@ -74,12 +80,6 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 		e := k.Quat(ad)
 		mathx.StoreSoaVec3(out.Ang, i, d.Scale(av).Add(j).Add(e.MulVec3(la)))
 		mathx.StoreSoaQuat(out.Rot, i, e.Mul(lr))
-
-		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
-		ls := mathx.LoadSoaVec3(lhs.Scl, i)
-		ds := mathx.LoadSoaVec3(rhs.Scl, i).Div(ls).Log()
-		mathx.StoreSoaVec3(out.Scl, i, ls.Mul(ds.Scale(a).Exp()))
-		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(lhs.Svl, i).Lerp(mathx.LoadSoaVec3(rhs.Svl, i), a).Add(ds.Scale(av)))
 	}
 	mathx.ClearUpper()
 }

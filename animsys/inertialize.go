@@ -110,17 +110,17 @@ func inertialize(out, offset, input *Pose, w0, w1, w2, w3 float32) {
 		mathx.StoreFlat(out.Pos, i, mathx.LoadFlat(input.Pos, i).Add(p.Scale(k0).Add(v.Scale(k1))))
 		mathx.StoreFlat(out.Vel, i, mathx.LoadFlat(input.Vel, i).Add(p.Scale(k2).Add(v.Scale(k3))))
 
+		ls, sv := mathx.LoadSoaVec3(offset.Scl, i).Log(), mathx.LoadSoaVec3(offset.Svl, i)
+		es := ls.Scale(k0).Add(sv.Scale(k1)).Exp()
+		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(input.Scl, i).Mul(es))
+		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(input.Svl, i).Add(ls.Scale(k2).Add(sv.Scale(k3))))
+
 		r, a := mathx.LoadSoaQuat(offset.Rot, i).ToScaledAngleAxis(), mathx.LoadSoaVec3(offset.Ang, i)
 		x, dx := r.Scale(k0).Add(a.Scale(k1)), r.Scale(k2).Add(a.Scale(k3))
 		k := mathx.ExpAt(x.Dot(x))
 		e := k.Quat(x)
 		mathx.StoreSoaVec3(out.Ang, i, k.Jacobian(x, dx).Add(e.MulVec3(mathx.LoadSoaVec3(input.Ang, i))))
 		mathx.StoreSoaQuat(out.Rot, i, e.Mul(mathx.LoadSoaQuat(input.Rot, i)))
-
-		ls, sv := mathx.LoadSoaVec3(offset.Scl, i).Log(), mathx.LoadSoaVec3(offset.Svl, i)
-		es := ls.Scale(k0).Add(sv.Scale(k1)).Exp()
-		mathx.StoreSoaVec3(out.Scl, i, mathx.LoadSoaVec3(input.Scl, i).Mul(es))
-		mathx.StoreSoaVec3(out.Svl, i, mathx.LoadSoaVec3(input.Svl, i).Add(ls.Scale(k2).Add(sv.Scale(k3))))
 	}
 	mathx.ClearUpper()
 }
