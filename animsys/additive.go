@@ -29,8 +29,8 @@ func AdditiveStatic(out, add *Pose, alpha float32) {
 // the world side (op_additive_inplace): vel += alpha add.vel + add.pos
 // alphaVel, ang = add_rot ang + (alpha add.ang + r alphaVel), svl += alpha
 // add.svl + log(add.scl) alphaVel. The bracketed angular velocity of the
-// weighted additive rotation is computed exactly (see additiveRotation);
-// the article's form is its small-rotation limit.
+// weighted additive rotation is computed exactly (see additive); the
+// article's form is its small-rotation limit.
 func Additive(out, add *Pose, alpha, alphaVel float32) {
 	n := out.Len()
 	var o, a mathx.Rooms
@@ -74,37 +74,34 @@ func additive(out, add *mathx.Rooms, n int, alpha, alphaVel float32, local bool)
 		out.Pos.StoreFlat(i, out.Pos.LoadFlat(i).Add(p.Scale(a)))
 		out.Vel.StoreFlat(i, out.Vel.LoadFlat(i).Add(add.Vel.LoadFlat(i).Scale(a)).Add(p.Scale(av)))
 
-		e, w := additiveRotation(add.Rot.Load(i), add.Ang.Load(i), a, av)
-		rot, ang := out.Rot.Load(i), out.Ang.Load(i)
+		// e = from_scaled_angle_axis(alpha r), r the scaled angle-axis of
+		// add.rot turning at r' = J(r)^-1 add.ang, with angular velocity w
+		// = alphaVel r + J(alpha r) alpha r' (for small rotations the
+		// article's alpha add.ang + r alphaVel).
+		q := add.Rot.Load(i).Abs()
+		r := q.ToScaledAngleAxis()
+		dr := mathx.ToScaledAngleAxisDx(q, r, add.Ang.Load(i))
+		v := r.Scale(a)
+		k := mathx.ExpAt(v.Dot(v))
+		e, w := k.Quat(v), k.Jacobian(v, dr.Scale(a)).Add(r.Scale(av))
+		rot := out.Rot.Load(i)
 		if local {
 			// rot = rot e; ang = ang + rot w.
 			out.Rot.Store(i, rot.Mul(e))
-			out.Ang.Store(i, ang.Add(rot.MulVec3(w)))
+			rw := rot.MulVec3(w)
+			out.Ang.Store(i, out.Ang.Load(i).Add(rw))
 		} else {
 			// rot = e rot; ang = e ang + w.
 			out.Rot.Store(i, e.Mul(rot))
-			out.Ang.Store(i, e.MulVec3(ang).Add(w))
+			out.Ang.Store(i, e.MulVec3(out.Ang.Load(i)).Add(w))
 		}
 
 		// scl = scl exp(alpha ls), ls = log(add.scl); svl += alpha
 		// add.svl + ls alphaVel.
-		ls := logRatio(ones3(), add.Scl.Load(i))
-		out.Scl.Store(i, scaleBy(out.Scl.Load(i), ls.Scale(a)))
+		ls := add.Scl.Load(i).Log()
+		es := ls.Scale(a).Exp()
+		out.Scl.Store(i, out.Scl.Load(i).Mul(es))
 		out.Svl.Store(i, out.Svl.Load(i).Add(add.Svl.Load(i).Scale(a)).Add(ls.Scale(av)))
 	}
 	mathx.ClearUpper()
-}
-
-// additiveRotation is the weighted additive rotation e =
-// from_scaled_angle_axis(alpha r), r the scaled angle-axis of the additive
-// rotation q turning at ang, and its angular velocity (rad/s): alphaVel r
-// + J(alpha r) alpha r', with r' = J(r)^-1 ang the rate of r. For small
-// rotations this is the article's alpha ang + r alphaVel.
-func additiveRotation(q mathx.SoaQuat, ang mathx.SoaVec3, alpha, alphaVel mathx.SoaFloat) (e mathx.SoaQuat, w mathx.SoaVec3) {
-	q = q.Abs()
-	r := q.ToScaledAngleAxis()
-	dr := mathx.ToScaledAngleAxisDx(q, r, ang)
-	v := r.Scale(alpha)
-	k := mathx.ExpAt(v.Dot(v))
-	return k.Quat(v), k.Jacobian(v, dr.Scale(alpha)).Add(r.Scale(alphaVel))
 }

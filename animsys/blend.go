@@ -64,6 +64,12 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 		o.Pos.StoreFlat(i, lp.Lerp(rp, a))
 		o.Vel.StoreFlat(i, lv.Lerp(rv, a).Add(rp.Sub(lp).Scale(av)))
 
+		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
+		ls := l.Scl.Load(i)
+		ds := r.Scl.Load(i).Div(ls).Log()
+		o.Scl.Store(i, ls.Mul(ds.Scale(a).Exp()))
+		o.Svl.Store(i, l.Svl.Load(i).Lerp(r.Svl.Load(i), a).Add(ds.Scale(av)))
+
 		// rot = exp(alpha d) lhs.rot, d = log(abs(rhs.rot lhs.rot^-1)).
 		lr, la := l.Rot.Load(i), l.Ang.Load(i)
 		dq := r.Rot.Load(i).MulInv(lr).Abs()
@@ -71,15 +77,10 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 		dd := mathx.ToScaledAngleAxisDx(dq, d, r.Ang.Load(i).Sub(dq.MulVec3(la)))
 		ad := d.Scale(a)
 		k := mathx.ExpAt(ad.Dot(ad))
+		j := k.Jacobian(ad, dd.Scale(a))
 		e := k.Quat(ad)
+		o.Ang.Store(i, d.Scale(av).Add(j).Add(e.MulVec3(la)))
 		o.Rot.Store(i, e.Mul(lr))
-		o.Ang.Store(i, d.Scale(av).Add(k.Jacobian(ad, dd.Scale(a))).Add(e.MulVec3(la)))
-
-		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
-		ls, lsv, rsv := l.Scl.Load(i), l.Svl.Load(i), r.Svl.Load(i)
-		ds := logRatio(ls, r.Scl.Load(i))
-		o.Scl.Store(i, scaleBy(ls, ds.Scale(a)))
-		o.Svl.Store(i, lsv.Lerp(rsv, a).Add(ds.Scale(av)))
 	}
 	mathx.ClearUpper()
 }

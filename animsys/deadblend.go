@@ -45,7 +45,7 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 		// |w| <= fastest: w fastest/|w| where faster.
 		w2 := w.Dot(w)
 		w = w.Merge(w.Scale(top.Div(w2.Sqrt())), w2.LessEqual(top.Mul(top)))
-		p2, r2, s2 := p.Add(v.Scale(a)), mathx.FromScaledAngleAxis(w.Scale(a)).Mul(r), scaleBy(s, sv.Scale(a))
+		p2, r2, s2 := p.Add(v.Scale(a)), mathx.FromScaledAngleAxis(w.Scale(a)).Mul(r), s.Mul(sv.Scale(a).Exp())
 		v2, w2v, sv2 := v.Scale(k), w.Scale(k), sv.Scale(k)
 		if i == 0 {
 			// The root is copied, not extrapolated.

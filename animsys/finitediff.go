@@ -36,7 +36,7 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 		o.Vel.StoreFlat(i, c.Pos.LoadFlat(i).Sub(p.Pos.LoadFlat(i)).Scale(inv))
 		dq := c.Rot.Load(i).MulInv(p.Rot.Load(i)).Abs()
 		o.Ang.Store(i, dq.ToScaledAngleAxis().Scale(inv))
-		o.Svl.Store(i, logRatio(p.Scl.Load(i), c.Scl.Load(i)).Scale(inv))
+		o.Svl.Store(i, c.Scl.Load(i).Div(p.Scl.Load(i)).Log().Scale(inv))
 	}
 	mathx.ClearUpper()
 }
@@ -73,7 +73,7 @@ func ExtrapolatePrev(out, in *Pose, delta float32) {
 		v, w, sv := p.Vel.Load(i), p.Ang.Load(i), p.Svl.Load(i)
 		o.Pos.Store(i, p.Pos.Load(i).Add(v.Scale(d)))
 		o.Rot.Store(i, mathx.FromScaledAngleAxis(w.Scale(d)).Mul(p.Rot.Load(i)))
-		o.Scl.Store(i, scaleBy(p.Scl.Load(i), sv.Scale(d)))
+		o.Scl.Store(i, p.Scl.Load(i).Mul(sv.Scale(d).Exp()))
 		o.Vel.Store(i, v)
 		o.Ang.Store(i, w)
 		o.Svl.Store(i, sv)

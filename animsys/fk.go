@@ -54,15 +54,16 @@ func FKStatic(global, local *Pose, parents []int) {
 	needFK(&g, &l, "FKStatic", global, local, parents, transforms)
 	gp, gr, gs, lp, lr, ls := g.Pos, g.Rot, g.Scl, l.Pos, l.Rot, l.Scl
 	for i, p := range parents {
-		pos, rot, scl := lp.Load4(i), lr.Load4(i), ls.Load4(i)
-		if p >= 0 {
-			parQ, parScl := gr.Load4(p), gs.Load4(p)
-			pos = mathx.RotorOf(parQ).Rotate(pos.Mul(parScl)).Add(gp.Load4(p))
-			rot, scl = mathx.QuatMul4(parQ, rot), scl.Mul(parScl)
+		if p < 0 {
+			gp.Store4(i, lp.Load4(i))
+			gr.Store4(i, lr.Load4(i))
+			gs.Store4(i, ls.Load4(i))
+			continue
 		}
-		gp.Store4(i, pos)
-		gr.Store4(i, rot)
-		gs.Store4(i, scl)
+		parQ, parScl := gr.Load4(p), gs.Load4(p)
+		gp.Store4(i, mathx.RotorOf(parQ).Rotate(lp.Load4(i).Mul(parScl)).Add(gp.Load4(p)))
+		gr.Store4(i, mathx.QuatMul4(parQ, lr.Load4(i)))
+		gs.Store4(i, ls.Load4(i).Mul(parScl))
 	}
 }
 
@@ -113,18 +114,13 @@ func BK(local, global *Pose, parents []int) {
 		panic("BK: local and global are the same pose")
 	}
 	// Each lane's parent, as byte offsets into a Vec3 and a Quat channel
-	// (parents and joints are below n); a root reads itself, and then
-	// takes its global values as they are (below).
+	// (parents and joints are below n); a root reads joint 0, and its
+	// local values are set after the loop.
 	var off3, offQ [mathx.Lanes]uintptr
 	for i := 0; i < n; i += mathx.Lanes {
-		var roots uint
 		for j := range off3 {
 			k := min(i+j, n-1)
-			p := parents[k]
-			if p < 0 {
-				roots |= 1 << j
-				p = k
-			}
+			p := max(parents[k], 0)
 			off3[j], offQ[j] = 12*uintptr(p), 16*uintptr(p)
 		}
 		// Channel by channel.
@@ -139,16 +135,15 @@ func BK(local, global *Pose, parents []int) {
 		l.Scl.Store(i, g.Scl.Load(i).Div(ps))
 		l.Ang.Store(i, pr.InvMulVec3(g.Ang.Load(i).Sub(pa)))
 		l.Svl.Store(i, g.Svl.Load(i).Sub(psv))
-		if roots != 0 {
-			// A root's local kineform is its global one, as it is.
-			for j := i; j < min(i+mathx.Lanes, n); j++ {
-				if parents[j] < 0 {
-					local.SetKform(j, global.Kform(j))
-				}
-			}
-		}
 	}
 	mathx.ClearUpper()
+	// A root's local values are its global ones.
+	for i, p := range parents {
+		if p < 0 {
+			local.Pos[i], local.Rot[i], local.Scl[i] = global.Pos[i], global.Rot[i], global.Scl[i]
+			local.Vel[i], local.Ang[i], local.Svl[i] = global.Vel[i], global.Ang[i], global.Svl[i]
+		}
+	}
 }
 
 // badParent is the panic of a door check that finds a joint whose parent

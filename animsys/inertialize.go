@@ -115,16 +115,17 @@ func inertialize(out, offset, input *mathx.Rooms, n int, w0, w1, w2, w3 float32)
 		out.Pos.StoreFlat(i, input.Pos.LoadFlat(i).Add(p.Scale(k0).Add(v.Scale(k1))))
 		out.Vel.StoreFlat(i, input.Vel.LoadFlat(i).Add(p.Scale(k2).Add(v.Scale(k3))))
 
+		ls, sv := offset.Scl.Load(i).Log(), offset.Svl.Load(i)
+		es := ls.Scale(k0).Add(sv.Scale(k1)).Exp()
+		out.Scl.Store(i, input.Scl.Load(i).Mul(es))
+		out.Svl.Store(i, input.Svl.Load(i).Add(ls.Scale(k2).Add(sv.Scale(k3))))
+
 		r, a := offset.Rot.Load(i).ToScaledAngleAxis(), offset.Ang.Load(i)
 		x, dx := r.Scale(k0).Add(a.Scale(k1)), r.Scale(k2).Add(a.Scale(k3))
 		k := mathx.ExpAt(x.Dot(x))
 		e := k.Quat(x)
-		out.Ang.Store(i, e.MulVec3(input.Ang.Load(i)).Add(k.Jacobian(x, dx)))
+		out.Ang.Store(i, k.Jacobian(x, dx).Add(e.MulVec3(input.Ang.Load(i))))
 		out.Rot.Store(i, e.Mul(input.Rot.Load(i)))
-
-		ls, sv := logRatio(ones3(), offset.Scl.Load(i)), offset.Svl.Load(i)
-		out.Scl.Store(i, scaleBy(input.Scl.Load(i), ls.Scale(k0).Add(sv.Scale(k1))))
-		out.Svl.Store(i, input.Svl.Load(i).Add(ls.Scale(k2).Add(sv.Scale(k3))))
 	}
 	mathx.ClearUpper()
 }

@@ -270,34 +270,7 @@ func (e shortPose) Error() string {
 	return fmt.Sprintf("animsys.%s: %s pose has %d joints%s, want %d (%s)", e.op, e.role, lens[short], in, e.n, e.why)
 }
 
-// logRatio is log(b / a) per component: the article's log of a scale
-// ratio. Where b / a is exactly 1 in every lane (equal scales: most
-// joints, as a BVH joint never scales) it skips the logarithm, which would
-// give exactly +0 there.
-func logRatio(a, b mathx.SoaVec3) mathx.SoaVec3 {
-	r := b.Div(a)
-	if mathx.AllLanes(r.Equal(ones3())) {
-		return zeros3()
-	}
-	return r.Log()
-}
-
-// scaleBy is s exp(x) per component: a scale s changed by the log-scale
-// x. Where x is a zero in every lane (a pose that does not scale) it is s
-// itself, as exp(0) is exactly 1.
-func scaleBy(s, x mathx.SoaVec3) mathx.SoaVec3 {
-	if mathx.AllLanes(x.Equal(zeros3())) {
-		return s
-	}
-	return s.Mul(x.Exp())
-}
-
-// ones3 and zeros3 are the unit scale and the zero vector in every lane.
-func ones3() mathx.SoaVec3 {
-	one := mathx.One()
-	return mathx.SoaVec3{X: one, Y: one, Z: one}
-}
-
+// zeros3 is the zero vector in every lane.
 func zeros3() mathx.SoaVec3 {
 	zero := mathx.Zero()
 	return mathx.SoaVec3{X: zero, Y: zero, Z: zero}

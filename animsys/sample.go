@@ -158,8 +158,9 @@ func linearAt(t float32) hermite { return hermite{h01: t, d01: 1} }
 const MaxCacheBytes = 16 << 20
 
 // rotRec is a block of mathx.Lanes joints' rotation curves over one
-// interval, by component: the rotation at the interval's start R (W, X,
-// Y, Z) and the tangents m1, d12, m2 of its cubic curve (rotTangents).
+// interval, held as the lane types (by component): the rotation at the
+// interval's start R and the tangents m1, d12, m2 of its cubic curve
+// (rotTangents).
 type rotRec struct {
 	R           mathx.SoaQuat
 	M1, D12, M2 mathx.SoaVec3
@@ -353,7 +354,7 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 	}
 	delta := func(fa, fb int) mathx.SoaVec3 {
 		if logs {
-			return logRatio(at(fa), at(fb))
+			return at(fb).Div(at(fa)).Log()
 		}
 		return at(fb).Sub(at(fa))
 	}
@@ -361,8 +362,8 @@ func (c *Clip) chanTangents(x *chanRec, t *track3, st, b int, logs bool) {
 	half := mathx.Half()
 	var m1, d12, m2 mathx.SoaVec3
 	if logs {
-		d01, d23 := logRatio(p0, p1), logRatio(p2, p3)
-		d12 = logRatio(p1, p2)
+		d01, d23 := p1.Div(p0).Log(), p3.Div(p2).Log()
+		d12 = p2.Div(p1).Log()
 		m1, m2 = d01.Add(d12).Scale(half), d12.Add(d23).Scale(half)
 	} else {
 		m1, d12, m2 = p2.Sub(p0).Scale(half), p2.Sub(p1), p3.Sub(p1).Scale(half)
@@ -465,7 +466,7 @@ func (w *curveWeights) chan3(v, dv []mgl32.Vec3, joints []int32, x *chanRec, b i
 	o, do := w.curve(x.M1, x.D12, x.M2)
 	val := x.V
 	if logs {
-		val = scaleBy(val, o)
+		val = val.Mul(o.Exp())
 	} else {
 		val = val.Add(o)
 	}

@@ -106,8 +106,9 @@ func (q SoaQuat) Lane(i int) mgl32.Quat {
 // angle-axis is v = a n and the quaternion (cos h, sin(h)/h v/2), h = a/2.
 
 // SoaExp holds the scalars of the exp map and its derivative at a = |v|:
-// Sinc = sin(h)/h and Cos = cos(h) for h = a/2, C2 = (a - sin a)/a^3.
-type SoaExp struct{ Sinc, Cos, C2 SoaFloat }
+// Sinc = sin(h)/h and Cos = cos(h) for h = a/2, C1 = (1 - cos a)/a^2 =
+// sinc(h)^2 / 2 (without cancellation) and C2 = (a - sin a)/a^3.
+type SoaExp struct{ Sinc, Cos, C1, C2 SoaFloat }
 
 // ExpAt is SoaExp at a2 = |v|^2, for any a2: polynomials in h^2 = a2/4
 // below 1 rad (the only lanes of nearly every call), the general form in
@@ -116,11 +117,13 @@ type SoaExp struct{ Sinc, Cos, C2 SoaFloat }
 // (v x dv), of size a^2 |dv|; the tiny addend keeps a2 = 0 finite.
 func ExpAt(a2 SoaFloat) SoaExp {
 	h2 := kQuarter.Mul(a2)
-	k := SoaExp{sinPolyL(h2), cosPolyL(h2), kZero}
+	k := SoaExp{Sinc: sinPolyL(h2), Cos: cosPolyL(h2)}
 	k.C2 = kOne.Sub(k.Sinc.Mul(k.Cos)).Div(a2.Add(kTiny))
 	if big := a2.GreaterEqual(kOne); AnyLane(big) {
 		k = expLarge(a2, k, big)
 	}
+	// Kept, not a method Jacobian calls: Jacobian then inlines.
+	k.C1 = kHalf.Mul(k.Sinc).Mul(k.Sinc)
 	return k
 }
 
@@ -137,22 +140,19 @@ func expLarge(a2 SoaFloat, k SoaExp, big SoaMask) SoaExp {
 	}
 	a := a2.Sqrt()
 	c2 := a.Sub(a.Mul(sc).Mul(c)).Div(a2.Mul(a))
-	return SoaExp{sc, c, c2.Merge(k.C2, big)}
+	return SoaExp{Sinc: sc, Cos: c, C2: c2.Merge(k.C2, big)}
 }
-
-// C1 is (1 - cos a)/a^2 = sinc(h)^2 / 2, without cancellation.
-func (k SoaExp) C1() SoaFloat { return kHalf.Mul(k.Sinc).Mul(k.Sinc) }
 
 // Quat is from_scaled_angle_axis(v), given the scalars at |v|.
 func (k SoaExp) Quat(v SoaVec3) SoaQuat {
-	s := kHalf.Mul(k.Sinc)
-	return SoaQuat{k.Cos, v.X.Mul(s), v.Y.Mul(s), v.Z.Mul(s)}
+	u := v.Scale(kHalf.Mul(k.Sinc))
+	return SoaQuat{k.Cos, u.X, u.Y, u.Z}
 }
 
 // Jacobian is J(v) dv, the angular velocity (world side) of
 // from_scaled_angle_axis(v) while v changes at dv: dv + C1 (v x dv) + C2
 // (v x (v x dv)) (quat_from_scaled_angle_axis_dx, exact at any angle).
-func (k SoaExp) Jacobian(v, dv SoaVec3) SoaVec3 { return Rodrigues(k.C1(), k.C2, v, dv) }
+func (k SoaExp) Jacobian(v, dv SoaVec3) SoaVec3 { return Rodrigues(k.C1, k.C2, v, dv) }
 
 // FromScaledAngleAxis is from_scaled_angle_axis(v)
 // (quat_from_scaled_angle_axis).
@@ -166,13 +166,14 @@ func FromScaledAngleAxis(v SoaVec3) SoaQuat { return ExpAt(v.Dot(v)).Quat(v) }
 // offsets) take atan(t)/t as a polynomial in t^2 = |u|^2 / w^2, without
 // square root; a block with a lane beyond takes the general form there.
 func (q SoaQuat) ToScaledAngleAxis() SoaVec3 {
-	s2 := q.X.Mul(q.X).Add(q.Y.Mul(q.Y)).Add(q.Z.Mul(q.Z))
+	u := q.Vec()
+	s2 := u.Dot(u)
 	iw := kOne.Div(q.W)
 	k := kTwo.Mul(atanPolyL(s2.Mul(iw).Mul(iw))).Mul(iw)
 	if near := q.W.Greater(kZero).And(s2.Less(kTan2Pi8.Mul(q.W).Mul(q.W))); !AllLanes(near) {
 		k = k.Merge(logFactorL(s2, q.W), near)
 	}
-	return q.Vec().Scale(k)
+	return u.Scale(k)
 }
 
 // logFactorL is the factor 2 atan2(s, w)/s of ToScaledAngleAxis for any
@@ -192,24 +193,25 @@ func logFactorL(s2, w SoaFloat) SoaFloat {
 // ToScaledAngleAxisDx is the rate of v = q.ToScaledAngleAxis() while q (w
 // >= 0) turns at angular velocity w (rad/s, world side): J(v)^-1 w = w -
 // (v x w)/2 + c (v x (v x w)), c = (1 - h cot h)/(4 h^2), h = |v|/2, cot h
-// = q.W / |q.u| (quat_to_scaled_angle_axis_dx).
+// = q.W / |q.u| (quat_to_scaled_angle_axis_dx): c by its series in h^2
+// below h = 1/2 (truncation < 1e-9), in closed form beyond (logRateFar).
 func ToScaledAngleAxisDx(q SoaQuat, v, w SoaVec3) SoaVec3 {
-	return Rodrigues(kNegHalf, LogRate(q, v), v, w)
-}
-
-// LogRate is ToScaledAngleAxisDx's c at v = q.ToScaledAngleAxis(): its
-// series in h^2 below h = 1/2 (truncation < 1e-9), (1 - h cot h)/(4 h^2)
-// beyond.
-func LogRate(q SoaQuat, v SoaVec3) SoaFloat {
 	h2 := kQuarter.Mul(v.Dot(v))
 	h4 := h2.Mul(h2)
 	c := kLrs0.Add(h2.Mul(kLrs1)).Add(h4.Mul(kLrs2.Add(h2.Mul(kLrs3)).Add(h4.Mul(kLrs4))))
 	if far := h2.GreaterEqual(kQuarter); AnyLane(far) {
-		h := h2.Sqrt()
-		s := q.X.Mul(q.X).Add(q.Y.Mul(q.Y)).Add(q.Z.Mul(q.Z)).Sqrt()
-		c = kOne.Sub(h.Mul(q.W).Div(s)).Div(kFour.Mul(h2)).Merge(c, far)
+		c = logRateFar(q, h2).Merge(c, far)
 	}
-	return c
+	return Rodrigues(kNegHalf, c, v, w)
+}
+
+// logRateFar is ToScaledAngleAxisDx's c in closed form, (1 - h cot h)/(4
+// h^2), h^2 = h2.
+func logRateFar(q SoaQuat, h2 SoaFloat) SoaFloat {
+	h := h2.Sqrt()
+	u := q.Vec()
+	s := u.Dot(u).Sqrt()
+	return kOne.Sub(h.Mul(q.W).Div(s)).Div(kFour.Mul(h2))
 }
 
 // Per-component logarithm and exponential, of scales.
@@ -266,11 +268,18 @@ func LaneExp(x SoaFloat) SoaFloat {
 	return e.Mul(pow2(k))
 }
 
-// Log is LaneLog per component; a uniform scale (the same value in each
-// component, in every lane: the usual kind) takes one. Where every lane
-// of every component is a positive, normal float (nearly always), the
-// logarithm's polynomial runs inline, without LaneLog's test for the rest.
-func (v SoaVec3) Log() SoaVec3 {
+// log is Log (soa_avx2.go, soa_portable.go): LaneLog per component. 1 in
+// every lane and component (a ratio of equal scales: most joints, as a
+// BVH joint never scales) gives +0, the bits of its logarithm, without
+// it; a uniform scale (the same value in each component, in every lane:
+// the usual kind) takes one logarithm. Where every lane of every
+// component is a positive, normal float (nearly always), the
+// logarithm's polynomial runs inline, without LaneLog's test for the
+// rest.
+func (v SoaVec3) log() SoaVec3 {
+	if AllLanes(v.Equal(SoaVec3{kOne, kOne, kOne})) {
+		return SoaVec3{kZero, kZero, kZero}
+	}
 	lo, hi := kMinNormal, kMaxFloat
 	normal := v.X.GreaterEqual(lo).And(v.X.LessEqual(hi)).And(v.Y.GreaterEqual(lo)).And(v.Y.LessEqual(hi)).And(v.Z.GreaterEqual(lo)).And(v.Z.LessEqual(hi))
 	if !AllLanes(normal) {
@@ -283,8 +292,13 @@ func (v SoaVec3) Log() SoaVec3 {
 	return SoaVec3{logNormal(v.X), logNormal(v.Y), logNormal(v.Z)}
 }
 
-// Exp is LaneExp per component; a uniform argument takes one.
-func (v SoaVec3) Exp() SoaVec3 {
+// exp is Exp (soa_avx2.go, soa_portable.go): LaneExp per component. 0 in
+// every lane and component (a pose that does not scale) gives exactly 1
+// without it; a uniform argument takes one exponential.
+func (v SoaVec3) exp() SoaVec3 {
+	if AllLanes(v.Equal(SoaVec3{kZero, kZero, kZero})) {
+		return SoaVec3{kOne, kOne, kOne}
+	}
 	if AllLanes(v.X.Equal(v.Y).And(v.Y.Equal(v.Z))) {
 		e := LaneExp(v.X)
 		return SoaVec3{e, e, e}

@@ -193,7 +193,7 @@ func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
 
 // Rodrigues is x + a (v x x) + b (v x (v x x)): the form of the exp map's
 // Jacobian J(v) x (a = C1, b = C2 of SoaExp), of its inverse (a = -1/2, b
-// = LogRate) and of a rotation about v.
+// = ToScaledAngleAxisDx's c) and of a rotation about v.
 func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 	cx, cy, cz := v.Y.Mul(x.Z).Sub(v.Z.Mul(x.Y)), v.Z.Mul(x.X).Sub(v.X.Mul(x.Z)), v.X.Mul(x.Y).Sub(v.Y.Mul(x.X))
 	return SoaVec3{
@@ -202,6 +202,12 @@ func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 		x.Z.Add(cz.Mul(a)).Add(v.X.Mul(cy).Sub(v.Y.Mul(cx)).Mul(b)),
 	}
 }
+
+// Log is LaneLog per component (log, soa.go).
+func (v SoaVec3) Log() SoaVec3 { return v.log() }
+
+// Exp is LaneExp per component (exp, soa.go).
+func (v SoaVec3) Exp() SoaVec3 { return v.exp() }
 
 // Loads and stores of a pose's channels (arrays of structures) as lanes,
 // a whole block at a time, through rooms (joint.go): the pose ops'

@@ -230,11 +230,12 @@ func (a SoaQuat) InvMul(b SoaQuat) SoaQuat {
 // Abs is q or -q, whichever has W >= 0 (quat_abs): the same rotation the
 // short way round.
 func (q SoaQuat) Abs() SoaQuat {
-	s := SoaFloat(1)
+	// AVX2's product by 1 or -1, without it: x 1 is x and x (-1) is -x,
+	// bit for bit (a NaN's sign aside).
 	if q.W < 0 {
-		s = -1
+		return SoaQuat{-q.W, -q.X, -q.Y, -q.Z}
 	}
-	return SoaQuat{SoaFloat(q.W * s), SoaFloat(q.X * s), SoaFloat(q.Y * s), SoaFloat(q.Z * s)}
+	return q
 }
 
 // MulVec3 rotates v by unit quaternion q (quat_mul_vec3): v + w t + u x t
@@ -266,7 +267,7 @@ func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
 
 // Rodrigues is x + a (v x x) + b (v x (v x x)): the form of the exp map's
 // Jacobian J(v) x (a = C1, b = C2 of SoaExp), of its inverse (a = -1/2, b
-// = LogRate) and of a rotation about v.
+// = ToScaledAngleAxisDx's c) and of a rotation about v.
 func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 	cx, cy, cz := SoaFloat(v.Y*x.Z)-SoaFloat(v.Z*x.Y), SoaFloat(v.Z*x.X)-SoaFloat(v.X*x.Z), SoaFloat(v.X*x.Y)-SoaFloat(v.Y*x.X)
 	return SoaVec3{
@@ -275,6 +276,28 @@ func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
 		x.Z + SoaFloat(cz*a) + SoaFloat((SoaFloat(v.X*cy)-SoaFloat(v.Y*cx))*b),
 	}
 }
+
+// Log is LaneLog per component (log, soa.go). Its test for 1 in every
+// component, written here on operators, keeps Log small enough to
+// inline: the usual case (equal scales) then takes no call.
+func (v SoaVec3) Log() SoaVec3 {
+	if v.X == 1 && v.Y == 1 && v.Z == 1 {
+		return SoaVec3{}
+	}
+	return v.log()
+}
+
+// Exp is LaneExp per component (exp, soa.go), its test for 0 in every
+// component written here (see Log).
+func (v SoaVec3) Exp() SoaVec3 {
+	if v.X == 0 && v.Y == 0 && v.Z == 0 {
+		return kOne3
+	}
+	return v.exp()
+}
+
+// kOne3 is 1 in every component (a literal would not let Exp inline).
+var kOne3 = SoaVec3{kOne, kOne, kOne}
 
 // PaddedLen is the room a pose's channel of n joints has (NewPose): one
 // more element, as a joint's Vec3 is read and written as four float32s

@@ -11,8 +11,8 @@ import (
 // Lane code takes its constants from this package's konst globals (Zero,
 // One, Half outside it), never from Splat of a constant: Go materialises
 // a float constant with a legacy SSE instruction, which run between AVX2
-// instructions stalls the core (scaleBy's Splat(0) made Blend 2.2 times
-// slower). This reads animsys and mathx for a Splat whose argument is
+// instructions stalls the core (a Splat(0) in a scale helper made Blend
+// 2.2 times slower). This reads animsys and mathx for a Splat whose argument is
 // made of literals and named math constants only.
 func TestNoSplatOfConstants(t *testing.T) {
 	var files []string

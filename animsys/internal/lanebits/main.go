@@ -129,6 +129,7 @@ func main() {
 			k := mathx.ExpAt(mathx.Splat(a * a))
 			d.f(mathx.LaneOf(k.Sinc, 0))
 			d.f(mathx.LaneOf(k.Cos, 0))
+			d.f(mathx.LaneOf(k.C1, 0))
 			d.f(mathx.LaneOf(k.C2, 0))
 		}
 	}
