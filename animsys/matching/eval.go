@@ -288,6 +288,9 @@ type TickRecord struct {
 	// level); Predicted where the root was predicted, on this tick, to
 	// stand a second on (the last point of Matcher.Predicted).
 	Root, Sim, Predicted mgl32.Vec3
+	// FreeSim and FreePredicted are the same for the simulation only the
+	// input steers (Meter.free), the trajectory error's floor.
+	FreeSim, FreePredicted mgl32.Vec3
 	// Ankle and Toe are the output's (Matcher.World, the feet locked),
 	// left then right; SourceAnkle and SourceToe those of the clip
 	// playing alone (Matcher.Target, sampled at the time playing) placed
@@ -401,6 +404,7 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 		mt.free.steer(in, &m.S, db.Unit, min(dt, MaxTick))
 	}
 	mt.free.predict(&m.S, &mt.freePath, &mt.freeDir)
+	rec.FreeSim, rec.FreePredicted = mt.free.Pos, mt.freePath[PathPoints-1]
 	mt.due(m) // the predictions made a second ago come due now
 	mt.ahead = append(mt.ahead, meterAhead{at: mt.sinceStart + meterTail, pred: m.Predicted[PathPoints-1], free: mt.freePath[PathPoints-1]})
 }

@@ -268,13 +268,15 @@ type evalDump struct {
 // DumpColumns are the --dump file's columns: the tick's time (s), the
 // database frame playing, its clip and time in it (s), whether the
 // matcher transitioned (1) on the tick; the root, the simulation and the
-// root predicted a second on (m, ground plane); then per foot (left_,
-// right_) the output's ankle and toe and the source frame's (src_) in
+// root predicted a second on (m, ground plane), and the simulation only
+// the input steers with its own prediction (the trajectory error's
+// floor); then per foot (left_, right_) the output's ankle and toe and the source frame's (src_) in
 // the world (m), and 0/1 for the lock's contact label, the lock holding
 // the foot, and the second definition's ankle and toe contact labels.
 func DumpColumns() []string {
 	cols := []string{"t_s", "frame", "clip", "clip_time_s", "transition", "rate", "idle",
-		"root_x_m", "root_z_m", "sim_x_m", "sim_z_m", "pred_1s_x_m", "pred_1s_z_m"}
+		"root_x_m", "root_z_m", "sim_x_m", "sim_z_m", "pred_1s_x_m", "pred_1s_z_m",
+		"free_sim_x_m", "free_sim_z_m", "free_pred_1s_x_m", "free_pred_1s_z_m"}
 	for _, side := range []string{"left", "right"} {
 		for _, j := range []string{"ankle", "toe", "src_ankle", "src_toe"} {
 			for _, a := range []string{"x", "y", "z"} {
@@ -310,7 +312,8 @@ func (d *evalDump) tick(r *matching.TickRecord) {
 	c, fr := d.db.Locate(r.Frame)
 	clip := &d.db.Clips[c]
 	row := append(d.row[:0], export.CSVTime(r.Time), strconv.Itoa(r.Frame), clip.Name, f(float32(fr)*clip.FrameTime), b(r.Transition), f(r.Rate), b(r.Idle),
-		f(r.Root[0]), f(r.Root[2]), f(r.Sim[0]), f(r.Sim[2]), f(r.Predicted[0]), f(r.Predicted[2]))
+		f(r.Root[0]), f(r.Root[2]), f(r.Sim[0]), f(r.Sim[2]), f(r.Predicted[0]), f(r.Predicted[2]),
+		f(r.FreeSim[0]), f(r.FreeSim[2]), f(r.FreePredicted[0]), f(r.FreePredicted[2]))
 	toes := d.db.HasToes()
 	for s := range r.Ankle {
 		for k, p := range []mgl32.Vec3{r.Ankle[s], r.Toe[s], r.SourceAnkle[s], r.SourceToe[s]} {

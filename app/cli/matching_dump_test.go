@@ -45,8 +45,9 @@ func dumpRows(t *testing.T, path string) (header []string, rows []map[string]str
 // labels, the lock's own sliding on its labels (each the mean ground speed
 // over ticks labelled on that tick and the one before, differencing the
 // rows' positions), the contact shares, the transitions per second, the
-// trajectory error (the prediction of row k against the root of row k+60)
-// and the distance to the simulation. The rows hold float32s printed to
+// trajectory error (the prediction of row k against the root of row k+60),
+// its floor (the free simulation's prediction against it, alike; see
+// TestMatchingEvalDumpFloor) and the distance to the simulation. The rows hold float32s printed to
 // the fewest digits that read back (export.CSVFloat), so the positions
 // are eval's to the bit; recomputed in float64 the speeds differ from
 // eval's float32 arithmetic by rounding: a float32 ulp of a coordinate of
@@ -165,14 +166,16 @@ func TestMatchingEvalDump(t *testing.T) {
 	if want := int(math.Round(r.TransitionsPerSecond * seconds)); trans != want || trans == 0 {
 		t.Errorf("%d transitions in the dump, %d from eval", trans, want)
 	}
-	var traj, sync float64
+	var traj, floor, sync float64
 	for k := range rows {
 		sync += ground(k, k, "root", "sim")
 		if k >= 60 {
 			traj += ground(k-60, k, "pred_1s", "root")
+			floor += ground(k-60, k, "free_pred_1s", "free_sim")
 		}
 	}
 	near("trajectory error (cm)", 100*traj/float64(len(rows)-60), r.TrajectoryError)
+	near("its floor (cm)", 100*floor/float64(len(rows)-60), r.SimTrajectoryError)
 	near("distance to the simulation (cm)", 100*sync/float64(len(rows)), r.SyncDistance)
 	// The source frame's joints are where the clip playing has them at
 	// the root: the output's, locked or blended, are centimetres away,
@@ -187,6 +190,56 @@ func TestMatchingEvalDump(t *testing.T) {
 		t.Errorf("an output joint %.2f m from the source frame's", worst)
 	}
 	t.Logf("ankle %.3f toe %.3f lock %.3f cm/s, %d transitions", ankle, toe, lock, trans)
+}
+
+// TestMatchingEvalDumpFloor: on a run where the clamp holds the
+// simulation back (the zigzag, held at once), the free simulation's
+// columns part from the simulation's, and the floor recomputed from them
+// is eval's (to the tolerance TestMatchingEvalDump states); from the
+// simulation's own columns it would not be.
+func TestMatchingEvalDumpFloor(t *testing.T) {
+	const seconds = 8
+	path := filepath.Join(t.TempDir(), "ticks.csv")
+	var out, errb bytes.Buffer
+	code := Matching(context.Background(), []string{"eval", "--seconds", strconv.Itoa(seconds), "--path", "zigzag",
+		"--features", "inertial", "--hold-after", "0", "--json", "--dump", path}, &out, &errb)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep struct {
+		Results []matching.Metrics `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("%d results, %v:\n%s", len(rep.Results), err, out.String())
+	}
+	_, rows := dumpRows(t, path)
+	num := func(k int, col string) float64 {
+		x, err := strconv.ParseFloat(rows[k][col], 64)
+		if err != nil {
+			t.Fatalf("row %d, %s: %v", k, col, err)
+		}
+		return x
+	}
+	ground := func(k, l int, a, b string) float64 {
+		return math.Hypot(num(k, a+"_x_m")-num(l, b+"_x_m"), num(k, a+"_z_m")-num(l, b+"_z_m"))
+	}
+	var free, own float64
+	held := 0
+	for k := range rows {
+		if ground(k, k, "sim", "free_sim") > 1e-3 {
+			held++
+		}
+		if k >= 60 {
+			free += ground(k-60, k, "free_pred_1s", "free_sim")
+			own += ground(k-60, k, "pred_1s", "sim")
+		}
+	}
+	free, own = 100*free/float64(len(rows)-60), 100*own/float64(len(rows)-60)
+	want := rep.Results[0].SimTrajectoryError
+	if held == 0 || !(math.Abs(free-want) <= 1e-3+1e-4*want) || math.Abs(own-want) < 0.1 {
+		t.Errorf("floor %.4f cm from the free columns, %.4f from the simulation's, %.4f from eval; %d rows held", free, own, want, held)
+	}
+	t.Logf("floor %.4f cm from the free columns, %.4f from the simulation's, %.4f from eval; %d of %d rows held", free, own, want, held, len(rows))
 }
 
 // --dump takes one run: with all paths or all feature sets it is a usage
