@@ -106,7 +106,7 @@ func checkTarget(path string) (fs.FileInfo, error) {
 	case st.IsDir():
 		return nil, fmt.Errorf("%s: is a folder; expected a file name", path)
 	case st.Mode().IsRegular() && regular.IsInput(st):
-		return nil, fmt.Errorf("%s: is a file this run reads (the same file through a link); not overwritten: name another output", path)
+		return nil, fmt.Errorf("%s: is a file this run reads (itself or through a link); not overwritten: name another output", path)
 	case st.Mode().IsRegular() && st.Mode().Perm()&0o222 == 0:
 		return nil, fmt.Errorf("%s: read-only; not replaced", path)
 	}

@@ -468,11 +468,8 @@ func (m *Matcher) sample(c int, t float32) {
 	RootMotion(&m.samp)
 	v := m.samp.Vel[0]
 	m.clipSpeed = mgl32.Vec2{v[0], v[2]}.Len()
-	if r := m.play; r != 1 {
-		p := &m.samp
-		for j := range p.Vel {
-			p.Vel[j], p.Ang[j], p.Svl[j] = p.Vel[j].Mul(r), p.Ang[j].Mul(r), p.Svl[j].Mul(r)
-		}
+	if m.play != 1 {
+		animsys.TimeScale(&m.samp, m.play)
 	}
 }
 
@@ -731,14 +728,14 @@ func (m *Matcher) synchronise(dt float32) {
 		yaw += turn
 	}
 	if s.Clamp {
-		if d, most := pos.Sub(sim.Pos), s.Distance*m.DB.Unit; !(d.Len() > most) {
+		// The time at the clamp counts up while its distance is reached.
+		d, most := pos.Sub(sim.Pos), s.Distance*m.DB.Unit
+		if !(d.Len() > most) {
 			m.clamped = 0
+		} else if m.clamped += dt; s.Hold && m.clamped > s.HoldAfter {
+			sim.Pos = pos.Sub(d.Mul(most / d.Len()))
 		} else {
-			if m.clamped += dt; s.Hold && m.clamped > s.HoldAfter {
-				sim.Pos = pos.Sub(d.Mul(most / d.Len()))
-			} else {
-				pos = sim.Pos.Add(d.Mul(most / d.Len()))
-			}
+			pos = sim.Pos.Add(d.Mul(most / d.Len()))
 		}
 		if a := wrapAngle(yaw - sim.Yaw); abs32(a) > s.Angle {
 			yaw = sim.Yaw + mathx.Clamp(a, -s.Angle, s.Angle)

@@ -17,9 +17,22 @@ import (
 	"kinelab/internal/fixture"
 )
 
-// dumpRows reads a --dump file: its header and its rows by column name.
-func dumpRows(t *testing.T, path string) (header []string, rows []map[string]string) {
+// evalDumpRun runs matching eval with --json and --dump on args (one
+// path and one feature set) and returns its one result and the dump's
+// header and rows, each row its cells by column name.
+func evalDumpRun(t *testing.T, args ...string) (matching.Metrics, []string, dumpTable) {
 	t.Helper()
+	path := filepath.Join(t.TempDir(), "ticks.csv")
+	var out, errb bytes.Buffer
+	if code := Matching(context.Background(), append(append([]string{"eval"}, args...), "--json", "--dump", path), &out, &errb); code != ExitOK {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	var rep struct {
+		Results []matching.Metrics `json:"results"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Results) != 1 {
+		t.Fatalf("%d results, %v:\n%s", len(rep.Results), err, out.String())
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -29,14 +42,36 @@ func dumpRows(t *testing.T, path string) (header []string, rows []map[string]str
 	if err != nil || len(recs) < 2 {
 		t.Fatalf("the dump: %d records, %v", len(recs), err)
 	}
+	d := dumpTable{t: t}
 	for _, r := range recs[1:] {
 		row := map[string]string{}
 		for k, name := range recs[0] {
 			row[name] = r[k]
 		}
-		rows = append(rows, row)
+		d.rows = append(d.rows, row)
 	}
-	return recs[0], rows
+	return rep.Results[0], recs[0], d
+}
+
+// dumpTable is a dump's rows, read by column name.
+type dumpTable struct {
+	t    *testing.T
+	rows []map[string]string
+}
+
+// num is row k's number in column col.
+func (d dumpTable) num(k int, col string) float64 {
+	x, err := strconv.ParseFloat(d.rows[k][col], 64)
+	if err != nil {
+		d.t.Fatalf("row %d, %s: %v", k, col, err)
+	}
+	return x
+}
+
+// ground is the ground distance (m) from point a of row k (its a_x_m and
+// a_z_m columns) to point b of row l.
+func (d dumpTable) ground(k, l int, a, b string) float64 {
+	return math.Hypot(d.num(k, a+"_x_m")-d.num(l, b+"_x_m"), d.num(k, a+"_z_m")-d.num(l, b+"_z_m"))
 }
 
 // The dump's columns reproduce eval's figures: 5 s of the circle, inertial
@@ -47,8 +82,9 @@ func dumpRows(t *testing.T, path string) (header []string, rows []map[string]str
 // rows' positions), the contact shares, the transitions per second, the
 // trajectory error (the prediction of row k against the root of row k+60),
 // its floor (the free simulation's prediction against it, alike; see
-// TestMatchingEvalDumpFloor) and the distance to the simulation. The rows hold float32s printed to
-// the fewest digits that read back (export.CSVFloat), so the positions
+// TestMatchingEvalDumpFloor) and the distance to the simulation. The rows
+// hold float32s printed to the fewest digits that read back
+// (export.CSVFloat), so the positions
 // are eval's to the bit; recomputed in float64 the speeds differ from
 // eval's float32 arithmetic by rounding: a float32 ulp of a coordinate of
 // a few metres (5e-7 m) over a tick (1/60 s) is 3e-3 cm/s at most per
@@ -56,37 +92,18 @@ func dumpRows(t *testing.T, path string) (header []string, rows []map[string]str
 // Counts and shares are exact.
 func TestMatchingEvalDump(t *testing.T) {
 	const seconds = 5
-	path := filepath.Join(t.TempDir(), "ticks.csv")
-	var out, errb bytes.Buffer
-	code := Matching(context.Background(), []string{"eval", "--seconds", strconv.Itoa(seconds), "--path", "circle",
-		"--features", "inertial", "--json", "--dump", path}, &out, &errb)
-	if code != ExitOK {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	var rep struct {
-		Results []matching.Metrics `json:"results"`
-	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Results) != 1 {
-		t.Fatalf("%d results, %v:\n%s", len(rep.Results), err, out.String())
-	}
-	r := rep.Results[0]
+	r, header, d := evalDumpRun(t, "--seconds", strconv.Itoa(seconds), "--path", "circle", "--features", "inertial")
+	rows := d.rows
 	if r.AnkleSliding == nil || r.ToeSliding == nil {
-		t.Fatalf("no ankle or toe sliding: %s", out.String())
+		t.Fatalf("no ankle or toe sliding: %+v", r)
 	}
-	header, rows := dumpRows(t, path)
 	if want := DumpColumns(); strings.Join(header, ",") != strings.Join(want, ",") {
 		t.Fatalf("header %v\nwant %v", header, want)
 	}
 	if len(rows) != seconds*60 {
 		t.Fatalf("%d rows for %d s at 60 Hz", len(rows), seconds)
 	}
-	num := func(k int, col string) float64 {
-		x, err := strconv.ParseFloat(rows[k][col], 64)
-		if err != nil {
-			t.Fatalf("row %d, %s: %v", k, col, err)
-		}
-		return x
-	}
+	num, ground := d.num, d.ground
 	on := func(k int, col string) bool {
 		switch rows[k][col] {
 		case "1":
@@ -96,9 +113,6 @@ func TestMatchingEvalDump(t *testing.T) {
 		}
 		t.Fatalf("row %d, %s = %q: want 0 or 1", k, col, rows[k][col])
 		return false
-	}
-	ground := func(k, l int, a, b string) float64 {
-		return math.Hypot(num(k, a+"_x_m")-num(l, b+"_x_m"), num(k, a+"_z_m")-num(l, b+"_z_m"))
 	}
 	// sliding is the mean ground speed (cm/s) of joint ("left_ankle") over
 	// the ticks whose label column ("left_ankle_contact") is 1 on the
@@ -198,31 +212,8 @@ func TestMatchingEvalDump(t *testing.T) {
 // is eval's (to the tolerance TestMatchingEvalDump states); from the
 // simulation's own columns it would not be.
 func TestMatchingEvalDumpFloor(t *testing.T) {
-	const seconds = 8
-	path := filepath.Join(t.TempDir(), "ticks.csv")
-	var out, errb bytes.Buffer
-	code := Matching(context.Background(), []string{"eval", "--seconds", strconv.Itoa(seconds), "--path", "zigzag",
-		"--features", "inertial", "--hold-after", "0", "--json", "--dump", path}, &out, &errb)
-	if code != ExitOK {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	var rep struct {
-		Results []matching.Metrics `json:"results"`
-	}
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil || len(rep.Results) != 1 {
-		t.Fatalf("%d results, %v:\n%s", len(rep.Results), err, out.String())
-	}
-	_, rows := dumpRows(t, path)
-	num := func(k int, col string) float64 {
-		x, err := strconv.ParseFloat(rows[k][col], 64)
-		if err != nil {
-			t.Fatalf("row %d, %s: %v", k, col, err)
-		}
-		return x
-	}
-	ground := func(k, l int, a, b string) float64 {
-		return math.Hypot(num(k, a+"_x_m")-num(l, b+"_x_m"), num(k, a+"_z_m")-num(l, b+"_z_m"))
-	}
+	r, _, d := evalDumpRun(t, "--seconds", "8", "--path", "zigzag", "--features", "inertial", "--hold-after", "0")
+	rows, ground := d.rows, d.ground
 	var free, own float64
 	held := 0
 	for k := range rows {
@@ -235,7 +226,7 @@ func TestMatchingEvalDumpFloor(t *testing.T) {
 		}
 	}
 	free, own = 100*free/float64(len(rows)-60), 100*own/float64(len(rows)-60)
-	want := rep.Results[0].SimTrajectoryError
+	want := r.SimTrajectoryError
 	if held == 0 || !(math.Abs(free-want) <= 1e-3+1e-4*want) || math.Abs(own-want) < 0.1 {
 		t.Errorf("floor %.4f cm from the free columns, %.4f from the simulation's, %.4f from eval; %d rows held", free, own, want, held)
 	}
