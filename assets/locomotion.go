@@ -15,9 +15,10 @@ import (
 // and rounded once into the clip.
 
 // Locomotion returns the motion-matching database's embedded clips: idle,
-// walks, runs, curves, turns on the spot, starts and stops, strafes, back
-// steps and sharp direction changes of the Humanoid at 60 fps, 41,505
-// frames (11.5 minutes) in all. Root motion is on the Entity joint: its
+// walks, runs, curves, turns on the spot (to a new facing, and steady
+// spins at 0.8-2.5 rad/s, as the lab's Q and E turn), starts and stops,
+// strafes, back steps and sharp direction changes of the Humanoid at 60
+// fps, 43,275 frames (12 minutes) in all. Root motion is on the Entity joint: its
 // ground-level position and its yaw, the character's facing (forward is
 // Entity's +z). The clips do not loop.
 func Locomotion() []animsys.Clip {
@@ -118,7 +119,9 @@ func locoScripts() []struct {
 			spin(3.5, deg(-180)), hold(1.5), spin(3, deg(-90)), hold(1), spin(3, deg(90)), hold(1),
 			spin(3, deg(135)), hold(1), spin(3, deg(-135)), hold(1), spin(3.5, deg(180)), spin(3.5, deg(180)),
 			hold(1), spin(3, deg(45)), spin(3, deg(-45)), spin(3, deg(-180)), hold(1), spin(3, deg(90)),
-			spin(3, deg(90)), hold(1), spin(3.5, deg(-180)), hold(2),
+			spin(3, deg(90)), hold(1), spin(3.5, deg(-180)), hold(1.5),
+			curve(4, 0, 1.5), hold(1), curve(4, 0, -1.5), hold(1), curve(3, 0, 2.5), hold(1),
+			curve(3, 0, -2.5), hold(1), curve(5, 0, 0.8), curve(5, 0, -0.8), hold(2),
 		}},
 		{"loco starts-stops", []locoCmd{
 			hold(2), move(4, 1.3, 0), hold(3), move(3, 0.8, 0), hold(3), move(5, 1.9, 0), hold(3),

@@ -176,7 +176,8 @@ func TestControllerVelocities(t *testing.T) {
 			copy(prev, m.World.Pos)
 			copy(prevVel, m.World.Vel)
 		}
-		if !(worstJoint < 0.5) || !(worstMean < 0.1) || heelUp < 1200/2 || !(jump < 2e-3) {
+		// A turn on the spot steps flat-footed: no heel-up to test there.
+		if !(worstJoint < 0.5) || !(worstMean < 0.1) || heelUp < 1200/2 && r.path != Spin || !(jump < 2e-3) {
 			t.Errorf("%s: |red - blue| up to %.3f m/s (%s), %.3f m/s over joints; %d ticks of heel-up; a toe jumped %.4f m as its lock engaged",
 				r.name, worstJoint, where, worstMean, heelUp, jump)
 		}
@@ -404,10 +405,13 @@ func TestCalmTransitions(t *testing.T) {
 		var mt Meter
 		for k := 0; k < 60*60; k++ {
 			in := p.Input(float32(k)/60, 1)
-			c0, t0 := m.Clip, m.Time
+			c0, t0, idle := m.Clip, m.Time, m.Idle
 			m.Update(in, 1.0/60)
 			mt.Tick(m, in, 1.0/60)
-			if m.Transited && m.Clip == c0 && float32(math.Abs(float64(m.Time-t0-1.0/60))) < s.Near-1.0/60 {
+			// Entering the idle state goes to the idle stretch's start
+			// wherever it plays, a search or not: only searches skip
+			// the near frames.
+			if m.Transited && m.Clip == c0 && !(m.Idle && !idle) && float32(math.Abs(float64(m.Time-t0-1.0/60))) < s.Near-1.0/60 {
 				t.Errorf("%s at %.2f s: a jump from %.3f s to %.3f s of %s, nearer than %.2f s", p, float32(k)/60, t0, m.Time, db.Clips[c0].Name, s.Near)
 			}
 		}
@@ -465,7 +469,9 @@ func TestToeLocking(t *testing.T) {
 				}
 			}
 		}
-		if share := float64(onPoint) / float64(max(heelUp, 1)); heelUp < 200 || share < 0.8 || !(off < 1e-3) {
+		// A turn on the spot steps flat-footed: no heel-up (the toe's own
+		// case) to count there.
+		if share := float64(onPoint) / float64(max(heelUp, 1)); p != Spin && (heelUp < 200 || share < 0.8) || !(off < 1e-3) {
 			t.Errorf("%s: %d foot-ticks of heel-up, the toe within 1 cm of its point on %.1f%%; a locked ankle in reach %.4f m off its point",
 				p, heelUp, 100*share, off)
 		}

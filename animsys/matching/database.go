@@ -73,7 +73,7 @@ var scaleFloor = [NumGroups]float32{0.01, 0.05, 0.05, 0.05, 0.05, 0.0015}
 // and constants in metres were tuned on (Database.Unit). It is that
 // figure's measure to the bit, so its Unit is exactly 1 and its runs are
 // as they were before sizes were taken into account.
-const HumanHips = 0.90305239
+const HumanHips = 0.903761923
 
 // Set is a way of costing a transition: which features the search uses.
 type Set int

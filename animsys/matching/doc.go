@@ -25,11 +25,14 @@
 //   - a Simulation the springs move, which the animated root is adjusted
 //     towards and kept near, the root dragged through a short lag and
 //     the simulation held back where the root cannot keep up
-//     (Settings.Sync);
-//   - clips played at the rate the simulation asks (the scalar-velocity
-//     article's scale spring, bounded, every velocity scaled by it:
-//     Settings.Rate) and an idle stretch played then held, without
-//     searching, while the character stands (Settings.Idle);
+//     (Settings.Sync); its prediction carries on a steady turn of the
+//     input (a stick swept round, a facing turned on the spot:
+//     Simulation.GoalTurn, FaceTurn);
+//   - clips played at the rate the simulation asks (the ratio of the
+//     speeds, or of the turn rates for a turn on the spot; the
+//     scalar-velocity article's scale spring, bounded, every velocity
+//     scaled by it: Settings.Rate) and an idle stretch played then held,
+//     without searching, while the character stands (Settings.Idle);
 //   - a transition only when the best frame beats carrying on by a bias
 //     (Settings.Bias, BiasShare), never to one near the frame playing;
 //   - ankles and toes locked where the frames label them in contact

@@ -20,11 +20,12 @@ const (
 	Zigzag             // legs of 2 s turning 60° left and right, running every fourth
 	StopGo             // go 3 s, stop 2 s; each go turns 90° and alternates walk, run, a side step and a back step
 	Random             // every 1-3 s a new direction, speed (stand, walk, run) and sometimes a fixed facing (strafe)
+	Spin               // on the spot, the facing turned steadily (the lab's Q and E) at 0.8-2.5 rad/s, left and right, a second's pause between
 	NumPaths
 )
 
 // PathNames are the paths' names on the command line.
-var PathNames = [NumPaths]string{"circle", "zigzag", "stop-go", "random"}
+var PathNames = [NumPaths]string{"circle", "zigzag", "stop-go", "random", "spin"}
 
 func (p Path) String() string {
 	if p >= 0 && p < NumPaths {
@@ -40,7 +41,7 @@ func ParsePath(name string) (Path, error) {
 			return Path(i), nil
 		}
 	}
-	return 0, fmt.Errorf("path %q: want circle, zigzag, stop-go or random", name)
+	return 0, fmt.Errorf("path %q: want circle, zigzag, stop-go, random or spin", name)
 }
 
 // Input is path p's input at time t (s); seed varies Random.
@@ -100,8 +101,36 @@ func (p Path) Input(t float32, seed uint32) Input {
 			}
 			start += d
 		}
+	case Spin:
+		return Input{Face: dir(spinYaw(float64(t)))}
 	}
 	return Input{}
+}
+
+// spinTurns are the Spin path's 20 s cycle: how long (s) the facing
+// turns at what rate (rad/s, + left).
+var spinTurns = [...]struct{ dur, rate float64 }{
+	{1, 0}, {4, 1.5}, {1, 0}, {3, -2.5}, {1, 0}, {5, 0.8}, {1, 0}, {4, -1.5},
+}
+
+// spinYaw is the Spin path's facing (rad) at time t (s): the turns
+// integrated.
+func spinYaw(t float64) float64 {
+	var cycle, yaw float64
+	for _, s := range spinTurns {
+		cycle += s.dur
+		yaw += s.dur * s.rate
+	}
+	n := math.Floor(t / cycle)
+	a, rem := n*yaw, t-n*cycle
+	for _, s := range spinTurns {
+		d := math.Min(rem, s.dur)
+		a += d * s.rate
+		if rem -= d; rem <= 0 {
+			break
+		}
+	}
+	return a
 }
 
 // hash mixes two words (a small integer hash, for repeatable scripts).
@@ -183,9 +212,15 @@ type Metrics struct {
 	Same bool `json:"brute_force_same"`
 }
 
-// RestSpeed (m/s for a human, times Database.Unit): a simulation slower
-// than this, asked to stand, is at rest: its ticks count as idle.
-const RestSpeed = 0.1
+// RestSpeed (m/s for a human, times Database.Unit) and RestTurn (rad/s):
+// a simulation slower than RestSpeed and turning slower than RestTurn,
+// asked to stand (the facing not turned faster than RestTurn either:
+// Simulation.FaceTurn), is at rest: its ticks count as idle. A turn on the
+// spot (the Spin path, a new facing on Random) is motion, not standing.
+const (
+	RestSpeed = 0.1
+	RestTurn  = 0.2
+)
 
 // EvalTick is the tick (s) of an evaluation run.
 const EvalTick = 1.0 / 60
@@ -328,9 +363,12 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 	mt.ticks++
 	mt.seconds += float64(dt)
 	mt.sinceStart += float64(dt)
-	// Idle: the input asks to stand and the simulation has come to rest
-	// (the stop itself, while the springs slow it, is still moving).
-	idle := in.Move.Len() < 0.05 && m.Sim.Vel.Len() < RestSpeed*db.Unit
+	// Idle: the input asks to stand (no movement, no steady turn of the
+	// facing: the Matcher's own test to leave its idle state) and the
+	// simulation has come to rest (the stop itself, while the springs
+	// slow it, is still moving, and so is a turn on the spot).
+	idle := in.Move.Len() < 0.05 && abs32(m.Sim.FaceTurn) <= RestTurn &&
+		m.Sim.Vel.Len() < RestSpeed*db.Unit && abs32(m.Sim.YawVel) < RestTurn
 	if idle {
 		mt.idleTicks++
 		mt.idleSeconds += float64(dt)

@@ -71,10 +71,13 @@ type Settings struct {
 }
 
 // RateSettings are the playback rate (Matcher.Rate): the clip plays at the
-// ratio of the simulation's speed to the clip's own root speed, eased by
-// the scale spring of the scalar-velocity article and kept within
-// RateMin..RateMax, so a database without the asked speed plays its
-// nearest clip faster or slower instead of sliding the root under the feet.
+// ratio of the simulation's speed to the clip's own root speed (both on
+// the spot, the clip turning: of their turn rates), eased by the scale
+// spring of the scalar-velocity article and kept within RateMin..RateMax,
+// so a database without the asked speed plays its nearest clip faster or
+// slower instead of sliding the root under the feet. A turn on the spot
+// played by the ratio of speeds ran at 0.7 (its root's sway is faster
+// than a standing simulation's 0), its facing 2-4° further behind.
 type RateSettings struct {
 	On bool
 	// Halflife (s) of the rate's spring.
@@ -123,8 +126,11 @@ type SyncSettings struct {
 	// set, against 10 s on the captures' circle) is dragged, as the
 	// reference does: held, it would leave the character behind the
 	// input on every corner (the embedded zigzag's trajectory error 14
-	// cm above its floor, against 3 dragged). The facing is clamped on
-	// the root either way.
+	// cm above its floor, against 3 dragged). HoldAfter's default, 1 s,
+	// clears the zigzag's longest corners with room (0.5 s left the
+	// embedded zigzag 3.05 cm above its floor, 1 s 2.90, as dragged); the
+	// captures' circle then drags 1 s of each 10 s run (ankle 8.8 cm/s,
+	// against 7.1 at 0.5 s). The facing is clamped on the root either way.
 	Hold      bool
 	HoldAfter float32
 }
@@ -135,7 +141,7 @@ func DefaultSettings() Settings {
 		SearchPeriod: 0.1, ForceChange: 1, Near: 0.2, Rerank: 16,
 		WalkSpeed: 1.4, RunSpeed: 3.6, SideSpeed: 1.1, BackSpeed: 1.0,
 		VelHalflife: 0.25, FaceHalflife: 0.2, Bias: 0.1, BiasShare: 0.3,
-		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2, Hold: true, HoldAfter: 0.5},
+		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2, Hold: true, HoldAfter: 1},
 		Lock: LockSettings{On: true, Toes: true, Radius: 1, Halflife: 0.1},
 		Idle: true, Rate: RateSettings{On: true, Halflife: 0.1}}
 }
@@ -203,6 +209,8 @@ type Matcher struct {
 	Rate, RateVel float32
 	play          float32
 	clipSpeed     float32
+	// clipTurn (rad/s) is its root's turn rate, at rate 1.
+	clipTurn float32
 	// Idle: the matcher stands in the idle state (Settings.Idle).
 	Idle   bool
 	Local  animsys.Pose
@@ -385,8 +393,14 @@ func (m *Matcher) updateRate(dt float32) {
 	}
 	f := rateFloor * m.DB.Unit
 	goal := float32(1)
-	if !m.Idle {
-		goal = mathx.Clamp((m.Sim.Vel.Len()+f)/(m.clipSpeed+f), RateMin, RateMax)
+	switch speed := m.Sim.Vel.Len(); {
+	case m.Idle:
+	case speed < f && m.clipSpeed < f && m.clipTurn > RestTurn:
+		// A turn on the spot asked of a turn on the spot: the ratio of
+		// the turn rates, as the speeds' is for a walk.
+		goal = mathx.Clamp(abs32(m.Sim.YawVel)/m.clipTurn, RateMin, RateMax)
+	default:
+		goal = mathx.Clamp((speed+f)/(m.clipSpeed+f), RateMin, RateMax)
 	}
 	if !(goal > 0) || !mathx.Finite(goal) { // a NaN speed: play as captured
 		goal = 1
@@ -420,8 +434,10 @@ func (m *Matcher) holding() bool {
 // (Move shorter than stillInput), the simulation will travel less than
 // idleTravel on (m for a human, times Database.Unit: about what the
 // synchronisation's clamp lets the root lag anyway) and its goal facing
-// is within idleTurn/2 (rad) of the root's; asking to move, or to face
-// idleTurn away, leaves it.
+// is within idleTurn/2 (rad) of the root's; asking to move, to face
+// idleTurn away, or to turn steadily (Simulation.FaceTurn faster than
+// RestTurn: Q or E held, which would otherwise stand still until the
+// facing was idleTurn away, then step, then stand) leaves it.
 const (
 	stillInput = 0.05
 	idleTravel = 0.05
@@ -439,7 +455,8 @@ func (m *Matcher) rest(in Input) (idle, left bool) {
 		m.Idle = false
 		return false, false
 	}
-	asks := in.Move.Len() >= stillInput || angleDiff(m.Sim.GoalYaw, m.RootYaw) > idleTurn
+	asks := in.Move.Len() >= stillInput || angleDiff(m.Sim.GoalYaw, m.RootYaw) > idleTurn ||
+		abs32(m.Sim.FaceTurn) > RestTurn
 	if m.Idle {
 		if asks {
 			m.Idle, m.play = false, m.Rate
@@ -468,6 +485,7 @@ func (m *Matcher) sample(c int, t float32) {
 	RootMotion(&m.samp)
 	v := m.samp.Vel[0]
 	m.clipSpeed = mgl32.Vec2{v[0], v[2]}.Len()
+	m.clipTurn = abs32(m.samp.Ang[0][1])
 	if m.play != 1 {
 		animsys.TimeScale(&m.samp, m.play)
 	}

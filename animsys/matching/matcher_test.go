@@ -344,12 +344,13 @@ func TestSampleKeepsJoints(t *testing.T) {
 // the synchronisation does to the matcher's simulation (held back at the
 // clamp, left free while the root is dragged, or put on the root every
 // tick), since it comes from a simulation only the input steers; the
-// zigzag is a path where the clamp holds the embedded set's simulation
-// back (the floor of the held simulation itself read 52.3 cm there
-// against 41.0 free).
+// zigzag is a path where the clamp, holding at once (HoldAfter 0), holds
+// the embedded set's simulation back (the floor of the held simulation
+// itself read 52.3 cm there against 41.0 free).
 func TestTrajectoryFloorIgnoresSync(t *testing.T) {
 	db := embedded(t)
 	st := DefaultSettings()
+	st.Sync.HoldAfter = 0
 	held := Eval(db, st, Zigzag, 20, 1)
 	st.Sync.Hold = false
 	dragged := Eval(db, st, Zigzag, 20, 1)

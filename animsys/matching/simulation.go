@@ -29,15 +29,20 @@ type Simulation struct {
 	// a flick) sets it to 0. faceMoves: the facing follows the movement.
 	GoalTurn  float32
 	faceMoves bool
+	// FaceTurn (rad/s) is the same for a facing the input holds apart
+	// from the movement (Input.Face): turned steadily on the spot (Q and
+	// E held), the facing is predicted to go on turning.
+	FaceTurn float32
 }
 
 // Turn-rate estimate: the damper's half-life (s), the fastest steady turn
 // it believes (rad/s; faster is a jump, not a sweep), and the speed (m/s
 // for a human, times Database.Unit) below which the goal has no direction.
 const (
-	turnHalflife = 0.2
-	turnMax      = 3
-	turnMinSpeed = 0.1
+	turnHalflife     = 0.2
+	faceTurnHalflife = 0.1
+	turnMax          = 3
+	turnMinSpeed     = 0.1
 )
 
 // steer moves the simulation dt seconds towards what in asks for, with
@@ -52,7 +57,9 @@ func (sim *Simulation) steer(in Input, s *Settings, unit, dt float32) {
 	}
 	switch {
 	case in.Face.Len() > 1e-3:
-		sim.GoalYaw = yawOf(in.Face)
+		y := yawOf(in.Face)
+		sim.FaceTurn = turnRate(sim.FaceTurn, wrapAngle(y-sim.GoalYaw), !sim.faceMoves, faceTurnHalflife, dt)
+		sim.GoalYaw = y
 	case move.Len() > 0.05:
 		sim.GoalYaw = yawOf(move)
 	}
@@ -73,6 +80,9 @@ func (sim *Simulation) steer(in Input, s *Settings, unit, dt float32) {
 	sim.turn(goal, unit, dt)
 	sim.GoalVel = goal
 	sim.faceMoves = in.Face.Len() <= 1e-3
+	if sim.faceMoves {
+		sim.FaceTurn = 0
+	}
 	for a, ax := range [2]int{0, 2} {
 		var d float32
 		d, sim.Vel[a], sim.Acc[a] = spring.VelocitySpringExact(0, sim.Vel[a], sim.Acc[a], sim.GoalVel[a], s.VelHalflife, dt)
@@ -90,12 +100,18 @@ func (sim *Simulation) turn(goal mgl32.Vec2, unit, dt float32) {
 		sim.GoalTurn = 0
 		return
 	}
-	rate := wrapAngle(yawOf(goal)-yawOf(sim.GoalVel)) / dt
-	if abs32(rate) > turnMax {
-		sim.GoalTurn = 0
-		return
+	sim.GoalTurn = turnRate(sim.GoalTurn, wrapAngle(yawOf(goal)-yawOf(sim.GoalVel)), true, turnHalflife, dt)
+}
+
+// turnRate is a turn-rate estimate r (rad/s) damped towards a turn of
+// by rad over dt seconds: 0 where the turn is a jump (faster than
+// turnMax) or the last direction is not known (!known).
+func turnRate(r, by float32, known bool, halflife, dt float32) float32 {
+	rate := by / dt
+	if !known || abs32(rate) > turnMax {
+		return 0
 	}
-	sim.GoalTurn = spring.DamperExact(sim.GoalTurn, rate, turnHalflife, dt)
+	return spring.DamperExact(r, rate, halflife, dt)
 }
 
 // predict writes the simulation's path over the next second into pos and
@@ -103,7 +119,7 @@ func (sim *Simulation) turn(goal mgl32.Vec2, unit, dt float32) {
 // exact integral and the facing spring, with the goal held (or, while the
 // input turns steadily, turning on at GoalTurn).
 func (sim *Simulation) predict(s *Settings, pos, dir *[PathPoints]mgl32.Vec3) {
-	if sim.GoalTurn != 0 {
+	if sim.GoalTurn != 0 || sim.FaceTurn != 0 {
 		sim.predictTurning(s, pos, dir)
 		return
 	}
@@ -139,7 +155,7 @@ func (sim *Simulation) predictTurning(s *Settings, pos, dir *[PathPoints]mgl32.V
 			d, v[i], a[i] = spring.VelocitySpringExact(0, v[i], a[i], gv[i], s.VelHalflife, step)
 			p[ax] += d
 		}
-		gy := sim.GoalYaw
+		gy := sim.GoalYaw + sim.FaceTurn*(float32(k)-0.5)*step
 		if sim.faceMoves {
 			gy += turn
 		}

@@ -55,7 +55,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 			"named on stderr. --dump writes one row per tick of the run (one --path and one\n"+
 			"--features) to a CSV file.", stderr)
 	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
-	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random or all")
+	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random, spin or all")
 	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
 	seed := fs.Int64("seed", 1, "seed of the random path (0-4294967295)")
 	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
