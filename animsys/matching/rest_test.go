@@ -160,7 +160,7 @@ func TestPlaybackRate(t *testing.T) {
 
 	// A turn on the spot plays at the ratio of the turn rates: the
 	// embedded spins, asked at the rates they were made at, play at a
-	// median 0.86 (quartiles 0.75-0.94) where the ratio of speeds held
+	// median 0.83 (quartiles 0.74-0.93) where the ratio of speeds held
 	// them at its bound, 0.7 (0.70-0.73: their root's sway over a
 	// standing simulation).
 	m := NewMatcher(db, DefaultSettings())
