@@ -363,12 +363,11 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 	mt.ticks++
 	mt.seconds += float64(dt)
 	mt.sinceStart += float64(dt)
-	// Idle: the input asks to stand (no movement, no steady turn of the
-	// facing: the Matcher's own test to leave its idle state) and the
-	// simulation has come to rest (the stop itself, while the springs
-	// slow it, is still moving, and so is a turn on the spot).
-	idle := in.Move.Len() < 0.05 && abs32(m.Sim.FaceTurn) <= RestTurn &&
-		m.Sim.Vel.Len() < RestSpeed*db.Unit && abs32(m.Sim.YawVel) < RestTurn
+	// Idle: the input asks to stand (asksToStand, the Matcher's own test
+	// to leave its idle state) and the simulation has come to rest (the
+	// stop itself, while the springs slow it, is still moving, and so is
+	// a turn on the spot).
+	idle := asksToStand(in, &m.Sim) && m.Sim.Vel.Len() < RestSpeed*db.Unit && abs32(m.Sim.YawVel) < RestTurn
 	if idle {
 		mt.idleTicks++
 		mt.idleSeconds += float64(dt)

@@ -444,6 +444,13 @@ const (
 	idleTurn   = 0.5
 )
 
+// asksToStand reports whether input in asks the simulation sim to stand:
+// no movement and no steady turn of the facing. The idle state leaves
+// when it does not, and Meter counts rest by it.
+func asksToStand(in Input, sim *Simulation) bool {
+	return in.Move.Len() < stillInput && abs32(sim.FaceTurn) <= RestTurn
+}
+
 // rest runs the idle state for a tick with input in (after predict): it
 // enters (a transition to the idle stretch's first frame) and leaves (the
 // caller then searches, obliged to transition, at once). idle reports
@@ -455,8 +462,7 @@ func (m *Matcher) rest(in Input) (idle, left bool) {
 		m.Idle = false
 		return false, false
 	}
-	asks := in.Move.Len() >= stillInput || angleDiff(m.Sim.GoalYaw, m.RootYaw) > idleTurn ||
-		abs32(m.Sim.FaceTurn) > RestTurn
+	asks := !asksToStand(in, &m.Sim) || angleDiff(m.Sim.GoalYaw, m.RootYaw) > idleTurn
 	if m.Idle {
 		if asks {
 			m.Idle, m.play = false, m.Rate
