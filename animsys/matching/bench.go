@@ -49,8 +49,8 @@ func RecordQueries(db *Database, set Set, path Path, seconds float32) []Query {
 	var qs []Query
 	for k := 0; k < int(seconds/EvalTick+0.5); k++ {
 		m.Update(path.Input(float32(k)*EvalTick, 1), EvalTick)
-		if m.Searched {
-			q := m.LastQuery
+		if m.Search.Searched {
+			q := m.Search.LastQuery
 			q.Features = append([]float32(nil), q.Features...)
 			qs = append(qs, q)
 		}

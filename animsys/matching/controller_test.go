@@ -145,20 +145,20 @@ func TestControllerVelocities(t *testing.T) {
 		var jump float32 // the most a toe moved on a tick its lock engaged, beyond its speed before
 		prevVel := append([]mgl32.Vec3(nil), m.World.Vel...)
 		for k := 0; k < 8*1200; k++ {
-			before, toesBefore := m.Locks, m.ToeLocks
+			before, toesBefore := m.Feet.Locks, m.Feet.ToeLocks
 			m.Update(r.path.Input(float32(k)*dt, 1), dt)
 			engaged := false
-			for f := range m.Locks {
-				engaged = engaged || m.Locks[f].Locked && !before[f].Locked || m.ToeLocks[f].Locked && !toesBefore[f].Locked
-				if m.ToeLocks[f].Locked && !m.Locks[f].Locked {
+			for f := range m.Feet.Locks {
+				engaged = engaged || m.Feet.Locks[f].Locked && !before[f].Locked || m.Feet.ToeLocks[f].Locked && !toesBefore[f].Locked
+				if m.Feet.ToeLocks[f].Locked && !m.Feet.Locks[f].Locked {
 					heelUp++
 				}
-				if toe := db.Toes[f]; m.ToeLocks[f].Locked && !toesBefore[f].Locked {
+				if toe := db.Toes[f]; m.Feet.ToeLocks[f].Locked && !toesBefore[f].Locked {
 					jump = max(jump, m.World.Pos[toe].Sub(prev[toe]).Len()-prevVel[toe].Len()*dt)
 				}
 			}
-			rateOff = max(rateOff, math.Abs(float64(m.Playing()-1)))
-			if m.Idle && m.Playing() == 0 {
+			rateOff = max(rateOff, math.Abs(float64(m.Play.Playing()-1)))
+			if m.Rest.Idle && m.Play.Playing() == 0 {
 				held++
 			}
 			var sum float64
@@ -214,20 +214,20 @@ func TestSynchronisation(t *testing.T) {
 			m := NewMatcher(db, s)
 			for k := 0; k < 20*60; k++ {
 				m.Update(p.Input(float32(k)/60, 1), 1.0/60)
-				if d := groundDist(m.RootPos, m.Sim.Pos); d > s.Sync.Distance+1e-4 {
+				if d := groundDist(m.Root.Pos, m.Sim.Pos); d > s.Sync.Distance+1e-4 {
 					t.Fatalf("%s at %.2f s: the root is %.3f m from the simulation (clamp %.2f)", p, float32(k)/60, d, s.Sync.Distance)
 				}
-				if a := angleDiff(m.RootYaw, m.Sim.Yaw); a > s.Sync.Angle+1e-4 {
+				if a := angleDiff(m.Root.Yaw, m.Sim.Yaw); a > s.Sync.Angle+1e-4 {
 					t.Fatalf("%s at %.2f s: the root faces %.3f rad from the simulation", p, float32(k)/60, a)
 				}
 				// Holding the simulation back, the clamp never drags the
 				// root: it moves by the adjustment alone, at most Ratio of
 				// its own speed. It may drag it for the first HoldAfter
 				// of a stretch at the clamp.
-				v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])
-				if a, most := m.adjVel.Len(), s.Sync.Ratio*groundDist(v, mgl32.Vec3{}); a > most+1e-3 && m.clamped > after {
+				v := mathx.QuatMulVec3(yawQuatAngle(m.Root.Yaw), m.Local.Vel[0])
+				if a, most := m.Root.adjVel.Len(), s.Sync.Ratio*groundDist(v, mgl32.Vec3{}); a > most+1e-3 && m.Root.clamped > after {
 					t.Fatalf("%s at %.2f s, %.2f s at the clamp: it dragged the root at %.3f m/s (the adjustment's most %.3f), holding after %.1f s",
-						p, float32(k)/60, m.clamped, a, most, after)
+						p, float32(k)/60, m.Root.clamped, a, most, after)
 				}
 			}
 		}
@@ -235,9 +235,9 @@ func TestSynchronisation(t *testing.T) {
 		m := NewMatcher(db, s)
 		for k := 0; k < 20*60; k++ {
 			m.Update(p.Input(float32(k)/60, 1), 1.0/60)
-			v := mathx.QuatMulVec3(yawQuatAngle(m.RootYaw), m.Local.Vel[0])
+			v := mathx.QuatMulVec3(yawQuatAngle(m.Root.Yaw), m.Local.Vel[0])
 			most := s.Sync.Ratio * groundDist(v, mgl32.Vec3{})
-			if a := m.adjVel.Len(); a > most+1e-3 {
+			if a := m.Root.adjVel.Len(); a > most+1e-3 {
 				t.Fatalf("%s at %.2f s: adjusted at %.3f m/s, more than %.2f of the root's speed (%.3f m/s)", p, float32(k)/60, a, s.Sync.Ratio, most)
 			}
 		}
@@ -245,7 +245,7 @@ func TestSynchronisation(t *testing.T) {
 		m = NewMatcher(db, s)
 		for k := 0; k < 5*60; k++ {
 			m.Update(p.Input(float32(k)/60, 1), 1.0/60)
-			if m.Sim.Pos != m.RootPos || m.Sim.Yaw != m.RootYaw || (m.adjVel != mgl32.Vec3{}) {
+			if m.Sim.Pos != m.Root.Pos || m.Sim.Yaw != m.Root.Yaw || (m.Root.adjVel != mgl32.Vec3{}) {
 				t.Fatalf("%s: neither adjusting nor clamping, the simulation left the root", p)
 			}
 		}
@@ -405,14 +405,14 @@ func TestCalmTransitions(t *testing.T) {
 		var mt Meter
 		for k := 0; k < 60*60; k++ {
 			in := p.Input(float32(k)/60, 1)
-			c0, t0, idle := m.Clip, m.Time, m.Idle
+			c0, t0, idle := m.Play.Clip, m.Play.Time, m.Rest.Idle
 			m.Update(in, 1.0/60)
 			mt.Tick(m, in, 1.0/60)
 			// Entering the idle state goes to the idle stretch's start
 			// wherever it plays, a search or not: only searches skip
 			// the near frames.
-			if m.Transited && m.Clip == c0 && !(m.Idle && !idle) && float32(math.Abs(float64(m.Time-t0-1.0/60))) < s.Near-1.0/60 {
-				t.Errorf("%s at %.2f s: a jump from %.3f s to %.3f s of %s, nearer than %.2f s", p, float32(k)/60, t0, m.Time, db.Clips[c0].Name, s.Near)
+			if m.Search.Transited && m.Play.Clip == c0 && !(m.Rest.Idle && !idle) && float32(math.Abs(float64(m.Play.Time-t0-1.0/60))) < s.Near-1.0/60 {
+				t.Errorf("%s at %.2f s: a jump from %.3f s to %.3f s of %s, nearer than %.2f s", p, float32(k)/60, t0, m.Play.Time, db.Clips[c0].Name, s.Near)
 			}
 		}
 		calm := mt.Metrics(m)
@@ -454,14 +454,14 @@ func TestToeLocking(t *testing.T) {
 		for k := 0; k < 60*60; k++ {
 			m.Update(p.Input(float32(k)/60, 1), 1.0/60)
 			for f, toe := range db.Toes {
-				if l, leg := &m.Locks[f], db.Legs[f]; l.Locked {
+				if l, leg := &m.Feet.Locks[f], db.Legs[f]; l.Locked {
 					hip := m.World.Pos[leg.Root]
 					length := m.World.Pos[leg.Mid].Sub(hip).Len() + m.World.Pos[leg.End].Sub(m.World.Pos[leg.Mid]).Len()
 					if l.At.Sub(hip).Len() < 0.95*length {
 						off = max(off, m.World.Pos[leg.End].Sub(l.At).Len())
 					}
 				}
-				if tl := &m.ToeLocks[f]; tl.Locked && !m.Locks[f].Locked {
+				if tl := &m.Feet.ToeLocks[f]; tl.Locked && !m.Feet.Locks[f].Locked {
 					heelUp++
 					if m.World.Pos[toe].Sub(tl.At).Len() < 0.01*db.Unit {
 						onPoint++

@@ -63,10 +63,10 @@ func TestQueryMatchesDatabase(t *testing.T) {
 	m := NewMatcher(db, DefaultSettings())
 	for _, i := range []int{db.Frames / 7, db.Frames / 3, db.Frames / 2, 4 * db.Frames / 5} {
 		c, f := db.Locate(i)
-		m.Clip, m.Time = c, float32(f)*db.Clips[c].FrameTime
-		m.trans.End()
-		m.evaluate()
-		r := m.features()
+		m.Play.Clip, m.Play.Time = c, float32(f)*db.Clips[c].FrameTime
+		m.Play.trans.End()
+		m.Play.evaluate(m.DB, &m.S, &m.Poses)
+		r := m.Search.features(m.DB, &m.Char, &m.Predicted, &m.Root)
 		for _, g := range []int{FootPos, FootVel, HipVel} {
 			for d := 0; d < groupDims[g]; d++ {
 				want := db.raw[g][i*groupDims[g]+d]
@@ -83,22 +83,22 @@ func TestQueryMatchesDatabase(t *testing.T) {
 // over h), with the root integrated over h by the trapezoid rule from the
 // root motion at both ends.
 func worldAt(m *Matcher, h float32) []mgl32.Vec3 {
-	t0, pos0, yaw0, tr0 := m.Time, m.RootPos, m.RootYaw, m.trans // tr0 shares the poses, kept as they are
+	t0, pos0, yaw0, tr0 := m.Play.Time, m.Root.Pos, m.Root.Yaw, m.Play.trans // tr0 shares the poses, kept as they are
 	v0, w0 := m.Local.Vel[0], m.Local.Ang[0][1]
-	m.Time = t0 + m.Playing()*h
-	m.trans.Advance(h)
-	m.evaluate()
+	m.Play.Time = t0 + m.Play.Playing()*h
+	m.Play.trans.Advance(h)
+	m.Play.evaluate(m.DB, &m.S, &m.Poses)
 	v1, w1 := m.Local.Vel[0], m.Local.Ang[0][1]
 	// Midpoint yaw for the root's translation over the step.
 	yawMid := yaw0 + 0.25*h*(w0+w1)
 	r := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, yawMid, 0})
-	m.RootPos = pos0.Add(mathx.QuatMulVec3(r, v0.Add(v1).Mul(0.5*h)))
-	m.RootPos[1] = pos0[1]
-	m.RootYaw = yaw0 + 0.5*h*(w0+w1)
+	m.Root.Pos = pos0.Add(mathx.QuatMulVec3(r, v0.Add(v1).Mul(0.5*h)))
+	m.Root.Pos[1] = pos0[1]
+	m.Root.Yaw = yaw0 + 0.5*h*(w0+w1)
 	m.world(0)
 	out := append([]mgl32.Vec3(nil), m.World.Pos...)
-	m.Time, m.RootPos, m.RootYaw, m.trans = t0, pos0, yaw0, tr0
-	m.evaluate()
+	m.Play.Time, m.Root.Pos, m.Root.Yaw, m.Play.trans = t0, pos0, yaw0, tr0
+	m.Play.evaluate(m.DB, &m.S, &m.Poses)
 	m.world(0)
 	return out
 }
@@ -123,7 +123,7 @@ func TestVelocitiesThroughTransitions(t *testing.T) {
 		checked, worst := 0, float32(0)
 		for k := 0; k < 60*20 && checked < 12; k++ {
 			m.Update(Random.Input(float32(k)/60, 3), 1.0/60)
-			if !m.Transited || tr == animsys.TransitionCut {
+			if !m.Search.Transited || tr == animsys.TransitionCut {
 				continue
 			}
 			// Two ticks on, the blend is in full swing.
@@ -169,7 +169,7 @@ func TestSnapJumps(t *testing.T) {
 			fd := m.World.Pos[j].Sub(prev[j]).Mul(60)
 			worst = max(worst, fd.Sub(m.World.Vel[j]).Len())
 		}
-		if m.Transited && worst > 0.5 {
+		if m.Search.Transited && worst > 0.5 {
 			jumps++
 		}
 		copy(prev, m.World.Pos)
@@ -209,7 +209,7 @@ func TestExactReranks(t *testing.T) {
 	var list []Candidate
 	for k := 0; k < 600; k++ {
 		m.Update(Zigzag.Input(float32(k)/60, 1), 1.0/60)
-		if !m.Searched {
+		if !m.Search.Searched {
 			continue
 		}
 		if list = m.Shortlist(MaxCandidates, list[:0]); len(list) < 2 {
@@ -262,8 +262,8 @@ func TestExtremeTicks(t *testing.T) {
 						t.Fatalf("half-life %g, dt %g, input %+v: joint %d not finite", hl, dt, in, j)
 					}
 				}
-				if !(m.Rate >= RateMin && m.Rate <= RateMax) || !mathx.Finite(m.RateVel) || !(m.Playing() >= 0 && m.Playing() <= RateMax) {
-					t.Fatalf("half-life %g, dt %g, input %+v: rate %g (%g doublings/s), playing at %g", hl, dt, in, m.Rate, m.RateVel, m.Playing())
+				if !(m.Play.Rate >= RateMin && m.Play.Rate <= RateMax) || !mathx.Finite(m.Play.RateVel) || !(m.Play.Playing() >= 0 && m.Play.Playing() <= RateMax) {
+					t.Fatalf("half-life %g, dt %g, input %+v: rate %g (%g doublings/s), playing at %g", hl, dt, in, m.Play.Rate, m.Play.RateVel, m.Play.Playing())
 				}
 			}
 		}
@@ -275,8 +275,8 @@ func TestExtremeTicks(t *testing.T) {
 	m := NewMatcher(db, s)
 	for k := 0; k < 60; k++ {
 		m.Update(Input{Move: mgl32.Vec2{0, 1}}, 1.0/60)
-		if !(m.Rate >= RateMin && m.Rate <= RateMax) || !mathx.Finite(m.RateVel) || !mathx.Vec3Finite(m.World.Vel[m.DB.Hips]) {
-			t.Fatalf("rate half-life NaN, tick %d: rate %g (%g doublings/s)", k, m.Rate, m.RateVel)
+		if !(m.Play.Rate >= RateMin && m.Play.Rate <= RateMax) || !mathx.Finite(m.Play.RateVel) || !mathx.Vec3Finite(m.World.Vel[m.DB.Hips]) {
+			t.Fatalf("rate half-life NaN, tick %d: rate %g (%g doublings/s)", k, m.Play.Rate, m.Play.RateVel)
 		}
 	}
 }

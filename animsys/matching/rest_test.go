@@ -91,21 +91,21 @@ func TestIdleState(t *testing.T) {
 		entries, idleTicks := 0, 0
 		for k := 0; k < 120*60; k++ {
 			in := p.Input(float32(k)/60, 1)
-			was := m.Idle
+			was := m.Rest.Idle
 			m.Update(in, 1.0/60)
 			mt.Tick(m, in, 1.0/60)
 			switch {
-			case m.Idle && !was:
+			case m.Rest.Idle && !was:
 				entries++
-				if !m.Transited {
+				if !m.Search.Transited {
 					t.Fatalf("%s at %.2f s: entered the idle state without a transition", p, float32(k)/60)
 				}
-			case m.Idle:
+			case m.Rest.Idle:
 				idleTicks++
-				if m.Searched || m.Transited {
-					t.Fatalf("%s at %.2f s: idle, yet searched %v, transitioned %v", p, float32(k)/60, m.Searched, m.Transited)
+				if m.Search.Searched || m.Search.Transited {
+					t.Fatalf("%s at %.2f s: idle, yet searched %v, transitioned %v", p, float32(k)/60, m.Search.Searched, m.Search.Transited)
 				}
-			case was && in.Move.Len() >= stillInput && !m.Transited:
+			case was && in.Move.Len() >= stillInput && !m.Search.Transited:
 				t.Fatalf("%s at %.2f s: asked to move, left the idle state without a transition", p, float32(k)/60)
 			}
 		}
@@ -140,8 +140,8 @@ func TestPlaybackRate(t *testing.T) {
 			m := NewMatcher(db, s)
 			for k := 0; k < 20*60; k++ {
 				m.Update(p.Input(float32(k)/60, 1), 1.0/60)
-				r := m.Playing()
-				if on && !(r >= RateMin && r <= RateMax || r == 0 && m.Idle) || !on && !(r == 1 || r == 0 && m.Idle) {
+				r := m.Play.Playing()
+				if on && !(r >= RateMin && r <= RateMax || r == 0 && m.Rest.Idle) || !on && !(r == 1 || r == 0 && m.Rest.Idle) {
 					t.Fatalf("%s, rate on %v, at %.2f s: playing at %g", p, on, float32(k)/60, r)
 				}
 			}
@@ -167,8 +167,8 @@ func TestPlaybackRate(t *testing.T) {
 	var rates []float64
 	for k := 0; k < 60*60; k++ {
 		m.Update(Spin.Input(float32(k)/60, 1), 1.0/60)
-		if !m.Idle && abs32(m.Sim.FaceTurn) > RestTurn {
-			rates = append(rates, float64(m.Playing()))
+		if !m.Rest.Idle && abs32(m.Sim.FaceTurn) > RestTurn {
+			rates = append(rates, float64(m.Play.Playing()))
 		}
 	}
 	slices.Sort(rates)
@@ -186,19 +186,19 @@ func TestRateScalesVelocities(t *testing.T) {
 	m := NewMatcher(db, DefaultSettings())
 	c, f := db.Locate(db.Frames / 3)
 	at := float32(f) * db.Clips[c].FrameTime
-	m.play = 1
-	m.sample(c, at)
-	one := struct{ pos, vel, ang []mgl32.Vec3 }{append([]mgl32.Vec3(nil), m.samp.Pos...), append([]mgl32.Vec3(nil), m.samp.Vel...), append([]mgl32.Vec3(nil), m.samp.Ang...)}
-	speed := m.clipSpeed
+	m.Play.play = 1
+	m.Play.sample(m.DB, c, at)
+	one := struct{ pos, vel, ang []mgl32.Vec3 }{append([]mgl32.Vec3(nil), m.Play.samp.Pos...), append([]mgl32.Vec3(nil), m.Play.samp.Vel...), append([]mgl32.Vec3(nil), m.Play.samp.Ang...)}
+	speed := m.Play.clipSpeed
 	for _, r := range []float32{0, RateMin, RateMax} {
-		m.play = r
-		m.sample(c, at)
-		if m.clipSpeed != speed {
-			t.Errorf("rate %g: the clip's own speed %g, %g at rate 1", r, m.clipSpeed, speed)
+		m.Play.play = r
+		m.Play.sample(m.DB, c, at)
+		if m.Play.clipSpeed != speed {
+			t.Errorf("rate %g: the clip's own speed %g, %g at rate 1", r, m.Play.clipSpeed, speed)
 		}
 		for j := range one.vel {
-			if m.samp.Pos[j] != one.pos[j] || m.samp.Vel[j].Sub(one.vel[j].Mul(r)).Len() > 1e-6 || m.samp.Ang[j].Sub(one.ang[j].Mul(r)).Len() > 1e-6 {
-				t.Fatalf("rate %g, joint %d: velocity %v, %v at rate 1", r, j, m.samp.Vel[j], one.vel[j])
+			if m.Play.samp.Pos[j] != one.pos[j] || m.Play.samp.Vel[j].Sub(one.vel[j].Mul(r)).Len() > 1e-6 || m.Play.samp.Ang[j].Sub(one.ang[j].Mul(r)).Len() > 1e-6 {
+				t.Fatalf("rate %g, joint %d: velocity %v, %v at rate 1", r, j, m.Play.samp.Vel[j], one.vel[j])
 			}
 		}
 	}

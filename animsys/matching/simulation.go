@@ -122,11 +122,21 @@ func turnRate(r, by float32, known bool, halflife, dt float32) float32 {
 	return spring.DamperExact(r, rate, halflife, dt)
 }
 
-// predict writes the simulation's path over the next second into pos and
-// its facing into dir, at PathPoints even times: the velocity spring's
-// exact integral and the facing spring, with the goal held (or, while the
-// input turns steadily, turning on at GoalTurn).
-func (sim *Simulation) predict(s *Settings, pos, dir *[PathPoints]mgl32.Vec3) {
+// Trajectory is a path over the next second, at PathPoints even times:
+// where the root will be (m, world, on the ground) and which way it will
+// face (unit ground directions).
+type Trajectory struct {
+	Pos, Facing [PathPoints]mgl32.Vec3
+}
+
+// End is the trajectory's last point: where it is a second on.
+func (t *Trajectory) End() mgl32.Vec3 { return t.Pos[PathPoints-1] }
+
+// predict writes the simulation's path over the next second into out:
+// the velocity spring's exact integral and the facing spring, with the
+// goal held (or, while the input turns steadily, turning on at GoalTurn).
+func (sim *Simulation) predict(s *Settings, out *Trajectory) {
+	pos, dir := &out.Pos, &out.Facing
 	if sim.GoalTurn != 0 || sim.FaceTurn != 0 {
 		sim.predictTurning(s, pos, dir)
 		return

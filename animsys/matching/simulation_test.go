@@ -32,20 +32,20 @@ func TestTurningPredicted(t *testing.T) {
 		for ; k < 120; k++ {
 			sim.steer(c.in(float64(k)*dt), &s, 1, dt)
 		}
-		var pos, face [PathPoints]mgl32.Vec3
-		sim.predict(&s, &pos, &face)
+		var pred Trajectory
+		sim.predict(&s, &pred)
 		held := sim
 		held.GoalTurn, held.FaceTurn = 0, 0
-		var hpos, hface [PathPoints]mgl32.Vec3
-		held.predict(&s, &hpos, &hface)
+		var heldPred Trajectory
+		held.predict(&s, &heldPred)
 		for ; k < 180; k++ {
 			sim.steer(c.in(float64(k)*dt), &s, 1, dt)
 		}
 		angle := func(d mgl32.Vec3) float64 {
 			return float64(angleDiff(yawOf(mgl32.Vec2{d[0], d[2]}), sim.Yaw)) * 180 / math.Pi
 		}
-		got, gotHeld := angle(face[PathPoints-1]), angle(hface[PathPoints-1])
-		miss := groundDist(pos[PathPoints-1], sim.Pos)
+		got, gotHeld := angle(pred.Facing[PathPoints-1]), angle(heldPred.Facing[PathPoints-1])
+		miss := groundDist(pred.End(), sim.Pos)
 		if !(got < 1) || !(miss < 0.02) || !(gotHeld > 45) {
 			t.Errorf("%s: the facing predicted 1 s on is %.2f° off (%.1f° holding the goal), the position %.4f m", c.name, got, gotHeld, miss)
 		}

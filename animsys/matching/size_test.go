@@ -98,10 +98,10 @@ func nearTie(a, b *Database, s Settings, p Path, seconds float32) (float32, bool
 		in := p.Input(float32(k)/60, 1)
 		ma.Update(in, 1.0/60)
 		mb.Update(in, 1.0/60)
-		if ma.Transited == mb.Transited && ma.Frame() == mb.Frame() {
+		if ma.Search.Transited == mb.Search.Transited && ma.Frame() == mb.Frame() {
 			continue
 		}
-		if !ma.Searched || !mb.Searched {
+		if !ma.Search.Searched || !mb.Search.Searched {
 			return float32(k) / 60, false
 		}
 		list = ma.Shortlist(2, list[:0])
@@ -110,10 +110,10 @@ func nearTie(a, b *Database, s Settings, p Path, seconds float32) (float32, bool
 		}
 		near := func(x, y float32) bool { return abs32(x-y) <= tieShare*abs32(list[0].Cost) }
 		var tie bool
-		if ma.Transited && mb.Transited { // to a's second best
+		if ma.Search.Transited && mb.Search.Transited { // to a's second best
 			tie = mb.Frame() == list[1].Frame && near(list[0].Cost, list[1].Cost)
 		} else { // one carried on: the best was at the bar (Matcher.search)
-			tie = near(list[0].Cost, (1-s.BiasShare)*ma.Carry.Cost-s.Bias)
+			tie = near(list[0].Cost, (1-s.BiasShare)*ma.Search.Carry.Cost-s.Bias)
 		}
 		return float32(k) / 60, tie
 	}

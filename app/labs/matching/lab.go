@@ -396,8 +396,8 @@ func (l *Lab) Update(dt float32) {
 		in = l.playerInput(dt)
 	}
 	l.m.Update(in, dt)
-	if l.m.Searched {
-		l.searchMed, l.searchP99, l.searchWorst = l.m.SearchStats()
+	if l.m.Search.Searched {
+		l.searchMed, l.searchP99, l.searchWorst = l.m.Search.SearchStats()
 	}
 	l.meter.Tick(l.m, in, min(dt, mm.MaxTick))
 	if l.ticks++; l.ticks%figuresEvery == 0 {
@@ -433,23 +433,23 @@ func (l *Lab) record() {
 	}
 	copy(l.prevPos, w.Pos)
 	l.havePrev = true
-	h.root, h.yaw, h.pred, h.predFace, h.goal = m.RootPos, m.RootYaw, m.Predicted, m.PredFacing, m.Sim.GoalVel
-	h.sim, h.locks, h.toeLocks = m.Sim, m.Locks, m.ToeLocks
-	if m.Searched || m.Searches == 0 {
+	h.root, h.yaw, h.pred, h.predFace, h.goal = m.Root.Pos, m.Root.Yaw, m.Predicted.Pos, m.Predicted.Facing, m.Sim.GoalVel
+	h.sim, h.locks, h.toeLocks = m.Sim, m.Feet.Locks, m.Feet.ToeLocks
+	if m.Search.Searched || m.Search.Searches == 0 {
 		l.shortlist = m.Shortlist(shown, l.shortlist[:0])
 	}
 	h.nCands = copy(h.cands[:], l.shortlist)
-	h.carry, h.searched, h.transited, h.frame = m.Carry, m.Searched, m.Transited, m.Frame()
-	h.rate, h.idle = m.Playing(), m.Idle
+	h.carry, h.searched, h.transited, h.frame = m.Search.Carry, m.Search.Searched, m.Search.Transited, m.Frame()
+	h.rate, h.idle = m.Play.Playing(), m.Rest.Idle
 	h.searchUs = 0
-	if m.Searched && len(m.SearchNs) > 0 {
-		h.searchUs = float32(m.SearchNs[len(m.SearchNs)-1]) / 1e3
+	if m.Search.Searched && len(m.Search.SearchNs) > 0 {
+		h.searchUs = float32(m.Search.SearchNs[len(m.Search.SearchNs)-1]) / 1e3
 	}
 	if len(l.trail) == trailLen {
 		copy(l.trail, l.trail[1:])
 		l.trail = l.trail[:trailLen-1]
 	}
-	l.trail = append(l.trail, m.RootPos)
+	l.trail = append(l.trail, m.Root.Pos)
 }
 
 // plotTick pushes the tick's costs and clip to the plots, marking a

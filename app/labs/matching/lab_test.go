@@ -81,10 +81,10 @@ func TestMatchingPathFlag(t *testing.T) {
 	for i := 0; i < 180; i++ {
 		l.Update(1.0 / 60)
 	}
-	if d := l.Matcher().RootPos.Len(); d < 2 {
+	if d := l.Matcher().Root.Pos.Len(); d < 2 {
 		t.Errorf("after 3 s of zigzag the root is %.2f m from the origin", d)
 	}
-	if l.Matcher().Transitions == 0 {
+	if l.Matcher().Search.Transitions == 0 {
 		t.Error("no transition in 3 s of zigzag")
 	}
 }
@@ -167,7 +167,7 @@ func TestMatchingRewind(t *testing.T) {
 		l.Update(1.0 / 60)
 	}
 	now := l.view().t
-	root := l.Matcher().RootPos
+	root := l.Matcher().Root.Pos
 	for i := 0; i < 30; i++ {
 		l.Step(-1)
 	}
@@ -179,7 +179,7 @@ func TestMatchingRewind(t *testing.T) {
 		t.Errorf("10 steps forward again show %.4f s back, want 1/3", d)
 	}
 	l.Update(0)
-	if l.Matcher().RootPos != root {
+	if l.Matcher().Root.Pos != root {
 		t.Error("rewinding moved the character")
 	}
 	l.Step(-1000)
@@ -204,8 +204,8 @@ func TestMatchingPlaybackSwitches(t *testing.T) {
 		for i := 0; i < 5*60; i++ {
 			l.Update(1.0 / 60)
 			m := l.Matcher()
-			offOne = offOne || m.Playing() != 1
-			idle = idle || m.Idle
+			offOne = offOne || m.Play.Playing() != 1
+			idle = idle || m.Rest.Idle
 		}
 		if m := l.Matcher(); m.S.Rate.On != on || m.S.Idle != on || offOne != on || idle != on {
 			t.Errorf("switches %v: the matcher's %v, %v; played off rate 1 %v, idle %v", on, m.S.Rate.On, m.S.Idle, offOne, idle)

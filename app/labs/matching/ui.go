@@ -99,7 +99,7 @@ func (l *Lab) playerInput(dt float32) mm.Input {
 	st := &l.steer
 	if st.turn != 0 {
 		if !st.locked {
-			st.locked, st.faceYaw = true, l.m.RootYaw
+			st.locked, st.faceYaw = true, l.m.Root.Yaw
 		}
 		st.faceYaw += st.turn * faceRate * min(dt, mm.MaxTick)
 	}
@@ -240,7 +240,7 @@ func (l *Lab) Panel(p *app.Panel) {
 		p.Check("Play at the asked speed", &s.Rate.On)
 		if s.Rate.On {
 			p.Range(sl, &s.Rate.Halflife)
-			p.Text(fmt.Sprintf("rate %.2fx (%.1f-%.1f)", l.m.Rate, mm.RateMin, mm.RateMax))
+			p.Text(fmt.Sprintf("rate %.2fx (%.1f-%.1f)", l.m.Play.Rate, mm.RateMin, mm.RateMax))
 		}
 		p.Check("Idle when standing", &s.Idle)
 	}
@@ -445,7 +445,7 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 			fmt.Sprintf("%s, %s", mm.SetNames[l.S.Features], transitionNames[l.S.Transition])),
 		fit(fmt.Sprintf("search (%s): median %.1f, p99 %.1f, worst %.0f us", how, med, p99, worst),
 			fmt.Sprintf("search %.1f us (p99 %.0f)", med, p99)),
-		fit(words.Count(m.Transitions, "transition")+" in "+words.Count(m.Searches, "search"), words.Count(m.Transitions, "transition")),
+		fit(words.Count(m.Search.Transitions, "transition")+" in "+words.Count(m.Search.Searches, "search"), words.Count(m.Search.Transitions, "transition")),
 		ui.Shorten("playing "+l.CandidateName(h.frame)+l.playText(h), width, ui.TextSize),
 		fit(fmt.Sprintf("|red-blue| mean %.3f, max %.3f m/s", mean, most), fmt.Sprintf("|red-blue| %.3f m/s", mean)),
 	}

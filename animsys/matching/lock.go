@@ -1,0 +1,174 @@
+package matching
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/spring"
+)
+
+// LockSettings are foot locking's settings.
+type LockSettings struct {
+	On bool
+	// Toes locks each foot's toe too (on its own labels,
+	// Database.ToeContact): the foot turns about the held ankle so the
+	// toe stays where it landed, and the heel lifts about the held toe
+	// before toe-off. Off, the foot turns with the shin as the IK bends
+	// the leg, and nothing holds a lifting heel's toe.
+	Toes bool
+	// Radius is how far (a share of the figure's size, Database.Size) the
+	// animated foot may stray from where it is held before it is let go.
+	Radius float32
+	// Halflife (s) of the critical spring that brings a released foot back
+	// onto the animated one.
+	Halflife float32
+}
+
+// FootLock is one joint's lock (an ankle's or a toe's): held at a point
+// while the frames playing label it in contact, released (its target
+// inertialized back onto the animated joint) when the label ends or the
+// animated joint strays beyond the radius.
+type FootLock struct {
+	Contact bool       // the frame playing labels the joint in contact
+	Locked  bool       // held at At
+	At      mgl32.Vec3 // m, world: where it is held
+	// After a release: rel is the target's offset from the animated
+	// joint, set at the release (or at a nudge since) and decaying; freed
+	// is the time since the release itself (hold); releasing is false
+	// once the offset has decayed away.
+	rel       decay
+	freed     float32
+	releasing bool
+	strayed   bool // let go while in contact: the animated joint strayed
+}
+
+// target is where the lock puts the joint this tick and how fast (world),
+// given the animated joint's position and velocity, and whether it acts.
+func (l *FootLock) target(anim, animVel mgl32.Vec3, halflife float32) (pos, vel mgl32.Vec3, acts bool) {
+	switch {
+	case l.Locked:
+		return l.At, mgl32.Vec3{}, true
+	case l.releasing:
+		off, offVel := l.rel.at(halflife)
+		return anim.Add(off), animVel.Add(offVel), true
+	}
+	return anim, animVel, false
+}
+
+// hold is how much the lock holds its joint, 1 locked and 0 free,
+// decaying after a release as the released offset does (the critical
+// decay's weight of the offset, 1 at the release with zero slope), and
+// its rate (1/s).
+func (l *FootLock) hold(halflife float32) (w, rate float32) {
+	switch {
+	case l.Locked:
+		return 1, 0
+	case l.releasing:
+		w0, _, w2, _ := spring.CriticalDecayWeights(halflife, l.freed)
+		return w0, w2
+	}
+	return 0, 0
+}
+
+// step updates the lock for a tick of dt seconds (advance, then decide):
+// contact is the label of the frame playing, anim and animVel the
+// animated joint (world); radius (m) how far it may stray from a lock. It
+// reports whether the lock engaged.
+func (l *FootLock) step(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius, dt float32) bool {
+	l.advance(s, dt)
+	return l.decide(contact, anim, animVel, s, radius)
+}
+
+// advance moves a release on by dt seconds and ends it once the offset
+// has decayed away.
+func (l *FootLock) advance(s *LockSettings, dt float32) {
+	if l.releasing {
+		l.rel.since += dt
+		l.freed += dt
+		if l.rel.since > 20*s.Halflife || l.strayed && l.rel.since > 4*s.Halflife { // below a millionth of the offset; a straying foot relocks at 1%
+			l.releasing = false
+		}
+	}
+}
+
+// decide locks or lets go by the label of the frame playing (step); it
+// reports whether the lock engaged.
+func (l *FootLock) decide(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius float32) bool {
+	cur, curVel, _ := l.target(anim, animVel, s.Halflife)
+	landed := contact && !l.Contact
+	l.Contact = contact
+	if !contact {
+		l.strayed = false
+	}
+	// A foot locks where it lands, stopping there (a velocity step the
+	// size of the output foot's speed then, as in the reference); one let
+	// go because the animated foot strayed locks again, where the
+	// animation has it, once the let-go has brought it there (not at once:
+	// it would stray again).
+	if contact && !l.Locked && (landed || l.strayed && !l.releasing) {
+		l.Locked, l.At, l.releasing = true, cur, false
+		return true
+	}
+	if l.Locked && (!contact || groundDist(anim, l.At) > radius) {
+		l.Locked, l.strayed = false, contact
+		l.rel = decay{off: cur.Sub(anim), offVel: curVel.Sub(animVel)}
+		l.freed, l.releasing = 0, true
+	}
+	return false
+}
+
+// floorBand (m, a human's; times Database.Unit) is how far below its
+// floor a toe's aim may dip as aboveFloor eases it onto the floor.
+const floorBand = 0.005
+
+// aboveFloor is height y (m, moving at vy m/s) kept above floor - band
+// (the floor moving at vfloor): y itself from floor on, floor - band far
+// below it, a parabola between (a smooth max, continuous in slope, so a
+// toe eased onto the floor has no step in velocity), and its rate.
+func aboveFloor(y, vy, floor, vfloor, band float32) (float32, float32) {
+	c := floor - band // the middle of the parabola, which spans c ± band
+	switch x := y - c; {
+	case x >= band:
+		return y, vy
+	case x <= -band || !(band > 0):
+		return max(y, c), vfloor
+	default:
+		k := (x + band) / (2 * band) // the parabola's slope in y, 0 to 1
+		return c + (x+band)*k/2, vfloor + k*(vy-vfloor)
+	}
+}
+
+// nudge moves the target of a lock that does not hold by d (m) from now
+// on, the move decaying as a release's offset does: the release restarts
+// from the target's offset and rate now, plus d; how much the lock holds
+// (hold) stays as it was.
+func (l *FootLock) nudge(d mgl32.Vec3, halflife float32) {
+	if l.Locked {
+		return
+	}
+	off, offVel := mgl32.Vec3{}, mgl32.Vec3{}
+	if !l.releasing {
+		l.freed = 40 * halflife // let go long ago: holds nothing (under 1e-23)
+	} else {
+		off, offVel = l.rel.at(halflife)
+	}
+	l.rel, l.releasing = decay{off: off.Add(d), offVel: offVel}, true
+}
+
+// groundDist is the distance (m) between a and b on the ground plane.
+func groundDist(a, b mgl32.Vec3) float32 {
+	d := a.Sub(b)
+	return mgl32.Vec2{d[0], d[2]}.Len()
+}
+
+// decay is an offset (m) and its rate (m/s) decaying to zero by the
+// critical spring of a lock's release since they were set (s).
+type decay struct {
+	off, offVel mgl32.Vec3
+	since       float32
+}
+
+// at is the offset and its rate now, for the release's half-life (s).
+func (d *decay) at(halflife float32) (mgl32.Vec3, mgl32.Vec3) {
+	w0, w1, w2, w3 := spring.CriticalDecayWeights(halflife, d.since)
+	return d.off.Mul(w0).Add(d.offVel.Mul(w1)), d.off.Mul(w2).Add(d.offVel.Mul(w3))
+}

@@ -1,0 +1,297 @@
+package matching
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+)
+
+// Meter measures a matcher's run tick by tick (Tick after each Update):
+// what Metrics reports, for Eval and for the lab's readout. Its parts
+// each measure one thing.
+type Meter struct {
+	clock    meterClock
+	feet     feetMeter
+	path     pathMeter
+	redBlue  redBlueMeter
+	syncDist float64
+	bone     float32
+	havePrev bool // a tick was measured before: the feet and red against blue have a last tick
+	// Last is what the last tick saw, for a dump (EvalEach).
+	Last TickRecord
+}
+
+// meterClock counts time and transitions, in all and at rest.
+type meterClock struct {
+	ticks, idleTicks     int
+	trans, idleTrans     int
+	seconds, idleSeconds float64
+	sinceStart           float64
+}
+
+// feetMeter measures the feet's sliding: on the lock's own labels
+// (Database.Contact), and on the second definition's (Database.Truth) for
+// the ankles and the toes: summed ground speeds (m/s), the foot-ticks
+// labelled, those labelled after a labelled one (standing), and the last
+// tick's labels and joints.
+type feetMeter struct {
+	slide                        float64
+	contact, footTicks, standing int
+	prevContact                  [2]bool
+	ankleSlide, toeSlide         float64
+	ankleStanding, toeStanding   int
+	ankleContact, toeContact     int
+	prevAnkleTruth, prevToeTruth [2]bool
+	prevFeet, prevToes           [2]mgl32.Vec3
+}
+
+// pathMeter measures the trajectory error: the last second's
+// predictions (oldest first) come due against where the root is. free is
+// a copy of the matcher's simulation steered by the same input and never
+// synchronised (neither held back to the root nor pulled to it at rest):
+// its error against its own predictions is the part the input's changes
+// make alone, the trajectory error's floor. The matcher's own simulation
+// will not do once the synchronisation moves it: held back at the clamp
+// to a root that cannot keep up, it is wrong by as much as the root, and
+// the floor rose with the error (on the captures' circle, 59.7 cm held
+// against 7.2 free).
+type pathMeter struct {
+	ahead                  []meterAhead
+	trajErr, simErr, trajN float64
+	free                   Simulation
+	freePath               Trajectory
+	freeOn                 bool
+}
+
+// redBlueMeter sums |propagated - finite difference| world velocities
+// over joints and ticks; prevPos are the last tick's positions.
+type redBlueMeter struct {
+	sum     float64
+	n       int
+	prevPos []mgl32.Vec3
+}
+
+// TickRecord is one tick of a run as Meter saw it: the rows of `kinelab
+// matching eval --dump`. Positions are metres in the world.
+type TickRecord struct {
+	Time       float64 // s since the start, at the tick's end
+	Frame      int     // the database frame playing (Matcher.Frame)
+	Transition bool    // the matcher transitioned on this tick (a search chose another frame)
+	Rate       float32 // the rate the clip played at (Matcher.Playing: 0 while the idle stretch is held)
+	Idle       bool    // the matcher stands in the idle state (Matcher.Idle)
+	// Root is the character's root and Sim the simulation (ground
+	// level); Predicted where the root was predicted, on this tick, to
+	// stand a second on (the last point of Matcher.Predicted).
+	Root, Sim, Predicted mgl32.Vec3
+	// FreeSim and FreePredicted are the same for the simulation only the
+	// input steers (Meter.free), the trajectory error's floor.
+	FreeSim, FreePredicted mgl32.Vec3
+	// Ankle and Toe are the output's (Matcher.World, the feet locked),
+	// left then right; SourceAnkle and SourceToe those of the clip
+	// playing alone (Matcher.Target, sampled at the time playing) placed
+	// at the output's root. The toes are zero for a figure without toes.
+	Ankle, Toe, SourceAnkle, SourceToe [2]mgl32.Vec3
+	// LockContact is the lock's label of the frame playing
+	// (Database.Contact) and Locked whether the lock holds the ankle,
+	// ToeLocked whether the toe's lock holds the toe (Matcher.ToeLocks);
+	// AnkleContact and ToeContact the second definition's labels
+	// (Database.Truth) of the frame playing.
+	LockContact, Locked, ToeLocked, AnkleContact, ToeContact [2]bool
+}
+
+// meterAhead is one tick's prediction of where the root and the
+// simulation will be a second on, and when (s since the start).
+type meterAhead struct {
+	at   float64
+	pred mgl32.Vec3
+	// free is the free simulation's own prediction (pathMeter.free).
+	free mgl32.Vec3
+}
+
+// meterTail (s) is how far ahead the trajectory error looks.
+const meterTail = 1.0
+
+// Begin starts the floor's free simulation (pathMeter.free) where m's
+// simulation stands before its first tick. Without it, the first Tick
+// starts it where that tick left m's.
+func (mt *Meter) Begin(m *Matcher) { mt.path.free, mt.path.freeOn = m.Sim, true }
+
+// Tick measures the tick of dt seconds the matcher m just played with
+// input in.
+func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
+	db := m.DB
+	mt.clock.tick(m, in, dt)
+	rec := &mt.Last
+	rec.Time, rec.Frame, rec.Transition = mt.clock.sinceStart, m.Frame(), m.Search.Transited
+	rec.Rate, rec.Idle = m.Play.Playing(), m.Rest.Idle
+	rec.Root, rec.Sim, rec.Predicted = m.Root.Pos, m.Sim.Pos, m.Predicted.End()
+	mt.feet.tick(m, rec, mt.havePrev, dt)
+	mt.syncDist += float64(groundDist(m.Root.Pos, m.Sim.Pos))
+	mt.bone = max(mt.bone, db.BoneLengthError(&m.World))
+	mt.redBlue.tick(&m.World, mt.havePrev, dt)
+	mt.havePrev = true
+	mt.path.tick(m, in, rec, mt.clock.sinceStart, dt)
+}
+
+// tick counts a tick of dt seconds of m with input in; it reports whether
+// the tick was at rest. Idle: the input asks to stand (asksToStand, the
+// Matcher's own test to leave its idle state) and the simulation has
+// come to rest (the stop itself, while the springs slow it, is still
+// moving, and so is a turn on the spot).
+func (c *meterClock) tick(m *Matcher, in Input, dt float32) bool {
+	c.ticks++
+	c.seconds += float64(dt)
+	c.sinceStart += float64(dt)
+	idle := asksToStand(in, &m.Sim) && m.Sim.Vel.Len() < RestSpeed*m.DB.Unit && abs32(m.Sim.YawVel) < RestTurn
+	if idle {
+		c.idleTicks++
+		c.idleSeconds += float64(dt)
+	}
+	if m.Search.Transited {
+		c.trans++
+		if idle {
+			c.idleTrans++
+		}
+	}
+	return idle
+}
+
+// tick measures the feet of m's tick of dt seconds into rec; prev: the
+// meter has the last tick's.
+func (fm *feetMeter) tick(m *Matcher, rec *TickRecord, prev bool, dt float32) {
+	db, w := m.DB, &m.World
+	frame := rec.Frame
+	// ground is the ground speed (m/s) from a to b over the tick.
+	ground := func(a, b mgl32.Vec3) float64 { return float64(groundDist(a, b) / dt) }
+	locks, toeLocks := &m.Feet.Locks, &m.Feet.ToeLocks
+	for s, j := range db.Feet {
+		p := w.Pos[j]
+		if c := locks[s].Contact; c {
+			fm.contact++
+			if prev && fm.prevContact[s] {
+				fm.slide += ground(p, fm.prevFeet[s])
+				fm.standing++
+			}
+		}
+		fm.footTicks++
+		ankle, toe := db.Truth(frame, s)
+		if ankle {
+			fm.ankleContact++
+			if prev && fm.prevAnkleTruth[s] {
+				fm.ankleSlide += ground(p, fm.prevFeet[s])
+				fm.ankleStanding++
+			}
+		}
+		var tp mgl32.Vec3
+		if db.HasToes() {
+			tp = w.Pos[db.Toes[s]]
+			rec.Toe[s], rec.SourceToe[s] = tp, m.Root.Place(m.Target.Pos[db.Toes[s]])
+		}
+		if toe {
+			fm.toeContact++
+			if prev && fm.prevToeTruth[s] {
+				fm.toeSlide += ground(tp, fm.prevToes[s])
+				fm.toeStanding++
+			}
+		}
+		rec.Ankle[s], rec.SourceAnkle[s] = p, m.Root.Place(m.Target.Pos[j])
+		rec.LockContact[s], rec.Locked[s], rec.ToeLocked[s] = locks[s].Contact, locks[s].Locked, toeLocks[s].Locked
+		rec.AnkleContact[s], rec.ToeContact[s] = ankle, toe
+		fm.prevFeet[s], fm.prevContact[s] = p, locks[s].Contact
+		fm.prevToes[s], fm.prevAnkleTruth[s], fm.prevToeTruth[s] = tp, ankle, toe
+	}
+}
+
+// tick adds |red - blue| of world pose w over a tick of dt seconds (from
+// the second tick on: prev).
+func (rb *redBlueMeter) tick(w *animsys.Pose, prev bool, dt float32) {
+	if prev {
+		for j := 1; j < len(w.Pos); j++ {
+			fd := w.Pos[j].Sub(rb.prevPos[j]).Mul(1 / dt)
+			rb.sum += float64(fd.Sub(w.Vel[j]).Len())
+			rb.n++
+		}
+	}
+	rb.prevPos = append(rb.prevPos[:0], w.Pos...)
+}
+
+// tick steps the free simulation with input in, records the
+// simulations into rec, and compares the predictions now due (at
+// sinceStart, s) with where the root and the free simulation are.
+func (pm *pathMeter) tick(m *Matcher, in Input, rec *TickRecord, sinceStart float64, dt float32) {
+	if !pm.freeOn { // no Begin: from the simulation as this tick left it
+		pm.free, pm.freeOn = m.Sim, true
+	} else {
+		pm.free.steer(in, &m.S, m.DB.Unit, min(dt, MaxTick))
+	}
+	pm.free.predict(&m.S, &pm.freePath)
+	rec.FreeSim, rec.FreePredicted = pm.free.Pos, pm.freePath.End()
+	pm.due(m, sinceStart) // the predictions made a second ago come due now
+	pm.ahead = append(pm.ahead, meterAhead{at: sinceStart + meterTail, pred: m.Predicted.End(), free: pm.freePath.End()})
+}
+
+// due compares the predictions made a second ago with where the root and
+// the free simulation are now (sinceStart, s), and drops them.
+func (pm *pathMeter) due(m *Matcher, sinceStart float64) {
+	k := 0
+	for ; k < len(pm.ahead) && pm.ahead[k].at <= sinceStart+1e-6; k++ {
+		a := &pm.ahead[k]
+		pm.trajErr += float64(groundDist(a.pred, m.Root.Pos))
+		pm.simErr += float64(groundDist(a.free, pm.free.Pos))
+		pm.trajN++
+	}
+	pm.ahead = pm.ahead[:copy(pm.ahead, pm.ahead[k:])]
+}
+
+// Metrics are the measures so far; m gives the search times and the
+// displacements.
+func (mt *Meter) Metrics(m *Matcher) Metrics {
+	c, fm, pm := &mt.clock, &mt.feet, &mt.path
+	out := Metrics{Frames: m.DB.Frames, Seconds: c.seconds}
+	out.SearchMedian, out.SearchP99, _ = m.Search.SearchStats()
+	if fm.standing > 0 {
+		out.FootSliding = 100 * fm.slide / float64(fm.standing)
+	}
+	out.ContactShare = float64(fm.contact) / float64(max(fm.footTicks, 1))
+	if m.DB.HasToes() {
+		if fm.ankleStanding > 0 {
+			v := 100 * fm.ankleSlide / float64(fm.ankleStanding)
+			out.AnkleSliding = &v
+		}
+		if fm.toeStanding > 0 {
+			v := 100 * fm.toeSlide / float64(fm.toeStanding)
+			out.ToeSliding = &v
+		}
+	}
+	out.AnkleContactShare = float64(fm.ankleContact) / float64(max(fm.footTicks, 1))
+	out.ToeContactShare = float64(fm.toeContact) / float64(max(fm.footTicks, 1))
+	if pm.trajN > 0 {
+		out.TrajectoryError = 100 * pm.trajErr / pm.trajN
+		out.SimTrajectoryError = 100 * pm.simErr / pm.trajN
+	}
+	out.SyncDistance = 100 * mt.syncDist / float64(max(c.ticks, 1))
+	if c.seconds > 0 {
+		out.TransitionsPerSecond = float64(c.trans) / c.seconds
+	}
+	// A rate over less than a second (a tick of standing before the
+	// first step) says nothing: 0 then.
+	if moving := c.seconds - c.idleSeconds; moving >= 1 {
+		out.TransitionsMoving = float64(c.trans-c.idleTrans) / moving
+	}
+	if c.idleSeconds >= 1 {
+		out.TransitionsIdle = float64(c.idleTrans) / c.idleSeconds
+	}
+	out.IdleSeconds = c.idleSeconds
+	if d := m.Disp.Done; len(d) > 0 {
+		var sum float64
+		for _, x := range d {
+			sum += float64(x)
+		}
+		out.Displacement = 100 * sum / float64(len(d))
+	}
+	out.BoneLengthError = 1000 * float64(mt.bone)
+	if mt.redBlue.n > 0 {
+		out.RedBlue = mt.redBlue.sum / float64(mt.redBlue.n)
+	}
+	return out
+}

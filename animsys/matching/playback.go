@@ -1,0 +1,193 @@
+package matching
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys"
+	"kinelab/animsys/mathx"
+	"kinelab/animsys/spring"
+)
+
+// Playback is the matcher's stage that plays the database: the clip and
+// time playing, the rate it plays at, and the transition into it, which
+// it blends into the output's local pose each tick (evaluate).
+type Playback struct {
+	// Clip and Time (s) are what plays.
+	Clip int
+	Time float32
+	// Rate is the playback rate (RateSettings; 1 with it off) and RateVel
+	// its base-2 scalar velocity (doublings/s); play is the rate the clip
+	// plays at this tick: Rate, or 0 where the idle stretch is held.
+	// clipSpeed (m/s) and clipTurn (rad/s) are the playing clip's own
+	// root speed and turn rate, at rate 1: the rate's denominators.
+	Rate, RateVel       float32
+	play                float32
+	clipSpeed, clipTurn float32
+	samp                animsys.Pose       // the clip's sample at the rate
+	root                animsys.Pose       // one joint: scratch of Database.Sample
+	trans               animsys.Transition // the last transition, into the clip playing
+}
+
+// newPlayback allocates a Playback for a skeleton of n joints.
+func newPlayback(n int) Playback {
+	p := Playback{trans: animsys.NewTransition(n), samp: animsys.NewPose(n), root: animsys.NewPose(1)}
+	return p
+}
+
+// reset puts the playback on the database's first searchable frame at
+// rate 1, with no transition.
+func (p *Playback) reset(db *Database) {
+	p.Clip, p.Time = 0, 0
+	p.Rate, p.RateVel, p.play, p.clipSpeed = 1, 0, 1, 0
+	for i, ok := range db.Searchable {
+		if ok {
+			c, f := db.Locate(i)
+			p.Clip, p.Time = c, float32(f)*db.Clips[c].FrameTime
+			break
+		}
+	}
+	p.trans.Start(animsys.TransitionCut, nil, nil)
+}
+
+// Frame is the database index of the frame playing.
+func (p *Playback) Frame(db *Database) int {
+	c := &db.Clips[p.Clip]
+	f := int(p.Time/c.FrameTime + 0.5)
+	return db.At(p.Clip, min(max(f, 0), c.Frames-1))
+}
+
+// Playing is the rate the clip plays at (its time's seconds a second):
+// Rate, or 0 while the idle stretch is held.
+func (p *Playback) Playing() float32 { return p.play }
+
+// advance updates the playback rate and plays the clip on by dt seconds
+// at it, the transition with it, and evaluates the output (evaluate). It
+// reports whether the clip reached its end (the time stays there); where
+// the idle stretch's end is reached this tick, the time is held there
+// from now on, and the hold blended into.
+func (p *Playback) advance(db *Database, s *Settings, sim *Simulation, idle bool, out *Poses, dt float32) (atEnd bool) {
+	p.updateRate(db, &s.Rate, sim, idle, dt)
+	held := idle && p.play == 0
+	if !held {
+		p.play = p.Rate
+	}
+	p.Time += p.play * dt
+	hold := !held && p.holding(db, idle)
+	p.trans.Advance(dt)
+	clip := &db.Clips[p.Clip]
+	if atEnd = p.Time > clip.Duration(); atEnd {
+		p.Time = clip.Duration()
+	}
+	p.evaluate(db, s, out)
+	if hold { // the idle stretch's end: blend into holding it
+		p.play = 0
+		p.blendTo(db, s, idle, p.Clip, p.Time, out)
+	}
+	return atEnd
+}
+
+// updateRate springs Rate over dt seconds towards the ratio of the
+// simulation's speed to the clip's root speed (1 while idle: the idle
+// stretch plays as captured), by the scalar-velocity article's
+// simple_spring_damper_exact_scale: a rate is a scale of time, so it is
+// eased in log2 space and RateVel is in doublings per second. Off, the
+// rate is 1.
+func (p *Playback) updateRate(db *Database, r *RateSettings, sim *Simulation, idle bool, dt float32) {
+	if !r.On {
+		p.Rate, p.RateVel = 1, 0
+		return
+	}
+	f := rateFloor * db.Unit
+	goal := float32(1)
+	switch speed := sim.Vel.Len(); {
+	case idle:
+	case speed < f && p.clipSpeed < f && p.clipTurn > RestTurn:
+		// A turn on the spot asked of a turn on the spot: the ratio of
+		// the turn rates, as the speeds' is for a walk.
+		goal = mathx.Clamp(abs32(sim.YawVel)/p.clipTurn, RateMin, RateMax)
+	default:
+		goal = mathx.Clamp((speed+f)/(p.clipSpeed+f), RateMin, RateMax)
+	}
+	if !(goal > 0) || !mathx.Finite(goal) { // a NaN speed: play as captured
+		goal = 1
+	}
+	x, v := spring.ScaleSpringDamperExact(mgl32.Vec3{p.Rate, 1, 1}, mgl32.Vec3{p.RateVel}, mgl32.Vec3{goal, 1, 1}, r.Halflife, dt)
+	if !mathx.Finite(x[0]) || !mathx.Finite(v[0]) { // a NaN half-life: at the goal
+		x[0], v[0] = goal, 0
+	}
+	p.Rate, p.RateVel = mathx.Clamp(x[0], RateMin, RateMax), v[0]
+	if p.Rate != x[0] || !mathx.Finite(v[0]) { // at a bound the rate stops there
+		p.RateVel = 0
+	}
+}
+
+// holding clamps the clip time at the idle stretch's last frame while
+// idle and playing that clip, and reports whether it is there.
+func (p *Playback) holding(db *Database, idle bool) bool {
+	if !idle {
+		return false
+	}
+	c, f := db.Locate(db.IdleTo)
+	end := float32(f) * db.Clips[c].FrameTime
+	if p.Clip != c || p.Time < end {
+		return false
+	}
+	p.Time = end
+	return true
+}
+
+// sample writes clip c at time t (s) into samp as the matcher plays it:
+// the database's sample, its root read as root motion, its velocities
+// (linear, angular, scalar) times the rate play, and keeps the clip's
+// own root speed and turn rate at rate 1 (the rate's denominators). A
+// clip played at rate r is P(τ) with dτ/dt = r, so every velocity is
+// r·P'(τ) exactly: the rate's own change (RateVel) enters its
+// accelerations, not its velocities.
+func (p *Playback) sample(db *Database, c int, t float32) {
+	db.Sample(&p.samp, &p.root, c, t)
+	RootMotion(&p.samp)
+	v := p.samp.Vel[0]
+	p.clipSpeed = mgl32.Vec2{v[0], v[2]}.Len()
+	p.clipTurn = abs32(p.samp.Ang[0][1])
+	if p.play != 1 {
+		animsys.TimeScale(&p.samp, p.play)
+	}
+}
+
+// evaluate samples the playing clip at Time (samp, at the playback
+// rate), blends the last transition into it for the output's local pose,
+// and runs FK of both in the character's frame (out.Char, out.Target).
+func (p *Playback) evaluate(db *Database, s *Settings, out *Poses) {
+	p.sample(db, p.Clip, p.Time)
+	p.trans.Apply(&out.Local, &p.samp, nil, transitionParams(s))
+	// Root motion is joint 0's velocity: its position and rotation stay
+	// at the character's origin (the root moves in RootSync.move).
+	out.Local.Pos[0], out.Local.Rot[0], out.Local.Scl[0] = mgl32.Vec3{}, mathx.QuatIdentity(), mgl32.Vec3{1, 1, 1}
+	animsys.FK(&out.Char, &out.Local, db.Skel.Parents)
+	animsys.FK(&out.Target, &p.samp, db.Skel.Parents)
+}
+
+// transitionParams are the transitions' durations from the settings:
+// BlendTime for the cubic and dead blending's cross-fade, Halflife for the
+// spring and dead blending's decay.
+func transitionParams(s *Settings) animsys.TransitionParams {
+	return animsys.TransitionParams{BlendDuration: s.BlendTime, CubicDuration: s.BlendTime,
+		Halflife: s.Halflife, DeadHalflife: s.Halflife}
+}
+
+// blendTo starts the set transition from the output pose to clip c at
+// time t (s), played at the rate (held, rate 0, at the idle stretch's
+// end), and evaluates it.
+func (p *Playback) blendTo(db *Database, s *Settings, idle bool, c int, t float32, out *Poses) {
+	p.Clip, p.Time = c, t
+	if p.holding(db, idle) {
+		p.play = 0
+	}
+	p.sample(db, c, p.Time)
+	kind := s.Transition
+	if kind == animsys.TransitionBlend {
+		kind = animsys.TransitionCut
+	}
+	p.trans.Start(kind, &out.Local, &p.samp)
+	p.evaluate(db, s, out)
+}
