@@ -24,6 +24,15 @@ const (
 	contactMinRun = 3
 )
 
+// landTop is the highest (m above the ground) a lock holds a joint that
+// the clip playing has at height y: landMargin (m for a human, times
+// Unit) above it.
+func (db *Database) landTop(y float32) float32 { return y + landMargin*db.Unit }
+
+// landMargin (m, a human's) is how far above the clip's own joint a lock
+// may hold it: the labels' own band would let a foot hover 5 cm up.
+const landMargin = 0.01
+
 // Contact reports whether database frame i has foot s's (0 left, 1 right)
 // ankle on the ground.
 func (db *Database) Contact(i, s int) bool { return db.contacts[i]&(1<<s) != 0 }

@@ -159,6 +159,9 @@ type Database struct {
 	// percentile height in the clip, as the lock's labels take it); the
 	// toe lock keeps a toe it moves above it. 0 without toes.
 	ToeFloor float32
+	// AnkleFloor is the same for the ankles: how high a planted ankle
+	// joint stands (m above the ground).
+	AnkleFloor float32
 	// Size (m) is the figure's size: the median height of its hips above
 	// the ground over the database. Contact and lock thresholds scale with
 	// it.
@@ -177,9 +180,12 @@ type Database struct {
 	truth      []uint8   // per frame: bit s when foot s's ankle, bit 2+s when its toe, is in contact by the second definition (Truth)
 	rootSpeed  []float32 // per frame: the smoothed root's ground speed (m/s)
 	// IdleFrom and IdleTo are the idle stretch (database frames of one
-	// clip, first and last; -1 for none) the matcher plays, then holds,
-	// while the character stands (Matcher.Idle): chosen once (findIdle).
+	// clip, first and last; -1 for none) the matcher starts in and
+	// plays, then holds, while the character stands (Rest); stances the
+	// frames it may stand in instead, where the feet are: chosen once
+	// (findStances).
 	IdleFrom, IdleTo int
+	stances          []int
 	boneLen          []float32 // per joint: its bone's length (m) where every frame agrees, else -1
 
 	raw     [NumGroups][]float32 // per group, frames x dims, unnormalised; Inertial nil (frameRaw)
@@ -249,11 +255,12 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 			db.kids = append(db.kids, j)
 		}
 	}
-	var hips, toeFloors []float32
+	var hips, ankleFloors, toeFloors []float32
 	for c := range src.Clips {
 		db.roots = append(db.roots, smoothRoot(&src, &src.Clips[c]))
-		hips, toeFloors = db.features(c, hips, toeFloors)
+		hips, ankleFloors, toeFloors = db.features(c, hips, ankleFloors, toeFloors)
 	}
+	db.AnkleFloor = mathx.Median(ankleFloors)
 	if len(toeFloors) > 0 {
 		db.ToeFloor = mathx.Median(toeFloors)
 	}
@@ -264,7 +271,7 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	}
 	db.sourceTruth()
 	db.boneLengths()
-	db.findIdle()
+	db.findStances()
 	if !slices.Contains(db.Searchable, true) {
 		return nil, fmt.Errorf("matching: no frame to search: every clip is %.2f s or shorter (the first %.2f s and the last %.2f s of each are skipped): %s",
 			StartMargin+EndMargin, float32(StartMargin), float32(EndMargin), db.ShortClips())
@@ -470,9 +477,9 @@ func RootMotion(p *animsys.Pose) {
 // features computes clip c's features, frame by frame, from its exact
 // sampled velocities (cubic sampling at the frame, FK with velocities),
 // and its feet's (and toes') contact labels; it appends the hips' heights
-// (m above the ground) to hips and the toes' floors in the clip to
-// toeFloors.
-func (db *Database) features(c int, hips, toeFloors []float32) ([]float32, []float32) {
+// (m above the ground) to hips and the ankles' and the toes' floors in the
+// clip to ankleFloors and toeFloors.
+func (db *Database) features(c int, hips, ankleFloors, toeFloors []float32) ([]float32, []float32, []float32) {
 	clip, root := &db.Clips[c], &db.roots[c]
 	n := db.Skel.Len()
 	local, global, scratch := animsys.NewPose(n), animsys.NewPose(n), animsys.NewPose(1)
@@ -516,52 +523,13 @@ func (db *Database) features(c int, hips, toeFloors []float32) ([]float32, []flo
 		}
 	}
 	size := mathx.Median(hips[hipsFrom:])
-	db.clipContacts(c, 0, height, speed, size)
+	fl := db.clipContacts(c, 0, height, speed, size)
+	ankleFloors = append(ankleFloors, fl[:]...)
 	if db.HasToes() {
 		fl := db.clipContacts(c, 2, toeHeight, toeSpeed, size)
 		toeFloors = append(toeFloors, fl[:]...)
 	}
-	return hips, toeFloors
-}
-
-// findIdle chooses the idle stretch once: the longest run of frames of
-// one clip with both feet on the ground (the lock's labels) and the root
-// slower than RestSpeed (an idle clip, a pause between steps); for
-// captures with no such run (walks and runs that never stop), the single
-// stillest frame, held: the least summed ground speed of the root and
-// speed of the hips and feet (m/s), among frames with both feet down if
-// any.
-func (db *Database) findIdle() {
-	db.IdleFrom, db.IdleTo = -1, -1
-	rest, best := RestSpeed*db.Unit, 0
-	for c := range db.Clips {
-		run := 0
-		for f := 0; f < db.Clips[c].Frames; f++ {
-			i := db.At(c, f)
-			if !db.Contact(i, 0) || !db.Contact(i, 1) || !(db.rootSpeed[i] < rest) {
-				run = 0
-				continue
-			}
-			if run++; run > best {
-				best, db.IdleFrom, db.IdleTo = run, i-run+1, i
-			}
-		}
-	}
-	if best > 0 {
-		return
-	}
-	least := float32(math.Inf(1))
-	for i := 0; i < db.Frames; i++ {
-		_, vel := db.FootState(i)
-		h := db.raw[HipVel][3*i:]
-		s := db.rootSpeed[i] + mgl32.Vec3{h[0], h[1], h[2]}.Len() + vel[0].Len() + vel[1].Len()
-		if !db.Contact(i, 0) || !db.Contact(i, 1) {
-			s += 1e6 // any frame with both feet down first
-		}
-		if s < least {
-			least, db.IdleFrom, db.IdleTo = s, i, i
-		}
-	}
+	return hips, ankleFloors, toeFloors
 }
 
 // boneLengths finds each joint's bone length (its local position's length,

@@ -19,11 +19,12 @@ const (
 	StopGo             // go 3 s, stop 2 s; each go turns 90° and alternates walk, run, a side step and a back step
 	Random             // every 1-3 s a new direction, speed (stand, walk, run) and sometimes a fixed facing (strafe)
 	Spin               // on the spot, the facing turned steadily (the lab's Q and E) at 0.8-2.5 rad/s, left and right, a second's pause between
+	Stand              // nothing asked, the whole run: the character stands where it started
 	NumPaths
 )
 
 // PathNames are the paths' names on the command line.
-var PathNames = [NumPaths]string{"circle", "zigzag", "stop-go", "random", "spin"}
+var PathNames = [NumPaths]string{"circle", "zigzag", "stop-go", "random", "spin", "stand"}
 
 func (p Path) String() string {
 	if p >= 0 && p < NumPaths {
@@ -39,7 +40,7 @@ func ParsePath(name string) (Path, error) {
 			return Path(i), nil
 		}
 	}
-	return 0, fmt.Errorf("path %q: want circle, zigzag, stop-go, random or spin", name)
+	return 0, fmt.Errorf("path %q: want circle, zigzag, stop-go, random, spin or stand", name)
 }
 
 // Input is path p's input at time t (s); seed varies Random.
@@ -191,6 +192,19 @@ type Metrics struct {
 	TransitionsMoving    float64 `json:"transitions_per_s_moving"`
 	TransitionsIdle      float64 `json:"transitions_per_s_idle"`
 	IdleSeconds          float64 `json:"idle_s"`
+	// TransitionsSettled is TransitionsIdle over the idle ticks after
+	// the run's first SettleTime (0 for under a second of them): what
+	// standing does once it has settled.
+	TransitionsSettled float64 `json:"transitions_per_s_idle_settled"`
+	// Level (a share, 0-1): of the idle ticks in the run's last
+	// LevelWindow, those with both ankles within LevelHeight of one
+	// height (two feet down, neither heel up); nil with none.
+	Level *float64 `json:"ankles_level_share,omitempty"`
+	// Turned (a share, 0-1): of the foot-ticks, those whose foot (ankle
+	// to toe, on the ground) points more than 90° from the clip's own
+	// foot as the clip plays it: a leg twisted round, or crossed over
+	// the other. Nil for a figure without toes.
+	Turned *float64 `json:"feet_turned_share,omitempty"`
 	// Displacement: the mean inertialized displacement of the feet per
 	// transition (cm·s, ∫ Σ|output - target| dt, both feet).
 	Displacement float64 `json:"displacement_per_transition_cm_s"`

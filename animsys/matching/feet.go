@@ -90,7 +90,7 @@ func (ft *Feet) lock(db *Database, s *LockSettings, frame int, out *Poses, floor
 		}
 		*tl = FootLock{Contact: toeContact}
 		was := l.Locked
-		l.step(contact, t.ankle, t.ankleVel, s, radius, dt)
+		l.step(contact, t.ankle, t.ankleVel, s, radius, floorY+db.landTop(out.Target.Pos[leg.End][1]), dt)
 		t.ankle, t.ankleVel, t.acts = l.target(t.ankle, t.ankleVel, s.Halflife)
 		t.letGo = was && !l.Locked
 	}
@@ -120,7 +120,7 @@ func (ft *Feet) lock(db *Database, s *LockSettings, frame int, out *Poses, floor
 			*pull = decay{off: p, offVel: v}
 		}
 		if l := &ft.Locks[f]; l.Locked && (pull.off != mgl32.Vec3{} || pull.offVel != mgl32.Vec3{}) {
-			l.At, t.ankle = l.At.Add(p), t.ankle.Add(p)
+			l.At, l.land, t.ankle = l.At.Add(p), l.land+p[1], t.ankle.Add(p)
 			p, v, *pull = mgl32.Vec3{}, mgl32.Vec3{}, decay{}
 		}
 		t.ankle, t.ankleVel = t.ankle.Add(p), t.ankleVel.Add(v)
@@ -156,11 +156,11 @@ func (ft *Feet) lockFoot(db *Database, out *Poses, floorY float32, t *footTarget
 	tl.advance(s, dt)
 	t.held, _ = tl.hold(hl) // before it decides: a lock engaging takes over from this
 	wasA, wasT := l.Locked, tl.Locked
-	t.engaged = tl.decide(toeContact, animT, animTVel, s, radius)
+	t.engaged = tl.decide(toeContact, animT, animTVel, s, radius, float32(math.Inf(1)))
 	var toeActs, ankleActs bool
 	t.toe, t.toeVel, toeActs = tl.target(animT, animTVel, hl)
 	t.base, t.baseVel = animA.Add(t.toe.Sub(animT)), animAVel.Add(t.toeVel.Sub(animTVel))
-	l.step(contact, t.base, t.baseVel, s, radius, dt)
+	l.step(contact, t.base, t.baseVel, s, radius, floorY+db.landTop(out.Target.Pos[db.Legs[side].End][1]), dt)
 	t.ankle, t.ankleVel, ankleActs = l.target(t.base, t.baseVel, hl)
 	t.hold, t.holdRate = tl.hold(hl)
 	// The aim stays above the floor, or the animated toe where it is

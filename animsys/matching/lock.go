@@ -39,6 +39,15 @@ type FootLock struct {
 	freed     float32
 	releasing bool
 	strayed   bool // let go while in contact: the animated joint strayed
+	// down is a lock's height (m) above land, the height it holds its
+	// joint at, where it engaged above it, decaying as a release's offset
+	// does (At follows it down): a foot an inertialized transition still
+	// carries in the air from the last clip when the new clip's label
+	// comes on comes down where it is, instead of being held there.
+	down decay
+	land float32
+	// lift (m) is how high a release lifts the joint on its way (letGo).
+	lift float32
 }
 
 // target is where the lock puts the joint this tick and how fast (world),
@@ -46,9 +55,15 @@ type FootLock struct {
 func (l *FootLock) target(anim, animVel mgl32.Vec3, halflife float32) (pos, vel mgl32.Vec3, acts bool) {
 	switch {
 	case l.Locked:
-		return l.At, mgl32.Vec3{}, true
+		_, offVel := l.down.at(halflife)
+		return l.At, offVel, true
 	case l.releasing:
 		off, offVel := l.rel.at(halflife)
+		// The lift is 4w(1-w) of its height, w the hold (1 at the
+		// release, to 0): none at either end, all of it half-way.
+		w, rate := l.hold(halflife)
+		off[1] += 4 * l.lift * w * (1 - w)
+		offVel[1] += 4 * l.lift * (1 - 2*w) * rate
 		return anim.Add(off), animVel.Add(offVel), true
 	}
 	return anim, animVel, false
@@ -71,16 +86,22 @@ func (l *FootLock) hold(halflife float32) (w, rate float32) {
 
 // step updates the lock for a tick of dt seconds (advance, then decide):
 // contact is the label of the frame playing, anim and animVel the
-// animated joint (world); radius (m) how far it may stray from a lock. It
-// reports whether the lock engaged.
-func (l *FootLock) step(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius, dt float32) bool {
+// animated joint (world); radius (m) how far it may stray from a lock,
+// top (m, world) how high it holds it (a joint locked above comes down
+// to it). It reports whether the lock engaged.
+func (l *FootLock) step(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius, top, dt float32) bool {
 	l.advance(s, dt)
-	return l.decide(contact, anim, animVel, s, radius)
+	return l.decide(contact, anim, animVel, s, radius, top)
 }
 
 // advance moves a release on by dt seconds and ends it once the offset
 // has decayed away.
 func (l *FootLock) advance(s *LockSettings, dt float32) {
+	if l.Locked && l.down.off != (mgl32.Vec3{}) {
+		l.down.since += dt
+		off, _ := l.down.at(s.Halflife)
+		l.At[1] = l.land + off[1]
+	}
 	if l.releasing {
 		l.rel.since += dt
 		l.freed += dt
@@ -92,7 +113,7 @@ func (l *FootLock) advance(s *LockSettings, dt float32) {
 
 // decide locks or lets go by the label of the frame playing (step); it
 // reports whether the lock engaged.
-func (l *FootLock) decide(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius float32) bool {
+func (l *FootLock) decide(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius, top float32) bool {
 	cur, curVel, _ := l.target(anim, animVel, s.Halflife)
 	landed := contact && !l.Contact
 	l.Contact = contact
@@ -100,21 +121,41 @@ func (l *FootLock) decide(contact bool, anim, animVel mgl32.Vec3, s *LockSetting
 		l.strayed = false
 	}
 	// A foot locks where it lands, stopping there (a velocity step the
-	// size of the output foot's speed then, as in the reference); one let
-	// go because the animated foot strayed locks again, where the
-	// animation has it, once the let-go has brought it there (not at once:
-	// it would stray again).
+	// size of the output foot's speed then, as in the reference), and
+	// comes down to top where it landed above it (down); one let go
+	// because the animated foot strayed locks again, where the animation
+	// has it, once the let-go has brought it there (not at once: it would
+	// stray again).
 	if contact && !l.Locked && (landed || l.strayed && !l.releasing) {
-		l.Locked, l.At, l.releasing = true, cur, false
+		l.Locked, l.At, l.releasing, l.down, l.land = true, cur, false, decay{}, cur[1]
+		if cur[1] > top {
+			l.land, l.down.off[1] = top, cur[1]-top
+		}
 		return true
 	}
 	if l.Locked && (!contact || groundDist(anim, l.At) > radius) {
-		l.Locked, l.strayed = false, contact
-		l.rel = decay{off: cur.Sub(anim), offVel: curVel.Sub(animVel)}
-		l.freed, l.releasing = 0, true
+		l.letGo(cur, curVel, anim, animVel, contact, radius)
 	}
 	return false
 }
+
+// letGo releases a held lock: its target eases from where it holds it
+// (cur, moving at curVel; m and m/s, world) onto the animated joint (anim,
+// animVel), lifting on the way by liftShare of the distance on the ground,
+// at most liftShare of radius (a step, not a slide, where the two are
+// apart); strayed: it locks again where the animation has it once the
+// release has brought it there.
+func (l *FootLock) letGo(cur, curVel, anim, animVel mgl32.Vec3, strayed bool, radius float32) {
+	l.Locked, l.strayed = false, strayed
+	l.rel = decay{off: cur.Sub(anim), offVel: curVel.Sub(animVel)}
+	l.freed, l.releasing = 0, true
+	l.lift = liftShare * min(groundDist(cur, anim), radius)
+}
+
+// liftShare is how high a foot let go lifts (at the middle of its
+// release) for each metre it moves on the ground: a step of 30 cm lifts
+// it 7.5 cm, about a walking step's clearance.
+const liftShare = 0.25
 
 // floorBand (m, a human's; times Database.Unit) is how far below its
 // floor a toe's aim may dip as aboveFloor eases it onto the floor.

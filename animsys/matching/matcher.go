@@ -79,14 +79,23 @@ func NewMatcher(db *Database, s Settings) *Matcher {
 	return m
 }
 
-// Reset puts the character back at the origin on clip 0's first
-// searchable frame, at rest.
+// Reset puts the character back at the origin, at rest: standing in the
+// idle stretch (Rest), or with the idle state off on clip 0's first
+// searchable frame.
 func (m *Matcher) Reset() {
 	m.Sim = Simulation{}
 	m.Root = RootSync{}
 	m.Feet.reset()
 	m.Play.reset(m.DB)
 	m.Rest = Rest{}
+	if db := m.DB; m.S.Idle && db.IdleFrom >= 0 {
+		m.Rest.stand(db, db.IdleFrom)
+		c, f := db.Locate(db.IdleFrom)
+		m.Play.Clip, m.Play.Time = c, float32(f)*db.Clips[c].FrameTime
+		if m.Play.holding(db, m.Rest.held()) {
+			m.Play.play = 0
+		}
+	}
 	m.Search.reset()
 	m.Disp.reset()
 	m.Play.evaluate(m.DB, &m.S, &m.Poses)
@@ -110,7 +119,7 @@ func (m *Matcher) Update(in Input, dt float32) {
 	dt = min(dt, MaxTick)
 	db, s := m.DB, &m.S
 	m.Sim.steer(in, s, db.Unit, dt)
-	atEnd := m.Play.advance(db, s, &m.Sim, m.Rest.Idle, &m.Poses, dt)
+	atEnd := m.Play.advance(db, s, &m.Sim, m.Rest.held(), &m.Poses, dt)
 	m.Disp.measure(db, &m.Char, &m.Target, dt)
 	m.Sim.predict(s, &m.Predicted)
 
@@ -121,7 +130,8 @@ func (m *Matcher) Update(in Input, dt float32) {
 	due := m.Search.due(db, s, &m.Sim, dt)
 	switch m.Rest.step(db, s, in, &m.Sim, &m.Predicted, m.Root.Yaw) {
 	case enter:
-		m.transition(db.IdleFrom)
+		m.Rest.stand(db, db.StanceFor(m.feet()))
+		m.transition(m.Rest.Stance)
 	case leave:
 		m.Play.play = m.Play.Rate
 		m.search(true)
@@ -146,10 +156,21 @@ func (m *Matcher) search(must bool) {
 // transition blends from the output pose to frame i, and counts it.
 func (m *Matcher) transition(i int) {
 	c, f := m.DB.Locate(i)
-	m.Play.blendTo(m.DB, &m.S, m.Rest.Idle, c, float32(f)*m.DB.Clips[c].FrameTime, &m.Poses)
+	m.Play.blendTo(m.DB, &m.S, m.Rest.held(), c, float32(f)*m.DB.Clips[c].FrameTime, &m.Poses)
 	m.Disp.transition(m.Search.Transitions == 0)
 	m.Search.Transitions++
 	m.Search.Transited = true
+}
+
+// feet are the output's ankles as the last tick left them, in the root's
+// frame (m).
+func (m *Matcher) feet() [2]mgl32.Vec3 {
+	var out [2]mgl32.Vec3
+	inv := mathx.QuatInv(yawQuatAngle(m.Root.Yaw))
+	for s, j := range m.DB.Feet {
+		out[s] = mathx.QuatMulVec3(inv, m.World.Pos[j].Sub(m.Root.Pos))
+	}
+	return out
 }
 
 // world makes World, the output in the world: FK of the local pose with

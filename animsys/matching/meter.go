@@ -21,13 +21,27 @@ type Meter struct {
 	Last TickRecord
 }
 
-// meterClock counts time and transitions, in all and at rest.
+// meterClock counts time and transitions, in all and at rest, and at
+// rest after the first SettleTime.
 type meterClock struct {
 	ticks, idleTicks     int
 	trans, idleTrans     int
 	seconds, idleSeconds float64
 	sinceStart           float64
+	settled              float64 // s idle after SettleTime
+	settledTrans         int
 }
+
+// What the rest measures look at: idle ticks after the run's first
+// SettleTime (s) for the settled transitions, and the last LevelWindow
+// (s) of the run for the level ankles, within LevelHeight (m for a
+// human, times Database.Unit) of each other: a planted heel stands 5-12
+// cm over the ground depending on the rig, a lifted one 3-7 cm more.
+const (
+	SettleTime  = 5
+	LevelWindow = 20
+	LevelHeight = 0.03
+)
 
 // feetMeter measures the feet's sliding: on the lock's own labels
 // (Database.Contact), and on the second definition's (Database.Truth) for
@@ -43,6 +57,13 @@ type feetMeter struct {
 	ankleContact, toeContact     int
 	prevAnkleTruth, prevToeTruth [2]bool
 	prevFeet, prevToes           [2]mgl32.Vec3
+	turned, toeTicks             int
+	// level is a ring of the last LevelWindow seconds, a slot a second
+	// (by the run's time): idle ticks, and those with level ankles.
+	level [LevelWindow]struct {
+		second      int
+		idle, level int
+	}
 }
 
 // pathMeter measures the trajectory error: the last second's
@@ -120,12 +141,13 @@ func (mt *Meter) Begin(m *Matcher) { mt.path.free, mt.path.freeOn = m.Sim, true 
 // input in.
 func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 	db := m.DB
-	mt.clock.tick(m, in, dt)
+	idle := mt.clock.tick(m, in, dt)
 	rec := &mt.Last
 	rec.Time, rec.Frame, rec.Transition = mt.clock.sinceStart, m.Frame(), m.Search.Transited
 	rec.Rate, rec.Idle = m.Play.Playing(), m.Rest.Idle
 	rec.Root, rec.Sim, rec.Predicted = m.Root.Pos, m.Sim.Pos, m.Predicted.End()
 	mt.feet.tick(m, rec, mt.havePrev, dt)
+	mt.feet.rest(m.DB, rec, idle)
 	mt.syncDist += float64(groundDist(m.Root.Pos, m.Sim.Pos))
 	mt.bone = max(mt.bone, db.BoneLengthError(&m.World))
 	mt.redBlue.tick(&m.World, mt.havePrev, dt)
@@ -147,10 +169,17 @@ func (c *meterClock) tick(m *Matcher, in Input, dt float32) bool {
 		c.idleTicks++
 		c.idleSeconds += float64(dt)
 	}
+	settled := idle && c.sinceStart > SettleTime
+	if settled {
+		c.settled += float64(dt)
+	}
 	if m.Search.Transited {
 		c.trans++
 		if idle {
 			c.idleTrans++
+		}
+		if settled {
+			c.settledTrans++
 		}
 	}
 	return idle
@@ -200,6 +229,44 @@ func (fm *feetMeter) tick(m *Matcher, rec *TickRecord, prev bool, dt float32) {
 		fm.prevFeet[s], fm.prevContact[s] = p, locks[s].Contact
 		fm.prevToes[s], fm.prevAnkleTruth[s], fm.prevToeTruth[s] = tp, ankle, toe
 	}
+}
+
+// rest counts the tick's turned feet (rec: the tick's record) and, while
+// idle, whether the ankles stand level.
+func (fm *feetMeter) rest(db *Database, rec *TickRecord, idle bool) {
+	if db.HasToes() {
+		for s := range rec.Ankle {
+			out, src := rec.Toe[s].Sub(rec.Ankle[s]), rec.SourceToe[s].Sub(rec.SourceAnkle[s])
+			if out[0]*src[0]+out[2]*src[2] < 0 {
+				fm.turned++
+			}
+			fm.toeTicks++
+		}
+	}
+	if !idle {
+		return
+	}
+	sec := int(rec.Time)
+	b := &fm.level[sec%LevelWindow]
+	if b.second != sec || b.idle == 0 {
+		b.second, b.idle, b.level = sec, 0, 0
+	}
+	b.idle++
+	if abs32(rec.Ankle[0][1]-rec.Ankle[1][1]) <= LevelHeight*db.Unit {
+		b.level++
+	}
+}
+
+// levelShare is the share of the idle ticks of the last LevelWindow
+// seconds before now (s) with level ankles, and whether there were any.
+func (fm *feetMeter) levelShare(now float64) (float64, bool) {
+	var idle, level int
+	for _, b := range fm.level {
+		if b.idle > 0 && b.second > int(now)-LevelWindow {
+			idle, level = idle+b.idle, level+b.level
+		}
+	}
+	return float64(level) / float64(max(idle, 1)), idle > 0
 }
 
 // tick adds |red - blue| of world pose w over a tick of dt seconds (from
@@ -282,6 +349,16 @@ func (mt *Meter) Metrics(m *Matcher) Metrics {
 		out.TransitionsIdle = float64(c.idleTrans) / c.idleSeconds
 	}
 	out.IdleSeconds = c.idleSeconds
+	if c.settled >= 1 {
+		out.TransitionsSettled = float64(c.settledTrans) / c.settled
+	}
+	if v, ok := fm.levelShare(c.sinceStart); ok {
+		out.Level = &v
+	}
+	if fm.toeTicks > 0 {
+		v := float64(fm.turned) / float64(fm.toeTicks)
+		out.Turned = &v
+	}
 	if d := m.Disp.Done; len(d) > 0 {
 		var sum float64
 		for _, x := range d {

@@ -63,25 +63,27 @@ func (p *Playback) Playing() float32 { return p.play }
 // advance updates the playback rate and plays the clip on by dt seconds
 // at it, the transition with it, and evaluates the output (evaluate). It
 // reports whether the clip reached its end (the time stays there); where
-// the idle stretch's end is reached this tick, the time is held there
-// from now on, and the hold blended into.
-func (p *Playback) advance(db *Database, s *Settings, sim *Simulation, idle bool, out *Poses, dt float32) (atEnd bool) {
+// the frame to hold at (hold, while idle: Rest.held; -1 for none) is
+// reached this tick, the time is held there from now on, and the hold
+// blended into.
+func (p *Playback) advance(db *Database, s *Settings, sim *Simulation, hold int, out *Poses, dt float32) (atEnd bool) {
+	idle := hold >= 0
 	p.updateRate(db, &s.Rate, sim, idle, dt)
 	held := idle && p.play == 0
 	if !held {
 		p.play = p.Rate
 	}
 	p.Time += p.play * dt
-	hold := !held && p.holding(db, idle)
+	reached := !held && p.holding(db, hold)
 	p.trans.Advance(dt)
 	clip := &db.Clips[p.Clip]
 	if atEnd = p.Time > clip.Duration(); atEnd {
 		p.Time = clip.Duration()
 	}
 	p.evaluate(db, s, out)
-	if hold { // the idle stretch's end: blend into holding it
+	if reached { // the hold: blend into holding it
 		p.play = 0
-		p.blendTo(db, s, idle, p.Clip, p.Time, out)
+		p.blendTo(db, s, hold, p.Clip, p.Time, out)
 	}
 	return atEnd
 }
@@ -121,13 +123,13 @@ func (p *Playback) updateRate(db *Database, r *RateSettings, sim *Simulation, id
 	}
 }
 
-// holding clamps the clip time at the idle stretch's last frame while
-// idle and playing that clip, and reports whether it is there.
-func (p *Playback) holding(db *Database, idle bool) bool {
-	if !idle {
+// holding clamps the clip time at database frame hold (-1: none) while
+// playing that clip, and reports whether it is there.
+func (p *Playback) holding(db *Database, hold int) bool {
+	if hold < 0 {
 		return false
 	}
-	c, f := db.Locate(db.IdleTo)
+	c, f := db.Locate(hold)
 	end := float32(f) * db.Clips[c].FrameTime
 	if p.Clip != c || p.Time < end {
 		return false
@@ -176,11 +178,11 @@ func transitionParams(s *Settings) animsys.TransitionParams {
 }
 
 // blendTo starts the set transition from the output pose to clip c at
-// time t (s), played at the rate (held, rate 0, at the idle stretch's
-// end), and evaluates it.
-func (p *Playback) blendTo(db *Database, s *Settings, idle bool, c int, t float32, out *Poses) {
+// time t (s), played at the rate (held, rate 0, at frame hold), and
+// evaluates it.
+func (p *Playback) blendTo(db *Database, s *Settings, hold int, c int, t float32, out *Poses) {
 	p.Clip, p.Time = c, t
-	if p.holding(db, idle) {
+	if p.holding(db, hold) {
 		p.play = 0
 	}
 	p.sample(db, c, p.Time)

@@ -1,13 +1,33 @@
 package matching
 
 // Rest is the matcher's idle state (Settings.Idle): while the input asks
-// for no motion and the simulation is about to stop, the matcher plays
-// the database's idle stretch (Database.IdleFrom..IdleTo), then holds its
-// last frame, and does not search, so standing does not search its way
-// through walk clips.
+// for no motion and the simulation is about to stop, the matcher stands
+// in the stance nearest where the feet are (Database.StanceFor) and does
+// not search, so standing does not search its way through walk clips.
+// A stance in the database's idle stretch (Database.IdleFrom..IdleTo) is
+// played on to its end and held there; any other is held at once.
 type Rest struct {
-	// Idle: the matcher stands in the idle state.
-	Idle bool
+	// Idle: the matcher stands in the idle state; Stance is the database
+	// frame it stood in last, Hold the frame it holds.
+	Idle         bool
+	Stance, Hold int
+}
+
+// stand starts standing in stance i (a database frame).
+func (r *Rest) stand(db *Database, i int) {
+	r.Idle, r.Stance, r.Hold = true, i, i
+	if i >= db.IdleFrom && i <= db.IdleTo {
+		r.Hold = db.IdleTo
+	}
+}
+
+// held is the database frame the playback holds at: Hold while idle, else
+// -1 (none).
+func (r *Rest) held() int {
+	if !r.Idle {
+		return -1
+	}
+	return r.Hold
 }
 
 // Idle-state thresholds: it is entered when the input asks for no motion
@@ -46,12 +66,16 @@ const (
 
 // step runs the idle state for a tick with input in (after the
 // prediction pred): the simulation sim, the root's facing rootYaw (rad).
+// A facing the input holds (Input.Face) must be faced to stand, within
+// idleTurn/2, and turning from it by idleTurn leaves; without one the
+// character stands facing the way it stopped.
 func (r *Rest) step(db *Database, s *Settings, in Input, sim *Simulation, pred *Trajectory, rootYaw float32) restStep {
 	if !s.Idle || db.IdleFrom < 0 {
 		r.Idle = false
 		return moving
 	}
-	asks := !asksToStand(in, sim) || angleDiff(sim.GoalYaw, rootYaw) > idleTurn
+	faces := in.Face.Len() > 1e-3
+	asks := !asksToStand(in, sim) || faces && angleDiff(sim.GoalYaw, rootYaw) > idleTurn
 	if r.Idle {
 		if asks {
 			r.Idle = false
@@ -59,10 +83,9 @@ func (r *Rest) step(db *Database, s *Settings, in Input, sim *Simulation, pred *
 		}
 		return standing
 	}
-	if asks || groundDist(pred.Pos[PathPoints-1], sim.Pos) > idleTravel*db.Unit ||
-		angleDiff(sim.GoalYaw, rootYaw) > idleTurn/2 {
+	if asks || groundDist(pred.End(), sim.Pos) > idleTravel*db.Unit ||
+		faces && angleDiff(sim.GoalYaw, rootYaw) > idleTurn/2 {
 		return moving
 	}
-	r.Idle = true
 	return enter
 }

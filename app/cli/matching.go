@@ -35,7 +35,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	stdout, finish := checkedStdout("kinelab matching eval", stdout, stderr, &code)
 	defer finish()
 	fs := newFlagSet("kinelab matching eval",
-		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|all]\n"+
+		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|spin|stand|all]\n"+
 			"       [--seconds S] [--seed N] [--mirror=false] [--transition spring|cubic|dead-blend|none] [--json]\n"+
 			"       [--idle=false] [--rate=false] [--hold=false] [--dump FILE.csv] [FILES or FOLDERS...]",
 		"Replays one scripted input through the motion-matching lab's database, once per\n"+
@@ -55,7 +55,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 			"named on stderr. --dump writes one row per tick of the run (one --path and one\n"+
 			"--features) to a CSV file.", stderr)
 	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
-	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random, spin or all")
+	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random, spin, stand or all")
 	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
 	seed := fs.Int64("seed", 1, "seed of the random path (0-4294967295)")
 	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
@@ -176,14 +176,15 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	}
 	fmt.Fprintf(stdout, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
 		name, db.Frames, *seconds, transitionLabel(tr))
-	fmt.Fprintf(stdout, "%-8s %-9s %16s %13s %17s %7s %17s %9s %8s %9s %15s %15s %5s\n", "path", "features",
-		"lock cm/s (con)", "ankle toe c/s", "traj 1s cm (sim)", "sync cm", "trans/s move idle", "disp cm*s", "bones mm",
+	fmt.Fprintf(stdout, "%-8s %-9s %16s %13s %17s %7s %22s %6s %6s %9s %8s %9s %15s %15s %5s\n", "path", "features",
+		"lock cm/s (con)", "ankle toe c/s", "traj 1s cm (sim)", "sync cm", "trans/s move idle set", "level", "turned", "disp cm*s", "bones mm",
 		"red-blue", "search us p99", "brute us p99", "same")
 	for _, r := range rep.Results {
-		fmt.Fprintf(stdout, "%-8s %-9s %8.2f (%4.0f%%) %6s %6s %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
+		fmt.Fprintf(stdout, "%-8s %-9s %8.2f (%4.0f%%) %6s %6s %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %4.2f %6s %6s %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
 			r.Path, r.Set, r.FootSliding, 100*r.ContactShare, optional(r.AnkleSliding), optional(r.ToeSliding),
 			r.TrajectoryError, r.SimTrajectoryError, r.SyncDistance,
-			r.TransitionsPerSecond, r.TransitionsMoving, r.TransitionsIdle, r.Displacement, r.BoneLengthError, r.RedBlue,
+			r.TransitionsPerSecond, r.TransitionsMoving, r.TransitionsIdle, r.TransitionsSettled, percent(r.Level), percent(r.Turned),
+			r.Displacement, r.BoneLengthError, r.RedBlue,
 			r.SearchMedian, r.SearchP99, r.BruteMedian, r.BruteP99, r.Same)
 	}
 	return ExitOK
@@ -195,6 +196,15 @@ func optional(x *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", *x)
+}
+
+// percent formats a share that may be absent (nil) as a percentage: "-"
+// then.
+func percent(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100**x)
 }
 
 // evalTransitions are the transitions `matching eval --transition` takes,
