@@ -35,6 +35,11 @@ type Source struct {
 	// foot without one: the second contact definition (Database.Truth)
 	// and the toes' sliding read them.
 	Toes [2]int
+	// Spine are the joints from the hips' child up to the chest (the
+	// joint the arms hang from), each the child of the one before:
+	// orientation warping turns the hips and unwinds the turn up them
+	// (Warps). Empty for none.
+	Spine []int
 }
 
 // TrajectoryTimes are how far ahead (s) the trajectory features look: a
@@ -154,6 +159,9 @@ type Database struct {
 	Legs     [2]animsys.TwoBoneJoints
 	// Toes are the feet's toe joints (Source.Toes), -1 for none.
 	Toes [2]int
+	// Spine is Source.Spine, each joint checked to be the child of the
+	// one before (the first of the hips), or empty.
+	Spine []int
 	// ToeFloor is how high (m above the ground) a planted toe joint
 	// stands: the median over clips and feet of a toe's floor (its 2nd
 	// percentile height in the clip, as the lock's labels take it); the
@@ -224,6 +232,9 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 		return nil, errors.New("matching: no left/right joints to read the facing from")
 	}
 	db := &Database{Skel: src.Skel, Feet: src.Feet, Hips: src.Hips, Legs: src.Legs, Toes: [2]int{-1, -1}, weights: w}
+	if chain(src.Skel.Parents, src.Hips, src.Spine) {
+		db.Spine = src.Spine
+	}
 	if src.Toes[0] > 0 && src.Toes[1] > 0 {
 		for s, j := range src.Toes {
 			if j >= n || !descends(src.Skel.Parents, j, src.Feet[s]) {
@@ -673,6 +684,18 @@ func (db *Database) Sample(p, root *animsys.Pose, c int, t float32) {
 		p.SetKform(k, animsys.KformIdentity())
 	}
 	p.SetKform(0, r)
+}
+
+// chain reports whether joints, each a joint of the skeleton, are each
+// the child of the one before, the first of from.
+func chain(parents []int, from int, joints []int) bool {
+	for _, j := range joints {
+		if j <= 0 || j >= len(parents) || parents[j] != from {
+			return false
+		}
+		from = j
+	}
+	return true
 }
 
 // descends reports whether joint j hangs (at any depth) from joint a.

@@ -67,8 +67,15 @@ type footTarget struct {
 // held ankle would be out of the leg's reach (dropHips), and the ankle
 // turns so the toe points at its aim (toeAim; animsys.LookAt, op_lookat);
 // World is FK of the world-rooted local pose wl again after each.
+//
+// Feet turn with the body: a foot held while the body turns over it
+// pivots about its heel once it points pivotAngle from where the clip
+// has it (pivot); and legs never cross: where the held ankles have
+// crossed the hips' lateral axis, the one held furthest from where the
+// clip has it steps (crossed).
 func (ft *Feet) lock(db *Database, s *LockSettings, frame int, out *Poses, floorY, dt float32) {
 	var targets [2]footTarget
+	step := ft.crossed(db, &out.World)
 	for f := range ft.Locks {
 		l, tl := &ft.Locks[f], &ft.ToeLocks[f]
 		contact, toeContact := db.Contact(frame, f), db.ToeContact(frame, f)
@@ -85,12 +92,16 @@ func (ft *Feet) lock(db *Database, s *LockSettings, frame int, out *Poses, floor
 		}
 		radius := s.Radius * db.Size
 		if toe := db.Toes[f]; toe > 0 && s.Toes {
-			ft.lockFoot(db, out, floorY, t, f, contact, toeContact, toe, s, radius, dt)
+			ft.lockFoot(db, out, floorY, t, f, contact, toeContact, toe, s, radius, step == f, dt)
 			continue
 		}
 		*tl = FootLock{Contact: toeContact}
 		was := l.Locked
-		l.step(contact, t.ankle, t.ankleVel, s, radius, floorY+db.landTop(out.Target.Pos[leg.End][1]), dt)
+		l.advance(s, dt)
+		if step == f {
+			l.release(t.ankle, t.ankleVel, s, radius)
+		}
+		l.decide(contact, t.ankle, t.ankleVel, s, radius, floorY+db.landTop(out.Target.Pos[leg.End][1]))
 		t.ankle, t.ankleVel, t.acts = l.target(t.ankle, t.ankleVel, s.Halflife)
 		t.letGo = was && !l.Locked
 	}
@@ -149,18 +160,33 @@ func (ft *Feet) lock(db *Database, s *LockSettings, frame int, out *Poses, floor
 // ankle's then steps on the animated ankle moved by the toe lock's offset
 // (t.base: the foot carried with its toe, keeping its animated turn), so
 // a heel lifting about a held toe goes where the toe's hold puts it.
-func (ft *Feet) lockFoot(db *Database, out *Poses, floorY float32, t *footTarget, side int, contact, toeContact bool, toe int, s *LockSettings, radius, dt float32) {
+func (ft *Feet) lockFoot(db *Database, out *Poses, floorY float32, t *footTarget, side int, contact, toeContact bool, toe int, s *LockSettings, radius float32, step bool, dt float32) {
 	l, tl, hl := &ft.Locks[side], &ft.ToeLocks[side], s.Halflife
 	animA, animAVel := t.ankle, t.ankleVel
 	animT, animTVel := out.World.Pos[toe], out.World.Vel[toe]
 	tl.advance(s, dt)
+	l.advance(s, dt)
+	if tl.Locked && l.Locked {
+		pivot(tl, l.At, animA, animAVel, animT, animTVel)
+	}
+	if step {
+		tl.release(animT, animTVel, s, radius)
+	}
+	if tl.strayed && !tl.releasing && l.strayed && !l.Locked {
+		// A foot that stepped puts its heel down first: its toe locks
+		// again once the heel has (both at once, the toe jumped 5-10 mm).
+		tl.releasing = true
+	}
 	t.held, _ = tl.hold(hl) // before it decides: a lock engaging takes over from this
 	wasA, wasT := l.Locked, tl.Locked
 	t.engaged = tl.decide(toeContact, animT, animTVel, s, radius, float32(math.Inf(1)))
 	var toeActs, ankleActs bool
 	t.toe, t.toeVel, toeActs = tl.target(animT, animTVel, hl)
 	t.base, t.baseVel = animA.Add(t.toe.Sub(animT)), animAVel.Add(t.toeVel.Sub(animTVel))
-	l.step(contact, t.base, t.baseVel, s, radius, floorY+db.landTop(out.Target.Pos[db.Legs[side].End][1]), dt)
+	if step {
+		l.release(t.base, t.baseVel, s, radius)
+	}
+	l.decide(contact, t.base, t.baseVel, s, radius, floorY+db.landTop(out.Target.Pos[db.Legs[side].End][1]))
 	t.ankle, t.ankleVel, ankleActs = l.target(t.base, t.baseVel, hl)
 	t.hold, t.holdRate = tl.hold(hl)
 	// The aim stays above the floor, or the animated toe where it is
@@ -172,6 +198,62 @@ func (ft *Feet) lockFoot(db *Database, out *Poses, floorY float32, t *footTarget
 	t.lowerFloor(t.toe[1], t.toeVel[1])
 	t.letGo = !l.Locked && (wasA || wasT && !tl.Locked)
 	t.acts, t.aims = ankleActs || toeActs, true
+}
+
+// pivotAngle (rad) is how far a held foot may point from where the clip
+// has it: a leg twists about 40° at the hip and knee together before
+// the foot must turn.
+const pivotAngle = 40 * math.Pi / 180
+
+// pivot turns the held toe tl about the held heel at (world, m) where
+// the foot (heel to toe) points further from the clip's (animated ankle
+// animA to toe animT, moving at animAVel and animTVel) than it may: than
+// pivotAngle, or than it did when it was first held (FootLock.twist: a
+// foot that lands twisted is not snapped round). It is turned onto that
+// limit, and turns on as the clip's foot turns (its yaw rate about the
+// heel: the toe's held velocity).
+func pivot(tl *FootLock, at, animA, animAVel, animT, animTVel mgl32.Vec3) {
+	held, anim, animVel := tl.At.Sub(at), animT.Sub(animA), animTVel.Sub(animAVel)
+	tl.AtVel = mgl32.Vec3{}
+	if (mgl32.Vec2{held[0], held[2]}).Len() < 1e-6 || (mgl32.Vec2{anim[0], anim[2]}).Len() < 1e-6 {
+		return
+	}
+	twist := wrapAngle(yawOf(mgl32.Vec2{anim[0], anim[2]}) - yawOf(mgl32.Vec2{held[0], held[2]}))
+	if !tl.twisted {
+		tl.twisted, tl.twist = true, abs32(twist)
+	}
+	most := max(pivotAngle, min(tl.twist, abs32(twist)))
+	tl.twist = most
+	if abs32(twist) <= most {
+		return
+	}
+	excess := twist - mathx.Clamp(twist, -most, most)
+	turned := mathx.QuatMulVec3(yawQuatAngle(excess), held)
+	tl.At = at.Add(turned)
+	// d/dt atan2(x, z) = (x' z - x z') / (x² + z²)
+	rate := (animVel[0]*anim[2] - anim[0]*animVel[2]) / (anim[0]*anim[0] + anim[2]*anim[2])
+	tl.AtVel = mgl32.Vec3{0, rate, 0}.Cross(turned)
+}
+
+// crossed is the foot to let go so that the legs uncross: where both
+// ankles are held and the left one's hold lies right of the right one's
+// across the hips (World, the output before the locks: the line through
+// the hip joints), the one held further from where the clip has it; -1
+// for none.
+func (ft *Feet) crossed(db *Database, w *animsys.Pose) int {
+	l, r := &ft.Locks[0], &ft.Locks[1]
+	legL, legR := db.Legs[0], db.Legs[1]
+	if !l.Locked || !r.Locked || legL.Root < 0 || legR.Root < 0 {
+		return -1
+	}
+	across := w.Pos[legL.Root].Sub(w.Pos[legR.Root])
+	if d := l.At.Sub(r.At); d[0]*across[0]+d[2]*across[2] >= 0 {
+		return -1
+	}
+	if groundDist(l.At, w.Pos[legL.End]) > groundDist(r.At, w.Pos[legR.End]) {
+		return 0
+	}
+	return 1
 }
 
 // lowerFloor lowers the floor the toe's aim is kept above to height y

@@ -31,6 +31,7 @@ type FootLock struct {
 	Contact bool       // the frame playing labels the joint in contact
 	Locked  bool       // held at At
 	At      mgl32.Vec3 // m, world: where it is held
+	AtVel   mgl32.Vec3 // m/s: how fast that point moves (a toe pivoting about its heel)
 	// After a release: rel is the target's offset from the animated
 	// joint, set at the release (or at a nudge since) and decaying; freed
 	// is the time since the release itself (hold); releasing is false
@@ -48,6 +49,10 @@ type FootLock struct {
 	land float32
 	// lift (m) is how high a release lifts the joint on its way (letGo).
 	lift float32
+	// twist (rad) is how far the foot may point from the clip's while a
+	// toe is held (pivot), known once twisted.
+	twist   float32
+	twisted bool
 }
 
 // target is where the lock puts the joint this tick and how fast (world),
@@ -56,14 +61,16 @@ func (l *FootLock) target(anim, animVel mgl32.Vec3, halflife float32) (pos, vel 
 	switch {
 	case l.Locked:
 		_, offVel := l.down.at(halflife)
-		return l.At, offVel, true
+		return l.At, offVel.Add(l.AtVel), true
 	case l.releasing:
 		off, offVel := l.rel.at(halflife)
-		// The lift is 4w(1-w) of its height, w the hold (1 at the
-		// release, to 0): none at either end, all of it half-way.
+		// The lift is (4w(1-w))² of its height, w the hold (1 at the
+		// release, to 0): none at either end, all of it half-way, and
+		// under 1% of it when a straying joint locks again (w 2.5%).
 		w, rate := l.hold(halflife)
-		off[1] += 4 * l.lift * w * (1 - w)
-		offVel[1] += 4 * l.lift * (1 - 2*w) * rate
+		b := 4 * w * (1 - w)
+		off[1] += l.lift * b * b
+		offVel[1] += l.lift * 2 * b * 4 * (1 - 2*w) * rate
 		return anim.Add(off), animVel.Add(offVel), true
 	}
 	return anim, animVel, false
@@ -127,7 +134,8 @@ func (l *FootLock) decide(contact bool, anim, animVel mgl32.Vec3, s *LockSetting
 	// has it, once the let-go has brought it there (not at once: it would
 	// stray again).
 	if contact && !l.Locked && (landed || l.strayed && !l.releasing) {
-		l.Locked, l.At, l.releasing, l.down, l.land = true, cur, false, decay{}, cur[1]
+		l.Locked, l.At, l.AtVel, l.releasing, l.down, l.land = true, cur, mgl32.Vec3{}, false, decay{}, cur[1]
+		l.twisted = false
 		if cur[1] > top {
 			l.land, l.down.off[1] = top, cur[1]-top
 		}
@@ -150,6 +158,16 @@ func (l *FootLock) letGo(cur, curVel, anim, animVel mgl32.Vec3, strayed bool, ra
 	l.rel = decay{off: cur.Sub(anim), offVel: curVel.Sub(animVel)}
 	l.freed, l.releasing = 0, true
 	l.lift = liftShare * min(groundDist(cur, anim), radius)
+}
+
+// release lets go of a held lock (letGo) on the animated joint anim
+// (moving at animVel) to step: it locks again where the animation has it.
+func (l *FootLock) release(anim, animVel mgl32.Vec3, s *LockSettings, radius float32) {
+	if !l.Locked {
+		return
+	}
+	cur, curVel, _ := l.target(anim, animVel, s.Halflife)
+	l.letGo(cur, curVel, anim, animVel, true, radius)
 }
 
 // liftShare is how high a foot let go lifts (at the middle of its

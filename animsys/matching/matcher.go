@@ -49,8 +49,8 @@ type Poses struct {
 // simulation (Sim) and its prediction (Predicted), the clip plays on
 // (Play), the idle state decides whether to stand (Rest), a search may
 // choose another frame (Search), the root moves and follows the
-// simulation (Root), and the feet are locked (Feet); Disp measures what
-// the transitions cost.
+// simulation (Root), the clip is warped towards it (Warps), and the feet
+// are locked (Feet); Disp measures what the transitions cost.
 type Matcher struct {
 	DB *Database
 	S  Settings
@@ -63,6 +63,7 @@ type Matcher struct {
 	Rest      Rest
 	Search    Searcher
 	Root      RootSync
+	Warps     Warps
 	Feet      Feet
 	Disp      Displacement
 	Poses
@@ -72,7 +73,7 @@ type Matcher struct {
 // standing at the origin facing +z.
 func NewMatcher(db *Database, s Settings) *Matcher {
 	n := db.Skel.Len()
-	m := &Matcher{DB: db, S: s, Play: newPlayback(n), Search: newSearcher(), Feet: newFeet(n),
+	m := &Matcher{DB: db, S: s, Play: newPlayback(n), Search: newSearcher(), Warps: newWarps(n), Feet: newFeet(n),
 		Disp: Displacement{Done: make([]float32, 0, 1024)}}
 	animsys.NewPoses(n, &m.Local, &m.Char, &m.World, &m.Target, &m.wl)
 	m.Reset()
@@ -85,6 +86,7 @@ func NewMatcher(db *Database, s Settings) *Matcher {
 func (m *Matcher) Reset() {
 	m.Sim = Simulation{}
 	m.Root = RootSync{}
+	m.Warps.reset()
 	m.Feet.reset()
 	m.Play.reset(m.DB)
 	m.Rest = Rest{}
@@ -140,8 +142,13 @@ func (m *Matcher) Update(in Input, dt float32) {
 			m.search(atEnd)
 		}
 	}
+	m.Warps.update(db, &s.Warp, &m.Sim, m.Root.Yaw, &m.Local, dt)
 	m.Root.move(&m.Local, dt)
-	m.Root.synchronise(&s.Sync, &m.Sim, &m.Local, m.Rest.Idle, db.Unit, dt)
+	turn := float32(0) // the root turns beyond the clip where the search left it a turn
+	if m.Search.Bent {
+		turn = s.Warp.Turn
+	}
+	m.Root.synchronise(&s.Sync, &m.Sim, &m.Local, m.Rest.Idle, turn, db.Unit, dt)
 	m.world(dt)
 }
 
@@ -175,12 +182,14 @@ func (m *Matcher) feet() [2]mgl32.Vec3 {
 
 // world makes World, the output in the world: FK of the local pose with
 // the root placed by the RootSync, every joint with its propagated
-// velocities; then the feet are locked (a tick of dt seconds; 0 at a
-// reset).
+// velocities; then the warps bend it and the feet are locked (a tick of
+// dt seconds; 0 at a reset).
 func (m *Matcher) world(dt float32) {
+	root := m.Root.Kform(&m.Local)
 	m.wl.CopyFrom(&m.Local)
-	m.wl.SetKform(0, m.Root.Kform(&m.Local))
+	m.wl.SetKform(0, root)
 	animsys.FK(&m.World, &m.wl, m.DB.Skel.Parents)
+	m.Warps.pose(m.DB, &m.Poses, m.Root.Yaw, root.Ang[1])
 	m.Feet.lock(m.DB, &m.S.Lock, m.Frame(), &m.Poses, m.Root.Pos[1], dt)
 }
 

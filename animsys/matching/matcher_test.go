@@ -66,7 +66,7 @@ func TestQueryMatchesDatabase(t *testing.T) {
 		m.Play.Clip, m.Play.Time = c, float32(f)*db.Clips[c].FrameTime
 		m.Play.trans.End()
 		m.Play.evaluate(m.DB, &m.S, &m.Poses)
-		r := m.Search.features(m.DB, &m.Char, &m.Predicted, &m.Root)
+		r := m.Search.features(m.DB, &m.Char, &m.Predicted, &m.Root, 0)
 		for _, g := range []int{FootPos, FootVel, HipVel} {
 			for d := 0; d < groupDims[g]; d++ {
 				want := db.raw[g][i*groupDims[g]+d]
@@ -118,7 +118,7 @@ func TestVelocitiesThroughTransitions(t *testing.T) {
 	for _, tr := range []animsys.TransitionKind{animsys.TransitionSpring, animsys.TransitionCubic, animsys.TransitionDeadBlend, animsys.TransitionCut} {
 		s := DefaultSettings()
 		s.Transition = tr
-		s.Sync, s.Lock.On = SyncSettings{}, false // this checks the transitions alone (see TestSync*, TestFootLock*)
+		s.Sync, s.Lock.On, s.Warp = SyncSettings{}, false, WarpSettings{} // this checks the transitions alone (see TestSync*, TestFootLock*, TestWarpVelocities)
 		m := NewMatcher(db, s)
 		checked, worst := 0, float32(0)
 		for k := 0; k < 60*20 && checked < 12; k++ {

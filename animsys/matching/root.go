@@ -41,7 +41,11 @@ func (r *RootSync) move(local *animsys.Pose, dt float32) {
 // propagated velocities; local is the output's local pose, whose root
 // motion bounds the adjustment. With neither on, the simulation is put
 // where the root stands, as before there was one.
-func (r *RootSync) synchronise(s *SyncSettings, sim *Simulation, local *animsys.Pose, idle bool, unit, dt float32) {
+//
+// While the root travels faster than warpSpeed, the adjustment may turn
+// it by turn (rad/s, WarpSettings.Turn) beyond Ratio of the clip's own
+// turn: the turn the search left to it (Searcher.features).
+func (r *RootSync) synchronise(s *SyncSettings, sim *Simulation, local *animsys.Pose, idle bool, turnBy, unit, dt float32) {
 	r.adjVel, r.adjYaw = mgl32.Vec3{}, 0
 	if !s.Adjust && !s.Clamp {
 		sim.Pos, sim.Yaw = r.Pos, r.Yaw
@@ -73,6 +77,9 @@ func (r *RootSync) synchronise(s *SyncSettings, sim *Simulation, local *animsys.
 		a := wrapAngle(sim.Yaw - yaw)
 		turn := a * (1 - spring.DamperExact(1, 0, s.RotHalflife, dt))
 		most := s.Ratio * abs32(local.Ang[0][1]) * dt
+		if speed > warpSpeed*unit {
+			most += turnBy * dt
+		}
 		turn = mathx.Clamp(turn, -most, most)
 		yaw += turn
 	}

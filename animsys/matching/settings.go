@@ -63,6 +63,8 @@ type Settings struct {
 	// is entered and left with the set transition (Matcher.Idle).
 	Idle bool
 	Rate RateSettings
+	// Warp: stride and orientation warping (Warps).
+	Warp WarpSettings
 }
 
 // RateSettings are the playback rate (Matcher.Rate): the clip plays at the
@@ -138,5 +140,6 @@ func DefaultSettings() Settings {
 		VelHalflife: 0.25, FaceHalflife: 0.2, Bias: 0.1, BiasShare: 0.3,
 		Sync: SyncSettings{Adjust: true, Halflife: 0.1, RotHalflife: 0.2, Ratio: 0.5, Clamp: true, Distance: 0.15, Angle: math.Pi / 2, Hold: true, HoldAfter: 1},
 		Lock: LockSettings{On: true, Toes: true, Radius: 1, Halflife: 0.1},
-		Idle: true, Rate: RateSettings{On: true, Halflife: 0.1}}
+		Idle: true, Rate: RateSettings{On: true, Halflife: 0.1},
+		Warp: WarpSettings{Stride: true, Orient: true, Halflife: 0.15, Turn: 1}}
 }

@@ -2,6 +2,7 @@ package matching
 
 import (
 	"errors"
+	"slices"
 
 	"kinelab/animsys/character"
 )
@@ -26,6 +27,20 @@ func SourceOf(ch *character.Character) (Source, error) {
 	// The lateral axis: across the thighs, and across the upper arms when
 	// the figure has both.
 	src.Legs = ch.Legs
+	// The spine from the hips' child up to the chest, the joint the arms
+	// hang from (Figure.Spine runs on to the head).
+	for _, j := range f.Spine {
+		if j == f.Hips {
+			continue
+		}
+		src.Spine = append(src.Spine, j)
+		if j == f.Chest {
+			break
+		}
+	}
+	if f.Chest < 0 || !slices.Contains(src.Spine, f.Chest) {
+		src.Spine = nil
+	}
 	src.Left, src.Right = []int{f.Legs[0].Upper}, []int{f.Legs[1].Upper}
 	if f.Arms[0].Upper > 0 && f.Arms[1].Upper > 0 {
 		src.Left, src.Right = append(src.Left, f.Arms[0].Upper), append(src.Right, f.Arms[1].Upper)

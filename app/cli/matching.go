@@ -65,6 +65,8 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	rate := fs.Bool("rate", true, "play clips at the playback rate (the simulation's speed over the clip's root speed, eased, 0.7-1.4)")
 	hold := fs.Bool("hold", true, "where the clamp's distance has been reached for --hold-after seconds, hold the simulation back to the root instead of dragging the root on")
 	holdAfter := fs.Float64("hold-after", float64(matching.DefaultSettings().Sync.HoldAfter), "seconds at the clamp's distance before the simulation is held back (0-60; a shorter lag drags the root)")
+	strideWarp := fs.Bool("stride-warp", true, "stride warping: scale the clip's travel and the feet's distance from the hips along it towards the asked speed (0.75-1.3)")
+	orientWarp := fs.Bool("orient-warp", true, "orientation warping: turn the clip's direction of travel, the hips and legs with it, towards the asked direction (at most 60 degrees)")
 	dump := fs.String("dump", "", "write every tick of the run (root, simulation, prediction, ankles and toes, contacts, locks, transitions) to this CSV file; needs one --path and one --features")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -129,6 +131,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	st := matching.DefaultSettings()
 	st.Transition = tr
 	st.Idle, st.Rate.On, st.Sync.Hold, st.Sync.HoldAfter = *idle, *rate, *hold, float32(*holdAfter)
+	st.Warp.Stride, st.Warp.Orient = *strideWarp, *orientWarp
 	db, err := matching.NewDatabase(src, matching.DefaultWeights, st.Halflife)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab matching eval: %s: %v\n", name, err)
