@@ -57,6 +57,7 @@ type feetMeter struct {
 	ankleContact, toeContact     int
 	prevAnkleTruth, prevToeTruth [2]bool
 	prevFeet, prevToes           [2]mgl32.Vec3
+	prevLocked                   [2]bool
 	turned, toeTicks             int
 	// level is a ring of the last LevelWindow seconds, a slot a second
 	// (by the run's time): idle ticks, and those with level ankles.
@@ -98,8 +99,12 @@ type TickRecord struct {
 	Time       float64 // s since the start, at the tick's end
 	Frame      int     // the database frame playing (Matcher.Frame)
 	Transition bool    // the matcher transitioned on this tick (a search chose another frame)
-	Rate       float32 // the rate the clip played at (Matcher.Playing: 0 while the idle stretch is held)
-	Idle       bool    // the matcher stands in the idle state (Matcher.Idle)
+	Rate       float32 // the rate the clip played at (Playback.Playing: 0 while the idle stretch is held)
+	Idle       bool    // the matcher stands in the idle state (Rest.Idle)
+	// Stride (ratio) and Orient (rad) are the warps' amounts (Warps);
+	// Bent: the search left a turn to the root (Searcher.Bent).
+	Stride, Orient float32
+	Bent           bool
 	// Root is the character's root and Sim the simulation (ground
 	// level); Predicted where the root was predicted, on this tick, to
 	// stand a second on (the last point of Matcher.Predicted).
@@ -118,6 +123,9 @@ type TickRecord struct {
 	// AnkleContact and ToeContact the second definition's labels
 	// (Database.Truth) of the frame playing.
 	LockContact, Locked, ToeLocked, AnkleContact, ToeContact [2]bool
+	// Released: the ankle's lock let go this tick (its label ended, the
+	// animated foot strayed, or the foot stepped to uncross the legs).
+	Released [2]bool
 }
 
 // meterAhead is one tick's prediction of where the root and the
@@ -145,6 +153,7 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 	rec := &mt.Last
 	rec.Time, rec.Frame, rec.Transition = mt.clock.sinceStart, m.Frame(), m.Search.Transited
 	rec.Rate, rec.Idle = m.Play.Playing(), m.Rest.Idle
+	rec.Stride, rec.Orient, rec.Bent = m.Warps.Stride, m.Warps.Orient, m.Search.Bent
 	rec.Root, rec.Sim, rec.Predicted = m.Root.Pos, m.Sim.Pos, m.Predicted.End()
 	mt.feet.tick(m, rec, mt.havePrev, dt)
 	mt.feet.rest(m.DB, rec, idle)
@@ -225,6 +234,8 @@ func (fm *feetMeter) tick(m *Matcher, rec *TickRecord, prev bool, dt float32) {
 		}
 		rec.Ankle[s], rec.SourceAnkle[s] = p, m.Root.Place(m.Target.Pos[j])
 		rec.LockContact[s], rec.Locked[s], rec.ToeLocked[s] = locks[s].Contact, locks[s].Locked, toeLocks[s].Locked
+		rec.Released[s] = fm.prevLocked[s] && !locks[s].Locked
+		fm.prevLocked[s] = locks[s].Locked
 		rec.AnkleContact[s], rec.ToeContact[s] = ankle, toe
 		fm.prevFeet[s], fm.prevContact[s] = p, locks[s].Contact
 		fm.prevToes[s], fm.prevAnkleTruth[s], fm.prevToeTruth[s] = tp, ankle, toe

@@ -280,14 +280,17 @@ type evalDump struct {
 
 // DumpColumns are the --dump file's columns: the tick's time (s), the
 // database frame playing, its clip and time in it (s), whether the
-// matcher transitioned (1) on the tick; the root, the simulation and the
+// matcher transitioned (1) on the tick, the rate it played at, whether
+// it stood idle, the warps' amounts (the stride's ratio, the turn in
+// rad) and whether the search left a turn to the root; the root, the simulation and the
 // root predicted a second on (m, ground plane), and the simulation only
 // the input steers with its own prediction (the trajectory error's
 // floor); then per foot (left_, right_) the output's ankle and toe and the source frame's (src_) in
 // the world (m), and 0/1 for the lock's contact label, the lock holding
-// the foot, and the second definition's ankle and toe contact labels.
+// the foot, the toe's lock holding the toe, the second definition's
+// ankle and toe contact labels, and the ankle's lock letting go.
 func DumpColumns() []string {
-	cols := []string{"t_s", "frame", "clip", "clip_time_s", "transition", "rate", "idle",
+	cols := []string{"t_s", "frame", "clip", "clip_time_s", "transition", "rate", "idle", "stride_warp", "orient_warp_rad", "bent",
 		"root_x_m", "root_z_m", "sim_x_m", "sim_z_m", "pred_1s_x_m", "pred_1s_z_m",
 		"free_sim_x_m", "free_sim_z_m", "free_pred_1s_x_m", "free_pred_1s_z_m"}
 	for _, side := range []string{"left", "right"} {
@@ -296,7 +299,7 @@ func DumpColumns() []string {
 				cols = append(cols, side+"_"+j+"_"+a+"_m")
 			}
 		}
-		cols = append(cols, side+"_lock_contact", side+"_locked", side+"_toe_locked", side+"_ankle_contact", side+"_toe_contact")
+		cols = append(cols, side+"_lock_contact", side+"_locked", side+"_toe_locked", side+"_ankle_contact", side+"_toe_contact", side+"_released")
 	}
 	return cols
 }
@@ -325,6 +328,7 @@ func (d *evalDump) tick(r *matching.TickRecord) {
 	c, fr := d.db.Locate(r.Frame)
 	clip := &d.db.Clips[c]
 	row := append(d.row[:0], export.CSVTime(r.Time), strconv.Itoa(r.Frame), clip.Name, f(float32(fr)*clip.FrameTime), b(r.Transition), f(r.Rate), b(r.Idle),
+		f(r.Stride), f(r.Orient), b(r.Bent),
 		f(r.Root[0]), f(r.Root[2]), f(r.Sim[0]), f(r.Sim[2]), f(r.Predicted[0]), f(r.Predicted[2]),
 		f(r.FreeSim[0]), f(r.FreeSim[2]), f(r.FreePredicted[0]), f(r.FreePredicted[2]))
 	toes := d.db.HasToes()
@@ -338,7 +342,7 @@ func (d *evalDump) tick(r *matching.TickRecord) {
 				}
 			}
 		}
-		row = append(row, b(r.LockContact[s]), b(r.Locked[s]), b(r.ToeLocked[s]), b(r.AnkleContact[s]), b(r.ToeContact[s]))
+		row = append(row, b(r.LockContact[s]), b(r.Locked[s]), b(r.ToeLocked[s]), b(r.AnkleContact[s]), b(r.ToeContact[s]), b(r.Released[s]))
 	}
 	d.row = row
 	_ = d.w.Write(row)

@@ -41,10 +41,11 @@ type Settings struct {
 	Bias, BiasShare float32
 	Sync            mm.SyncSettings
 	Lock            mm.LockSettings
-	// Idle and Rate: the idle state when standing and the playback rate
-	// (the matcher's own settings).
+	// Idle and Rate: the idle state when standing and the playback rate;
+	// Warp: stride and orientation warping (the matcher's own settings).
 	Idle bool
 	Rate mm.RateSettings
+	Warp mm.WarpSettings
 }
 
 // DefaultSettings is the lab as it opens: the Inertial set, spring
@@ -55,7 +56,7 @@ func DefaultSettings() Settings {
 		BlendTime: d.BlendTime, Period: d.SearchPeriod, Rerank: float32(d.Rerank),
 		WalkSpeed: d.WalkSpeed, RunSpeed: d.RunSpeed, VelHalflife: d.VelHalflife, FaceHlf: d.FaceHalflife,
 		Weights: mm.DefaultWeights, LineScale: 0.15, ShowMesh: true, ShowLines: true, Mirror: true,
-		Bias: d.Bias, BiasShare: d.BiasShare, Sync: d.Sync, Lock: d.Lock, Idle: d.Idle, Rate: d.Rate}
+		Bias: d.Bias, BiasShare: d.BiasShare, Sync: d.Sync, Lock: d.Lock, Idle: d.Idle, Rate: d.Rate, Warp: d.Warp}
 }
 
 // transitionChoices are the transitions the panel offers, in its order,
@@ -107,9 +108,13 @@ type snapshot struct {
 	frame               int
 	searchUs            float32
 	// rate is the rate the clip played at (0: the idle stretch held),
-	// idle whether the matcher stood in its idle state.
-	rate float32
-	idle bool
+	// idle whether the matcher stood in its idle state; stride and orient
+	// the warps' amounts (ratio, rad), bent whether the search left a turn
+	// to the root.
+	rate           float32
+	idle           bool
+	stride, orient float32
+	bent           bool
 }
 
 // Lab is the Motion-matching lab's state. Update drives it; drawing only
@@ -163,7 +168,7 @@ type Lab struct {
 
 // panels remembers which panel sections are open.
 type panels struct {
-	control, search, trans, play, sync, lock, weights, view bool
+	control, search, trans, play, sync, warp, lock, weights, view bool
 }
 
 // Entry is how the App lists the Motion-matching lab: --lab matching, with
@@ -350,7 +355,7 @@ func (l *Lab) settings() mm.Settings {
 	m.SideSpeed, m.BackSpeed = min(s.WalkSpeed, m.SideSpeed), min(s.WalkSpeed, m.BackSpeed)
 	m.VelHalflife, m.FaceHalflife = s.VelHalflife, s.FaceHlf
 	m.Bias, m.BiasShare, m.Sync, m.Lock = s.Bias, s.BiasShare, s.Sync, s.Lock
-	m.Idle, m.Rate = s.Idle, s.Rate
+	m.Idle, m.Rate, m.Warp = s.Idle, s.Rate, s.Warp
 	return m
 }
 
@@ -441,6 +446,7 @@ func (l *Lab) record() {
 	h.nCands = copy(h.cands[:], l.shortlist)
 	h.carry, h.searched, h.transited, h.frame = m.Search.Carry, m.Search.Searched, m.Search.Transited, m.Frame()
 	h.rate, h.idle = m.Play.Playing(), m.Rest.Idle
+	h.stride, h.orient, h.bent = m.Warps.Stride, m.Warps.Orient, m.Search.Bent
 	h.searchUs = 0
 	if m.Search.Searched && len(m.Search.SearchNs) > 0 {
 		h.searchUs = float32(m.Search.SearchNs[len(m.Search.SearchNs)-1]) / 1e3

@@ -257,3 +257,43 @@ func TestMatchingFramesBySize(t *testing.T) {
 	l.SetCharacter(bandai)
 	share("captures")
 }
+
+// TestMatchingStandsStill: the lab driven by the keyboard with no key
+// pressed for 15 s stands on two feet and does not flip clips: at most
+// 0.2 transitions a second at rest after the first 5 s (none measured),
+// the ankles level, and its readout's figures equal eval's on the stand
+// path (the same Meter over the same input): the lab and eval count rest
+// one way. On the embedded set and, when beside the repository, the
+// Bandai captures (which have no standing frame).
+func TestMatchingStandsStill(t *testing.T) {
+	l := New()
+	check := func(name string) {
+		t.Helper()
+		l.S.Path = 0 // the keyboard: no key is pressed in a test
+		l.Restart()
+		for i := 0; i < 15*60; i++ {
+			l.Update(1.0 / 60)
+		}
+		f := l.meter.Metrics(l.Matcher())
+		want := mm.Eval(l.Database(), l.Matcher().S, mm.Stand, 15, 1)
+		if !(f.TransitionsSettled <= 0.2) || f.Level == nil || !(*f.Level >= 0.9) ||
+			f.TransitionsSettled != want.TransitionsSettled || *f.Level != *want.Level || f.IdleSeconds != want.IdleSeconds {
+			t.Errorf("%s: %.2f transitions a second settled (eval %.2f), level %v (eval %v), %.2f s idle (eval %.2f)", name,
+				f.TransitionsSettled, want.TransitionsSettled, f.Level, want.Level, f.IdleSeconds, want.IdleSeconds)
+			return
+		}
+		t.Logf("%s: %.2f transitions a second at rest after 5 s, ankles level on %.0f%%, %.2f s idle: as eval", name,
+			f.TransitionsSettled, 100**f.Level, f.IdleSeconds)
+	}
+	check("embedded")
+	const captures = "../../../../shared/locomotion"
+	if _, err := os.Stat(captures); err != nil {
+		t.Skipf("no %s: %v", captures, err)
+	}
+	bandai, err := character.Load([]string{captures}, bvh.ReadOptions{})
+	if bandai == nil {
+		t.Fatal(err)
+	}
+	l.SetCharacter(bandai)
+	check("captures")
+}

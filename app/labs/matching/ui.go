@@ -185,6 +185,8 @@ func (l *Lab) sliders() ui.Ranges {
 		{Label: "Clamp angle", V: &s.Sync.Angle, Lo: 0.05, Hi: math.Pi,
 			Text: func(a float32) string { return fmt.Sprintf("%.0f deg", a*180/math.Pi) }},
 		{Label: "Unlock radius", V: &s.Lock.Radius, Lo: 0.05, Hi: 2, Format: "%.2f x hips"},
+		{Label: "Warp h-l", V: &s.Warp.Halflife, Lo: 0.02, Hi: 1, Format: "%.2f s"},
+		{Label: "Bend", V: &s.Warp.Turn, Lo: 0, Hi: 3, Format: "%.2f rad/s"},
 		{Label: "Release h-l", V: &s.Lock.Halflife, Lo: 0.01, Hi: 0.5, Format: "%.2f s"},
 	}
 }
@@ -260,6 +262,16 @@ func (l *Lab) Panel(p *app.Panel) {
 			p.Range(sl, &s.Sync.Distance)
 			p.Range(sl, &s.Sync.Angle)
 		}
+	}
+	if p.Section("Warping", &sec.warp) {
+		p.Check("Stride warp", &s.Warp.Stride)
+		p.Check("Orientation warp", &s.Warp.Orient)
+		if s.Warp.Stride || s.Warp.Orient {
+			p.Range(sl, &s.Warp.Halflife)
+			w := &l.m.Warps
+			p.Text(fmt.Sprintf("stride %.2fx, turned %.0f deg", w.Stride, w.Orient*180/math.Pi))
+		}
+		p.Range(sl, &s.Warp.Turn) // how much turn the search may leave to the root
 	}
 	if p.Section("Foot locking", &sec.lock) {
 		p.Check("Lock feet in contact", &s.Lock.On)
@@ -471,17 +483,27 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 }
 
 // playText is how the clip plays in snapshot h: its playback rate, or
-// the idle state ("" at rate 1).
+// the idle state ("" at rate 1), and how it is warped.
 func (l *Lab) playText(h *snapshot) string {
+	var s string
 	switch {
 	case h.idle && h.rate == 0:
-		return ", idle (held)"
+		s = ", idle (held)"
 	case h.idle:
-		return ", idle"
+		s = ", idle"
 	case h.rate != 1:
-		return fmt.Sprintf(" at %.2fx", h.rate)
+		s = fmt.Sprintf(" at %.2fx", h.rate)
 	}
-	return ""
+	if h.stride < 0.99 || h.stride > 1.01 {
+		s += fmt.Sprintf(", stride %.2fx", h.stride)
+	}
+	if d := h.orient * 180 / math.Pi; d < -1 || d > 1 {
+		s += fmt.Sprintf(", turned %.0f deg", d)
+	}
+	if h.bent {
+		s += ", bent"
+	}
+	return s
 }
 
 // slidingText is the readout's line of foot sliding on the contacts
