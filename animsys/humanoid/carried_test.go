@@ -1,6 +1,7 @@
 package humanoid_test
 
 import (
+	"math"
 	"os"
 	"slices"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // so it stands under the knee as the leg swings. With longArms each claw
 // hangs to the floor too (a long-armed robot's fingers trailing), beside
 // its palm.
-func carriedRobot(longArms bool) (parents []int, names []string, frames [][]mgl32.Vec3, r gltftest.Rig) {
+func carriedRobot(longArms bool) (parents []int, names []string, frames [][]mgl32.Vec3, rots [][]mgl32.Quat, r gltftest.Rig) {
 	r = gltftest.IKRobotRig(1.8, false)
 	sk, c := r.Skeleton(), r.Clip()
 	pos, rot := humanoid.ClipFrames(&sk, &c, 48)
@@ -33,7 +34,7 @@ func carriedRobot(longArms bool) (parents []int, names []string, frames [][]mgl3
 			}
 		}
 	}
-	return sk.Parents, sk.Names, pos, r
+	return sk.Parents, sk.Names, pos, rot, r
 }
 
 // A rig whose legs end at the knee, each foot a control under a root on
@@ -48,7 +49,7 @@ func carriedRobot(longArms bool) (parents []int, names []string, frames [][]mgl3
 // package character reads that one as no human.
 func TestCarriedFeet(t *testing.T) {
 	for _, long := range []bool{false, true} {
-		parents, names, frames, r := carriedRobot(long)
+		parents, names, frames, rots, r := carriedRobot(long)
 		f, err := humanoid.Read(parents, names, frames)
 		if err != nil || !f.Human {
 			t.Fatalf("long arms %v: %v: not human: %s", long, err, f.NotHuman)
@@ -62,6 +63,16 @@ func TestCarriedFeet(t *testing.T) {
 			}
 			if got, want := f.Arms[s].End, r.Find("hand"+sd); got != want {
 				t.Errorf("long arms %v: %v hand %d, want %d", long, humanoid.Side(s), got, want)
+			}
+		}
+		// The bind pose straightens the legs with their carried feet:
+		// each foot under its knee, the shin's length kept.
+		bp, _ := f.BindPose(parents, frames[0], rots[0])
+		for s := range f.Legs {
+			l := f.Legs[s]
+			shin, was := bp[l.End].Sub(bp[l.Mid]), frames[0][l.End].Sub(frames[0][l.Mid]).Len()
+			if d := shin.Normalize()[1]; d > -0.95 || math.Abs(float64(shin.Len()-was)) > 1e-4 {
+				t.Errorf("long arms %v: %v shin in the bind pose %v (was %g long), want straight down", long, humanoid.Side(s), shin, was)
 			}
 		}
 		var ground []string
