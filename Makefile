@@ -72,9 +72,12 @@ TESTTIMEOUT := 20m
 GOTEST      := $(GO) test -count=1 -timeout $(TESTTIMEOUT)
 
 # Every Go test, with an X server so the render tests really render:
-# KINELAB_REQUIRE_DISPLAY turns their "no display" skip into a failure.
+# KINELAB_REQUIRE_DISPLAY turns their "no display" skip into a failure;
+# where Node is installed, KINELAB_REQUIRE_VALIDATOR does the same for
+# the tests that run the glTF validator .ci/deps installs.
+REQUIRE_VALIDATOR := $(if $(shell command -v node),KINELAB_REQUIRE_VALIDATOR=1)
 gotest:
-	KINELAB_REQUIRE_DISPLAY=1 $(XVFB) $(GOTEST) ./...
+	KINELAB_REQUIRE_DISPLAY=1 $(REQUIRE_VALIDATOR) $(XVFB) $(GOTEST) ./...
 	# animsys without its one assembly file (the crowd's prefetch): the
 	# pure-Go build other architectures get. Only animsys has files the
 	# tag changes; the crowd calls the prefetch.
