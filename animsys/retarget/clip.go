@@ -15,9 +15,10 @@ import (
 // allocate nothing once warm and may be sampled from several goroutines
 // at once (each takes its own scratch from a pool).
 type Curves struct {
-	m    *Map
-	clip *animsys.Clip
-	pool sync.Pool // of *curveScratch
+	m      *Map
+	clip   *animsys.Clip
+	stands [2][]stance // when each foot stands (Map.stances): its step aside held then
+	pool   sync.Pool   // of *curveScratch
 }
 
 // curveScratch is one sampling's memory: the source's local and world
@@ -29,7 +30,7 @@ type curveScratch struct {
 
 // NewCurves are clip c, a clip of the map's source skeleton, mapped.
 func (m *Map) NewCurves(c *animsys.Clip) *Curves {
-	cv := &Curves{m: m, clip: c}
+	cv := &Curves{m: m, clip: c, stands: m.stances(c)}
 	cv.pool.New = func() any {
 		sc := &curveScratch{s: m.NewScratch()}
 		animsys.NewPoses(len(m.src), &sc.local, &sc.world)
@@ -44,7 +45,7 @@ func (m *Map) NewCurves(c *animsys.Clip) *Curves {
 func (cv *Curves) SampleCurves(out *animsys.Pose, t float64) {
 	sc := cv.pool.Get().(*curveScratch)
 	animsys.SampleCubic(&sc.local, cv.clip, float32(t))
-	cv.mapInto(out, sc)
+	cv.mapInto(out, sc, t)
 	cv.pool.Put(sc)
 }
 
@@ -56,7 +57,7 @@ func (cv *Curves) End() float64 { return float64(cv.clip.Duration()) }
 func (cv *Curves) SampleCurvesEnd(out *animsys.Pose) {
 	sc := cv.pool.Get().(*curveScratch)
 	animsys.SampleCubicFrame(&sc.local, cv.clip, cv.clip.Frames-2, 1)
-	cv.mapInto(out, sc)
+	cv.mapInto(out, sc, cv.End())
 	cv.pool.Put(sc)
 }
 
@@ -70,15 +71,19 @@ func (cv *Curves) Piece(t float64) int {
 	return 0
 }
 
-// mapInto maps the source's local pose in sc into out, about the
+// mapInto maps the source's local pose in sc, at time t (s), into out,
+// its feet's steps aside held while they stand (stance.go), about the
 // source's root: the root's place on the ground is taken out before FK
 // and the target's root moved by it, scaled, after. The map is linear in
 // positions, so this is the same pose; but float32 world positions far
 // from the origin round each joint to a step of their size (4e-6 m at
 // 50 m), which the feet's IK turns into some 1e-4 rad of knee bend near a
 // straight leg.
-func (cv *Curves) mapInto(out *animsys.Pose, sc *curveScratch) {
+func (cv *Curves) mapInto(out *animsys.Pose, sc *curveScratch, t float64) {
 	m := cv.m
+	for s := range sc.s.stance {
+		sc.s.stance[s] = stepAt(cv.stands[s], t)
+	}
 	var at mgl32.Vec3
 	for j, p := range m.src {
 		if p < 0 {

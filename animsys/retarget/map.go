@@ -20,7 +20,8 @@ type Map struct {
 	// Scale is the hips' motion's scale (target over source leg length,
 	// the thigh and shin). HipsLift and AnkleLift (m, along +Y) lift the
 	// scaled hips and the scaled ankles' goals so that each figure
-	// standing straight stands on its own floor.
+	// stands on its own floor, the target's knees a little bent where
+	// the source's legs are straight (kneeSlack).
 	Scale, HipsLift, AnkleLift float32
 	// Feet keeps the target's ankles where the source's stood, scaled,
 	// by two-bone IK (see the package doc); New turns it on where both
@@ -41,6 +42,7 @@ type Map struct {
 	dstHips  int
 	root     int // the target's root above its hips, carrying the root motion; -1 when the hips are the root
 	legs     [2]leg
+	srcLeg   float32 // the source's leg length (m): the feet's stance thresholds (stance.go)
 }
 
 // Pair is a target joint driven by a source joint.
@@ -167,9 +169,9 @@ func (m *Map) place(s, d *side) {
 			m.joints[j].kind = ground
 		}
 	}
-	m.Scale = d.legLength / s.legLength
+	m.Scale, m.srcLeg = d.legLength/s.legLength, s.legLength
 	m.AnkleLift = d.floor - m.Scale*s.floor
-	m.HipsLift = d.floor + d.hipsStand - m.Scale*(s.floor+s.hipsStand)
+	m.HipsLift = d.floor + d.hipsStand - m.Scale*(s.floor+s.hipsStand) - kneeSlack*d.legLength
 	// A carried foot is placed after its knee: its subtree last.
 	late := make([]bool, len(m.dst))
 	for _, l := range d.fig.Legs {
@@ -196,6 +198,13 @@ func (m *Map) place(s, d *side) {
 		}
 	}
 }
+
+// kneeSlack is how much lower (in its leg's lengths) the target's hips go
+// than where its legs stand straight when the source's do: a source
+// standing straight leaves the target's knees a little bent, within the
+// feet's IK's reach (softKnee), where the bend follows the reach without
+// the stiffness of a leg near straight.
+const kneeSlack = 0.025
 
 // feet sets the legs the feet's IK bends: each side where the source has
 // an ankle paired with the target's, and the target's thigh, knee and

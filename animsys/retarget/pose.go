@@ -17,6 +17,9 @@ type Scratch struct {
 	ik       [4]animsys.Pose // the three-joint chain: now, ikDelta ahead and behind; the world pose of one
 	override []bool          // per target joint: its world rotation is set
 	want     []animsys.Kform // and what it is (Rot and Ang)
+	// stance is each foot's step aside when a clip's curves set it
+	// (stance.go), else the foot's own is taken (aside).
+	stance [2]step
 }
 
 // chainParents is the feet's IK chain: the thigh, the knee, the ankle.
@@ -60,9 +63,9 @@ func (m *Map) Pose(local, world, src *animsys.Pose, s *Scratch) {
 	if !m.Feet {
 		return
 	}
-	for _, l := range m.legs {
+	for side, l := range m.legs {
 		if l.ok {
-			m.reach(l, world, src, s)
+			m.reach(side, world, src, s)
 		}
 	}
 	m.placeAll(local, world, src, s, hipsAt)
@@ -202,7 +205,8 @@ func rotWithin(parent, w animsys.Kform) (mgl32.Quat, mgl32.Vec3) {
 // order in ikDelta. The article's op_two_bone_ik differences one side
 // (animsys.TwoBoneIK), first order: at 1/2400 s a knee swinging through
 // a stride was off by up to 0.3 rad/s, past verify's tolerances.
-func (m *Map) reach(l leg, world, src *animsys.Pose, s *Scratch) {
+func (m *Map) reach(side int, world, src *animsys.Pose, s *Scratch) {
+	l := m.legs[side]
 	upper, mid, end := world.Kform(l.upper), world.Kform(l.mid), world.Kform(l.end)
 	cur := &s.ik[0]
 	length := mid.Pos.Sub(upper.Pos).Len() + end.Pos.Sub(mid.Pos).Len()
@@ -214,7 +218,7 @@ func (m *Map) reach(l leg, world, src *animsys.Pose, s *Scratch) {
 	upper.Pos = mgl32.Vec3{}
 	cur.SetKform(0, upper)
 	cur.Rot[1], cur.Rot[2] = mathx.QuatNormalize(cur.Rot[1]), mathx.QuatNormalize(cur.Rot[2]) // as rotWithin
-	goal, goalVel := m.ankleGoal(l, src)
+	goal, goalVel := m.ankleGoal(side, src, s)
 	goal, goalVel = softReach(goal.Sub(at), goalVel, upper.Pos, upper.Vel, length)
 	j := animsys.TwoBoneJoints{Root: 0, Mid: 1, End: 2, Hinge: l.hinge}
 	// The IK moved along the motion ikDelta ahead and behind, then now
@@ -234,42 +238,58 @@ func (m *Map) reach(l leg, world, src *animsys.Pose, s *Scratch) {
 	s.override[l.mid], s.want[l.mid] = true, knee
 }
 
-// ankleGoal is where leg l's ankle goes (m, world) and how fast (m/s):
+// ankleGoal is where leg side's ankle goes (m, world) and how fast (m/s):
 // the source's ankle scaled and lifted (Scale, AnkleLift), moved aside by
-// the difference of the two figures' stances (leg.aside, m) along the
-// ground, across the source's foot: its lateral axis (leg.across, in the
-// ankle's frame) turned with it and laid on the ground, n = h/|h| for h
-// its horizontal part. A standing foot does not turn, so neither does the
-// step aside; a foot rolling on its edge does not tilt it. The velocity
-// is k v + aside dn/dt, dn/dt = (dh - n (n . dh)) / |h| for dh the
-// horizontal part of w x across, w the ankle's angular velocity.
-func (m *Map) ankleGoal(l leg, src *animsys.Pose) (mgl32.Vec3, mgl32.Vec3) {
+// the difference of the two figures' stances: by the clip's step aside
+// where the scratch holds one (Curves: constant while the foot stands,
+// stance.go), else by the foot's own (aside).
+func (m *Map) ankleGoal(side int, src *animsys.Pose, s *Scratch) (mgl32.Vec3, mgl32.Vec3) {
+	l := m.legs[side]
 	if !l.ok {
 		return mgl32.Vec3{}, mgl32.Vec3{}
 	}
 	a := src.Kform(l.srcAnkle)
 	goal := a.Pos.Mul(m.Scale).Add(mgl32.Vec3{0, m.AnkleLift, 0})
 	vel := a.Vel.Mul(m.Scale)
+	off, offVel := aside(l, a)
+	if s != nil && s.stance[side].set {
+		off, offVel = s.stance[side].off, s.stance[side].vel
+	}
+	return goal.Add(off), vel.Add(offVel)
+}
+
+// aside is the step aside (m, world, and its rate in m/s) the foot of
+// leg l takes in the frame a of the source's ankle: leg.aside along the
+// ground across the source's foot, its lateral axis (leg.across, in the
+// ankle's frame) turned with it and laid on the ground, n = h/|h| for h
+// its horizontal part (a foot rolling on its edge does not tilt it). Its
+// rate is aside dn/dt, dn/dt = (dh - n (n . dh)) / |h| for dh the
+// horizontal part of w x across, w the ankle's angular velocity. A foot
+// that turns while it stands (a pivot) carries it round, a wide figure's
+// foot then sliding by aside w: clips take their feet's stances instead
+// (stance.go).
+func aside(l leg, a animsys.Kform) (mgl32.Vec3, mgl32.Vec3) {
 	across := mathx.QuatMulVec3(a.Rot, l.across)
 	h := mgl32.Vec3{across[0], 0, across[2]}
 	hl := h.Len()
 	if l.aside == 0 || hl < 1e-6 {
-		return goal, vel
+		return mgl32.Vec3{}, mgl32.Vec3{}
 	}
 	n := h.Mul(1 / hl)
 	d := a.Ang.Cross(across)
 	dh := mgl32.Vec3{d[0], 0, d[2]}
 	dn := dh.Sub(n.Mul(n.Dot(dh))).Mul(1 / hl)
-	return goal.Add(n.Mul(l.aside)), vel.Add(dn.Mul(l.aside))
+	return n.Mul(l.aside), dn.Mul(l.aside)
 }
 
 // AnkleGoal is where the feet's IK puts the target's ankle of leg side
 // (humanoid.Left or Right) for the source's world pose src, and how fast
 // it goes (m, m/s): the source's ankle scaled, lifted and moved aside by
-// the difference of the stances (see ankleGoal), before the soft reach.
+// the difference of the stances across the foot (aside), before the soft
+// reach; a retargeted clip's curves use their stances' steps instead.
 // Zero for a leg the IK does not bend.
 func (m *Map) AnkleGoal(side int, src *animsys.Pose) (mgl32.Vec3, mgl32.Vec3) {
-	return m.ankleGoal(m.legs[side], src)
+	return m.ankleGoal(side, src, nil)
 }
 
 // solve bends chain p (the three-joint chain) so that its end reaches
