@@ -468,9 +468,6 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 	for _, line := range l.onto.readout(fit) {
 		lines, cols = append(lines, line), append(cols, render.TextColor)
 	}
-	for _, line := range l.onto.readout(fit) {
-		lines, cols = append(lines, line), append(cols, render.TextColor)
-	}
 	if l.Rewind > 0 {
 		lines = append(lines, fit(fmt.Sprintf("rewound %.2f s (Z/X, play returns)", l.rewindSeconds()), fmt.Sprintf("rewound %.2f s", l.rewindSeconds())))
 		cols = append(cols, render.TargetColor)
