@@ -138,7 +138,9 @@ screenshots: build
 	# The glTF screenshots need ../shared/gltf (never copied here).
 	if [ -f ../shared/gltf/robot.glb ]; then \
 	  $(XVFB) ./bin/kinelab --lab velocities --frames 150 --screenshot docs/gltf.png ../shared/gltf/robot.glb && \
-	  $(XVFB) ./bin/kinelab --lab crowd --frames 90 --screenshot docs/gltf-crowd.png ../shared/gltf/greenman.glb; \
+	  $(XVFB) ./bin/kinelab --lab crowd --frames 90 --screenshot docs/gltf-crowd.png ../shared/gltf/greenman.glb && \
+	  $(XVFB) ./bin/kinelab --lab velocities --frames 120 --width 1024 --height 600 --screenshot docs/retarget.png \
+	    --onto ../shared/gltf/robot.glb ../shared/mocap/06_root_offset_in_channels_walk_24fps.bvh; \
 	else echo "no ../shared/gltf: docs/gltf*.png left as they are"; fi
 
 clean:
