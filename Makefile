@@ -72,9 +72,12 @@ TESTTIMEOUT := 20m
 GOTEST      := $(GO) test -count=1 -timeout $(TESTTIMEOUT)
 
 # Every Go test, with an X server so the render tests really render:
-# KINELAB_REQUIRE_DISPLAY turns their "no display" skip into a failure.
+# KINELAB_REQUIRE_DISPLAY turns their "no display" skip into a failure;
+# where Node is installed, KINELAB_REQUIRE_VALIDATOR does the same for
+# the tests that run the glTF validator .ci/deps installs.
+REQUIRE_VALIDATOR := $(if $(shell command -v node),KINELAB_REQUIRE_VALIDATOR=1)
 gotest:
-	KINELAB_REQUIRE_DISPLAY=1 $(XVFB) $(GOTEST) ./...
+	KINELAB_REQUIRE_DISPLAY=1 $(REQUIRE_VALIDATOR) $(XVFB) $(GOTEST) ./...
 	# animsys without its one assembly file (the crowd's prefetch): the
 	# pure-Go build other architectures get. Only animsys has files the
 	# tag changes; the crowd calls the prefetch.
@@ -135,7 +138,9 @@ screenshots: build
 	# The glTF screenshots need ../shared/gltf (never copied here).
 	if [ -f ../shared/gltf/robot.glb ]; then \
 	  $(XVFB) ./bin/kinelab --lab velocities --frames 150 --screenshot docs/gltf.png ../shared/gltf/robot.glb && \
-	  $(XVFB) ./bin/kinelab --lab crowd --frames 90 --screenshot docs/gltf-crowd.png ../shared/gltf/greenman.glb; \
+	  $(XVFB) ./bin/kinelab --lab crowd --frames 90 --screenshot docs/gltf-crowd.png ../shared/gltf/greenman.glb && \
+	  $(XVFB) ./bin/kinelab --lab velocities --frames 120 --width 1024 --height 600 --screenshot docs/retarget.png \
+	    --onto ../shared/gltf/robot.glb ../shared/mocap/06_root_offset_in_channels_walk_24fps.bvh; \
 	else echo "no ../shared/gltf: docs/gltf*.png left as they are"; fi
 
 clean:

@@ -108,6 +108,8 @@ func run(ctx context.Context, args []string) int {
 			return cli.BVH(ctx, args[1:], os.Stdout, os.Stderr)
 		case "export":
 			return cli.Export(ctx, args[1:], os.Stdout, os.Stderr)
+		case "retarget":
+			return cli.Retarget(ctx, args[1:], os.Stdout, os.Stderr)
 		case "info":
 			return cli.Info(ctx, args[1:], os.Stdout, os.Stderr)
 		case "matching":

@@ -17,7 +17,8 @@ import (
 
 // fileBrowser is the in-window file browser (Open..., the O key): folders
 // and .bvh, .gltf and .glb files, for systems where dropping files on the window does not
-// work. Choosing files loads them as App.Load does.
+// work. Choosing files loads them as App.Load does; choosing one glTF
+// file "As character" plays the captures on it (App.SetOnto).
 type fileBrowser struct {
 	dir      string
 	dirs     []string // sub-folders of dir
@@ -100,14 +101,17 @@ func (a *App) drawBrowser(v *View) (asked []func()) {
 	ui.DrawText("Open BVH files", x, y, ui.TextSize, color.RGBA{255, 214, 120, 255})
 	y += 28
 	ui.DrawText(ui.Clip(b.dir, w-24, ui.SmallText), x, y, ui.SmallText, render.DimText)
+	y += 20
+	ui.DrawText(ui.Clip(a.ontoLine(), w-24, ui.SmallText), x, y, ui.SmallText, render.DimText)
 	y += 24
 	n := 0
+	var one string // the file selected, when only one is
 	for _, s := range b.files {
 		if b.selected[s] {
-			n++
+			n, one = n+1, filepath.Join(b.dir, s)
 		}
 	}
-	bw := (w - 24 - 8) / 3
+	bw := (w - 24 - 12) / 4
 	row := func(i int) rl.Rectangle {
 		return rl.Rectangle{X: x + float32(i)*(bw+4), Y: box.Y + h - 36, Width: bw, Height: 26}
 	}
@@ -130,7 +134,22 @@ func (a *App) drawBrowser(v *View) (asked []func()) {
 		}
 		asked = append(asked, func() { a.CloseBrowser(); a.Load(paths) })
 	}
-	if ui.Button(row(2), "Cancel") || rl.IsKeyPressed(rl.KeyEscape) {
+	// The Character choice: a glTF character selected alone becomes the
+	// one the captures play on; with none selected, the captures go back
+	// to their own figure.
+	switch {
+	case n == 1 && character.IsGLTF(one):
+		if ui.Button(row(2), "As character") {
+			asked = append(asked, func() { a.CloseBrowser(); a.SetOnto(one) })
+		}
+	case n == 0 && a.mocap.onto.target != nil:
+		if ui.Button(row(2), "No character") {
+			asked = append(asked, func() { a.CloseBrowser(); a.SetOnto("") })
+		}
+	default:
+		ui.Button(row(2), "Character...") // pick one .glb to play the captures on
+	}
+	if ui.Button(row(3), "Cancel") || rl.IsKeyPressed(rl.KeyEscape) {
 		asked = append(asked, a.CloseBrowser)
 	}
 	p := &b.list

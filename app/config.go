@@ -39,6 +39,9 @@ type Config struct {
 	Up       string   // BVH up axis: auto, or what bvh.ParseUp takes (y, z, x, -y...)
 	KeepRest bool     // keep a BVH clip's leading rest frames
 	UIScale  float32  // pixels per UI unit; 0: from the window size and DPI
+	// Onto is the character the captures play on (--onto: a glTF file,
+	// or "default" for the embedded one), "" for their own figure.
+	Onto string
 	// SettingsFile is read at start instead of the user's settings file
 	// (--settings); ResetSettings starts from the defaults instead.
 	SettingsFile  string
@@ -82,12 +85,13 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	labValues := defineLabFlags(fs, labFlags)
 	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
 	fs.StringVar(&c.Up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
+	fs.StringVar(&c.Onto, "onto", "", "play the captures (the files given, else the embedded clips) retargeted onto the glTF character in `CHARACTER.glb` (\"default\": the embedded one)")
 	fs.BoolVar(&c.KeepRest, "keep-rest", false, "keep a BVH clip's leading rest-pose frames (by default they are dropped)")
 	uiScale := fs.Float64("ui-scale", 0, "size of the UI: `S` pixels per unit, 0.5-4 (0: from the window size and the monitor's DPI)")
 	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
 	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb|FOLDER]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-]\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: kinelab [flags] [FILE.bvh|FOLDER ...|FILE.gltf|FILE.glb]\n       kinelab --onto CHARACTER.glb [FILE.bvh|FOLDER ...]\n       kinelab verify [--json] [--file FILE.bvh|FILE.gltf|FILE.glb|FOLDER]\n       kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--onto CHARACTER.glb] [--format csv|npz] [--out DIR|FILE|-]\n       kinelab retarget SOURCE ... --onto CHARACTER.glb --out OUT.glb\n       kinelab bvh info FILE | bvh export OUT.bvh\n       kinelab info FILE.bvh|FILE.gltf|FILE.glb\n       kinelab golden DIR [--check]\n       kinelab bench [--characters N] [--threads K] [--json]\n       kinelab matching eval [--features F] [--path P] [--json] [FILE.bvh|FOLDER ...]\n(each with -h for its flags)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -203,6 +207,9 @@ func (c *Config) checkFlags(labNames []string) error {
 		return fmt.Errorf("--screenshot %q: the file name must end in .png", c.Screenshot)
 	}
 	inputs := c.Files
+	if c.Onto != "" {
+		inputs = append(slices.Clip(inputs), c.Onto)
+	}
 	if c.SettingsFile != "" {
 		inputs = append(slices.Clip(inputs), c.SettingsFile)
 	}

@@ -25,7 +25,7 @@ func runHeadless(ctx context.Context, cfg Config, labs []LabEntry) int {
 		fmt.Fprintf(os.Stderr, "kinelab: %v\n", err)
 		return 1
 	}
-	if len(cfg.Files) > 0 && !a.Load(cfg.Files) {
+	if !a.startOnto(cfg) || len(cfg.Files) > 0 && !a.Load(cfg.Files) {
 		// Exit 1 with the --csv file as it was: rows of the default
 		// character would pass for the file's.
 		a.unload()

@@ -46,7 +46,7 @@ func Run(ctx context.Context, cfg Config, labs []LabEntry) int {
 	if !cfg.Headless() {
 		defer a.saveUserSettings()
 	}
-	if len(cfg.Files) > 0 && !a.Load(cfg.Files) && cfg.Headless() {
+	if (!a.startOnto(cfg) || len(cfg.Files) > 0 && !a.Load(cfg.Files)) && cfg.Headless() {
 		// A scripted run that failed writes neither --csv nor the
 		// screenshot: what was there stays (exit 1).
 		return 1

@@ -13,20 +13,25 @@ import (
 
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
+	"kinelab/assets"
 	"kinelab/ui"
 )
 
 // mocapState is the character loaded from BVH files (nil: the default)
-// and how its files were read.
+// and how its files were read, and the character they play on.
 type mocapState struct {
-	character *character.Character
-	files     []string        // the BVH files it was loaded from
-	opts      bvh.ReadOptions // how they were read (the Mocap section changes it)
+	character *character.Character // what the labs animate: source, or source retargeted onto onto
+	source    *character.Character // the captures as loaded (nil: the embedded clips)
+	files     []string             // the BVH files it was loaded from
+	opts      bvh.ReadOptions      // how they were read (the Mocap section changes it)
+	onto
 }
 
 // Load reads BVH files as the character of every lab that animates one
 // (drag and drop does the same), with the Mocap section's options (the
-// command line's at first), and makes its body. Errors go to stderr and
+// command line's at first), and makes its body; with a character to play
+// them on (--onto, the file browser's Character choice), retargeted onto
+// it (onto.go). Errors go to stderr and
 // the screen; so do the files left out for their skeleton
 // (character.Load: the largest group of one skeleton loads), as notices
 // that stay in view until dismissed (Message.Sticky), as does the note
@@ -40,7 +45,7 @@ func (a *App) Load(files []string) bool {
 		fmt.Fprintln(os.Stderr, "kinelab:", err)
 	}
 	if ch != nil {
-		a.mocap.character, a.mocap.files = ch, files
+		a.mocap.source, a.mocap.files = ch, files
 		for _, s := range ch.Skipped {
 			fmt.Fprintln(os.Stderr, "kinelab:", s)
 		}
@@ -50,16 +55,6 @@ func (a *App) Load(files []string) bool {
 		for _, n := range ch.Notes {
 			fmt.Fprintln(os.Stderr, "kinelab:", ch.Name+":", n)
 		}
-		a.makeBody(ch)
-		for _, l := range a.labs {
-			if l != nil {
-				l.SetCharacter(ch)
-			}
-		}
-		if rl.IsWindowReady() {
-			rl.SetWindowTitle(a.title())
-		}
-		a.ResetCamera() // framed for the new character's size
 	}
 	for _, err := range errs {
 		a.sayErr(err.Error())
@@ -79,8 +74,29 @@ func (a *App) Load(files []string) bool {
 				a.say(ch.Name + ": " + n)
 			}
 		}
+		a.use(ch)
 	}
 	return err == nil
+}
+
+// use gives every lab the captures src (nil: the embedded clips), or
+// them retargeted onto the character they play on, and makes its body.
+func (a *App) use(src *character.Character) {
+	ch := a.retarget(src)
+	a.mocap.character = ch
+	if ch == nil {
+		ch = assets.Character()
+	}
+	a.makeBody(ch)
+	for _, l := range a.labs {
+		if l != nil {
+			l.SetCharacter(ch)
+		}
+	}
+	if rl.IsWindowReady() {
+		rl.SetWindowTitle(a.title())
+	}
+	a.ResetCamera() // framed for the new character's size
 }
 
 // loadedMessage says what was loaded: "loaded walk: 30 joints, 1 clip",
@@ -107,10 +123,13 @@ func (a *App) mocapSection(p *ui.Panel) (asked []func()) {
 	if ch == nil || !p.Section("Mocap", &a.chrome.mocapOpen) {
 		return nil
 	}
-	p.Paragraph(ch.Name + ": " + strings.Join(a.baseNames(), ", "))
+	if len(a.mocap.files) > 0 {
+		p.Paragraph(ch.Name + ": " + strings.Join(a.baseNames(), ", "))
+	}
+	a.ontoSection(p)
 	o := a.mocap.opts
 	// glTF is metres and +Y up, with no rest frames: no choice to make.
-	if len(a.mocap.files) == 0 || !character.IsGLTF(a.mocap.files[0]) {
+	if len(a.mocap.files) > 0 && !character.IsGLTF(a.mocap.files[0]) {
 		readChoices(p, &o)
 	}
 	for _, n := range ch.Notes {

@@ -1,6 +1,8 @@
 package assets
 
 import (
+	"fmt"
+	"os"
 	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -34,4 +36,24 @@ func LocomotionCharacter() *character.Character {
 	ch := *Character()
 	ch.Clips = Locomotion()
 	return &ch
+}
+
+// DefaultName names the embedded character where a character file is
+// asked for (kinelab --onto default, retarget --onto default).
+const DefaultName = "default"
+
+// OpenCharacter is the character named by a command line's --onto: the
+// embedded one (Character) for DefaultName, else the glTF character at
+// path (character.LoadGLTF). A file of that name wins over the embedded
+// character.
+func OpenCharacter(path string) (*character.Character, error) {
+	if path == DefaultName {
+		if _, err := os.Stat(path); err != nil {
+			return Character(), nil
+		}
+	}
+	if !character.IsGLTF(path) {
+		return nil, fmt.Errorf("%s: not a glTF character (.glb, .gltf), nor %q, the embedded one", path, DefaultName)
+	}
+	return character.LoadGLTF(path)
 }

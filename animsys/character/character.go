@@ -95,6 +95,10 @@ type Character struct {
 	// through a link, or in a folder given too), which loads once:
 	// "walk.bvh given twice; loaded once". A notice, as Skipped.
 	Repeated []string
+	// Source, when the clips are another character's retargeted onto
+	// this one (package retarget), is that character, its clips as they
+	// were captured; nil otherwise.
+	Source *Character
 	// root is the file joint the Entity's root motion follows (the hips),
 	// -1 when the file's own root is the Entity.
 	root int

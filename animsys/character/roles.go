@@ -29,8 +29,12 @@ func (ch *Character) roles() {
 			}
 		}
 	}
+	parents := ch.Skel.Parents
 	chain := func(l humanoid.Limb) animsys.TwoBoneJoints {
-		if l.Upper < 0 || l.Mid < 0 || l.End < 0 {
+		// Two-bone IK bends a parent chain: not a limb whose thigh, knee
+		// and ankle are none (twist joints between), nor one whose foot
+		// hangs elsewhere (humanoid.Limb.Carried).
+		if l.Upper < 0 || l.Mid < 0 || l.End < 0 || parents[l.Mid] != l.Upper || parents[l.End] != l.Mid {
 			return animsys.TwoBoneJoints{Root: -1}
 		}
 		return animsys.TwoBoneJoints{Root: l.Upper, Mid: l.Mid, End: l.End}

@@ -89,6 +89,14 @@ type Asset struct {
 	// by it, merged), nil if none.
 	Mesh  *Mesh
 	Notes []string
+
+	// How each joint's local transform was read from its node, which
+	// writing undoes (NodeLocal): fold is the rest transform of the
+	// non-joint nodes above the joint's node, below its parent joint;
+	// units and roots the uniform scale baked out (builder.units).
+	fold  []kf
+	units []float64
+	roots []bool
 }
 
 // Open reads a glTF or GLB file. External buffers and images resolve
@@ -278,6 +286,18 @@ func build(doc *gltf.Document, dir string) (*Asset, error) {
 		return nil, err
 	}
 	b.bakeUnits()
+	a := b.a
+	a.units, a.roots = b.units, b.roots
+	a.fold = make([]kf, a.Skel.Len())
+	for j := range a.fold {
+		a.fold[j] = kfIdentity()
+		if ch := b.chain[j]; len(ch) > 1 {
+			for _, m := range ch[:len(ch)-1] {
+				k, _ := nodeRest(doc.Nodes[m]) // checked by skeleton
+				a.fold[j] = a.fold[j].mul(k)
+			}
+		}
+	}
 	for i, an := range doc.Animations {
 		if an == nil {
 			return nil, fmt.Errorf("animation %d is null", i)

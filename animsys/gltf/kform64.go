@@ -56,6 +56,24 @@ func (v kf) mul(w kf) kf {
 	}
 }
 
+// div is w in the frame of v (kform_div), as animsys.KformDiv, the exact
+// inverse of mul: v.div(v.mul(w)) == w.
+func (v kf) div(w kf) kf {
+	arm := w.pos.Sub(v.pos)
+	inv := v.rot.Conj()
+	over := mathx64.Vec3{1 / v.scl[0], 1 / v.scl[1], 1 / v.scl[2]}
+	pos := inv.Rotate(arm).Mul(over)
+	rel := w.vel.Sub(v.vel).Sub(v.ang.Cross(arm))
+	return kf{
+		pos: pos,
+		rot: inv.Mul(w.rot),
+		scl: w.scl.Mul(over),
+		vel: inv.Rotate(rel).Mul(over).Sub(pos.Mul(v.svl)),
+		ang: inv.Rotate(w.ang.Sub(v.ang)),
+		svl: w.svl.Sub(v.svl),
+	}
+}
+
 func (k kf) kform() animsys.Kform {
 	return animsys.Kform{Pos: k.pos.F32(), Rot: k.rot.F32(), Scl: k.scl.F32(), Vel: k.vel.F32(), Ang: k.ang.F32(), Svl: k.svl.F32()}
 }

@@ -14,7 +14,10 @@
 // exactly two limbs of its body reach the ground over the clip, the spine
 // rises and stands where they meet, two arms hang from it above them and
 // the head is above the shoulders; a four-legged animal whose front legs
-// are named as arms is none. Names only label what the shape found: which
+// are named as arms is none. A leg may end at the knee in the tree, its
+// foot a control under a root on the floor that the rig's IK keeps at
+// the end of the shin (Limb.Carried), and arms may reach the ground too,
+// leaving a spine that stands above where the legs meet. Names only label what the shape found: which
 // joint is the foot or the hand ("LeftFoot", "mixamorig:LeftFoot",
 // "lFoot", "Bip01 L Foot", "foot_l", "Foot_L", "foot.L"), which side,
 // which branch holds the head. Geometry comes from posed frames of the
@@ -43,7 +46,9 @@ func (s Side) String() string { return [2]string{"left", "right"}[s] }
 // the bind pose act on.
 type Limb struct {
 	// Path runs from the limb's first joint (a child of the torso) to its
-	// extremity and on to the extremity's longest tip (toe, middle finger).
+	// extremity and on to the extremity's longest tip (toe, middle finger),
+	// each joint the parent of the next but where the extremity is
+	// Carried.
 	Path []int
 	// Upper, Mid and End are the thigh, knee and ankle of a leg or the
 	// upper arm, elbow and wrist of an arm: the joints at the two bones'
@@ -53,6 +58,24 @@ type Limb struct {
 	// Tip is the joint the foot or hand points to (a toe, a knuckle), -1
 	// if the extremity is a leaf.
 	Tip int
+}
+
+// Carried reports whether the limb's extremity is no child of its mid
+// joint: a rig's foot hanging from a root bone on the floor, which the
+// rig's IK keeps at the end of the shin (Quaternius's robot.glb). The
+// shin then ends at End with no bone in the tree: two-bone IK on the
+// limb, or anything that walks from Mid down to End, must carry End
+// along (its place a fixed offset in Mid's frame) itself.
+func (l Limb) Carried(parents []int) bool {
+	if l.End < 0 || l.Mid < 0 {
+		return false
+	}
+	for j := l.End; j >= 0; j = parents[j] {
+		if j == l.Mid {
+			return false
+		}
+	}
+	return true
 }
 
 // Figure is a skeleton read as a body: indices of its joints. Read makes
@@ -212,6 +235,22 @@ func (t *tree) limb(base, end int) Limb {
 		l.Upper, l.Mid = l.Mid, l.End
 	}
 	tail := t.longest(end)
+	for _, j := range tail {
+		if !t.zero(j) {
+			l.Tip = j
+			break
+		}
+	}
+	l.Path = append(l.Path, tail...)
+	return l
+}
+
+// carriedLimb is the leg from base down to the knee, a leaf, and on to
+// the foot it carries, which hangs elsewhere (carry): the thigh from the
+// joint above the knee, the shin from the knee to the foot.
+func (t *tree) carriedLimb(base, knee, foot int) Limb {
+	l := Limb{Path: append(t.path(base, knee), foot), Upper: t.above(knee, base), Mid: t.placeOf(knee, base), End: foot, Tip: -1}
+	tail := t.longest(foot)
 	for _, j := range tail {
 		if !t.zero(j) {
 			l.Tip = j

@@ -22,6 +22,8 @@ func (t *tree) human(frames [][]mgl32.Vec3, up mgl32.Vec3) (Figure, error) {
 		return Figure{}, fmt.Errorf("its joints all lie at one height: no body stands on the ground")
 	}
 	body, controls := s.footings()
+	body, controls = s.carry(body, controls)
+	body = s.legs(body)
 	if len(body) != 2 {
 		return Figure{}, s.notHuman(body, controls)
 	}
@@ -45,8 +47,20 @@ func (t *tree) human(frames [][]mgl32.Vec3, up mgl32.Vec3) (Figure, error) {
 	// named so, else the end of the leg's two longest bones.
 	var feet [2]int
 	byName := true
+	carriedBy := map[int]int{} // a carried foot's knee
 	for k, e := range ends {
 		path := t.path(hips, e)
+		if c := body[k].carried; c >= 0 {
+			// The foot hangs elsewhere, carried by the knee that ends
+			// the leg (carry): two bones from the hips to the knee and
+			// the shin to the foot.
+			if len(path) < 1 || len(t.path(hips, t.above(e, hips))) < 1 {
+				return fail("the limb to %s has no thigh below %s", t.name(c), t.name(hips))
+			}
+			feet[k], carriedBy[c] = c, e
+			byName = byName && hasAny(t.names[c], footWords)
+			continue
+		}
 		feet[k] = t.named(path, footWords)
 		if feet[k] < 0 {
 			byName = false
@@ -85,7 +99,11 @@ func (t *tree) human(frames [][]mgl32.Vec3, up mgl32.Vec3) (Figure, error) {
 	}
 	f.Spine = append([]int{hips}, t.path(hips, top)...)
 	for sd := Left; sd <= Right; sd++ {
-		f.Legs[sd] = t.limb(hips, feet[sd])
+		if knee, ok := carriedBy[feet[sd]]; ok {
+			f.Legs[sd] = t.carriedLimb(hips, knee, feet[sd])
+		} else {
+			f.Legs[sd] = t.limb(hips, feet[sd])
+		}
 		f.Arms[sd] = t.limb(chest, hands[sd])
 	}
 	t.finish(&f)

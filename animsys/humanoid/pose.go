@@ -117,6 +117,11 @@ const (
 func (f *Figure) BindPose(parents []int, pos []mgl32.Vec3, rot []mgl32.Quat) ([]mgl32.Vec3, []mgl32.Quat) {
 	b := &binder{parents: parents, pos: append([]mgl32.Vec3(nil), pos...), rot: append([]mgl32.Quat(nil), rot...),
 		in: make([]bool, len(parents))}
+	for _, l := range f.Legs {
+		if l.Carried(parents) {
+			b.carried = append(b.carried, [2]int{l.End, l.Mid})
+		}
+	}
 	y := mgl32.Vec3{0, 1, 0}
 
 	// The whole figure upright (hips to spine top along +Y), then turned
@@ -272,6 +277,9 @@ type binder struct {
 	pos     []mgl32.Vec3
 	rot     []mgl32.Quat
 	in      []bool // scratch: membership of the subtree being turned
+	// carried lists the legs' carried feet with their knees (end, mid:
+	// humanoid.Limb.Carried), which turn with the knee's subtree.
+	carried [][2]int
 }
 
 // turn rotates joint j's subtree by q about j's position.
@@ -279,7 +287,17 @@ func (b *binder) turn(j int, q mgl32.Quat) {
 	c := b.pos[j]
 	for k := range b.in {
 		b.in[k] = k == j || (k > j && b.parents[k] >= 0 && b.in[b.parents[k]])
-		if b.in[k] {
+	}
+	// A carried foot turns with its knee, and what hangs from it.
+	for _, em := range b.carried {
+		if end, mid := em[0], em[1]; b.in[mid] && !b.in[end] {
+			for k := end; k < len(b.in); k++ {
+				b.in[k] = b.in[k] || k == end || (k > end && b.parents[k] >= 0 && b.in[b.parents[k]])
+			}
+		}
+	}
+	for k, in := range b.in {
+		if in {
 			b.pos[k] = c.Add(mathx.QuatMulVec3(q, b.pos[k].Sub(c)))
 			b.rot[k] = mathx.QuatNormalize(mathx.QuatMul(q, b.rot[k]))
 		}

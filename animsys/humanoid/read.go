@@ -139,7 +139,21 @@ func (t *tree) ground(frames [][]mgl32.Vec3, up mgl32.Vec3, f *Figure) []bool {
 			}
 		}
 	}
+	// A carried foot hangs there too, but is the body's (Limb.Carried).
+	for _, l := range f.Legs {
+		if l.Carried(t.parents) {
+			t.clearAll(l.End, out)
+		}
+	}
 	return out
+}
+
+// clearAll unmarks joint j and every joint below it.
+func (t *tree) clearAll(j int, marks []bool) {
+	marks[j] = false
+	for _, c := range t.kids[j] {
+		t.clearAll(c, marks)
+	}
 }
 
 // markAll marks joint j and every joint below it.

@@ -149,6 +149,10 @@ type footing struct {
 	// level (an IK control or a marker beside the body, under a root on
 	// the floor): no limb of the body.
 	control bool
+	// carried, -1 for none, is the foot of a leg whose foot hangs
+	// elsewhere (carry): the leg's leaves are then its last joint, the
+	// knee, which carries the foot at a fixed distance.
+	carried int
 }
 
 // footings finds the limbs that reach the ground: those of the body and
@@ -166,7 +170,7 @@ func (s *shape) footings() (body, controls []footing) {
 			continue
 		}
 		at[[2]int{base, first}] = len(all)
-		all = append(all, footing{leaves: []int{j}, base: base, first: first,
+		all = append(all, footing{leaves: []int{j}, base: base, first: first, carried: -1,
 			control: base >= 0 && s.med[base] <= groundFloor*s.h})
 	}
 	for _, f := range all {
@@ -177,6 +181,119 @@ func (s *shape) footings() (body, controls []footing) {
 		}
 	}
 	return body, controls
+}
+
+// A carried foot's distance from the knee that carries it stays within
+// rigidShare of its median in rigidFrames of the frames or more: a rig's
+// IK keeps its shin's length to a few tenths of a percent while the foot
+// is in reach (robot.glb's walk within 0.3% on 90% of its frames), and
+// lets the foot go past the knee's reach for a few frames of a stride
+// or a jump (6% and 23% beyond); a control left on the floor while the
+// knee swings strays by tens of percent on most frames.
+const (
+	rigidShare  = 0.02
+	rigidFrames = 0.8
+)
+
+// carry gives the body the legs whose feet hang elsewhere: a rig (as
+// Quaternius's robot.glb) whose legs end at the knee in the tree, each
+// foot a control under a root on the floor that its IK keeps at the end
+// of the shin. A control on the ground whose distance from a leaf of the
+// body stays the same (rigid: rigidShare, rigidFrames; and a long
+// branch's length, no joint at its own place) is carried by that leaf,
+// the knee, when the knee hangs short of the ground below where its limb
+// leaves the body and above the foot; the leg is then a footing of the
+// body, its leaves the knee, its foot (carried) the control's joint.
+// Each knee carries one foot, the nearest that stays so.
+func (s *shape) carry(body, controls []footing) ([]footing, []footing) {
+	t := s.t
+	taken := map[int]bool{}
+	for _, f := range body {
+		for _, l := range f.leaves {
+			taken[l] = true
+		}
+	}
+	var kept []footing
+	for _, c := range controls {
+		knee, near := -1, float32(math.Inf(1))
+		for k := range t.parents {
+			if len(t.kids[k]) > 0 || taken[k] || s.onGround(k) || t.isAncestor(c.first, k) {
+				continue
+			}
+			// A knee hangs down from where its leg leaves the body, the
+			// foot below it; not beside the body, as the control is (a
+			// pole target under the same root).
+			base, _ := s.hangsFrom(k)
+			if base < 0 || s.med[base] <= groundFloor*s.h || s.med[k] >= s.med[base] || s.med[c.first] >= s.med[k] {
+				continue
+			}
+			if d, ok := s.rigid(k, c.first); ok && d >= longBranch*t.size && d < near {
+				knee, near = k, d
+			}
+		}
+		if knee < 0 {
+			kept = append(kept, c)
+			continue
+		}
+		taken[knee] = true
+		base, first := s.hangsFrom(knee)
+		body = append(body, footing{leaves: []int{knee}, base: base, first: first, carried: c.first})
+	}
+	return body, kept
+}
+
+// rigid is the median distance between joints a and b over the frames,
+// and whether it stays within rigidShare of it in rigidFrames of them.
+func (s *shape) rigid(a, b int) (float32, bool) {
+	d := s.dist(a, b)
+	n := 0
+	for _, fr := range s.frames {
+		if e := fr[a].Sub(fr[b]).Len() - d; e <= rigidShare*d && e >= -rigidShare*d {
+			n++
+		}
+	}
+	return d, d > 0 && float32(n) >= rigidFrames*float32(len(s.frames))
+}
+
+// legs picks the legs among more than two footings of a figure whose
+// arms reach the ground too (a long-armed robot's fingers trailing at a
+// walk, a hand on the floor): the first two that meet where a spine
+// rises, standing (spineStands) from their meet up to where each other
+// footing's limb leaves it. A four-legged animal has no such pair: its
+// front legs leave a spine that lies level. Without one, body as it is.
+func (s *shape) legs(body []footing) []footing {
+	if len(body) <= 2 || len(body) > maxLegs {
+		return body
+	}
+	t := s.t
+	for a := range body {
+		for b := a + 1; b < len(body); b++ {
+			pair := []footing{body[a], body[b]}
+			meet := s.meet(pair)
+			if meet < 0 {
+				continue
+			}
+			top := s.top(meet, pair)
+			if top < 0 {
+				continue
+			}
+			arms := true
+			for c := range body {
+				if c == a || c == b {
+					continue
+				}
+				leave := t.lca(s.end(body[c]), top)
+				if leave < 0 || leave == meet || !t.isAncestor(meet, leave) || s.angle(meet, leave) < spineStands {
+					arms = false
+					break
+				}
+			}
+			if arms {
+				return pair
+			}
+		}
+	}
+	return body
 }
 
 // end is the footing's leaf farthest from its first joint: a toe's tip
@@ -300,6 +417,9 @@ func (t *tree) name(j int) string {
 // meet.
 func (s *shape) footName(f footing) string {
 	t := s.t
+	if f.carried >= 0 {
+		return t.name(f.carried)
+	}
 	for _, j := range append([]int{f.first}, t.path(f.first, s.end(f))...) {
 		if nm := t.names[j]; (hasAny(nm, footWords) || hasAny(nm, handWords)) && !hasAny(nm, fingerWords) && !hasAny(nm, endWords) {
 			return t.name(j)

@@ -1,6 +1,6 @@
 // Package cli implements kinelab's headless subcommands, `kinelab verify`,
-// `kinelab bench`, `kinelab bvh`, `kinelab export`, `kinelab golden` and
-// `kinelab matching eval`.
+// `kinelab bench`, `kinelab bvh`, `kinelab export`, `kinelab retarget`,
+// `kinelab golden` and `kinelab matching eval`.
 // Each takes a context, its arguments (after the subcommand name) and the
 // output streams, and returns the process exit code: 0 success, 1 failure
 // (a tolerance exceeded, a file not read or written, stdout not written,

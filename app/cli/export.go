@@ -14,10 +14,11 @@ import (
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
+	"kinelab/animsys/retarget"
 	"kinelab/assets"
 )
 
-const exportSynopsis = "kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--format csv|npz] [--out DIR|FILE|-] [--fps F]\n" +
+const exportSynopsis = "kinelab export FILE.bvh|FILE.gltf|FILE.glb|CLIP ... [--onto CHARACTER.glb] [--format csv|npz] [--out DIR|FILE|-] [--fps F]\n" +
 	"       [--sample cubic|linear] [--fd] [--units U] [--up A] [--keep-rest] [--out-units m|file]"
 
 // Export runs `kinelab export`: for each BVH file (read as the app reads
@@ -55,6 +56,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	fs.StringVar(&fl.up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
 	fs.BoolVar(&fl.keepRest, "keep-rest", false, "keep a BVH file's leading rest-pose frames (by default they are dropped, as the app does)")
 	fs.StringVar(&fl.outUnits, "out-units", "m", "length unit of the output: m, or file (the BVH file's own unit; m for embedded clips)")
+	fs.StringVar(&fl.onto, "onto", "", "export each input's clips retargeted onto the character in `CHARACTER.glb` (\"default\": the embedded one): its joints, its units, their exact velocities")
 	inputs, code := parseAnywhere(fs, args)
 	if code >= 0 {
 		return code
@@ -86,6 +88,9 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		if j.path != "" {
 			export.NoteInput(j.path)
 		}
+	}
+	if fl.ontoCh != nil && fl.ontoCh != assets.Character() {
+		export.NoteInput(fl.onto)
 	}
 	// And every output is checked before the first is written: one that
 	// is an input or read-only fails the run with nothing replaced.
@@ -181,6 +186,8 @@ type pending interface {
 // file), or else a folder.
 type exportFlags struct {
 	format, out, sample, units, up, outUnits string
+	onto                                     string
+	ontoCh                                   *character.Character // --onto's character, read by jobs
 	fps                                      float64
 	fd, keepRest                             bool
 	toStdout, single                         bool
@@ -302,6 +309,16 @@ type exportJob struct {
 // Two outputs of one name in a folder are an error.
 func (fl *exportFlags) jobs(inputs []string, clips []animsys.Clip) ([]exportJob, error) {
 	var jobs []exportJob
+	if fl.onto != "" {
+		ch, err := assets.OpenCharacter(fl.onto)
+		if err != nil {
+			return nil, fmt.Errorf("--onto: %w", err)
+		}
+		if why := ch.NotHuman(); why != "" {
+			return nil, fmt.Errorf("--onto %s: %s: no human figure to play captures on", fl.onto, why)
+		}
+		fl.ontoCh = ch
+	}
 	seen := map[string]string{}
 	for _, in := range inputs {
 		js, err := fl.inputJobs(in, clips)
@@ -322,6 +339,9 @@ func (fl *exportFlags) jobs(inputs []string, clips []animsys.Clip) ([]exportJob,
 // inputJobs are the outputs of one input: each animation of a glTF file,
 // else the BVH file, else the embedded clip it names.
 func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, error) {
+	if fl.ontoCh != nil {
+		return fl.ontoJobs(in, clips)
+	}
 	if character.IsGLTF(in) {
 		// Every animation of a glTF file, each its own output.
 		ch, err := character.LoadGLTF(in)
@@ -350,6 +370,53 @@ func (fl *exportFlags) inputJobs(in string, clips []animsys.Clip) ([]exportJob, 
 		return nil, exportUsage("%q is no file, nor an embedded clip (%s)", in, strings.Join(bvhClipNames(clips), ", "))
 	}
 	return []exportJob{j}, nil
+}
+
+// ontoJobs are the outputs of one input with --onto: each of its clips
+// (a BVH file's, a glTF file's animations, the embedded clip it names)
+// retargeted onto the character (package retarget), NAME-on-CHARACTER,
+// with the clip's name after NAME where the input has several.
+func (fl *exportFlags) ontoJobs(in string, clips []animsys.Clip) ([]exportJob, error) {
+	var src *character.Character
+	switch st, err := os.Stat(in); {
+	case character.IsGLTF(in) || err == nil && !st.IsDir() || strings.EqualFold(filepath.Ext(in), ".bvh"):
+		ch, err := character.Load([]string{in}, bvh.ReadOptions{Units: fl.units, Up: fl.up, KeepRest: fl.keepRest})
+		if err != nil {
+			return nil, errors.Join(character.FileErrors(err)...)
+		}
+		src = ch
+	default:
+		i := bvhFindClip(clips, in)
+		if i < 0 {
+			return nil, exportUsage("%q is no file, nor an embedded clip (%s)", in, strings.Join(bvhClipNames(clips), ", "))
+		}
+		def := *assets.Character()
+		def.Clips, def.Start = def.Clips[i:i+1], 0
+		src = &def
+	}
+	ch, m, err := retarget.Onto(fl.ontoCh, src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in, err)
+	}
+	if fl.single && !fl.toStdout && len(ch.Clips) > 1 {
+		return nil, exportUsage("%s has %d clips: give --out a folder", in, len(ch.Clips))
+	}
+	fl.notes = append(fl.notes, in+": "+m.Summary())
+	base := strings.TrimSuffix(filepath.Base(in), filepath.Ext(in))
+	target := strings.TrimSuffix(filepath.Base(fl.onto), filepath.Ext(fl.onto))
+	var js []exportJob
+	for i := range ch.Clips {
+		name := base
+		if len(ch.Clips) > 1 {
+			name += "-" + bvhSlug(ch.Clips[i].Name)
+		}
+		path := in
+		if len(src.Files) == 0 {
+			path = "" // an embedded clip: no input file
+		}
+		js = append(js, exportJob{name: name + "-on-" + target, path: path, clip: i, gltf: ch})
+	}
+	return js, nil
 }
 
 // source opens the job's input: a glTF animation, an embedded clip of

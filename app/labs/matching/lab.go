@@ -137,6 +137,7 @@ type Lab struct {
 	halflifeKey float32
 	seed        uint32
 	picked      int
+	onto        onto // the character shown, when the captures play on one (onto.go)
 	sec         panels
 	time        float64
 	prevPos     []mgl32.Vec3
@@ -218,7 +219,7 @@ func (l *Lab) Title() string {
 // Focus implements app.Lab: the hips.
 func (l *Lab) Focus() mgl32.Vec3 {
 	s := l.view()
-	return s.pos[l.db.Hips]
+	return s.pos[l.onto.hips(l.db)]
 }
 
 // Configure implements app.Lab: --path and --seed.
@@ -232,8 +233,9 @@ func (l *Lab) Configure(c app.Config) {
 // SetCharacter implements app.Lab: the loaded files become the
 // database (the embedded set stays when they cannot: no two legs).
 func (l *Lab) SetCharacter(ch *character.Character) {
-	l.ch = ch
-	if ch == assets.Character() {
+	l.ch = l.onto.set(ch) // captures played on a character: the database is theirs
+	l.dbKey = [2]any{}    // and what is shown changes with the character
+	if l.ch == assets.Character() {
 		l.ch = nil
 	}
 	l.rebuild()
@@ -309,7 +311,7 @@ func (l *Lab) rebuild() {
 		if short := db.ShortClips(); short != "" {
 			l.short = "too short to search, only played: " + short
 		}
-		l.ground = groundOf(l.ch, db.Skel.Len())
+		l.ground = l.onto.use(db, groundOf(l.ch, db.Skel.Len()))
 		l.syncWeights()
 		l.m = mm.NewMatcher(db, l.settings())
 		l.restart()
@@ -364,7 +366,8 @@ func (l *Lab) settings() mm.Settings {
 func (l *Lab) restart() {
 	l.m.Reset()
 	l.searchMed, l.searchP99, l.searchWorst = 0, 0, 0
-	n := l.db.Skel.Len()
+	n := l.onto.skel(l.db).Len()
+	l.onto.slide = sliding{}
 	l.hist = make([]snapshot, historyLen)
 	for i := range l.hist {
 		h := &l.hist[i]
@@ -421,7 +424,8 @@ func (l *Lab) record() {
 	l.head = (l.head + 1) % historyLen
 	l.count = min(l.count+1, historyLen)
 	h.t = l.time
-	w := &m.World
+	w := l.onto.pose(&m.World)
+	l.onto.measure(m, l.time)
 	copy(h.pos, w.Pos)
 	copy(h.rot, w.Rot)
 	copy(h.scl, w.Scl)

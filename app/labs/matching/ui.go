@@ -321,6 +321,7 @@ func (l *Lab) Camera() app.OrbitCamera {
 	if ch == nil || l.Err != "" {
 		ch = assets.Character()
 	}
+	ch = l.onto.camera(ch)
 	c.Scale = app.ViewScale(ch)
 	c.Distance = 7 * c.Scale
 	if h := ch.Height; h > 0 && mathx.Finite(h) {
@@ -335,7 +336,7 @@ func (l *Lab) Camera() app.OrbitCamera {
 // simulated root (a blue ring) and the locked feet (red discs).
 func (l *Lab) Draw3D(v *app.View) {
 	h := l.view()
-	sk := &l.db.Skel
+	sk := l.onto.skel(l.db)
 	body := v.BodyFor(sk)
 	if l.S.ShowMesh && body != nil {
 		body.Draw(h.pos, h.rot, h.scl, render.SkinColor)
@@ -349,7 +350,7 @@ func (l *Lab) Draw3D(v *app.View) {
 	render.Skeleton(h.pos, sk.Parents, l.ground, render.BoneColor, render.JointColor, r)
 	if l.S.ShowLines {
 		eye := v.Camera.Position
-		fwd := h.pos[l.db.Hips].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
+		fwd := h.pos[l.onto.hips(l.db)].Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
 		side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008)
 		for j := 1; j < sk.Len(); j++ {
 			if l.ground[j] || l.picked > 0 && j != l.picked {
@@ -366,7 +367,7 @@ func (l *Lab) Draw3D(v *app.View) {
 // (with the facing at the feature times), the root's path so far, and the
 // best candidate's trajectory features placed at the root.
 func (l *Lab) drawFloor(h *snapshot) {
-	lift := func(p mgl32.Vec3) rl.Vector3 { return rl.Vector3{X: p[0], Y: 0.01, Z: p[2]} }
+	lift := func(p mgl32.Vec3) rl.Vector3 { p = l.onto.floor(p); return rl.Vector3{X: p[0], Y: 0.01, Z: p[2]} }
 	for k := 1; k < len(l.trail) && l.Rewind == 0; k++ {
 		rl.DrawLine3D(lift(l.trail[k-1]), lift(l.trail[k]), trailColor)
 	}
@@ -401,7 +402,8 @@ func (l *Lab) drawFloor(h *snapshot) {
 	// Locked feet: a disc where each is held.
 	for _, lk := range h.locks {
 		if lk.Locked {
-			rl.DrawCylinder(rl.Vector3{X: lk.At[0], Y: 0.005, Z: lk.At[2]}, 0.06, 0.06, 0.01, 12, render.Propagated)
+			at := l.onto.floor(lk.At)
+			rl.DrawCylinder(rl.Vector3{X: at[0], Y: 0.005, Z: at[2]}, 0.06, 0.06, 0.01, 12, render.Propagated)
 		}
 	}
 }
@@ -432,7 +434,7 @@ func (l *Lab) Draw2D(v *app.View) {
 	lines, cols := l.readout(h, max(table.X-v.Area.X-24, 80))
 	rr := ui.CaptionRect(0, 0, ui.TextSize, lines...)
 	rr.X, rr.Y = v.Area.X, v.Area.Y+v.Area.Height-rr.Height
-	v.DrawJointLabels(&l.db.Skel, h.pos, mgl32.Vec3{}, l.picked, table, top, bottom, feet, rr)
+	v.DrawJointLabels(l.onto.skel(l.db), h.pos, mgl32.Vec3{}, l.picked, table, top, bottom, feet, rr)
 	l.drawTable(table, h)
 	l.costPlot.Draw(top, v.Mouse)
 	l.clipPlot.Draw(bottom, v.Mouse)
@@ -474,6 +476,9 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 				fmt.Sprintf("lock %.1f cm/s, bones %.2f mm", f.FootSliding, f.BoneLengthError)),
 			l.transitionsText(f, fit))
 		cols = append(cols, render.DimText, render.DimText, render.DimText, render.DimText)
+	}
+	for _, line := range l.onto.readout(fit) {
+		lines, cols = append(lines, line), append(cols, render.TextColor)
 	}
 	if l.Rewind > 0 {
 		lines = append(lines, fit(fmt.Sprintf("rewound %.2f s (Z/X, play returns)", l.rewindSeconds()), fmt.Sprintf("rewound %.2f s", l.rewindSeconds())))
