@@ -407,8 +407,8 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 	clear(out.Vel)
 	copy(out.Scl, c.scl.value)
 	clear(out.Svl)
-	w := curveWeights{mathx.Splat(h.h10), mathx.Splat(h.h01), mathx.Splat(h.h11),
-		mathx.Splat(h.d10), mathx.Splat(h.d01), mathx.Splat(h.d11), mathx.Splat(1 / c.FrameTime)}
+	lanes := func(x float32) mathx.SoaFloat { return mathx.Splat(x).Lanes() }
+	w := curveWeights{lanes(h.h10), lanes(h.h01), lanes(h.h11), lanes(h.d10), lanes(h.d01), lanes(h.d11), lanes(1 / c.FrameTime)}
 	if c.prepared() && st >= 0 && st < nf-1 {
 		rots, pos, scl := c.records(st)
 		for b := range rots {
