@@ -37,24 +37,33 @@ func (r RoomQ) Load4(i int) JQuat {
 // Store4 writes q to quaternion i. i must be below the room's n.
 func (r RoomQ) Store4(i int, q JQuat) { q.Store((*[4]float32)(unsafe.Add(r.p, 16*i))) }
 
-// Joint is joint i's six channels, each as Load4 reads it (i below the
-// rooms' n: not checked). It calls the loads itself: each inlined call of
-// Load4 would leave an executed NOP (its inlining mark) in FK's loop.
-func (r *Rooms) Joint(i int) (pos JVec, rot JQuat, scl, vel, ang, svl JVec) {
+// Transform is joint i's position, rotation and scale, each as Load4
+// reads it (i below the rooms' n: not checked). It calls the loads
+// itself: each inlined call of Load4 would leave an executed NOP (its
+// inlining mark) in FK's loop.
+func (r *Rooms) Transform(i int) (pos JVec, rot JQuat, scl JVec) {
 	return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.Pos.p, 12*i))),
 		archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.Rot.p, 16*i))),
-		archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.Scl.p, 12*i))),
-		archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.Vel.p, 12*i))),
+		archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.Scl.p, 12*i)))
+}
+
+// Rates is joint i's velocities (linear, angular, scalar), as Transform.
+func (r *Rooms) Rates(i int) (vel, ang, svl JVec) {
+	return archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.Vel.p, 12*i))),
 		archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.Ang.p, 12*i))),
 		archsimd.LoadFloat32x4((*[4]float32)(unsafe.Add(r.Svl.p, 12*i)))
 }
 
-// SetJoint writes joint i's six channels, each as Store4 writes it (i as
-// Joint).
-func (r *Rooms) SetJoint(i int, pos JVec, rot JQuat, scl, vel, ang, svl JVec) {
+// SetTransform writes joint i's position, rotation and scale, each as
+// Store4 writes it (i as Transform).
+func (r *Rooms) SetTransform(i int, pos JVec, rot JQuat, scl JVec) {
 	pos.Store((*[4]float32)(unsafe.Add(r.Pos.p, 12*i)))
 	rot.Store((*[4]float32)(unsafe.Add(r.Rot.p, 16*i)))
 	scl.Store((*[4]float32)(unsafe.Add(r.Scl.p, 12*i)))
+}
+
+// SetRates writes joint i's velocities, as SetTransform.
+func (r *Rooms) SetRates(i int, vel, ang, svl JVec) {
 	vel.Store((*[4]float32)(unsafe.Add(r.Vel.p, 12*i)))
 	ang.Store((*[4]float32)(unsafe.Add(r.Ang.p, 12*i)))
 	svl.Store((*[4]float32)(unsafe.Add(r.Svl.p, 12*i)))

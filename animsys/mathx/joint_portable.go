@@ -40,18 +40,27 @@ func (r RoomQ) Load4(i int) JQuat { return r.Load(i) }
 // Store4 writes q to quaternion i: Store (i as Room3.Load4).
 func (r RoomQ) Store4(i int, q JQuat) { r.Store(i, q) }
 
-// Joint is joint i's six channels, each as Load4 reads it (i below the
-// rooms' n: not checked).
-func (r *Rooms) Joint(i int) (pos JVec, rot JQuat, scl, vel, ang, svl JVec) {
-	return r.Pos.Load4(i), r.Rot.Load4(i), r.Scl.Load4(i), r.Vel.Load4(i), r.Ang.Load4(i), r.Svl.Load4(i)
+// Transform is joint i's position, rotation and scale, each as Load4
+// reads it (i below the rooms' n: not checked).
+func (r *Rooms) Transform(i int) (pos JVec, rot JQuat, scl JVec) {
+	return r.Pos.Load4(i), r.Rot.Load4(i), r.Scl.Load4(i)
 }
 
-// SetJoint writes joint i's six channels, each as Store4 writes it (i as
-// Joint).
-func (r *Rooms) SetJoint(i int, pos JVec, rot JQuat, scl, vel, ang, svl JVec) {
+// Rates is joint i's velocities (linear, angular, scalar), as Transform.
+func (r *Rooms) Rates(i int) (vel, ang, svl JVec) {
+	return r.Vel.Load4(i), r.Ang.Load4(i), r.Svl.Load4(i)
+}
+
+// SetTransform writes joint i's position, rotation and scale, each as
+// Store4 writes it (i as Transform).
+func (r *Rooms) SetTransform(i int, pos JVec, rot JQuat, scl JVec) {
 	r.Pos.Store4(i, pos)
 	r.Rot.Store4(i, rot)
 	r.Scl.Store4(i, scl)
+}
+
+// SetRates writes joint i's velocities, as SetTransform.
+func (r *Rooms) SetRates(i int, vel, ang, svl JVec) {
 	r.Vel.Store4(i, vel)
 	r.Ang.Store4(i, ang)
 	r.Svl.Store4(i, svl)
