@@ -79,16 +79,6 @@ func PoseBytes(n int) int64 { return int64((5*3 + 4) * 4 * mathx.PaddedLen(n)) }
 // Len is the number of joints.
 func (p *Pose) Len() int { return len(p.Pos) }
 
-// prefetch prefetches every channel of p (see prefetch).
-func (p *Pose) prefetch() {
-	prefetchSlice(p.Pos)
-	prefetchSlice(p.Rot)
-	prefetchSlice(p.Scl)
-	prefetchSlice(p.Vel)
-	prefetchSlice(p.Ang)
-	prefetchSlice(p.Svl)
-}
-
 // Kform returns joint i as a kineform.
 func (p *Pose) Kform(i int) Kform {
 	return Kform{p.Pos[i], p.Rot[i], p.Scl[i], p.Vel[i], p.Ang[i], p.Svl[i]}

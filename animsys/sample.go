@@ -478,31 +478,6 @@ func (w *curveWeights) chan3(v, dv []mgl32.Vec3, joints []int32, x *chanRec, b i
 	}
 }
 
-// prefetchAt prefetches what sampling c at time t (s) reads most of: the
-// cached record of the interval t lies in, or without the cache the
-// rotations of the four frames around t (see prefetch). Clips sampled from
-// Curves are left alone.
-func (c *Clip) prefetchAt(t float32) {
-	if c.Curves != nil || c.Joints < 1 || c.Frames < 1 {
-		return
-	}
-	st, _ := frameAt(t, c.FrameTime)
-	if c.prepared() {
-		if st >= 0 && st < c.Frames-1 {
-			rots, pos, scl := c.records(st)
-			prefetchSlice(rots)
-			prefetchSlice(pos)
-			prefetchSlice(scl)
-		}
-		return
-	}
-	n := c.Joints
-	lo, hi := clampFrame(st-1, c.Frames)*n, min((clampFrame(st+2, c.Frames)+1)*n, len(c.Rot))
-	if lo < hi {
-		prefetchSlice(c.Rot[lo:hi])
-	}
-}
-
 // TimeScale scales the velocities of p by rate, for a pose sampled at
 // rate x playback time (d/dt x(rate t) = rate x'(rate t)). Positions,
 // rotations and scales are unchanged.
