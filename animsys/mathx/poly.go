@@ -21,7 +21,7 @@ const (
 	pio2lo = 4.83826794897e-4
 	// tan2Pi8 is tan^2(pi/8): atanPoly's range.
 	tan2Pi8 = 0.17157287525381
-	// tiny keeps a division by a2 finite at a2 = 0 (ExpSmall).
+	// tiny keeps a division by a2 finite at a2 = 0 (ExpAt's C2).
 	tiny = 0x1p-100
 )
 

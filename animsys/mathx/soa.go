@@ -7,14 +7,11 @@ import (
 )
 
 // The lane types (see the package doc): SoaVec3 and SoaQuat hold Lanes
-// joints by component, as ozz-animation's SoaFloat3 and SoaQuaternion
-// hold four; Flat3 holds a block's Vec3s in memory order. Everything here
-// is written once, on SoaFloat's and SoaMask's methods, which are all
-// that differ by build (soa_avx2.go, soa_portable.go) besides the loads,
-// stores, gathers and transposes: both builds compute the same float32
-// operations in the same order and give the same bits, lane by lane
-// (soa_test.go holds each lane to a float64 reference; `make test`
-// compares the two builds' bits).
+// joints by component; Flat3 holds a block's Vec3s in memory order.
+// Everything here is written once, on SoaFloat's and SoaMask's methods,
+// so both builds compute the same float32 operations in the same order
+// and give the same bits, lane by lane (soa_test.go holds each lane to a
+// float64 reference; `make test` compares the two builds' bits).
 //
 // The transcendental functions are float32 polynomials with range
 // reduction (coefficients and errors in poly.go): the polynomials cover
@@ -68,8 +65,8 @@ var (
 	kNegInf, kPosInf                            = konst(float32(math.Inf(-1))), konst(float32(math.Inf(1)))
 )
 
-// Zero is 0 in every lane: the constant lane code outside mathx takes
-// (see the package doc: no Splat of a constant).
+// Zero is 0 in every lane, for lane code outside mathx (the package doc:
+// no Splat of a constant).
 func Zero() SoaFloat { return kZero }
 
 // Half is 0.5 in every lane (see Zero).
@@ -239,9 +236,9 @@ type SoaExp struct{ Sinc, Cos, C1, C2 SoaFloat }
 
 // ExpAt is SoaExp at a2 = |v|^2, for any a2: polynomials in h^2 = a2/4
 // below 1 rad (the only lanes of nearly every call), the general form in
-// every lane where some lane is beyond. ExpSmall's form: C2 = (1 -
-// sinc(h) cos h)/a2 cancels for small a, but C2 only ever multiplies v x
-// (v x dv), of size a^2 |dv|; the tiny addend keeps a2 = 0 finite.
+// every lane where some lane is beyond. C2 = (1 - sinc(h) cos h)/a2
+// cancels for small a, but C2 only ever multiplies v x (v x dv), of size
+// a^2 |dv|; the tiny addend keeps a2 = 0 finite.
 func ExpAt(a2 SoaFloat) SoaExp {
 	h2 := kQuarter.Mul(a2)
 	k := SoaExp{Sinc: sinPolyL(h2), Cos: cosPolyL(h2)}
@@ -343,7 +340,7 @@ func logRateFar(q SoaQuat, h2 SoaFloat) SoaFloat {
 
 // Per-component logarithm and exponential, of scales.
 
-// LaneLog is the natural logarithm per lane, in float32 arithmetic (Log32):
+// LaneLog is the natural logarithm per lane, in float32 arithmetic:
 // log m + e ln 2 for x = m 2^e, m in (sqrt2/2, sqrt2], log m = 2
 // atanh(s) by its series in s = (m - 1)/(m + 1) (truncation < 3e-9).
 // Log(1) is exactly 0, so equal scales have a log-ratio of exactly 0;
@@ -363,8 +360,7 @@ func logSpecial(x SoaFloat, normal SoaMask) SoaFloat {
 	r = r.Sub(k24Ln2).Merge(r, sub)
 	r = kNegInf.Merge(r, x.Equal(kZero))
 	r = x.Merge(r, x.Equal(kPosInf))
-	// Negative x and NaN: NaN (0/0 is the quiet NaN Log32's float64
-	// fallback returns too).
+	// Negative x and NaN: NaN (0/0, the quiet NaN math.Log returns too).
 	return kZero.Div(kZero).Merge(r, x.Less(kZero).Or(x.NotEqual(x)))
 }
 
@@ -381,7 +377,7 @@ func logNormal(x SoaFloat) SoaFloat {
 	return e.Mul(kLn2hi).Add(e.Mul(kLn2lo).Add(kTwo.Mul(s).Mul(p)))
 }
 
-// SoaExp is e^x per lane, in float32 arithmetic (Exp32), x clamped to
+// LaneExp is e^x per lane, in float32 arithmetic, x clamped to
 // [-87, 88] (the normal range): x = k ln2 + r, |r| <= ln2/2, e^r by a
 // degree-6 fit (error < 3e-9). Exp(0) is exactly 1; NaN stays NaN.
 func LaneExp(x SoaFloat) SoaFloat {
@@ -433,7 +429,7 @@ func (v SoaVec3) Exp() SoaVec3 {
 	return SoaVec3{LaneExp(v.X), LaneExp(v.Y), LaneExp(v.Z)}
 }
 
-// The polynomials of fast.go, on lanes (coefficients and errors there).
+// The polynomials of poly.go, on lanes (coefficients and errors there).
 
 func sinPolyL(r2 SoaFloat) SoaFloat {
 	r4 := r2.Mul(r2)

@@ -9,11 +9,11 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The AVX2 implementation of the lane types (GOEXPERIMENT=simd on amd64):
-// a SoaFloat is an archsimd.Float32x8, eight joints a vector, and the
-// shared code (soa.go) calls its methods, each one instruction (Go's
-// intrinsics: no call, nothing to inline), computing what soa_portable.go
-// computes for its one lane, so the two builds give the same bits.
+// The AVX2 build of the lane types (GOEXPERIMENT=simd on amd64): a
+// SoaFloat is an archsimd.Float32x8, eight joints a register, whose
+// methods soa.go calls, each one instruction (Go's intrinsics: no call,
+// nothing to inline); and the loads, stores, gathers and transposes
+// between a pose's arrays of structures and the lanes.
 
 // Lanes is the number of joints a lane type holds: 8 in this build.
 const Lanes = 8

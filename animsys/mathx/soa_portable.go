@@ -9,12 +9,12 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The portable implementation of the lane types: one lane, a float32 with
-// archsimd.Float32x8's methods, each the same operation as soa_avx2.go's
-// for its one lane, so the two builds give the same bits. Each product is
-// converted to float32 before it is used, which keeps Go from fusing it
-// into a multiply-add where it may (arm64, GOAMD64=v3): AVX2's lanes
-// never fuse.
+// The portable build of the lane types: one lane, a float32 with the
+// methods of archsimd.Float32x8 that soa.go calls, each the same
+// operation for its one lane, so the two builds give the same bits; and
+// the loads and stores of one joint. Each product is converted to float32
+// before it is used, which keeps Go from fusing it into a multiply-add
+// where it may (arm64, GOAMD64=v3): AVX2's lanes never fuse.
 
 // Lanes is the number of joints a lane type holds: 1 in this build.
 const Lanes = 1
