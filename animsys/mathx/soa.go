@@ -186,18 +186,24 @@ func (q SoaQuat) Abs() SoaQuat {
 // MulVec3 rotates v by unit quaternion q (quat_mul_vec3): v + w t + u x t
 // with t = 2 u x v, u the vector part of q.
 func (q SoaQuat) MulVec3(v SoaVec3) SoaVec3 {
-	u := q.Vec()
-	t := u.Cross(v).Scale(kTwo)
-	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
+	tx, ty, tz := q.Y.Mul(v.Z).Sub(q.Z.Mul(v.Y)).Mul(kTwo), q.Z.Mul(v.X).Sub(q.X.Mul(v.Z)).Mul(kTwo), q.X.Mul(v.Y).Sub(q.Y.Mul(v.X)).Mul(kTwo)
+	return SoaVec3{
+		v.X.Add(tx.Mul(q.W)).Add(q.Y.Mul(tz).Sub(q.Z.Mul(ty))),
+		v.Y.Add(ty.Mul(q.W)).Add(q.Z.Mul(tx).Sub(q.X.Mul(tz))),
+		v.Z.Add(tz.Mul(q.W)).Add(q.X.Mul(ty).Sub(q.Y.Mul(tx))),
+	}
 }
 
 // InvMulVec3 rotates v by the inverse of unit quaternion q
 // (quat_inv_mul_vec3): MulVec3 with u negated, v + w t + t x u with t = 2
 // v x u.
 func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
-	u := q.Vec()
-	t := v.Cross(u).Scale(kTwo)
-	return v.Add(t.Scale(q.W)).Add(t.Cross(u))
+	tx, ty, tz := v.Y.Mul(q.Z).Sub(v.Z.Mul(q.Y)).Mul(kTwo), v.Z.Mul(q.X).Sub(v.X.Mul(q.Z)).Mul(kTwo), v.X.Mul(q.Y).Sub(v.Y.Mul(q.X)).Mul(kTwo)
+	return SoaVec3{
+		v.X.Add(tx.Mul(q.W)).Add(ty.Mul(q.Z).Sub(tz.Mul(q.Y))),
+		v.Y.Add(ty.Mul(q.W)).Add(tz.Mul(q.X).Sub(tx.Mul(q.Z))),
+		v.Z.Add(tz.Mul(q.W)).Add(tx.Mul(q.Y).Sub(ty.Mul(q.X))),
+	}
 }
 
 // Rodrigues is x + a (v x x) + b (v x (v x x)): the form of the exp map's
