@@ -31,6 +31,10 @@ func TestNumericFlagBounds(t *testing.T) {
 		{"bench", Bench, []string{"--threads", "-1"}, "--threads must be 0 (1 and all cores) or 1 to 1024, got -1"},
 		{"bench", Bench, []string{"--characters", "0"}, "--characters must be at least 1"},
 		{"bench", Bench, []string{"--characters", over}, "--characters " + over},
+		// Products that overflow int64 (they wrapped under the budget and
+		// panicked in makeslice).
+		{"bench", Bench, []string{"--characters", "9223372036854775807"}, "more bytes than 64 bits count"},
+		{"bench", Bench, []string{"--characters", "4611686018427387904"}, "more bytes than 64 bits count"},
 		{"verify", Verify, []string{"--intervals", "0"}, "--intervals must be at least 1 and at most 1000000, got 0"},
 		{"verify", Verify, []string{"--intervals", "1000001"}, "--intervals must be at least 1 and at most 1000000, got 1000001"},
 		{"export", Export, []string{"walk", "--out", "-", "--fps", "1000001"}, "--fps 1.000001e+06: want 0 (the input's frames) or a rate up to 1e+06"},
