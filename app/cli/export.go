@@ -14,6 +14,7 @@ import (
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
+	"kinelab/app/flagrange"
 	"kinelab/assets"
 )
 
@@ -48,7 +49,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	var fl exportFlags
 	fs.StringVar(&fl.format, "format", "", "output format, csv or npz (default: from --out's extension, else csv)")
 	fs.StringVar(&fl.out, "out", ".", "output folder; with one input, the output file (.csv or .npz), or - for CSV on stdout")
-	fs.Float64Var(&fl.fps, "fps", 0, fmt.Sprintf("output frame rate (frames/s, up to %g); 0 exports the input's own frames", maxExportFPS))
+	fs.Float64Var(&fl.fps, "fps", 0, flagrange.ExportFPS.Usage("output frame rate"))
 	fs.StringVar(&fl.sample, "sample", "cubic", "sampling between frames, cubic or linear (op_sample_linear)")
 	fs.BoolVar(&fl.fd, "fd", false, "add the finite difference of the exported poses beside each velocity (central)")
 	fs.StringVar(&fl.units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit")
@@ -260,17 +261,13 @@ func (fl *exportFlags) settleOutput(inputs []string) error {
 	return nil
 }
 
-// maxExportFPS bounds export --fps: a microsecond between frames, a
-// hundred times finer than a BVH file's finest (bvh.MinFrameTime); finer
-// still adds only rows (a 10 s clip is ten million frames already).
-const maxExportFPS = 1e6
-
 // checkValues rejects --fps, --sample, --out-units, --units and --up
 // values out of their range or unknown.
 func (fl *exportFlags) checkValues() error {
+	if err := flagrange.ExportFPS.Check(fl.fps); err != nil {
+		return exportUsageError{err}
+	}
 	switch {
-	case !(fl.fps >= 0) || fl.fps > maxExportFPS:
-		return exportUsage("--fps %v: want 0 (the input's frames) or a rate up to %g", fl.fps, maxExportFPS)
 	case fl.sample != "cubic" && fl.sample != "linear":
 		return exportUsage("--sample %q: want cubic or linear", fl.sample)
 	case fl.outUnits != "m" && fl.outUnits != "file":
