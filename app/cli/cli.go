@@ -55,22 +55,22 @@ func newFlagSet(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
 }
 
 // checkedStdout wraps a subcommand's stdout so that a failed write (a full
-// disk, a closed file) fails the command: what was asked for was not
-// written. Each subcommand defers the returned finish, which turns an
-// exit 0 into 1 and says why on stderr (a command exiting non-zero has
-// said what went wrong already).
+// disk, a closed file, a pipe whose reader has gone) fails the command:
+// what was asked for was not written. Each subcommand defers the returned
+// finish, which turns the exit code into 1 and says why on stderr (a
+// command exiting 1 on its own has said what went wrong already).
 //
-// A pipe whose reader has gone (EPIPE: `kinelab info x.bvh | head -1`) is
-// no failure: the reader is done. Later output is dropped, the command
-// ends quietly with the exit code it would have had, and a command that
-// streams its data to stdout is stopped (stopOnGone).
+// A pipe whose reader has gone (EPIPE: `kinelab export walk --out - |
+// head -c 100`) is such a failure: the data after what the reader took is
+// lost, so the command does not exit 0. A command that streams its data to
+// stdout is stopped at once (stopOnGone), and the message says how much
+// the reader took.
 func checkedStdout(name string, stdout, stderr io.Writer, code *int) (*checkedWriter, func()) {
 	w := &checkedWriter{w: stdout}
 	return w, func() {
-		if w.gone && w.stop != nil && *code == ExitFail {
-			*code = ExitOK // stopped by stopOnGone: the reader had all it wanted
-		}
-		if w.err != nil && *code == ExitOK {
+		// A command stopped by stopOnGone fails with its stop's error,
+		// which it leaves unsaid: what was lost is said here.
+		if w.err != nil && (*code == ExitOK || w.gone && w.stop != nil) {
 			fmt.Fprintf(stderr, "%s: writing the output: %v\n", name, w.err)
 			*code = ExitFail
 		}
@@ -78,32 +78,34 @@ func checkedStdout(name string, stdout, stderr io.Writer, code *int) (*checkedWr
 }
 
 // checkedWriter keeps the first error of its writer and fails every
-// write after it; after EPIPE it drops every write.
+// write after it.
 type checkedWriter struct {
-	w    io.Writer
-	err  error
-	gone bool   // the reader of a pipe has gone (EPIPE)
-	stop func() // called when it goes: stops a command streaming to stdout
+	w       io.Writer
+	err     error
+	written int64  // bytes written before the error
+	gone    bool   // the reader of a pipe has gone (EPIPE)
+	stop    func() // called when it goes: stops a command streaming to stdout
 }
 
-// stopOnGone has stop called when the reader of the pipe goes (and the
-// command's exit code then is 0 whatever the stop makes it).
+// stopOnGone has stop called when the reader of the pipe goes.
 func (c *checkedWriter) stopOnGone(stop func()) { c.stop = stop }
 
 func (c *checkedWriter) Write(p []byte) (int, error) {
-	if c.gone {
-		return len(p), nil
-	}
 	if c.err != nil {
 		return 0, c.err
 	}
 	n, err := c.w.Write(p)
+	c.written += int64(n)
 	if errors.Is(err, syscall.EPIPE) {
 		c.gone = true
+		if !errors.As(err, new(*lostOutput)) { // said by a checkedWriter under this one
+			err = &lostOutput{c.written, err}
+		}
+		c.err = err
 		if c.stop != nil {
 			c.stop()
 		}
-		return len(p), nil
+		return n, err
 	}
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
@@ -111,6 +113,20 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	c.err = err
 	return n, err
 }
+
+// lostOutput is a write to a pipe whose reader has gone: "the reader of
+// standard output closed it after 100 bytes (write /dev/stdout: broken
+// pipe); the rest is lost".
+type lostOutput struct {
+	written int64 // bytes the reader took
+	err     error // EPIPE, as the write gave it
+}
+
+func (e *lostOutput) Error() string {
+	return fmt.Sprintf("the reader of standard output closed it after %s (%v); the rest is lost", words.Count(int(e.written), "byte"), e.err)
+}
+
+func (e *lostOutput) Unwrap() error { return e.err }
 
 // parse parses args and rejects positional arguments. It returns the exit
 // code to stop with, or -1 to go on.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
@@ -112,7 +113,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	info := stdout
 	if fl.toStdout {
 		info = stderr
-		cw.stopOnGone(cancel) // the reader has all it wants: stop quietly
+		cw.stopOnGone(cancel) // the reader has gone: stop at once (finish says so)
 	}
 	// Each output is written whole to its temporary file, and all are put
 	// in place only when every one is: an input that fails midway (a
@@ -203,10 +204,11 @@ func exportUsage(format string, a ...any) error {
 }
 
 // exportFailed says on stderr what went wrong and returns the exit code:
-// ExitUsage for a bad command line, else ExitFail. An interrupted export
-// says nothing: main says it stopped.
+// ExitUsage for a bad command line, else ExitFail.
 func exportFailed(stderr io.Writer, err error) int {
-	if errors.Is(err, context.Canceled) {
+	// Interrupted, main says so; stopped by stdout's reader going,
+	// checkedStdout's finish says what was lost.
+	if errors.Is(err, context.Canceled) || errors.Is(err, syscall.EPIPE) {
 		return ExitFail
 	}
 	fmt.Fprintf(stderr, "kinelab export: %v\n", err)
