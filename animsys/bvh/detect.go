@@ -335,7 +335,8 @@ type ReadOptions struct {
 // ImportFor is how to read f: d's detection with c's options applied, the
 // units it reads in, and a note on each choice ("units cm (detected):
 // ...; stature 1.78 m, ...", "up Z (chosen; detected Y)", "dropped frame
-// 0: ..." or "kept (as asked) frame 0: ...").
+// 0: ..." or "kept (as asked) frame 0: ..."), and which joint names were
+// not UTF-8.
 // The app, `kinelab verify --bvh` and `kinelab export` all read a file
 // through it. The error names the flag of an option that does not parse.
 func ImportFor(f *File, d Detection, c ReadOptions) (Import, Units, []string, error) {
@@ -374,5 +375,8 @@ func ImportFor(f *File, d Detection, c ReadOptions) (Import, Units, []string, er
 		notes = append(notes, "dropped "+why)
 	}
 	imp.Skip = min(imp.Skip, max(f.Frames-1, 0)) // as ClipWith: at least one frame stays
+	if n := f.NamesNote(); n != "" {
+		notes = append(notes, n)
+	}
 	return imp, units, notes, nil
 }

@@ -181,6 +181,9 @@ func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) bvh.De
 	if d.FigureErr != nil {
 		fmt.Fprintf(tw, "figure\tnot read as a human (%v)\n", d.FigureErr)
 	}
+	if n := f.NamesNote(); n != "" {
+		fmt.Fprintf(tw, "names\t%s\n", n)
+	}
 	tw.Flush()
 
 	fmt.Fprintln(w, "\njoints (channels in file order):")
