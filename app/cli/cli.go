@@ -154,9 +154,9 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 // operation and velocity the max and mean error (m/s, rad/s, 1/s), the
 // tolerance and the worst sample (clip, time, frame, joint), then the data
 // jumps it left out, and returns 1 if any tolerance is exceeded or the
-// file does not load. --file FOLDER verifies every BVH file in it, each
-// on its own, a line each (verifyFolder) and a summary, and returns 1 if
-// any fails.
+// file does not load. --file FOLDER verifies every BVH and glTF file in
+// it (not its subfolders), each on its own, a line each (verifyFolder)
+// and a summary, and returns 1 if any fails.
 func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab verify", stdout, stderr, &code)
 	defer finish()
@@ -164,10 +164,11 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
 			"BVH or glTF file's clips, leaving out (and naming) frames where the data itself jumps;\n"+
-			"exits 1 if any tolerance is exceeded. A folder: each BVH file in it, a line each.", stderr)
+			"exits 1 if any tolerance is exceeded. A folder: each BVH and glTF file in it (not its\n"+
+			"subfolders, which the summary names), a line each, then a summary.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	intervals := fs.Int("intervals", verify.MaxIntervals, fmt.Sprintf("check at most `N` frame intervals per clip, spread evenly (1-%d)", maxIntervals))
-	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it; or each BVH file of a folder")
+	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it; or each BVH and glTF file of a folder (not its subfolders)")
 	fs.StringVar(file, "bvh", "", "the same as --file (older name)")
 	units := fs.String("units", "auto", "units of the BVH file: auto, m, cm, mm, in, cmu or metres per unit")
 	up := fs.String("up", "auto", "up axis of the BVH file: auto, y or z")
@@ -237,20 +238,26 @@ type folderResult struct {
 	Report *verify.Report `json:"report,omitempty"`
 }
 
-// verifyFolder runs verifyFile on every BVH file in dir (in name order,
-// a file met twice once), printing a line for each, PASS or FAIL with its
-// worst check (or why it could not be verified), then a summary; with
-// asJSON, each file's report. It exits 1 if any file fails or the folder
-// holds none; it checks ctx between files.
+// verifyFolder runs verifyFile on every BVH and glTF file in dir (.bvh,
+// .gltf, .glb; in name order, a file met twice once), printing a line for
+// each, PASS or FAIL with its worst check (or why it could not be
+// verified), then a summary that counts them and says what was not read:
+// subfolders (by name: verify each with --file) and other files; with
+// asJSON, each file's report and those. It exits 1 if any file fails or
+// the folder holds none; it checks ctx between files.
 func verifyFolder(ctx context.Context, dir string, opt bvh.ReadOptions, asJSON bool, intervals int, stdout, stderr io.Writer) int {
-	files, err := character.Expand([]string{dir})
+	l, err := listFolder(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 		return ExitFail
 	}
-	files, twice := character.Unique(files)
+	files, twice := character.Unique(l.files)
 	for _, n := range twice {
 		fmt.Fprintf(stderr, "kinelab verify: %s\n", n)
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "kinelab verify: %s: a folder with no BVH or glTF file (.bvh, .gltf, .glb)%s\n", dir, l.notRead())
+		return ExitFail
 	}
 	var results []folderResult
 	failed := 0
@@ -277,16 +284,75 @@ func verifyFolder(ctx context.Context, dir string, opt bvh.ReadOptions, asJSON b
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(struct {
-			Files []folderResult `json:"files"`
-			Pass  bool           `json:"pass"`
-		}{results, failed == 0}) // a write error fails the command through checkedStdout
+			Files      []folderResult `json:"files"`
+			Pass       bool           `json:"pass"`
+			Subfolders []string       `json:"subfolders_not_read"`
+			Other      int            `json:"other_files_not_read"`
+		}{results, failed == 0, l.subfolders, l.other}) // a write error fails the command through checkedStdout
 	} else {
-		fmt.Fprintf(stdout, "%s: %s verified, %d pass, %d fail\n", dir, words.Count(len(results), "file"), len(results)-failed, failed)
+		bvhs := 0
+		for _, f := range files {
+			if !character.IsGLTF(f) {
+				bvhs++
+			}
+		}
+		fmt.Fprintf(stdout, "%s: %s verified (%d BVH, %d glTF), %d pass, %d fail%s\n", dir, words.Count(len(results), "file"),
+			bvhs, len(files)-bvhs, len(results)-failed, failed, l.notRead())
 	}
 	if failed > 0 {
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// folderListing is what a folder holds for verify: the character files
+// it reads (BVH and glTF, by extension, in name order), and what it does
+// not: subfolders (by name) and other files (a glTF file's .bin and
+// textures among them).
+type folderListing struct {
+	files      []string
+	subfolders []string
+	other      int
+}
+
+// listFolder lists dir for verify (folderListing). Subfolders are not
+// read: a folder of captures is one level, as the app loads it.
+func listFolder(dir string) (folderListing, error) {
+	var l folderListing
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return l, err
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		switch ext := strings.ToLower(filepath.Ext(e.Name())); {
+		case e.IsDir():
+			l.subfolders = append(l.subfolders, e.Name())
+		case ext == ".bvh" || ext == ".gltf" || ext == ".glb":
+			l.files = append(l.files, p)
+		default:
+			l.other++
+		}
+	}
+	return l, nil
+}
+
+// notRead says what of the folder was not read: "; subfolders not read
+// (verify each with --file): a, b; 3 other files not read".
+func (l folderListing) notRead() string {
+	var s string
+	if n := len(l.subfolders); n > 0 {
+		names := l.subfolders[:min(n, 4)]
+		list := strings.Join(names, ", ")
+		if n > 4 {
+			list += fmt.Sprintf(" and %d more", n-4)
+		}
+		s += fmt.Sprintf("; %s not read (verify each with --file): %s", words.Count(n, "subfolder"), list)
+	}
+	if l.other > 0 {
+		s += fmt.Sprintf("; %s not read", words.Count(l.other, "other file"))
+	}
+	return s
 }
 
 // folderLine is a file's line of the folder's report: "PASS file: worst

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kinelab/internal/fixture"
+	"kinelab/internal/gltftest"
 )
 
 // TestVerifyFolder verifies a folder of two captures that pass, one that
@@ -29,7 +30,7 @@ func TestVerifyFolder(t *testing.T) {
 	code, out, _ := run("--file", dir)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if code != ExitOK || len(lines) != 3 || !strings.HasPrefix(lines[0], "PASS lafan1.bvh: every checked velocity within its tolerance; worst ") ||
-		!strings.HasPrefix(lines[1], "PASS mixamo.bvh: ") || lines[2] != dir+": 2 files verified, 2 pass, 0 fail" {
+		!strings.HasPrefix(lines[1], "PASS mixamo.bvh: ") || lines[2] != dir+": 2 files verified (2 BVH, 0 glTF), 2 pass, 0 fail" {
 		t.Errorf("two captures: exit %d, stdout\n%s\nwant 0, a PASS line each and the summary", code, out)
 	}
 
@@ -46,7 +47,7 @@ func TestVerifyFolder(t *testing.T) {
 		"PASS lafan1.bvh: ",
 		"PASS mixamo.bvh: ",
 		"FAIL short.bvh: ",
-		dir + ": 4 files verified, 2 pass, 2 fail",
+		dir + ": 4 files verified (4 BVH, 0 glTF), 2 pass, 2 fail",
 	}
 	if code != ExitFail || len(lines) != len(want) {
 		t.Fatalf("with a bad and a short file: exit %d, stdout\n%s\nwant 1 and %d lines", code, out, len(want))
@@ -74,7 +75,55 @@ func TestVerifyFolder(t *testing.T) {
 	}
 
 	empty := t.TempDir()
-	if code, _, stderr := run("--file", empty); code != ExitFail || !strings.Contains(stderr, "a folder with no .bvh file") {
-		t.Errorf("an empty folder: exit %d, %q; want 1, saying it has no .bvh file", code, stderr)
+	if code, _, stderr := run("--file", empty); code != ExitFail || !strings.Contains(stderr, "a folder with no BVH or glTF file") {
+		t.Errorf("an empty folder: exit %d, %q; want 1, saying it has no BVH or glTF file", code, stderr)
+	}
+}
+
+// TestVerifyFolderGLTF: a folder's glTF files are verified beside its
+// BVH files, a line each (they were skipped without a word, and a folder
+// of only glTF files was "a folder with no .bvh file"); its subfolders
+// are not read, and the summary names them, and counts the other files.
+func TestVerifyFolderGLTF(t *testing.T) {
+	dir := t.TempDir()
+	fixture.File(t, dir, fixture.Mixamo())
+	for _, name := range []string{"a.glb", "b.gltf"} {
+		if err := gltftest.Default(filepath.Join(dir, name), gltftest.Options{GLB: name == "a.glb"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sub := range []string{"takes", "old"} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fixture.File(t, filepath.Join(dir, sub), fixture.LAFAN1())
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Verify(context.Background(), []string{"--intervals", "10", "--file", dir}, &out, &errb)
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []string{"PASS a.glb: ", "PASS b.gltf: ", "PASS mixamo.bvh: ",
+		dir + ": 3 files verified (1 BVH, 2 glTF), 3 pass, 0 fail; 2 subfolders not read (verify each with --file): old, takes; "}
+	if code != ExitOK || len(lines) != len(want) {
+		t.Fatalf("exit %d, stdout\n%s\nstderr %s\nwant 0 and %d lines", code, out.String(), errb.String(), len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d is %q; want %q...", i+1, lines[i], w)
+		}
+	}
+	if !strings.HasSuffix(lines[3], "; 1 other file not read") {
+		t.Errorf("the summary %q does not count the other files", lines[3])
+	}
+
+	only := t.TempDir()
+	if err := gltftest.Default(filepath.Join(only, "c.glb"), gltftest.Options{GLB: true}); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := Verify(context.Background(), []string{"--intervals", "10", "--file", only}, &out, &errb); code != ExitOK || !strings.Contains(out.String(), "1 file verified (0 BVH, 1 glTF), 1 pass") {
+		t.Errorf("a folder of one glTF file: exit %d, %q", code, out.String())
 	}
 }
