@@ -397,7 +397,8 @@ func (fl *exportFlags) outPath(j exportJob) string {
 }
 
 // exportOne writes one export to path's temporary file (or stdout for
-// "-") and returns its header and the output to commit (nil for stdout).
+// "-"), once the disk has room for it (export.Size, CheckSpace), and
+// returns its header and the output to commit (nil for stdout).
 // A failed or interrupted export (ctx done) leaves the output as it was
 // (export.Output).
 func exportOne(ctx context.Context, src export.Source, opt export.Options, format, path string, stdout io.Writer) (export.Header, pending, error) {
@@ -408,6 +409,17 @@ func exportOne(ctx context.Context, src export.Source, opt export.Options, forma
 	h := s.Header()
 	if path == "-" {
 		return h, nil, s.Run(ctx, export.NewCSVWriter(stdout))
+	}
+	// Refused before a byte is written where the disk has not the room
+	// (an export at --fps 1e6 wrote 3.8-5.4 GB without a question). The
+	// outputs written before this one are on the disk already, in their
+	// temporary files: the free space counts them.
+	need, err := export.Size(src, opt, format == "npz")
+	if err != nil {
+		return h, nil, err
+	}
+	if err := export.CheckSpace(path, need); err != nil {
+		return h, nil, err
 	}
 	if format == "npz" {
 		w := export.NewNPZWriter(path)
