@@ -270,6 +270,7 @@ func newCorpus(t *testing.T, in, out string) *corpus {
 	// BVH files: 10,000 joints over 3 frames; values of 3e38; no
 	// extension.
 	writeInput(t, j("wide.bvh"), wideBVH(10000, 3))
+	writeInput(t, j("deep.bvh"), deepBVH(10000, 30))
 	b, err := os.ReadFile(walk)
 	if err != nil {
 		t.Fatal(err)
@@ -373,6 +374,9 @@ func newCorpus(t *testing.T, in, out string) *corpus {
 		hostileCase{name: "big-values/verify", args: []string{"verify", "--file", j("big.bvh")}, code: 1, says: "big.bvh"},
 		hostileCase{name: "wide/info", args: []string{"info", j("wide.bvh")}, code: 0},
 		hostileCase{name: "wide/export", args: []string{"export", j("wide.bvh"), "--out", o("wide.csv")}, code: 0},
+		// Checked on 6 of its 29 intervals (verify.MaxJointIntervals): on
+		// every one it ran past 90 s.
+		hostileCase{name: "deep/verify", args: []string{"verify", "--file", j("deep.bvh")}, code: 0, says: "10002 joints: at most 6 frame intervals a clip checked"},
 		hostileCase{name: "extensionless/info", args: []string{"info", j("capture")}, code: 0},
 		hostileCase{name: "extensionless/export", args: []string{"export", j("capture"), "--out", o("capture.csv")}, code: 0},
 		hostileCase{name: "extensionless/verify", args: []string{"verify", "--file", j("capture")}, code: 0},
@@ -444,6 +448,27 @@ func wideBVH(n, frames int) []byte {
 	for f := 0; f < frames; f++ {
 		for k := 0; k < channels; k++ {
 			fmt.Fprintf(&b, "%g ", float64((f+k)%7)*0.1)
+		}
+		b.WriteString("\n")
+	}
+	return []byte(b.String())
+}
+
+// deepBVH is a BVH file of one chain of n joints (n levels), over frames
+// frames of small rotations.
+func deepBVH(n, frames int) []byte {
+	var b strings.Builder
+	b.WriteString("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n")
+	for j := 1; j < n; j++ {
+		fmt.Fprintf(&b, "JOINT J%d\n{\n OFFSET 0 1 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n", j)
+	}
+	b.WriteString("End Site\n{\n OFFSET 0 1 0\n}\n")
+	b.WriteString(strings.Repeat("}\n", n))
+	fmt.Fprintf(&b, "MOTION\nFrames: %d\nFrame Time: 0.0333333\n", frames)
+	for f := 0; f < frames; f++ {
+		b.WriteString("0 0 0 0 0 0")
+		for k := 1; k < n; k++ {
+			fmt.Fprintf(&b, " %g 0 0", float64((f+k)%7)*0.01)
 		}
 		b.WriteString("\n")
 	}

@@ -11,6 +11,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -167,7 +168,7 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 			"exits 1 if any tolerance is exceeded. A folder: each BVH and glTF file in it (not its\n"+
 			"subfolders, which the summary names), a line each, then a summary.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	intervals := fs.Int("intervals", verify.MaxIntervals, fmt.Sprintf("check at most `N` frame intervals per clip, spread evenly (1-%d)", maxIntervals))
+	intervals := fs.Int("intervals", verify.MaxIntervals, fmt.Sprintf("check at most `N` frame intervals per clip, spread evenly (1-%d; by default fewer for a skeleton of more than %d joints, so that joints x intervals stay within %d)", maxIntervals, verify.MaxJointIntervals/verify.MaxIntervals, verify.MaxJointIntervals))
 	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it; or each BVH and glTF file of a folder (not its subfolders)")
 	fs.StringVar(file, "bvh", "", "the same as --file (older name)")
 	units := fs.String("units", "auto", "units of the BVH file: auto, m, cm, mm, in, cmu or metres per unit")
@@ -179,6 +180,9 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	if *intervals < 1 || *intervals > maxIntervals {
 		fmt.Fprintf(stderr, "kinelab verify: --intervals must be at least 1 and at most %d, got %d\n", maxIntervals, *intervals)
 		return ExitUsage
+	}
+	if !flagSet(fs, "intervals") {
+		*intervals = 0 // each file's own: verify.Intervals of its joints
 	}
 	if *file != "" {
 		opt := bvh.ReadOptions{Units: *units, Up: *up, KeepRest: *keep}
@@ -197,13 +201,21 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	for _, c := range assets.Clips() {
 		clips = append(clips, &c)
 	}
-	return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, verify.BenchRoles(), clips)
+	return verifyClips(stdout, stderr, *asJSON, cmp.Or(*intervals, verify.Intervals(skel.Len())), &skel, verify.BenchRoles(), clips)
+}
+
+// flagSet reports whether flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // verifyFile verifies the clips of the character file path reads as
 // (character.Load with opt; a glTF file's every animation), with the
 // procedural cases on its head and leg, at most intervals frame
-// intervals a clip. What loading detected goes to stderr. The error says
+// intervals a clip (0: verify.Intervals of its joints, said on stderr
+// when fewer than verify.MaxIntervals). What loading detected goes to stderr. The error says
 // why the file could not be verified: it does not load, or a clip is
 // too short.
 func verifyFile(path string, opt bvh.ReadOptions, intervals int, stderr io.Writer) (verify.Report, error) {
@@ -223,6 +235,13 @@ func verifyFile(path string, opt bvh.ReadOptions, intervals int, stderr io.Write
 	}
 	if err := ch.Skel.Validate(); err != nil {
 		return verify.Report{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if intervals == 0 {
+		intervals = verify.Intervals(ch.Skel.Len())
+		if intervals < verify.MaxIntervals {
+			fmt.Fprintf(stderr, "kinelab verify: %s: %d joints: at most %d frame intervals a clip checked, spread evenly (%d joint-intervals; --intervals N for more)\n",
+				path, ch.Skel.Len(), intervals, verify.MaxJointIntervals)
+		}
 	}
 	roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
 	rep := verify.RunIntervals(&ch.Skel, verify.Cases(&ch.Skel, roles), clips, intervals)

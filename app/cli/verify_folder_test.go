@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"kinelab/animsys/verify"
 	"kinelab/internal/fixture"
 	"kinelab/internal/gltftest"
 )
@@ -125,5 +127,57 @@ func TestVerifyFolderGLTF(t *testing.T) {
 	out.Reset()
 	if code := Verify(context.Background(), []string{"--intervals", "10", "--file", only}, &out, &errb); code != ExitOK || !strings.Contains(out.String(), "1 file verified (0 BVH, 1 glTF), 1 pass") {
 		t.Errorf("a folder of one glTF file: exit %d, %q", code, out.String())
+	}
+}
+
+// chainBVH is a BVH file of one chain of n joints under the root, each
+// bending a little differently in each of frames frames.
+func chainBVH(n, frames int) []byte {
+	var b strings.Builder
+	b.WriteString("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n")
+	for j := 1; j < n; j++ {
+		fmt.Fprintf(&b, "JOINT J%d\n{\n OFFSET 0 0.2 0\n CHANNELS 3 Zrotation Xrotation Yrotation\n", j)
+	}
+	b.WriteString("End Site\n{\n OFFSET 0 0.2 0\n}\n")
+	b.WriteString(strings.Repeat("}\n", n))
+	fmt.Fprintf(&b, "MOTION\nFrames: %d\nFrame Time: 0.0333333\n", frames)
+	for f := 0; f < frames; f++ {
+		fmt.Fprintf(&b, "0 %g 0 0 0 0", 90+float64(f))
+		for j := 1; j < n; j++ {
+			fmt.Fprintf(&b, " %g %g 0", 0.01*float64((f+j)%5), 0.02*float64((f*j)%3))
+		}
+		b.WriteString("\n")
+	}
+	return []byte(b.String())
+}
+
+// TestVerifyDeepHierarchy: a skeleton of thousands of joints is checked
+// on fewer intervals by default, so that joints x intervals stay within
+// verify.MaxJointIntervals (a 10,000-level chain ran past 90 s), and
+// verify says so; --intervals still chooses.
+func TestVerifyDeepHierarchy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "deep.bvh")
+	if err := os.WriteFile(path, chainBVH(1000, 12), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want int
+	}{{nil, verify.MaxJointIntervals / 1002}, {[]string{"--intervals", "5"}, 5}} {
+		var out, errb bytes.Buffer
+		Verify(context.Background(), append([]string{"--json", "--file", path}, c.args...), &out, &errb)
+		var rep struct{ Intervals int }
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil || rep.Intervals != c.want {
+			t.Errorf("%q: %d intervals a clip (%v), want %d; stderr %s", c.args, rep.Intervals, err, c.want, errb.String())
+		}
+		note := "1002 joints: at most 63 frame intervals a clip checked"
+		if said := strings.Contains(errb.String(), note); said != (c.args == nil) {
+			t.Errorf("%q: stderr %q; want %q only by default", c.args, errb.String(), note)
+		}
+	}
+	for joints, want := range map[int]int{1: 2000, 23: 2000, 32: 2000, 33: 1939, 10002: 6, 100000: 4} {
+		if got := verify.Intervals(joints); got != want {
+			t.Errorf("verify.Intervals(%d) = %d, want %d", joints, got, want)
+		}
 	}
 }
