@@ -109,6 +109,14 @@ func writesFiles(args []string) bool {
 }
 
 func run(ctx context.Context, args []string) int {
+	// A panic (a bug: every input is refused before one can happen) still
+	// leaves no temporary file: removed before the panic goes on.
+	defer func() {
+		if p := recover(); p != nil {
+			export.RemoveTemporary()
+			panic(p)
+		}
+	}()
 	var stdout io.Writer = os.Stdout
 	if stdoutClosed() {
 		stdout = closedStdout{}
