@@ -101,8 +101,10 @@ type Detection struct {
 	Skip       int
 	SkipReason string
 	lead       lead // what SkipReason says, to say it again in other units
-	// Figure reads the skeleton as a human (indices into File.Joints)
-	// when FigureErr is nil.
+	// Figure is the skeleton's reading (indices into File.Joints): a
+	// human when FigureErr is nil; else, standing on the file's +Y, a
+	// figure laid out by its trunk whose NotHuman is FigureErr's text
+	// (humanoid.Read), the one reason every command and the app give.
 	Figure    humanoid.Figure
 	FigureErr error
 }
@@ -155,6 +157,7 @@ func DetectContext(ctx context.Context, f *File) (Detection, error) {
 		d.Height = humanoid.Height(frames, best.Vec())
 		d.Stature, d.StatureReason = stature(f, &d.Figure, best, frames, rots, at)
 	} else {
+		d.Figure, _ = humanoid.Read(parents, names, frames) // along +Y, as Classify's error
 		d.Up = UpY
 		d.UpReason = "BVH's +Y: the skeleton does not read as a human figure (" + d.FigureErr.Error() + ")"
 		hs := make([]float32, len(frames))

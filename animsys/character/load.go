@@ -32,6 +32,12 @@ type File struct {
 	// BVH.Joints), nil when it does not read as one (bvh.Detect). A
 	// character made of the file keeps it, on its joints (figureOn).
 	Figure *humanoid.Figure
+	// NotHuman is bvh.Detect's reading of a skeleton that is no human
+	// (laid out by its trunk, and why it is none), when the file stands
+	// as Detect read it (up +Y): a character made of the file keeps it
+	// too, so that it gives the reason bvh info gives. Nil otherwise (a
+	// human, or another up axis chosen: the character reads its own).
+	NotHuman *humanoid.Figure
 }
 
 // Open reads the BVH file at path with opt. Errors are the parser's
@@ -76,6 +82,8 @@ func readContext(ctx context.Context, f *bvh.File, opt bvh.ReadOptions) (*File, 
 	file := &File{BVH: f, Import: imp, Units: units, Notes: notes}
 	if d.FigureErr == nil {
 		file.Figure = &d.Figure
+	} else if imp.Up == bvh.UpY {
+		file.NotHuman = &d.Figure // standing as Detect read it
 	}
 	return file, nil
 }
@@ -693,12 +701,18 @@ func fromFile(file *File, keep []bool) *Character {
 		ch.Clips = []animsys.Clip{rootedClip(&fs, &fc, hips)}
 	}
 	var fig humanoid.Figure
-	if file.Figure != nil {
+	switch {
+	case file.Figure != nil:
 		fig = figureOn(file.Figure, at, shift, &ch.Skel)
-	} else {
-		// A skeleton that is no human is laid out by its trunk as the
-		// character stands (up as the options chose): read here, as
-		// the only reading besides Detect's finding it no human.
+	case file.NotHuman != nil:
+		// Detect's reading, its reason the one bvh info gives: read again
+		// on other frames, the figure could read otherwise (bvh info said
+		// "4 limbs reach the ground" of a capture the app said 3 of).
+		fig = figureOn(file.NotHuman, at, shift, &ch.Skel)
+	default:
+		// A skeleton that is no human, standing on an up axis the
+		// options chose, is laid out by its trunk as the character
+		// stands: read here.
 		fig = ch.read()
 	}
 	ch.Figure = &fig

@@ -9,20 +9,22 @@ import (
 )
 
 // human reads the figure standing along up as a human by its shape
-// (shape.go): exactly two limbs of the body reach the ground, where they
-// meet (the hips) the spine rises and stands, two arms hang from it above
-// them, and the head is above the shoulders. Joint names only label what
+// (shape.go), measured on the frames it stands in (standingFrames): two
+// limbs of the body reach the ground (a foot bone under the root standing
+// in for a leg's end, and arms that reach the ground too left aside:
+// bearing), where they meet (the hips) the spine rises and stands, two
+// arms hang from it above them, and the head is above the shoulders. Joint names only label what
 // the shape found: which joint of a leg is the foot and of an arm the
 // hand, which side each is on, which two branches of the spine are the
 // arms, which joint the head. When the figure is no human the error lists
 // its shape's facts.
 func (t *tree) human(frames [][]mgl32.Vec3, up mgl32.Vec3) (Figure, error) {
-	s := t.measure(frames, up)
+	s := t.measure(standingFrames(t, frames, up), up)
 	if !(s.h > 0) {
 		return Figure{}, fmt.Errorf("its joints all lie at one height: no body stands on the ground")
 	}
 	body, controls := s.footings()
-	if len(body) != 2 {
+	if body = s.bearing(body); len(body) != 2 {
 		return Figure{}, s.notHuman(body, controls)
 	}
 	fail := func(format string, a ...any) (Figure, error) {
@@ -48,6 +50,9 @@ func (t *tree) human(frames [][]mgl32.Vec3, up mgl32.Vec3) (Figure, error) {
 	for k, e := range ends {
 		path := t.path(hips, e)
 		feet[k] = t.named(path, footWords)
+		if body[k].stand >= 0 { // the leg ends at its knee: its end is its foot
+			feet[k] = e
+		}
 		if feet[k] < 0 {
 			byName = false
 			feet[k] = t.extremityOn(path)
@@ -87,6 +92,13 @@ func (t *tree) human(frames [][]mgl32.Vec3, up mgl32.Vec3) (Figure, error) {
 	for sd := Left; sd <= Right; sd++ {
 		f.Legs[sd] = t.limb(hips, feet[sd])
 		f.Arms[sd] = t.limb(chest, hands[sd])
+		for _, b := range body {
+			// A leg ending at its knee, its foot standing in under the
+			// root: no two-bone chain reaches the foot.
+			if b.stand >= 0 && t.isAncestor(feet[sd], b.leaves[0]) {
+				f.Legs[sd].Upper, f.Legs[sd].Mid = -1, -1
+			}
+		}
 	}
 	t.finish(&f)
 	return f, nil

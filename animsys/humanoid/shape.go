@@ -1,6 +1,7 @@
 package humanoid
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -149,6 +150,11 @@ type footing struct {
 	// level (an IK control or a marker beside the body, under a root on
 	// the floor): no limb of the body.
 	control bool
+	// stand is, for a limb of the body that ends short of the ground, the
+	// joint under a root on the floor that stands in for its foot (a
+	// rig's foot bone hanging from its root, beneath the knee the leg
+	// ends at: standIn), -1 for none; leaves then holds the limb's end.
+	stand int
 }
 
 // footings finds the limbs that reach the ground: those of the body and
@@ -167,17 +173,75 @@ func (s *shape) footings() (body, controls []footing) {
 		}
 		at[[2]int{base, first}] = len(all)
 		all = append(all, footing{leaves: []int{j}, base: base, first: first,
-			control: base >= 0 && s.med[base] <= groundFloor*s.h})
+			control: base >= 0 && s.med[base] <= groundFloor*s.h, stand: -1})
+	}
+	taken := map[int]bool{}
+	for _, f := range all {
+		for _, l := range f.leaves {
+			taken[l] = true
+		}
 	}
 	for _, f := range all {
-		if f.control {
-			controls = append(controls, f)
-		} else {
+		if !f.control {
 			body = append(body, f)
+			continue
 		}
+		if end := s.standIn(s.end(f), taken); end >= 0 {
+			taken[end] = true
+			base, first := s.hangsFrom(end)
+			body = append(body, footing{leaves: []int{end}, base: base, first: first, stand: s.end(f)})
+			continue
+		}
+		controls = append(controls, f)
 	}
 	return body, controls
 }
+
+// standIn is the end of the limb of the body whose foot is foot, a joint
+// on the ground under a root on the floor, -1 for none: the nearest leaf
+// of the body, not taken, that stays above it in most frames at the same
+// distance from it, within standStretch, and within standReach of the
+// height: a knee, with the shin between them. Rigs that drive their legs
+// by IK export the foot so (Quaternius's robot.glb: "Foot.L" under the
+// root "Bone", the leg "UpperLeg.L", "LowerLeg.L" ending at the knee),
+// the foot following the knee wherever the shin swings.
+func (s *shape) standIn(foot int, taken map[int]bool) int {
+	t := s.t
+	best, bd := -1, float32(math.Inf(1))
+	for j := range t.parents {
+		if len(t.kids[j]) > 0 || taken[j] {
+			continue
+		}
+		if base, _ := s.hangsFrom(j); base >= 0 && s.med[base] <= groundFloor*s.h {
+			continue // hangs beside the body too
+		}
+		above := 0
+		lo, hi := float32(math.Inf(1)), float32(0)
+		for _, fr := range s.frames {
+			d := fr[j].Sub(fr[foot])
+			if d.Dot(s.up) > 0 {
+				above++
+			}
+			lo, hi = min(lo, d.Len()), max(hi, d.Len())
+		}
+		if 2*above <= len(s.frames) || hi > standStretch*lo || hi > standReach*s.h {
+			continue
+		}
+		if d := s.dist(j, foot); d < bd {
+			best, bd = j, d
+		}
+	}
+	return best
+}
+
+// standStretch is how much the distance from a limb's end to the foot
+// standing in for it may stretch over the frames (a rigid shin: IK
+// solvers keep it, and a hand swinging past a foot does not).
+const standStretch = 1.25
+
+// standReach is how far (a share of the figure's height) above the foot
+// standing in for it a limb's end may lie: a shin, under half a figure.
+const standReach = 0.5
 
 // end is the footing's leaf farthest from its first joint: a toe's tip
 // rather than its heel.
@@ -240,6 +304,72 @@ func (s *shape) spine(body []footing) (float32, bool) {
 	return float32(math.Abs(float64(s.angle(meet, top)))), true
 }
 
+// bearing is the two limbs of body that bear the figure, when more reach
+// the ground: the two hanging from the lowest joints, when every other
+// hangs from a joint at least armAbove of the height above both of theirs
+// (an arm reaching down: a long-armed robot's swinging fingers, a hand on
+// the floor); else body as it is. A four-legged animal's front legs hang
+// from its shoulders at its hips' height: all four stay.
+func (s *shape) bearing(body []footing) []footing {
+	if len(body) <= 2 {
+		return body
+	}
+	at := func(f footing) float32 {
+		if f.base < 0 {
+			return 0
+		}
+		return s.med[f.base]
+	}
+	sorted := slices.Clone(body)
+	slices.SortStableFunc(sorted, func(a, b footing) int { return cmp.Compare(at(a), at(b)) })
+	low := max(at(sorted[0]), at(sorted[1]))
+	for _, f := range sorted[2:] {
+		if at(f) < low+armAbove*s.h {
+			return body
+		}
+	}
+	return sorted[:2]
+}
+
+// armAbove is how far above the joints the legs hang from (a share of
+// the height) an arm reaching the ground hangs from: a human's shoulders
+// stand 30% of its height above its hips.
+const armAbove = 0.2
+
+// standingFrames are the frames in which the figure stands (the extent
+// along up of its joints but the roots at least standShare of its
+// tallest, the 90th percentile):
+// those its shape is read by, so that a crouch with the hands on the
+// floor reads as the human standing in the other frames.
+func standingFrames(t *tree, frames [][]mgl32.Vec3, up mgl32.Vec3) [][]mgl32.Vec3 {
+	hs := make([]float32, len(frames))
+	for i, fr := range frames {
+		lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+		for j, p := range fr {
+			if t.parents[j] >= 0 { // a root on the floor is no part of the figure's stance
+				lo, hi = min(lo, p.Dot(up)), max(hi, p.Dot(up))
+			}
+		}
+		hs[i] = hi - lo
+	}
+	tall := mathx.Quantile(hs, 0.9)
+	var out [][]mgl32.Vec3
+	for i, fr := range frames {
+		if hs[i] >= standShare*tall {
+			out = append(out, fr)
+		}
+	}
+	if len(out) == 0 { // NaNs, or a skeleton of roots alone
+		return frames
+	}
+	return out
+}
+
+// standShare is the least share of its tallest the figure stands at in
+// a frame its shape is read by: a walk or a run stays within a tenth, a
+// crouch drops to half.
+const standShare = 0.8
+
 // maxLegs is the most footings a spine is measured for: a spider's.
 const maxLegs = 8
 
@@ -295,11 +425,14 @@ func (t *tree) name(j int) string {
 	return fmt.Sprintf("joint %d", j)
 }
 
-// footName names a footing by its foot or hand where a joint's name says
-// one (from its first joint down to its end), else by where its leaves
-// meet.
+// footName names a footing by the foot standing in for its end, or by
+// its foot or hand where a joint's name says one (from its first joint
+// down to its end), else by where its leaves meet.
 func (s *shape) footName(f footing) string {
 	t := s.t
+	if f.stand >= 0 {
+		return t.name(f.stand)
+	}
 	for _, j := range append([]int{f.first}, t.path(f.first, s.end(f))...) {
 		if nm := t.names[j]; (hasAny(nm, footWords) || hasAny(nm, handWords)) && !hasAny(nm, fingerWords) && !hasAny(nm, endWords) {
 			return t.name(j)
