@@ -308,7 +308,10 @@ func loadGroup(files []*File, paths []string) *Character {
 	}
 	ch := fromFile(base, keep)
 	ch.Notes = append(base.Notes[:2:2], ch.Notes...)
-	ch.Notes = append(ch.Notes, restNotes(basePath, base.Notes)...)
+	// The first file's own notes as they are: they are the character's
+	// (named after it), and every message about them names the character
+	// ("01_cmu: 01_cmu: dropped frame 0" said it twice).
+	ch.Notes = append(ch.Notes, base.Notes[2:]...)
 	ch.Notes = append(ch.Notes, notes...)
 	used := []string{basePath}
 	for _, mb := range members {
