@@ -286,7 +286,8 @@ func TestLoadMixedFolder(t *testing.T) {
 	}
 }
 
-// Of groups of a size, the one whose first file comes first loads; the
+// Of groups of a size and of as many frames, the one whose first file
+// comes first loads (TestLoadTieByFrames: of more frames first); the
 // larger group loads wherever its files are; a file of a third skeleton
 // is skipped as well.
 func TestLoadLargestGroup(t *testing.T) {
@@ -377,4 +378,32 @@ func TestLoadMixedCaptures(t *testing.T) {
 		t.Errorf("contents %q, want %q", got, want)
 	}
 	t.Logf("%s; %v", ch.Contents(), ch.Skipped[0])
+}
+
+// Groups of as many files (one capture of each skeleton) tie: the group
+// with the most frames loads, not the earliest file's (a 0.6 s clip became
+// the whole database beside a longer capture). Of equal frames too, the
+// earliest.
+func TestLoadTieByFrames(t *testing.T) {
+	dir := t.TempDir()
+	short := fixture.LAFAN1()
+	short.Name, short.Frames = "a_short", 18 // 0.6 s at 30 fps
+	long := fixture.Bandai()
+	long.Name, long.Frames = "b_long", 90
+	fixture.File(t, dir, short)
+	fixture.File(t, dir, long)
+	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
+	if ch == nil || len(ch.Clips) != 1 || ch.Clips[0].Name != "b_long" {
+		t.Fatalf("a tie of one file each: %+v, %v; want b_long's group", ch != nil && len(ch.Clips) > 0, err)
+	}
+	if len(ch.Skipped) != 1 || !strings.Contains(ch.Skipped[0].Error(), "a_short.bvh: skipped") {
+		t.Errorf("skipped %v, want a_short named", ch.Skipped)
+	}
+	same := t.TempDir()
+	long.Name, short.Name, short.Frames = "b_second", "a_first", long.Frames
+	fixture.File(t, same, short)
+	fixture.File(t, same, long)
+	if ch, _ := character.Load([]string{same}, bvh.ReadOptions{}); ch == nil || ch.Clips[0].Name != "a_first" {
+		t.Errorf("as many frames: the earliest file's group should load")
+	}
 }
