@@ -18,9 +18,13 @@ type File struct {
 	// FramesLine is the line of `Frames:` (1-based; 0 for a File not
 	// parsed from text), for messages about the frames.
 	FramesLine int
-	FrameTime  float32   // seconds per frame (the `Frame Time:` line)
-	Channels   int       // values per frame, the sum of the joints' channels
-	Motion     []float32 // Frames x Channels values, frame-major: frame f starts at f*Channels
+	FrameTime  float32 // seconds per frame (the `Frame Time:` line)
+	// Rate is the frames a second the file's Frame Time says, from its
+	// decimal as written (1/FrameTime, the float32, is off in the 7th
+	// digit: 59.99999... for 0.016666666667); 0 for a File not parsed.
+	Rate     float64
+	Channels int       // values per frame, the sum of the joints' channels
+	Motion   []float32 // Frames x Channels values, frame-major: frame f starts at f*Channels
 	// NotUTF8 lists the joints whose names in the file are not UTF-8:
 	// their Names have each such byte replaced by U+FFFD (words.UTF8), the
 	// one spelling every output writes.

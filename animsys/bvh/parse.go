@@ -337,6 +337,9 @@ func (p *parser) header() error {
 			MinFrameTime, MaxFrameTime, 1/MaxFrameTime, 1/MinFrameTime, found(text))
 	}
 	p.f.FrameTime = t
+	if ft, err := strconv.ParseFloat(string(text), 64); err == nil && ft > 0 {
+		p.f.Rate = 1 / ft
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kinelab/animsys/bvh"
+	"kinelab/assets"
 	"kinelab/internal/fixture"
 )
 
@@ -67,5 +68,43 @@ func TestNamesNotUTF8(t *testing.T) {
 	}
 	if found != len(want) {
 		t.Errorf("npz names %q: want %d of %v", npz, len(want), want)
+	}
+}
+
+// The fps an export stores is the source's own rate: a BVH file's as its
+// Frame Time is written (0.0083333 s is 120.00048 frames a second, and
+// 0.016666666667 s is 60 to 1e-10), a clip's the whole number of frames a
+// second its float32 frame time holds; not 1/FrameTime in float32, which
+// made a 60 fps file 59.99999687.
+func TestFPSIsTheFilesOwn(t *testing.T) {
+	spec := fixture.Mixamo()
+	spec.Frames = 6
+	dir := t.TempDir()
+	b, err := os.ReadFile(fixture.File(t, dir, spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte("Frame Time: "))
+	j := i + bytes.IndexByte(b[i:], '\n')
+	for _, c := range []struct {
+		ft   string
+		want float64
+	}{{"0.0083333", 1 / 0.0083333}, {"0.016666666667", 1 / 0.016666666667}, {"0.04", 25}} {
+		path := filepath.Join(dir, "rate.bvh")
+		if err := os.WriteFile(path, append(append(append([]byte(nil), b[:i]...), "Frame Time: "+c.ft...), b[j:]...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, _, err := ReadBVH(path, bvh.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fps := exportNPZ(t, src, Options{})["fps"].f64(0); fps != c.want {
+			t.Errorf("Frame Time: %s: fps %.10g, want %.10g", c.ft, fps, c.want)
+		}
+	}
+	sk := assets.Humanoid()
+	clip := assets.Clips()[0]
+	if fps := exportNPZ(t, ClipSource{Clip: &clip, Skel: &sk}, Options{})["fps"].f64(0); fps != 60 {
+		t.Errorf("the embedded %s at 60 fps: fps %.10g", clip.Name, fps)
 	}
 }

@@ -103,6 +103,14 @@ func (s *BVHSource) Frames() int { return s.file.Frames - s.imp.Skip }
 // FrameTime is the file's Frame Time (s).
 func (s *BVHSource) FrameTime() float32 { return s.file.FrameTime }
 
+// Rate is the file's frames a second, from its Frame Time as written.
+func (s *BVHSource) Rate() float64 {
+	if s.file.Rate > 0 {
+		return s.file.Rate
+	}
+	return animsys.RateOf(s.file.FrameTime)
+}
+
 // Units is the file's unit, chosen or detected.
 func (s *BVHSource) Units() bvh.Units { return s.units }
 
