@@ -837,8 +837,20 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 	if hips == 0 || c.Frames == 0 {
 		return false
 	}
+	pos, _ := humanoid.ClipFrames(sk, c, rootFrames)
+	return rootFollowsIn(sk.Parents, pos, hips)
+}
+
+// rootFrames is how many frames rootFollows samples.
+const rootFrames = 24
+
+// rootFollowsIn is rootFollows on frames pos (global positions).
+func rootFollowsIn(parents []int, pos [][]mgl32.Vec3, hips int) bool {
+	if hips == 0 || len(pos) == 0 {
+		return false
+	}
 	children := 0
-	for _, p := range sk.Parents {
+	for _, p := range parents {
 		if p == 0 {
 			children++
 		}
@@ -846,7 +858,6 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 	if children != 1 {
 		return false
 	}
-	pos, _ := humanoid.ClipFrames(sk, c, 24)
 	for _, fr := range pos {
 		lo, hi := fr[0][1], fr[0][1]
 		for _, p := range fr {
@@ -859,6 +870,77 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 		}
 	}
 	return true
+}
+
+// Rooting stands a file's frames on the skeleton a character made of all
+// the file's joints has: an Entity (joint 0) added above the file's root,
+// carrying the hips' ground projection as root motion (rootedClip), unless
+// the file's root already is such a joint (kinelab's own exports). The app
+// and every export use this one joint list. For streaming a file frame by
+// frame (package export): no clip is built.
+type Rooting struct {
+	// Entity reports whether an Entity is added: joint 0, the file's
+	// joints then from 1 on.
+	Entity  bool
+	parents []int // of the joints with the Entity
+	chain   []int // from the Entity's child to the hips
+	p       animsys.Pose
+}
+
+// Rooting is how a character of all of file's joints stands its frames
+// (fromFile's choice, made on frames sampled from the file).
+func (file *File) Rooting() *Rooting {
+	f, imp := file.BVH, file.Import
+	sk := f.SkeletonWith(imp)
+	hips := 0
+	if file.Figure != nil {
+		hips = file.Figure.Hips
+	}
+	n := sk.Len()
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	frames := f.Frames - imp.Skip
+	var pos [][]mgl32.Vec3
+	for i := range min(rootFrames, frames) {
+		fr := 0
+		if k := min(rootFrames, frames); k > 1 {
+			fr = i * (frames - 1) / (k - 1)
+		}
+		f.FrameWith(imp, fr+imp.Skip, local.Pos, local.Rot)
+		animsys.FKStatic(&global, &local, sk.Parents)
+		pos = append(pos, slices.Clone(global.Pos))
+	}
+	r := &Rooting{}
+	if rootFollowsIn(sk.Parents, pos, hips) {
+		return r
+	}
+	r.Entity = true
+	r.parents = make([]int, n+1)
+	r.parents[0] = -1
+	for j, p := range sk.Parents {
+		r.parents[j+1] = p + 1
+	}
+	r.chain = chainTo(r.parents, hips+1)
+	r.p = animsys.NewPose(n + 1)
+	return r
+}
+
+// Frame makes a frame of the file's joints (pos, rot and scl from index 1
+// on; index 0 the Entity's, ignored) a frame of the character's: the
+// Entity where the hips stand, the file's roots hanging from it. Without
+// an Entity it does nothing.
+func (r *Rooting) Frame(pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3) {
+	if !r.Entity {
+		return
+	}
+	p := &r.p
+	copy(p.Pos, pos)
+	copy(p.Rot, rot)
+	copy(p.Scl, scl)
+	p.SetKform(0, animsys.KformIdentity())
+	reroot(p, r.parents, r.chain)
+	copy(pos, p.Pos)
+	copy(rot, p.Rot)
+	copy(scl, p.Scl)
 }
 
 // rootedClip converts clip c of skeleton sk into a clip on the skeleton
