@@ -1,6 +1,7 @@
 package velocities
 
 import (
+	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
@@ -234,6 +235,20 @@ func (l *Lab) Title() string { return "Velocities - " + l.clips[l.cur].Name }
 func (l *Lab) Focus() mgl32.Vec3 {
 	h := l.global.Pos[l.ch.Hips].Add(mathx.QuatMulVec3(l.global.Rot[0], l.ch.Middle))
 	return mgl32.Vec3{h[0], l.focusHeight, h[2]}
+}
+
+// Framed implements app.Framer: the figure stays left of the plot (and
+// the readout over it), right of the panels, under the tabs and above
+// the timeline, as far as its half width and height (the character's
+// size) reach.
+func (l *Lab) Framed(v app.View) (rl.Rectangle, mgl32.Vec2) {
+	r := v.Area
+	r.Width = v.Plot.X - r.X
+	s := l.ch.Size
+	if !(s > 0) {
+		s = 1.7
+	}
+	return r, mgl32.Vec2{0.2 * s, 0.5 * s}
 }
 
 // Camera implements app.Lab: the default camera, framing the character.
