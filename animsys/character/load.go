@@ -151,6 +151,14 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 // detecting each. It then returns a nil character and an error wrapping
 // ctx's.
 func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
+	return LoadProgress(ctx, paths, opt, nil)
+}
+
+// LoadProgress is LoadContext telling progress, when not nil, before each
+// file is read (done files of total read so far, the next one's path)
+// and once all are (done == total, path ""): a folder of captures takes
+// seconds, and the app shows how far it is.
+func LoadProgress(ctx context.Context, paths []string, opt bvh.ReadOptions, progress func(done, total int, path string)) (ch *Character, err error) {
 	if err := checkOptions(opt); err != nil { // so for every file
 		return nil, errors.Join(err)
 	}
@@ -160,9 +168,12 @@ func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *
 	var files []*File // the BVH files read, in order
 	var read []string // their paths
 	gltfName := ""    // the glTF file ch was read from
-	for _, path := range paths {
+	for i, path := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if progress != nil {
+			progress(i, len(paths), path)
 		}
 		if gltfName != "" || IsGLTF(path) {
 			switch {
@@ -189,6 +200,9 @@ func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *
 			continue
 		}
 		files, read = append(files, file), append(read, path)
+	}
+	if progress != nil {
+		progress(len(paths), len(paths), "")
 	}
 	if len(files) > 0 {
 		ch = loadGroup(files, read)

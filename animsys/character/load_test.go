@@ -1,6 +1,7 @@
 package character_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -405,5 +406,26 @@ func TestLoadTieByFrames(t *testing.T) {
 	fixture.File(t, same, long)
 	if ch, _ := character.Load([]string{same}, bvh.ReadOptions{}); ch == nil || ch.Clips[0].Name != "a_first" {
 		t.Errorf("as many frames: the earliest file's group should load")
+	}
+}
+
+// LoadProgress tells how far a folder's load has come: before each file,
+// in order, its count of those read and the path, then once at the end.
+func TestLoadProgress(t *testing.T) {
+	dir := t.TempDir()
+	for i, s := range []fixture.Spec{fixture.Bandai(), fixture.Bandai(), fixture.Bandai()} {
+		s.Name = fmt.Sprintf("b%d", i)
+		fixture.File(t, dir, s)
+	}
+	var got []string
+	ch, err := character.LoadProgress(context.Background(), []string{dir}, bvh.ReadOptions{}, func(done, total int, path string) {
+		got = append(got, fmt.Sprintf("%d/%d %s", done, total, filepath.Base(path)))
+	})
+	if err != nil || ch == nil || len(ch.Clips) != 3 {
+		t.Fatalf("loading: %v", err)
+	}
+	want := []string{"0/3 b0.bvh", "1/3 b1.bvh", "2/3 b2.bvh", "3/3 ."}
+	if !slices.Equal(got, want) {
+		t.Errorf("progress %q, want %q", got, want)
 	}
 }
