@@ -244,7 +244,11 @@ func segmentDist(p, a, b mgl32.Vec3) float32 {
 // first joint that differs; the same names in another order too.
 func TestLoadSkeletonMismatch(t *testing.T) {
 	dir := t.TempDir()
-	a, b := fixture.File(t, dir, fixture.LAFAN1()), fixture.File(t, dir, fixture.Neuron())
+	// The Neuron file shorter: of groups of one file each, the one with
+	// more frames loads (largestGroup).
+	neuron := fixture.Neuron()
+	neuron.Frames = fixture.LAFAN1().Frames / 2
+	a, b := fixture.File(t, dir, fixture.LAFAN1()), fixture.File(t, dir, neuron)
 	ch, err := Load([]string{a, b}, bvh.ReadOptions{})
 	if err != nil || ch == nil || len(ch.Clips) != 1 || len(ch.Skipped) != 1 {
 		t.Fatalf("error %v, character %v", err, ch != nil)
