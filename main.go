@@ -6,7 +6,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"sync/atomic"
@@ -22,8 +24,8 @@ import (
 func main() {
 	args := os.Args[1:]
 	// A write to a closed pipe returns EPIPE instead of killing the
-	// process (exit 141): the commands take it as the reader being done
-	// and end quietly (cli's checkedStdout).
+	// process (exit 141), which would leave temporary files: the commands
+	// say what was lost and exit 1 (cli's checkedStdout).
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, interrupted := stopOnSignal(writesFiles(args))
 	code := run(ctx, args)
@@ -77,6 +79,15 @@ func stopOnSignal(graceful bool) (ctx context.Context, interrupted func() os.Sig
 	}
 }
 
+// closedStdout is a standard output that was closed when kinelab
+// started (stdoutClosed): every write fails, so a command that writes to
+// it says so and exits 1 instead of writing into nothing.
+type closedStdout struct{}
+
+func (closedStdout) Write([]byte) (int, error) {
+	return 0, errors.New("standard output is closed (kinelab started without one)")
+}
+
 // gracePeriod is how long an interrupted command that writes files has to
 // give them up.
 const gracePeriod = 5 * time.Second
@@ -98,24 +109,36 @@ func writesFiles(args []string) bool {
 }
 
 func run(ctx context.Context, args []string) int {
+	// A panic (a bug: every input is refused before one can happen) still
+	// leaves no temporary file: removed before the panic goes on.
+	defer func() {
+		if p := recover(); p != nil {
+			export.RemoveTemporary()
+			panic(p)
+		}
+	}()
+	var stdout io.Writer = os.Stdout
+	if stdoutClosed() {
+		stdout = closedStdout{}
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "verify":
-			return cli.Verify(ctx, args[1:], os.Stdout, os.Stderr)
+			return cli.Verify(ctx, args[1:], stdout, os.Stderr)
 		case "bench":
-			return cli.Bench(ctx, args[1:], os.Stdout, os.Stderr)
+			return cli.Bench(ctx, args[1:], stdout, os.Stderr)
 		case "bvh":
-			return cli.BVH(ctx, args[1:], os.Stdout, os.Stderr)
+			return cli.BVH(ctx, args[1:], stdout, os.Stderr)
 		case "export":
-			return cli.Export(ctx, args[1:], os.Stdout, os.Stderr)
+			return cli.Export(ctx, args[1:], stdout, os.Stderr)
 		case "retarget":
-			return cli.Retarget(ctx, args[1:], os.Stdout, os.Stderr)
+			return cli.Retarget(ctx, args[1:], stdout, os.Stderr)
 		case "info":
-			return cli.Info(ctx, args[1:], os.Stdout, os.Stderr)
+			return cli.Info(ctx, args[1:], stdout, os.Stderr)
 		case "matching":
-			return cli.Matching(ctx, args[1:], os.Stdout, os.Stderr)
+			return cli.Matching(ctx, args[1:], stdout, os.Stderr)
 		case "golden":
-			return cli.Golden(ctx, args[1:], os.Stdout, os.Stderr)
+			return cli.Golden(ctx, args[1:], stdout, os.Stderr)
 		}
 	}
 	cfg, err := app.ParseFlags(args, os.Stderr, labs.All())

@@ -18,6 +18,7 @@ import (
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
 	"kinelab/animsys/matching"
+	"kinelab/app/flagrange"
 	"kinelab/assets"
 )
 
@@ -56,7 +57,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 			"--features) to a CSV file.", stderr)
 	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
 	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random, spin, stand or all")
-	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
+	seconds := fs.Float64("seconds", 60, flagrange.EvalSeconds.Usage("seconds of input to replay"))
 	seed := fs.Int64("seed", 1, "seed of the random path (0-4294967295)")
 	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
 	trans := fs.String("transition", "spring", "transition: spring, cubic, dead-blend or none")
@@ -64,9 +65,9 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	idle := fs.Bool("idle", true, "stand in the idle state when asked to stand (play the database's idle stretch, then hold it, without searching)")
 	rate := fs.Bool("rate", true, "play clips at the playback rate (the simulation's speed over the clip's root speed, eased, 0.7-1.4)")
 	hold := fs.Bool("hold", true, "where the clamp's distance has been reached for --hold-after seconds, hold the simulation back to the root instead of dragging the root on")
-	holdAfter := fs.Float64("hold-after", float64(matching.DefaultSettings().Sync.HoldAfter), "seconds at the clamp's distance before the simulation is held back (0-60; a shorter lag drags the root)")
+	holdAfter := fs.Float64("hold-after", float64(matching.DefaultSettings().Sync.HoldAfter), flagrange.HoldAfter.Usage("seconds at the clamp's distance before the simulation is held back (a shorter lag drags the root)"))
 	strideWarp := fs.Bool("stride-warp", true, "stride warping: scale the clip's travel and the feet's distance from the hips along it towards the asked speed (0.75-1.3)")
-	orientWarp := fs.Bool("orient-warp", true, "orientation warping: turn the clip's direction of travel, the hips and legs with it, towards the asked direction (at most 60 degrees)")
+	orientWarp := fs.Bool("orient-warp", true, "orientation warping: turn the clip's direction of travel, the hips and legs with it, towards the asked direction (at most 30 degrees)")
 	dump := fs.String("dump", "", "write every tick of the run (root, simulation, prediction, ankles and toes, contacts, locks, transitions) to this CSV file; needs one --path and one --features")
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -100,16 +101,15 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 		}
 		paths = []matching.Path{p}
 	}
-	// An hour of input is 216,000 ticks, each searched: longer is a typo.
-	if !(*seconds >= 1 && *seconds <= 3600) {
-		return usage("--seconds %v: want 1 to 3600", *seconds)
+	if err := flagrange.EvalSeconds.Check(*seconds); err != nil {
+		return usage("%v", err)
 	}
 	// The seed is the random path's 32-bit state.
 	if *seed < 0 || *seed > math.MaxUint32 {
 		return usage("--seed %d: want 0 to %d", *seed, uint32(math.MaxUint32))
 	}
-	if !(*holdAfter >= 0 && *holdAfter <= 60) {
-		return usage("--hold-after %v: want 0 to 60 seconds", *holdAfter)
+	if err := flagrange.HoldAfter.Check(*holdAfter); err != nil {
+		return usage("%v", err)
 	}
 	tr, ok := evalTransitions[*trans]
 	if !ok {

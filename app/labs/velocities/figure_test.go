@@ -2,10 +2,12 @@ package velocities
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"kinelab/animsys/character"
+	"kinelab/app"
 	"kinelab/internal/gltftest"
 )
 
@@ -25,11 +27,11 @@ func loadRig(t *testing.T, r gltftest.Rig) *character.Character {
 
 // On a figure that is no human — a four-legged animal whose feet are
 // named, so it has a "leg" to bend; one whose front legs are named as
-// arms (UpperArm, ForeArm, Hand), so names alone read a human; a robot
-// whose feet are IK controls beside its legs — look-at and IK switched on
-// change nothing: the pose is the one with them off, tick for tick, and
-// the reason given is the shape's. On a human they do change it (the test
-// could fail). Linear velocities are labelled in the file's units when
+// arms (UpperArm, ForeArm, Hand), so names alone read a human — look-at
+// and IK switched on change nothing: the pose is the one with them off, tick for tick, and
+// the reason given is the shape's. On a human (robot.glb's rig, its feet
+// IK bones under the root, among them) they do change it (the test could
+// fail). Linear velocities are labelled in the file's units when
 // they are no metres.
 func TestNoIKOnNonHuman(t *testing.T) {
 	for _, c := range []struct {
@@ -40,7 +42,8 @@ func TestNoIKOnNonHuman(t *testing.T) {
 	}{
 		{gltftest.QuadrupedRig(71), false, "units/s", "not read as a human figure: 4 limbs reach the ground ("},
 		{gltftest.ArmedQuadrupedRig(100), false, "units/s", "not read as a human figure: 4 limbs reach the ground (b_RightHand_08"},
-		{gltftest.IKRobotRig(1.8, false), false, "m/s", "not read as a human figure: no limb of the body reaches the ground"},
+		// robot.glb's rig, its feet IK bones under the root: a human now.
+		{gltftest.IKRobotRig(1.8, false), true, "m/s", ""},
 		{gltftest.MixamoRig(1.7), true, "m/s", ""},
 	} {
 		ch := loadRig(t, c.rig)
@@ -67,6 +70,39 @@ func TestNoIKOnNonHuman(t *testing.T) {
 		}
 		if u := on.unit(0); u != c.unit || !strings.HasSuffix(on.CSVHeader()[11], c.unit) {
 			t.Errorf("%s: linear velocities in %q (CSV %q), want %q", c.rig.Name, u, on.CSVHeader()[11], c.unit)
+		}
+	}
+}
+
+// The CSV's look_at and ik columns say what acted on the pose: on a
+// figure that is no human, with both switched on, false (they said true,
+// the switches); on a human, true once switched on, and the leg IK false
+// on a figure whose legs have no two-bone chain (robot.glb's, ending at
+// the knees), while the arm's runs.
+func TestCSVSaysWhatRan(t *testing.T) {
+	for _, c := range []struct {
+		rig      gltftest.Rig
+		chain    int32 // 0 the leg, 1 the arm
+		look, ik bool
+	}{
+		{gltftest.QuadrupedRig(71), 0, false, false},
+		{gltftest.MixamoRig(1.7), 0, true, true},
+		{gltftest.IKRobotRig(1.8, false), 0, true, false},
+		{gltftest.IKRobotRig(1.8, false), 1, true, true},
+	} {
+		l := newLab(loadRig(t, c.rig))
+		head := l.CSVHeader()
+		col := func(name string) int { return slices.Index(head, name) }
+		l.S.LookAt, l.S.IK, l.S.IKChain = true, true, c.chain
+		for range 30 {
+			l.Update(1.0 / 60)
+		}
+		row := l.CSVRows(nil)[0]
+		if got, want := row[col("look_at")], app.CSVBool(c.look); got != want {
+			t.Errorf("%s: look_at %s, want %s", c.rig.Name, got, want)
+		}
+		if got, want := row[col("ik")], app.CSVBool(c.ik); got != want {
+			t.Errorf("%s, chain %d: ik %s, want %s", c.rig.Name, c.chain, got, want)
 		}
 	}
 }
