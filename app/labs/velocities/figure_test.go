@@ -29,10 +29,11 @@ func loadRig(t *testing.T, r gltftest.Rig) *character.Character {
 // named, so it has a "leg" to bend; one whose front legs are named as
 // arms (UpperArm, ForeArm, Hand), so names alone read a human — look-at
 // and IK switched on change nothing: the pose is the one with them off, tick for tick, and
-// the reason given is the shape's. On a human (robot.glb's rig, its feet
-// IK bones under the root, among them) they do change it (the test could
-// fail). Linear velocities are labelled in the file's units when
-// they are no metres.
+// the reason given is the shape's; so on a robot whose feet are IK
+// controls left on the floor beside its legs (robot.glb's own controls
+// follow its knees, and it reads as human). On a human they do change it
+// (the test could fail). Linear velocities are labelled in the file's
+// units when they are no metres.
 func TestNoIKOnNonHuman(t *testing.T) {
 	for _, c := range []struct {
 		rig   gltftest.Rig
@@ -42,8 +43,7 @@ func TestNoIKOnNonHuman(t *testing.T) {
 	}{
 		{gltftest.QuadrupedRig(71), false, "units/s", "not read as a human figure: 4 limbs reach the ground ("},
 		{gltftest.ArmedQuadrupedRig(100), false, "units/s", "not read as a human figure: 4 limbs reach the ground (b_RightHand_08"},
-		// robot.glb's rig, its feet IK bones under the root: a human now.
-		{gltftest.IKRobotRig(1.8, false), true, "m/s", ""},
+		{gltftest.IKRobotRig(1.8, false), false, "m/s", "not read as a human figure: no limb of the body reaches the ground"},
 		{gltftest.MixamoRig(1.7), true, "m/s", ""},
 	} {
 		ch := loadRig(t, c.rig)
@@ -76,9 +76,8 @@ func TestNoIKOnNonHuman(t *testing.T) {
 
 // The CSV's look_at and ik columns say what acted on the pose: on a
 // figure that is no human, with both switched on, false (they said true,
-// the switches); on a human, true once switched on, and the leg IK false
-// on a figure whose legs have no two-bone chain (robot.glb's, ending at
-// the knees), while the arm's runs.
+// the switches); on a human, true once switched on, the leg's IK and the
+// arm's.
 func TestCSVSaysWhatRan(t *testing.T) {
 	for _, c := range []struct {
 		rig      gltftest.Rig
@@ -87,8 +86,8 @@ func TestCSVSaysWhatRan(t *testing.T) {
 	}{
 		{gltftest.QuadrupedRig(71), 0, false, false},
 		{gltftest.MixamoRig(1.7), 0, true, true},
-		{gltftest.IKRobotRig(1.8, false), 0, true, false},
-		{gltftest.IKRobotRig(1.8, false), 1, true, true},
+		{gltftest.MixamoRig(1.7), 1, true, true},
+		{gltftest.IKRobotRig(1.8, false), 0, false, false},
 	} {
 		l := newLab(loadRig(t, c.rig))
 		head := l.CSVHeader()
