@@ -110,7 +110,7 @@ bench: build
 	./bin/kinelab bench
 
 # Instructions a bench-spec tick, in both builds (valgrind's callgrind):
-# the README's Speed section's counts.
+# docs/speed.md's counts.
 icount: deps
 	./.ci/icount
 
@@ -125,7 +125,7 @@ build-scalar: deps
 verify: build
 	./bin/kinelab verify
 
-# Regenerate the README's screenshots with the app's own headless mode.
+# Regenerate the README's and docs/'s screenshots with the app's own headless mode.
 screenshots: build
 	$(XVFB) ./bin/kinelab --lab velocities --frames 200 --do 90:teleport,140:additive --screenshot docs/velocities.png
 	$(XVFB) ./bin/kinelab --lab tracking --frames 240 --screenshot docs/tracking.png
