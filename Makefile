@@ -18,8 +18,12 @@ STATICCHECK := $(TOOLS)/staticcheck
 STATICCHECK_VERSION := v0.7.0
 # A screen as large as the largest size the fit test renders (3840x2160);
 # the screenshot test's window past 2^24 pixels (4800x3600) is larger than
-# the screen, which X allows.
-XVFB        := xvfb-run -a -s "-screen 0 3840x2160x24"
+# the screen, which X allows. -noreset: an X server resets when its last
+# client disconnects and refuses connections while it does; the render
+# tests open and close a window each, and every command a test runs is a
+# client, so on a busy machine a test's window met a resetting server
+# ("X11: Failed to open display", 3 runs of 3 under eight CPU hogs).
+XVFB        := xvfb-run -a -s "-screen 0 3840x2160x24 -noreset"
 ARGS        ?=
 # simd added to any experiments GOEXPERIMENT already names.
 comma       := ,
@@ -106,7 +110,7 @@ bench: build
 	./bin/kinelab bench
 
 # Instructions a bench-spec tick, in both builds (valgrind's callgrind):
-# the README's Speed section's counts.
+# docs/speed.md's counts.
 icount: deps
 	./.ci/icount
 
@@ -121,7 +125,7 @@ build-scalar: deps
 verify: build
 	./bin/kinelab verify
 
-# Regenerate the README's screenshots with the app's own headless mode.
+# Regenerate the README's and docs/'s screenshots with the app's own headless mode.
 screenshots: build
 	$(XVFB) ./bin/kinelab --lab velocities --frames 200 --do 90:teleport,140:additive --screenshot docs/velocities.png
 	$(XVFB) ./bin/kinelab --lab tracking --frames 240 --screenshot docs/tracking.png

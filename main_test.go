@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -176,18 +177,17 @@ func interruptWhileWriting(t *testing.T, what, name string, sig syscall.Signal, 
 	}
 }
 
-// A reader that stops reading (`kinelab info x | head -c1`, `kinelab
-// export walk --out - | head`) ends kinelab quietly: exit 0, nothing on
-// stderr, no temporary file, not killed by SIGPIPE (exit 141).
-func TestClosedStdoutEndsQuietly(t *testing.T) {
+// A reader that quits (`kinelab export walk --out - | head -c 100`) loses
+// the rest of the data: kinelab says so, once, and exits 1 (it exited 0),
+// not killed by SIGPIPE (141), and leaves no temporary file. The output is
+// megabytes, far past a pipe's buffer, so the reader's going is always
+// met by a write.
+func TestLostStdoutFails(t *testing.T) {
 	bin := buildKinelab(t)
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"export", "walk", "--fps", "20000", "--out", "-"},
-		{"bvh", "export", filepath.Join(dir, "out.bvh")},
-		// A few intervals: verify writes once it has checked them all,
-		// so its output, not its work, is what the reader cuts.
-		{"verify", "--intervals", "4"},
+		{"export", "run", "--fps", "20000", "--fd", "--out", "-"},
 	} {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
@@ -201,21 +201,49 @@ func TestClosedStdoutEndsQuietly(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.Close()
-		// Read one byte, then go, as head -c1 does.
-		if _, err := r.Read(make([]byte, 1)); err != nil {
+		// Read 100 bytes, then go, as head -c 100 does.
+		if _, err := io.ReadFull(r, make([]byte, 100)); err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
 		r.Close()
 		err = cmd.Wait()
-		if err != nil || stderr.Len() > 0 {
-			t.Errorf("%v: %v, stderr %q; want exit 0 and nothing said", args, err, stderr.String())
+		var ee *exec.ExitError
+		msg := stderr.String()
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || strings.Count(msg, "the reader of standard output closed it after") != 1 {
+			t.Errorf("%v, its reader gone after 100 bytes: %v, stderr %q; want exit 1 saying so once", args, err, msg)
 		}
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp") {
-			t.Errorf("left %s", e.Name())
+		t.Errorf("left %s", e.Name())
+	}
+}
+
+// Started with its standard output closed (`>&-`, which Go's runtime
+// fills with /dev/null), a command that writes to it exits 1 saying so,
+// instead of exiting 0 with its data written into nothing; `> /dev/null`
+// is a choice and succeeds.
+func TestClosedStdoutFails(t *testing.T) {
+	bin := buildKinelab(t)
+	for _, args := range [][]string{{"export", "walk", "--out", "-"}, {"bench", "--characters", "2", "--threads", "1", "--search=false"}} {
+		cmd := exec.Command("sh", append([]string{"-c", `exec "$0" "$@" >&-`, bin}, args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "standard output is closed") {
+			t.Errorf("%v >&-: %v, stderr %q; want exit 1 saying stdout is closed", args, err, stderr.String())
 		}
+		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd = exec.Command(bin, args...)
+		cmd.Stdout, cmd.Stderr = null, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Errorf("%v > /dev/null: %v", args, err)
+		}
+		null.Close()
 	}
 }
 

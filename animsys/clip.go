@@ -242,6 +242,21 @@ func CurvesClip(name string, cv Curves, joints int, duration, fps float32) Clip 
 // Duration is the time (s) from the first to the last frame.
 func (c *Clip) Duration() float32 { return float32(c.Frames-1) * c.FrameTime }
 
+// Rate is the clip's frames a second (RateOf its FrameTime).
+func (c *Clip) Rate() float64 { return RateOf(c.FrameTime) }
+
+// RateOf is the frame rate (frames a second) whose frame time ft (s) is,
+// as float32 holds it: the whole number of frames a second whose frame
+// time rounds to ft when there is one (a 60 fps clip's float32(1/60), whose
+// inverse is 59.9999975...), else 1/ft.
+func RateOf(ft float32) float64 {
+	r := 1 / float64(ft)
+	if n := math.Round(r); n > 0 && float32(1/n) == ft {
+		return n
+	}
+	return r
+}
+
 // Loop returns the start (s) and length (s) of the clip's loop: the marked
 // loop, or else the whole clip.
 func (c *Clip) Loop() (start, length float32) {

@@ -179,7 +179,7 @@ func (a *App) frameworkKeys() []Key {
 		key(rl.KeyD, "D", "fixed-dt", "fixed dt / real frame dt", func() { a.clock.Fixed = !a.clock.Fixed }),
 		key(rl.KeyC, "C", "camera-reset", "reset the camera", a.ResetCamera),
 		key(rl.KeyF, "F", "follow", "camera follows the character on / off", func() { a.cam.Follow = !a.cam.Follow }),
-		key(rl.KeyO, "O", "open", "open BVH files (file browser)", a.OpenBrowser),
+		key(rl.KeyO, "O", "open", "open BVH or glTF files (file browser)", a.OpenBrowser),
 		key(rl.KeyF12, "F12", "screenshot", "save a screenshot (PNG, current folder)", func() { a.out.screenshotAtEnd = true }),
 		key(rl.KeyTab, "Tab", "next-lab", "next lab", func() { a.switchLab((a.cur + 1) % len(a.labs)) }),
 	}

@@ -46,6 +46,13 @@ func (a *App) OpenBrowser() {
 // BrowserOpen reports whether the file browser is showing.
 func (a *App) BrowserOpen() bool { return a.chrome.browser != nil }
 
+// browserKinds are the files the browser lists (besides files with no
+// extension whose content is one), and browserTitle its title, which
+// names them all (it said "Open BVH files" and listed glTF too).
+var browserKinds = []string{".bvh", ".gltf", ".glb"}
+
+const browserTitle = "Open BVH or glTF files (.bvh, .gltf, .glb)"
+
 // cd lists folder dir.
 func (b *fileBrowser) cd(dir string) {
 	b.dir, b.dirs, b.files, b.err = dir, nil, nil, ""
@@ -70,7 +77,7 @@ func (b *fileBrowser) cd(dir string) {
 		switch {
 		case isDir:
 			b.dirs = append(b.dirs, name)
-		case slices.Contains([]string{".bvh", ".gltf", ".glb"}, strings.ToLower(filepath.Ext(name))):
+		case slices.Contains(browserKinds, strings.ToLower(filepath.Ext(name))):
 			b.files = append(b.files, name)
 		case filepath.Ext(name) == "" && e.Type().IsRegular():
 			// A file with no extension is listed by its content (read
@@ -98,7 +105,7 @@ func (a *App) drawBrowser(v *View) (asked []func()) {
 	rl.DrawRectangleRec(box, color.RGBA{16, 18, 22, 245})
 	rl.DrawRectangleLinesEx(box, 1, color.RGBA{110, 120, 140, 255})
 	x, y := box.X+12, box.Y+10
-	ui.DrawText("Open BVH files", x, y, ui.TextSize, color.RGBA{255, 214, 120, 255})
+	ui.DrawText(ui.Clip(browserTitle, w-24, ui.TextSize), x, y, ui.TextSize, color.RGBA{255, 214, 120, 255})
 	y += 28
 	ui.DrawText(ui.Clip(b.dir, w-24, ui.SmallText), x, y, ui.SmallText, render.DimText)
 	y += 20

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -31,5 +32,20 @@ func TestBrowserLists(t *testing.T) {
 	b.cd(dir)
 	if want := []string{"RUN.BVH", "capture", "mesh", "robot.glb", "scene.gltf", "walk.bvh"}; !slices.Equal(b.files, want) || !slices.Equal(b.dirs, []string{"takes"}) || b.err != "" {
 		t.Errorf("files %q, folders %q, error %q; want files %q and the folder takes", b.files, b.dirs, b.err, want)
+	}
+}
+
+// The browser's title names every kind of file it lists (it read "Open
+// BVH files" over a list of glTF files too).
+func TestBrowserTitle(t *testing.T) {
+	for _, ext := range browserKinds {
+		if !strings.Contains(browserTitle, ext) {
+			t.Errorf("the title %q does not name %s", browserTitle, ext)
+		}
+	}
+	for _, kind := range []string{"BVH", "glTF"} {
+		if !strings.Contains(browserTitle, kind) {
+			t.Errorf("the title %q does not say %s", browserTitle, kind)
+		}
 	}
 }

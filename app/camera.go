@@ -112,6 +112,46 @@ func (c *OrbitCamera) Track(focus mgl32.Vec3, dt float32) {
 	c.Target = c.Target.Add(focus.Sub(c.Target).Mul(a))
 }
 
+// KeepIn slides the camera (target and eye together, no turn) the least
+// that puts point p (m), and half (m: across, up) around it, inside rect
+// r of a w x h screen (any unit; r in the same), as the camera projects
+// them; along an axis where it cannot fit, p goes to r's middle. A
+// camera that does not follow (the user panned) is left alone.
+func (c *OrbitCamera) KeepIn(p mgl32.Vec3, half mgl32.Vec2, r rl.Rectangle, w, h float32) {
+	if !c.Follow || !(w > 0 && h > 0) {
+		return
+	}
+	e := c.Eye()
+	fwd := c.Target.Sub(e)
+	if fwd.Len() == 0 {
+		return
+	}
+	fwd = fwd.Normalize()
+	right := fwd.Cross(mgl32.Vec3{0, 1, 0})
+	if right.Len() < 1e-6 { // looking straight down or up
+		return
+	}
+	right = right.Normalize()
+	up := right.Cross(fwd)
+	rel := p.Sub(e)
+	depth := rel.Dot(fwd)
+	if !(depth > 0) {
+		return
+	}
+	k := h / (2 * depth * float32(math.Tan(float64(c.FovY)*math.Pi/360))) // units per metre at p
+	x, y := w/2+rel.Dot(right)*k, h/2-rel.Dot(up)*k
+	fit := func(v, lo, hi, m float32) float32 {
+		if hi-lo < 2*m {
+			return (lo + hi) / 2
+		}
+		return max(lo+m, min(hi-m, v))
+	}
+	dx := fit(x, r.X, r.X+r.Width, half[0]*k) - x
+	dy := fit(y, r.Y, r.Y+r.Height, half[1]*k) - y
+	// The camera moved right by d shows p d*k units further left.
+	c.Target = c.Target.Add(right.Mul(-dx / k)).Add(up.Mul(dy / k))
+}
+
 // Eye is the camera position (m).
 func (c *OrbitCamera) Eye() mgl32.Vec3 {
 	cp, sp := math.Cos(float64(c.Pitch)), math.Sin(float64(c.Pitch))

@@ -9,6 +9,7 @@ import (
 	gui "github.com/gen2brain/raylib-go/raygui"
 	rl "github.com/gen2brain/raylib-go/raylib"
 
+	"kinelab/app/flagrange"
 	"kinelab/render"
 	"kinelab/ui"
 )
@@ -258,8 +259,8 @@ func (a *App) viewSection(p *ui.Panel) {
 }
 
 // The UI scale's range (pixels per unit): --ui-scale, the View section's
-// slider, a settings file.
-const minUIScale, maxUIScale = 0.5, 4.0
+// slider, a settings file (flagrange.UIScale).
+var minUIScale, maxUIScale = float32(flagrange.UIScale.Min), float32(flagrange.UIScale.Max)
 
 // ScrollPanels scrolls every panel of the column by wheel notches, as the
 // mouse wheel over each does (negative: down to the end).

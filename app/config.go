@@ -5,14 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"kinelab/animsys/bvh"
-	"kinelab/animsys/character"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
+	"kinelab/app/flagrange"
 )
 
 // Config is what the command line sets.
@@ -78,8 +80,8 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	msaa := fs.String("msaa", "auto", "4x multisampling: on, off, or auto (on unless --frames is set)")
 	fs.StringVar(&c.CSV, "csv", "", "write the lab's plotted signals to `FILE` (CSV, one row per update, for --frames N frames; the cost lab writes its grid without); without --screenshot no window opens")
 	do := fs.String("do", "", "run key actions at frames, e.g. `60:teleport,120:reset` (names in the help overlay)")
-	dt := fs.Float64("dt", 1.0/60, "fixed time step in `seconds` (0 < dt <= 1)")
-	jitter := fs.Float64("jitter", 0, "dt jitter: each step is scaled by a random factor in [1-J, 1+J], 0 <= `J` <= 1")
+	dt := fs.Float64("dt", 1.0/60, flagrange.DT.Usage("fixed time step in `seconds`"))
+	jitter := fs.Float64("jitter", 0, flagrange.Jitter.Usage("dt jitter: each step is scaled by a random factor in [1-J, 1+J], `J`"))
 	seed := fs.Int64("seed", 1, "seed of the lab's random choices (0-4294967295)")
 	labFlags := labFlagsOf(labs)
 	labValues := defineLabFlags(fs, labFlags)
@@ -87,7 +89,7 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs.StringVar(&c.Up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
 	fs.StringVar(&c.Onto, "onto", "", "play the captures (the files given, else the embedded clips) retargeted onto the glTF character in `CHARACTER.glb` (\"default\": the embedded one)")
 	fs.BoolVar(&c.KeepRest, "keep-rest", false, "keep a BVH clip's leading rest-pose frames (by default they are dropped)")
-	uiScale := fs.Float64("ui-scale", 0, "size of the UI: `S` pixels per unit, 0.5-4 (0: from the window size and the monitor's DPI)")
+	uiScale := fs.Float64("ui-scale", 0, flagrange.UIScale.Usage("size of the UI: `S` pixels per unit"))
 	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")
 	fs.BoolVar(&c.ResetSettings, "reset-settings", false, "start from the default settings (yours are overwritten on exit)")
 	fs.Usage = func() {
@@ -114,8 +116,8 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	if err := c.setLabFlags(fs, labFlags, labValues); err != nil {
 		return c, err
 	}
-	if *uiScale != 0 && !(*uiScale >= minUIScale && *uiScale <= maxUIScale) {
-		return c, fmt.Errorf("--ui-scale %v: want %g-%g, or 0 for automatic", *uiScale, minUIScale, maxUIScale)
+	if err := flagrange.UIScale.Check(*uiScale); err != nil {
+		return c, err
 	}
 	c.UIScale = float32(*uiScale)
 	c.DT, c.Jitter, c.Seed = float32(*dt), float32(*jitter), uint32(*seed)
@@ -252,16 +254,13 @@ func inputNamed(out string, inputs []string) string {
 	return ""
 }
 
-// checkStep rejects a time step dt outside (0, 1] s and a jitter outside
-// [0, 1].
+// checkStep rejects a time step dt and a jitter out of their ranges
+// (flagrange.DT, flagrange.Jitter).
 func checkStep(dt, jitter float64) error {
-	if !(dt > 0 && dt <= 1) {
-		return fmt.Errorf("--dt %v: want 0 < dt <= 1 (seconds)", dt)
+	if err := flagrange.DT.Check(dt); err != nil {
+		return err
 	}
-	if !(jitter >= 0 && jitter <= 1) {
-		return fmt.Errorf("--jitter %v: want 0 <= J <= 1", jitter)
-	}
-	return nil
+	return flagrange.Jitter.Check(jitter)
 }
 
 // setLabFlags checks the labs' flag values against their ranges (0 is

@@ -216,6 +216,16 @@ type Notifier interface {
 	TakeMessages() []string
 }
 
+// Framer is a Lab whose focus the following camera keeps clear of the
+// panels and plots: Framed returns the part of view v's screen (units)
+// the focus must stay in and the half size (m) of what stands there (a
+// figure's half width and height), which stays in it too. After a jump (a
+// teleport) the camera slides at once as far as that needs, then eases on
+// (OrbitCamera.KeepIn): the figure was left behind the plot.
+type Framer interface {
+	Framed(v View) (r rl.Rectangle, half mgl32.Vec2)
+}
+
 // BodyDrawer draws a skinned body in a global pose (m, rotations, scales).
 type BodyDrawer interface {
 	Draw(pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3, tint color.RGBA)

@@ -195,6 +195,11 @@ func (a *App) update() Lab {
 	lab := a.tick()
 	lab.Upload()
 	a.cam.Track(lab.Focus(), a.frameDt())
+	if f, ok := lab.(Framer); ok {
+		v := a.View()
+		r, half := f.Framed(v)
+		a.cam.KeepIn(lab.Focus(), half, r, float32(v.Width), float32(v.Height))
+	}
 	return lab
 }
 

@@ -108,7 +108,7 @@ func TestSettingsKeepReadOptions(t *testing.T) {
 	if err == nil {
 		err = json.Unmarshal(b, &top)
 	}
-	if want := map[string]any{"Units": "cm", "Up": "z", "KeepRest": true}; err != nil || !reflect.DeepEqual(top.BVH, want) {
+	if want := map[string]any{"units": "cm", "up": "z", "keep_rest": true}; err != nil || !reflect.DeepEqual(top.BVH, want) {
 		t.Errorf("saved %s, %v; want \"bvh\": %v", b, err, want)
 	}
 }
@@ -140,11 +140,11 @@ func TestDecodeFieldsNested(t *testing.T) {
 	if s.Bias != 0.2 || s.Sync != (group{Halflife: 0.3, Distance: 0.15, On: false}) {
 		t.Errorf("read %+v, want Bias 0.2 and Sync {0.3 0.15 false}", s)
 	}
-	want := `labs.x.Sync.Distance: want a number (float32), got "far"; kept 0.15`
+	want := `labs.x.sync.distance: want a number (float32), got "far"; kept 0.15`
 	if len(probs) != 1 || probs[0] != want {
 		t.Errorf("problems %q, want [%q]", probs, want)
 	}
-	if probs := decodeFields("labs.x", &s, json.RawMessage(`{"Sync": 3}`)); len(probs) != 1 || probs[0] != "labs.x.Sync: want an object, got 3" {
+	if probs := decodeFields("labs.x", &s, json.RawMessage(`{"Sync": 3}`)); len(probs) != 1 || probs[0] != "labs.x.sync: want an object, got 3" {
 		t.Errorf("a group that is no object: %q", probs)
 	}
 }
@@ -239,10 +239,10 @@ func TestClampNamed(t *testing.T) {
 	got := clampNamed("matching", &s, check)
 	want := []string{
 		"matching.x = 9 is above its maximum 2; using 2",
-		"matching.Choice = 7 is not one of its choices; using 0",
-		"matching.Sync.Halflife = -1 is below its minimum 0.1; using 0.1",
-		"matching.Weights[1] = 3 is above its maximum 2; using 2",
-		`matching.Name = "b" is not one of its choices; using "a"`,
+		"matching.choice = 7 is not one of its choices; using 0",
+		"matching.sync.halflife = -1 is below its minimum 0.1; using 0.1",
+		"matching.weights[1] = 3 is above its maximum 2; using 2",
+		`matching.name = "b" is not one of its choices; using "a"`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("problems\n%q\nwant\n%q", got, want)

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // The settings file read and written one setting at a time: a value that
@@ -120,14 +121,18 @@ func keepAside(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many .bad files beside it", path)
 }
 
-// jsonField is a settings struct's field as encoding/json names it.
+// jsonField is a settings struct's field as the settings file names it:
+// its json tag's name, else its Go name in lower case with underscores
+// between words ("KeepRest" is "keep_rest"), the one style of every key
+// ("ui_scale" sat beside "KeepRest"); old is the Go name, which earlier
+// versions wrote and which is still read ("" for a tagged field).
 type jsonField struct {
-	name  string
-	index int
+	name, old string
+	index     int
 }
 
-// jsonFields lists the fields of struct type t that encoding/json reads
-// and writes, with their names (a json tag's, else the field's).
+// jsonFields lists the fields of struct type t that the settings file
+// reads and writes, with their names.
 func jsonFields(t reflect.Type) []jsonField {
 	var out []jsonField
 	for i := 0; i < t.NumField(); i++ {
@@ -136,12 +141,38 @@ func jsonFields(t reflect.Type) []jsonField {
 		if !f.IsExported() || name == "-" {
 			continue
 		}
+		old := ""
 		if name == "" {
-			name = f.Name
+			name, old = snakeCase(f.Name), f.Name
 		}
-		out = append(out, jsonField{name, i})
+		out = append(out, jsonField{name, old, i})
 	}
 	return out
+}
+
+// snakeCase is a Go name in lower case, words joined by underscores, an
+// initialism a word of its own: "LineScale" "line_scale", "IKChain"
+// "ik_chain", "HoldAfter" "hold_after".
+func snakeCase(name string) string {
+	r := []rune(name)
+	var b strings.Builder
+	for i, c := range r {
+		upper := unicode.IsUpper(c)
+		if i > 0 && upper && (!unicode.IsUpper(r[i-1]) || i+1 < len(r) && unicode.IsLower(r[i+1])) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(c))
+	}
+	return b.String()
+}
+
+// key is the key of obj the field is read from: its name, else its old
+// name (findKey for each).
+func (f jsonField) key(obj map[string]json.RawMessage) (string, bool) {
+	if k, ok := findKey(obj, f.name); ok || f.old == "" {
+		return k, ok
+	}
+	return findKey(obj, f.old)
 }
 
 // findKey is the key of obj that encoding/json would read into the field
@@ -183,7 +214,7 @@ func decodeFields(at string, ptr any, raw json.RawMessage) []string {
 	}
 	var problems []string
 	for _, f := range jsonFields(v.Type()) {
-		key, ok := findKey(obj, f.name)
+		key, ok := f.key(obj)
 		if !ok {
 			continue
 		}
@@ -218,13 +249,25 @@ func mergeFields(at string, raw json.RawMessage, v any) (json.RawMessage, []stri
 	rv := reflect.Indirect(reflect.ValueOf(v))
 	var keys, problems []string
 	for _, f := range jsonFields(rv.Type()) {
-		b, err := json.Marshal(rv.Field(f.index).Interface())
-		if err != nil {
+		cur := rv.Field(f.index)
+		var b json.RawMessage
+		var err error
+		if cur.Kind() == reflect.Struct && !reflect.PointerTo(cur.Type()).Implements(unmarshaler) {
+			// A group of settings, as decodeFields reads it: field by
+			// field, its keys in the one style too.
+			var prev json.RawMessage
+			if k, ok := f.key(obj); ok {
+				prev = obj[k]
+			}
+			var probs []string
+			b, probs = mergeFields(at+"."+f.name, prev, cur.Interface())
+			problems = append(problems, probs...)
+		} else if b, err = json.Marshal(cur.Interface()); err != nil {
 			problems = append(problems, fmt.Sprintf("%s.%s not saved: %v", at, f.name, err))
 			continue
 		}
-		for k, ok := findKey(obj, f.name); ok; k, ok = findKey(obj, f.name) {
-			delete(obj, k)
+		for k, ok := f.key(obj); ok; k, ok = f.key(obj) {
+			delete(obj, k) // the old name's too: written in the one style
 		}
 		obj[f.name] = b
 		keys = append(keys, f.name)

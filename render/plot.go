@@ -37,7 +37,21 @@ type Plot struct {
 	head   int         // next write index
 	n      int         // samples stored
 	lo, hi float32     // y range in use
+	// atMark[i] marks the stored sample i as one of a marked event's
+	// (markSpan): left out of the y range (yRange), scratch for it.
+	atMark []bool
 }
+
+// markSpan (s) and markSamples are how long after a marked event (a
+// teleport, a wrap, a restart) its samples are, at least markSamples of
+// them: a finite difference spikes on the tick of a jump and settles
+// within a few, and the spike (180 m/s where the signal is 0.1) would
+// flatten the plot for its whole window. They are left out of the y range
+// and drawn clipped at its edge, the peak written there.
+const (
+	markSpan    = 0.1
+	markSamples = 2
+)
 
 // NewPlot makes a plot keeping the last capacity samples.
 func NewPlot(title, yUnit string, capacity int) *Plot {
@@ -77,7 +91,9 @@ func (p *Plot) SetRange(lo, hi float32) {
 }
 
 // Mark records an event at time t (s), drawn as a faint vertical line
-// while it is in view; the last 64 are kept. It does not allocate.
+// while it is in view; the last 64 are kept. Its samples (markSpan) are
+// left out of the automatic y range and drawn clipped at its edge, with
+// the value they reach written there. It does not allocate.
 func (p *Plot) Mark(t float64) {
 	if p.marks == nil {
 		p.marks = make([]float64, 64)
@@ -175,21 +191,25 @@ func (p *Plot) span() (k0 int, t0, t1 float64) {
 }
 
 // yRange is the range Draw uses: the held one, or the data's in view
-// rounded out.
+// rounded out, leaving out the samples of marked events (markSpan) when
+// any others are in view.
 func (p *Plot) yRange() (float32, float32) {
 	if p.Hold || p.n == 0 {
 		return p.lo, p.hi
 	}
 	k0, _, _ := p.span()
+	marked := p.markSamples(k0)
 	lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
-	for s := range p.v {
-		if p.hidden[s] {
-			continue
-		}
-		for k := k0; k < p.n; k++ {
-			x := p.v[s][p.at(k)]
-			if finite(x) {
-				lo, hi = min(lo, x), max(hi, x)
+	for pass := 0; pass < 2 && lo > hi; pass++ { // the second with the marked samples too
+		for s := range p.v {
+			if p.hidden[s] {
+				continue
+			}
+			for k := k0; k < p.n; k++ {
+				x := p.v[s][p.at(k)]
+				if finite(x) && (pass == 1 || !marked[p.at(k)]) {
+					lo, hi = min(lo, x), max(hi, x)
+				}
 			}
 		}
 	}
@@ -197,6 +217,72 @@ func (p *Plot) yRange() (float32, float32) {
 		return p.lo, p.hi
 	}
 	return niceRange(lo, hi)
+}
+
+// markSamples marks, in p.atMark (by storage index), the samples from k0
+// on that belong to a marked event: from the first sample at or after its
+// time, those within markSpan of it, at least markSamples of them.
+func (p *Plot) markSamples(k0 int) []bool {
+	if len(p.atMark) != len(p.t) {
+		p.atMark = make([]bool, len(p.t))
+	}
+	clear(p.atMark)
+	for _, tm := range p.marks {
+		if math.IsNaN(tm) {
+			continue
+		}
+		for k, c := k0, 0; k < p.n; k++ {
+			t := p.t[p.at(k)]
+			if t < tm {
+				continue
+			}
+			if c >= markSamples && t > tm+markSpan {
+				break
+			}
+			p.atMark[p.at(k)] = true
+			c++
+		}
+	}
+	return p.atMark
+}
+
+// peak is a marked event's sample drawn clipped at the range's edge: its
+// index from the oldest stored, and its value.
+type peak struct {
+	k int
+	v float32
+}
+
+// clippedPeaks lists, per marked event in view whose samples pass the
+// range lo..hi, its sample farthest past it (visible series), appended
+// to out.
+func (p *Plot) clippedPeaks(out []peak, k0 int, lo, hi float32) []peak {
+	marked := p.markSamples(k0)
+	best := -1
+	var bv float32
+	flush := func() {
+		if best >= 0 {
+			out = append(out, peak{best, bv})
+		}
+		best = -1
+	}
+	for k := k0; k < p.n; k++ {
+		if !marked[p.at(k)] {
+			flush()
+			continue
+		}
+		for s := range p.v {
+			x := p.v[s][p.at(k)]
+			if p.hidden[s] || !finite(x) || x >= lo && x <= hi {
+				continue
+			}
+			if past := max(x-hi, lo-x); best < 0 || past > max(bv-hi, lo-bv) {
+				best, bv = k, x
+			}
+		}
+	}
+	flush()
+	return out
 }
 
 // Draw draws the plot in rectangle r (px); mouse is the cursor position,
@@ -228,6 +314,7 @@ func (p *Plot) Draw(r rl.Rectangle, mouse rl.Vector2) {
 	m := plotMap{area: area, t0: t0, t1: t1, lo: lo, hi: hi}
 	p.drawMarks(m)
 	p.drawSeries(m, k0)
+	p.drawPeaks(m, k0)
 	if !rl.CheckCollisionPointRec(mouse, area) {
 		return
 	}
@@ -343,6 +430,29 @@ func (p *Plot) drawMarks(m plotMap) {
 			x := m.x(t)
 			rl.DrawLineEx(rl.Vector2{X: x, Y: area.Y + 1}, rl.Vector2{X: x, Y: area.Y + area.Height - 1}, 1, color.RGBA{120, 126, 140, 255})
 		}
+	}
+}
+
+// drawPeaks writes, at the edge a marked event's samples are clipped at,
+// the value they reach ("^ 180 m/s"), beside its mark.
+func (p *Plot) drawPeaks(m plotMap, k0 int) {
+	if p.Hold || p.Rows != nil {
+		return
+	}
+	const small = ui.SmallText
+	var buf [8]peak
+	for _, pk := range p.clippedPeaks(buf[:0], k0, m.lo, m.hi) {
+		label := fmt.Sprintf("^ %.3g %s", pk.v, p.YUnit)
+		y := m.area.Y + 2
+		if pk.v < m.lo {
+			label, y = fmt.Sprintf("v %.3g %s", pk.v, p.YUnit), m.area.Y+m.area.Height-small-2
+		}
+		w := ui.Measure(label, small)
+		x := p.sampleX(m, pk.k) + 4
+		if x+w > m.area.X+m.area.Width {
+			x = p.sampleX(m, pk.k) - 4 - w
+		}
+		ui.DrawText(label, x, y, small, TextColor)
 	}
 }
 

@@ -82,3 +82,57 @@ func TestPlotWindowHiddenAndRange(t *testing.T) {
 		t.Fatalf("Mark allocates %v times", allocs)
 	}
 }
+
+// A marked event's spike does not set the range: a signal near 0.1 with a
+// 180 spike on the tick of a marked teleport (and a decaying tail on the
+// next) keeps a range around 0.1, the spike clipped at its top with 180
+// written there; unmarked, the spike sets the range. A view holding only
+// marked samples ranges over them.
+func TestPlotMarkedEventsClipped(t *testing.T) {
+	p := NewPlot("x", "m/s", 600)
+	p.AddSeries("mean", color.RGBA{})
+	p.AddSeries("max", color.RGBA{})
+	p.Window = 5
+	const dt = 1.0 / 60
+	for i := 0; i < 200; i++ {
+		tm := float64(i) * dt
+		v := float32(0.1 + 0.02*math.Sin(float64(i)))
+		switch i {
+		case 90:
+			p.Mark(tm)
+			v = 180
+		case 91:
+			v = 40
+		}
+		p.Push(tm, v/4, v)
+	}
+	k0, _, _ := p.span()
+	lo, hi := p.yRange()
+	if hi > 1 || lo < -1 {
+		t.Fatalf("range [%v, %v], want the signal's (0.1 or so) without the marked spike", lo, hi)
+	}
+	pk := p.clippedPeaks(nil, k0, lo, hi)
+	if len(pk) != 1 || pk[0].v != 180 || p.t[p.at(pk[0].k)] != 90*dt {
+		t.Fatalf("clipped peaks %+v, want the 180 at the mark", pk)
+	}
+	q := NewPlot("x", "m/s", 600)
+	q.AddSeries("max", color.RGBA{})
+	for i := 0; i < 200; i++ {
+		v := float32(0.1)
+		if i == 90 {
+			v = 180
+		}
+		q.Push(float64(i)*dt, v)
+	}
+	if _, hi := q.yRange(); hi < 180 {
+		t.Errorf("unmarked, the spike should set the range: hi %v", hi)
+	}
+	r := NewPlot("x", "m/s", 10)
+	r.AddSeries("a", color.RGBA{})
+	r.Mark(0)
+	r.Push(0, 5)
+	r.Push(dt, 7)
+	if lo, hi := r.yRange(); lo > 5 || hi < 7 {
+		t.Errorf("only marked samples in view: range [%v, %v], want them in it", lo, hi)
+	}
+}

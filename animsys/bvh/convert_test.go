@@ -124,6 +124,14 @@ func TestUnits(t *testing.T) {
 	if _, err := ParseUnits("ft"); err == nil {
 		t.Error("ParseUnits(ft) succeeded")
 	}
+	// Factors from a micrometre to a kilometre per unit; past them, and
+	// a float32 denormal, are refused with the range.
+	for in, ok := range map[string]bool{"1e-6": true, "1000": true, "9e-7": false, "1e-40": false, "1001": false} {
+		_, err := ParseUnits(in)
+		if (err == nil) != ok || err != nil && !strings.Contains(err.Error(), "from 1e-06 to 1000") {
+			t.Errorf("ParseUnits(%q): %v; want taken %v", in, err, ok)
+		}
+	}
 	if Metres.String() != "m" || Centimetres.String() != "cm" || Inches.String() != "in" {
 		t.Error("String")
 	}

@@ -101,8 +101,10 @@ type Detection struct {
 	Skip       int
 	SkipReason string
 	lead       lead // what SkipReason says, to say it again in other units
-	// Figure reads the skeleton as a human (indices into File.Joints)
-	// when FigureErr is nil.
+	// Figure is the skeleton's reading (indices into File.Joints): a
+	// human when FigureErr is nil; else, standing on the file's +Y, a
+	// figure laid out by its trunk whose NotHuman is FigureErr's text
+	// (humanoid.Read), the one reason every command and the app give.
 	Figure    humanoid.Figure
 	FigureErr error
 }
@@ -155,6 +157,7 @@ func DetectContext(ctx context.Context, f *File) (Detection, error) {
 		d.Height = humanoid.Height(frames, best.Vec())
 		d.Stature, d.StatureReason = stature(f, &d.Figure, best, frames, rots, at)
 	} else {
+		d.Figure, _ = humanoid.Read(parents, names, frames) // along +Y, as Classify's error
 		d.Up = UpY
 		d.UpReason = "BVH's +Y: the skeleton does not read as a human figure (" + d.FigureErr.Error() + ")"
 		hs := make([]float32, len(frames))
@@ -335,7 +338,8 @@ type ReadOptions struct {
 // ImportFor is how to read f: d's detection with c's options applied, the
 // units it reads in, and a note on each choice ("units cm (detected):
 // ...; stature 1.78 m, ...", "up Z (chosen; detected Y)", "dropped frame
-// 0: ..." or "kept (as asked) frame 0: ...").
+// 0: ..." or "kept (as asked) frame 0: ..."), and which joint names were
+// not UTF-8.
 // The app, `kinelab verify --bvh` and `kinelab export` all read a file
 // through it. The error names the flag of an option that does not parse.
 func ImportFor(f *File, d Detection, c ReadOptions) (Import, Units, []string, error) {
@@ -374,5 +378,8 @@ func ImportFor(f *File, d Detection, c ReadOptions) (Import, Units, []string, er
 		notes = append(notes, "dropped "+why)
 	}
 	imp.Skip = min(imp.Skip, max(f.Frames-1, 0)) // as ClipWith: at least one frame stays
+	if n := f.NamesNote(); n != "" {
+		notes = append(notes, n)
+	}
 	return imp, units, notes, nil
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/words"
 )
 
 // File is a parsed BVH file: its joint hierarchy and its motion, in the
@@ -16,9 +18,35 @@ type File struct {
 	// FramesLine is the line of `Frames:` (1-based; 0 for a File not
 	// parsed from text), for messages about the frames.
 	FramesLine int
-	FrameTime  float32   // seconds per frame (the `Frame Time:` line)
-	Channels   int       // values per frame, the sum of the joints' channels
-	Motion     []float32 // Frames x Channels values, frame-major: frame f starts at f*Channels
+	FrameTime  float32 // seconds per frame (the `Frame Time:` line)
+	// Rate is the frames a second the file's Frame Time says, from its
+	// decimal as written (1/FrameTime, the float32, is off in the 7th
+	// digit: 59.99999... for 0.016666666667); 0 for a File not parsed.
+	Rate     float64
+	Channels int       // values per frame, the sum of the joints' channels
+	Motion   []float32 // Frames x Channels values, frame-major: frame f starts at f*Channels
+	// NotUTF8 lists the joints whose names in the file are not UTF-8:
+	// their Names have each such byte replaced by U+FFFD (words.UTF8), the
+	// one spelling every output writes.
+	NotUTF8 []int
+}
+
+// NamesNote says which joint names were not UTF-8 and how they are
+// spelled ("2 joint names not in UTF-8, each bad byte read (and written in
+// every output) as U+FFFD �: Left�Arm, Right��Arm"); "" when all were.
+func (f *File) NamesNote() string {
+	if len(f.NotUTF8) == 0 {
+		return ""
+	}
+	var names []string
+	for _, j := range f.NotUTF8[:min(len(f.NotUTF8), 4)] {
+		names = append(names, f.Joints[j].Name)
+	}
+	if len(f.NotUTF8) > 4 {
+		names = append(names, fmt.Sprintf("%d more", len(f.NotUTF8)-4))
+	}
+	return fmt.Sprintf("%s not in UTF-8, each bad byte read (and written in every output) as U+FFFD \uFFFD: %s",
+		words.Count(len(f.NotUTF8), "joint name"), strings.Join(names, ", "))
 }
 
 // Limits of what a file may hold, checked as it is parsed: a frame time

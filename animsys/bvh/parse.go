@@ -242,7 +242,10 @@ func (p *parser) open(stack *[]block, parent int, endSite bool) error {
 		if err != nil {
 			return p.wrap(err, p.s.line, ncol)
 		}
-		name = string(b)
+		var ok bool
+		if name, ok = words.UTF8(string(b)); !ok {
+			p.f.NotUTF8 = append(p.f.NotUTF8, len(p.f.Joints))
+		}
 		if name == "" {
 			name = "Joint" + strconv.Itoa(len(p.f.Joints))
 		}
@@ -334,6 +337,9 @@ func (p *parser) header() error {
 			MinFrameTime, MaxFrameTime, 1/MaxFrameTime, 1/MinFrameTime, found(text))
 	}
 	p.f.FrameTime = t
+	if ft, err := strconv.ParseFloat(string(text), 64); err == nil && ft > 0 {
+		p.f.Rate = 1 / ft
+	}
 	return nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,4 +169,31 @@ func FuzzDetect(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestSelectTop: selectTop leaves the k largest at the end, whatever the
+// ties, against a sorted copy.
+func TestSelectTop(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		n := 1 + r.IntN(60)
+		xs := make([]float32, n)
+		for i := range xs {
+			xs[i] = float32(r.IntN(1 + trial%20)) // many ties
+		}
+		k := r.IntN(n + 1)
+		want := slices.Clone(xs)
+		slices.Sort(want)
+		selectTop(xs, k)
+		got := slices.Clone(xs[n-k:])
+		slices.Sort(got)
+		if !slices.Equal(got, want[n-k:]) {
+			t.Fatalf("trial %d: the %d largest of %v are %v, want %v", trial, k, want, got, want[n-k:])
+		}
+		for _, x := range xs[:n-k] {
+			if k > 0 && x > got[0] {
+				t.Fatalf("trial %d: %v left before the top %v", trial, x, got)
+			}
+		}
+	}
 }

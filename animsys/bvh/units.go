@@ -81,11 +81,13 @@ func ParseUnits(s string) (Units, error) {
 	case "cmu":
 		return CMU, nil
 	default:
-		if f, err := strconv.ParseFloat(t, 32); err == nil && f > 0 && f <= 1e3 {
+		// A micrometre to a kilometre per unit: 1e-40 parses, as a
+		// float32 too small to scale a figure to anything.
+		if f, err := strconv.ParseFloat(t, 32); err == nil && f >= float64(float32(1e-6)) && f <= 1e3 {
 			return Factor(float32(f)), nil
 		}
 	}
-	return Metres, fmt.Errorf("unknown units %q: want m, cm, mm, in, cmu or metres per unit (a number, e.g. 0.0254)", s)
+	return Metres, fmt.Errorf("unknown units %q: want m, cm, mm, in, cmu or metres per unit (a number from 1e-06 to 1000, e.g. 0.0254)", s)
 }
 
 // The heights DetectUnits accepts for a figure (m): a child of about five

@@ -141,7 +141,7 @@ func (c *Character) NotHuman() string {
 	if c.Figure == nil || c.Figure.Human {
 		return ""
 	}
-	return "not read as a human figure: " + c.Figure.NotHuman
+	return c.Figure.Reading()
 }
 
 // Path is an ellipse a target follows, Center + U cos(Rate t) + V sin(Rate

@@ -32,6 +32,12 @@ type File struct {
 	// BVH.Joints), nil when it does not read as one (bvh.Detect). A
 	// character made of the file keeps it, on its joints (figureOn).
 	Figure *humanoid.Figure
+	// NotHuman is bvh.Detect's reading of a skeleton that is no human
+	// (laid out by its trunk, and why it is none), when the file stands
+	// as Detect read it (up +Y): a character made of the file keeps it
+	// too, so that it gives the reason bvh info gives. Nil otherwise (a
+	// human, or another up axis chosen: the character reads its own).
+	NotHuman *humanoid.Figure
 }
 
 // Open reads the BVH file at path with opt. Errors are the parser's
@@ -76,6 +82,8 @@ func readContext(ctx context.Context, f *bvh.File, opt bvh.ReadOptions) (*File, 
 	file := &File{BVH: f, Import: imp, Units: units, Notes: notes}
 	if d.FigureErr == nil {
 		file.Figure = &d.Figure
+	} else if imp.Up == bvh.UpY {
+		file.NotHuman = &d.Figure // standing as Detect read it
 	}
 	return file, nil
 }
@@ -143,6 +151,14 @@ func Load(paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
 // detecting each. It then returns a nil character and an error wrapping
 // ctx's.
 func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *Character, err error) {
+	return LoadProgress(ctx, paths, opt, nil)
+}
+
+// LoadProgress is LoadContext telling progress, when not nil, before each
+// file is read (done files of total read so far, the next one's path)
+// and once all are (done == total, path ""): a folder of captures takes
+// seconds, and the app shows how far it is.
+func LoadProgress(ctx context.Context, paths []string, opt bvh.ReadOptions, progress func(done, total int, path string)) (ch *Character, err error) {
 	if err := checkOptions(opt); err != nil { // so for every file
 		return nil, errors.Join(err)
 	}
@@ -152,9 +168,12 @@ func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *
 	var files []*File // the BVH files read, in order
 	var read []string // their paths
 	gltfName := ""    // the glTF file ch was read from
-	for _, path := range paths {
+	for i, path := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if progress != nil {
+			progress(i, len(paths), path)
 		}
 		if gltfName != "" || IsGLTF(path) {
 			switch {
@@ -181,6 +200,9 @@ func LoadContext(ctx context.Context, paths []string, opt bvh.ReadOptions) (ch *
 			continue
 		}
 		files, read = append(files, file), append(read, path)
+	}
+	if progress != nil {
+		progress(len(paths), len(paths), "")
 	}
 	if len(files) > 0 {
 		ch = loadGroup(files, read)
@@ -300,7 +322,10 @@ func loadGroup(files []*File, paths []string) *Character {
 	}
 	ch := fromFile(base, keep)
 	ch.Notes = append(base.Notes[:2:2], ch.Notes...)
-	ch.Notes = append(ch.Notes, restNotes(basePath, base.Notes)...)
+	// The first file's own notes as they are: they are the character's
+	// (named after it), and every message about them names the character
+	// ("01_cmu: 01_cmu: dropped frame 0" said it twice).
+	ch.Notes = append(ch.Notes, base.Notes[2:]...)
 	ch.Notes = append(ch.Notes, notes...)
 	used := []string{basePath}
 	for _, mb := range members {
@@ -314,7 +339,10 @@ func loadGroup(files []*File, paths []string) *Character {
 }
 
 // largestGroup groups files by skeleton (Load) and returns the first file
-// of the largest group, and how many files that group holds.
+// of the largest group, and how many files that group holds. Of groups of
+// as many files, the one with the most frames (once rest frames are
+// dropped) wins, then the earliest: the earliest alone made a 0.6 s clip
+// the whole database beside a group as large of longer captures.
 func largestGroup(files []*File) (first, size int) {
 	var firsts []int // each group's first file
 	takes := func(g, k int) bool {
@@ -334,15 +362,17 @@ func largestGroup(files []*File) (first, size int) {
 		return 0, len(files)
 	}
 	first, size = -1, 0
+	most := 0 // the frames of the group chosen
 	for _, g := range firsts {
-		n := 0
+		n, frames := 0, 0
 		for k := range files {
 			if takes(g, k) {
 				n++
+				frames += files[k].BVH.Frames - files[k].Import.Skip
 			}
 		}
-		if n > size {
-			first, size = g, n
+		if n > size || n == size && frames > most {
+			first, size, most = g, n, frames
 		}
 	}
 	return first, size
@@ -693,12 +723,18 @@ func fromFile(file *File, keep []bool) *Character {
 		ch.Clips = []animsys.Clip{rootedClip(&fs, &fc, hips)}
 	}
 	var fig humanoid.Figure
-	if file.Figure != nil {
+	switch {
+	case file.Figure != nil:
 		fig = figureOn(file.Figure, at, shift, &ch.Skel)
-	} else {
-		// A skeleton that is no human is laid out by its trunk as the
-		// character stands (up as the options chose): read here, as
-		// the only reading besides Detect's finding it no human.
+	case file.NotHuman != nil:
+		// Detect's reading, its reason the one bvh info gives: read again
+		// on other frames, the figure could read otherwise (bvh info said
+		// "4 limbs reach the ground" of a capture the app said 3 of).
+		fig = figureOn(file.NotHuman, at, shift, &ch.Skel)
+	default:
+		// A skeleton that is no human, standing on an up axis the
+		// options chose, is laid out by its trunk as the character
+		// stands: read here.
 		fig = ch.read()
 	}
 	ch.Figure = &fig
@@ -815,8 +851,20 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 	if hips == 0 || c.Frames == 0 {
 		return false
 	}
+	pos, _ := humanoid.ClipFrames(sk, c, rootFrames)
+	return rootFollowsIn(sk.Parents, pos, hips)
+}
+
+// rootFrames is how many frames rootFollows samples.
+const rootFrames = 24
+
+// rootFollowsIn is rootFollows on frames pos (global positions).
+func rootFollowsIn(parents []int, pos [][]mgl32.Vec3, hips int) bool {
+	if hips == 0 || len(pos) == 0 {
+		return false
+	}
 	children := 0
-	for _, p := range sk.Parents {
+	for _, p := range parents {
 		if p == 0 {
 			children++
 		}
@@ -824,7 +872,6 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 	if children != 1 {
 		return false
 	}
-	pos, _ := humanoid.ClipFrames(sk, c, 24)
 	for _, fr := range pos {
 		lo, hi := fr[0][1], fr[0][1]
 		for _, p := range fr {
@@ -837,6 +884,77 @@ func rootFollows(sk *animsys.Skeleton, c *animsys.Clip, hips int) bool {
 		}
 	}
 	return true
+}
+
+// Rooting stands a file's frames on the skeleton a character made of all
+// the file's joints has: an Entity (joint 0) added above the file's root,
+// carrying the hips' ground projection as root motion (rootedClip), unless
+// the file's root already is such a joint (kinelab's own exports). The app
+// and every export use this one joint list. For streaming a file frame by
+// frame (package export): no clip is built.
+type Rooting struct {
+	// Entity reports whether an Entity is added: joint 0, the file's
+	// joints then from 1 on.
+	Entity  bool
+	parents []int // of the joints with the Entity
+	chain   []int // from the Entity's child to the hips
+	p       animsys.Pose
+}
+
+// Rooting is how a character of all of file's joints stands its frames
+// (fromFile's choice, made on frames sampled from the file).
+func (file *File) Rooting() *Rooting {
+	f, imp := file.BVH, file.Import
+	sk := f.SkeletonWith(imp)
+	hips := 0
+	if file.Figure != nil {
+		hips = file.Figure.Hips
+	}
+	n := sk.Len()
+	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	frames := f.Frames - imp.Skip
+	var pos [][]mgl32.Vec3
+	for i := range min(rootFrames, frames) {
+		fr := 0
+		if k := min(rootFrames, frames); k > 1 {
+			fr = i * (frames - 1) / (k - 1)
+		}
+		f.FrameWith(imp, fr+imp.Skip, local.Pos, local.Rot)
+		animsys.FKStatic(&global, &local, sk.Parents)
+		pos = append(pos, slices.Clone(global.Pos))
+	}
+	r := &Rooting{}
+	if rootFollowsIn(sk.Parents, pos, hips) {
+		return r
+	}
+	r.Entity = true
+	r.parents = make([]int, n+1)
+	r.parents[0] = -1
+	for j, p := range sk.Parents {
+		r.parents[j+1] = p + 1
+	}
+	r.chain = chainTo(r.parents, hips+1)
+	r.p = animsys.NewPose(n + 1)
+	return r
+}
+
+// Frame makes a frame of the file's joints (pos, rot and scl from index 1
+// on; index 0 the Entity's, ignored) a frame of the character's: the
+// Entity where the hips stand, the file's roots hanging from it. Without
+// an Entity it does nothing.
+func (r *Rooting) Frame(pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3) {
+	if !r.Entity {
+		return
+	}
+	p := &r.p
+	copy(p.Pos, pos)
+	copy(p.Rot, rot)
+	copy(p.Scl, scl)
+	p.SetKform(0, animsys.KformIdentity())
+	reroot(p, r.parents, r.chain)
+	copy(pos, p.Pos)
+	copy(rot, p.Rot)
+	copy(scl, p.Scl)
 }
 
 // rootedClip converts clip c of skeleton sk into a clip on the skeleton

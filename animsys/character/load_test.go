@@ -1,6 +1,7 @@
 package character_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -192,7 +193,9 @@ func TestLoadErrorsWrapTheirCauses(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(dir, "missing.bvh")
-	other := fixture.File(t, dir, fixture.Neuron())
+	neuron := fixture.Neuron()
+	neuron.Frames = 10 // fewer than walk's: of groups of one file each, the one with more frames loads
+	other := fixture.File(t, dir, neuron)
 	ch, err := character.Load([]string{walk, bad, missing, other}, bvh.ReadOptions{})
 	errs := character.FileErrors(err)
 	if ch == nil || len(errs) != 2 || len(ch.Skipped) != 1 {
@@ -286,7 +289,8 @@ func TestLoadMixedFolder(t *testing.T) {
 	}
 }
 
-// Of groups of a size, the one whose first file comes first loads; the
+// Of groups of a size and of as many frames, the one whose first file
+// comes first loads (TestLoadTieByFrames: of more frames first); the
 // larger group loads wherever its files are; a file of a third skeleton
 // is skipped as well.
 func TestLoadLargestGroup(t *testing.T) {
@@ -377,4 +381,53 @@ func TestLoadMixedCaptures(t *testing.T) {
 		t.Errorf("contents %q, want %q", got, want)
 	}
 	t.Logf("%s; %v", ch.Contents(), ch.Skipped[0])
+}
+
+// Groups of as many files (one capture of each skeleton) tie: the group
+// with the most frames loads, not the earliest file's (a 0.6 s clip became
+// the whole database beside a longer capture). Of equal frames too, the
+// earliest.
+func TestLoadTieByFrames(t *testing.T) {
+	dir := t.TempDir()
+	short := fixture.LAFAN1()
+	short.Name, short.Frames = "a_short", 18 // 0.6 s at 30 fps
+	long := fixture.Bandai()
+	long.Name, long.Frames = "b_long", 90
+	fixture.File(t, dir, short)
+	fixture.File(t, dir, long)
+	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
+	if ch == nil || len(ch.Clips) != 1 || ch.Clips[0].Name != "b_long" {
+		t.Fatalf("a tie of one file each: %+v, %v; want b_long's group", ch != nil && len(ch.Clips) > 0, err)
+	}
+	if len(ch.Skipped) != 1 || !strings.Contains(ch.Skipped[0].Error(), "a_short.bvh: skipped") {
+		t.Errorf("skipped %v, want a_short named", ch.Skipped)
+	}
+	same := t.TempDir()
+	long.Name, short.Name, short.Frames = "b_second", "a_first", long.Frames
+	fixture.File(t, same, short)
+	fixture.File(t, same, long)
+	if ch, _ := character.Load([]string{same}, bvh.ReadOptions{}); ch == nil || ch.Clips[0].Name != "a_first" {
+		t.Errorf("as many frames: the earliest file's group should load")
+	}
+}
+
+// LoadProgress tells how far a folder's load has come: before each file,
+// in order, its count of those read and the path, then once at the end.
+func TestLoadProgress(t *testing.T) {
+	dir := t.TempDir()
+	for i, s := range []fixture.Spec{fixture.Bandai(), fixture.Bandai(), fixture.Bandai()} {
+		s.Name = fmt.Sprintf("b%d", i)
+		fixture.File(t, dir, s)
+	}
+	var got []string
+	ch, err := character.LoadProgress(context.Background(), []string{dir}, bvh.ReadOptions{}, func(done, total int, path string) {
+		got = append(got, fmt.Sprintf("%d/%d %s", done, total, filepath.Base(path)))
+	})
+	if err != nil || ch == nil || len(ch.Clips) != 3 {
+		t.Fatalf("loading: %v", err)
+	}
+	want := []string{"0/3 b0.bvh", "1/3 b1.bvh", "2/3 b2.bvh", "3/3 ."}
+	if !slices.Equal(got, want) {
+		t.Errorf("progress %q, want %q", got, want)
+	}
 }

@@ -1,7 +1,11 @@
 package character_test
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +14,7 @@ import (
 	"kinelab/animsys/character"
 	"kinelab/animsys/humanoid"
 	"kinelab/internal/gltftest"
+	"kinelab/internal/mocap"
 )
 
 // rigCase is a generated rig written as glTF and what reading it must
@@ -21,6 +26,10 @@ type rigCase struct {
 	human    bool
 	notHuman []string // what the reason must say, in order
 	ground   []string // a human's joints that are no part of its body (Figure.Ground), but the Entity
+	// knees names, for a human whose legs end at their knees (their feet
+	// IK bones under the root), the left and right knee: the legs' End,
+	// with no two-bone chain (Upper and Mid -1).
+	knees [2]string
 }
 
 func rigCases() []rigCase {
@@ -39,6 +48,10 @@ func rigCases() []rigCase {
 			notHuman: []string{"4 limbs reach the ground (", "); the spine lies level with the ground ("}},
 		{name: "armed-quadruped", rig: gltftest.ArmedQuadrupedRig(100),
 			notHuman: []string{"4 limbs reach the ground (", "b_LeftHand_", "b_LeftFoot01_", "); the spine lies level with the ground ("}},
+		// robot.glb's rig with its IK controls left on the floor while the
+		// knees swing: a control that does not follow a knee is no foot
+		// (robot.glb's own controls do, and it reads as human:
+		// TestRobotReadsAsHuman, humanoid's TestRobotGLB).
 		{name: "ik-robot", rig: gltftest.IKRobotRig(1.8, false),
 			notHuman: []string{"no limb of the body reaches the ground; its lowest joints (LowerLeg.L and LowerLeg.R) stay ",
 				"% of its height above the ground; Foot.L and Foot.R, on the ground, hang from Bone, at the ground's level, not from the body"}},
@@ -106,6 +119,12 @@ func TestRigStyles(t *testing.T) {
 				part string
 				limb humanoid.Limb
 			}{{"foot", f.Legs[s]}, {"hand", f.Arms[s]}} {
+				if l.part == "foot" && c.knees[s] != "" {
+					if name(l.limb.End) != c.knees[s] || l.limb.Upper != -1 || l.limb.Mid != -1 {
+						t.Errorf("%s: %s leg %+v, want it to end at %s with no two-bone chain", c.name, humanoid.Side(s), l.limb, c.knees[s])
+					}
+					continue
+				}
 				want := c.rig.Find(l.part+sd) + 1
 				if l.limb.End != want || l.limb.Upper < 1 || l.limb.Mid < 1 {
 					t.Errorf("%s: %s %s is %s (a chain %+v), want %s", c.name, humanoid.Side(s), l.part, name(l.limb.End), l.limb, name(want))
@@ -142,4 +161,90 @@ func hasChild(r gltftest.Rig, j int) bool {
 		}
 	}
 	return false
+}
+
+// The humanoid robot of ../shared/gltf (robot.glb: legs ending at the
+// knee, feet IK bones under the root "Bone", arms reaching nearly to the
+// floor) reads as a human on its start clip, by its names and with every
+// name taken away (glTF nodes may have none): its legs end at the IK
+// controls its knees carry (Limb.Carried), its hands at the palms. It read as no human
+// ("1 limb reaches the ground (Palm3.R)", and unnamed "no two arms hang
+// from the spine above them").
+func TestRobotReadsAsHuman(t *testing.T) {
+	var robot string
+	for _, p := range mocap.NeedGLTF(t) {
+		if filepath.Base(p) == "robot.glb" {
+			robot = p
+		}
+	}
+	if robot == "" {
+		t.Skip("SKIPPED: no robot.glb in ../shared/gltf")
+	}
+	b, err := os.ReadFile(robot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unnamed := filepath.Join(t.TempDir(), "unnamed.glb")
+	if err := os.WriteFile(unnamed, glbWithoutNames(t, b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{robot, unnamed} {
+		ch, err := character.LoadGLTF(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := ch.Figure
+		if !f.Human {
+			t.Errorf("%s: not human: %s", path, f.NotHuman)
+			continue
+		}
+		// The joints by the file's names, whatever the copy read calls them.
+		real, err := character.LoadGLTF(robot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nm := func(j int) string {
+			if j < 0 {
+				return "(none)"
+			}
+			return real.Skel.Names[j]
+		}
+		got := []string{nm(f.Hips), nm(f.Chest), nm(f.Legs[0].End), nm(f.Legs[1].End), nm(f.Arms[0].End), nm(f.Arms[1].End)}
+		want := []string{"Body", "Torso", "Foot.L", "Foot.R", "Palm", "Palm"}
+		for i := range want {
+			if !strings.HasPrefix(got[i], want[i]) {
+				t.Errorf("%s: hips, chest, legs and hands %q, want %q", filepath.Base(path), got, want)
+				break
+			}
+		}
+		if !strings.HasSuffix(got[4], ".L") || !strings.HasSuffix(got[5], ".R") {
+			t.Errorf("%s: hands %q and %q on the wrong sides", filepath.Base(path), got[4], got[5])
+		}
+	}
+}
+
+// glbWithoutNames is GLB data b with no node named, its JSON chunk
+// re-encoded (and padded with spaces, as the spec pads it).
+func glbWithoutNames(t *testing.T, b []byte) []byte {
+	t.Helper()
+	n := binary.LittleEndian.Uint32(b[12:])
+	var doc map[string]any
+	if err := json.Unmarshal(b[20:20+n], &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, nd := range doc["nodes"].([]any) {
+		delete(nd.(map[string]any), "name")
+	}
+	js, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js = append(js, bytes.Repeat([]byte(" "), -len(js)&3)...)
+	out := append([]byte(nil), b[:12]...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(js)))
+	out = append(out, "JSON"...)
+	out = append(out, js...)
+	out = append(out, b[20+n:]...)
+	binary.LittleEndian.PutUint32(out[8:], uint32(len(out)))
+	return out
 }

@@ -8,6 +8,7 @@ package crowd
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 
@@ -44,9 +45,15 @@ const perCharacter = 8 + 4
 
 // Bytes estimates the heap (bytes) a crowd of n characters of a skeleton
 // of joints joints holds (the clip library and the scratch poses, shared
-// by all, not counted).
+// by all, not counted); math.MaxInt64 when the product would overflow
+// (--characters 9223372036854775807 wrapped to a small count that passed
+// the budget, then panicked allocating).
 func Bytes(joints, n int) int64 {
-	return int64(n) * (animsys.BenchCharacterBytes(joints) + perCharacter)
+	per := animsys.BenchCharacterBytes(joints) + perCharacter
+	if n > 0 && per > math.MaxInt64/int64(n) {
+		return math.MaxInt64
+	}
+	return int64(n) * per
 }
 
 // MaxCharacters is the most characters of joints joints MemoryBudget holds.
@@ -62,8 +69,12 @@ type BudgetError struct {
 }
 
 func (e *BudgetError) Error() string {
+	need := Size(e.Bytes)
+	if e.Bytes == math.MaxInt64 {
+		need = "more bytes than 64 bits count"
+	}
 	return fmt.Sprintf("crowd: %d characters of %d joints would need %s, over the %s budget for a crowd's per-character state; at most %d fit",
-		e.Characters, e.Joints, Size(e.Bytes), Size(MemoryBudget), e.Max)
+		e.Characters, e.Joints, need, Size(MemoryBudget), e.Max)
 }
 
 // CheckBudget returns a *BudgetError if n characters of joints joints

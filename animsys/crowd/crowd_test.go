@@ -221,6 +221,27 @@ func TestBudgetRefused(t *testing.T) {
 	t.Logf("budget %s: %d characters of %d joints, %d of %d; %s", Size(MemoryBudget), max, skel.Len(), MaxCharacters(big.Len()), big.Len(), msg)
 }
 
+// TestBudgetOverflow: counts whose bytes overflow an int64 (wrapping to a
+// small or negative product, which passed the budget and then panicked in
+// makeslice) are refused like any count over the budget, the bytes
+// saturated, and the error says so.
+func TestBudgetOverflow(t *testing.T) {
+	skel := animsys.BenchSkeleton()
+	per := Bytes(skel.Len(), 1)
+	for _, n := range []int{math.MaxInt, math.MaxInt/int(per) + 1, 1 << 62, 1 << 61} {
+		if b := Bytes(skel.Len(), n); b != math.MaxInt64 {
+			t.Errorf("Bytes(%d, %d) = %d, want math.MaxInt64 (saturated)", skel.Len(), n, b)
+		}
+		err := CheckBudget(skel.Len(), n)
+		if err == nil || !strings.Contains(err.Error(), "more bytes than 64 bits count") {
+			t.Errorf("%d characters: %v, want refused for overflowing", n, err)
+		}
+	}
+	if n := math.MaxInt / int(per); Bytes(skel.Len(), n) != int64(n)*per {
+		t.Errorf("the largest count that does not overflow: %d bytes, want %d", Bytes(skel.Len(), n), int64(n)*per)
+	}
+}
+
 // Close returns only when its workers have: a worker that has not yet
 // seen its channel closed still holds the crowd on its stack, so a crowd
 // let go right after Close (the Crowd lab rebuilding one near

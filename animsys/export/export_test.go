@@ -141,15 +141,17 @@ func TestNPZMatchesAnimsys(t *testing.T) {
 			if u := a["units"].strings(); u[0] != "m" || a["sample"].strings()[0] != map[bool]string{false: "cubic", true: "linear"}[linear] {
 				t.Errorf("%s: units %q sample %q", name, u, a["sample"].strings())
 			}
-			if fps := a["fps"].f64(0); math.Abs(fps-60) > 1e-4 {
-				t.Errorf("%s: fps %v", name, fps)
+			if fps := a["fps"].f64(0); fps != 60 { // the clip's own rate: 59.99999... was float32's 1/60 inverted
+				t.Errorf("%s: fps %v, want 60", name, fps)
 			}
 		}
 	}
 }
 
-// A real file exports what the app's clip of it holds (bvh.File.ClipWith
-// with the detected units, up axis and rest frames), frame for frame.
+// A real file exports what the app's character of it holds (its joints,
+// the Entity the app adds first, and its clip: bvh.File.ClipWith with the
+// detected units, up axis and rest frames, stood on the Entity), frame for
+// frame: one joint list in the app and every export.
 func TestNPZMatchesMocap(t *testing.T) {
 	for _, path := range mocap.Need(t) {
 		src, notes, err := ReadBVH(path, bvh.ReadOptions{})
@@ -157,14 +159,19 @@ func TestNPZMatchesMocap(t *testing.T) {
 			t.Fatal(err)
 		}
 		a := exportNPZ(t, src, Options{})
+		ch, err := character.Load([]string{path}, bvh.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAgainstClip(t, mocap.Base(path), a, &ch.Clips[0], &ch.Skel, false, 0)
 		f, _ := bvh.ReadFile(path)
-		c := f.ClipWith(src.Import(), "")
-		sk := f.SkeletonWith(src.Import())
-		checkAgainstClip(t, mocap.Base(path), a, &c, &sk, false, 0)
-		end := a["end_site"]
+		end, at := a["end_site"], ch.Skel.Len()-len(f.Joints) // the Entity's 1, or 0
+		if ch.Skel.Names[0] != "Entity" || a["names"].strings()[0] != "Entity" || at != 1 {
+			t.Errorf("%s: the character's joint 0 %q, the export's %q; want the Entity both", path, ch.Skel.Names[0], a["names"].strings()[0])
+		}
 		for j := range f.Joints {
-			if (end.data[j] == 1) != f.Joints[j].EndSite {
-				t.Errorf("%s: joint %d end_site %d", path, j, end.data[j])
+			if (end.data[j+at] == 1) != f.Joints[j].EndSite {
+				t.Errorf("%s: joint %d end_site %d", path, j+at, end.data[j+at])
 			}
 		}
 		if len(notes) < 2 {

@@ -43,6 +43,11 @@ type BVHSource struct {
 	end   []bool
 	prev  []mgl32.Quat // the last frame's rotations, for their signs
 	name  string
+	// root stands the frames on the character's joints: the Entity the
+	// app adds at 0 (character.Rooting), so that an export's joints are
+	// the app's, as a glTF file's and an embedded clip's are.
+	root *character.Rooting
+	at   int // the file's joint 0 in the export: 1 after an Entity
 }
 
 // ReadBVH opens the BVH file at path as kinelab reads every file
@@ -76,10 +81,21 @@ func NewBVHSource(f *bvh.File, opt bvh.ReadOptions) (*BVHSource, []string, error
 func FileSource(file *character.File) *BVHSource {
 	f, imp := file.BVH, file.Import
 	s := &BVHSource{file: f, imp: imp, units: file.Units, skel: f.SkeletonWith(imp),
-		end: make([]bool, len(f.Joints)), prev: make([]mgl32.Quat, len(f.Joints)),
+		prev: make([]mgl32.Quat, len(f.Joints)), root: file.Rooting(),
 		name: strings.TrimSuffix(filepath.Base(f.Name), filepath.Ext(f.Name))}
+	if s.root.Entity {
+		s.at = 1
+		sk := animsys.Skeleton{Names: []string{"Entity"}, Parents: []int{-1}, Offsets: []mgl32.Vec3{{}}}
+		for j := range s.skel.Parents {
+			sk.Names = append(sk.Names, s.skel.Names[j])
+			sk.Parents = append(sk.Parents, s.skel.Parents[j]+1) // a file root hangs from the Entity
+			sk.Offsets = append(sk.Offsets, s.skel.Offsets[j])
+		}
+		s.skel = sk
+	}
+	s.end = make([]bool, s.skel.Len())
 	for j := range f.Joints {
-		s.end[j] = f.Joints[j].EndSite
+		s.end[j+s.at] = f.Joints[j].EndSite
 	}
 	return s
 }
@@ -90,8 +106,9 @@ func (s *BVHSource) Import() bvh.Import { return s.imp }
 // Name is the file's base name without extension.
 func (s *BVHSource) Name() string { return s.name }
 
-// Skeleton is the file's hierarchy, End Sites included, in metres, its
-// roots turned to +Y (bvh.File.SkeletonWith).
+// Skeleton is the character's: the file's hierarchy, End Sites included,
+// in metres, its roots turned to +Y (bvh.File.SkeletonWith), under the
+// Entity the app adds (character.Rooting).
 func (s *BVHSource) Skeleton() *animsys.Skeleton { return &s.skel }
 
 // EndSites marks the file's End Sites.
@@ -103,19 +120,30 @@ func (s *BVHSource) Frames() int { return s.file.Frames - s.imp.Skip }
 // FrameTime is the file's Frame Time (s).
 func (s *BVHSource) FrameTime() float32 { return s.file.FrameTime }
 
+// Rate is the file's frames a second, from its Frame Time as written.
+func (s *BVHSource) Rate() float64 {
+	if s.file.Rate > 0 {
+		return s.file.Rate
+	}
+	return animsys.RateOf(s.file.FrameTime)
+}
+
 // Units is the file's unit, chosen or detected.
 func (s *BVHSource) Units() bvh.Units { return s.units }
 
-// Frame reads frame f (after the skipped ones) as ClipWith stores it.
+// Frame reads frame f (after the skipped ones) as the app's character
+// holds it: ClipWith's frame, on the Entity the character adds.
 func (s *BVHSource) Frame(f int, pos []mgl32.Vec3, rot []mgl32.Quat, scl []mgl32.Vec3) {
-	s.file.FrameWith(s.imp, f+s.imp.Skip, pos, rot)
+	fp, fr := pos[s.at:], rot[s.at:]
+	s.file.FrameWith(s.imp, f+s.imp.Skip, fp, fr)
 	if f > 0 {
-		bvh.ContinueSigns(rot, s.prev)
+		bvh.ContinueSigns(fr, s.prev)
 	}
-	copy(s.prev, rot)
+	copy(s.prev, fr)
 	for j := range scl {
 		scl[j] = mgl32.Vec3{1, 1, 1}
 	}
+	s.root.Frame(pos, rot, scl)
 }
 
 // CurveSource is a Source whose frames are resampled curves (a glTF

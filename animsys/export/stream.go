@@ -136,12 +136,18 @@ func NewStream(src Source, opt Options) (*Stream, error) {
 // Frames is the number of output frames.
 func (s *Stream) Frames() int { return s.frames }
 
-// FPS is the output frame rate (frames per second).
+// FPS is the output frame rate (frames per second): --fps, or the
+// source's own rate (a BVH file's as its Frame Time is written, a clip's
+// animsys.RateOf), not 1/FrameTime, the float32 (59.99999687 for a 60 fps
+// file).
 func (s *Stream) FPS() float64 {
 	if s.step > 0 {
 		return s.opt.FPS
 	}
-	return 1 / float64(s.src.FrameTime())
+	if r, ok := s.src.(interface{ Rate() float64 }); ok {
+		return r.Rate()
+	}
+	return animsys.RateOf(s.src.FrameTime())
 }
 
 // Time is the time (s) of output frame k: k/fps, or k frame times; for

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"kinelab/animsys/internal/regular"
 )
 
 // GLB layout (glTF 2.0, section 4.4): a 12-byte header (magic "glTF",
@@ -30,7 +32,8 @@ const jsonSpace = " \t\r\n"
 // with more than a few spaces (valid JSON) was refused as "Invalid GLB
 // BIN header". Bytes after the document that are no whitespace are an
 // error saying so. Data too short to be GLB goes on as it is, for the
-// decoder to report.
+// decoder to report. A JSON chunk over regular.MaxGLBJSON is refused
+// before it is read: memory follows the data, never a header's claim.
 func trimGLBJSON(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReader(r)
 	head, err := br.Peek(glbHeader + glbChunkHead)
@@ -40,6 +43,9 @@ func trimGLBJSON(r io.Reader) (io.Reader, error) {
 	head = bytes.Clone(head)
 	br.Discard(len(head))
 	n := int64(binary.LittleEndian.Uint32(head[12:]))
+	if n > regular.MaxGLBJSON { // before a byte of it is read
+		return nil, fmt.Errorf("the GLB JSON chunk says %s, over the %d MiB limit for a GLB JSON chunk", regular.Bytes(n), regular.MaxGLBJSON>>20)
+	}
 	chunk, err := io.ReadAll(io.LimitReader(br, n))
 	if err != nil {
 		return nil, err

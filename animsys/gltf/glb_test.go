@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -72,4 +73,42 @@ func summary(a *Asset) string {
 		s += fmt.Sprintf("; %s %d channels %.4f s", an.Name, len(an.Channels), an.Duration)
 	}
 	return s
+}
+
+// TestGLBClaims: a JSON chunk whose header claims more than
+// regular.MaxGLBJSON is refused before a byte of it is read, from a
+// reader of unknown length (a 1 GiB claim over a few bytes allocates
+// under a megabyte); and Open refuses a binary chunk that claims more
+// than the file holds, naming the chunk.
+func TestGLBClaims(t *testing.T) {
+	glb, _ := seeds(t)
+	huge := bytes.Clone(glb)
+	binary.LittleEndian.PutUint32(huge[8:], 1<<30)
+	binary.LittleEndian.PutUint32(huge[12:], 1<<30-20)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Read(bytes.NewReader(huge), "claim.glb", "")
+	runtime.ReadMemStats(&after)
+	if want := "claim.glb: the GLB JSON chunk says 1.1 GB, over the 64 MiB limit for a GLB JSON chunk"; err == nil || err.Error() != want {
+		t.Errorf("a 1 GiB JSON claim: %v, want %q", err, want)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("refusing a 1 GiB JSON claim allocated %d bytes", got)
+	}
+
+	// The binary chunk's length, after the JSON chunk, past the file's.
+	n := binary.LittleEndian.Uint32(glb[12:])
+	if int(20+n+8) > len(glb) {
+		t.Fatal("the seed GLB has no binary chunk")
+	}
+	bin := bytes.Clone(glb)
+	binary.LittleEndian.PutUint32(bin[20+n:], 1<<30)
+	path := filepath.Join(t.TempDir(), "bin.glb")
+	if err := os.WriteFile(path, bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%s: the GLB chunk at byte %d says %d bytes, past the file's %d", path, 20+n, 1<<30, len(glb))
+	if _, err := Open(path); err == nil || err.Error() != want {
+		t.Errorf("a binary chunk past the file: %v, want %q", err, want)
+	}
 }

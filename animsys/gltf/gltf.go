@@ -119,7 +119,9 @@ func Open(path string) (*Asset, error) {
 // checkGLB refuses a file that starts as a GLB file (the magic "glTF") but
 // is shorter than its header, or than the length the header gives: a
 // truncated file, which the decoder would otherwise read as JSON
-// ("invalid character 'g'") or as a short chunk. It leaves f at its start.
+// ("invalid character 'g'") or as a short chunk; and one whose JSON chunk,
+// or the chunk after it, says it is longer than the file. It leaves f at
+// its start.
 func checkGLB(f *os.File, path string) error {
 	st, err := f.Stat()
 	if err != nil {
@@ -143,6 +145,16 @@ func checkGLB(f *os.File, path string) error {
 		return fmt.Errorf("%s: the GLB header says %d bytes, the file has %d: %w", path, length, st.Size(), errTruncated)
 	case 20+jsonLen > length:
 		return fmt.Errorf("%s: the GLB JSON chunk says %d bytes, past the file's %d", path, jsonLen, length)
+	}
+	// The binary chunk after it, if any, within the file too.
+	var bh [8]byte
+	if at := 20 + jsonLen; at+8 <= length {
+		if _, err := f.ReadAt(bh[:], at); err != nil {
+			return err
+		}
+		if binLen := int64(binary.LittleEndian.Uint32(bh[:])); at+8+binLen > length {
+			return fmt.Errorf("%s: the GLB chunk at byte %d says %d bytes, past the file's %d", path, at, binLen, length)
+		}
 	}
 	return nil
 }

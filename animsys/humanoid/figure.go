@@ -27,6 +27,7 @@
 package humanoid
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -113,6 +114,27 @@ type Figure struct {
 	// floor-level chain from them to the body. They are never dressed and
 	// never drawn as bones (Bone); labs draw them as ground markers.
 	Ground []bool
+}
+
+// Reading says what the figure was read as, in the words `kinelab info`
+// and the app use: "a human: hips Hips, legs to LeftFoot and RightFoot,
+// arms to LeftHand and RightHand, head Head" (a joint with no name as
+// "joint N"), or "not read as a human figure: " and why.
+func (f *Figure) Reading() string {
+	if !f.Human {
+		return "not read as a human figure: " + f.NotHuman
+	}
+	name := func(j int) string {
+		switch {
+		case j < 0:
+			return "none"
+		case j < len(f.Names) && f.Names[j] != "":
+			return f.Names[j]
+		}
+		return fmt.Sprintf("joint %d", j)
+	}
+	return fmt.Sprintf("a human: hips %s, legs to %s and %s, arms to %s and %s, head %s", name(f.Hips),
+		name(f.Legs[Left].End), name(f.Legs[Right].End), name(f.Arms[Left].End), name(f.Arms[Right].End), name(f.Head))
 }
 
 // Bone reports whether the link from joint j to its parent is a bone of

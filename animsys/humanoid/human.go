@@ -9,15 +9,17 @@ import (
 )
 
 // human reads the figure standing along up as a human by its shape
-// (shape.go): exactly two limbs of the body reach the ground, where they
-// meet (the hips) the spine rises and stands, two arms hang from it above
-// them, and the head is above the shoulders. Joint names only label what
+// (shape.go), measured on the frames it stands in (standingFrames): two
+// limbs of the body reach the ground (a foot a rig's IK carries at the
+// end of a knee counting for its leg: carry; arms that reach the ground
+// too left aside: legs), where they meet (the hips) the spine rises and stands, two
+// arms hang from it above them, and the head is above the shoulders. Joint names only label what
 // the shape found: which joint of a leg is the foot and of an arm the
 // hand, which side each is on, which two branches of the spine are the
 // arms, which joint the head. When the figure is no human the error lists
 // its shape's facts.
 func (t *tree) human(frames [][]mgl32.Vec3, up mgl32.Vec3) (Figure, error) {
-	s := t.measure(frames, up)
+	s := t.measure(standingFrames(t, frames, up), up)
 	if !(s.h > 0) {
 		return Figure{}, fmt.Errorf("its joints all lie at one height: no body stands on the ground")
 	}

@@ -357,6 +357,40 @@ func (s *shape) spine(body []footing) (float32, bool) {
 	return float32(math.Abs(float64(s.angle(meet, top)))), true
 }
 
+// standingFrames are the frames in which the figure stands (the extent
+// along up of its joints but the roots at least standShare of its
+// tallest, the 90th percentile):
+// those its shape is read by, so that a crouch with the hands on the
+// floor reads as the human standing in the other frames.
+func standingFrames(t *tree, frames [][]mgl32.Vec3, up mgl32.Vec3) [][]mgl32.Vec3 {
+	hs := make([]float32, len(frames))
+	for i, fr := range frames {
+		lo, hi := float32(math.Inf(1)), float32(math.Inf(-1))
+		for j, p := range fr {
+			if t.parents[j] >= 0 { // a root on the floor is no part of the figure's stance
+				lo, hi = min(lo, p.Dot(up)), max(hi, p.Dot(up))
+			}
+		}
+		hs[i] = hi - lo
+	}
+	tall := mathx.Quantile(hs, 0.9)
+	var out [][]mgl32.Vec3
+	for i, fr := range frames {
+		if hs[i] >= standShare*tall {
+			out = append(out, fr)
+		}
+	}
+	if len(out) == 0 { // NaNs, or a skeleton of roots alone
+		return frames
+	}
+	return out
+}
+
+// standShare is the least share of its tallest the figure stands at in
+// a frame its shape is read by: a walk or a run stays within a tenth, a
+// crouch drops to half.
+const standShare = 0.8
+
 // maxLegs is the most footings a spine is measured for: a spider's.
 const maxLegs = 8
 
@@ -412,9 +446,9 @@ func (t *tree) name(j int) string {
 	return fmt.Sprintf("joint %d", j)
 }
 
-// footName names a footing by its foot or hand where a joint's name says
-// one (from its first joint down to its end), else by where its leaves
-// meet.
+// footName names a footing by the foot standing in for its end, or by
+// its foot or hand where a joint's name says one (from its first joint
+// down to its end), else by where its leaves meet.
 func (s *shape) footName(f footing) string {
 	t := s.t
 	if f.carried >= 0 {

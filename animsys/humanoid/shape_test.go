@@ -165,3 +165,57 @@ func TestTwoLegsNoHuman(t *testing.T) {
 		}
 	}
 }
+
+// crouched is frame fr of rig r crouched: every joint at half its height,
+// and the hands and what hangs from them on the floor in front.
+func crouched(r gltftest.Rig, fr []mgl32.Vec3) []mgl32.Vec3 {
+	out := make([]mgl32.Vec3, len(fr))
+	inHand := make([]bool, len(fr))
+	for j, jt := range r.Joints {
+		inHand[j] = strings.HasPrefix(jt.Role, "hand") || jt.Parent >= 0 && inHand[jt.Parent]
+		out[j] = mgl32.Vec3{fr[j][0], 0.5 * fr[j][1], fr[j][2]}
+		if inHand[j] {
+			out[j] = mgl32.Vec3{fr[j][0], 0.01, fr[j][2] + 0.3}
+		}
+	}
+	return out
+}
+
+// A capture that crouches with its hands on the floor in some frames
+// (here a quarter) reads as the human the frames it stands in show: the
+// standing frames decide. Read on every frame, its wrists reached the
+// ground ("4 limbs reach the ground (LeftWrist, ...)"). And a human whose
+// hands hang to the floor as it walks (a long-armed robot's fingers, in a
+// third of the frames) still stands on its two legs: arms hanging from a
+// joint well above the legs' are no legs.
+func TestStandingFramesDecide(t *testing.T) {
+	r := gltftest.MixamoRig(1.7)
+	parents, names, frames := walk(r)
+	for i := range frames {
+		if i%4 == 3 {
+			frames[i] = crouched(r, frames[i])
+		}
+	}
+	f, err := humanoid.Read(parents, names, frames)
+	if err != nil || !f.Human {
+		t.Fatalf("crouching in a quarter of its frames: %v, %s", err, f.NotHuman)
+	}
+	checkRoles(t, "crouching", r, f)
+
+	_, _, frames = walk(r)
+	for i := range frames {
+		if i%3 != 0 {
+			continue
+		}
+		for j, jt := range r.Joints {
+			if strings.HasPrefix(jt.Role, "hand") || jt.Parent >= 0 && strings.HasPrefix(r.Joints[jt.Parent].Role, "hand") {
+				frames[i][j][1] = 0.02 // the hand and its finger on the floor, the arm stretched to it
+			}
+		}
+	}
+	f, err = humanoid.Read(parents, names, frames)
+	if err != nil || !f.Human {
+		t.Fatalf("hands at the floor in a third of its frames: %v, %s", err, f.NotHuman)
+	}
+	checkRoles(t, "long arms", r, f)
+}

@@ -91,16 +91,6 @@ func (l *FootLock) hold(halflife float32) (w, rate float32) {
 	return 0, 0
 }
 
-// step updates the lock for a tick of dt seconds (advance, then decide):
-// contact is the label of the frame playing, anim and animVel the
-// animated joint (world); radius (m) how far it may stray from a lock,
-// top (m, world) how high it holds it (a joint locked above comes down
-// to it). It reports whether the lock engaged.
-func (l *FootLock) step(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius, top, dt float32) bool {
-	l.advance(s, dt)
-	return l.decide(contact, anim, animVel, s, radius, top)
-}
-
 // advance moves a release on by dt seconds and ends it once the offset
 // has decayed away.
 func (l *FootLock) advance(s *LockSettings, dt float32) {
@@ -118,7 +108,10 @@ func (l *FootLock) advance(s *LockSettings, dt float32) {
 	}
 }
 
-// decide locks or lets go by the label of the frame playing (step); it
+// decide locks or lets go by the label of the frame playing (after
+// advance): contact is that label, anim and animVel the animated joint
+// (world); radius (m) how far it may stray from a lock, top (m, world)
+// how high it holds it (a joint locked above comes down to it). It
 // reports whether the lock engaged.
 func (l *FootLock) decide(contact bool, anim, animVel mgl32.Vec3, s *LockSettings, radius, top float32) bool {
 	cur, curVel, _ := l.target(anim, animVel, s.Halflife)

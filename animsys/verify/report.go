@@ -55,7 +55,10 @@ type Stat struct {
 type Report struct {
 	Clips []string `json:"clips"`
 	H     float64  `json:"h"`
-	Stats []Stat   `json:"stats"`
+	// Intervals is the most frame intervals checked per clip, spread
+	// evenly over a longer one.
+	Intervals int    `json:"intervals"`
+	Stats     []Stat `json:"stats"`
 	// Excluded are the data jumps found in the clips; samples that read
 	// them are left out (Stat.Excluded).
 	Excluded []animsys.DataEvent `json:"excluded"`
@@ -153,7 +156,7 @@ func WriteText(w io.Writer, rep Report) error {
 			_, err = fmt.Fprintf(w, format, args...)
 		}
 	}
-	pr("velocities vs central finite difference (h = %g s) over clips %v", rep.H, rep.Clips)
+	pr("velocities vs central finite difference (h = %g s) over clips %v, at most %d frame intervals a clip", rep.H, rep.Clips, rep.Intervals)
 	if rep.LengthScale != 0 && rep.LengthScale != 1 {
 		pr("; linear tolerances x%.3g, the character's size over the bench skeleton's", rep.LengthScale)
 	}

@@ -17,7 +17,7 @@ func Run(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip) Report {
 // RunIntervals is Run checking at most n frame intervals per clip, spread
 // evenly (a quicker, coarser run).
 func RunIntervals(skel *animsys.Skeleton, cases []Case, clips []*animsys.Clip, n int) Report {
-	rep := Report{H: H, Pass: true, Excluded: []animsys.DataEvent{}, Seams: []Seam{}}
+	rep := Report{H: H, Intervals: n, Pass: true, Excluded: []animsys.DataEvent{}, Seams: []Seam{}}
 	size := LengthScale(skel)
 	if size != 1 {
 		rep.LengthScale = size

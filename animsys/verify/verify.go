@@ -44,6 +44,20 @@ const H = 1e-3
 // are checked on MaxIntervals intervals spread evenly over them.
 const MaxIntervals = 2000
 
+// MaxJointIntervals bounds the joints times the intervals checked per
+// clip by default (Intervals): the work of MaxIntervals intervals of a
+// 32-joint skeleton, about 4 s here. A check costs about 70 us a joint
+// and interval, all cases together, so a 10,000-joint hierarchy checked
+// on every interval of a 100-frame clip took 60 s, and longer clips more.
+const MaxJointIntervals = 64_000
+
+// Intervals is the most frame intervals to check per clip for a skeleton
+// of joints joints: MaxIntervals, fewer where the joints would take more
+// than MaxJointIntervals of work, never fewer than 4.
+func Intervals(joints int) int {
+	return max(4, min(MaxIntervals, MaxJointIntervals/max(joints, 1)))
+}
+
 // Quantity is a velocity kind of a pose.
 type Quantity int
 

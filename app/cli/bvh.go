@@ -178,8 +178,9 @@ func writeBVHInfo(w io.Writer, f *bvh.File, units *bvh.Units, up *bvh.Up) bvh.De
 	if d.Skip > 0 {
 		fmt.Fprintf(tw, "rest frames\t%d dropped (--keep-rest keeps them): %s\n", d.Skip, d.SkipReason)
 	}
-	if d.FigureErr != nil {
-		fmt.Fprintf(tw, "figure\tnot read as a human (%v)\n", d.FigureErr)
+	fmt.Fprintf(tw, "figure\t%s\n", d.Figure.Reading()) // the app's reading, and its reason
+	if n := f.NamesNote(); n != "" {
+		fmt.Fprintf(tw, "names\t%s\n", n)
 	}
 	tw.Flush()
 

@@ -11,6 +11,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -55,22 +56,22 @@ func newFlagSet(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
 }
 
 // checkedStdout wraps a subcommand's stdout so that a failed write (a full
-// disk, a closed file) fails the command: what was asked for was not
-// written. Each subcommand defers the returned finish, which turns an
-// exit 0 into 1 and says why on stderr (a command exiting non-zero has
-// said what went wrong already).
+// disk, a closed file, a pipe whose reader has gone) fails the command:
+// what was asked for was not written. Each subcommand defers the returned
+// finish, which turns the exit code into 1 and says why on stderr (a
+// command exiting 1 on its own has said what went wrong already).
 //
-// A pipe whose reader has gone (EPIPE: `kinelab info x.bvh | head -1`) is
-// no failure: the reader is done. Later output is dropped, the command
-// ends quietly with the exit code it would have had, and a command that
-// streams its data to stdout is stopped (stopOnGone).
+// A pipe whose reader has gone (EPIPE: `kinelab export walk --out - |
+// head -c 100`) is such a failure: the data after what the reader took is
+// lost, so the command does not exit 0. A command that streams its data to
+// stdout is stopped at once (stopOnGone), and the message says how much
+// the reader took.
 func checkedStdout(name string, stdout, stderr io.Writer, code *int) (*checkedWriter, func()) {
 	w := &checkedWriter{w: stdout}
 	return w, func() {
-		if w.gone && w.stop != nil && *code == ExitFail {
-			*code = ExitOK // stopped by stopOnGone: the reader had all it wanted
-		}
-		if w.err != nil && *code == ExitOK {
+		// A command stopped by stopOnGone fails with its stop's error,
+		// which it leaves unsaid: what was lost is said here.
+		if w.err != nil && (*code == ExitOK || w.gone && w.stop != nil) {
 			fmt.Fprintf(stderr, "%s: writing the output: %v\n", name, w.err)
 			*code = ExitFail
 		}
@@ -78,32 +79,34 @@ func checkedStdout(name string, stdout, stderr io.Writer, code *int) (*checkedWr
 }
 
 // checkedWriter keeps the first error of its writer and fails every
-// write after it; after EPIPE it drops every write.
+// write after it.
 type checkedWriter struct {
-	w    io.Writer
-	err  error
-	gone bool   // the reader of a pipe has gone (EPIPE)
-	stop func() // called when it goes: stops a command streaming to stdout
+	w       io.Writer
+	err     error
+	written int64  // bytes written before the error
+	gone    bool   // the reader of a pipe has gone (EPIPE)
+	stop    func() // called when it goes: stops a command streaming to stdout
 }
 
-// stopOnGone has stop called when the reader of the pipe goes (and the
-// command's exit code then is 0 whatever the stop makes it).
+// stopOnGone has stop called when the reader of the pipe goes.
 func (c *checkedWriter) stopOnGone(stop func()) { c.stop = stop }
 
 func (c *checkedWriter) Write(p []byte) (int, error) {
-	if c.gone {
-		return len(p), nil
-	}
 	if c.err != nil {
 		return 0, c.err
 	}
 	n, err := c.w.Write(p)
+	c.written += int64(n)
 	if errors.Is(err, syscall.EPIPE) {
 		c.gone = true
+		if !errors.As(err, new(*lostOutput)) { // said by a checkedWriter under this one
+			err = &lostOutput{c.written, err}
+		}
+		c.err = err
 		if c.stop != nil {
 			c.stop()
 		}
-		return len(p), nil
+		return n, err
 	}
 	if err == nil && n < len(p) {
 		err = io.ErrShortWrite
@@ -111,6 +114,20 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	c.err = err
 	return n, err
 }
+
+// lostOutput is a write to a pipe whose reader has gone: "the reader of
+// standard output closed it after 100 bytes (write /dev/stdout: broken
+// pipe); the rest is lost".
+type lostOutput struct {
+	written int64 // bytes the reader took
+	err     error // EPIPE, as the write gave it
+}
+
+func (e *lostOutput) Error() string {
+	return fmt.Sprintf("the reader of standard output closed it after %s (%v); the rest is lost", words.Count(int(e.written), "byte"), e.err)
+}
+
+func (e *lostOutput) Unwrap() error { return e.err }
 
 // parse parses args and rejects positional arguments. It returns the exit
 // code to stop with, or -1 to go on.
@@ -138,9 +155,9 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) int {
 // operation and velocity the max and mean error (m/s, rad/s, 1/s), the
 // tolerance and the worst sample (clip, time, frame, joint), then the data
 // jumps it left out, and returns 1 if any tolerance is exceeded or the
-// file does not load. --file FOLDER verifies every BVH file in it, each
-// on its own, a line each (verifyFolder) and a summary, and returns 1 if
-// any fails.
+// file does not load. --file FOLDER verifies every BVH and glTF file in
+// it (not its subfolders), each on its own, a line each (verifyFolder)
+// and a summary, and returns 1 if any fails.
 func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab verify", stdout, stderr, &code)
 	defer finish()
@@ -148,10 +165,11 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		"Checks every velocity-propagating operation against a central finite difference\n"+
 			"(h = 1 ms) in every frame interval of the bench-spec and embedded clips, or of a\n"+
 			"BVH or glTF file's clips, leaving out (and naming) frames where the data itself jumps;\n"+
-			"exits 1 if any tolerance is exceeded. A folder: each BVH file in it, a line each.", stderr)
+			"exits 1 if any tolerance is exceeded. A folder: each BVH and glTF file in it (not its\n"+
+			"subfolders, which the summary names), a line each, then a summary.", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	intervals := fs.Int("intervals", verify.MaxIntervals, fmt.Sprintf("check at most `N` frame intervals per clip, spread evenly (1-%d)", maxIntervals))
-	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it; or each BVH file of a folder")
+	intervals := fs.Int("intervals", verify.MaxIntervals, fmt.Sprintf("check at most `N` frame intervals per clip, spread evenly (1-%d; by default fewer for a skeleton of more than %d joints, so that joints x intervals stay within %d)", maxIntervals, verify.MaxJointIntervals/verify.MaxIntervals, verify.MaxJointIntervals))
+	file := fs.String("file", "", "verify over this `FILE`'s clips instead: a BVH file, or a glTF file (.gltf, .glb) and every animation in it; or each BVH and glTF file of a folder (not its subfolders)")
 	fs.StringVar(file, "bvh", "", "the same as --file (older name)")
 	units := fs.String("units", "auto", "units of the BVH file: auto, m, cm, mm, in, cmu or metres per unit")
 	up := fs.String("up", "auto", "up axis of the BVH file: auto, y or z")
@@ -162,6 +180,9 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	if *intervals < 1 || *intervals > maxIntervals {
 		fmt.Fprintf(stderr, "kinelab verify: --intervals must be at least 1 and at most %d, got %d\n", maxIntervals, *intervals)
 		return ExitUsage
+	}
+	if !flagSet(fs, "intervals") {
+		*intervals = 0 // each file's own: verify.Intervals of its joints
 	}
 	if *file != "" {
 		opt := bvh.ReadOptions{Units: *units, Up: *up, KeepRest: *keep}
@@ -180,13 +201,21 @@ func Verify(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	for _, c := range assets.Clips() {
 		clips = append(clips, &c)
 	}
-	return verifyClips(stdout, stderr, *asJSON, *intervals, &skel, verify.BenchRoles(), clips)
+	return verifyClips(stdout, stderr, *asJSON, cmp.Or(*intervals, verify.Intervals(skel.Len())), &skel, verify.BenchRoles(), clips)
+}
+
+// flagSet reports whether flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // verifyFile verifies the clips of the character file path reads as
 // (character.Load with opt; a glTF file's every animation), with the
 // procedural cases on its head and leg, at most intervals frame
-// intervals a clip. What loading detected goes to stderr. The error says
+// intervals a clip (0: verify.Intervals of its joints, said on stderr
+// when fewer than verify.MaxIntervals). What loading detected goes to stderr. The error says
 // why the file could not be verified: it does not load, or a clip is
 // too short.
 func verifyFile(path string, opt bvh.ReadOptions, intervals int, stderr io.Writer) (verify.Report, error) {
@@ -207,6 +236,13 @@ func verifyFile(path string, opt bvh.ReadOptions, intervals int, stderr io.Write
 	if err := ch.Skel.Validate(); err != nil {
 		return verify.Report{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if intervals == 0 {
+		intervals = verify.Intervals(ch.Skel.Len())
+		if intervals < verify.MaxIntervals {
+			fmt.Fprintf(stderr, "kinelab verify: %s: %d joints: at most %d frame intervals a clip checked, spread evenly (%d joint-intervals; --intervals N for more)\n",
+				path, ch.Skel.Len(), intervals, verify.MaxJointIntervals)
+		}
+	}
 	roles := verify.Roles{Head: ch.Head, Leg: ch.Leg}
 	rep := verify.RunIntervals(&ch.Skel, verify.Cases(&ch.Skel, roles), clips, intervals)
 	rep.InUnit(ch.Unit) // as the labs show it
@@ -221,20 +257,26 @@ type folderResult struct {
 	Report *verify.Report `json:"report,omitempty"`
 }
 
-// verifyFolder runs verifyFile on every BVH file in dir (in name order,
-// a file met twice once), printing a line for each, PASS or FAIL with its
-// worst check (or why it could not be verified), then a summary; with
-// asJSON, each file's report. It exits 1 if any file fails or the folder
-// holds none; it checks ctx between files.
+// verifyFolder runs verifyFile on every BVH and glTF file in dir (.bvh,
+// .gltf, .glb; in name order, a file met twice once), printing a line for
+// each, PASS or FAIL with its worst check (or why it could not be
+// verified), then a summary that counts them and says what was not read:
+// subfolders (by name: verify each with --file) and other files; with
+// asJSON, each file's report and those. It exits 1 if any file fails or
+// the folder holds none; it checks ctx between files.
 func verifyFolder(ctx context.Context, dir string, opt bvh.ReadOptions, asJSON bool, intervals int, stdout, stderr io.Writer) int {
-	files, err := character.Expand([]string{dir})
+	l, err := listFolder(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "kinelab verify: %v\n", err)
 		return ExitFail
 	}
-	files, twice := character.Unique(files)
+	files, twice := character.Unique(l.files)
 	for _, n := range twice {
 		fmt.Fprintf(stderr, "kinelab verify: %s\n", n)
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "kinelab verify: %s: a folder with no BVH or glTF file (.bvh, .gltf, .glb)%s\n", dir, l.notRead())
+		return ExitFail
 	}
 	var results []folderResult
 	failed := 0
@@ -261,16 +303,75 @@ func verifyFolder(ctx context.Context, dir string, opt bvh.ReadOptions, asJSON b
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(struct {
-			Files []folderResult `json:"files"`
-			Pass  bool           `json:"pass"`
-		}{results, failed == 0}) // a write error fails the command through checkedStdout
+			Files      []folderResult `json:"files"`
+			Pass       bool           `json:"pass"`
+			Subfolders []string       `json:"subfolders_not_read"`
+			Other      int            `json:"other_files_not_read"`
+		}{results, failed == 0, l.subfolders, l.other}) // a write error fails the command through checkedStdout
 	} else {
-		fmt.Fprintf(stdout, "%s: %s verified, %d pass, %d fail\n", dir, words.Count(len(results), "file"), len(results)-failed, failed)
+		bvhs := 0
+		for _, f := range files {
+			if !character.IsGLTF(f) {
+				bvhs++
+			}
+		}
+		fmt.Fprintf(stdout, "%s: %s verified (%d BVH, %d glTF), %d pass, %d fail%s\n", dir, words.Count(len(results), "file"),
+			bvhs, len(files)-bvhs, len(results)-failed, failed, l.notRead())
 	}
 	if failed > 0 {
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// folderListing is what a folder holds for verify: the character files
+// it reads (BVH and glTF, by extension, in name order), and what it does
+// not: subfolders (by name) and other files (a glTF file's .bin and
+// textures among them).
+type folderListing struct {
+	files      []string
+	subfolders []string
+	other      int
+}
+
+// listFolder lists dir for verify (folderListing). Subfolders are not
+// read: a folder of captures is one level, as the app loads it.
+func listFolder(dir string) (folderListing, error) {
+	var l folderListing
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return l, err
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		switch ext := strings.ToLower(filepath.Ext(e.Name())); {
+		case e.IsDir():
+			l.subfolders = append(l.subfolders, e.Name())
+		case ext == ".bvh" || ext == ".gltf" || ext == ".glb":
+			l.files = append(l.files, p)
+		default:
+			l.other++
+		}
+	}
+	return l, nil
+}
+
+// notRead says what of the folder was not read: "; subfolders not read
+// (verify each with --file): a, b; 3 other files not read".
+func (l folderListing) notRead() string {
+	var s string
+	if n := len(l.subfolders); n > 0 {
+		names := l.subfolders[:min(n, 4)]
+		list := strings.Join(names, ", ")
+		if n > 4 {
+			list += fmt.Sprintf(" and %d more", n-4)
+		}
+		s += fmt.Sprintf("; %s not read (verify each with --file): %s", words.Count(n, "subfolder"), list)
+	}
+	if l.other > 0 {
+		s += fmt.Sprintf("; %s not read", words.Count(l.other, "other file"))
+	}
+	return s
 }
 
 // folderLine is a file's line of the folder's report: "PASS file: worst

@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"kinelab/animsys"
 	"kinelab/animsys/bvh"
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
 	"kinelab/animsys/retarget"
+	"kinelab/app/flagrange"
 	"kinelab/assets"
 )
 
@@ -49,7 +51,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	var fl exportFlags
 	fs.StringVar(&fl.format, "format", "", "output format, csv or npz (default: from --out's extension, else csv)")
 	fs.StringVar(&fl.out, "out", ".", "output folder; with one input, the output file (.csv or .npz), or - for CSV on stdout")
-	fs.Float64Var(&fl.fps, "fps", 0, fmt.Sprintf("output frame rate (frames/s, up to %g); 0 exports the input's own frames", maxExportFPS))
+	fs.Float64Var(&fl.fps, "fps", 0, flagrange.ExportFPS.Usage("output frame rate"))
 	fs.StringVar(&fl.sample, "sample", "cubic", "sampling between frames, cubic or linear (op_sample_linear)")
 	fs.BoolVar(&fl.fd, "fd", false, "add the finite difference of the exported poses beside each velocity (central)")
 	fs.StringVar(&fl.units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit")
@@ -116,7 +118,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	info := stdout
 	if fl.toStdout {
 		info = stderr
-		cw.stopOnGone(cancel) // the reader has all it wants: stop quietly
+		cw.stopOnGone(cancel) // the reader has gone: stop at once (finish says so)
 	}
 	// Each output is written whole to its temporary file, and all are put
 	// in place only when every one is: an input that fails midway (a
@@ -209,10 +211,11 @@ func exportUsage(format string, a ...any) error {
 }
 
 // exportFailed says on stderr what went wrong and returns the exit code:
-// ExitUsage for a bad command line, else ExitFail. An interrupted export
-// says nothing: main says it stopped.
+// ExitUsage for a bad command line, else ExitFail.
 func exportFailed(stderr io.Writer, err error) int {
-	if errors.Is(err, context.Canceled) {
+	// Interrupted, main says so; stopped by stdout's reader going,
+	// checkedStdout's finish says what was lost.
+	if errors.Is(err, context.Canceled) || errors.Is(err, syscall.EPIPE) {
 		return ExitFail
 	}
 	fmt.Fprintf(stderr, "kinelab export: %v\n", err)
@@ -267,17 +270,13 @@ func (fl *exportFlags) settleOutput(inputs []string) error {
 	return nil
 }
 
-// maxExportFPS bounds export --fps: a microsecond between frames, a
-// hundred times finer than a BVH file's finest (bvh.MinFrameTime); finer
-// still adds only rows (a 10 s clip is ten million frames already).
-const maxExportFPS = 1e6
-
 // checkValues rejects --fps, --sample, --out-units, --units and --up
 // values out of their range or unknown.
 func (fl *exportFlags) checkValues() error {
+	if err := flagrange.ExportFPS.Check(fl.fps); err != nil {
+		return exportUsageError{err}
+	}
 	switch {
-	case !(fl.fps >= 0) || fl.fps > maxExportFPS:
-		return exportUsage("--fps %v: want 0 (the input's frames) or a rate up to %g", fl.fps, maxExportFPS)
 	case fl.sample != "cubic" && fl.sample != "linear":
 		return exportUsage("--sample %q: want cubic or linear", fl.sample)
 	case fl.outUnits != "m" && fl.outUnits != "file":
@@ -465,7 +464,8 @@ func (fl *exportFlags) outPath(j exportJob) string {
 }
 
 // exportOne writes one export to path's temporary file (or stdout for
-// "-") and returns its header and the output to commit (nil for stdout).
+// "-"), once the disk has room for it (export.Size, CheckSpace), and
+// returns its header and the output to commit (nil for stdout).
 // A failed or interrupted export (ctx done) leaves the output as it was
 // (export.Output).
 func exportOne(ctx context.Context, src export.Source, opt export.Options, format, path string, stdout io.Writer) (export.Header, pending, error) {
@@ -476,6 +476,17 @@ func exportOne(ctx context.Context, src export.Source, opt export.Options, forma
 	h := s.Header()
 	if path == "-" {
 		return h, nil, s.Run(ctx, export.NewCSVWriter(stdout))
+	}
+	// Refused before a byte is written where the disk has not the room
+	// (an export at --fps 1e6 wrote 3.8-5.4 GB without a question). The
+	// outputs written before this one are on the disk already, in their
+	// temporary files: the free space counts them.
+	need, err := export.Size(src, opt, format == "npz")
+	if err != nil {
+		return h, nil, err
+	}
+	if err := export.CheckSpace(path, need); err != nil {
+		return h, nil, err
 	}
 	if format == "npz" {
 		w := export.NewNPZWriter(path)

@@ -64,7 +64,7 @@ func TestExportCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1+61*28 || rows[0][5] != "local_pos_x_cm" || rows[0][len(rows[0])-1] != "world_svl_z_1/s" {
+	if len(rows) != 1+61*29 || rows[1][3] != "Entity" || rows[0][5] != "local_pos_x_cm" || rows[0][len(rows[0])-1] != "world_svl_z_1/s" {
 		t.Fatalf("%d rows, header %v", len(rows), rows[0])
 	}
 }

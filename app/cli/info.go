@@ -56,14 +56,21 @@ func Info(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 	sk := &a.Skel
 	// Lengths in the unit the labs show them in: the file's own for a
 	// figure that is no body in metres (character.Character.Unit).
-	unit, unitNote := "m", ""
-	if ch, err := character.FromGLTF(a); err == nil && ch.Unit != "m" {
-		unit = ch.Unit
-		unitNote = fmt.Sprintf("lengths in the file's own units, labelled %q: its figure is %.3g long, no body in metres", unit, ch.Size)
+	unit, unitNote, reading := "m", "", ""
+	if ch, err := character.FromGLTF(a); err == nil {
+		if ch.Unit != "m" {
+			unit = ch.Unit
+			unitNote = fmt.Sprintf("lengths in the file's own units, labelled %q: its figure is %.3g long, no body in metres", unit, ch.Size)
+		}
+		// The app's reading, on the clip it opens on.
+		reading = ch.Figure.Reading() + " (on " + ch.Clips[ch.Start].Name + ")"
 	}
 	fmt.Fprintf(stdout, "%s: glTF, %d joints (an Entity root added), %d animations\n", args[0], sk.Len(), len(a.Anims))
 	if unitNote != "" {
 		fmt.Fprintln(stdout, "units:", unitNote)
+	}
+	if reading != "" {
+		fmt.Fprintln(stdout, "figure:", reading)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "joint\tname\tparent\trest offset (%s)\n", unit)

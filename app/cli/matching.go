@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -18,12 +19,13 @@ import (
 	"kinelab/animsys/character"
 	"kinelab/animsys/export"
 	"kinelab/animsys/matching"
+	"kinelab/app/flagrange"
 	"kinelab/assets"
 )
 
 // Matching runs `kinelab matching eval ...`: the motion-matching lab's
-// database driven headless by a scripted input, once per feature set,
-// with what each run measures.
+// database driven headless by a scripted input, once per feature set and
+// path, with what each run measures.
 func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	if len(args) == 0 || args[0] != "eval" {
 		fmt.Fprintln(stderr, "usage: kinelab matching eval [flags] [FILES or FOLDERS...]  (kinelab matching eval -h for the flags)")
@@ -34,10 +36,105 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	}
 	stdout, finish := checkedStdout("kinelab matching eval", stdout, stderr, &code)
 	defer finish()
+	var e evalFlags
+	fs := e.define(stderr)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	if err := e.check(); err != nil {
+		fmt.Fprintf(stderr, "kinelab matching eval: %v\n", err)
+		return ExitUsage
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "kinelab matching eval: "+format+"\n", a...)
+		return ExitFail
+	}
+	src, name, err := matchingSource(fs.Args(), e.mirror, stderr)
+	if err != nil {
+		return fail("%v", err)
+	}
+	db, err := matching.NewDatabase(src, matching.DefaultWeights, e.st.Halflife)
+	if err != nil {
+		return fail("%s: %v", name, err)
+	}
+	if short := db.ShortClips(); short != "" {
+		fmt.Fprintf(stderr, "kinelab matching eval: too short to search, only played: %s\n", short)
+	}
+	rep := evalReport{Database: name, Frames: db.Frames, Seconds: e.seconds}
+	// The dump is created once the inputs are read (export.Create refuses
+	// one of them) and put in place only when the run has written it all.
+	var dw *evalDump
+	var each func(*matching.TickRecord)
+	if e.dump != "" {
+		if dw, err = newEvalDump(e.dump, db); err != nil {
+			return fail("--dump: %v", err)
+		}
+		defer dw.out.Abort()
+		each = dw.tick
+	}
+	for _, r := range e.runs() {
+		rep.Results = append(rep.Results, matching.EvalEach(db, r.settings, r.path, float32(e.seconds), e.seed, each))
+	}
+	if dw != nil {
+		if err := dw.commit(); err != nil {
+			return fail("--dump: %v", err)
+		}
+	}
+	if e.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep) // a write error fails the command through checkedStdout
+		return ExitOK
+	}
+	rep.print(stdout, e.st.Transition)
+	return ExitOK
+}
+
+// evalFlags are matching eval's flags, read into the matcher's settings
+// where they are settings (evalSwitches), and checked once (check).
+type evalFlags struct {
+	features, path, transition, dump string
+	seconds, holdAfter               float64
+	seed64                           int64
+	mirror, json                     bool
+	// What check made of them: the settings of every run (but the
+	// set), the sets and paths, the seed.
+	st    matching.Settings
+	sets  []matching.Set
+	paths []matching.Path
+	seed  uint32
+}
+
+// evalSwitches are eval's on/off flags that are the matcher's own
+// switches, each bound to its setting (on by default, as the matcher's
+// defaults have them).
+var evalSwitches = []struct {
+	name, usage string
+	of          func(*matching.Settings) *bool
+}{
+	{"idle", "stand in the idle state when asked to stand (the stance nearest the feet, held, without searching)",
+		func(s *matching.Settings) *bool { return &s.Idle }},
+	{"rate", "play clips at the playback rate (the simulation's speed over the clip's root speed, eased, 0.7-1.4)",
+		func(s *matching.Settings) *bool { return &s.Rate.On }},
+	{"hold", "where the clamp's distance has been reached for --hold-after seconds, hold the simulation back to the root instead of dragging the root on",
+		func(s *matching.Settings) *bool { return &s.Sync.Hold }},
+	{"stride-warp", "stride warping: scale the clip's travel and the feet's distance from the hips along it towards the asked speed (0.75-1.3)",
+		func(s *matching.Settings) *bool { return &s.Warp.Stride }},
+	{"orient-warp", "orientation warping: turn the clip's direction of travel, the hips and legs with it, towards the asked direction (at most 30 degrees)",
+		func(s *matching.Settings) *bool { return &s.Warp.Orient }},
+}
+
+// define makes the flag set, bound to e.
+func (e *evalFlags) define(stderr io.Writer) *flag.FlagSet {
+	e.st = matching.DefaultSettings()
 	fs := newFlagSet("kinelab matching eval",
 		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|spin|stand|all]\n"+
 			"       [--seconds S] [--seed N] [--mirror=false] [--transition spring|cubic|dead-blend|none] [--json]\n"+
-			"       [--idle=false] [--rate=false] [--hold=false] [--dump FILE.csv] [FILES or FOLDERS...]",
+			"       [--idle=false] [--rate=false] [--hold=false] [--stride-warp=false] [--orient-warp=false]\n"+
+			"       [--dump FILE.csv] [FILES or FOLDERS...]",
 		"Replays one scripted input through the motion-matching lab's database, once per\n"+
 			"feature set, and prints per set: foot sliding on the lock's own labels (cm/s of an\n"+
 			"ankle the labels that drive the lock say is in contact, and the share of\n"+
@@ -45,7 +142,9 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 			"contact labelled from the source clips (cm/s; \"-\" for a figure without toes),\n"+
 			"the position error of the predicted trajectory after 1 s (cm; in brackets the\n"+
 			"simulation's own, the part the input's changes make), the root's mean distance\n"+
-			"from the simulation (cm), transitions per second (in all, moving, idle at rest),\n"+
+			"from the simulation (cm), transitions per second (in all, moving, idle at rest,\n"+
+			"at rest after the first 5 s), the share of the last 20 s at rest with the ankles\n"+
+			"level, the share of foot-ticks with a foot turned over 90 degrees from the clip's,\n"+
 			"the feet's mean inertialized displacement per transition (cm*s), the largest\n"+
 			"bone-length error (mm), the mean |red - blue| (m/s), search time (median and p99\n"+
 			"in us, with the index and by brute force, and whether brute force chose the same\n"+
@@ -54,143 +153,126 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 			"--mirror=false: those of the skeleton most of them share; each file left out is\n"+
 			"named on stderr. --dump writes one row per tick of the run (one --path and one\n"+
 			"--features) to a CSV file.", stderr)
-	features := fs.String("features", "all", "feature set: standard, inertial, exact or all")
-	pathName := fs.String("path", "random", "scripted input: circle, zigzag, stop-go, random, spin, stand or all")
-	seconds := fs.Float64("seconds", 60, "seconds of input to replay (1-3600)")
-	seed := fs.Int64("seed", 1, "seed of the random path (0-4294967295)")
-	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
-	trans := fs.String("transition", "spring", "transition: spring, cubic, dead-blend or none")
-	asJSON := fs.Bool("json", false, "print the results as JSON")
-	idle := fs.Bool("idle", true, "stand in the idle state when asked to stand (play the database's idle stretch, then hold it, without searching)")
-	rate := fs.Bool("rate", true, "play clips at the playback rate (the simulation's speed over the clip's root speed, eased, 0.7-1.4)")
-	hold := fs.Bool("hold", true, "where the clamp's distance has been reached for --hold-after seconds, hold the simulation back to the root instead of dragging the root on")
-	holdAfter := fs.Float64("hold-after", float64(matching.DefaultSettings().Sync.HoldAfter), "seconds at the clamp's distance before the simulation is held back (0-60; a shorter lag drags the root)")
-	strideWarp := fs.Bool("stride-warp", true, "stride warping: scale the clip's travel and the feet's distance from the hips along it towards the asked speed (0.75-1.3)")
-	orientWarp := fs.Bool("orient-warp", true, "orientation warping: turn the clip's direction of travel, the hips and legs with it, towards the asked direction (at most 60 degrees)")
-	dump := fs.String("dump", "", "write every tick of the run (root, simulation, prediction, ankles and toes, contacts, locks, transitions) to this CSV file; needs one --path and one --features")
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return ExitOK
-		}
-		return ExitUsage
+	fs.StringVar(&e.features, "features", "all", "feature set: standard, inertial, exact or all")
+	fs.StringVar(&e.path, "path", "random", "scripted input: "+strings.Join(matching.PathNames[:], ", ")+" or all")
+	fs.Float64Var(&e.seconds, "seconds", 60, flagrange.EvalSeconds.Usage("seconds of input to replay"))
+	fs.Int64Var(&e.seed64, "seed", 1, "seed of the random path (0-4294967295)")
+	fs.BoolVar(&e.mirror, "mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
+	fs.StringVar(&e.transition, "transition", "spring", "transition: spring, cubic, dead-blend or none")
+	fs.BoolVar(&e.json, "json", false, "print the results as JSON")
+	for _, sw := range evalSwitches {
+		p := sw.of(&e.st)
+		fs.BoolVar(p, sw.name, *p, sw.usage)
 	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "kinelab matching eval: "+format+"\n", a...)
-		return ExitUsage
+	fs.Float64Var(&e.holdAfter, "hold-after", float64(e.st.Sync.HoldAfter), flagrange.HoldAfter.Usage("seconds at the clamp's distance before the simulation is held back (a shorter lag drags the root)"))
+	fs.StringVar(&e.dump, "dump", "", "write every tick of the run (root, simulation, prediction, warps, ankles and toes, contacts, locks, releases, transitions) to this CSV file; needs one --path and one --features")
+	return fs
+}
+
+// check reads the flags into the runs' settings, sets and paths, or says
+// which is wrong.
+func (e *evalFlags) check() error {
+	var err error
+	if e.sets, err = evalSets(e.features); err != nil {
+		return fmt.Errorf("--features: %w", err)
 	}
-	var sets []matching.Set
-	if *features == "all" {
-		sets = []matching.Set{matching.Standard, matching.InertialSet, matching.Exact}
-	} else {
-		s, err := matching.ParseSet(*features)
-		if err != nil {
-			return usage("--features: %v", err)
-		}
-		sets = []matching.Set{s}
+	if e.paths, err = evalPaths(e.path); err != nil {
+		return fmt.Errorf("--path: %w", err)
 	}
-	var paths []matching.Path
-	if *pathName == "all" {
-		for p := matching.Path(0); p < matching.NumPaths; p++ {
-			paths = append(paths, p)
-		}
-	} else {
-		p, err := matching.ParsePath(*pathName)
-		if err != nil {
-			return usage("--path: %v", err)
-		}
-		paths = []matching.Path{p}
-	}
-	// An hour of input is 216,000 ticks, each searched: longer is a typo.
-	if !(*seconds >= 1 && *seconds <= 3600) {
-		return usage("--seconds %v: want 1 to 3600", *seconds)
+	if err := flagrange.EvalSeconds.Check(e.seconds); err != nil {
+		return err
 	}
 	// The seed is the random path's 32-bit state.
-	if *seed < 0 || *seed > math.MaxUint32 {
-		return usage("--seed %d: want 0 to %d", *seed, uint32(math.MaxUint32))
+	if e.seed64 < 0 || e.seed64 > math.MaxUint32 {
+		return fmt.Errorf("--seed %d: want 0 to %d", e.seed64, uint32(math.MaxUint32))
 	}
-	if !(*holdAfter >= 0 && *holdAfter <= 60) {
-		return usage("--hold-after %v: want 0 to 60 seconds", *holdAfter)
+	e.seed = uint32(e.seed64)
+	if err := flagrange.HoldAfter.Check(e.holdAfter); err != nil {
+		return err
 	}
-	tr, ok := evalTransitions[*trans]
+	e.st.Sync.HoldAfter = float32(e.holdAfter)
+	tr, ok := evalTransitions[e.transition]
 	if !ok {
-		return usage("--transition: transition %q: want spring, cubic, dead-blend or none", *trans)
+		return fmt.Errorf("--transition: transition %q: want spring, cubic, dead-blend or none", e.transition)
 	}
+	e.st.Transition = tr
 	// A dump is one run's ticks: several runs would need columns naming
 	// them, which a row per tick of one run does not.
 	switch {
-	case *dump == "-":
-		return usage("--dump -: the results go to stdout; name a file")
-	case *dump != "" && (len(paths) != 1 || len(sets) != 1):
-		return usage("--dump writes one run: give one --path and one --features (these ask for %d runs)", len(paths)*len(sets))
+	case e.dump == "-":
+		return errors.New("--dump -: the results go to stdout; name a file")
+	case e.dump != "" && len(e.paths)*len(e.sets) != 1:
+		return fmt.Errorf("--dump writes one run: give one --path and one --features (these ask for %d runs)", len(e.paths)*len(e.sets))
 	}
-	src, name, err := matchingSource(fs.Args(), *mirror, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "kinelab matching eval: %v\n", err)
-		return ExitFail
+	return nil
+}
+
+// evalSets are the feature sets --features names ("all": every one).
+func evalSets(name string) ([]matching.Set, error) {
+	if name == "all" {
+		return []matching.Set{matching.Standard, matching.InertialSet, matching.Exact}, nil
 	}
-	st := matching.DefaultSettings()
-	st.Transition = tr
-	st.Idle, st.Rate.On, st.Sync.Hold, st.Sync.HoldAfter = *idle, *rate, *hold, float32(*holdAfter)
-	st.Warp.Stride, st.Warp.Orient = *strideWarp, *orientWarp
-	db, err := matching.NewDatabase(src, matching.DefaultWeights, st.Halflife)
-	if err != nil {
-		fmt.Fprintf(stderr, "kinelab matching eval: %s: %v\n", name, err)
-		return ExitFail
-	}
-	if short := db.ShortClips(); short != "" {
-		fmt.Fprintf(stderr, "kinelab matching eval: too short to search, only played: %s\n", short)
-	}
-	type report struct {
-		Database string             `json:"database"`
-		Frames   int                `json:"database_frames"`
-		Seconds  float64            `json:"seconds"`
-		Results  []matching.Metrics `json:"results"`
-	}
-	rep := report{Database: name, Frames: db.Frames, Seconds: *seconds}
-	// The dump is created once the inputs are read (export.Create refuses
-	// one of them) and put in place only when the run has written it all.
-	var dw *evalDump
-	var each func(*matching.TickRecord)
-	if *dump != "" {
-		if dw, err = newEvalDump(*dump, db); err != nil {
-			fmt.Fprintf(stderr, "kinelab matching eval: --dump: %v\n", err)
-			return ExitFail
+	s, err := matching.ParseSet(name)
+	return []matching.Set{s}, err
+}
+
+// evalPaths are the paths --path names ("all": every one).
+func evalPaths(name string) ([]matching.Path, error) {
+	if name == "all" {
+		var all []matching.Path
+		for p := matching.Path(0); p < matching.NumPaths; p++ {
+			all = append(all, p)
 		}
-		defer dw.out.Abort()
-		each = dw.tick
+		return all, nil
 	}
-	for _, p := range paths {
-		for _, s := range sets {
+	p, err := matching.ParsePath(name)
+	return []matching.Path{p}, err
+}
+
+// evalRun is one run: a path, and the settings with its feature set.
+type evalRun struct {
+	path     matching.Path
+	settings matching.Settings
+}
+
+// runs are the runs the flags ask for, path by path, set by set.
+func (e *evalFlags) runs() []evalRun {
+	var out []evalRun
+	for _, p := range e.paths {
+		for _, s := range e.sets {
+			st := e.st
 			st.Set = s
-			rep.Results = append(rep.Results, matching.EvalEach(db, st, p, float32(*seconds), uint32(*seed), each))
+			out = append(out, evalRun{p, st})
 		}
 	}
-	if dw != nil {
-		if err := dw.commit(); err != nil {
-			fmt.Fprintf(stderr, "kinelab matching eval: --dump: %v\n", err)
-			return ExitFail
-		}
-	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(rep) // a write error fails the command through checkedStdout
-		return ExitOK
-	}
-	fmt.Fprintf(stdout, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
-		name, db.Frames, *seconds, transitionLabel(tr))
-	fmt.Fprintf(stdout, "%-8s %-9s %16s %13s %17s %7s %22s %6s %6s %9s %8s %9s %15s %15s %5s\n", "path", "features",
+	return out
+}
+
+// evalReport is what matching eval prints: the database and each run's
+// measures.
+type evalReport struct {
+	Database string             `json:"database"`
+	Frames   int                `json:"database_frames"`
+	Seconds  float64            `json:"seconds"`
+	Results  []matching.Metrics `json:"results"`
+}
+
+// print writes the report as a table, a row a run; tr is the transition
+// every run used.
+func (rep *evalReport) print(w io.Writer, tr animsys.TransitionKind) {
+	fmt.Fprintf(w, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
+		rep.Database, rep.Frames, rep.Seconds, transitionLabel(tr))
+	fmt.Fprintf(w, "%-8s %-9s %16s %13s %17s %7s %22s %6s %6s %9s %8s %9s %15s %15s %5s\n", "path", "features",
 		"lock cm/s (con)", "ankle toe c/s", "traj 1s cm (sim)", "sync cm", "trans/s move idle set", "level", "turned", "disp cm*s", "bones mm",
 		"red-blue", "search us p99", "brute us p99", "same")
 	for _, r := range rep.Results {
-		fmt.Fprintf(stdout, "%-8s %-9s %8.2f (%4.0f%%) %6s %6s %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %4.2f %6s %6s %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
+		fmt.Fprintf(w, "%-8s %-9s %8.2f (%4.0f%%) %6s %6s %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %4.2f %6s %6s %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
 			r.Path, r.Set, r.FootSliding, 100*r.ContactShare, optional(r.AnkleSliding), optional(r.ToeSliding),
 			r.TrajectoryError, r.SimTrajectoryError, r.SyncDistance,
 			r.TransitionsPerSecond, r.TransitionsMoving, r.TransitionsIdle, r.TransitionsSettled, percent(r.Level), percent(r.Turned),
 			r.Displacement, r.BoneLengthError, r.RedBlue,
 			r.SearchMedian, r.SearchP99, r.BruteMedian, r.BruteP99, r.Same)
 	}
-	return ExitOK
 }
 
 // optional formats a figure that may be absent (nil): "-" then.

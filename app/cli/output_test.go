@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -113,5 +114,49 @@ func TestExportIntoLinkToDevFull(t *testing.T) {
 	}
 	if ls, _ := os.ReadDir(dir); len(ls) != 3 {
 		t.Errorf("the failed exports left %v", ls)
+	}
+}
+
+// goneWriter takes n bytes, then fails every write as a pipe whose reader
+// has gone does (EPIPE).
+type goneWriter struct{ n int }
+
+func (w *goneWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.n {
+		w.n -= len(p)
+		return len(p), nil
+	}
+	n := w.n
+	w.n = 0
+	return n, syscall.EPIPE
+}
+
+// A stdout whose reader goes (`| head -c 100`) loses what comes after:
+// every command says so once, with how much the reader took, and exits 1
+// (they exited 0, quietly).
+func TestGoneStdoutFails(t *testing.T) {
+	dir := t.TempDir()
+	bvhFile := filepath.Join(dir, "walk.bvh")
+	if code, _, errs := runBVH("export", bvhFile, "--clip", "walk"); code != ExitOK {
+		t.Fatal(errs)
+	}
+	for _, tc := range []struct {
+		cmd  func(context.Context, []string, io.Writer, io.Writer) int
+		args []string
+	}{
+		{Export, []string{"walk", "--out", "-"}},
+		{Verify, []string{"--intervals", "4"}},
+		{Bench, []string{"--characters", "10", "--threads", "1", "--search=false"}},
+		{BVH, []string{"info", bvhFile}},
+		{Info, []string{bvhFile}},
+	} {
+		for _, room := range []int{0, 100} {
+			var errb bytes.Buffer
+			code := tc.cmd(context.Background(), tc.args, &goneWriter{room}, &errb)
+			want := fmt.Sprintf("the reader of standard output closed it after %d bytes", room)
+			if code != ExitFail || strings.Count(errb.String(), want) != 1 {
+				t.Errorf("%q into a pipe whose reader goes after %d bytes: exit %d, stderr %q; want exit 1 and %q once", tc.args, room, code, errb.String(), want)
+			}
+		}
 	}
 }

@@ -43,17 +43,17 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--msaa", "maybe"}, "on, off or auto"},
 		{[]string{"--bogus"}, "not defined"},
 		{[]string{"stray"}, "unexpected argument"},
-		{[]string{"--dt", "0"}, "0 < dt"},
+		{[]string{"--dt", "0"}, "want 0.0001 to 1 s"},
 		{[]string{"--units", "ft"}, "want m, cm, mm, in, cmu or metres per unit"},
 		{[]string{"--units", "-2"}, "want m, cm, mm, in, cmu or metres per unit"},
 		{[]string{"--up", "w"}, "want y, z or x"},
 		{[]string{"walk.bvh", "--frames", "3"}, "flags (--name) before BVH files"},
-		{[]string{"--jitter", "2"}, "0 <= J"},
+		{[]string{"--jitter", "2"}, "want 0 to 1"},
 		{[]string{"--csv", "a.csv", "--screenshot", "a.png"}, "needs --frames"},
 		{[]string{"--do", "x:teleport"}, "FRAME:NAME"},
 		{[]string{"--do", "10:fly"}, "no action \"fly\""},
-		{[]string{"--ui-scale", "9"}, "want 0.5-4"},
-		{[]string{"--ui-scale", "0.1"}, "want 0.5-4"},
+		{[]string{"--ui-scale", "9"}, "or 0.5 to 4"},
+		{[]string{"--ui-scale", "0.1"}, "or 0.5 to 4"},
 	}
 	for _, b := range bad {
 		_, err := app.ParseFlags(b.args, io.Discard, All())

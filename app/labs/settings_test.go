@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -154,8 +155,8 @@ func TestSettingsBadFieldsAndUnknownKeys(t *testing.T) {
 		path + `: app.ui_scale: want a number (float32), got "big"; kept 0`,
 		path + `: clock.fixed_dt: want a number (float32), got 1e400`,
 		path + `: clock.jitter: want a number (float32), got "-Infinity"`,
-		path + `: labs.velocities.LineScale: want a number (float32), got "abc"; kept 0.15`,
-		path + `: labs.velocities.Joint: want a whole number (int32), got 3.5; kept -1`,
+		path + `: labs.velocities.line_scale: want a number (float32), got "abc"; kept 0.15`,
+		path + `: labs.velocities.joint: want a whole number (int32), got 3.5; kept -1`,
 	} {
 		if !slices.ContainsFunc(msgs, func(m string) bool { return strings.HasPrefix(m, want) }) {
 			t.Errorf("no message %q in %q", want, msgs)
@@ -189,8 +190,8 @@ func TestSettingsBadFieldsAndUnknownKeys(t *testing.T) {
 		"app's good value":                string(saved.App["label_joints"]) == "true",
 		"the unknown lab":                 string(saved.Labs["futurelab"]["a"]) == "1",
 		"the lab's unknown key":           string(vs["NewThing"]) == `"kept NaN \"Infinity\""`,
-		"the lab's setting as changed":    string(vs["Quantity"]) == "3",
-		"the lab's bad value as read now": string(vs["LineScale"]) == "0.15",
+		"the lab's setting as changed":    string(vs["quantity"]) == "3",
+		"the lab's bad value as read now": string(vs["line_scale"]) == "0.15",
 		"the unmade lab as read":          string(saved.Labs["springs"]["Period"]) == `"NaN"` && string(saved.Labs["springs"]["Amplitude"]) == "1.5",
 	} {
 		if !ok {
@@ -209,7 +210,7 @@ func TestSettingsBadFieldsAndUnknownKeys(t *testing.T) {
 	if s := c.Lab().(*springs.Lab); s.S.Amplitude != 1.5 || s.S.Period != springs.DefaultSettings().Period {
 		t.Errorf("springs read as Amplitude %v, Period %v", s.S.Amplitude, s.S.Period)
 	}
-	if m := c.Messages(); len(m) != 2 || !strings.Contains(m[0].Text, `labs.springs.Period: want a number (float32), got "NaN"`) {
+	if m := c.Messages(); len(m) != 2 || !strings.Contains(m[0].Text, `labs.springs.period: want a number (float32), got "NaN"`) {
 		t.Errorf("messages %+v", m)
 	}
 }
@@ -239,8 +240,64 @@ func TestSettingsOutOfRangeNamedInLab(t *testing.T) {
 		t.Fatalf("amplitude read as %v, which CheckSettings moves to %v: not the slider's end", hi, s.S.Amplitude)
 	}
 	top, _ := json.Marshal(hi)
-	want := path + ": labs.springs.Amplitude = 1000000000 is above its maximum " + string(top) + "; using " + string(top)
+	want := path + ": labs.springs.amplitude = 1000000000 is above its maximum " + string(top) + "; using " + string(top)
 	if m := a.Messages(); len(m) != 1 || m[0].Text != want || !m[0].Error {
 		t.Errorf("messages %+v\nwant %q", m, want)
+	}
+}
+
+// Every key the settings file is written with is in one style, lower case
+// with underscores ("ui_scale" sat beside "KeepRest" and "LineScale"),
+// for every lab made; keys an earlier version wrote by the Go names are
+// still read, and saved in the new style, the old keys gone.
+func TestSettingsKeysOneStyle(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(app.ConfigDirEnv, dir)
+	path := filepath.Join(dir, "old.json")
+	old := `{"bvh": {"Units": "cm", "KeepRest": true}, "labs": {"velocities": {"LineScale": 0.5, "Quantity": 2}}}`
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := app.New(app.Config{Lab: "velocities"}, All())
+	if err := a.LoadSettings(path, false); err != nil {
+		t.Fatal(err)
+	}
+	if v := a.Lab().(*velocities.Lab); v.S.LineScale != 0.5 || v.S.Quantity != 2 {
+		t.Errorf("old keys read as LineScale %v, Quantity %d; want 0.5, 2", v.S.LineScale, v.S.Quantity)
+	}
+	for _, e := range All() {
+		a.SwitchLab(e.Name) // every lab made, its settings saved
+	}
+	out := filepath.Join(dir, "new.json")
+	if err := a.SaveSettings(out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]any
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatal(err)
+	}
+	oneStyle := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	var walk func(at string, v any)
+	walk = func(at string, v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		for k, x := range m {
+			if !oneStyle.MatchString(k) {
+				t.Errorf("%s: key %q is not lower case with underscores", at, k)
+			}
+			walk(at+"."+k, x)
+		}
+	}
+	walk("settings", top)
+	bv := top["bvh"].(map[string]any)
+	vs := top["labs"].(map[string]any)["velocities"].(map[string]any)
+	if bv["keep_rest"] != true || bv["units"] != "cm" || vs["line_scale"] != 0.5 {
+		t.Errorf("saved bvh %v, velocities line_scale %v; want keep_rest true, units cm, 0.5", bv, vs["line_scale"])
 	}
 }

@@ -22,12 +22,31 @@ const (
 	MaxGLTF  = 1 << 30   // a .gltf or .glb file
 	MaxURI   = 1 << 30   // a glTF buffer or image file named by a URI
 	MaxImage = 256 << 20 // a texture image file
+	// MaxGLBJSON bounds a GLB file's JSON chunk: the document alone,
+	// without the binary data (a 43-joint robot with 14 clips has 0.4
+	// MB of it), checked before a byte of it is read.
+	MaxGLBJSON = 64 << 20
 )
 
 // TooBig is the error for a file of size bytes over limit: "x.glb: 3.2 GB
 // is over the 1 GiB limit for a glTF file".
 func TooBig(path string, size, limit int64, what string) error {
 	return fmt.Errorf("%s: %s is over the %s limit for %s", path, Bytes(size), binaryBytes(limit), what)
+}
+
+// A file more than half of which is holes (a sparse file's unwritten
+// stretches, which read as zeros) and over minSparse bytes is refused by
+// OpenLimit: no exporter writes one, and reading it would take memory
+// for data the file does not hold (a GLB header claiming a gigabyte over
+// a few kilobytes of data took 2.2 GB to refuse).
+const minSparse = 16 << 20
+
+// Sparse is the error for a file of size bytes, only stored of which
+// are data: "x.glb: 1.1 GB long, of which 4.1 KB is data and the rest
+// holes (a sparse file's unwritten space, which reads as zeros): refused
+// unread".
+func Sparse(path string, size, stored int64) error {
+	return fmt.Errorf("%s: %s long, of which %s is data and the rest holes (a sparse file's unwritten space, which reads as zeros): refused unread", path, Bytes(size), Bytes(stored))
 }
 
 // Bytes is n as a short decimal size: "3.2 GB", "512.0 KB", "12 bytes".
@@ -54,9 +73,9 @@ func binaryBytes(n int64) string {
 	return Bytes(n)
 }
 
-// OpenLimit is Open for a regular file of at most limit bytes; what names
-// the kind of file in the error ("a BVH file"). The file is remembered as
-// an input (IsInput).
+// OpenLimit is Open for a regular file of at most limit bytes, not mostly
+// holes (Sparse); what names the kind of file in the error ("a BVH
+// file"). The file is remembered as an input (IsInput).
 func OpenLimit(path string, limit int64, what string) (*os.File, error) {
 	if err := Check(path); err != nil {
 		return nil, err
@@ -71,6 +90,11 @@ func OpenLimit(path string, limit int64, what string) (*os.File, error) {
 	}
 	if err == nil && st.Size() > limit {
 		err = TooBig(path, st.Size(), limit, what)
+	}
+	if err == nil && st.Size() > minSparse {
+		if n := stored(f, st.Size()); 2*n < st.Size() {
+			err = Sparse(path, st.Size(), n)
+		}
 	}
 	if err != nil {
 		f.Close()

@@ -1,10 +1,12 @@
 package regular
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -103,5 +105,65 @@ func TestDirFS(t *testing.T) {
 	}
 	if st, _ := os.Stat(other); IsInput(st) {
 		t.Error("a file never read is an input")
+	}
+}
+
+// TestSparse: a file over minSparse that is more than half holes is
+// refused by OpenLimit and ReadFile, naming its size and its data, with
+// none of it read; one half data reads whole. (Where the file system
+// cannot tell holes, every byte counts as data and both read.)
+func TestSparse(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(name string, size, data int64) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err == nil {
+			_, err = f.Write(bytes.Repeat([]byte{'x'}, int(data)))
+		}
+		if err == nil {
+			err = f.Truncate(size)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	holes := mk("holes.bin", 1<<30, 4096)
+	f, err := os.Open(holes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := stored(f, 1<<30)
+	f.Close()
+	if n == 1<<30 {
+		t.Skip("SKIPPED: this file system does not tell holes from data")
+	}
+	if n < 4096 || n > 1<<20 {
+		t.Fatalf("stored: %d bytes of data in a file of 4096 written and a 1 GiB hole", n)
+	}
+	want := holes + ": 1.1 GB long, of which "
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err1 := OpenLimit(holes, 1<<30, "a glTF file")
+	_, err2 := ReadFile(holes, 1<<30, "a glTF buffer")
+	runtime.ReadMemStats(&after)
+	for _, err := range []error{err1, err2} {
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "the rest holes") {
+			t.Errorf("%v, want %q... the rest holes", err, want)
+		}
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("refusing the sparse file allocated %d bytes", got)
+	}
+	half := mk("half.bin", 32<<20, 16<<20)
+	if b, err := ReadFile(half, 1<<30, "a glTF buffer"); err != nil || len(b) != 32<<20 {
+		t.Errorf("a file half data: %d bytes, %v", len(b), err)
+	}
+	small := mk("small.bin", minSparse, 0)
+	if b, err := ReadFile(small, 1<<30, "a glTF buffer"); err != nil || len(b) != minSparse {
+		t.Errorf("a hole of minSparse bytes: %d bytes, %v", len(b), err)
 	}
 }

@@ -111,12 +111,22 @@ type Lab struct {
 	// fd and fdLocal hold the picked character's finite difference of the
 	// last tick (dt lastDt s), fdPick the character they are of (-1:
 	// none), recomputed for it alone (BenchCharacter.FiniteDiff).
-	fd, fdLocal      animsys.Pose
-	fdPick           int
-	lastDt           float32
-	time             float64 // s of simulated time
-	ticked           bool    // the crowd has ticked since it was built
-	Mean, Max        float32 // |red - blue| over the picked character's joints (m/s)
+	fd, fdLocal animsys.Pose
+	fdPick      int
+	lastDt      float32
+	time        float64 // s of simulated time
+	ticked      bool    // the crowd has ticked since it was built
+	Mean, Max   float32 // |red - blue| over the picked character's joints (m/s)
+	// Event names what the last tick did to the picked character that
+	// the finite difference cannot follow, "" for nothing: a clip's
+	// wrap (its end to its start) or the inertialization's restart (a
+	// new offset every InertDuration), as the Velocities lab marks them;
+	// lastEvent, its time (s) and the max |red - blue| on its tick (m/s)
+	// stay in the readout for a few seconds.
+	Event            string
+	lastEvent        string
+	lastEventTime    float64
+	lastEventMax     float32
 	TickMs, CharUs   float32 // the last tick: whole crowd (ms) and per character (us)
 	tickAvg          float32 // ms, smoothed for the readout
 	lastSum          float64 // checksum of the last tick
@@ -441,9 +451,12 @@ func (l *Lab) Update(dt float32) {
 	if !(dt > crowdMinDt) || math.IsInf(float64(dt), 0) {
 		return
 	}
+	picked := l.crowd.Characters[l.pick]
+	ta, tb, tt := picked.TA, picked.TB, picked.T
 	t0 := time.Now()
 	l.lastSum = l.crowd.Tick(dt)
 	el := time.Since(t0)
+	l.Event = tickEvent(picked, ta, tb, tt)
 	l.TickMs = float32(el.Seconds() * 1e3)
 	l.CharUs = float32(el.Seconds()*1e6) / float32(l.builtN)
 	if l.tickAvg == 0 {
@@ -456,7 +469,33 @@ func (l *Lab) Update(dt float32) {
 	l.ticked, l.lastDt, l.fdPick = true, dt, -1
 	l.placeAll()
 	l.measure()
+	if l.Event != "" {
+		l.lastEvent, l.lastEventTime, l.lastEventMax = l.Event, l.time, l.Max
+	}
 }
+
+// tickEvent names what the tick from clip times ta, tb and time tt did
+// to character c that jumps its pose: clip A's or B's wrap, the
+// inertialization's restart; "" for nothing. It does not allocate.
+func tickEvent(c *animsys.BenchCharacter, ta, tb, tt float32) string {
+	k := 0
+	if c.TA < ta {
+		k |= 1
+	}
+	if c.Chain.Stages.Blend && c.TB < tb {
+		k |= 2
+	}
+	if d := c.Chain.InertDuration; c.Chain.Stages.Inertialize && d > 0 && math.Floor(float64(c.T/d)) != math.Floor(float64(tt/d)) {
+		k |= 4
+	}
+	return tickEvents[k]
+}
+
+// tickEvents are the events' names by tickEvent's bits: 1 clip A wrapped,
+// 2 clip B, 4 the inertialization restarted.
+var tickEvents = [8]string{"", "wrap of clip A", "wrap of clip B", "wraps of clips A and B",
+	"inertialization restart", "wrap of clip A, inertialization restart", "wrap of clip B, inertialization restart",
+	"wraps of clips A and B, inertialization restart"}
 
 // measure compares the picked character's propagated world linear
 // velocities (red) with the finite difference against the previous tick

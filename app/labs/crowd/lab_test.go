@@ -574,3 +574,57 @@ func TestCrowdRedBlueConverges(t *testing.T) {
 		t.Logf("library %d: median mean |red - blue| %.4f m/s at 1/60 s, %.4f at 1/600 s", lib, med[0], med[1])
 	}
 }
+
+// The picked character's ticks on which its pose jumps are marked, as the
+// Velocities lab marks them: a clip's wrap, the inertialization's restart
+// (every 0.5 s of bench-spec). Every tick whose |red - blue| spikes (past
+// ten times the median of the unmarked ticks) is one of them: the lab
+// showed 10.2 m/s on one tick with nothing to say why.
+func TestCrowdLabMarksEvents(t *testing.T) {
+	l := New()
+	defer l.Close()
+	l.S.Count = 20
+	var quiet []float32
+	type tick struct {
+		max   float32
+		event string
+	}
+	var ticks []tick
+	restarts, wraps := 0, 0
+	for range 600 { // 10 s
+		l.Update(1.0 / 60)
+		ticks = append(ticks, tick{l.Max, l.Event})
+		if l.Event == "" {
+			quiet = append(quiet, l.Max)
+		}
+		if strings.Contains(l.Event, "restart") {
+			restarts++
+		}
+		if strings.Contains(l.Event, "wrap") {
+			wraps++
+		}
+	}
+	if restarts < 15 || wraps == 0 {
+		t.Fatalf("%d restarts and %d wraps marked in 10 s; want one every 0.5 s and some wraps", restarts, wraps)
+	}
+	slices.Sort(quiet)
+	med := quiet[len(quiet)/2]
+	spikes := 0
+	for _, k := range ticks[1:] {
+		if k.max > 10*med {
+			spikes++
+		}
+	}
+	if spikes == 0 {
+		t.Fatalf("no tick spiked past ten times the median %.3g m/s: the test shows nothing", med)
+	}
+	t.Logf("%d spiking ticks, %d restarts and %d wraps marked; median |red - blue| %.3g m/s", spikes, restarts, wraps, med)
+	for i, k := range ticks[1:] {
+		if k.max > 10*med && k.event == "" {
+			t.Errorf("tick %d: |red - blue| %.3g m/s (median %.3g) with no event marked", i+1, k.max, med)
+		}
+	}
+	if l.lastEvent == "" {
+		t.Error("the readout's last event is empty")
+	}
+}

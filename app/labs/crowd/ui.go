@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"kinelab/animsys/words"
+	"strings"
 	"time"
 	"unicode"
 
@@ -279,13 +280,20 @@ func (l *Lab) Draw2D(v *app.View) {
 		fmt.Sprintf("#%d: mean |red - blue| %.4f m/s   max %.4f m/s", l.pick, l.Mean, l.Max),
 	}
 	cols := []color.RGBA{render.TextColor}
+	if l.lastEvent != "" && l.time-l.lastEventTime < 3 {
+		lines = append(lines, fmt.Sprintf("#%d: %s at %.2f s: blue off by %.1f m/s", l.pick, l.lastEvent, l.lastEventTime, l.lastEventMax))
+	}
 	if j := l.pickedJoint; j > 0 && j < l.skel.Len() {
 		red, blue := l.Lines(j)
 		lines = append(lines, fmt.Sprintf("%s: red %.3f  blue %.3f  |red - blue| %.3f m/s", l.skel.Names[j], red.Len(), blue.Len(), red.Sub(blue).Len()))
 	}
 	lines = append(lines, "red: propagated   blue: finite difference (previous tick)")
-	for range lines[1:] {
-		cols = append(cols, render.TextColor)
+	for _, ln := range lines[1:] {
+		c := render.TextColor
+		if l.lastEvent != "" && strings.Contains(ln, ": "+l.lastEvent+" at ") {
+			c = render.TargetColor // as the Velocities lab's event line
+		}
+		cols = append(cols, c)
 	}
 	cols[len(cols)-1] = render.DimText
 	// Over the crowd the readout sits in a dark box, so it reads whatever

@@ -563,8 +563,11 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 		head = append(head, name)
 	}
 	head = append(head, "total", "m*s")
+	mirrored := false
 	cell := func(k mm.Candidate, rank string) []string {
-		c := []string{rank, l.CandidateName(k.Frame)}
+		name, m := tableName(l.CandidateName(k.Frame))
+		mirrored = mirrored || m
+		c := []string{rank, name}
 		for _, g := range groups {
 			c = append(c, costText(k.Terms[g]))
 		}
@@ -588,9 +591,25 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 	}
 	x, y := r.X+8, r.Y+5
 	title := "Last search: the best frames, each term's cost; = carrying on"
+	if mirrored {
+		title += "; * mirrored"
+	}
 	ui.DrawText(ui.Shorten(title, r.Width-16, fs), x, y, fs, render.DimText)
 	ui.DrawTable(&ui.Table{Head: head, Rows: cells, Colors: cols, HeadColor: render.DimText, Name: 1, KeepAfter: " @ "},
 		x, y+row, r.Width-16, r.Y+r.Height, fs, row)
+}
+
+// tableName is a candidate's name ("clip @ time") as the table shows it,
+// a mirrored clip's " (mirrored)" as a star before it ("*walk @ 1.25 s"),
+// and whether it is one: cut in the middle to fit, the words left
+// "obsta…red) @ 6.73 s" of every mirrored clip, where the name's head and
+// tail now show ("*obst…ft_3 @ 6.73 s"), and its whole under the mouse.
+func tableName(name string) (string, bool) {
+	const m = " (mirrored) @ "
+	if i := strings.Index(name, m); i >= 0 {
+		return "*" + name[:i] + " @ " + name[i+len(m):], true
+	}
+	return name, false
 }
 
 // costText prints a cost with two significant figures or more, no wider

@@ -149,7 +149,9 @@ func (l *Lab) evaluate(dt float32) {
 	// Look-at and IK, their targets carried by joints of this pose, each
 	// faded in and out by a blend from the pose without it.
 	l.updateTargets(dt, ent)
+	l.lookRan, l.ikRan = false, false
 	if a, av := l.look.weight(1, procFade); a > 0 && l.ch.Head >= 0 && l.notHuman == "" {
+		l.lookRan = true
 		l.procBase.CopyFrom(&l.local)
 		animsys.LookAt(&l.local, &l.global, l.ch.Head, l.lookPos, l.lookVel, l.ch.HeadFwd)
 		if a < 1 || av != 0 {
@@ -159,6 +161,7 @@ func (l *Lab) evaluate(dt float32) {
 	}
 	if a, av := l.ik.weight(1, procFade); a > 0 && l.notHuman == "" {
 		if j := l.ikChain(); j.Root >= 0 {
+			l.ikRan = true
 			l.procBase.CopyFrom(&l.local)
 			animsys.TwoBoneIK(&l.local, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, l.skel.Parents, j, l.ikPos, l.ikVel, l.ikDelta)
 			if a < 1 || av != 0 {

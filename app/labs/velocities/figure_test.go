@@ -2,10 +2,12 @@ package velocities
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"kinelab/animsys/character"
+	"kinelab/app"
 	"kinelab/internal/gltftest"
 )
 
@@ -25,12 +27,13 @@ func loadRig(t *testing.T, r gltftest.Rig) *character.Character {
 
 // On a figure that is no human — a four-legged animal whose feet are
 // named, so it has a "leg" to bend; one whose front legs are named as
-// arms (UpperArm, ForeArm, Hand), so names alone read a human; a robot
-// whose feet are IK controls beside its legs — look-at and IK switched on
-// change nothing: the pose is the one with them off, tick for tick, and
-// the reason given is the shape's. On a human they do change it (the test
-// could fail). Linear velocities are labelled in the file's units when
-// they are no metres.
+// arms (UpperArm, ForeArm, Hand), so names alone read a human — look-at
+// and IK switched on change nothing: the pose is the one with them off, tick for tick, and
+// the reason given is the shape's; so on a robot whose feet are IK
+// controls left on the floor beside its legs (robot.glb's own controls
+// follow its knees, and it reads as human). On a human they do change it
+// (the test could fail). Linear velocities are labelled in the file's
+// units when they are no metres.
 func TestNoIKOnNonHuman(t *testing.T) {
 	for _, c := range []struct {
 		rig   gltftest.Rig
@@ -67,6 +70,38 @@ func TestNoIKOnNonHuman(t *testing.T) {
 		}
 		if u := on.unit(0); u != c.unit || !strings.HasSuffix(on.CSVHeader()[11], c.unit) {
 			t.Errorf("%s: linear velocities in %q (CSV %q), want %q", c.rig.Name, u, on.CSVHeader()[11], c.unit)
+		}
+	}
+}
+
+// The CSV's look_at and ik columns say what acted on the pose: on a
+// figure that is no human, with both switched on, false (they said true,
+// the switches); on a human, true once switched on, the leg's IK and the
+// arm's.
+func TestCSVSaysWhatRan(t *testing.T) {
+	for _, c := range []struct {
+		rig      gltftest.Rig
+		chain    int32 // 0 the leg, 1 the arm
+		look, ik bool
+	}{
+		{gltftest.QuadrupedRig(71), 0, false, false},
+		{gltftest.MixamoRig(1.7), 0, true, true},
+		{gltftest.MixamoRig(1.7), 1, true, true},
+		{gltftest.IKRobotRig(1.8, false), 0, false, false},
+	} {
+		l := newLab(loadRig(t, c.rig))
+		head := l.CSVHeader()
+		col := func(name string) int { return slices.Index(head, name) }
+		l.S.LookAt, l.S.IK, l.S.IKChain = true, true, c.chain
+		for range 30 {
+			l.Update(1.0 / 60)
+		}
+		row := l.CSVRows(nil)[0]
+		if got, want := row[col("look_at")], app.CSVBool(c.look); got != want {
+			t.Errorf("%s: look_at %s, want %s", c.rig.Name, got, want)
+		}
+		if got, want := row[col("ik")], app.CSVBool(c.ik); got != want {
+			t.Errorf("%s, chain %d: ik %s, want %s", c.rig.Name, c.chain, got, want)
 		}
 	}
 }

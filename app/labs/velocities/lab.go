@@ -1,6 +1,7 @@
 package velocities
 
 import (
+	rl "github.com/gen2brain/raylib-go/raylib"
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
@@ -127,6 +128,10 @@ type Lab struct {
 	// notHuman is the character's NotHuman: when set, look-at and IK are
 	// off, whatever the settings say.
 	notHuman string
+	// lookRan and ikRan: the look-at and the IK acted on the last tick's
+	// pose (switched on, or fading, on a figure that has them): what the
+	// CSV's look_at and ik columns say, rather than the switches.
+	lookRan, ikRan bool
 	// ikDelta (s) is the IK's finite-difference step (op_two_bone_ik's
 	// delta, 0.01 in the article); its velocities are first order in it.
 	ikDelta float32
@@ -230,6 +235,20 @@ func (l *Lab) Title() string { return "Velocities - " + l.clips[l.cur].Name }
 func (l *Lab) Focus() mgl32.Vec3 {
 	h := l.global.Pos[l.ch.Hips].Add(mathx.QuatMulVec3(l.global.Rot[0], l.ch.Middle))
 	return mgl32.Vec3{h[0], l.focusHeight, h[2]}
+}
+
+// Framed implements app.Framer: the figure stays left of the plot (and
+// the readout over it), right of the panels, under the tabs and above
+// the timeline, as far as its half width and height (the character's
+// size) reach.
+func (l *Lab) Framed(v app.View) (rl.Rectangle, mgl32.Vec2) {
+	r := v.Area
+	r.Width = v.Plot.X - r.X
+	s := l.ch.Size
+	if !(s > 0) {
+		s = 1.7
+	}
+	return r, mgl32.Vec2{0.2 * s, 0.5 * s}
 }
 
 // Camera implements app.Lab: the default camera, framing the character.
@@ -520,7 +539,8 @@ func (l *Lab) CSVHeader() []string {
 		"red_x_" + u, "red_y_" + u, "red_z_" + u, "blue_x_" + u, "blue_y_" + u, "blue_z_" + u}
 }
 
-// CSVRows implements app.Lab: one row per update, the stage flags,
+// CSVRows implements app.Lab: one row per update, the stage flags (for
+// the look-at and the IK, whether they acted on the pose),
 // the difference over joints and the picked joint's red and blue vectors
 // (the hips when all joints are shown).
 func (l *Lab) CSVRows(rows [][]string) [][]string {
@@ -533,7 +553,7 @@ func (l *Lab) CSVRows(rows [][]string) [][]string {
 	red, blue := l.Lines(j)
 	transitions := []string{"cut", "blend", "inertialize_cubic", "inertialize_spring", "dead_blend"}
 	return append(rows, []string{app.CSVTime(l.time), l.clips[l.cur].Name, app.CSVBool(l.S.Cubic),
-		transitions[l.trans.Kind()], f(l.trans.Time()), f(a), app.CSVBool(l.S.LookAt), app.CSVBool(l.S.IK), app.CSVBool(l.S.IgnoreWeightVel),
+		transitions[l.trans.Kind()], f(l.trans.Time()), f(a), app.CSVBool(l.lookRan), app.CSVBool(l.ikRan), app.CSVBool(l.S.IgnoreWeightVel),
 		l.Event, quantityNames[l.S.Quantity], f(l.Mean), f(l.Max), l.skel.Names[j],
 		f(red[0]), f(red[1]), f(red[2]), f(blue[0]), f(blue[1]), f(blue[2])})
 }
