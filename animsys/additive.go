@@ -66,13 +66,15 @@ func AdditiveLocal(out, add *Pose, alpha, alphaVel float32) {
 // additive is the four variants' loop over n joints, on the world side
 // or the local side, on the poses' rooms from their door checks.
 func additive(out, add *mathx.Rooms, n int, alpha, alphaVel float32, local bool) {
-	a, av := mathx.Splat(alpha), mathx.Splat(alphaVel)
+	wa, wav := mathx.Splat(alpha), mathx.Splat(alphaVel)
+	a, av := wa.Lanes(), wav.Lanes()
 	for i := 0; i < n; i += mathx.Lanes {
 		// pos += alpha add.pos; vel += alpha add.vel + add.pos alphaVel:
-		// the same on each component, in memory order (LoadFlat).
+		// the same on each component, so as the Vec3s lie in memory
+		// (Flat3).
 		p := add.Pos.LoadFlat(i)
-		out.Pos.StoreFlat(i, out.Pos.LoadFlat(i).Add(p.Scale(a)))
-		out.Vel.StoreFlat(i, out.Vel.LoadFlat(i).Add(add.Vel.LoadFlat(i).Scale(a)).Add(p.Scale(av)))
+		out.Pos.StoreFlat(i, out.Pos.LoadFlat(i).Add(p.Scale(wa)))
+		out.Vel.StoreFlat(i, out.Vel.LoadFlat(i).Add(add.Vel.LoadFlat(i).Scale(wa)).Add(p.Scale(wav)))
 
 		// e = from_scaled_angle_axis(alpha r), r the scaled angle-axis of
 		// add.rot turning at r' = J(r)^-1 add.ang, with angular velocity w

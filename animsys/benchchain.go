@@ -264,9 +264,3 @@ func wrapTime(t, duration float32) float32 {
 func fmod(x, y float32) float32 {
 	return x - y*float32(int(x/y))
 }
-
-// prefetchSlice prefetches the elements of s (see prefetch).
-func prefetchSlice[T any](s []T) {
-	var z T
-	prefetch(unsafe.Pointer(unsafe.SliceData(s)), uintptr(len(s))*unsafe.Sizeof(z))
-}

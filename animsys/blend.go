@@ -53,16 +53,17 @@ func Blend(out, lhs, rhs *Pose, alpha, alphaVel float32) {
 	needLanes(&l, "Blend", "lhs", lhs, wholePose, n, "len(lhs.Pos)")
 	needLanes(&r, "Blend", "rhs", rhs, wholePose, n, "len(lhs.Pos)")
 	needLanes(&o, "Blend", "out", out, wholePose, n, "len(lhs.Pos)")
-	a, av := mathx.Splat(alpha), mathx.Splat(alphaVel)
+	wa, wav := mathx.Splat(alpha), mathx.Splat(alphaVel)
+	a, av := wa.Lanes(), wav.Lanes()
 	for i := 0; i < n; i += mathx.Lanes {
 		// Each channel is read before out's is written (out may be lhs or
-		// rhs). Positions and velocities are maths done the same on each
-		// component: in memory order (LoadFlat). Scales stay by component,
-		// where a uniform scale takes one log (SoaVec3.Log).
+		// rhs). pos = lerp(lhs.pos, rhs.pos, alpha), vel = lerp(lhs.vel,
+		// rhs.vel, alpha) + (rhs.pos - lhs.pos) alphaVel: the same on each
+		// component, so as the Vec3s lie in memory (Flat3).
 		lp, rp := l.Pos.LoadFlat(i), r.Pos.LoadFlat(i)
 		lv, rv := l.Vel.LoadFlat(i), r.Vel.LoadFlat(i)
-		o.Pos.StoreFlat(i, lp.Lerp(rp, a))
-		o.Vel.StoreFlat(i, lv.Lerp(rv, a).Add(rp.Sub(lp).Scale(av)))
+		o.Pos.StoreFlat(i, lp.Lerp(rp, wa))
+		o.Vel.StoreFlat(i, lv.Lerp(rv, wa).Add(rp.Sub(lp).Scale(wav)))
 
 		// scl = lhs.scl exp(alpha ds), ds = log(rhs.scl / lhs.scl).
 		ls := l.Scl.Load(i)

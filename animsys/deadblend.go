@@ -38,7 +38,7 @@ func ExtrapolateDecayed(out, in *Pose, time, halflife float32) {
 	decay := mathx.Exp(-y * time)
 	alpha := (1 - decay) / (y + mathx.Eps)
 	fastest := MaxExtrapolatedTurn * y // rad/s
-	a, k, top := mathx.Splat(alpha), mathx.Splat(decay), mathx.Splat(fastest)
+	a, k, top := mathx.Splat(alpha).Lanes(), mathx.Splat(decay).Lanes(), mathx.Splat(fastest).Lanes()
 	for i := 0; i < n; i += mathx.Lanes {
 		p, r, s := from.Pos.Load(i), from.Rot.Load(i), from.Scl.Load(i)
 		v, w, sv := from.Vel.Load(i), from.Ang.Load(i), from.Svl.Load(i)

@@ -2,6 +2,10 @@ package animsys
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -177,4 +181,85 @@ func TestDoorRefusesBadHierarchies(t *testing.T) {
 			c.run()
 		})
 	}
+}
+
+// Every lane loop is followed by mathx.ClearUpper (mathx's package doc:
+// the door clears the vector registers' upper halves as an op begins, the
+// op as its lane code ends, before any scalar code). A lane loop steps by
+// mathx.Lanes or ranges over blocks(n); this reads animsys's files for a
+// function statement holding one whose next statement is not the clear.
+func TestLaneLoopsEndClean(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	loops := 0
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			body := fn.Body.List
+			for k, s := range body {
+				if !hasLaneLoop(s) {
+					continue
+				}
+				loops++
+				if k+1 == len(body) || !isCall(body[k+1], "mathx", "ClearUpper") {
+					t.Errorf("%s: %s's lane loop is not followed by mathx.ClearUpper()", fset.Position(s.Pos()), fn.Name.Name)
+				}
+			}
+		}
+	}
+	if loops < 8 {
+		t.Fatalf("found %d lane loops; the ops have more", loops)
+	}
+}
+
+// hasLaneLoop reports whether body holds a loop over blocks of joints.
+func hasLaneLoop(body ast.Node) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.ForStmt:
+			if a, ok := s.Post.(*ast.AssignStmt); ok && a.Tok == token.ADD_ASSIGN && len(a.Rhs) == 1 && isSel(a.Rhs[0], "mathx", "Lanes") {
+				found = true
+			}
+		case *ast.RangeStmt:
+			if c, ok := s.X.(*ast.CallExpr); ok {
+				if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "blocks" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func isSel(e ast.Expr, pkg, name string) bool {
+	s, ok := e.(*ast.SelectorExpr)
+	if !ok || s.Sel.Name != name {
+		return false
+	}
+	id, ok := s.X.(*ast.Ident)
+	return ok && id.Name == pkg
+}
+
+func isCall(s ast.Stmt, pkg, name string) bool {
+	e, ok := s.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	c, ok := e.X.(*ast.CallExpr)
+	return ok && isSel(c.Fun, pkg, name)
 }

@@ -27,13 +27,13 @@ func FiniteDiff(out, curr, prev *Pose, dt float32) {
 		copyApart(out.Rot, curr.Rot[:n])
 		copyApart(out.Scl, curr.Scl[:n])
 	}
-	inv := mathx.Splat(1 / dt)
+	winv := mathx.Splat(1 / dt)
+	inv := winv.Lanes()
 	for i := 0; i < n; i += mathx.Lanes {
-		// vel = (pos - prev.pos)/dt; ang = log(abs(rot prev.rot^-1))/dt;
-		// svl = log(scl / prev.scl)/dt.
-		// The linear velocity is the same on each component: in memory
-		// order (LoadFlat).
-		o.Vel.StoreFlat(i, c.Pos.LoadFlat(i).Sub(p.Pos.LoadFlat(i)).Scale(inv))
+		// vel = (pos - prev.pos)/dt (the same on each component, so as the
+		// Vec3s lie in memory: Flat3); ang = log(abs(rot
+		// prev.rot^-1))/dt; svl = log(scl / prev.scl)/dt.
+		o.Vel.StoreFlat(i, c.Pos.LoadFlat(i).Sub(p.Pos.LoadFlat(i)).Scale(winv))
 		dq := c.Rot.Load(i).MulInv(p.Rot.Load(i)).Abs()
 		o.Ang.Store(i, dq.ToScaledAngleAxis().Scale(inv))
 		o.Svl.Store(i, c.Scl.Load(i).Div(p.Scl.Load(i)).Log().Scale(inv))
@@ -68,7 +68,7 @@ func ExtrapolatePrev(out, in *Pose, delta float32) {
 	var p, o mathx.Rooms
 	needLanes(&p, "ExtrapolatePrev", "in", in, wholePose, n, "len(in.Pos)")
 	needLanes(&o, "ExtrapolatePrev", "out", out, wholePose, n, "len(in.Pos)")
-	d := mathx.Splat(-delta)
+	d := mathx.Splat(-delta).Lanes()
 	for i := 0; i < n; i += mathx.Lanes {
 		v, w, sv := p.Vel.Load(i), p.Ang.Load(i), p.Svl.Load(i)
 		o.Pos.Store(i, p.Pos.Load(i).Add(v.Scale(d)))

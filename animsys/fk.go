@@ -15,19 +15,31 @@ import (
 // is its parent's global kineform times its local kineform (KformMul), so
 // global velocities include the parent's "leverage" (angular velocity x
 // lever arm) and "expansion" (scalar velocity along the offset). Units: m,
-// m/s, rad/s world side, natural-log scale per second. It walks the
-// hierarchy one joint at a time, as a joint needs its parent's result.
-func FK(global, local *Pose, parents []int) {
+// m/s, rad/s world side, natural-log scale per second.
+func FK(global, local *Pose, parents []int) { fk("FK", global, local, parents, wholePose) }
+
+// FKStatic is FK without velocities (op_fk_static): only positions,
+// rotations and scales are read and written, so poses without velocities
+// will do.
+func FKStatic(global, local *Pose, parents []int) {
+	fk("FKStatic", global, local, parents, transforms)
+}
+
+// fk is FK and FKStatic, named op, on the channels ch (with velocities or
+// without). It walks the hierarchy one joint at a time, as a joint needs
+// its parent's result, each joint's channels in mathx's joint forms.
+func fk(op string, global, local *Pose, parents []int, ch channels) {
 	var g, l mathx.Rooms
-	needFK(&g, &l, "FK", global, local, parents, wholePose)
-	// One joint at a time, its lanes its components (mathx.JVec), on the
-	// channels as rooms (mathx.Rooms), checked at the door: the 16-byte
-	// stores of a Vec3 spill onto the next joint's X, which is written
-	// after (NewPose's room takes the last joint's).
+	needFK(&g, &l, op, global, local, parents, ch)
+	moving := ch&velocities != 0
 	for i, p := range parents {
-		pos, rot, scl, vel, ang, svl := l.Joint(i)
+		pos, rot, scl := l.Transform(i)
+		var vel, ang, svl mathx.JVec
+		if moving {
+			vel, ang, svl = l.Rates(i)
+		}
 		if p >= 0 {
-			parPos, parQ, parScl, parVel, parAng, parSvl := g.Joint(p)
+			parPos, parQ, parScl := g.Transform(p)
 			parRot := mathx.RotorOf(parQ)
 			// pos = quat_mul_vec3(par_rot, local.pos * par_scl) + par_pos.
 			offset := pos.Mul(parScl)
@@ -35,49 +47,40 @@ func FK(global, local *Pose, parents []int) {
 			pos = arm.Add(parPos)
 			rot = mathx.QuatMul4(parQ, rot)
 			scl = scl.Mul(parScl)
-			// vel = quat_mul_vec3(par_rot, local.vel * par_scl) + par_vel +
-			// cross(par_ang, arm) (leverage) + quat_mul_vec3(par_rot,
-			// offset * par_svl) (expansion): the two rotated terms share one
-			// rotation.
-			vel = parRot.Rotate(vel.Mul(parScl).Add(offset.Mul(parSvl))).Add(parVel).Add(mathx.Cross4(parAng, arm))
-			ang = parRot.Rotate(ang).Add(parAng)
-			svl = svl.Add(parSvl)
+			if moving {
+				// vel = quat_mul_vec3(par_rot, local.vel * par_scl) + par_vel
+				// + cross(par_ang, arm) (leverage) + quat_mul_vec3(par_rot,
+				// offset * par_svl) (expansion): the two rotated terms share
+				// one rotation.
+				parVel, parAng, parSvl := g.Rates(p)
+				vel = parRot.Rotate(vel.Mul(parScl).Add(offset.Mul(parSvl))).Add(parVel).Add(mathx.Cross4(parAng, arm))
+				ang = parRot.Rotate(ang).Add(parAng)
+				svl = svl.Add(parSvl)
+			}
 		}
-		g.SetJoint(i, pos, rot, scl, vel, ang, svl)
+		g.SetTransform(i, pos, rot, scl)
+		if moving {
+			g.SetRates(i, vel, ang, svl)
+		}
 	}
 }
 
-// FKStatic is FK without velocities (op_fk_static): only positions,
-// rotations and scales of global are written.
-func FKStatic(global, local *Pose, parents []int) {
-	var g, l mathx.Rooms
-	needFK(&g, &l, "FKStatic", global, local, parents, transforms)
-	gp, gr, gs, lp, lr, ls := g.Pos, g.Rot, g.Scl, l.Pos, l.Rot, l.Scl
-	for i, p := range parents {
-		if p < 0 {
-			gp.Store4(i, lp.Load4(i))
-			gr.Store4(i, lr.Load4(i))
-			gs.Store4(i, ls.Load4(i))
-			continue
-		}
-		parQ, parScl := gr.Load4(p), gs.Load4(p)
-		gp.Store4(i, mathx.RotorOf(parQ).Rotate(lp.Load4(i).Mul(parScl)).Add(gp.Load4(p)))
-		gr.Store4(i, mathx.QuatMul4(parQ, lr.Load4(i)))
-		gs.Store4(i, ls.Load4(i).Mul(parScl))
-	}
-}
-
-// needFK is the door check of FK and FKStatic, named op, filling in the
-// poses' rooms: both poses hold len(parents) joints in the channels ch, in
-// NewPose's memory (needLanes: a joint's Vec3 is read and written as 16
-// bytes), they are different poses (FK reads a parent's global values
-// after writing them), and every joint's parent comes before it.
-func needFK(g, l *mathx.Rooms, op string, global, local *Pose, parents []int, ch channels) {
+// needFK is the door check of FK, FKStatic and BK, named op, filling in
+// the poses' rooms (a for the pose written, b for the one read): both
+// poses hold len(parents) joints in the channels ch, in NewPose's memory
+// (needLanes), they are different poses (the op reads a parent's values
+// of one pose after writing joints of the other), and every joint's
+// parent comes before it.
+func needFK(a, b *mathx.Rooms, op string, written, read *Pose, parents []int, ch channels) {
 	n := len(parents)
-	needLanes(g, op, "global", global, ch, n, "len(parents)")
-	needLanes(l, op, "local", local, ch, n, "len(parents)")
-	if n > 0 && &global.Pos[0] == &local.Pos[0] {
-		panic(op + ": global and local are the same pose; FK writes a joint's global values before its children read their local ones")
+	roleA, roleB := "global", "local"
+	if op == "BK" {
+		roleA, roleB = roleB, roleA
+	}
+	needLanes(a, op, roleA, written, ch, n, "len(parents)")
+	needLanes(b, op, roleB, read, ch, n, "len(parents)")
+	if n > 0 && &written.Pos[0] == &read.Pos[0] {
+		panic(op + ": global and local are the same pose; it writes one while it reads the other")
 	}
 	for i, p := range parents {
 		if p >= i {
@@ -103,16 +106,7 @@ func needFK(g, l *mathx.Rooms, op string, global, local *Pose, parents []int, ch
 func BK(local, global *Pose, parents []int) {
 	n := len(parents)
 	var l, g mathx.Rooms
-	needLanes(&l, "BK", "local", local, wholePose, n, "len(parents)")
-	needLanes(&g, "BK", "global", global, wholePose, n, "len(parents)")
-	for i, p := range parents {
-		if p >= i {
-			panic(badParent{"BK", i, p})
-		}
-	}
-	if n > 0 && &global.Pos[0] == &local.Pos[0] {
-		panic("BK: local and global are the same pose")
-	}
+	needFK(&l, &g, "BK", local, global, parents, wholePose)
 	// Each lane's parent, as byte offsets into a Vec3 and a Quat channel
 	// (parents and joints are below n); a root reads joint 0, and its
 	// local values are set after the loop.

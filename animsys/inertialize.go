@@ -106,14 +106,15 @@ func needInertialize(o, off, in *mathx.Rooms, op string, out, offset, input *Pos
 // velocity exp(x) input.ang + J(x) v; scl = input.scl exp(x); each
 // velocity input's plus v.
 func inertialize(out, offset, input *mathx.Rooms, n int, w0, w1, w2, w3 float32) {
-	k0, k1, k2, k3 := mathx.Splat(w0), mathx.Splat(w1), mathx.Splat(w2), mathx.Splat(w3)
+	u0, u1, u2, u3 := mathx.Splat(w0), mathx.Splat(w1), mathx.Splat(w2), mathx.Splat(w3)
+	k0, k1, k2, k3 := u0.Lanes(), u1.Lanes(), u2.Lanes(), u3.Lanes()
 	for i := 0; i < n; i += mathx.Lanes {
-		// Positions and velocities decay the same on each component: in
-		// memory order (LoadFlat). Scales stay by component, where a
-		// uniform scale takes one log (SoaVec3.Log).
+		// Positions and velocities decay the same on each component, so as
+		// the Vec3s lie in memory (Flat3). Scales stay by component, where
+		// a uniform scale takes one log (SoaVec3.Log).
 		p, v := offset.Pos.LoadFlat(i), offset.Vel.LoadFlat(i)
-		out.Pos.StoreFlat(i, input.Pos.LoadFlat(i).Add(p.Scale(k0).Add(v.Scale(k1))))
-		out.Vel.StoreFlat(i, input.Vel.LoadFlat(i).Add(p.Scale(k2).Add(v.Scale(k3))))
+		out.Pos.StoreFlat(i, input.Pos.LoadFlat(i).Add(p.Scale(u0).Add(v.Scale(u1))))
+		out.Vel.StoreFlat(i, input.Vel.LoadFlat(i).Add(p.Scale(u2).Add(v.Scale(u3))))
 
 		ls, sv := offset.Scl.Load(i).Log(), offset.Svl.Load(i)
 		es := ls.Scale(k0).Add(sv.Scale(k1)).Exp()

@@ -79,16 +79,6 @@ func PoseBytes(n int) int64 { return int64((5*3 + 4) * 4 * mathx.PaddedLen(n)) }
 // Len is the number of joints.
 func (p *Pose) Len() int { return len(p.Pos) }
 
-// prefetch prefetches every channel of p (see prefetch).
-func (p *Pose) prefetch() {
-	prefetchSlice(p.Pos)
-	prefetchSlice(p.Rot)
-	prefetchSlice(p.Scl)
-	prefetchSlice(p.Vel)
-	prefetchSlice(p.Ang)
-	prefetchSlice(p.Svl)
-}
-
 // Kform returns joint i as a kineform.
 func (p *Pose) Kform(i int) Kform {
 	return Kform{p.Pos[i], p.Rot[i], p.Scl[i], p.Vel[i], p.Ang[i], p.Svl[i]}
@@ -185,21 +175,16 @@ func need(op, role string, p *Pose, ch channels, n int, why string) {
 	}
 }
 
-// needLanes is need for the ops that run mathx.Lanes joints at a time: the
-// channels hold exactly n joints, in the memory NewPose gives them, room
-// for mathx.PaddedLen(n), as the ops load and store whole blocks, which
-// joints past n, never a caller's, absorb. Into r, unless nil, it puts
-// the channels checked as rooms, which the op's loads and stores then
-// take without a check of their own (a check on every block's access
-// took about 1k of the bench chain's 26k instructions a tick).
-//
-// Every such op calls it at its door, before any lane value exists, so it
-// also clears the vector registers' upper halves (mathx.ClearUpper) as
-// the op begins, as each op clears them again as it ends: whatever ran
-// before may have left them dirty, and then each legacy SSE instruction
-// Go emits (scalar float maths, moves of 128-bit values: FK's joint
-// forms spill with them) stalls. BenchmarkFK took 10-35 us instead of
-// 0.34 in most processes before FK began so.
+// needLanes is need for the ops that run mathx.Lanes joints at a time:
+// the channels hold exactly n joints in NewPose's memory, room for
+// mathx.PaddedLen(n) (mathx's package doc: the lane ops' rules). Into r,
+// unless nil, it puts the channels checked as rooms, which the op's loads
+// and stores then take without a check of their own (a check on every
+// block's access took about 1k of the bench chain's 26k instructions a
+// tick). Every such op calls it at its door, before any lane value
+// exists, so it also clears the vector registers' upper halves
+// (mathx.ClearUpper) as the op begins; the op clears them again as it
+// ends (TestLaneLoopsEndClean).
 func needLanes(r *mathx.Rooms, op, role string, p *Pose, ch channels, n int, why string) {
 	mathx.ClearUpper()
 	m := mathx.PaddedLen(n)

@@ -11,39 +11,16 @@ import (
 // transcendentals rounded once, mathgl's products): the oracles
 // plain_test.go holds the operations to, each within a stated tolerance.
 
-// fkReference is FK as the article writes op_fk, on mathx's plain forms:
-// the reference FK's fast body is tested against.
+// fkReference is FK as the article writes op_fk, one joint at a time:
+// each joint its parent's global kineform times its local one
+// (KformMul, the article's kform_mul on mathx's plain forms).
 func fkReference(global, local *Pose, parents []int) {
 	for i, p := range parents {
-		if p < 0 {
-			global.SetKform(i, local.Kform(i))
-			continue
+		k := local.Kform(i)
+		if p >= 0 {
+			k = KformMul(global.Kform(p), k)
 		}
-		par, loc := global.Kform(p), local.Kform(i)
-		global.Pos[i] = mathx.QuatMulVec3(par.Rot, mathx.Vec3Mul(loc.Pos, par.Scl)).Add(par.Pos)
-		global.Rot[i] = mathx.QuatMul(par.Rot, loc.Rot)
-		global.Scl[i] = mathx.Vec3Mul(loc.Scl, par.Scl)
-		global.Vel[i] = mathx.QuatMulVec3(par.Rot, mathx.Vec3Mul(loc.Vel, par.Scl)).
-			Add(par.Vel).
-			Add(par.Ang.Cross(mathx.QuatMulVec3(par.Rot, mathx.Vec3Mul(loc.Pos, par.Scl)))).
-			Add(mathx.QuatMulVec3(par.Rot, mathx.Vec3Mul(mathx.Vec3Mul(loc.Pos, par.Scl), par.Svl)))
-		global.Ang[i] = mathx.QuatMulVec3(par.Rot, loc.Ang).Add(par.Ang)
-		global.Svl[i] = loc.Svl.Add(par.Svl)
-	}
-}
-
-// fkStaticReference is FKStatic as the article writes op_fk_static, on
-// mathx's plain forms.
-func fkStaticReference(global, local *Pose, parents []int) {
-	for i, p := range parents {
-		if p < 0 {
-			global.Pos[i], global.Rot[i], global.Scl[i] = local.Pos[i], local.Rot[i], local.Scl[i]
-			continue
-		}
-		parPos, parRot, parScl := global.Pos[p], global.Rot[p], global.Scl[p]
-		global.Pos[i] = mathx.QuatMulVec3(parRot, mathx.Vec3Mul(local.Pos[i], parScl)).Add(parPos)
-		global.Rot[i] = mathx.QuatMul(parRot, local.Rot[i])
-		global.Scl[i] = mathx.Vec3Mul(local.Scl[i], parScl)
+		global.SetKform(i, k)
 	}
 }
 

@@ -407,8 +407,8 @@ func sampleFrame(op string, out *Pose, c *Clip, st int, h hermite, t float64) {
 	clear(out.Vel)
 	copy(out.Scl, c.scl.value)
 	clear(out.Svl)
-	w := curveWeights{mathx.Splat(h.h10), mathx.Splat(h.h01), mathx.Splat(h.h11),
-		mathx.Splat(h.d10), mathx.Splat(h.d01), mathx.Splat(h.d11), mathx.Splat(1 / c.FrameTime)}
+	lanes := func(x float32) mathx.SoaFloat { return mathx.Splat(x).Lanes() }
+	w := curveWeights{lanes(h.h10), lanes(h.h01), lanes(h.h11), lanes(h.d10), lanes(h.d01), lanes(h.d11), lanes(1 / c.FrameTime)}
 	if c.prepared() && st >= 0 && st < nf-1 {
 		rots, pos, scl := c.records(st)
 		for b := range rots {
@@ -475,31 +475,6 @@ func (w *curveWeights) chan3(v, dv []mgl32.Vec3, joints []int32, x *chanRec, b i
 	do.Scale(w.inv).Unpack(&ds)
 	for j, joint := range joints[b*mathx.Lanes : min((b+1)*mathx.Lanes, len(joints))] {
 		v[joint], dv[joint] = vs[j], ds[j]
-	}
-}
-
-// prefetchAt prefetches what sampling c at time t (s) reads most of: the
-// cached record of the interval t lies in, or without the cache the
-// rotations of the four frames around t (see prefetch). Clips sampled from
-// Curves are left alone.
-func (c *Clip) prefetchAt(t float32) {
-	if c.Curves != nil || c.Joints < 1 || c.Frames < 1 {
-		return
-	}
-	st, _ := frameAt(t, c.FrameTime)
-	if c.prepared() {
-		if st >= 0 && st < c.Frames-1 {
-			rots, pos, scl := c.records(st)
-			prefetchSlice(rots)
-			prefetchSlice(pos)
-			prefetchSlice(scl)
-		}
-		return
-	}
-	n := c.Joints
-	lo, hi := clampFrame(st-1, c.Frames)*n, min((clampFrame(st+2, c.Frames)+1)*n, len(c.Rot))
-	if lo < hi {
-		prefetchSlice(c.Rot[lo:hi])
 	}
 }
 

@@ -1,20 +1,69 @@
 // Package mathx is kinelab's float32 math kit: the scalar, vector and
 // quaternion helpers that the articles lean on (quat_to_scaled_angle_axis,
-// eerp, quat_slerp_shortest, ...).
+// eerp, quat_slerp_shortest, ...), in two forms.
 //
-// Each op has a plain form, on mathgl's mgl32 types, that reads like the
-// article: QuatMulVec3(q, v), QuatFromScaledAngleAxis(v), Vec3Log(v),
-// with float64 trigonometry rounded once into float32: the reference the
-// tests hold the fast forms to, and what code that is not a per-tick pose
-// loop uses. The pose operations of package animsys run on the lane types
-// (soa.go): SoaFloat, SoaVec3, SoaQuat hold Lanes joints, eight in an AVX2
-// register with GOEXPERIMENT=simd on amd64 (soa_avx2.go), one float32
-// otherwise (soa_portable.go), with float32 polynomial transcendentals
-// (ExpAt, SoaQuat.ToScaledAngleAxis, LaneLog, LaneExp); JVec and JQuat
-// (joint.go) hold one joint, for FK's walk down the hierarchy. Each form
-// is spelled once per lane width, the two builds' in the same operations
-// and order, so they give the same bits; tests hold each to float64
-// within a stated bound.
+// The plain forms, on mathgl's mgl32 types, read like the article:
+// QuatMulVec3(q, v), QuatFromScaledAngleAxis(v), Vec3Log(v), with float64
+// trigonometry rounded once into float32. They are the references the
+// tests hold the lane forms to, and what code that is not a per-tick pose
+// loop uses.
+//
+// The lane forms are what package animsys's pose operations run on.
+// SoaFloat, SoaVec3 and SoaQuat (soa.go) hold Lanes joints by component,
+// as ozz-animation's SoaFloat3 and SoaQuaternion hold four, with float32
+// polynomial transcendentals (ExpAt, SoaQuat.ToScaledAngleAxis, LaneLog,
+// LaneExp); JVec and JQuat (joint.go) hold one joint, for FK's walk down
+// the hierarchy. Each lane form is written once, on SoaFloat's methods.
+// What differs by build is SoaFloat and SoaMask themselves and the loads,
+// stores, gathers and transposes: with GOEXPERIMENT=simd on amd64 a
+// SoaFloat is eight float32s in an AVX2 register and a JVec four lanes of
+// an SSE one (soa_avx2.go, joint_avx2.go); otherwise a SoaFloat is one
+// float32 and a JVec a SoaVec3 (soa_portable.go, joint_portable.go). Both
+// builds compute the same float32 operations in the same order, so they
+// give the same bits; tests hold each form to float64 within a stated
+// bound.
+//
+// A lane op loops over blocks of Lanes joints on its poses' channels as
+// rooms (Room3, RoomQ, Rooms), which its door check hands it:
+//
+//	w := mathx.Splat(alpha)
+//	for i := 0; i < n; i += mathx.Lanes {
+//		o.Pos.StoreFlat(i, l.Pos.LoadFlat(i).Lerp(r.Pos.LoadFlat(i), w))
+//		o.Rot.Store(i, r.Rot.Load(i).MulInv(l.Rot.Load(i)).Abs())
+//	}
+//	mathx.ClearUpper()
+//
+// The rules such a loop keeps, and where each is held:
+//
+//   - A channel holds exactly n joints in room for PaddedLen(n) elements,
+//     as animsys.NewPose makes it: whole blocks of Lanes joints and at
+//     least one element past the last joint (n+1 in the portable build, n
+//     rounded up to a multiple of eight past it in the AVX2 one). The
+//     elements past n are the pose's own, never a caller's, so whole
+//     blocks may be written. RoomVec3 and RoomQuat make a room only over
+//     such memory and panic otherwise; an op's door check names the
+//     argument first. A room's loads and stores then check nothing: i is a
+//     block's first joint below n (Load, Store, LoadFlat), or a joint below
+//     n (Load4, Store4, Transform, Rates).
+//   - A joint's Vec3 is read and written as 16 bytes in the AVX2 build
+//     (Load4, Store4 and the Transform and Rates that use them): a store's
+//     fourth lane lands on the next element's X. Joints are written in
+//     order, so the next one overwrites it, and the last one's lands in the
+//     room past n.
+//   - Flat3 (LoadFlat, StoreFlat) is a block as it lies in memory, its lanes
+//     no components: it has only the maths that treats every component
+//     alike, with a factor the same for every joint (Uniform, made by
+//     Splat), and no Cross, Dot or rotation.
+//   - Lane code ends with ClearUpper. Go emits no VZEROUPPER, and its scalar
+//     float code (legacy SSE) run after 256-bit instructions with the upper
+//     halves dirty stalls (FK took 10-35 us instead of 0.34). Each op's door
+//     check clears them as the op begins (animsys.needLanes); the op clears
+//     them as it ends, which animsys's tests check of every lane loop.
+//   - Lane code takes its constants from this package (Zero and Half
+//     outside it), never Splat of a constant: Go materialises a float
+//     constant with a legacy SSE instruction, which between AVX2
+//     instructions stalls the core (a Splat(0) made Blend 2.2 times
+//     slower). TestNoSplatOfConstants reads animsys and mathx for one.
 //
 // Conventions: quaternions are mgl32.Quat{W, V} with unit length; rotations
 // act on column vectors (q.Rotate(v)); a "scaled angle-axis" vector is

@@ -19,9 +19,9 @@ const (
 	sqrt2  = 1.41421356237309505
 	pio2hi = 1.5703125 // pi/2 in 9 bits
 	pio2lo = 4.83826794897e-4
-	// tan2Pi8 is tan^2(pi/8): atanPoly's range.
+	// tan2Pi8 is tan^2(pi/8): atanPolyL's range.
 	tan2Pi8 = 0.17157287525381
-	// tiny keeps a division by a2 finite at a2 = 0 (ExpSmall).
+	// tiny keeps a division by a2 finite at a2 = 0 (ExpAt's C2).
 	tiny = 0x1p-100
 )
 
@@ -31,7 +31,7 @@ const (
 	sin0, sin1, sin2, sin3 = 0.9999999969177036, 0.16666650673996886, 0.008332035785601707, 0.00019503904251287976
 	// cosPoly: cos(r) = cos0 - cos1 r^2 + cos2 r^4 - cos3 r^6 + cos4 r^8.
 	cos0, cos1, cos2, cos3, cos4 = 0.9999999999524894, 0.49999999614857515, 0.0416666166925251, 0.0013886617999425682, 2.437983123082832e-05
-	// atanPoly: atan(u)/u = atan0 - atan1 u^2 + atan2 u^4 - atan3 u^6 + atan4 u^8.
+	// atanPolyL: atan(u)/u = atan0 - atan1 u^2 + atan2 u^4 - atan3 u^6 + atan4 u^8.
 	atan0, atan1, atan2, atan3, atan4 = 0.9999999812646112, 0.33332785771926443, 0.19974082415541466, 0.13848490212505918, 0.07976291807322261
 	// ToScaledAngleAxisDx's c: (1 - h cot h)/(4 h^2) = 1/12 + h^2/180 + h^4/1890 + h^6/18900 + h^8/187110.
 	lrs0, lrs1, lrs2, lrs3, lrs4 = 1.0 / 12, 1.0 / 180, 1.0 / 1890, 1.0 / 18900, 1.0 / 187110

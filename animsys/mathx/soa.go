@@ -6,32 +6,19 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// Lane types: the maths of the pose operations on Lanes joints at once, as
-// ozz-animation's SoaFloat3 and SoaQuaternion hold four. A pose operation
-// is a loop over blocks of Lanes joints written once, like the article's
-// loop over joints, on these types, its channels as rooms (joint.go)
-// checked at its door:
-//
-//	lp, rp, op := mathx.RoomVec3(lhs.Pos, n), mathx.RoomVec3(rhs.Pos, n), mathx.RoomVec3(out.Pos, n)
-//	for i := 0; i < n; i += mathx.Lanes {
-//		op.Store(i, lp.Load(i).Lerp(rp.Load(i), alpha))
-//		...
-//
-// With GOEXPERIMENT=simd on amd64 a SoaFloat is eight float32s in one AVX2
-// register (soa_avx2.go); otherwise it is one float32 (soa_portable.go),
-// and the same loop compiles to the scalar code of one joint. Only SoaFloat
-// and SoaMask differ by build; everything here is written once on them, so
-// both builds compute the same float32 operations in the same order and
-// give the same bits, lane by lane (soa_test.go holds each lane to a
-// float64 reference, and `make test` compares the two builds' bits).
+// The lane types (see the package doc): SoaVec3 and SoaQuat hold Lanes
+// joints by component; Flat3 holds a block's Vec3s in memory order.
+// Everything here is written once, on SoaFloat's and SoaMask's methods,
+// so both builds compute the same float32 operations in the same order
+// and give the same bits, lane by lane (soa_test.go holds each lane to a
+// float64 reference; `make test` compares the two builds' bits).
 //
 // The transcendental functions are float32 polynomials with range
-// reduction, like the scalar fast forms (fast.go), fitted and bounded
-// there: the polynomials cover what poses need (a frame's rotation, a
-// blend's offset), and the lanes where an argument lies beyond a
-// polynomial's range (a rotation of more than 45 degrees to log, an
-// exp-map argument of 1 rad or more) take the general form, for the whole
-// block, only when some lane needs it.
+// reduction (coefficients and errors in poly.go): the polynomials cover
+// what poses need (a frame's rotation, a blend's offset), and the lanes
+// where an argument lies beyond a polynomial's range (a rotation of more
+// than 45 degrees to log, an exp-map argument of 1 rad or more) take the
+// general form, for the whole block, only when some lane needs it.
 
 // SoaVec3 is Lanes vectors by component.
 type SoaVec3 struct{ X, Y, Z SoaFloat }
@@ -39,9 +26,28 @@ type SoaVec3 struct{ X, Y, Z SoaFloat }
 // SoaQuat is Lanes quaternions by component (W, then the vector part).
 type SoaQuat struct{ W, X, Y, Z SoaFloat }
 
-// Constants in every lane, made once: a Splat in a loop is two
-// instructions, a load of one of these one. (In the AVX2 build they are
-// made only once the CPU is known to have AVX2: konst.)
+// Flat3 is a block's Lanes Vec3s as they lie in memory (Room3.LoadFlat):
+// in the AVX2 build its three registers hold x0 y0 z0 x1 ... z7, so a
+// lane is no component. It has only the maths that treats every
+// component alike, with factors the same for every joint (Uniform), and
+// then gives each component what SoaVec3's would, for plain loads and no
+// transpose: positions and velocities that lerp, add and scale.
+type Flat3 struct{ a, b, c SoaFloat }
+
+// Uniform is one value in every lane (Splat): a weight the same for
+// every joint of a block, the only factor a Flat3 takes.
+type Uniform struct{ s SoaFloat }
+
+// Splat is x in every lane.
+func Splat(x float32) Uniform { return Uniform{splat(x)} }
+
+// Lanes is u as a SoaFloat, for maths by component.
+func (u Uniform) Lanes() SoaFloat { return u.s }
+
+// Constants in every lane, made once: a splat in a loop is two
+// instructions, a load of one of these one, and a splat of a constant a
+// legacy SSE instruction (see the package doc). In the AVX2 build they
+// are made only once the CPU is known to have AVX2 (konst).
 var (
 	kZero, kHalf, kOne, kTwo, kNegOne, kQuarter = konst(0), konst(0.5), konst(1), konst(2), konst(-1), konst(0.25)
 	kTiny, kTan2Pi8                             = konst(tiny), konst(tan2Pi8)
@@ -59,15 +65,9 @@ var (
 	kNegInf, kPosInf                            = konst(float32(math.Inf(-1))), konst(float32(math.Inf(1)))
 )
 
-// Zero and One are 0 and 1 in every lane, for lane code outside mathx.
-// Use these, not Splat(0) and Splat(1): Go materialises a float constant
-// with a legacy SSE instruction (XORPS, MOVSS), which, run between AVX2
-// instructions without a VZEROUPPER, stalls the core (it made Blend 2.2
-// times slower); a load of one of these is a VEX instruction.
+// Zero is 0 in every lane, for lane code outside mathx (the package doc:
+// no Splat of a constant).
 func Zero() SoaFloat { return kZero }
-
-// One is 1 in every lane (see Zero).
-func One() SoaFloat { return kOne }
 
 // Half is 0.5 in every lane (see Zero).
 func Half() SoaFloat { return kHalf }
@@ -81,9 +81,6 @@ func AllLanes(m SoaMask) bool { return m.ToBits() == allLanes }
 // AnyLane reports whether m holds in some lane.
 func AnyLane(m SoaMask) bool { return m.ToBits() != 0 }
 
-// SplatVec3 is v in every lane.
-func SplatVec3(v mgl32.Vec3) SoaVec3 { return SoaVec3{Splat(v[0]), Splat(v[1]), Splat(v[2])} }
-
 // Lane is lane i of v.
 func (v SoaVec3) Lane(i int) mgl32.Vec3 {
 	return mgl32.Vec3{LaneOf(v.X, i), LaneOf(v.Y, i), LaneOf(v.Z, i)}
@@ -94,13 +91,146 @@ func (q SoaQuat) Lane(i int) mgl32.Quat {
 	return mgl32.Quat{W: LaneOf(q.W, i), V: mgl32.Vec3{LaneOf(q.X, i), LaneOf(q.Y, i), LaneOf(q.Z, i)}}
 }
 
-// The vector and quaternion primitives (Add, Sub, Mul, Div, Scale, Dot,
-// Cross, Lerp, Equal, Merge, Vec, the quaternion products and rotations,
-// Abs, Rodrigues) are spelled once per build: on SoaFloat's methods in
-// soa_avx2.go (one instruction each), on float32 operators in
-// soa_portable.go (where a method per operation would leave Go an
-// inlining mark, an executed NOP, for each), the same operations in the
-// same order.
+// The vector and quaternion primitives, on SoaFloat's methods: the same
+// float32 operations in the same order in every build.
+
+// Add is a + b.
+func (a SoaVec3) Add(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Add(b.X), a.Y.Add(b.Y), a.Z.Add(b.Z)} }
+
+// Sub is a - b.
+func (a SoaVec3) Sub(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Sub(b.X), a.Y.Sub(b.Y), a.Z.Sub(b.Z)} }
+
+// Mul is the component-wise product (Vec3Mul).
+func (a SoaVec3) Mul(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Mul(b.X), a.Y.Mul(b.Y), a.Z.Mul(b.Z)} }
+
+// Div is the component-wise quotient (Vec3Div).
+func (a SoaVec3) Div(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Div(b.X), a.Y.Div(b.Y), a.Z.Div(b.Z)} }
+
+// Scale is a s.
+func (a SoaVec3) Scale(s SoaFloat) SoaVec3 { return SoaVec3{a.X.Mul(s), a.Y.Mul(s), a.Z.Mul(s)} }
+
+// Dot is the dot product.
+func (a SoaVec3) Dot(b SoaVec3) SoaFloat { return a.X.Mul(b.X).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)) }
+
+// Cross is the cross product a x b.
+func (a SoaVec3) Cross(b SoaVec3) SoaVec3 {
+	return SoaVec3{a.Y.Mul(b.Z).Sub(a.Z.Mul(b.Y)), a.Z.Mul(b.X).Sub(a.X.Mul(b.Z)), a.X.Mul(b.Y).Sub(a.Y.Mul(b.X))}
+}
+
+// Lerp is a + (b - a) t (Vec3Lerp).
+func (a SoaVec3) Lerp(b SoaVec3, t SoaFloat) SoaVec3 {
+	return SoaVec3{a.X.Add(b.X.Sub(a.X).Mul(t)), a.Y.Add(b.Y.Sub(a.Y).Mul(t)), a.Z.Add(b.Z.Sub(a.Z).Mul(t))}
+}
+
+// Equal is a == b per lane, in all three components.
+func (a SoaVec3) Equal(b SoaVec3) SoaMask {
+	return a.X.Equal(b.X).And(a.Y.Equal(b.Y)).And(a.Z.Equal(b.Z))
+}
+
+// Merge is a where m holds, b elsewhere.
+func (a SoaVec3) Merge(b SoaVec3, m SoaMask) SoaVec3 {
+	return SoaVec3{a.X.Merge(b.X, m), a.Y.Merge(b.Y, m), a.Z.Merge(b.Z, m)}
+}
+
+// Merge is a where m holds, b elsewhere.
+func (a SoaQuat) Merge(b SoaQuat, m SoaMask) SoaQuat {
+	return SoaQuat{a.W.Merge(b.W, m), a.X.Merge(b.X, m), a.Y.Merge(b.Y, m), a.Z.Merge(b.Z, m)}
+}
+
+// Vec is the vector part of q.
+func (q SoaQuat) Vec() SoaVec3 { return SoaVec3{q.X, q.Y, q.Z} }
+
+// The quaternion products sum each vector component's four products
+// with w's pair first (a.w b.x and a.x b.w for x, ...: they cancel for
+// nearby rotations, as in a delta between frames, and are then summed
+// exactly), then the cross product's two terms; w sums its products in
+// the order w, x, y, z. QuatMul4, FK's product, sums in the same order.
+
+// Mul is the quaternion product a b (quat_mul).
+func (a SoaQuat) Mul(b SoaQuat) SoaQuat {
+	return SoaQuat{
+		a.W.Mul(b.W).Sub(a.X.Mul(b.X)).Sub(a.Y.Mul(b.Y)).Sub(a.Z.Mul(b.Z)),
+		a.W.Mul(b.X).Add(a.X.Mul(b.W)).Add(a.Y.Mul(b.Z)).Sub(a.Z.Mul(b.Y)),
+		a.W.Mul(b.Y).Add(a.Y.Mul(b.W)).Add(a.Z.Mul(b.X)).Sub(a.X.Mul(b.Z)),
+		a.W.Mul(b.Z).Add(a.Z.Mul(b.W)).Add(a.X.Mul(b.Y)).Sub(a.Y.Mul(b.X)),
+	}
+}
+
+// MulInv is a inv(b) (quat_mul_inv): a times the conjugate of b.
+func (a SoaQuat) MulInv(b SoaQuat) SoaQuat {
+	return SoaQuat{
+		a.W.Mul(b.W).Add(a.X.Mul(b.X)).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)),
+		a.X.Mul(b.W).Sub(a.W.Mul(b.X)).Sub(a.Y.Mul(b.Z)).Add(a.Z.Mul(b.Y)),
+		a.Y.Mul(b.W).Sub(a.W.Mul(b.Y)).Sub(a.Z.Mul(b.X)).Add(a.X.Mul(b.Z)),
+		a.Z.Mul(b.W).Sub(a.W.Mul(b.Z)).Sub(a.X.Mul(b.Y)).Add(a.Y.Mul(b.X)),
+	}
+}
+
+// InvMul is inv(a) b (quat_inv_mul): the conjugate of a times b.
+func (a SoaQuat) InvMul(b SoaQuat) SoaQuat {
+	return SoaQuat{
+		a.W.Mul(b.W).Add(a.X.Mul(b.X)).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)),
+		a.W.Mul(b.X).Sub(a.X.Mul(b.W)).Sub(a.Y.Mul(b.Z)).Add(a.Z.Mul(b.Y)),
+		a.W.Mul(b.Y).Sub(a.Y.Mul(b.W)).Sub(a.Z.Mul(b.X)).Add(a.X.Mul(b.Z)),
+		a.W.Mul(b.Z).Sub(a.Z.Mul(b.W)).Sub(a.X.Mul(b.Y)).Add(a.Y.Mul(b.X)),
+	}
+}
+
+// Abs is q or -q, whichever has W >= 0 (quat_abs): the same rotation the
+// short way round (a product with 1 or -1, exact).
+func (q SoaQuat) Abs() SoaQuat {
+	s := kNegOne.Merge(kOne, q.W.Less(kZero))
+	return SoaQuat{q.W.Mul(s), q.X.Mul(s), q.Y.Mul(s), q.Z.Mul(s)}
+}
+
+// MulVec3 rotates v by unit quaternion q (quat_mul_vec3): v + w t + u x t
+// with t = 2 u x v, u the vector part of q.
+func (q SoaQuat) MulVec3(v SoaVec3) SoaVec3 {
+	tx, ty, tz := q.Y.Mul(v.Z).Sub(q.Z.Mul(v.Y)).Mul(kTwo), q.Z.Mul(v.X).Sub(q.X.Mul(v.Z)).Mul(kTwo), q.X.Mul(v.Y).Sub(q.Y.Mul(v.X)).Mul(kTwo)
+	return SoaVec3{
+		v.X.Add(tx.Mul(q.W)).Add(q.Y.Mul(tz).Sub(q.Z.Mul(ty))),
+		v.Y.Add(ty.Mul(q.W)).Add(q.Z.Mul(tx).Sub(q.X.Mul(tz))),
+		v.Z.Add(tz.Mul(q.W)).Add(q.X.Mul(ty).Sub(q.Y.Mul(tx))),
+	}
+}
+
+// InvMulVec3 rotates v by the inverse of unit quaternion q
+// (quat_inv_mul_vec3): MulVec3 with u negated, v + w t + t x u with t = 2
+// v x u.
+func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
+	tx, ty, tz := v.Y.Mul(q.Z).Sub(v.Z.Mul(q.Y)).Mul(kTwo), v.Z.Mul(q.X).Sub(v.X.Mul(q.Z)).Mul(kTwo), v.X.Mul(q.Y).Sub(v.Y.Mul(q.X)).Mul(kTwo)
+	return SoaVec3{
+		v.X.Add(tx.Mul(q.W)).Add(ty.Mul(q.Z).Sub(tz.Mul(q.Y))),
+		v.Y.Add(ty.Mul(q.W)).Add(tz.Mul(q.X).Sub(tx.Mul(q.Z))),
+		v.Z.Add(tz.Mul(q.W)).Add(tx.Mul(q.Y).Sub(ty.Mul(q.X))),
+	}
+}
+
+// Rodrigues is x + a (v x x) + b (v x (v x x)): the form of the exp map's
+// Jacobian J(v) x (a = C1, b = C2 of SoaExp), of its inverse (a = -1/2, b
+// = ToScaledAngleAxisDx's c) and of a rotation about v.
+func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
+	cx, cy, cz := v.Y.Mul(x.Z).Sub(v.Z.Mul(x.Y)), v.Z.Mul(x.X).Sub(v.X.Mul(x.Z)), v.X.Mul(x.Y).Sub(v.Y.Mul(x.X))
+	return SoaVec3{
+		x.X.Add(cx.Mul(a)).Add(v.Y.Mul(cz).Sub(v.Z.Mul(cy)).Mul(b)),
+		x.Y.Add(cy.Mul(a)).Add(v.Z.Mul(cx).Sub(v.X.Mul(cz)).Mul(b)),
+		x.Z.Add(cz.Mul(a)).Add(v.X.Mul(cy).Sub(v.Y.Mul(cx)).Mul(b)),
+	}
+}
+
+// Add is v + w.
+func (v Flat3) Add(w Flat3) Flat3 { return Flat3{v.a.Add(w.a), v.b.Add(w.b), v.c.Add(w.c)} }
+
+// Sub is v - w.
+func (v Flat3) Sub(w Flat3) Flat3 { return Flat3{v.a.Sub(w.a), v.b.Sub(w.b), v.c.Sub(w.c)} }
+
+// Scale is v s.
+func (v Flat3) Scale(s Uniform) Flat3 { return Flat3{v.a.Mul(s.s), v.b.Mul(s.s), v.c.Mul(s.s)} }
+
+// Lerp is v + (w - v) t, as SoaVec3.Lerp.
+func (v Flat3) Lerp(w Flat3, t Uniform) Flat3 {
+	return Flat3{v.a.Add(w.a.Sub(v.a).Mul(t.s)), v.b.Add(w.b.Sub(v.b).Mul(t.s)), v.c.Add(w.c.Sub(v.c).Mul(t.s))}
+}
 
 // The exp map. For a rotation by angle a about unit axis n, the scaled
 // angle-axis is v = a n and the quaternion (cos h, sin(h)/h v/2), h = a/2.
@@ -112,9 +242,9 @@ type SoaExp struct{ Sinc, Cos, C1, C2 SoaFloat }
 
 // ExpAt is SoaExp at a2 = |v|^2, for any a2: polynomials in h^2 = a2/4
 // below 1 rad (the only lanes of nearly every call), the general form in
-// every lane where some lane is beyond. ExpSmall's form: C2 = (1 -
-// sinc(h) cos h)/a2 cancels for small a, but C2 only ever multiplies v x
-// (v x dv), of size a^2 |dv|; the tiny addend keeps a2 = 0 finite.
+// every lane where some lane is beyond. C2 = (1 - sinc(h) cos h)/a2
+// cancels for small a, but C2 only ever multiplies v x (v x dv), of size
+// a^2 |dv|; the tiny addend keeps a2 = 0 finite.
 func ExpAt(a2 SoaFloat) SoaExp {
 	h2 := kQuarter.Mul(a2)
 	k := SoaExp{Sinc: sinPolyL(h2), Cos: cosPolyL(h2)}
@@ -216,7 +346,7 @@ func logRateFar(q SoaQuat, h2 SoaFloat) SoaFloat {
 
 // Per-component logarithm and exponential, of scales.
 
-// LaneLog is the natural logarithm per lane, in float32 arithmetic (Log32):
+// LaneLog is the natural logarithm per lane, in float32 arithmetic:
 // log m + e ln 2 for x = m 2^e, m in (sqrt2/2, sqrt2], log m = 2
 // atanh(s) by its series in s = (m - 1)/(m + 1) (truncation < 3e-9).
 // Log(1) is exactly 0, so equal scales have a log-ratio of exactly 0;
@@ -236,8 +366,7 @@ func logSpecial(x SoaFloat, normal SoaMask) SoaFloat {
 	r = r.Sub(k24Ln2).Merge(r, sub)
 	r = kNegInf.Merge(r, x.Equal(kZero))
 	r = x.Merge(r, x.Equal(kPosInf))
-	// Negative x and NaN: NaN (0/0 is the quiet NaN Log32's float64
-	// fallback returns too).
+	// Negative x and NaN: NaN (0/0, the quiet NaN math.Log returns too).
 	return kZero.Div(kZero).Merge(r, x.Less(kZero).Or(x.NotEqual(x)))
 }
 
@@ -254,7 +383,7 @@ func logNormal(x SoaFloat) SoaFloat {
 	return e.Mul(kLn2hi).Add(e.Mul(kLn2lo).Add(kTwo.Mul(s).Mul(p)))
 }
 
-// SoaExp is e^x per lane, in float32 arithmetic (Exp32), x clamped to
+// LaneExp is e^x per lane, in float32 arithmetic, x clamped to
 // [-87, 88] (the normal range): x = k ln2 + r, |r| <= ln2/2, e^r by a
 // degree-6 fit (error < 3e-9). Exp(0) is exactly 1; NaN stays NaN.
 func LaneExp(x SoaFloat) SoaFloat {
@@ -268,7 +397,7 @@ func LaneExp(x SoaFloat) SoaFloat {
 	return e.Mul(pow2(k))
 }
 
-// log is Log (soa_avx2.go, soa_portable.go): LaneLog per component. 1 in
+// Log is LaneLog per component. 1 in
 // every lane and component (a ratio of equal scales: most joints, as a
 // BVH joint never scales) gives +0, the bits of its logarithm, without
 // it; a uniform scale (the same value in each component, in every lane:
@@ -276,7 +405,7 @@ func LaneExp(x SoaFloat) SoaFloat {
 // component is a positive, normal float (nearly always), the
 // logarithm's polynomial runs inline, without LaneLog's test for the
 // rest.
-func (v SoaVec3) log() SoaVec3 {
+func (v SoaVec3) Log() SoaVec3 {
 	if AllLanes(v.Equal(SoaVec3{kOne, kOne, kOne})) {
 		return SoaVec3{kZero, kZero, kZero}
 	}
@@ -292,10 +421,10 @@ func (v SoaVec3) log() SoaVec3 {
 	return SoaVec3{logNormal(v.X), logNormal(v.Y), logNormal(v.Z)}
 }
 
-// exp is Exp (soa_avx2.go, soa_portable.go): LaneExp per component. 0 in
+// Exp is LaneExp per component. 0 in
 // every lane and component (a pose that does not scale) gives exactly 1
 // without it; a uniform argument takes one exponential.
-func (v SoaVec3) exp() SoaVec3 {
+func (v SoaVec3) Exp() SoaVec3 {
 	if AllLanes(v.Equal(SoaVec3{kZero, kZero, kZero})) {
 		return SoaVec3{kOne, kOne, kOne}
 	}
@@ -306,7 +435,7 @@ func (v SoaVec3) exp() SoaVec3 {
 	return SoaVec3{LaneExp(v.X), LaneExp(v.Y), LaneExp(v.Z)}
 }
 
-// The polynomials of fast.go, on lanes (coefficients and errors there).
+// The polynomials of poly.go, on lanes (coefficients and errors there).
 
 func sinPolyL(r2 SoaFloat) SoaFloat {
 	r4 := r2.Mul(r2)

@@ -9,11 +9,11 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 )
 
-// The AVX2 implementation of the lane types (GOEXPERIMENT=simd on amd64):
-// a SoaFloat is an archsimd.Float32x8, eight joints a vector, and the
-// shared code (soa.go) calls its methods, each one instruction (Go's
-// intrinsics: no call, nothing to inline), computing what soa_portable.go
-// computes for its one lane, so the two builds give the same bits.
+// The AVX2 build of the lane types (GOEXPERIMENT=simd on amd64): a
+// SoaFloat is an archsimd.Float32x8, eight joints a register, whose
+// methods soa.go calls, each one instruction (Go's intrinsics: no call,
+// nothing to inline); and the loads, stores, gathers and transposes
+// between a pose's arrays of structures and the lanes.
 
 // Lanes is the number of joints a lane type holds: 8 in this build.
 const Lanes = 8
@@ -45,10 +45,10 @@ var simdReady = func() bool {
 	return true
 }()
 
-// Splat is x in every lane.
-func Splat(x float32) SoaFloat { return archsimd.BroadcastFloat32x8(x) }
+// splat is x in every lane.
+func splat(x float32) SoaFloat { return archsimd.BroadcastFloat32x8(x) }
 
-// konst is Splat for the package's constants (see simdReady).
+// konst is splat for the package's constants (see simdReady).
 func konst(x float32) SoaFloat {
 	_ = simdReady
 	return archsimd.BroadcastFloat32x8(x)
@@ -89,126 +89,6 @@ func pow2(k SoaFloat) SoaFloat {
 	return k.ConvertToInt32().Add(archsimd.BroadcastInt32x8(127)).ShiftAllLeft(23).AsFloat32x8()
 }
 
-// The primitives, on SoaFloat's methods (see soa.go).
-
-// Add is a + b.
-func (a SoaVec3) Add(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Add(b.X), a.Y.Add(b.Y), a.Z.Add(b.Z)} }
-
-// Sub is a - b.
-func (a SoaVec3) Sub(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Sub(b.X), a.Y.Sub(b.Y), a.Z.Sub(b.Z)} }
-
-// Mul is the component-wise product (Vec3Mul).
-func (a SoaVec3) Mul(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Mul(b.X), a.Y.Mul(b.Y), a.Z.Mul(b.Z)} }
-
-// Div is the component-wise quotient (Vec3Div).
-func (a SoaVec3) Div(b SoaVec3) SoaVec3 { return SoaVec3{a.X.Div(b.X), a.Y.Div(b.Y), a.Z.Div(b.Z)} }
-
-// Scale is a s.
-func (a SoaVec3) Scale(s SoaFloat) SoaVec3 { return SoaVec3{a.X.Mul(s), a.Y.Mul(s), a.Z.Mul(s)} }
-
-// Dot is the dot product.
-func (a SoaVec3) Dot(b SoaVec3) SoaFloat { return a.X.Mul(b.X).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)) }
-
-// Cross is the cross product a x b.
-func (a SoaVec3) Cross(b SoaVec3) SoaVec3 {
-	return SoaVec3{a.Y.Mul(b.Z).Sub(a.Z.Mul(b.Y)), a.Z.Mul(b.X).Sub(a.X.Mul(b.Z)), a.X.Mul(b.Y).Sub(a.Y.Mul(b.X))}
-}
-
-// Lerp is a + (b - a) t (Vec3Lerp).
-func (a SoaVec3) Lerp(b SoaVec3, t SoaFloat) SoaVec3 {
-	return SoaVec3{a.X.Add(b.X.Sub(a.X).Mul(t)), a.Y.Add(b.Y.Sub(a.Y).Mul(t)), a.Z.Add(b.Z.Sub(a.Z).Mul(t))}
-}
-
-// Equal is a == b per lane, in all three components.
-func (a SoaVec3) Equal(b SoaVec3) SoaMask {
-	return a.X.Equal(b.X).And(a.Y.Equal(b.Y)).And(a.Z.Equal(b.Z))
-}
-
-// Merge is a where m holds, b elsewhere.
-func (a SoaVec3) Merge(b SoaVec3, m SoaMask) SoaVec3 {
-	return SoaVec3{a.X.Merge(b.X, m), a.Y.Merge(b.Y, m), a.Z.Merge(b.Z, m)}
-}
-
-// Merge is a where m holds, b elsewhere.
-func (a SoaQuat) Merge(b SoaQuat, m SoaMask) SoaQuat {
-	return SoaQuat{a.W.Merge(b.W, m), a.X.Merge(b.X, m), a.Y.Merge(b.Y, m), a.Z.Merge(b.Z, m)}
-}
-
-// Vec is the vector part of q.
-func (q SoaQuat) Vec() SoaVec3 { return SoaVec3{q.X, q.Y, q.Z} }
-
-// Mul is the quaternion product a b (quat_mul).
-func (a SoaQuat) Mul(b SoaQuat) SoaQuat {
-	return SoaQuat{
-		a.W.Mul(b.W).Sub(a.X.Mul(b.X)).Sub(a.Y.Mul(b.Y)).Sub(a.Z.Mul(b.Z)),
-		a.W.Mul(b.X).Add(a.X.Mul(b.W)).Add(a.Y.Mul(b.Z)).Sub(a.Z.Mul(b.Y)),
-		a.W.Mul(b.Y).Add(a.Y.Mul(b.W)).Add(a.Z.Mul(b.X)).Sub(a.X.Mul(b.Z)),
-		a.W.Mul(b.Z).Add(a.Z.Mul(b.W)).Add(a.X.Mul(b.Y)).Sub(a.Y.Mul(b.X)),
-	}
-}
-
-// MulInv is a inv(b) (quat_mul_inv): a times the conjugate of b.
-func (a SoaQuat) MulInv(b SoaQuat) SoaQuat {
-	return SoaQuat{
-		a.W.Mul(b.W).Add(a.X.Mul(b.X)).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)),
-		a.X.Mul(b.W).Sub(a.W.Mul(b.X)).Sub(a.Y.Mul(b.Z)).Add(a.Z.Mul(b.Y)),
-		a.Y.Mul(b.W).Sub(a.W.Mul(b.Y)).Sub(a.Z.Mul(b.X)).Add(a.X.Mul(b.Z)),
-		a.Z.Mul(b.W).Sub(a.W.Mul(b.Z)).Sub(a.X.Mul(b.Y)).Add(a.Y.Mul(b.X)),
-	}
-}
-
-// InvMul is inv(a) b (quat_inv_mul): the conjugate of a times b.
-func (a SoaQuat) InvMul(b SoaQuat) SoaQuat {
-	return SoaQuat{
-		a.W.Mul(b.W).Add(a.X.Mul(b.X)).Add(a.Y.Mul(b.Y)).Add(a.Z.Mul(b.Z)),
-		a.W.Mul(b.X).Sub(a.X.Mul(b.W)).Sub(a.Y.Mul(b.Z)).Add(a.Z.Mul(b.Y)),
-		a.W.Mul(b.Y).Sub(a.Y.Mul(b.W)).Sub(a.Z.Mul(b.X)).Add(a.X.Mul(b.Z)),
-		a.W.Mul(b.Z).Sub(a.Z.Mul(b.W)).Sub(a.X.Mul(b.Y)).Add(a.Y.Mul(b.X)),
-	}
-}
-
-// Abs is q or -q, whichever has W >= 0 (quat_abs): the same rotation the
-// short way round.
-func (q SoaQuat) Abs() SoaQuat {
-	s := kNegOne.Merge(kOne, q.W.Less(kZero))
-	return SoaQuat{q.W.Mul(s), q.X.Mul(s), q.Y.Mul(s), q.Z.Mul(s)}
-}
-
-// MulVec3 rotates v by unit quaternion q (quat_mul_vec3): v + w t + u x t
-// with t = 2 u x v, u the vector part of q.
-func (q SoaQuat) MulVec3(v SoaVec3) SoaVec3 {
-	u := q.Vec()
-	t := u.Cross(v).Scale(kTwo)
-	return v.Add(t.Scale(q.W)).Add(u.Cross(t))
-}
-
-// InvMulVec3 rotates v by the inverse of unit quaternion q
-// (quat_inv_mul_vec3): MulVec3 with u negated, v + w t + t x u with t = 2
-// v x u.
-func (q SoaQuat) InvMulVec3(v SoaVec3) SoaVec3 {
-	u := q.Vec()
-	t := v.Cross(u).Scale(kTwo)
-	return v.Add(t.Scale(q.W)).Add(t.Cross(u))
-}
-
-// Rodrigues is x + a (v x x) + b (v x (v x x)): the form of the exp map's
-// Jacobian J(v) x (a = C1, b = C2 of SoaExp), of its inverse (a = -1/2, b
-// = ToScaledAngleAxisDx's c) and of a rotation about v.
-func Rodrigues(a, b SoaFloat, v, x SoaVec3) SoaVec3 {
-	cx, cy, cz := v.Y.Mul(x.Z).Sub(v.Z.Mul(x.Y)), v.Z.Mul(x.X).Sub(v.X.Mul(x.Z)), v.X.Mul(x.Y).Sub(v.Y.Mul(x.X))
-	return SoaVec3{
-		x.X.Add(cx.Mul(a)).Add(v.Y.Mul(cz).Sub(v.Z.Mul(cy)).Mul(b)),
-		x.Y.Add(cy.Mul(a)).Add(v.Z.Mul(cx).Sub(v.X.Mul(cz)).Mul(b)),
-		x.Z.Add(cz.Mul(a)).Add(v.X.Mul(cy).Sub(v.Y.Mul(cx)).Mul(b)),
-	}
-}
-
-// Log is LaneLog per component (log, soa.go).
-func (v SoaVec3) Log() SoaVec3 { return v.log() }
-
-// Exp is LaneExp per component (exp, soa.go).
-func (v SoaVec3) Exp() SoaVec3 { return v.exp() }
-
 // Loads and stores of a pose's channels (arrays of structures) as lanes,
 // a whole block at a time, through rooms (joint.go): the pose ops'
 // channels have room for whole blocks (PaddedLen). A block of eight Vec3s is three 32-byte loads,
@@ -238,24 +118,20 @@ func (r RoomQ) Store(i int, q SoaQuat) { stq8((*[8]mgl32.Quat)(unsafe.Add(r.p, 1
 // joints go to places of their own.
 func (v SoaVec3) Unpack(s *[Lanes]mgl32.Vec3) { stv8(s, v) }
 
-// LoadFlat is joints i to i+Lanes-1 of the room as their 3 Lanes
-// float32s in memory order, eight each in X, Y and Z, without the
-// transpose (i as Load): for maths done the same on every component
-// (lerps, sums, products with a weight the same for every joint), which
-// then gives each component what Load's layout would, for three plain
-// loads and no shuffle. StoreFlat writes them back.
-func (r Room3) LoadFlat(i int) SoaVec3 {
+// LoadFlat is joints i to i+Lanes-1 of the room as they lie in memory
+// (Flat3: eight float32s a register, x0 y0 z0 x1 ...), three plain loads
+// without the transpose (i as Load).
+func (r Room3) LoadFlat(i int) Flat3 {
 	b := (*[3][8]float32)(unsafe.Add(r.p, 12*i))
-	return SoaVec3{archsimd.LoadFloat32x8(&b[0]), archsimd.LoadFloat32x8(&b[1]), archsimd.LoadFloat32x8(&b[2])}
+	return Flat3{archsimd.LoadFloat32x8(&b[0]), archsimd.LoadFloat32x8(&b[1]), archsimd.LoadFloat32x8(&b[2])}
 }
 
-// StoreFlat writes v, as LoadFlat lays it out, to joints i to i+Lanes-1
-// of the room (i as Load).
-func (r Room3) StoreFlat(i int, v SoaVec3) {
+// StoreFlat writes v to joints i to i+Lanes-1 of the room (i as Load).
+func (r Room3) StoreFlat(i int, v Flat3) {
 	b := (*[3][8]float32)(unsafe.Add(r.p, 12*i))
-	v.X.Store(&b[0])
-	v.Y.Store(&b[1])
-	v.Z.Store(&b[2])
+	v.a.Store(&b[0])
+	v.b.Store(&b[1])
+	v.c.Store(&b[2])
 }
 
 // LoadSoaVec3Part is s[i], ..., s[i+Lanes-1] as lanes, for a slice

@@ -93,7 +93,7 @@ func TestSoaQuatAlgebra(t *testing.T) {
 // within 8 eps (the polynomials' error is under 4e-9 = 0.03 eps; the rest
 // is the rounding of a2, h2 and a few products), J(v) dv within 16 eps of
 // |dv| (C2 cancels for small a, but only ever multiplies v x (v x dv), of
-// size a^2 |dv|: ExpSmall's comment).
+// size a^2 |dv|: ExpAt's comment).
 func TestSoaExpMap(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	var wq, wj float64
@@ -317,4 +317,25 @@ func TestSincos32(t *testing.T) {
 // relErr is |got - want| / max(|want|, floor).
 func relErr(got float32, want, floor float64) float64 {
 	return math.Abs(float64(got)-want) / math.Max(math.Abs(want), floor)
+}
+
+// A room is made only over NewPose's memory (the package doc): n
+// elements in room for exactly PaddedLen(n). A slice with more room
+// past its end may share it with a caller's data, which whole-block
+// stores would overwrite; one with less has none for them.
+func TestRoomsOnlyOverPoseMemory(t *testing.T) {
+	n := 5
+	m := PaddedLen(n)
+	for _, c := range []struct{ len, cap int }{{n, m + 1}, {n, m - 1}, {n - 1, m}, {n + 1, m}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("RoomVec3 of %d elements in room for %d, n = %d: no panic", c.len, c.cap, n)
+				}
+			}()
+			RoomVec3(make([]mgl32.Vec3, c.len, c.cap), n)
+		}()
+	}
+	RoomVec3(make([]mgl32.Vec3, n, m), n)
+	RoomQuat(make([]mgl32.Quat, n, m), n)
 }

@@ -8,11 +8,9 @@ import (
 	"testing"
 )
 
-// Lane code takes its constants from this package's konst globals (Zero,
-// One, Half outside it), never from Splat of a constant: Go materialises
-// a float constant with a legacy SSE instruction, which run between AVX2
-// instructions stalls the core (a Splat(0) in a scale helper made Blend
-// 2.2 times slower). This reads animsys and mathx for a Splat whose argument is
+// Lane code takes its constants from this package's konst globals (Zero
+// and Half outside it), never from Splat of a constant (the package
+// doc's rule). This reads animsys and mathx for a Splat whose argument is
 // made of literals and named math constants only.
 func TestNoSplatOfConstants(t *testing.T) {
 	var files []string
@@ -38,7 +36,7 @@ func TestNoSplatOfConstants(t *testing.T) {
 				return true
 			}
 			if constant(call.Args[0]) {
-				t.Errorf("%s: Splat of a constant: use a konst global (mathx.Zero, One, Half)", fset.Position(call.Pos()))
+				t.Errorf("%s: Splat of a constant: use a konst global (mathx.Zero, Half)", fset.Position(call.Pos()))
 			}
 			return true
 		})

@@ -122,11 +122,11 @@ func main() {
 	}
 	// The lane functions at their ranges' edges and beyond.
 	for _, x := range []float32{0, 1, -1, 1e-40, 3e38, 88.5, -90, 0.34, 1e-8, float32(math.Inf(1)), float32(math.NaN())} {
-		v := mathx.Splat(x)
+		v := mathx.Splat(x).Lanes()
 		d.f(mathx.LaneOf(mathx.LaneLog(v), 0))
 		d.f(mathx.LaneOf(mathx.LaneExp(v), 0))
 		for _, a := range []float32{x, 0.5 * x, 3} {
-			k := mathx.ExpAt(mathx.Splat(a * a))
+			k := mathx.ExpAt(mathx.Splat(a * a).Lanes())
 			d.f(mathx.LaneOf(k.Sinc, 0))
 			d.f(mathx.LaneOf(k.Cos, 0))
 			d.f(mathx.LaneOf(k.C1, 0))
