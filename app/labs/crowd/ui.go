@@ -145,8 +145,8 @@ func (l *Lab) Draw3D(v *app.View) {
 	}
 	d.meshes, d.lines, d.perLevel = 0, 0, [crowdLevels]int{}
 	for _, i := range l.grid.order {
-		// Distances at a human's size: a character l.size times as large
-		// stands l.size times further apart, seen from l.size times
+		// Distances at a human's size: a character cast.size times as large
+		// stands cast.size times further apart, seen from cast.size times
 		// further away, and is drawn at the same levels.
 		dist := l.grid.cells[i].Sub(eye).Len() / l.cast.scale()
 		if d.meshes >= limit || dist >= l.S.MeshDist {
