@@ -484,53 +484,22 @@ var searchSeconds, searchPasses = float32(60), 3
 func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab bench", stdout, stderr, &code)
 	defer finish()
-	fs := newFlagSet("kinelab bench", "kinelab bench [--characters N[,N...]] [--threads K[,K...]] [--json]",
-		"Times the velocity chain of docs/bench-spec.md for crowds: 3 warm-up ticks, then\n"+
-			"the median of 21 ticks; prints ns per character-tick and character-ticks/s.\n"+
-			"Lists sweep, e.g. --characters 1,10,100,1000,2000 --threads 1,2.", stderr)
-	sizes := intList{crowd.DefaultSize}
 	skel := animsys.BenchSkeleton()
-	fs.Var(&sizes, "characters", fmt.Sprintf("characters in the crowd (1-%d, the memory budget's), or a comma-separated list of sizes", crowd.MaxCharacters(skel.Len())))
-	threads := intList{0}
-	fs.Var(&threads, "threads", fmt.Sprintf("goroutines to tick on (1-%d), or a list; 0 runs on 1 and on all cores", crowd.MaxThreads))
-	asJSON := fs.Bool("json", false, "print the results as JSON")
-	search := fs.Bool("search", true, "also time the motion-matching search on the embedded set mirrored (3 passes over the queries of a 60 s random run)")
+	var b benchFlags
+	fs := b.define(skel.Len(), stderr)
 	if code := parse(fs, args, stderr); code >= 0 {
 		return code
 	}
-	var counts []int
-	for _, n := range sizes {
-		if n < 1 {
-			fmt.Fprintf(stderr, "kinelab bench: --characters must be at least 1, got %d\n", n)
-			return ExitUsage
-		}
-		// Refused before anything is allocated: memory grows with the count.
-		if err := crowd.CheckBudget(skel.Len(), n); err != nil {
-			fmt.Fprintf(stderr, "kinelab bench: --characters %d: %v\n", n, err)
-			return ExitUsage
-		}
-	}
-	for _, k := range threads {
-		switch {
-		case k < 0 || k > crowd.MaxThreads:
-			// More goroutines than that only add scheduling (and each
-			// holds a scratch pose): 2^31 of them ran out of memory.
-			fmt.Fprintf(stderr, "kinelab bench: --threads must be 0 (1 and all cores) or 1 to %d, got %d\n", crowd.MaxThreads, k)
-			return ExitUsage
-		case k == 0:
-			counts = append(counts, 1)
-			if all := runtime.GOMAXPROCS(0); all > 1 {
-				counts = append(counts, all)
-			}
-		default:
-			counts = append(counts, k)
-		}
+	if err := b.check(skel.Len()); err != nil {
+		fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
+		return ExitUsage
 	}
 
 	lib := crowd.NewLibrary()
 	rep := benchReport{Chain: "bench-spec", Joints: skel.Len(), Path: mathx.SIMD, Lanes: mathx.Lanes,
 		CharacterBytes: animsys.BenchCharacterBytes(skel.Len())}
-	for _, n := range sizes {
+	counts := b.threadCounts()
+	for _, n := range b.sizes {
 		c, err := crowd.New(&skel, lib, n, 1)
 		if err != nil {
 			fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
@@ -541,7 +510,7 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 		}
 		c.Close()
 	}
-	if *search {
+	if b.search {
 		db, err := matching.NewDatabase(matching.Mirrored(embeddedSource()), matching.DefaultWeights, matching.DefaultSettings().Halflife)
 		if err != nil {
 			fmt.Fprintf(stderr, "kinelab bench: %v\n", err)
@@ -552,7 +521,7 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 		}
 	}
 
-	if *asJSON {
+	if b.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
@@ -561,21 +530,87 @@ func Bench(ctx context.Context, args []string, stdout, stderr io.Writer) (code i
 		}
 		return ExitOK
 	}
-	fmt.Fprintf(stdout, "bench-spec velocity chain, %d joints: %d warm-up ticks, median of %d\n",
-		rep.Joints, crowd.WarmupTicks, crowd.TimedTicks)
-	fmt.Fprintf(stdout, "lane types: %s, %s a block; %d bytes of state a character\n", rep.Path, words.Count(rep.Lanes, "joint"), rep.CharacterBytes)
-	fmt.Fprintf(stdout, "%10s %8s %14s %14s %12s\n", "characters", "threads", "ns/char-tick", "char-ticks/s", "tick (ms)")
-	for _, r := range rep.Results {
-		fmt.Fprintf(stdout, "%10d %8d %14.0f %14.0f %12.3f\n", r.Characters, r.Threads, r.NsPerCharTick, r.CharTicksPerSec, r.MedianTickNs/1e6)
-	}
-	if len(rep.Search) > 0 {
-		fmt.Fprintf(stdout, "\nmotion-matching search, embedded set mirrored (%d frames), one core, queries of a 60 s random run:\n", rep.Search[0].Frames)
-		fmt.Fprintf(stdout, "%10s %8s %22s %22s\n", "features", "queries", "index us median (p99)", "brute us median (p99)")
-		for _, r := range rep.Search {
-			fmt.Fprintf(stdout, "%10s %8d %13.1f (%6.1f) %13.1f (%6.1f)\n", r.Set, r.Queries, r.Median, r.P99, r.BruteMedian, r.BruteP99)
+	rep.print(stdout)
+	return ExitOK
+}
+
+// benchFlags are bench's flags: the crowd sizes and thread counts to
+// time (lists), JSON output, and whether to time the search too.
+type benchFlags struct {
+	sizes, threads intList
+	json, search   bool
+}
+
+// define makes bench's flag set, bound to b; the most characters are
+// those of joints joints the memory budget holds.
+func (b *benchFlags) define(joints int, stderr io.Writer) *flag.FlagSet {
+	fs := newFlagSet("kinelab bench", "kinelab bench [--characters N[,N...]] [--threads K[,K...]] [--json]",
+		"Times the velocity chain of docs/bench-spec.md for crowds: 3 warm-up ticks, then\n"+
+			"the median of 21 ticks; prints ns per character-tick and character-ticks/s.\n"+
+			"Lists sweep, e.g. --characters 1,10,100,1000,2000 --threads 1,2.", stderr)
+	b.sizes, b.threads = intList{crowd.DefaultSize}, intList{0}
+	fs.Var(&b.sizes, "characters", fmt.Sprintf("characters in the crowd (1-%d, the memory budget's), or a comma-separated list of sizes", crowd.MaxCharacters(joints)))
+	fs.Var(&b.threads, "threads", fmt.Sprintf("goroutines to tick on (1-%d), or a list; 0 runs on 1 and on all cores", crowd.MaxThreads))
+	fs.BoolVar(&b.json, "json", false, "print the results as JSON")
+	fs.BoolVar(&b.search, "search", true, "also time the motion-matching search on the embedded set mirrored (3 passes over the queries of a 60 s random run)")
+	return fs
+}
+
+// check rejects a size or a thread count out of its range: at least one
+// character, no more than the memory budget holds of joints joints
+// (refused before anything is allocated: memory grows with the count),
+// and 0 to crowd.MaxThreads goroutines (more only add scheduling, and
+// each holds a scratch pose: 2^31 of them ran out of memory).
+func (b *benchFlags) check(joints int) error {
+	for _, n := range b.sizes {
+		if n < 1 {
+			return fmt.Errorf("--characters must be at least 1, got %d", n)
+		}
+		if err := crowd.CheckBudget(joints, n); err != nil {
+			return fmt.Errorf("--characters %d: %v", n, err)
 		}
 	}
-	return ExitOK
+	for _, k := range b.threads {
+		if k < 0 || k > crowd.MaxThreads {
+			return fmt.Errorf("--threads must be 0 (1 and all cores) or 1 to %d, got %d", crowd.MaxThreads, k)
+		}
+	}
+	return nil
+}
+
+// threadCounts are the goroutine counts to time each crowd on: those
+// given, with 0 for one and for all cores.
+func (b *benchFlags) threadCounts() []int {
+	var counts []int
+	for _, k := range b.threads {
+		if k != 0 {
+			counts = append(counts, k)
+			continue
+		}
+		counts = append(counts, 1)
+		if all := runtime.GOMAXPROCS(0); all > 1 {
+			counts = append(counts, all)
+		}
+	}
+	return counts
+}
+
+// print writes the report as tables: the crowds' times, then the search's.
+func (rep *benchReport) print(w io.Writer) {
+	fmt.Fprintf(w, "bench-spec velocity chain, %d joints: %d warm-up ticks, median of %d\n",
+		rep.Joints, crowd.WarmupTicks, crowd.TimedTicks)
+	fmt.Fprintf(w, "lane types: %s, %s a block; %d bytes of state a character\n", rep.Path, words.Count(rep.Lanes, "joint"), rep.CharacterBytes)
+	fmt.Fprintf(w, "%10s %8s %14s %14s %12s\n", "characters", "threads", "ns/char-tick", "char-ticks/s", "tick (ms)")
+	for _, r := range rep.Results {
+		fmt.Fprintf(w, "%10d %8d %14.0f %14.0f %12.3f\n", r.Characters, r.Threads, r.NsPerCharTick, r.CharTicksPerSec, r.MedianTickNs/1e6)
+	}
+	if len(rep.Search) > 0 {
+		fmt.Fprintf(w, "\nmotion-matching search, embedded set mirrored (%d frames), one core, queries of a 60 s random run:\n", rep.Search[0].Frames)
+		fmt.Fprintf(w, "%10s %8s %22s %22s\n", "features", "queries", "index us median (p99)", "brute us median (p99)")
+		for _, r := range rep.Search {
+			fmt.Fprintf(w, "%10s %8d %13.1f (%6.1f) %13.1f (%6.1f)\n", r.Set, r.Queries, r.Median, r.P99, r.BruteMedian, r.BruteP99)
+		}
+	}
 }
 
 // intList is a flag holding one integer or a comma-separated list of them.

@@ -44,21 +44,8 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	cw, finish := checkedStdout("kinelab export", stdout, stderr, &code)
 	stdout = cw
 	defer finish()
-	fs := newFlagSet("kinelab export", exportSynopsis,
-		"Writes the exact propagated velocities of BVH files, glTF files' animations or embedded clips,\n"+
-			"every joint and frame, as CSV (one row per frame and joint, units in the header) or NumPy\n"+
-			".npz (float32 arrays [frames, joints, 3 or 4]). Embedded clips: "+strings.Join(bvhClipNames(assets.Clips()), ", ")+".", stderr)
 	var fl exportFlags
-	fs.StringVar(&fl.format, "format", "", "output format, csv or npz (default: from --out's extension, else csv)")
-	fs.StringVar(&fl.out, "out", ".", "output folder; with one input, the output file (.csv or .npz), or - for CSV on stdout")
-	fs.Float64Var(&fl.fps, "fps", 0, flagrange.ExportFPS.Usage("output frame rate"))
-	fs.StringVar(&fl.sample, "sample", "cubic", "sampling between frames, cubic or linear (op_sample_linear)")
-	fs.BoolVar(&fl.fd, "fd", false, "add the finite difference of the exported poses beside each velocity (central)")
-	fs.StringVar(&fl.units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit")
-	fs.StringVar(&fl.up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
-	fs.BoolVar(&fl.keepRest, "keep-rest", false, "keep a BVH file's leading rest-pose frames (by default they are dropped, as the app does)")
-	fs.StringVar(&fl.outUnits, "out-units", "m", "length unit of the output: m, or file (the BVH file's own unit; m for embedded clips)")
-	fs.StringVar(&fl.onto, "onto", "", "export each input's clips retargeted onto the character in `CHARACTER.glb` (\"default\": the embedded one): its joints, its units, their exact velocities")
+	fs := fl.define(stderr)
 	inputs, code := parseAnywhere(fs, args)
 	if code >= 0 {
 		return code
@@ -84,37 +71,9 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	for _, n := range fl.notes {
 		fmt.Fprintf(stderr, "kinelab export: %s\n", n)
 	}
-	// Every input is an input before the first output is written: an
-	// output linked to a later input is refused, not written over it.
-	for _, j := range jobs {
-		if j.path != "" {
-			export.NoteInput(j.path)
-		}
+	if err := fl.prepare(jobs); err != nil {
+		return exportFailed(stderr, err)
 	}
-	if fl.ontoCh != nil && fl.ontoCh != assets.Character() {
-		export.NoteInput(fl.onto)
-	}
-	// And every output is checked before the first is written: one that
-	// is an input or read-only fails the run with nothing replaced.
-	if !fl.toStdout {
-		for _, j := range jobs {
-			if err := export.CheckTarget(fl.outPath(j)); err != nil {
-				return exportFailed(stderr, err)
-			}
-		}
-	}
-	if !fl.single && !fl.toStdout {
-		if err := os.MkdirAll(fl.out, 0o755); err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) { // the folder on the way that failed
-				err = fmt.Errorf("--out %s: cannot make the folder %s: %w", fl.out, pe.Path, pe.Err)
-			}
-			return exportFailed(stderr, err)
-		}
-	}
-	opt := export.Options{FPS: fl.fps, Linear: fl.sample == "linear", FD: fl.fd}
-	ropt := bvh.ReadOptions{Units: fl.units, Up: fl.up, KeepRest: fl.keepRest}
-	sk := assets.Humanoid()
 	info := stdout
 	if fl.toStdout {
 		info = stderr
@@ -123,7 +82,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	// Each output is written whole to its temporary file, and all are put
 	// in place only when every one is: an input that fails midway (a
 	// file that does not parse, an interrupt) replaces no output.
-	var done []written
+	done, err := fl.writeAll(ctx, jobs, clips, stdout, stderr)
 	defer func() {
 		for _, w := range done {
 			if w.out != nil {
@@ -131,30 +90,105 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 			}
 		}
 	}()
+	if err != nil {
+		return exportFailed(stderr, err)
+	}
+	if err := fl.commitAll(ctx, done, info); err != nil {
+		return exportFailed(stderr, err)
+	}
+	return ExitOK
+}
+
+// define makes export's flag set, bound to fl.
+func (fl *exportFlags) define(stderr io.Writer) *flag.FlagSet {
+	fs := newFlagSet("kinelab export", exportSynopsis,
+		"Writes the exact propagated velocities of BVH files, glTF files' animations or embedded clips,\n"+
+			"every joint and frame, as CSV (one row per frame and joint, units in the header) or NumPy\n"+
+			".npz (float32 arrays [frames, joints, 3 or 4]). Embedded clips: "+strings.Join(bvhClipNames(assets.Clips()), ", ")+".", stderr)
+	fs.StringVar(&fl.format, "format", "", "output format, csv or npz (default: from --out's extension, else csv)")
+	fs.StringVar(&fl.out, "out", ".", "output folder; with one input, the output file (.csv or .npz), or - for CSV on stdout")
+	fs.Float64Var(&fl.fps, "fps", 0, flagrange.ExportFPS.Usage("output frame rate"))
+	fs.StringVar(&fl.sample, "sample", "cubic", "sampling between frames, cubic or linear (op_sample_linear)")
+	fs.BoolVar(&fl.fd, "fd", false, "add the finite difference of the exported poses beside each velocity (central)")
+	fs.StringVar(&fl.units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit")
+	fs.StringVar(&fl.up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
+	fs.BoolVar(&fl.keepRest, "keep-rest", false, "keep a BVH file's leading rest-pose frames (by default they are dropped, as the app does)")
+	fs.StringVar(&fl.outUnits, "out-units", "m", "length unit of the output: m, or file (the BVH file's own unit; m for embedded clips)")
+	fs.StringVar(&fl.onto, "onto", "", "export each input's clips retargeted onto the character in `CHARACTER.glb` (\"default\": the embedded one): its joints, its units, their exact velocities")
+	return fs
+}
+
+// prepare readies the outputs of jobs before the first is written: every
+// input is noted as an input (an output linked to a later input is
+// refused, not written over it), every output is checked (one that is an
+// input or read-only fails the run with nothing replaced), and the
+// output folder is made.
+func (fl *exportFlags) prepare(jobs []exportJob) error {
+	for _, j := range jobs {
+		if j.path != "" {
+			export.NoteInput(j.path)
+		}
+	}
+	if fl.ontoCh != nil && fl.ontoCh != assets.Character() {
+		export.NoteInput(fl.onto)
+	}
+	if fl.toStdout {
+		return nil
+	}
+	for _, j := range jobs {
+		if err := export.CheckTarget(fl.outPath(j)); err != nil {
+			return err
+		}
+	}
+	if fl.single {
+		return nil
+	}
+	if err := os.MkdirAll(fl.out, 0o755); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) { // the folder on the way that failed
+			err = fmt.Errorf("--out %s: cannot make the folder %s: %w", fl.out, pe.Path, pe.Err)
+		}
+		return err
+	}
+	return nil
+}
+
+// writeAll writes every job's output to its temporary file (stdout for
+// "-"), in order, and returns those written, up to the first that fails.
+func (fl *exportFlags) writeAll(ctx context.Context, jobs []exportJob, clips []animsys.Clip, stdout, stderr io.Writer) ([]written, error) {
+	opt := export.Options{FPS: fl.fps, Linear: fl.sample == "linear", FD: fl.fd}
+	ropt := bvh.ReadOptions{Units: fl.units, Up: fl.up, KeepRest: fl.keepRest}
+	sk := assets.Humanoid()
+	var done []written
 	for _, j := range jobs {
 		src, err := j.source(ctx, clips, &sk, ropt, stderr)
 		if err != nil {
-			return exportFailed(stderr, err)
+			return done, err
 		}
 		w, err := fl.write(ctx, j, src, opt, stdout)
 		if err != nil {
-			return exportFailed(stderr, err)
+			return done, err
 		}
 		done = append(done, w)
 	}
-	// Flushed to the disk first (seconds for a gigabyte), an interrupt
-	// acting between outputs and during each flush; then put in place.
+	return done, nil
+}
+
+// commitAll puts the written outputs in place, each said on info: flushed
+// to the disk first (seconds for a gigabyte), an interrupt acting between
+// outputs and during each flush; then put in place.
+func (fl *exportFlags) commitAll(ctx context.Context, done []written, info io.Writer) error {
 	for _, w := range done {
 		if w.out != nil {
 			if err := w.out.ReadyContext(ctx); err != nil {
-				return exportFailed(stderr, fmt.Errorf("%s: %w", w.path, err))
+				return fmt.Errorf("%s: %w", w.path, err)
 			}
 		}
 	}
 	for _, w := range done {
 		if w.out != nil {
 			if err := w.out.Commit(); err != nil {
-				return exportFailed(stderr, fmt.Errorf("%s: %w", w.path, err))
+				return fmt.Errorf("%s: %w", w.path, err)
 			}
 		}
 		size := ""
@@ -165,7 +199,7 @@ func Export(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 		fmt.Fprintf(info, "%s: %s, %d frames x %d joints at %.6g fps, %s, %s%s\n",
 			w.path, h.Name, h.Frames, len(h.Joints), h.FPS, h.Sample, h.Units, size)
 	}
-	return ExitOK
+	return nil
 }
 
 // written is an export written to its temporary file (out, nil for
@@ -238,17 +272,9 @@ func (fl *exportFlags) check(inputs []string) error {
 // --out's extension when --format is not given), and rejects an --out
 // that disagrees with the inputs or the format.
 func (fl *exportFlags) settleOutput(inputs []string) error {
-	fl.toStdout = fl.out == "-"
-	outExt := strings.ToLower(filepath.Ext(fl.out))
-	oneFile := fl.toStdout || outExt == ".csv" || outExt == ".npz" // --out names one file
-	// An existing --out that is no folder: a device or FIFO (/dev/full, a
-	// pipe) takes one output as it is; a file must be named .csv or .npz.
-	device := false
-	if st, err := os.Stat(fl.out); err == nil && !st.IsDir() && !oneFile {
-		if st.Mode().IsRegular() {
-			return exportUsage("--out %q is a file, not a folder: name a .csv or .npz file, a folder, or - for stdout", fl.out)
-		}
-		oneFile, device = true, true
+	outExt, oneFile, device, err := fl.outTarget()
+	if err != nil {
+		return err
 	}
 	fl.single = len(inputs) == 1 && oneFile
 	switch {
@@ -268,6 +294,25 @@ func (fl *exportFlags) settleOutput(inputs []string) error {
 		return exportUsage("--out %q does not end in .%s", fl.out, fl.format)
 	}
 	return nil
+}
+
+// outTarget reads what --out names: stdout ("-", toStdout), one file
+// (oneFile: a name ending .csv or .npz, or an existing device or FIFO, a
+// device), else a folder; outExt is its extension, in lower case. An
+// existing file of another name is refused.
+func (fl *exportFlags) outTarget() (outExt string, oneFile, device bool, err error) {
+	fl.toStdout = fl.out == "-"
+	outExt = strings.ToLower(filepath.Ext(fl.out))
+	oneFile = fl.toStdout || outExt == ".csv" || outExt == ".npz" // --out names one file
+	// An existing --out that is no folder: a device or FIFO (/dev/full, a
+	// pipe) takes one output as it is; a file must be named .csv or .npz.
+	if st, err := os.Stat(fl.out); err == nil && !st.IsDir() && !oneFile {
+		if st.Mode().IsRegular() {
+			return outExt, false, false, exportUsage("--out %q is a file, not a folder: name a .csv or .npz file, a folder, or - for stdout", fl.out)
+		}
+		oneFile, device = true, true
+	}
+	return outExt, oneFile, device, nil
 }
 
 // checkValues rejects --fps, --sample, --out-units, --units and --up

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"kinelab/animsys"
 	"kinelab/animsys/character"
 	"kinelab/animsys/gltf"
 )
@@ -53,6 +54,14 @@ func Info(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		fmt.Fprintf(stderr, "kinelab info: %v\n", err)
 		return ExitFail
 	}
+	writeGLTFInfo(stdout, args[0], a)
+	return ExitOK
+}
+
+// writeGLTFInfo writes what kinelab reads from the glTF file at path,
+// read as a: the joints and how the app reads the figure, the skin, the
+// mesh, the animations and the reader's notes.
+func writeGLTFInfo(w io.Writer, path string, a *gltf.Asset) {
 	sk := &a.Skel
 	// Lengths in the unit the labs show them in: the file's own for a
 	// figure that is no body in metres (character.Character.Unit).
@@ -65,14 +74,40 @@ func Info(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		// The app's reading, on the clip it opens on.
 		reading = ch.Figure.Reading() + " (on " + ch.Clips[ch.Start].Name + ")"
 	}
-	fmt.Fprintf(stdout, "%s: glTF, %d joints (an Entity root added), %d animations\n", args[0], sk.Len(), len(a.Anims))
+	fmt.Fprintf(w, "%s: glTF, %d joints (an Entity root added), %d animations\n", path, sk.Len(), len(a.Anims))
 	if unitNote != "" {
-		fmt.Fprintln(stdout, "units:", unitNote)
+		fmt.Fprintln(w, "units:", unitNote)
 	}
 	if reading != "" {
-		fmt.Fprintln(stdout, "figure:", reading)
+		fmt.Fprintln(w, "figure:", reading)
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	writeJoints(w, sk, unit)
+	if a.Joint != nil {
+		fmt.Fprintf(w, "skin: %d joints; rest pose x inverse bind is the identity to %.2g\n", len(a.Joint), a.BindError())
+	} else {
+		fmt.Fprintln(w, "skin: none (every node read as a joint)")
+	}
+	if m := a.Mesh; m != nil {
+		tex := "no texture"
+		if m.Image != nil {
+			tex = fmt.Sprintf("a %s texture of %d bytes", m.ImageMime, len(m.Image))
+		}
+		fmt.Fprintf(w, "mesh: %d vertices, %d triangles, %s\n", len(m.Pos), len(m.Indices)/3, tex)
+	} else {
+		fmt.Fprintln(w, "mesh: none")
+	}
+	for _, an := range a.Anims {
+		fmt.Fprintln(w, animationLine(an))
+	}
+	for _, n := range a.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+}
+
+// writeJoints writes sk's joints as a table: each with its name, its
+// parent and its rest offset (in unit).
+func writeJoints(w io.Writer, sk *animsys.Skeleton, unit string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "joint\tname\tparent\trest offset (%s)\n", unit)
 	for j := 0; j < sk.Len(); j++ {
 		parent := "-"
@@ -83,35 +118,20 @@ func Info(ctx context.Context, args []string, stdout, stderr io.Writer) (code in
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%.4f %.4f %.4f\n", j, sk.Names[j], parent, o[0], o[1], o[2])
 	}
 	tw.Flush()
-	if a.Joint != nil {
-		fmt.Fprintf(stdout, "skin: %d joints; rest pose x inverse bind is the identity to %.2g\n", len(a.Joint), a.BindError())
-	} else {
-		fmt.Fprintln(stdout, "skin: none (every node read as a joint)")
+}
+
+// animationLine says an animation's name, duration and channels, counted
+// by interpolation: `animation "walk": 1.000 s, 3 channels (3 LINEAR)`.
+func animationLine(an *gltf.Anim) string {
+	kinds := map[string]int{}
+	for _, c := range an.Channels {
+		kinds[c.Interp.String()]++
 	}
-	if m := a.Mesh; m != nil {
-		tex := "no texture"
-		if m.Image != nil {
-			tex = fmt.Sprintf("a %s texture of %d bytes", m.ImageMime, len(m.Image))
+	var parts []string
+	for _, k := range []string{"STEP", "LINEAR", "CUBICSPLINE"} {
+		if n := kinds[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}
-		fmt.Fprintf(stdout, "mesh: %d vertices, %d triangles, %s\n", len(m.Pos), len(m.Indices)/3, tex)
-	} else {
-		fmt.Fprintln(stdout, "mesh: none")
 	}
-	for _, an := range a.Anims {
-		kinds := map[string]int{}
-		for _, c := range an.Channels {
-			kinds[c.Interp.String()]++
-		}
-		var parts []string
-		for _, k := range []string{"STEP", "LINEAR", "CUBICSPLINE"} {
-			if n := kinds[k]; n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n, k))
-			}
-		}
-		fmt.Fprintf(stdout, "animation %q: %.3f s, %s (%s)\n", an.Name, an.Duration, words.Count(len(an.Channels), "channel"), strings.Join(parts, ", "))
-	}
-	for _, n := range a.Notes {
-		fmt.Fprintln(stdout, "note:", n)
-	}
-	return ExitOK
+	return fmt.Sprintf("animation %q: %.3f s, %s (%s)", an.Name, an.Duration, words.Count(len(an.Channels), "channel"), strings.Join(parts, ", "))
 }

@@ -156,7 +156,7 @@ func (e *evalFlags) define(stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&e.features, "features", "all", "feature set: standard, inertial, exact or all")
 	fs.StringVar(&e.path, "path", "random", "scripted input: "+strings.Join(matching.PathNames[:], ", ")+" or all")
 	fs.Float64Var(&e.seconds, "seconds", 60, flagrange.EvalSeconds.Usage("seconds of input to replay"))
-	fs.Int64Var(&e.seed64, "seed", 1, "seed of the random path (0-4294967295)")
+	fs.Int64Var(&e.seed64, "seed", 1, fmt.Sprintf("seed of the random path (0-%d)", uint32(math.MaxUint32)))
 	fs.BoolVar(&e.mirror, "mirror", true, "add every capture's clips mirrored left/right to the database (as the reference mirrors its captures; the embedded set turns both ways already)")
 	fs.StringVar(&e.transition, "transition", "spring", "transition: spring, cubic, dead-blend or none")
 	fs.BoolVar(&e.json, "json", false, "print the results as JSON")

@@ -18,6 +18,20 @@ import (
 // feature over the feet and hands; the chosen one is played with a
 // critical-spring inertialization of the lab's half-life.
 
+// finder is the transition finder: every frame of the character's clips
+// as a candidate target (the root removed, FK with velocities), the costs
+// from the playing pose, and the best costRanked by Settings.RankBy.
+type finder struct {
+	rankKey                      costRankKey // what Ranked was ranked with
+	skel                         animsys.Skeleton
+	clips                        []animsys.Clip
+	ground                       []bool // the character's joints that are no part of its body
+	joints                       []int  // the compared joints (at most costMaxJoints)
+	cands                        []costCandidate
+	costExact, costSAD, costFeat []float32
+	Ranked                       [costRanked]int // candidate indices, -1 if none
+}
+
 // SetCharacter implements app.Lab: the finder ranks the frames of
 // ch's clips, comparing its feet and hands (costFeatureJoints), and the lab
 // plays the clip ch opens on (walk, on the default character). What the
@@ -26,8 +40,8 @@ import (
 func (l *Lab) SetCharacter(ch *character.Character) {
 	l.characters++
 	l.skel, l.clips, l.ground = ch.Skel, ch.Clips, ch.Figure.Ground
-	l.camera = app.CameraFor(ch)
-	l.hips, l.middle, l.height = ch.Hips, ch.Middle, ch.Height
+	l.view.camera = app.CameraFor(ch)
+	l.view.hips, l.view.middle, l.view.height = ch.Hips, ch.Middle, ch.Height
 	l.joints = costFeatureJoints(ch)
 	n := l.skel.Len()
 	for _, p := range []*animsys.Pose{&l.samp, &l.out, &l.global, &l.ghost} {
@@ -36,10 +50,7 @@ func (l *Lab) SetCharacter(ch *character.Character) {
 	l.trans = animsys.NewTransition(n)
 	l.cur, l.tCur = ch.Start, 0
 	l.Target, l.sinceAuto = -1, 0
-	l.buildCandidates()
-	l.costExact = make([]float32, len(l.cands))
-	l.costSAD = make([]float32, len(l.cands))
-	l.costFeat = make([]float32, len(l.cands))
+	l.finder.build(&l.samp, &l.global)
 	l.evaluate(0)
 	l.rank()
 }
@@ -72,39 +83,42 @@ func costFeatureJoints(ch *character.Character) []int {
 	return out
 }
 
-// buildCandidates samples the frames in every clip's loop (every few
-// frames if there are more than costMaxCandidates) in character space:
-// the root removed, FK with velocities.
-func (l *Lab) buildCandidates() {
-	l.cands = l.cands[:0]
+// build samples the frames in every clip's loop (every few frames if
+// there are more than costMaxCandidates) in character space: the root
+// removed, FK with velocities, in the scratch poses samp and global.
+func (f *finder) build(samp, global *animsys.Pose) {
+	f.cands = f.cands[:0]
 	total := 0
-	for c := range l.clips {
-		_, n := l.clips[c].Loop()
-		total += int(n/l.clips[c].FrameTime + 0.5)
+	for c := range f.clips {
+		_, n := f.clips[c].Loop()
+		total += int(n/f.clips[c].FrameTime + 0.5)
 	}
 	stride := max(1, (total+costMaxCandidates-1)/costMaxCandidates)
-	for c := range l.clips {
-		clip := &l.clips[c]
+	for c := range f.clips {
+		clip := &f.clips[c]
 		_, n := clip.Loop()
 		frames := int(n/clip.FrameTime + 0.5)
-		for f := 0; f < frames; f += stride {
-			t := float32(f) * clip.FrameTime
-			l.sample(&l.samp, c, t)
-			animsys.FK(&l.global, &l.samp, l.skel.Parents)
+		for fr := 0; fr < frames; fr += stride {
+			t := float32(fr) * clip.FrameTime
+			f.sample(samp, c, t)
+			animsys.FK(global, samp, f.skel.Parents)
 			k := costCandidate{clip: c, t: t}
-			for j, jt := range l.joints {
-				k.pos[j], k.vel[j] = l.global.Pos[jt], l.global.Vel[jt]
+			for j, jt := range f.joints {
+				k.pos[j], k.vel[j] = global.Pos[jt], global.Vel[jt]
 			}
-			l.cands = append(l.cands, k)
+			f.cands = append(f.cands, k)
 		}
 	}
+	f.costExact = make([]float32, len(f.cands))
+	f.costSAD = make([]float32, len(f.cands))
+	f.costFeat = make([]float32, len(f.cands))
 }
 
 // sample writes clip c at time t (s) into its loop into p, in place: the
 // root removed, so every pose is in character space.
-func (l *Lab) sample(p *animsys.Pose, c int, t float32) {
-	start, _ := l.clips[c].Loop()
-	animsys.SampleCubic(p, &l.clips[c], start+t)
+func (f *finder) sample(p *animsys.Pose, c int, t float32) {
+	start, _ := f.clips[c].Loop()
+	animsys.SampleCubic(p, &f.clips[c], start+t)
 	animsys.RemoveGlobalRoot(p)
 }
 
@@ -144,41 +158,45 @@ func costWrap(t, d float32) float32 {
 	return t
 }
 
-// rank costs every candidate as a target from the output pose, summing over
-// the feature joints and axes: the exact displacement, the SAD cost and the
-// approximate feature's cost; then keeps the best costRanked by S.RankBy.
-func (l *Lab) rank() {
-	h, w := l.S.Halflife, l.S.VelWeight
-	l.rankKey = costRankKey{h, w, l.S.RankBy, l.S.SkipPlaying, l.cur}
+// rank ranks the candidates as targets from the output pose (rankFrom).
+func (l *Lab) rank() { l.finder.rankFrom(&l.global, &l.S, l.cur, l.tCur) }
+
+// rankFrom costs every candidate as a target from pose p, summing over
+// the feature joints and axes: the exact displacement, the SAD cost and
+// the approximate feature's cost; then keeps the best costRanked by
+// s.RankBy. Clip cur plays, tCur seconds into its loop (skipped).
+func (f *finder) rankFrom(p *animsys.Pose, s *Settings, cur int, tCur float32) {
+	h, w := s.Halflife, s.VelWeight
+	f.rankKey = costRankKey{h, w, s.RankBy, s.SkipPlaying, cur}
 	var src costCandidate
-	for j, jt := range l.joints {
-		src.pos[j], src.vel[j] = l.global.Pos[jt], l.global.Vel[jt]
+	for j, jt := range f.joints {
+		src.pos[j], src.vel[j] = p.Pos[jt], p.Vel[jt]
 	}
-	for i := range l.cands {
-		k := &l.cands[i]
-		var e, s, f float32
-		for j := range l.joints {
+	for i := range f.cands {
+		k := &f.cands[i]
+		var e, sad, ft float32
+		for j := range f.joints {
 			dx, dv := src.pos[j].Sub(k.pos[j]), src.vel[j].Sub(k.vel[j])
 			for a := 0; a < 3; a++ {
 				e += spring.TransitionCost(dx[a], dv[a], h)
-				s += spring.TransitionCostBaseline(dx[a], dv[a], 1, w)
-				f += spring.TransitionCostApprox(dx[a], dv[a], h)
+				sad += spring.TransitionCostBaseline(dx[a], dv[a], 1, w)
+				ft += spring.TransitionCostApprox(dx[a], dv[a], h)
 			}
 		}
-		l.costExact[i], l.costSAD[i], l.costFeat[i] = e, s, f
+		f.costExact[i], f.costSAD[i], f.costFeat[i] = e, sad, ft
 	}
-	by := l.rankCosts(l.S.RankBy)
-	for r := range l.Ranked {
+	by := f.rankCosts(s.RankBy)
+	for r := range f.Ranked {
 		best := -1
 		for i, c := range by {
-			if l.skipped(i) || l.nearRanked(i, r) {
+			if f.skipped(i, s.SkipPlaying, cur, tCur) || f.nearRanked(i, r) {
 				continue
 			}
 			if best < 0 || c < by[best] {
 				best = i
 			}
 		}
-		l.Ranked[r] = best
+		f.Ranked[r] = best
 	}
 }
 
@@ -187,20 +205,20 @@ func (l *Lab) rank() {
 // moment just before or after the current one is no transition.
 const costNearPlaying = 1.0
 
-// skipped reports whether the finder passes over candidate i: with Skip
-// the playing clip on, the playing clip's frames, or, when the character
-// has a single clip, its frames within costNearPlaying of the playing
-// time.
-func (l *Lab) skipped(i int) bool {
-	k := &l.cands[i]
-	if !l.S.SkipPlaying || k.clip != l.cur {
+// skipped reports whether the finder passes over candidate i while clip
+// cur plays tCur seconds into its loop: with skip (Skip the playing clip)
+// on, the playing clip's frames, or, when the character has a single
+// clip, its frames within costNearPlaying of the playing time.
+func (f *finder) skipped(i int, skip bool, cur int, tCur float32) bool {
+	k := &f.cands[i]
+	if !skip || k.clip != cur {
 		return false
 	}
-	if len(l.clips) > 1 {
+	if len(f.clips) > 1 {
 		return true
 	}
-	_, n := l.clips[l.cur].Loop()
-	d := costAbs(k.t - l.tCur)
+	_, n := f.clips[cur].Loop()
+	d := costAbs(k.t - tCur)
 	return min(d, n-d) < costNearPlaying
 }
 
@@ -210,14 +228,14 @@ const costDistinct = 0.25
 
 // nearRanked reports whether candidate i is within costDistinct seconds of
 // one of the first upTo ranked targets in the same (looping) clip.
-func (l *Lab) nearRanked(i, upTo int) bool {
-	k := l.cands[i]
-	_, n := l.clips[k.clip].Loop()
-	for _, r := range l.Ranked[:upTo] {
-		if r < 0 || l.cands[r].clip != k.clip {
+func (f *finder) nearRanked(i, upTo int) bool {
+	k := f.cands[i]
+	_, n := f.clips[k.clip].Loop()
+	for _, r := range f.Ranked[:upTo] {
+		if r < 0 || f.cands[r].clip != k.clip {
 			continue
 		}
-		d := costAbs(k.t - l.cands[r].t)
+		d := costAbs(k.t - f.cands[r].t)
 		if min(d, n-d) < costDistinct {
 			return true
 		}
@@ -226,14 +244,14 @@ func (l *Lab) nearRanked(i, upTo int) bool {
 }
 
 // rankCosts are the candidates' costs of ranking by (Rank*).
-func (l *Lab) rankCosts(by int32) []float32 {
+func (f *finder) rankCosts(by int32) []float32 {
 	switch by {
 	case RankSAD:
-		return l.costSAD
+		return f.costSAD
 	case RankFeature:
-		return l.costFeat
+		return f.costFeat
 	}
-	return l.costExact
+	return f.costExact
 }
 
 // RankOf is candidate i's place (1 = best) among the candidates the finder
@@ -242,7 +260,7 @@ func (l *Lab) RankOf(i int, by int32) int {
 	c := l.rankCosts(by)
 	n := 1
 	for k, x := range c {
-		if k != i && x < c[i] && !l.skipped(k) {
+		if k != i && x < c[i] && !l.skipped(k, l.S.SkipPlaying, l.cur, l.tCur) {
 			n++
 		}
 	}
@@ -274,7 +292,7 @@ func (l *Lab) PlayRanked(r int) {
 }
 
 // CandidateName is "clip @ time" of candidate i.
-func (l *Lab) CandidateName(i int) string {
-	k := l.cands[i]
-	return l.clips[k.clip].Name + " @ " + strconv.FormatFloat(float64(k.t), 'f', 2, 32) + " s"
+func (f *finder) CandidateName(i int) string {
+	k := f.cands[i]
+	return f.clips[k.clip].Name + " @ " + strconv.FormatFloat(float64(k.t), 'f', 2, 32) + " s"
 }

@@ -101,31 +101,19 @@ type costCandidate struct {
 	pos, vel [costMaxJoints]mgl32.Vec3
 }
 
-// Lab is the lab's state. Update drives it; drawing only reads it.
+// Lab is the lab's state, by its parts: the view (its camera and what
+// it frames, the joint picked), the settings, the heat maps and the
+// picked offset's curve (caches of the settings), the transition finder,
+// and the playback of the character. Update drives it; drawing only
+// reads it.
 type Lab struct {
 	app.Base
-	camera app.OrbitCamera // framing the character (app.CameraFor)
-	// The character's hips, the middle of its body from them (along the
-	// ground, root frame) and its height (m): what Focus frames.
-	hips   int
-	middle mgl32.Vec3
-	height float32
-	joint  int // joint picked with a click, 0 for none
-	S      Settings
+	view costView
+	S    Settings
 
 	heatMaps
 	pickedOffset
-
-	// The transition finder: every clip frame as a candidate target, the
-	// costs from the playing pose, and the best costRanked by S.RankBy.
-	rankKey                      costRankKey
-	skel                         animsys.Skeleton
-	clips                        []animsys.Clip
-	ground                       []bool // the character's joints that are no part of its body
-	joints                       []int  // the compared joints (at most costMaxJoints)
-	cands                        []costCandidate
-	costExact, costSAD, costFeat []float32
-	Ranked                       [costRanked]int // candidate indices, -1 if none
+	finder
 
 	// Playback: the playing clip, and the inertialized transition into it.
 	cur                     int
@@ -141,6 +129,18 @@ type Lab struct {
 
 	tex *costTextures
 	sec costPanels
+}
+
+// costView is the lab's view of the character: its camera (framing the
+// character, app.CameraFor), what Focus frames (the character's hips, the
+// middle of its body from them along the ground in the root's frame, and
+// its height, m), and the joint picked with a click (0 for none).
+type costView struct {
+	camera app.OrbitCamera
+	hips   int
+	middle mgl32.Vec3
+	height float32
+	joint  int
 }
 
 // heatMaps are the maps: row-major grids, row 0 at v = +VRange, column 0
@@ -194,7 +194,7 @@ func New() *Lab {
 }
 
 // Camera implements app.Lab: the default camera, framing the character.
-func (l *Lab) Camera() app.OrbitCamera { return l.camera }
+func (l *Lab) Camera() app.OrbitCamera { return l.view.camera }
 
 // Name implements app.Lab.
 func (l *Lab) Name() string { return "cost" }
@@ -211,7 +211,7 @@ func (l *Lab) Title() string { return "Transition cost - " + l.clips[l.cur].Name
 // back end) is framed whole. With no screen (headless) it is up and to
 // the right of the middle by a human's offsets, scaled to the character.
 func (l *Lab) Focus() mgl32.Vec3 {
-	cam := l.camera
+	cam := l.view.camera
 	if !(cam.Distance > 0) {
 		cam = app.DefaultCamera()
 	}
@@ -223,9 +223,9 @@ func (l *Lab) Focus() mgl32.Vec3 {
 		k = 1
 	}
 	mid := mgl32.Vec3{0, 0.9 * k, 0} // no character yet: a human's
-	if l.hips > 0 && l.hips < len(l.global.Pos) {
-		h := l.global.Pos[l.hips].Add(mathx.QuatMulVec3(l.global.Rot[0], l.middle))
-		mid = mgl32.Vec3{h[0], l.height / 2, h[2]}
+	if v := &l.view; v.hips > 0 && v.hips < len(l.global.Pos) {
+		h := l.global.Pos[v.hips].Add(mathx.QuatMulVec3(l.global.Rot[0], v.middle))
+		mid = mgl32.Vec3{h[0], v.height / 2, h[2]}
 	}
 	f := mid.Add(right.Mul(0.6 * k)).Add(up.Mul(0.72 * k))
 	if w, h := ui.Width(), ui.Height(); w > 0 && h > 0 {

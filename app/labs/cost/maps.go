@@ -255,21 +255,7 @@ func (l *Lab) drawCurve(r rl.Rectangle) {
 		b := rl.Vector2{X: area.X + area.Width*t1/l.CurveT, Y: py(l.Curve[k])}
 		rl.DrawLineEx(a, b, 2, costCurveCol)
 	}
-	if l.Crossing > 0 && l.Crossing < l.CurveT {
-		x := area.X + area.Width*l.Crossing/l.CurveT
-		rl.DrawLineEx(rl.Vector2{X: x, Y: area.Y}, rl.Vector2{X: x, Y: area.Y + area.Height}, 2, costMarkCol)
-		rl.DrawCircleV(rl.Vector2{X: x, Y: zero}, 5, costMarkCol)
-		s := fmt.Sprintf("crosses 0 at %.3f s", l.Crossing)
-		tx := x + 8
-		if w := ui.Measure(s, fs); tx+w > area.X+area.Width-4 {
-			tx = x - 8 - w
-		}
-		ty := area.Y + 6 // on the side of zero away from the lobe after the crossing
-		if l.Curve[0] < 0 {
-			ty = area.Y + area.Height - 22
-		}
-		ui.DrawText(s, tx, ty, fs, costMarkCol)
-	}
+	l.drawCrossing(area, zero, fs)
 
 	// Axes: offset (m) at the top, zero and bottom; time (s) under.
 	dim := render.DimText
@@ -316,6 +302,28 @@ func (l *Lab) drawCurve(r rl.Rectangle) {
 		ui.DrawText(ui.Fit(r.Width-16, fs-2, "orange + purple = exact; orange - purple = feature", "exact: A + B, feature: |A - B|"),
 			r.X+8, y+fs+2, fs-2, dim)
 	}
+}
+
+// drawCrossing marks where the picked offset's curve, drawn in area with
+// its zero at screen height zero, crosses zero, and says when (fs: the
+// text's size); nothing if it does not cross within the curve.
+func (l *Lab) drawCrossing(area rl.Rectangle, zero, fs float32) {
+	if !(l.Crossing > 0 && l.Crossing < l.CurveT) {
+		return
+	}
+	x := area.X + area.Width*l.Crossing/l.CurveT
+	rl.DrawLineEx(rl.Vector2{X: x, Y: area.Y}, rl.Vector2{X: x, Y: area.Y + area.Height}, 2, costMarkCol)
+	rl.DrawCircleV(rl.Vector2{X: x, Y: zero}, 5, costMarkCol)
+	s := fmt.Sprintf("crosses 0 at %.3f s", l.Crossing)
+	tx := x + 8
+	if w := ui.Measure(s, fs); tx+w > area.X+area.Width-4 {
+		tx = x - 8 - w
+	}
+	ty := area.Y + 6 // on the side of zero away from the lobe after the crossing
+	if l.Curve[0] < 0 {
+		ty = area.Y + area.Height - 22
+	}
+	ui.DrawText(s, tx, ty, fs, costMarkCol)
 }
 
 // costColor maps t in [0, 1] to an inferno-like colour ramp (black, purple,

@@ -166,7 +166,7 @@ func (l *Lab) Draw2D(v *app.View) {
 	lay := costMapLayout(float32(v.Width), float32(v.Height))
 	table := rl.Rectangle{X: v.Plot.X, Y: lay.bottom + 8, Width: v.Plot.Width, Height: v.Plot.Y - 8 - lay.bottom - 8}
 	// The joints' names first, off the maps, the plot and the table.
-	v.DrawJointLabels(&l.skel, l.global.Pos, mgl32.Vec3{}, l.joint, lay.tiles[0], lay.tiles[1], lay.tiles[2], v.Plot, table)
+	v.DrawJointLabels(&l.skel, l.global.Pos, mgl32.Vec3{}, l.view.joint, lay.tiles[0], lay.tiles[1], lay.tiles[2], v.Plot, table)
 	var tex [costMaps]rl.Texture2D // none before the first Upload: the maps draw empty
 	if l.tex != nil {
 		tex = l.tex.tex
@@ -179,7 +179,7 @@ func (l *Lab) Draw2D(v *app.View) {
 	l.drawCurve(v.Plot)
 	l.drawTable(table)
 	l.drawHover(lay, v.Mouse)
-	if j := l.joint; j > 0 && j < l.skel.Len() {
+	if j := l.view.joint; j > 0 && j < l.skel.Len() {
 		msg := fmt.Sprintf("%s: %.2f m/s, %.2f rad/s (propagated)", l.skel.Names[j], l.global.Vel[j].Len(), l.global.Ang[j].Len())
 		r := ui.CaptionRect(0, 0, ui.TextSize, msg)
 		ui.Caption("joint readout", v.Area.X, v.Area.Y+v.Area.Height-r.Height, ui.TextSize, []color.RGBA{render.TargetColor}, msg)
@@ -192,7 +192,7 @@ func (l *Lab) Input(in *app.Input) {
 	ptr := in.Pointer
 	l.pickWithMouse(ptr)
 	if ptr.Click {
-		l.joint = max(0, ptr.JointAt(l.global.Pos, mgl32.Vec3{}))
+		l.view.joint = max(0, ptr.JointAt(l.global.Pos, mgl32.Vec3{}))
 	}
 }
 

@@ -101,8 +101,8 @@ func TestCrowdLabRandomUse(t *testing.T) {
 		if l.pick < 0 || l.pick >= l.builtN || l.builtN < 1 || l.builtN > MaxCount {
 			t.Fatalf("frame %d: pick %d of %d characters", f, l.pick, l.builtN)
 		}
-		if !mathx.Finite(l.Mean) || !mathx.Finite(l.Max) || !mathx.Finite(l.TickMs) || !mathx.Finite(l.CharUs) || math.IsNaN(l.lastSum) {
-			t.Fatalf("frame %d: mean %v max %v tick %v ms checksum %v", f, l.Mean, l.Max, l.TickMs, l.lastSum)
+		if !mathx.Finite(l.Mean) || !mathx.Finite(l.Max) || !mathx.Finite(l.timing.TickMs) || !mathx.Finite(l.timing.CharUs) || math.IsNaN(l.lastSum) {
+			t.Fatalf("frame %d: mean %v max %v tick %v ms checksum %v", f, l.Mean, l.Max, l.timing.TickMs, l.lastSum)
 		}
 		check := []int{l.pick, 0, l.builtN - 1}
 		if f%50 == 0 {
@@ -112,7 +112,7 @@ func TestCrowdLabRandomUse(t *testing.T) {
 			}
 		}
 		for _, i := range check {
-			if !posesFinite(l.crowd.Characters[i]) || !mathx.Vec3Finite(l.shift[i]) || !mathx.Vec3Finite(l.cells[i]) {
+			if !posesFinite(l.crowd.Characters[i]) || !mathx.Vec3Finite(l.grid.shift[i]) || !mathx.Vec3Finite(l.grid.cells[i]) {
 				t.Fatalf("frame %d (dt %v, %d characters): character %d not finite", f, dt, l.builtN, i)
 			}
 		}
@@ -157,7 +157,7 @@ func TestCrowdLabParallelMatchesSerial(t *testing.T) {
 				}
 			}
 		}
-		if labs[0].shift[i] != labs[1].shift[i] {
+		if labs[0].grid.shift[i] != labs[1].grid.shift[i] {
 			t.Fatalf("character %d placed differently", i)
 		}
 	}
@@ -249,9 +249,9 @@ func TestCrowdLabBVHCharacter(t *testing.T) {
 		t.Fatalf("the test wants a skeleton numbered unlike the bench one: %d joints, head %d", ch.Skel.Len(), ch.Head)
 	}
 	l := crowdOf(t, ch, 40, 90)
-	if l.skel != &ch.Skel || l.hips != ch.Hips || l.head != ch.Head || l.clipsLabel() != "Walk clips" {
+	if l.cast.skel != &ch.Skel || l.cast.hips != ch.Hips || l.cast.head != ch.Head || l.clipsLabel() != "Walk clips" {
 		t.Fatalf("crowd on %d joints, hips %d, head %d, clips %q; want the character's %d, %d, %d",
-			l.skel.Len(), l.hips, l.head, l.clipsLabel(), ch.Skel.Len(), ch.Hips, ch.Head)
+			l.cast.skel.Len(), l.cast.hips, l.cast.head, l.clipsLabel(), ch.Skel.Len(), ch.Hips, ch.Head)
 	}
 	for i, c := range l.crowd.Characters {
 		if len(current(c).Pos) != ch.Skel.Len() || !posesFinite(c) || c.A != &ch.Clips[0] {
@@ -278,13 +278,13 @@ func TestCrowdLabBVHCharacter(t *testing.T) {
 	}
 	l.S.Library = LibraryBench
 	l.Update(1.0 / 60)
-	if l.skel != &l.benchSkel || l.head != animsys.BenchHead || len(current(l.crowd.Characters[0]).Pos) != l.benchSkel.Len() {
-		t.Errorf("bench library: crowd on %d joints, head %d", l.skel.Len(), l.head)
+	if l.cast.skel != &l.cast.benchSkel || l.cast.head != animsys.BenchHead || len(current(l.crowd.Characters[0]).Pos) != l.cast.benchSkel.Len() {
+		t.Errorf("bench library: crowd on %d joints, head %d", l.cast.skel.Len(), l.cast.head)
 	}
 	l.S.Library = LibraryGait
 	l.Update(1.0 / 60)
-	if l.skel != &ch.Skel {
-		t.Errorf("character's clips again: crowd on %d joints", l.skel.Len())
+	if l.cast.skel != &ch.Skel {
+		t.Errorf("character's clips again: crowd on %d joints", l.cast.skel.Len())
 	}
 }
 
@@ -309,9 +309,9 @@ func TestCrowdLabHeadlessCharacter(t *testing.T) {
 	l := crowdOf(t, ch, 9, 30)
 	pos, _, _, _ := l.Character(0)
 	for j := range pos {
-		if pos[j][1] > pos[l.head][1]+0.05 {
+		if pos[j][1] > pos[l.cast.head][1]+0.05 {
 			t.Errorf("label on joint %d (%s) at %.2f m; joint %d (%s) is higher, %.2f m",
-				l.head, ch.Skel.Names[l.head], pos[l.head][1], j, ch.Skel.Names[j], pos[j][1])
+				l.cast.head, ch.Skel.Names[l.cast.head], pos[l.cast.head][1], j, ch.Skel.Names[j], pos[j][1])
 		}
 	}
 	for i, c := range l.crowd.Characters {

@@ -49,15 +49,15 @@ func TestCrowdLabSizes(t *testing.T) {
 		if cam.Scale != k {
 			t.Errorf("%s: the camera's scale %g, want app.ViewScale %g", c.name, cam.Scale, k)
 		}
-		sp := l.cells[1][0] - l.cells[0][0]
+		sp := l.grid.cells[1][0] - l.grid.cells[0][0]
 		want := l.S.Spacing * k
 		if c.long {
 			// The animal's reach on the ground is its length, 71 units
 			// give or take its stride.
-			if l.reach < 60 || l.reach > 80 {
-				t.Errorf("%s: reach %g on the ground, want about 71", c.name, l.reach)
+			if l.cast.reach < 60 || l.cast.reach > 80 {
+				t.Errorf("%s: reach %g on the ground, want about 71", c.name, l.cast.reach)
 			}
-			want = 1.1 * l.reach
+			want = 1.1 * l.cast.reach
 			if !(want > l.S.Spacing*k) {
 				t.Errorf("%s: 1.1 x reach %g is within the scaled spacing %g: the case tests nothing", c.name, want, l.S.Spacing*k)
 			}

@@ -59,7 +59,7 @@ func (l *Lab) Upload() {
 	}
 	d.stale = false
 	d.unload()
-	meshes := crowdBodies(l.fig, l.skel, l.mesh)
+	meshes := crowdBodies(l.cast.fig, l.cast.skel, l.cast.mesh)
 	for k := range meshes {
 		mesh := &meshes[k]
 		if mesh.VertexCount() == 0 { // no coarser level: the finer one is drawn
@@ -73,7 +73,7 @@ func (l *Lab) Upload() {
 			continue
 		}
 		m.Opaque = true // crowdTints and pickTint have alpha 255
-		if l.mesh != nil {
+		if l.cast.mesh != nil {
 			m.TintMix = 0.35 // its own colours, tinted enough to tell characters and the pick apart
 		}
 		d.bodies[k], d.vertices[k] = m, mesh.VertexCount()
@@ -138,17 +138,17 @@ func (l *Lab) Draw3D(v *app.View) {
 	limit := int(l.S.MaxMeshes + 0.5)
 	if !l.S.ShowMesh || d.bodies[0] == nil {
 		limit = 0
-	} else if l.mesh != nil {
+	} else if l.cast.mesh != nil {
 		// A character's own mesh may not simplify far: the nearest
 		// bodies up to a budget, the rest as lines.
 		limit = min(limit, max(1, ownVertexBudget/d.vertices[0]))
 	}
 	d.meshes, d.lines, d.perLevel = 0, 0, [crowdLevels]int{}
-	for _, i := range l.order {
-		// Distances at a human's size: a character l.size times as large
-		// stands l.size times further apart, seen from l.size times
+	for _, i := range l.grid.order {
+		// Distances at a human's size: a character cast.size times as large
+		// stands cast.size times further apart, seen from cast.size times
 		// further away, and is drawn at the same levels.
-		dist := l.cells[i].Sub(eye).Len() / l.scale()
+		dist := l.grid.cells[i].Sub(eye).Len() / l.cast.scale()
 		if d.meshes >= limit || dist >= l.S.MeshDist {
 			d.level[i] = -1
 			d.lines++
@@ -174,7 +174,7 @@ func (l *Lab) Draw3D(v *app.View) {
 			l.drawBodies(m, int8(k))
 		}
 	}
-	parents := l.skel.Parents
+	parents := l.cast.skel.Parents
 	for i := 0; i < n; i++ {
 		if d.level[i] >= 0 {
 			continue
@@ -184,7 +184,7 @@ func (l *Lab) Draw3D(v *app.View) {
 		if i == l.pick {
 			col = pickTint
 		}
-		render.SkeletonLines(d.shifted(pos, shift), parents, l.fig.Ground, col)
+		render.SkeletonLines(d.shifted(pos, shift), parents, l.cast.fig.Ground, col)
 	}
 	l.drawPicked(v)
 	rl.DrawRenderBatchActive()
@@ -210,7 +210,7 @@ func (l *Lab) Draw3D(v *app.View) {
 func (l *Lab) drawBodies(body *render.SkinnedMesh, k int8) {
 	d := &l.draw
 	body.BeginBatch()
-	for _, i := range l.order {
+	for _, i := range l.grid.order {
 		if d.level[i] != k {
 			continue
 		}
@@ -229,14 +229,14 @@ func (l *Lab) drawBodies(body *render.SkinnedMesh, k int8) {
 // everything.
 func (l *Lab) drawPicked(v *app.View) {
 	pos, _, _, shift := l.Character(l.pick)
-	c := l.cells[l.pick]
-	rl.DrawCircle3D(render.V3(c.Add(mgl32.Vec3{0, 0.01, 0})), 0.5*l.scale(), rl.Vector3{X: 1}, 90, pickTint)
+	c := l.grid.cells[l.pick]
+	rl.DrawCircle3D(render.V3(c.Add(mgl32.Vec3{0, 0.01, 0})), 0.5*l.cast.scale(), rl.Vector3{X: 1}, 90, pickTint)
 	if !l.S.Lines || !l.ticked {
 		return
 	}
 	eye := v.Camera.Position
-	fwd := pos[l.hips].Add(shift).Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
-	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008 * l.scale())
+	fwd := pos[l.cast.hips].Add(shift).Sub(mgl32.Vec3{eye.X, eye.Y, eye.Z})
+	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.008 * l.cast.scale())
 	render.BeginOnTop()
 	for j := 1; j < len(pos); j++ {
 		red, blue := l.Lines(j)
@@ -251,17 +251,17 @@ func (l *Lab) drawPicked(v *app.View) {
 // |red - blue| readout.
 func (l *Lab) Draw2D(v *app.View) {
 	pos, _, _, shift := l.Character(l.pick)
-	s := v.Project(pos[l.head].Add(shift).Add(mgl32.Vec3{0, 0.3 * l.scale(), 0}))
+	s := v.Project(pos[l.cast.head].Add(shift).Add(mgl32.Vec3{0, 0.3 * l.cast.scale(), 0}))
 	label := fmt.Sprintf("#%d", l.pick)
 	ui.DrawText(label, s.X-ui.Measure(label, ui.TextSize)/2, s.Y, ui.TextSize, pickTint)
-	v.DrawJointLabels(l.skel, pos, shift, l.pickedJoint)
+	v.DrawJointLabels(l.cast.skel, pos, shift, l.pickedJoint)
 
 	d := &l.draw
 	auto := ""
 	if l.S.Threads < 0.5 {
 		auto = " (auto)"
 	}
-	lib := l.clipsName() + " clips"
+	lib := l.cast.clipsName() + " clips"
 	if l.builtLib == LibraryBench {
 		lib = "bench-spec library"
 	}
@@ -274,7 +274,7 @@ func (l *Lab) Draw2D(v *app.View) {
 	}
 	lines := []string{
 		fmt.Sprintf("%s, %s%s, %s", words.Count(l.builtN, "character"), words.Count(l.crowd.Threads(), "thread"), auto, lib),
-		fmt.Sprintf("tick %.3f ms   %.2f us per character", l.tickAvg, 1e3*l.tickAvg/float32(l.builtN)),
+		fmt.Sprintf("tick %.3f ms   %.2f us per character", l.timing.avg, 1e3*l.timing.avg/float32(l.builtN)),
 		fmt.Sprintf("draw calls %.2f ms (%s, %d as lines)", d.drawMs, body, d.lines),
 		fmt.Sprintf("frame %.2f ms", d.frameMs),
 		fmt.Sprintf("#%d: mean |red - blue| %.4f m/s   max %.4f m/s", l.pick, l.Mean, l.Max),
@@ -283,9 +283,9 @@ func (l *Lab) Draw2D(v *app.View) {
 	if l.lastEvent != "" && l.time-l.lastEventTime < 3 {
 		lines = append(lines, fmt.Sprintf("#%d: %s at %.2f s: blue off by %.1f m/s", l.pick, l.lastEvent, l.lastEventTime, l.lastEventMax))
 	}
-	if j := l.pickedJoint; j > 0 && j < l.skel.Len() {
+	if j := l.pickedJoint; j > 0 && j < l.cast.skel.Len() {
 		red, blue := l.Lines(j)
-		lines = append(lines, fmt.Sprintf("%s: red %.3f  blue %.3f  |red - blue| %.3f m/s", l.skel.Names[j], red.Len(), blue.Len(), red.Sub(blue).Len()))
+		lines = append(lines, fmt.Sprintf("%s: red %.3f  blue %.3f  |red - blue| %.3f m/s", l.cast.skel.Names[j], red.Len(), blue.Len(), red.Sub(blue).Len()))
 	}
 	lines = append(lines, "red: propagated   blue: finite difference (previous tick)")
 	for _, ln := range lines[1:] {
@@ -302,22 +302,10 @@ func (l *Lab) Draw2D(v *app.View) {
 	ui.Caption("crowd readout", v.Area.X+v.Area.Width-r.Width, v.Area.Y+v.Area.Height-r.Height, ui.TextSize, cols, lines...)
 }
 
-// clipsName names the character's clips: "gait" for the default
-// character's, else the loaded character's name.
-func (l *Lab) clipsName() string {
-	switch l.ch.Name {
-	case "default":
-		return "gait"
-	case "":
-		return "character"
-	}
-	return l.ch.Name
-}
-
 // clipsLabel is the panel's name for the character's clips (its button
 // shortens a long one in the middle, and shows it whole on hover).
 func (l *Lab) clipsLabel() string {
-	r := []rune(l.clipsName())
+	r := []rune(l.cast.clipsName())
 	return string(unicode.ToUpper(r[0])) + string(r[1:]) + " clips"
 }
 

@@ -117,46 +117,30 @@ type snapshot struct {
 	bent           bool
 }
 
-// Lab is the Motion-matching lab's state. Update drives it; drawing only
-// reads it.
+// Lab is the Motion-matching lab's state, by its parts: the settings;
+// the database and what it was made of; the matcher and the run's
+// measures; the character shown; the history of snapshots drawn and
+// scrubbed through; the plots. Update drives it; drawing only reads it.
 type Lab struct {
 	app.Base
 	S Settings
 
-	ch          *character.Character // the character the database is made of (nil: the embedded set)
-	src         mm.Source
-	dbName      string
-	db          *mm.Database
-	m           *mm.Matcher
-	Err         string // why the loaded files gave no database
-	short       string // the clips too short to search, if any (Database.ShortClips)
-	ground      []bool
-	dbKey       [2]any // what the database was built from: character and mirror
-	onEmbedded  bool   // the database is the embedded set's
-	weightsKey  mm.Weights
-	halflifeKey float32
-	seed        uint32
-	picked      int
-	onto        onto // the character shown, when the captures play on one (onto.go)
-	sec         panels
-	time        float64
-	prevPos     []mgl32.Vec3
-	havePrev    bool
-	steer       steerState
-	shortlist   []mm.Candidate // the best frames of the last search, for the table (Matcher.Shortlist)
+	database
+	m         *mm.Matcher
+	seed      uint32
+	picked    int
+	onto      onto // the character shown, when the captures play on one (onto.go)
+	sec       panels
+	time      float64
+	steer     steerState
+	shortlist []mm.Candidate // the best frames of the last search, for the table (Matcher.Shortlist)
 	// meter measures the run since the last restart, as matching eval
 	// does; figures are its measures, taken every figuresEvery ticks.
 	meter   mm.Meter
 	figures mm.Metrics
 	ticks   int
 
-	// History: a ring of snapshots, the newest at head-1; Rewind is how
-	// many ticks back the view is (0: live).
-	hist   []snapshot
-	head   int
-	count  int
-	Rewind int
-	trail  []mgl32.Vec3
+	history
 
 	costPlot, clipPlot *render.Plot
 	// feetPlot is the feet's contact labels (thick) and locks (thin) over
@@ -165,6 +149,24 @@ type Lab struct {
 	// The search times (µs) the readout shows, taken when a search ran
 	// (not sorted again every frame).
 	searchMed, searchP99, searchWorst float64
+}
+
+// database is the lab's motion-matching database and what it was made
+// of: the character (nil: the embedded set), mirrored or not, with the
+// weights and half-life it was last weighted with; its name, and why the
+// loaded files gave none or what they could not search.
+type database struct {
+	ch          *character.Character // the character the database is made of (nil: the embedded set)
+	src         mm.Source
+	dbName      string
+	db          *mm.Database
+	Err         string // why the loaded files gave no database
+	short       string // the clips too short to search, if any (Database.ShortClips)
+	ground      []bool
+	dbKey       [2]any // what the database was built from: character and mirror
+	onEmbedded  bool   // the database is the embedded set's
+	weightsKey  mm.Weights
+	halflifeKey float32
 }
 
 // panels remembers which panel sections are open.
@@ -251,32 +253,32 @@ func embeddedSource() mm.Source {
 	return src
 }
 
-// characterDatabase is the database of the lab's character (mirrored if
-// the settings say so), its source and its name; nil, with l.Err saying
+// characterDatabase is the database of the character (mirrored if the
+// settings s say so), its source and its name; nil, with Err saying
 // why, when the character gives none (no human, no legs, clips too short),
 // and nil when there is no character.
-func (l *Lab) characterDatabase() (mm.Source, *mm.Database, string) {
-	if l.ch == nil {
+func (d *database) characterDatabase(s *Settings) (mm.Source, *mm.Database, string) {
+	if d.ch == nil {
 		return mm.Source{}, nil, ""
 	}
-	if why := l.ch.NotHuman(); why != "" {
+	if why := d.ch.NotHuman(); why != "" {
 		// Feet read off a figure that is no human (an animal's hind
 		// feet) would match, but nothing like the set's locomotion.
-		l.Err = why + ": matching on the embedded set"
+		d.Err = why + ": matching on the embedded set"
 		return mm.Source{}, nil, ""
 	}
-	src, err := mm.SourceOf(l.ch)
+	src, err := mm.SourceOf(d.ch)
 	if err != nil {
-		l.Err = err.Error() + "; matching on the embedded set"
+		d.Err = err.Error() + "; matching on the embedded set"
 		return mm.Source{}, nil, ""
 	}
-	name := l.ch.Contents()
-	if l.S.Mirror {
+	name := d.ch.Contents()
+	if s.Mirror {
 		src, name = mm.Mirrored(src), name+" + mirrored"
 	}
-	db, err := mm.NewDatabase(src, l.S.Weights, l.S.Halflife)
+	db, err := mm.NewDatabase(src, s.Weights, s.Halflife)
 	if err != nil {
-		l.Err = name + ": " + err.Error() + "; matching on the embedded set"
+		d.Err = name + ": " + err.Error() + "; matching on the embedded set"
 		return mm.Source{}, nil, ""
 	}
 	return src, db, name
@@ -286,51 +288,60 @@ func (l *Lab) characterDatabase() (mm.Source, *mm.Database, string) {
 // changed, re-weights it when the weights or the half-life did, and keeps
 // the matcher's settings in step with the lab's.
 func (l *Lab) rebuild() {
-	s := &l.S
-	if k := [2]any{l.ch, s.Mirror}; k != l.dbKey || l.db == nil {
-		l.dbKey = k
-		l.Err = ""
-		src, db, name := l.characterDatabase()
-		switch {
-		case db != nil:
-			l.weightsKey, l.halflifeKey = s.Weights, s.Halflife
-		case l.onEmbedded:
-			// Already on the embedded set (the default character, or a
-			// file that gave no database): made of the same clips, so
-			// file after file that gives none does not build it again.
-			// It takes the weights and half-life set since (syncWeights).
-			src, db, name = l.src, l.db, l.dbName
-		default:
-			src, name = embeddedSource(), "embedded locomotion"
-			db, _ = mm.NewDatabase(src, s.Weights, s.Halflife) // the embedded set always builds
-			l.weightsKey, l.halflifeKey = s.Weights, s.Halflife
-		}
-		l.onEmbedded = name == "embedded locomotion"
-		l.src, l.db, l.dbName = src, db, name
-		l.short = ""
-		if short := db.ShortClips(); short != "" {
-			l.short = "too short to search, only played: " + short
-		}
-		l.ground = l.onto.use(db, groundOf(l.ch, db.Skel.Len()))
-		l.syncWeights()
-		l.m = mm.NewMatcher(db, l.settings())
+	if l.database.rebuild(&l.S) {
+		l.ground = l.onto.use(l.db, groundOf(l.ch, l.db.Skel.Len()))
+		l.syncWeights(&l.S)
+		l.m = mm.NewMatcher(l.db, l.settings())
 		l.restart()
 	}
-	l.syncWeights()
+	l.syncWeights(&l.S)
 	l.m.S = l.settings()
 }
 
-// syncWeights re-weights the database when the weights or the half-life
-// changed since it was built or last re-weighted.
-func (l *Lab) syncWeights() {
-	s := &l.S
-	if s.Weights != l.weightsKey {
-		l.weightsKey = s.Weights
-		l.db.SetWeights(s.Weights)
+// rebuild makes the database when the character or the mirror switch
+// changed since it was made (or none was), and reports whether it did:
+// the character's, else the embedded set's.
+func (d *database) rebuild(s *Settings) bool {
+	k := [2]any{d.ch, s.Mirror}
+	if k == d.dbKey && d.db != nil {
+		return false
 	}
-	if s.Halflife != l.halflifeKey {
-		l.halflifeKey = s.Halflife
-		l.db.SetHalflife(s.Halflife)
+	d.dbKey = k
+	d.Err = ""
+	src, db, name := d.characterDatabase(s)
+	switch {
+	case db != nil:
+		d.weightsKey, d.halflifeKey = s.Weights, s.Halflife
+	case d.onEmbedded:
+		// Already on the embedded set (the default character, or a
+		// file that gave no database): made of the same clips, so
+		// file after file that gives none does not build it again.
+		// It takes the weights and half-life set since (syncWeights).
+		src, db, name = d.src, d.db, d.dbName
+	default:
+		src, name = embeddedSource(), "embedded locomotion"
+		db, _ = mm.NewDatabase(src, s.Weights, s.Halflife) // the embedded set always builds
+		d.weightsKey, d.halflifeKey = s.Weights, s.Halflife
+	}
+	d.onEmbedded = name == "embedded locomotion"
+	d.src, d.db, d.dbName = src, db, name
+	d.short = ""
+	if short := db.ShortClips(); short != "" {
+		d.short = "too short to search, only played: " + short
+	}
+	return true
+}
+
+// syncWeights re-weights the database when the weights or the half-life
+// of settings s changed since it was built or last re-weighted.
+func (d *database) syncWeights(s *Settings) {
+	if s.Weights != d.weightsKey {
+		d.weightsKey = s.Weights
+		d.db.SetWeights(s.Weights)
+	}
+	if s.Halflife != d.halflifeKey {
+		d.halflifeKey = s.Halflife
+		d.db.SetHalflife(s.Halflife)
 	}
 }
 
@@ -366,18 +377,8 @@ func (l *Lab) settings() mm.Settings {
 func (l *Lab) restart() {
 	l.m.Reset()
 	l.searchMed, l.searchP99, l.searchWorst = 0, 0, 0
-	n := l.onto.skel(l.db).Len()
 	l.onto.slide = sliding{}
-	l.hist = make([]snapshot, historyLen)
-	for i := range l.hist {
-		h := &l.hist[i]
-		h.pos, h.red, h.blue, h.scl = make([]mgl32.Vec3, n), make([]mgl32.Vec3, n), make([]mgl32.Vec3, n), make([]mgl32.Vec3, n)
-		h.rot = make([]mgl32.Quat, n)
-	}
-	l.head, l.count, l.Rewind = 0, 0, 0
-	l.trail = l.trail[:0]
-	l.prevPos = make([]mgl32.Vec3, n)
-	l.havePrev = false
+	l.history.reset(l.onto.skel(l.db).Len())
 	l.time = 0
 	l.steer.faceYaw, l.steer.locked = 0, false
 	l.meter, l.figures, l.ticks = mm.Meter{}, mm.Metrics{}, 0
@@ -420,28 +421,14 @@ func (l *Lab) Update(dt float32) {
 // and finite-difference (blue) velocities, and the search.
 func (l *Lab) record() {
 	m := l.m
-	h := &l.hist[l.head]
-	l.head = (l.head + 1) % historyLen
-	l.count = min(l.count+1, historyLen)
-	h.t = l.time
+	h, dt := l.history.push(l.time)
 	w := l.onto.pose(&m.World)
 	l.onto.measure(m, l.time)
 	copy(h.pos, w.Pos)
 	copy(h.rot, w.Rot)
 	copy(h.scl, w.Scl)
 	copy(h.red, w.Vel)
-	dt := float32(0)
-	if l.count > 1 {
-		dt = float32(h.t - l.hist[(l.head+historyLen-2)%historyLen].t)
-	}
-	for j := range h.blue {
-		h.blue[j] = mgl32.Vec3{}
-		if l.havePrev && dt > 0 {
-			h.blue[j] = w.Pos[j].Sub(l.prevPos[j]).Mul(1 / dt)
-		}
-	}
-	copy(l.prevPos, w.Pos)
-	l.havePrev = true
+	l.history.blue(h, w.Pos, dt)
 	h.root, h.yaw, h.pred, h.predFace, h.goal = m.Root.Pos, m.Root.Yaw, m.Predicted.Pos, m.Predicted.Facing, m.Sim.GoalVel
 	h.sim, h.locks, h.toeLocks = m.Sim, m.Feet.Locks, m.Feet.ToeLocks
 	if m.Search.Searched || m.Search.Searches == 0 {
@@ -455,11 +442,7 @@ func (l *Lab) record() {
 	if m.Search.Searched && len(m.Search.SearchNs) > 0 {
 		h.searchUs = float32(m.Search.SearchNs[len(m.Search.SearchNs)-1]) / 1e3
 	}
-	if len(l.trail) == trailLen {
-		copy(l.trail, l.trail[1:])
-		l.trail = l.trail[:trailLen-1]
-	}
-	l.trail = append(l.trail, m.Root.Pos)
+	l.walk(m.Root.Pos)
 }
 
 // plotTick pushes the tick's costs and clip to the plots, marking a
@@ -498,16 +481,6 @@ func (l *Lab) plotTick() {
 		l.feetPlot.Mark(l.time)
 	}
 }
-
-// view is the snapshot the lab shows: Rewind ticks back from the newest.
-func (l *Lab) view() *snapshot {
-	back := min(l.Rewind, l.count-1)
-	return &l.hist[(l.head-1-back+2*historyLen)%historyLen]
-}
-
-// Step moves the rewound view by k ticks (negative: back), within the
-// history; it only changes what is shown.
-func (l *Lab) Step(k int) { l.Rewind = mathx.Clamp(l.Rewind-k, 0, max(l.count-1, 0)) }
 
 // Restart puts the character back at the origin, standing, and forgets
 // the history (the R key, and the panel's button through Panel.Ask).

@@ -197,12 +197,7 @@ var inputNames = append([]string{"keys"}, mm.PathNames[:]...)
 // Panel implements app.Lab.
 func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
-	if l.Err != "" && p.Note(l.Err, render.TargetColor) { // first, so that a refused database is seen
-		p.Ask(func() { l.Err = "" })
-	}
-	if l.short != "" && p.Note(l.short, render.DimText) {
-		p.Ask(func() { l.short = "" })
-	}
+	l.notePanel(p) // first, so that a refused database is seen
 	if p.Section("Control", &sec.control) {
 		p.Choice(inputNames, 3, &s.Path)
 		if s.Path == 0 {
@@ -217,16 +212,7 @@ func (l *Lab) Panel(p *app.Panel) {
 		}
 	}
 	if p.Section("Search", &sec.search) {
-		p.Choice(mm.SetNames[:], 3, &s.Features)
-		p.Range(sl, &s.Period)
-		if s.Features == int32(mm.Exact) {
-			p.Range(sl, &s.Rerank)
-		}
-		p.Check("Brute force (B)", &s.Brute)
-		if l.ch != nil { // the embedded set turns both ways already
-			p.Check("Mirrored captures", &s.Mirror)
-		}
-		p.Text(words.Count(l.db.Frames, "frame") + ", " + words.Count(len(l.db.Clips), "clip"))
+		l.searchPanel(p, sl)
 	}
 	if p.Section("Transitions", &sec.trans) {
 		p.Choice(transitionNames, 2, &s.Transition)
@@ -247,31 +233,10 @@ func (l *Lab) Panel(p *app.Panel) {
 		p.Check("Idle when standing", &s.Idle)
 	}
 	if p.Section("Synchronisation", &sec.sync) {
-		p.Check("Adjust root to simulation", &s.Sync.Adjust)
-		if s.Sync.Adjust {
-			p.Range(sl, &s.Sync.Halflife)
-			p.Range(sl, &s.Sync.RotHalflife)
-			p.Range(sl, &s.Sync.Ratio)
-		}
-		p.Check("Clamp root near it", &s.Sync.Clamp)
-		if s.Sync.Clamp {
-			p.Check("Hold simulation back", &s.Sync.Hold)
-			if s.Sync.Hold {
-				p.Range(sl, &s.Sync.HoldAfter)
-			}
-			p.Range(sl, &s.Sync.Distance)
-			p.Range(sl, &s.Sync.Angle)
-		}
+		l.syncPanel(p, sl)
 	}
 	if p.Section("Warping", &sec.warp) {
-		p.Check("Stride warp", &s.Warp.Stride)
-		p.Check("Orientation warp", &s.Warp.Orient)
-		if s.Warp.Stride || s.Warp.Orient {
-			p.Range(sl, &s.Warp.Halflife)
-			w := &l.m.Warps
-			p.Text(fmt.Sprintf("stride %.2fx, turned %.0f deg", w.Stride, w.Orient*180/math.Pi))
-		}
-		p.Range(sl, &s.Warp.Turn) // how much turn the search may leave to the root
+		l.warpPanel(p, sl)
 	}
 	if p.Section("Foot locking", &sec.lock) {
 		p.Check("Lock feet in contact", &s.Lock.On)
@@ -295,6 +260,69 @@ func (l *Lab) Panel(p *app.Panel) {
 			l.Rewind = int(back + 0.5)
 		}
 	}
+}
+
+// notePanel shows, each until dismissed, why the loaded files gave no
+// database and which of their clips are too short to search.
+func (l *Lab) notePanel(p *app.Panel) {
+	if l.Err != "" && p.Note(l.Err, render.TargetColor) {
+		p.Ask(func() { l.Err = "" })
+	}
+	if l.short != "" && p.Note(l.short, render.DimText) {
+		p.Ask(func() { l.short = "" })
+	}
+}
+
+// searchPanel lays out the section of the search: the feature set, how
+// often, re-ranking, brute force, mirroring, and the database's size.
+func (l *Lab) searchPanel(p *app.Panel, sl ui.Ranges) {
+	s := &l.S
+	p.Choice(mm.SetNames[:], 3, &s.Features)
+	p.Range(sl, &s.Period)
+	if s.Features == int32(mm.Exact) {
+		p.Range(sl, &s.Rerank)
+	}
+	p.Check("Brute force (B)", &s.Brute)
+	if l.ch != nil { // the embedded set turns both ways already
+		p.Check("Mirrored captures", &s.Mirror)
+	}
+	p.Text(words.Count(l.db.Frames, "frame") + ", " + words.Count(len(l.db.Clips), "clip"))
+}
+
+// syncPanel lays out the section of the synchronisation of the character
+// with the simulation: adjusting the root, clamping it, holding the
+// simulation back.
+func (l *Lab) syncPanel(p *app.Panel, sl ui.Ranges) {
+	s := &l.S
+	p.Check("Adjust root to simulation", &s.Sync.Adjust)
+	if s.Sync.Adjust {
+		p.Range(sl, &s.Sync.Halflife)
+		p.Range(sl, &s.Sync.RotHalflife)
+		p.Range(sl, &s.Sync.Ratio)
+	}
+	p.Check("Clamp root near it", &s.Sync.Clamp)
+	if s.Sync.Clamp {
+		p.Check("Hold simulation back", &s.Sync.Hold)
+		if s.Sync.Hold {
+			p.Range(sl, &s.Sync.HoldAfter)
+		}
+		p.Range(sl, &s.Sync.Distance)
+		p.Range(sl, &s.Sync.Angle)
+	}
+}
+
+// warpPanel lays out the section of stride and orientation warping, with
+// their amounts now.
+func (l *Lab) warpPanel(p *app.Panel, sl ui.Ranges) {
+	s := &l.S
+	p.Check("Stride warp", &s.Warp.Stride)
+	p.Check("Orientation warp", &s.Warp.Orient)
+	if s.Warp.Stride || s.Warp.Orient {
+		p.Range(sl, &s.Warp.Halflife)
+		w := &l.m.Warps
+		p.Text(fmt.Sprintf("stride %.2fx, turned %.0f deg", w.Stride, w.Orient*180/math.Pi))
+	}
+	p.Range(sl, &s.Warp.Turn) // how much turn the search may leave to the root
 }
 
 // rewindSeconds is how far back (s) the view is.

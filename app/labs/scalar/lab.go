@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"kinelab/animsys"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/spring"
 	"kinelab/app"
@@ -114,46 +113,22 @@ func DefaultSettings() Settings {
 		ElbowSpin: 0.8, ShowNoExp: true, LineScale: 0.4, Plot: PlotGrowth}
 }
 
-// Lab is the lab's state. Update drives it; drawing only reads it.
+// Lab is the lab's state, by its parts: the settings, the four demos on
+// the ground, the hierarchy, and the plots. Update ticks each part in
+// turn; drawing only reads them.
 type Lab struct {
 	app.Base
 	S    Settings
 	time float64          // s of simulated time
 	rng  mathx.Xorshift32 // random goals, reproducible per seed
 
-	// Growth from 0.1 to 10 in S.GrowTime seconds, then a rest.
-	growT          float32 // s into the current growth
-	Naive, Natural float32 // the two scales
+	growth  growth    // 0.1 to 10 in S.GrowTime seconds, then a rest
+	interp  interp    // lerp and eerp from 0.1 to 10 at alpha
+	base2   base2     // a scale moved by S.Base2Vel (doublings/s)
+	springs springs   // the scale and quaternion springs
+	hier    hierarchy // the expansion term, red against blue
 
-	// Lerp and eerp from 0.1 to 10 at Alpha.
-	alphaT      float32 // s into the alpha cycle
-	Alpha       float32
-	Lerp, Eerp  float32
-	Base2       float32 // scale moved by S.Base2Vel (doublings/s)
-	base2Octave int     // floor(log2(Base2)) after the last update
-	crossed     bool    // Base2 crossed a power of 2 since the last wrap
-	lastCross   float64 // s, when it did
-	DoubledIn   float32 // s between the last two crossings (0: none yet)
-
-	// Scale spring (base-2 scalar velocity, per axis) and quaternion
-	// spring (angular velocity, rad/s, world frame) with their goals.
-	SclX, SclV, SclGoal mgl32.Vec3
-	QuatX, QuatGoal     mgl32.Quat
-	QuatV               mgl32.Vec3
-	goalT               float32 // s since the last goal change
-	goalStep            int
-
-	// The hierarchy: its local pose, FK with velocities (red), the finite
-	// difference of the global pose (blue) and FK with the parent's scalar
-	// velocity zeroed, which drops the expansion term (orange).
-	skel                       animsys.Skeleton
-	phase, rootYaw, elbowAngle float32 // rad: oscillation phase, root and elbow angles
-	local, global, prev        animsys.Pose
-	fd, noExpLocal, noExp      animsys.Pose
-	lastSource                 int32   // S.Source at the last update, to mark switches
-	Mean, Max                  float32 // |red - blue| over joints (m/s)
-
-	plots    [5]*render.Plot
+	plots    [5]*render.Plot // by Plot*: one a demo
 	hierPlot *render.Plot
 	sec      scalarPanels
 }
@@ -173,14 +148,7 @@ func Entry() app.LabEntry {
 func New() *Lab {
 	l := &Lab{S: DefaultSettings(), rng: mathx.Xorshift32{X: 0x2545f491},
 		sec: scalarPanels{base2: true, hier: true}}
-	l.skel = animsys.Skeleton{
-		Names:   []string{"root", "scaler", "elbow", "tip"},
-		Parents: []int{-1, scalarRoot, scalarScaler, scalarElbow},
-		Offsets: []mgl32.Vec3{{}, {0, 0.15, 0}, {0, 0.5, 0}, {0.4, 0.2, 0}},
-	}
-	for _, p := range []*animsys.Pose{&l.local, &l.global, &l.prev, &l.fd, &l.noExpLocal, &l.noExp} {
-		*p = animsys.NewPose(scalarJoints)
-	}
+	l.hier = newHierarchy()
 	mk := func(title, unit string) *render.Plot { return render.NewPlot(title, unit, 600) }
 	l.plots[PlotGrowth] = mk("Growth: log2 scale", "log2")
 	l.plots[PlotGrowth].AddSeries("naive", scalarNaiveColor)
@@ -206,16 +174,15 @@ func New() *Lab {
 
 // reset puts every demo at its start (settings are kept).
 func (l *Lab) reset() {
-	l.growT, l.Naive, l.Natural = 0, scalarFrom, scalarFrom
-	l.alphaT = 0
-	l.restartBase2()
-	l.SclX, l.SclV, l.SclGoal = mgl32.Vec3{1, 1, 1}, mgl32.Vec3{}, mgl32.Vec3{1, 1, 1}
-	l.QuatX, l.QuatV, l.QuatGoal = mathx.QuatIdentity(), mgl32.Vec3{}, mathx.QuatIdentity()
-	l.goalT, l.goalStep = 0, 0
-	l.phase, l.rootYaw, l.elbowAngle = 0, 0, 0
-	l.updateAlpha(0)
+	l.growth.restart()
+	l.interp.t = 0
+	l.base2.restart()
+	l.springs.reset()
+	h := &l.hier
+	h.phase, h.rootYaw, h.elbowAngle = 0, 0, 0
+	l.interp.update(0, &l.S)
 	l.evaluateHierarchy()
-	l.prev.CopyFrom(&l.global)
+	h.prev.CopyFrom(&h.global)
 }
 
 // Name implements app.Lab.
@@ -241,40 +208,36 @@ func (l *Lab) Configure(c app.Config) {
 
 // NaiveVel is the naive scalar velocity of the growth (scale units/s):
 // constant, so the object gains the same size every second.
-func (l *Lab) NaiveVel() float32 {
-	return spring.ScaleDifferentiateVelocityNaive(scalarTo, scalarFrom, l.S.GrowTime)
-}
+func (l *Lab) NaiveVel() float32 { return naiveVel(l.S.GrowTime) }
 
 // NaturalVel is the natural scalar velocity of the growth (1/s): constant,
 // so the object gains the same ratio every second.
-func (l *Lab) NaturalVel() float32 {
-	return spring.ScaleDifferentiateVelocityNatural(scalarTo, scalarFrom, l.S.GrowTime)
-}
+func (l *Lab) NaturalVel() float32 { return naturalVel(l.S.GrowTime) }
 
-// Update implements app.Lab: it advances every demo; dt = 0 changes
-// nothing.
+// Update implements app.Lab: it advances every demo, then the hierarchy,
+// and plots them; dt = 0 changes nothing.
 func (l *Lab) Update(dt float32) {
 	if !(dt > 0) {
 		return
 	}
 	l.time += float64(dt)
-	l.updateGrowth(dt)
-	l.updateAlpha(dt)
-	l.updateBase2(dt)
+	for range l.growth.update(dt, l.S.GrowTime) {
+		l.plots[PlotGrowth].Mark(l.time)
+	}
+	l.interp.update(dt, &l.S)
+	if l.base2.update(l.S.Base2Vel, dt, l.time) {
+		l.plots[PlotBase2].Mark(l.time)
+	}
 	l.updateSprings(dt)
 
-	l.prev.CopyFrom(&l.global)
-	if l.S.Source != l.lastSource {
-		// The parent's scale jumps to the other source's: the finite
-		// difference spikes once, FK does not.
-		l.lastSource = l.S.Source
+	h := &l.hier
+	h.prev.CopyFrom(&h.global)
+	if h.switched(l.S.Source) {
 		l.hierPlot.Mark(l.time)
 	}
-	l.phase = wrapAngle(l.phase + 2*math.Pi*l.S.OscFreq*dt)
-	l.rootYaw = wrapAngle(l.rootYaw + l.S.RootSpin*dt)
-	l.elbowAngle = wrapAngle(l.elbowAngle + l.S.ElbowSpin*dt)
+	h.turn(dt, &l.S)
 	l.evaluateHierarchy()
-	l.measure(dt)
+	h.measure(dt)
 	l.push()
 }
 
@@ -284,70 +247,6 @@ func wrapAngle(a float32) float32 {
 		return 0
 	}
 	return float32(math.Remainder(float64(a), 2*math.Pi))
-}
-
-// updateGrowth integrates both growths over dt, stepping exactly onto the
-// end of the growth and of the rest so both land on 10 at the same time.
-func (l *Lab) updateGrowth(dt float32) {
-	for i := 0; dt > 0 && i < 8; i++ {
-		T := l.S.GrowTime
-		if l.growT >= T {
-			step := min(dt, T+scalarRest-l.growT)
-			l.growT += step
-			dt -= step
-			if l.growT >= T+scalarRest {
-				l.growT, l.Naive, l.Natural = 0, scalarFrom, scalarFrom
-				l.plots[PlotGrowth].Mark(l.time)
-			}
-			continue
-		}
-		step := min(dt, T-l.growT)
-		l.Naive = spring.ScaleIntegrateVelocityNaive(l.NaiveVel(), l.Naive, step)
-		l.Natural = spring.ScaleIntegrateVelocityNatural(l.NaturalVel(), l.Natural, step)
-		l.growT += step
-		dt -= step
-	}
-}
-
-// updateAlpha moves alpha (when animated) and interpolates 0.1 -> 10.
-func (l *Lab) updateAlpha(dt float32) {
-	if l.S.AnimAlpha {
-		l.alphaT = float32(math.Mod(float64(l.alphaT+dt), float64(scalarAlphaPeriod)))
-		l.S.Alpha = 0.5 - 0.5*float32(math.Cos(2*math.Pi*float64(l.alphaT/scalarAlphaPeriod)))
-	}
-	l.Alpha = mathx.Clamp(l.S.Alpha, 0, 1)
-	l.Lerp = mathx.Lerp(scalarFrom, scalarTo, l.Alpha)
-	l.Eerp = spring.EerpPow(scalarFrom, scalarTo, l.Alpha)
-}
-
-// updateBase2 integrates the base-2 scalar velocity; the scale wraps by a
-// factor of 100 to stay within [0.1, 10], and each crossing of a power of 2
-// times the measured doubling (or halving).
-func (l *Lab) updateBase2(dt float32) {
-	l.Base2 = spring.ScaleIntegrateVelocity(l.S.Base2Vel, l.Base2, dt)
-	wrapped := false
-	for i := 0; i < 64 && l.Base2 > scalarTo; i++ {
-		l.Base2, wrapped = l.Base2/100, true
-	}
-	for i := 0; i < 64 && l.Base2 < scalarFrom; i++ {
-		l.Base2, wrapped = l.Base2*100, true
-	}
-	oct := int(math.Floor(math.Log2(float64(l.Base2))))
-	switch {
-	case wrapped:
-		l.crossed = false
-		l.plots[PlotBase2].Mark(l.time)
-	case oct != l.base2Octave:
-		if l.crossed {
-			l.DoubledIn = float32(l.time - l.lastCross)
-		}
-		l.crossed, l.lastCross = true, l.time
-	}
-	l.base2Octave = oct
-}
-
-func (l *Lab) restartBase2() {
-	l.Base2, l.base2Octave, l.crossed, l.DoubledIn = 1, 0, false, 0
 }
 
 // Doublelife is the Base-2 object's doublelife (s), 1/velocity: negative
@@ -360,145 +259,100 @@ func (l *Lab) Halflife() float32 { return spring.ScalarVelocityToHalflife(l.S.Ba
 // updateSprings moves both springs toward their goals, and picks new goals
 // every scalarGoalEvery seconds when AutoGoal is on.
 func (l *Lab) updateSprings(dt float32) {
-	l.goalT += dt
-	if l.S.AutoGoal && l.goalT >= scalarGoalEvery {
+	l.springs.goalT += dt
+	if l.S.AutoGoal && l.springs.goalT >= scalarGoalEvery {
 		l.NextGoals()
 	}
-	l.SclX, l.SclV = spring.ScaleSpringDamperExact(l.SclX, l.SclV, l.SclGoal, l.S.Halflife, dt)
-	l.QuatX, l.QuatV = spring.QuatSpringDamperExact(l.QuatX, l.QuatV, l.QuatGoal, l.S.Halflife, dt)
-	l.QuatX = mathx.QuatNormalize(l.QuatX)
+	l.springs.update(l.S.Halflife, dt)
 }
 
 // NextGoals steps both springs' goals along a fixed tour (grow x4, shrink
 // /4, stretch, back to 1) with random turns, or random scales when the
 // tour is done.
 func (l *Lab) NextGoals() {
-	tour := []mgl32.Vec3{{4, 4, 4}, {0.25, 0.25, 0.25}, {2, 0.5, 1}, {1, 1, 1}}
-	if l.goalStep < len(tour) && !l.S.Uniform {
-		l.SclGoal = tour[l.goalStep]
+	if g, ok := l.springs.tourGoal(); ok && !l.S.Uniform {
+		l.springs.SclGoal = g
 	} else {
 		l.RandomScaleGoal()
 	}
-	l.goalStep++
+	l.springs.goalStep++
 	l.RandomTurnGoal()
 }
 
 // ScaleGoalBy multiplies the scale spring's goal by k (clamped to
 // [1/8, 8] per axis).
 func (l *Lab) ScaleGoalBy(k float32) {
-	for i := range 3 {
-		l.SclGoal[i] = mathx.Clamp(l.SclGoal[i]*k, 1.0/8, 8)
-	}
+	l.springs.scaleGoalBy(k)
 	l.goalChanged(PlotScaleSpring)
 }
 
 // RandomScaleGoal picks a goal with log2 in [-2, 2] (uniform if S.Uniform).
 func (l *Lab) RandomScaleGoal() {
-	for i := range 3 {
-		l.SclGoal[i] = float32(math.Exp2(float64(4*l.rng.Float() - 2)))
-	}
-	if l.S.Uniform {
-		l.SclGoal = mgl32.Vec3{l.SclGoal[0], l.SclGoal[0], l.SclGoal[0]}
-	}
+	l.springs.randomScaleGoal(&l.rng, l.S.Uniform)
 	l.goalChanged(PlotScaleSpring)
 }
 
 // TurnGoal turns the quaternion spring's goal by angle (rad) about y.
 func (l *Lab) TurnGoal(angle float32) {
-	l.QuatGoal = mathx.QuatNormalize(mathx.QuatMul(mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, angle, 0}), l.QuatGoal))
+	l.springs.turnGoal(angle)
 	l.goalChanged(PlotQuatSpring)
 }
 
 // RandomTurnGoal picks a random goal rotation 0.5 to 3 rad away.
 func (l *Lab) RandomTurnGoal() {
-	axis := mathx.Vec3Normalize(mgl32.Vec3{l.rng.Float()*2 - 1, l.rng.Float()*2 - 1 + 0.5, l.rng.Float()*2 - 1})
-	turn := mathx.QuatFromScaledAngleAxis(axis.Mul(0.5 + 2.5*l.rng.Float()))
-	l.QuatGoal = mathx.QuatNormalize(mathx.QuatMul(turn, l.QuatGoal))
+	l.springs.randomTurnGoal(&l.rng)
 	l.goalChanged(PlotQuatSpring)
 }
 
 // goalChanged restarts the automatic-goal timer and marks plot p.
 func (l *Lab) goalChanged(p int) {
-	l.goalT = 0
+	l.springs.goalT = 0
 	l.plots[p].Mark(l.time)
 }
 
 // QuatAngle is the quaternion spring's angle to its goal (rad).
-func (l *Lab) QuatAngle() float32 {
-	return mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(l.QuatX, l.QuatGoal))).Len()
-}
+func (l *Lab) QuatAngle() float32 { return l.springs.quatAngle() }
 
 // ParentScale is the hierarchy scaler's local scale and its natural scalar
 // velocity (1/s): log2 s = A sin(phase) when oscillating, or the scale
 // spring's state with its base-2 velocity times ln 2.
 func (l *Lab) ParentScale() (scl, svl mgl32.Vec3) {
 	if l.S.Source == SourceSpring {
-		return l.SclX, l.SclV.Mul(mathx.Ln2)
+		return l.springs.SclX, l.springs.SclV.Mul(mathx.Ln2)
 	}
-	s, c := math.Sincos(float64(l.phase))
+	s, c := math.Sincos(float64(l.hier.phase))
 	a, w := float64(l.S.OscAmp), 2*math.Pi*float64(l.S.OscFreq)
 	k := float32(math.Exp2(a * s))
 	v := float32(a * w * c * math.Ln2) // d/dt ln(2^(A sin wt)) = ln2 A w cos wt
 	return mgl32.Vec3{k, k, k}, mgl32.Vec3{v, v, v}
 }
 
-// setLocal writes the hierarchy's local pose for the current angles.
-func (l *Lab) setLocal() {
-	for i, o := range l.skel.Offsets {
-		l.local.SetKform(i, animsys.KformIdentity())
-		l.local.Pos[i] = o
-	}
-	l.local.Pos[scalarRoot] = scalarHierBase
-	l.local.Rot[scalarRoot] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, l.rootYaw, 0})
-	l.local.Ang[scalarRoot] = mgl32.Vec3{0, l.S.RootSpin, 0}
-	l.local.Scl[scalarScaler], l.local.Svl[scalarScaler] = l.ParentScale()
-	l.local.Rot[scalarElbow] = mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, 0, l.elbowAngle})
-	l.local.Ang[scalarElbow] = mgl32.Vec3{0, 0, l.S.ElbowSpin}
-}
-
-// evaluateHierarchy runs FK with velocities (red) and FK with every scalar
-// velocity zeroed (orange: no expansion term).
+// evaluateHierarchy writes the hierarchy's local pose for its angles and
+// the parent's scale, and runs its FKs.
 func (l *Lab) evaluateHierarchy() {
-	l.setLocal()
-	animsys.FK(&l.global, &l.local, l.skel.Parents)
-	l.noExpLocal.CopyFrom(&l.local)
-	for i := range l.noExpLocal.Svl {
-		l.noExpLocal.Svl[i] = mgl32.Vec3{}
-	}
-	animsys.FK(&l.noExp, &l.noExpLocal, l.skel.Parents)
-}
-
-// measure takes the finite difference (blue) against the last update, dt
-// seconds ago, and the difference to the propagated velocities.
-func (l *Lab) measure(dt float32) {
-	animsys.FiniteDiff(&l.fd, &l.global, &l.prev, dt)
-	var sum, mx float32
-	for i := 1; i < scalarJoints; i++ {
-		d := l.global.Vel[i].Sub(l.fd.Vel[i]).Len()
-		sum += d
-		mx = max(mx, d)
-	}
-	l.Mean, l.Max = sum/float32(scalarJoints-1), mx
+	scl, svl := l.ParentScale()
+	l.hier.setLocal(scl, svl, &l.S)
+	l.hier.evaluate()
 }
 
 // push records this update in every plot.
 func (l *Lab) push() {
 	lg := func(x float32) float32 { return float32(math.Log2(float64(x))) }
-	p := l.plots
-	p[PlotGrowth].Push(l.time, lg(l.Naive), lg(l.Natural))
-	p[PlotLerp].Push(l.time, lg(l.Lerp), lg(l.Eerp))
-	p[PlotBase2].Push(l.time, lg(l.Base2))
-	p[PlotScaleSpring].Push(l.time, lg(l.SclX[1]), lg(l.SclGoal[1]))
+	p, sp, h := l.plots, &l.springs, &l.hier
+	p[PlotGrowth].Push(l.time, lg(l.growth.Naive), lg(l.growth.Natural))
+	p[PlotLerp].Push(l.time, lg(l.interp.Lerp), lg(l.interp.Eerp))
+	p[PlotBase2].Push(l.time, lg(l.base2.Scale))
+	p[PlotScaleSpring].Push(l.time, lg(sp.SclX[1]), lg(sp.SclGoal[1]))
 	p[PlotQuatSpring].Push(l.time, l.QuatAngle())
 	t := scalarTip
-	l.hierPlot.Push(l.time, l.global.Vel[t].Len(), l.fd.Vel[t].Len(), l.noExp.Vel[t].Len())
+	l.hierPlot.Push(l.time, h.global.Vel[t].Len(), h.fd.Vel[t].Len(), h.noExp.Vel[t].Len())
 }
 
 // Restart starts the growth, alpha and base-2 demos again.
 func (l *Lab) Restart() {
-	l.growT, l.Naive, l.Natural = 0, scalarFrom, scalarFrom
-	l.alphaT = 0
-	l.restartBase2()
+	l.growth.restart()
+	l.interp.t = 0
+	l.base2.restart()
 	for _, p := range l.plots {
 		p.Clear()
 	}
@@ -534,21 +388,22 @@ func scalarAxes(name string) []string {
 func (l *Lab) CSVRows(rows [][]string) [][]string {
 	f := app.CSVFloat
 	v3 := func(v mgl32.Vec3) []string { return []string{f(v[0]), f(v[1]), f(v[2])} }
+	g, e, sp, h := &l.growth, &l.interp, &l.springs, &l.hier
 	row := make([]string, 0, 40) // the header's columns
 	row = append(row, app.CSVTime(l.time),
-		f(l.Naive), f(l.Natural), f(l.NaiveVel()), f(l.NaturalVel()),
-		f(l.Alpha), f(l.Lerp), f(l.Eerp),
-		f(l.S.Base2Vel), f(l.S.Base2Vel*mathx.Ln2), f(l.Base2), f(l.Doublelife()), f(l.Halflife()),
+		f(g.Naive), f(g.Natural), f(l.NaiveVel()), f(l.NaturalVel()),
+		f(e.Alpha), f(e.Lerp), f(e.Eerp),
+		f(l.S.Base2Vel), f(l.S.Base2Vel*mathx.Ln2), f(l.base2.Scale), f(l.Doublelife()), f(l.Halflife()),
 		f(l.S.Halflife))
-	row = append(row, v3(l.SclX)...)
-	row = append(row, v3(l.SclV)...)
-	row = append(row, v3(l.SclGoal)...)
+	row = append(row, v3(sp.SclX)...)
+	row = append(row, v3(sp.SclV)...)
+	row = append(row, v3(sp.SclGoal)...)
 	row = append(row, f(l.QuatAngle()))
-	row = append(row, v3(l.QuatV)...)
+	row = append(row, v3(sp.QuatV)...)
 	s, sv := l.ParentScale()
 	row = append(row, f(s[1]), f(sv[1]))
-	row = append(row, v3(l.global.Vel[scalarTip])...)
-	row = append(row, v3(l.fd.Vel[scalarTip])...)
-	row = append(row, v3(l.noExp.Vel[scalarTip])...)
-	return append(rows, append(row, f(l.Mean), f(l.Max)))
+	row = append(row, v3(h.global.Vel[scalarTip])...)
+	row = append(row, v3(h.fd.Vel[scalarTip])...)
+	row = append(row, v3(h.noExp.Vel[scalarTip])...)
+	return append(rows, append(row, f(h.Mean), f(h.Max)))
 }

@@ -83,16 +83,16 @@ func TestScalarStress(t *testing.T) {
 				t.Fatalf("update %d (dt %g): %s = %g, want > 0", i, dt, h, v[k])
 			}
 		}
-		for _, p := range []*animsys.Pose{&l.local, &l.global, &l.prev, &l.fd, &l.noExp} {
+		for _, p := range []*animsys.Pose{&l.hier.local, &l.hier.global, &l.hier.prev, &l.hier.fd, &l.hier.noExp} {
 			if !apptest.PoseFinite(p) {
 				t.Fatalf("update %d (dt %g): a hierarchy pose is not finite", i, dt)
 			}
 		}
-		if !mathx.QuatFinite(l.QuatX) || !mathx.QuatFinite(l.QuatGoal) || !mathx.Vec3Finite(l.QuatV) {
+		if !mathx.QuatFinite(l.springs.QuatX) || !mathx.QuatFinite(l.springs.QuatGoal) || !mathx.Vec3Finite(l.springs.QuatV) {
 			t.Fatalf("update %d (dt %g): quaternion spring not finite", i, dt)
 		}
-		if l.Base2 < scalarFrom*0.999 || l.Base2 > scalarTo*1.001 {
-			t.Fatalf("update %d: base-2 scale %g left [0.1, 10]", i, l.Base2)
+		if l.base2.Scale < scalarFrom*0.999 || l.base2.Scale > scalarTo*1.001 {
+			t.Fatalf("update %d: base-2 scale %g left [0.1, 10]", i, l.base2.Scale)
 		}
 	}
 }
@@ -122,8 +122,8 @@ func TestScalarCSVMatchesSpring(t *testing.T) {
 
 	const dt = float32(1.0 / 60)
 	naive, natural, base2 := scalarFrom, scalarFrom, float32(1)
-	sx, sv, sg := mgl32.Vec3{1, 1, 1}, mgl32.Vec3{}, l.SclGoal
-	qx, qv, qg := mathx.QuatIdentity(), mgl32.Vec3{}, l.QuatGoal
+	sx, sv, sg := mgl32.Vec3{1, 1, 1}, mgl32.Vec3{}, l.springs.SclGoal
+	qx, qv, qg := mathx.QuatIdentity(), mgl32.Vec3{}, l.springs.QuatGoal
 	nv := spring.ScaleDifferentiateVelocityNaive(10, 0.1, l.S.GrowTime)
 	tv := spring.ScaleDifferentiateVelocityNatural(10, 0.1, l.S.GrowTime)
 	var rows [][]string
@@ -160,7 +160,7 @@ func TestScalarCSVMatchesSpring(t *testing.T) {
 		}
 		// The hierarchy's columns: FK of the lab's local pose, called here.
 		g := animsys.NewPose(scalarJoints)
-		animsys.FK(&g, &l.local, l.skel.Parents)
+		animsys.FK(&g, &l.hier.local, l.hier.skel.Parents)
 		if red := g.Vel[scalarTip]; math.Abs(v[col["tip_red_y_m/s"]]-float64(red[1])) > 1e-5 {
 			t.Fatalf("update %d: tip_red_y %g, FK gives %g", i, v[col["tip_red_y_m/s"]], red[1])
 		}
@@ -184,8 +184,8 @@ func TestScalarGrowthLandsOnTenAtAnyDt(t *testing.T) {
 			l.Update(dt)
 		}
 		l.Update(float32(float64(l.S.GrowTime)-l.time) + 1e-5)
-		if math.Abs(float64(l.Naive)-10) > 2e-3 || math.Abs(float64(l.Natural)-10) > 2e-3 {
-			t.Errorf("dt %g: at the end of the growth naive %g, natural %g; want 10", dt, l.Naive, l.Natural)
+		if math.Abs(float64(l.growth.Naive)-10) > 2e-3 || math.Abs(float64(l.growth.Natural)-10) > 2e-3 {
+			t.Errorf("dt %g: at the end of the growth naive %g, natural %g; want 10", dt, l.growth.Naive, l.growth.Natural)
 		}
 	}
 }
@@ -196,11 +196,11 @@ func TestScalarGrowthLandsOnTenAtAnyDt(t *testing.T) {
 func scalarPositionsAt(l *Lab, h float32) []mgl32.Vec3 {
 	m := New()
 	m.S = l.S
-	m.phase = l.phase + 2*math.Pi*l.S.OscFreq*h
-	m.rootYaw = l.rootYaw + l.S.RootSpin*h
-	m.elbowAngle = l.elbowAngle + l.S.ElbowSpin*h
+	m.hier.phase = l.hier.phase + 2*math.Pi*l.S.OscFreq*h
+	m.hier.rootYaw = l.hier.rootYaw + l.S.RootSpin*h
+	m.hier.elbowAngle = l.hier.elbowAngle + l.S.ElbowSpin*h
 	m.evaluateHierarchy()
-	return append([]mgl32.Vec3(nil), m.global.Pos...)
+	return append([]mgl32.Vec3(nil), m.hier.global.Pos...)
 }
 
 // TestScalarHierarchyExpansion: the velocities FK propagates through the
@@ -223,13 +223,13 @@ func TestScalarHierarchyExpansion(t *testing.T) {
 		p0, p1 := scalarPositionsAt(l, -h), scalarPositionsAt(l, h)
 		for j := scalarScaler; j < scalarJoints; j++ {
 			cd := p1[j].Sub(p0[j]).Mul(1 / (2 * h))
-			red := l.global.Vel[j]
+			red := l.hier.global.Vel[j]
 			d := float64(red.Sub(cd).Len())
 			worst = math.Max(worst, d/math.Max(1, float64(cd.Len())))
 			if d > 2e-3*math.Max(1, float64(cd.Len())) {
-				t.Fatalf("trial %d joint %s: FK velocity %v, central difference %v", trial, l.skel.Names[j], red, cd)
+				t.Fatalf("trial %d joint %s: FK velocity %v, central difference %v", trial, l.hier.skel.Names[j], red, cd)
 			}
-			expansion = math.Max(expansion, float64(red.Sub(l.noExp.Vel[j]).Len()))
+			expansion = math.Max(expansion, float64(red.Sub(l.hier.noExp.Vel[j]).Len()))
 		}
 	}
 	t.Logf("propagated vs central difference (h = %g s): worst relative error %.2g; largest expansion term %.3f m/s", h, worst, expansion)
@@ -247,7 +247,7 @@ func TestScalarHierarchyExpansion(t *testing.T) {
 		l.Update(1.0 / 60)
 	}
 	s0, v0 := l.ParentScale()
-	x1, _ := spring.ScaleSpringDamperExact(l.SclX, l.SclV, l.SclGoal, l.S.Halflife, h)
+	x1, _ := spring.ScaleSpringDamperExact(l.springs.SclX, l.springs.SclV, l.springs.SclGoal, l.S.Halflife, h)
 	fd := math.Log(float64(x1[1])/float64(s0[1])) / h
 	if math.Abs(fd-float64(v0[1])) > 2e-3*math.Abs(fd) {
 		t.Errorf("spring source: natural scalar velocity %g, d ln s/dt %g", v0[1], fd)
@@ -258,7 +258,7 @@ func TestScalarHierarchyExpansion(t *testing.T) {
 	var mx float32
 	for i := 0; i < 300; i++ {
 		l.Update(1.0 / 60)
-		mx = max(mx, l.Max)
+		mx = max(mx, l.hier.Max)
 	}
 	t.Logf("one-frame finite difference vs FK at 60 Hz: max |red - blue| %.4f m/s", mx)
 	if mx > 0.1 {
@@ -277,8 +277,8 @@ func TestScalarBase2Readouts(t *testing.T) {
 	if d := l.Doublelife(); d != 0.5 || l.Halflife() != -0.5 {
 		t.Errorf("doublelife %g, half-life %g; want 0.5, -0.5", d, l.Halflife())
 	}
-	if math.Abs(float64(l.DoubledIn)-0.5) > 1.0/240+1e-4 {
-		t.Errorf("measured doubling time %g s, want 0.5 s", l.DoubledIn)
+	if math.Abs(float64(l.base2.DoubledIn)-0.5) > 1.0/240+1e-4 {
+		t.Errorf("measured doubling time %g s, want 0.5 s", l.base2.DoubledIn)
 	}
 	l.S.Base2Vel = 0
 	if s := scalarLifeText(l.Doublelife()); s != "never" {
@@ -348,7 +348,7 @@ func TestScalarGoalButtons(t *testing.T) {
 	l := New()
 	l.S.AutoGoal = false
 	l.Update(1.0 / 60)
-	goal, q, now := l.SclGoal, l.QuatGoal, l.time
+	goal, q, now := l.springs.SclGoal, l.springs.QuatGoal, l.time
 	l.ScaleGoalBy(4)
 	l.TurnGoal(math.Pi / 2)
 	l.ScaleGoalBy(0.25)
@@ -357,10 +357,10 @@ func TestScalarGoalButtons(t *testing.T) {
 	if l.time != now {
 		t.Fatalf("a paused frame moved the time from %v to %v", now, l.time)
 	}
-	if want := goal.Mul(4); l.SclGoal != want {
-		t.Errorf("scale goal %v after x4, /4, x4; want %v", l.SclGoal, want)
+	if want := goal.Mul(4); l.springs.SclGoal != want {
+		t.Errorf("scale goal %v after x4, /4, x4; want %v", l.springs.SclGoal, want)
 	}
-	if a := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(l.QuatGoal, q))).Len(); math.Abs(float64(a)-math.Pi/2) > 1e-5 {
+	if a := mathx.QuatToScaledAngleAxis(mathx.QuatAbs(mathx.QuatMulInv(l.springs.QuatGoal, q))).Len(); math.Abs(float64(a)-math.Pi/2) > 1e-5 {
 		t.Errorf("quat goal turned %g rad, want pi/2", a)
 	}
 }

@@ -76,7 +76,7 @@ func checkFrame(t *testing.T, a *app.App) {
 		pos  mgl32.Vec3
 		s    float32
 		col  color.RGBA
-	}{{"naive", scalarNaivePos, lab.Naive, scalarNaiveColor}} {
+	}{{"naive", scalarNaivePos, lab.growth.Naive, scalarNaiveColor}} {
 		e := scalarUnit * b.s
 		p := v.Project(b.pos.Add(mgl32.Vec3{0, e / 2, 0}))
 		got := img.RGBAAt(int(p.X+0.5), int(p.Y+0.5))

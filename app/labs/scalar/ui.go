@@ -34,30 +34,30 @@ func (l *Lab) Draw3D(v *app.View) {
 		e := scalarUnit * s
 		scalarBox(p.Add(mgl32.Vec3{0, e / 2, 0}), mgl32.Vec3{e, e, e}, one, col, true)
 	}
-	grounded(scalarNaivePos, l.Naive, scalarNaiveColor)
-	grounded(scalarNaturalPos, l.Natural, scalarNaturalColor)
-	grounded(scalarLerpPos, l.Lerp, scalarLerpColor)
-	grounded(scalarEerpPos, l.Eerp, scalarEerpColor)
-	grounded(scalarBase2Pos, l.Base2, scalarBase2Color)
+	grounded(scalarNaivePos, l.growth.Naive, scalarNaiveColor)
+	grounded(scalarNaturalPos, l.growth.Natural, scalarNaturalColor)
+	grounded(scalarLerpPos, l.interp.Lerp, scalarLerpColor)
+	grounded(scalarEerpPos, l.interp.Eerp, scalarEerpColor)
+	grounded(scalarBase2Pos, l.base2.Scale, scalarBase2Color)
 
 	// Scale spring: a box of scale SclX per axis, its goal in wireframe.
 	unit := float32(scalarSpringUnit)
-	sz := l.SclX.Mul(unit)
+	sz := l.springs.SclX.Mul(unit)
 	scalarBox(scalarScalePos.Add(mgl32.Vec3{0, sz[1] / 2, 0}), sz, one, scalarScaleColor, true)
-	gz := l.SclGoal.Mul(unit)
+	gz := l.springs.SclGoal.Mul(unit)
 	scalarBox(scalarScalePos.Add(mgl32.Vec3{0, gz[1] / 2, 0}), gz, one, scalarGoalColor, false)
 
 	// Quaternion spring: a flat box turned by QuatX, its goal in wireframe.
 	qs := mgl32.Vec3{0.5, 0.12, 0.26}
-	scalarBox(scalarQuatPos, qs, l.QuatX, scalarQuatColor, true)
-	scalarBox(scalarQuatPos, qs.Mul(1.02), l.QuatGoal, scalarGoalColor, false)
+	scalarBox(scalarQuatPos, qs, l.springs.QuatX, scalarQuatColor, true)
+	scalarBox(scalarQuatPos, qs.Mul(1.02), l.springs.QuatGoal, scalarGoalColor, false)
 	rl.DrawLine3D(render.V3(scalarQuatPos.Sub(mgl32.Vec3{0, scalarQuatPos[1], 0})), render.V3(scalarQuatPos), render.DimText)
 
 	// The hierarchy: a plate for the root, a box per joint scaled by its
 	// global scale, links, and the velocity lines on top.
-	g := &l.global
+	g := &l.hier.global
 	scalarBox(g.Pos[scalarRoot].Add(mgl32.Vec3{0, 0.01, 0}), mgl32.Vec3{0.34, 0.02, 0.34}, g.Rot[scalarRoot], render.DimText, true)
-	render.Skeleton(g.Pos, l.skel.Parents, nil, render.BoneColor, render.JointColor, 0.012)
+	render.Skeleton(g.Pos, l.hier.skel.Parents, nil, render.BoneColor, render.JointColor, 0.012)
 	for i := scalarScaler; i < scalarJoints; i++ {
 		scalarBox(g.Pos[i], g.Scl[i].Mul(0.07), g.Rot[i], scalarJointColor, true)
 	}
@@ -67,9 +67,9 @@ func (l *Lab) Draw3D(v *app.View) {
 	side := mathx.Vec3Normalize(fwd.Cross(mgl32.Vec3{0, 1, 0})).Mul(0.012)
 	for i := scalarScaler; i < scalarJoints; i++ {
 		render.VectorLine(g.Pos[i], g.Vel[i], side.Mul(-1), l.S.LineScale, render.Propagated)
-		render.VectorLine(g.Pos[i], l.fd.Vel[i], side, l.S.LineScale, render.FiniteDiff)
+		render.VectorLine(g.Pos[i], l.hier.fd.Vel[i], side, l.S.LineScale, render.FiniteDiff)
 		if l.S.ShowNoExp {
-			render.VectorLine(g.Pos[i], l.noExp.Vel[i], side.Mul(3), l.S.LineScale, scalarNoExpColor)
+			render.VectorLine(g.Pos[i], l.hier.noExp.Vel[i], side.Mul(3), l.S.LineScale, scalarNoExpColor)
 		}
 	}
 	render.EndOnTop()
@@ -143,30 +143,30 @@ func (l *Lab) Draw2D(v *app.View) {
 		rl.DrawLineEx(q, l, 1, render.DimText)
 		return mgl32.Vec3{p[0], 0.9, p[2]}
 	}
-	scalarLabel(v, top(scalarNaivePos, l.Naive), scalarNaiveColor, "naive", "s "+f(l.Naive), fmt.Sprintf("+%.2f /s", l.NaiveVel()))
-	scalarLabel(v, top(scalarNaturalPos, l.Natural), scalarNaturalColor, "natural", "s "+f(l.Natural), fmt.Sprintf("x e^%.2f /s", l.NaturalVel()))
-	sy := scalarSpringUnit * max(l.SclX[1], l.SclGoal[1])
+	scalarLabel(v, top(scalarNaivePos, l.growth.Naive), scalarNaiveColor, "naive", "s "+f(l.growth.Naive), fmt.Sprintf("+%.2f /s", l.NaiveVel()))
+	scalarLabel(v, top(scalarNaturalPos, l.growth.Natural), scalarNaturalColor, "natural", "s "+f(l.growth.Natural), fmt.Sprintf("x e^%.2f /s", l.NaturalVel()))
+	sy := scalarSpringUnit * max(l.springs.SclX[1], l.springs.SclGoal[1])
 	scalarLabel(v, scalarScalePos.Add(mgl32.Vec3{0, sy + 0.06, 0}), scalarScaleColor,
-		"scale spring", fmt.Sprintf("s %s %s %s", f(l.SclX[0]), f(l.SclX[1]), f(l.SclX[2])))
+		"scale spring", fmt.Sprintf("s %s %s %s", f(l.springs.SclX[0]), f(l.springs.SclX[1]), f(l.springs.SclX[2])))
 	s, _ := l.ParentScale()
 	scalarLabelBelow(v, scalarHierBase, render.TextColor, "hierarchy", "parent s "+f(s[1]))
-	scalarLabel(v, back(scalarLerpPos, scalarUnit*l.Lerp), scalarLerpColor, "lerp", "s "+f(l.Lerp), fmt.Sprintf("a %.2f", l.Alpha))
-	scalarLabel(v, back(scalarEerpPos, scalarUnit*l.Eerp), scalarEerpColor, "eerp", "s "+f(l.Eerp), fmt.Sprintf("a %.2f", l.Alpha))
-	b2 := []string{"s " + f(l.Base2), fmt.Sprintf("%+.2f dbl/s", l.S.Base2Vel)}
-	if l.DoubledIn > 0 {
+	scalarLabel(v, back(scalarLerpPos, scalarUnit*l.interp.Lerp), scalarLerpColor, "lerp", "s "+f(l.interp.Lerp), fmt.Sprintf("a %.2f", l.interp.Alpha))
+	scalarLabel(v, back(scalarEerpPos, scalarUnit*l.interp.Eerp), scalarEerpColor, "eerp", "s "+f(l.interp.Eerp), fmt.Sprintf("a %.2f", l.interp.Alpha))
+	b2 := []string{"s " + f(l.base2.Scale), fmt.Sprintf("%+.2f dbl/s", l.S.Base2Vel)}
+	if l.base2.DoubledIn > 0 {
 		what := "x2"
 		if l.S.Base2Vel < 0 {
 			what = "/2"
 		}
-		b2 = append(b2, fmt.Sprintf("%s in %.3f s", what, l.DoubledIn))
+		b2 = append(b2, fmt.Sprintf("%s in %.3f s", what, l.base2.DoubledIn))
 	}
-	scalarLabel(v, back(scalarBase2Pos, scalarUnit*l.Base2), scalarBase2Color, "base 2", b2...)
+	scalarLabel(v, back(scalarBase2Pos, scalarUnit*l.base2.Scale), scalarBase2Color, "base 2", b2...)
 	scalarLabel(v, back(scalarQuatPos, 0.15), scalarQuatColor, "quat spring", fmt.Sprintf("%.2f rad to goal", l.QuatAngle()))
 
 	demo, hier := scalarPlotRects(v)
 	l.plots[l.S.Plot].Draw(demo, v.Mouse)
 	l.hierPlot.Draw(hier, v.Mouse)
-	msg := fmt.Sprintf("hierarchy |red - blue| mean %.4f  max %.4f m/s", l.Mean, l.Max)
+	msg := fmt.Sprintf("hierarchy |red - blue| mean %.4f  max %.4f m/s", l.hier.Mean, l.hier.Max)
 	r := ui.CaptionRect(0, 0, ui.SmallText, msg)
 	ui.Caption("hierarchy readout", hier.X, hier.Y-r.Height-4, ui.SmallText, []color.RGBA{render.TextColor}, msg)
 }

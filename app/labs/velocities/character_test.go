@@ -163,7 +163,7 @@ func TestDataJumpMarked(t *testing.T) {
 	marked := 0
 	for i := 0; i < int(loopLen(c)*60)-2; i++ {
 		l.Update(1.0 / 60)
-		frame := l.clipTime(l.cur, l.tCur) / c.FrameTime
+		frame := l.clipTime(l.cur, l.tCur, l.S.Play) / c.FrameTime
 		if l.Event == "data jump" {
 			marked++
 			if frame < bad-4 || frame > bad+5 {

@@ -87,22 +87,23 @@ func DefaultSettings() Settings {
 		ShowMesh: true, ShowSkeleton: true, SkipFrames: 4, TeleportDist: 3, ClipSpeed: 1}
 }
 
-// Lab is the lab's state. Update drives it; drawing only reads it.
+// Lab is the lab's state, by its parts: the settings, the character,
+// what plays (playback), where the character stands, the events of the
+// tick, the fades and targets of the procedural stages, the readout of
+// red against blue and the chain's poses. Update drives it; drawing only
+// reads it.
 type Lab struct {
 	app.Base
-	S     Settings
-	ch    *character.Character
-	skel  animsys.Skeleton
-	clips []animsys.Clip
-	wave  animsys.Clip
+	S    Settings
+	ch   *character.Character
+	skel animsys.Skeleton
+	wave animsys.Clip
 
-	cur, prev   int     // playing clip, and the one a blend comes from
-	tCur, tPrev float32 // s into each
-	trans       animsys.Transition
-	entPos      mgl32.Vec3 // the character's root in the world (m) and its yaw (rad)
-	entYaw      float32
-	time        float64 // s of simulated time
-	hasPrev     bool
+	playback
+	entPos  mgl32.Vec3 // the character's root in the world (m) and its yaw (rad)
+	entYaw  float32
+	time    float64 // s of simulated time
+	hasPrev bool
 	// Event is what the last Update did to the pose at once: teleport,
 	// reset, skip; wrap, end or turn when a clip that does not loop
 	// seamlessly crossed its end (Settings.Play); "data jump" when the
@@ -112,8 +113,6 @@ type Lab struct {
 	// reads across it.
 	Event    string
 	next     tickEvents
-	jumps    [][]int          // per clip, the frame intervals where its data jumps
-	readAt   [2]clipRead      // what the last tick sampled: the playing clip, the blend's source
 	was      switches         // the settings whose change makes an event
 	resetRNG mathx.Xorshift32 // Reset's choices, reproducible per seed
 	fades
@@ -189,30 +188,18 @@ func New() *Lab {
 
 // newLab builds the lab on character ch.
 func newLab(ch *character.Character) *Lab {
-	l := &Lab{S: DefaultSettings(), ch: ch, skel: ch.Skel, clips: ch.Clips,
+	l := &Lab{S: DefaultSettings(), ch: ch, skel: ch.Skel,
 		wave: ch.Additive, next: tickEvents{play: -1, seek: -1}, resetRNG: mathx.NewXorshift32(0), ikDelta: 0.01,
 		sec: velPanels{clip: true, events: true, lines: true}}
 	n := l.skel.Len()
-	l.trans = animsys.NewTransition(n)
+	l.playback = newPlayback(&l.skel, ch.Clips, ch.Start)
 	for _, p := range []*animsys.Pose{&l.sampA, &l.sampB, &l.mix, &l.tmp, &l.addPose, &l.local, &l.global, &l.prevGlobal, &l.fd, &l.prevLocal,
 		&l.fdLocal, &l.bk, &l.ikTemp, &l.ikGlobalA, &l.ikGlobalB, &l.procBase} {
 		*p = animsys.NewPose(n)
 	}
-	l.jumps = make([][]int, len(l.clips))
-	for i := range l.clips {
-		for _, e := range animsys.DetectEvents(&l.skel, &l.clips[i]) {
-			if k := len(l.jumps[i]); k == 0 || l.jumps[i][k-1] != e.Frame {
-				l.jumps[i] = append(l.jumps[i], e.Frame)
-			}
-		}
-	}
-	l.readAt = [2]clipRead{{-1, 0}, {-1, 0}}
 	l.plot = render.NewPlot(plotTitle(0), "", 600)
 	l.plot.AddSeries("mean", render.PlotMean)
 	l.plot.AddSeries("max", render.PlotMax)
-	if ch.Start < len(l.clips) {
-		l.cur, l.prev = ch.Start, ch.Start // the default character starts walking
-	}
 	l.focusHeight = ch.HipsHeight
 	l.scale, l.notHuman = app.ViewScale(ch), ch.NotHuman()
 	l.plot.YUnit = l.unit(0)
@@ -315,7 +302,9 @@ func (l *Lab) switchEvent() string {
 	return ""
 }
 
-// Update implements app.Lab. dt = 0 changes nothing.
+// Update implements app.Lab: what the keys, the panel and the timeline
+// asked for, then the clips played on, the chain evaluated and red
+// measured against blue. dt = 0 changes nothing.
 func (l *Lab) Update(dt float32) {
 	if !(dt > 0) {
 		return
@@ -323,22 +312,57 @@ func (l *Lab) Update(dt float32) {
 	// A skipped character is updated once for k+1 frames of time while
 	// the finite difference still divides by one frame's dt.
 	simDt := dt * float32(1+l.next.skip)
-	switch {
-	case l.next.teleport:
-		l.Event = "teleport"
-	case l.next.reset:
-		l.Event = "reset"
-	case l.next.skip > 0:
-		l.Event = "skip"
-	case l.next.seek >= 0:
-		l.Event = "scrub"
-	default:
-		l.Event = ""
-	}
+	l.Event = l.next.event()
 	l.next.skip = 0
 	l.prevGlobal.CopyFrom(&l.global)
 	l.prevLocal.CopyFrom(&l.local)
+	l.carryOut()
 
+	crossed, crossedPrev := l.advance(simDt*l.clipSpeed(), l.S.Play)
+	// The clip a blend comes from counts while the blend runs.
+	blending := l.trans.SourceShows(l.transitionParams())
+	l.note(l.endEvent(l.cur, crossed, l.S.Play))
+	l.note(l.endEvent(l.prev, crossedPrev && blending, l.S.Play))
+	l.trans.Advance(simDt)
+	l.time += float64(simDt)
+	l.updateFades(simDt)
+	l.evaluate(simDt)
+	if l.readsJump(l.S.Play, l.S.Cubic, l.trans.SourceShows(l.transitionParams())) {
+		l.note("data jump")
+	}
+
+	l.measure(dt)
+	l.hasPrev = true
+}
+
+// event names what the next tick was asked to do that jumps the pose:
+// teleport, reset, skip or scrub (in that order), "" for none.
+func (n *tickEvents) event() string {
+	switch {
+	case n.teleport:
+		return "teleport"
+	case n.reset:
+		return "reset"
+	case n.skip > 0:
+		return "skip"
+	case n.seek >= 0:
+		return "scrub"
+	}
+	return ""
+}
+
+// note makes e the tick's event if it has none yet.
+func (l *Lab) note(e string) {
+	if l.Event == "" {
+		l.Event = e
+	}
+}
+
+// carryOut does what the keys, the panel and the timeline asked of this
+// tick (tickEvents): a teleport, a reset, a transition to a clip (a cut
+// is an event), a seek; and notes a switch of the settings that jumps
+// the pose.
+func (l *Lab) carryOut() {
 	if l.next.teleport {
 		l.next.teleport = false
 		side := mathx.QuatMulVec3(l.yawQuat(), mgl32.Vec3{1, 0, 0})
@@ -353,40 +377,16 @@ func (l *Lab) Update(dt float32) {
 	}
 	if l.next.play >= 0 {
 		l.startTransition(l.next.play)
-		if l.trans.Kind() == animsys.TransitionCut && l.Event == "" {
-			l.Event = "cut" // a cut jumps the pose: that is what it is
+		if l.trans.Kind() == animsys.TransitionCut {
+			l.note("cut") // a cut jumps the pose: that is what it is
 		}
 		l.next.play = -1
 	}
-	if e := l.switchEvent(); e != "" && l.Event == "" {
-		l.Event = e
-	}
+	l.note(l.switchEvent())
 	if l.next.seek >= 0 {
 		l.tCur = min(l.next.seek, loopLen(&l.clips[l.cur]))
 		l.next.seek = -1
 	}
-
-	var crossed, crossedPrev bool
-	clipDt := simDt * l.clipSpeed()
-	l.tCur, crossed = l.S.Play.Advance(l.tCur, clipDt, loopLen(&l.clips[l.cur]))
-	l.tPrev, crossedPrev = l.S.Play.Advance(l.tPrev, clipDt, loopLen(&l.clips[l.prev]))
-	// The clip a blend comes from counts while the blend runs.
-	blending := l.trans.SourceShows(l.transitionParams())
-	if e := l.endEvent(l.cur, crossed); e != "" && l.Event == "" {
-		l.Event = e
-	} else if e := l.endEvent(l.prev, crossedPrev && blending); e != "" && l.Event == "" {
-		l.Event = e
-	}
-	l.trans.Advance(simDt)
-	l.time += float64(simDt)
-	l.updateFades(simDt)
-	l.evaluate(simDt)
-	if jump := l.readsJump(); jump && l.Event == "" {
-		l.Event = "data jump"
-	}
-
-	l.measure(dt)
-	l.hasPrev = true
 }
 
 // clipSpeed is Settings.ClipSpeed, kept within the timeline's range.
@@ -395,79 +395,6 @@ func (l *Lab) clipSpeed() float32 {
 		return 0
 	}
 	return min(l.S.ClipSpeed, app.MaxClipSpeed)
-}
-
-// loopLen is the length (s) of clip c's loop.
-func loopLen(c *animsys.Clip) float32 {
-	_, n := c.Loop()
-	return n
-}
-
-// clipRead is a clip and the time (s, into the clip) a tick sampled it
-// at; clip -1 for none.
-type clipRead struct {
-	clip int
-	t    float32
-}
-
-// clipTime is the clip time (s) playback time t of clip i samples.
-func (l *Lab) clipTime(i int, t float32) float32 {
-	start, n := l.clips[i].Loop()
-	off, _ := l.S.Play.At(t, n)
-	return start + off
-}
-
-// readsJump reports whether this tick's or the last tick's samples read a
-// frame interval where the clip's data jumps, and records this tick's. A
-// sample at time s reads the interval around s, and with cubic sampling
-// the one before and the one after; the finite difference reads every
-// interval between the two ticks' samples of a clip.
-func (l *Lab) readsJump() bool {
-	now := [2]clipRead{{l.cur, l.clipTime(l.cur, l.tCur)}, {-1, 0}}
-	if l.trans.SourceShows(l.transitionParams()) {
-		now[1] = clipRead{l.prev, l.clipTime(l.prev, l.tPrev)}
-	}
-	hit := false
-	for _, r := range now {
-		if r.clip < 0 || len(l.jumps[r.clip]) == 0 {
-			continue
-		}
-		lo, hi := r.t, r.t
-		for _, p := range l.readAt {
-			if p.clip == r.clip {
-				lo, hi = min(lo, p.t), max(hi, p.t)
-			}
-		}
-		ft := l.clips[r.clip].FrameTime
-		first, last := int(lo/ft), int(hi/ft)
-		if l.S.Cubic {
-			first, last = first-1, last+1
-		}
-		for _, f := range l.jumps[r.clip] {
-			hit = hit || (f >= first && f <= last)
-		}
-	}
-	l.readAt = now
-	return hit
-}
-
-// endEvent names what clip i did when its playback crossed an end: wrap
-// (back to the start of a clip that does not loop seamlessly), end (a
-// clamped clip stopped) or turn (ping-pong); "" if it did not cross, or
-// looped seamlessly.
-func (l *Lab) endEvent(i int, crossed bool) string {
-	c := &l.clips[i]
-	switch {
-	case !crossed:
-		return ""
-	case l.S.Play == animsys.PlayClamp:
-		return "end"
-	case l.S.Play == animsys.PlayPingPong:
-		return "turn"
-	case c.LoopEnd > c.LoopStart:
-		return ""
-	}
-	return "wrap"
 }
 
 // loopTime maps a time t (s) into clip c's loop, as a clip time (s).

@@ -120,34 +120,7 @@ func (l *Lab) sliders() ui.Ranges {
 func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	if p.Section("Clip and transition", &sec.clip) {
-		// The clips in the order loaded, the playing one lit; a click asks
-		// for a transition (Play), which the next Update makes.
-		names := make([]string, len(l.clips))
-		for i := range l.clips {
-			names[i] = l.clips[i].Name
-		}
-		if i := p.Select(names, 3, l.cur); i >= 0 {
-			p.Ask(func() { l.Play(i) })
-		}
-		p.Choice([]string{"Cut", "Blend", "Cubic inert.", "Spring inert.", "Dead blend"}, 3, &s.Transition)
-		switch animsys.TransitionKind(s.Transition) {
-		case animsys.TransitionBlend:
-			p.Range(sl, &s.BlendDuration)
-		case animsys.TransitionCubic:
-			p.Range(sl, &s.InertDuration)
-		case animsys.TransitionSpring:
-			p.Range(sl, &s.InertHalflife)
-		case animsys.TransitionDeadBlend:
-			p.Range(sl, &s.BlendDuration)
-			p.Range(sl, &s.DeadHalflife)
-		}
-		if l.clips[l.cur].Curves != nil {
-			// A glTF clip samples its own curves whatever the choice.
-			p.Text("Sampling: the file's curves, exact")
-		} else {
-			p.Check("Cubic sampling", &s.Cubic)
-		}
-		p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
+		l.clipPanel(p, sl)
 	}
 	if p.Section("Additive ("+l.wave.Name+")", &sec.add) {
 		p.Check("Fade in", &s.Additive)
@@ -194,6 +167,40 @@ func (l *Lab) Panel(p *app.Panel) {
 		p.Check("Skeleton", &s.ShowSkeleton)
 		p.Check("Joint axes", &s.ShowAxes)
 	}
+}
+
+// clipPanel lays out the section of the clips and the transition into
+// them.
+func (l *Lab) clipPanel(p *app.Panel, sl ui.Ranges) {
+	s := &l.S
+	// The clips in the order loaded, the playing one lit; a click asks
+	// for a transition (Play), which the next Update makes.
+	names := make([]string, len(l.clips))
+	for i := range l.clips {
+		names[i] = l.clips[i].Name
+	}
+	if i := p.Select(names, 3, l.cur); i >= 0 {
+		p.Ask(func() { l.Play(i) })
+	}
+	p.Choice([]string{"Cut", "Blend", "Cubic inert.", "Spring inert.", "Dead blend"}, 3, &s.Transition)
+	switch animsys.TransitionKind(s.Transition) {
+	case animsys.TransitionBlend:
+		p.Range(sl, &s.BlendDuration)
+	case animsys.TransitionCubic:
+		p.Range(sl, &s.InertDuration)
+	case animsys.TransitionSpring:
+		p.Range(sl, &s.InertHalflife)
+	case animsys.TransitionDeadBlend:
+		p.Range(sl, &s.BlendDuration)
+		p.Range(sl, &s.DeadHalflife)
+	}
+	if l.clips[l.cur].Curves != nil {
+		// A glTF clip samples its own curves whatever the choice.
+		p.Text("Sampling: the file's curves, exact")
+	} else {
+		p.Check("Cubic sampling", &s.Cubic)
+	}
+	p.Check("Ignore weight velocity", &s.IgnoreWeightVel)
 }
 
 func sign(x float32) float32 {
