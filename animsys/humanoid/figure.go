@@ -256,6 +256,14 @@ func (t *tree) limb(base, end int) Limb {
 	if l.Upper < 0 { // a limb of one bone: its first joint bends it
 		l.Upper, l.Mid = l.Mid, l.End
 	}
+	t.tail(&l, end)
+	return l
+}
+
+// tail goes on from the limb l's end down the longest branch below it:
+// its path takes the branch, and its Tip the first joint of it that is
+// not at the end's own place (a toe's tip, a finger's).
+func (t *tree) tail(l *Limb, end int) {
 	tail := t.longest(end)
 	for _, j := range tail {
 		if !t.zero(j) {
@@ -264,7 +272,6 @@ func (t *tree) limb(base, end int) Limb {
 		}
 	}
 	l.Path = append(l.Path, tail...)
-	return l
 }
 
 // carriedLimb is the leg from base down to the knee, a leaf, and on to
@@ -272,14 +279,7 @@ func (t *tree) limb(base, end int) Limb {
 // joint above the knee, the shin from the knee to the foot.
 func (t *tree) carriedLimb(base, knee, foot int) Limb {
 	l := Limb{Path: append(t.path(base, knee), foot), Upper: t.above(knee, base), Mid: t.placeOf(knee, base), End: foot, Tip: -1}
-	tail := t.longest(foot)
-	for _, j := range tail {
-		if !t.zero(j) {
-			l.Tip = j
-			break
-		}
-	}
-	l.Path = append(l.Path, tail...)
+	t.tail(&l, foot)
 	return l
 }
 

@@ -246,15 +246,7 @@ func TestMatchingFramesBySize(t *testing.T) {
 	}
 	l.SetCharacter(odd)
 	share("refused")
-	const captures = "../../../../shared/locomotion"
-	if _, err := os.Stat(captures); err != nil {
-		t.Skipf("no %s: %v", captures, err)
-	}
-	bandai, err := character.Load([]string{captures}, bvh.ReadOptions{})
-	if bandai == nil {
-		t.Fatal(err)
-	}
-	l.SetCharacter(bandai)
+	l.SetCharacter(captures(t))
 	share("captures")
 }
 
@@ -286,14 +278,22 @@ func TestMatchingStandsStill(t *testing.T) {
 			f.TransitionsSettled, 100**f.Level, f.IdleSeconds)
 	}
 	check("embedded")
-	const captures = "../../../../shared/locomotion"
-	if _, err := os.Stat(captures); err != nil {
-		t.Skipf("no %s: %v", captures, err)
+	l.SetCharacter(captures(t))
+	check("captures")
+}
+
+// captures are the Bandai captures of ../shared/locomotion as the app
+// loads them; the test is skipped where they are not beside the
+// repository.
+func captures(t *testing.T) *character.Character {
+	t.Helper()
+	const dir = "../../../../shared/locomotion"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no %s: %v", dir, err)
 	}
-	bandai, err := character.Load([]string{captures}, bvh.ReadOptions{})
-	if bandai == nil {
+	ch, err := character.Load([]string{dir}, bvh.ReadOptions{})
+	if ch == nil {
 		t.Fatal(err)
 	}
-	l.SetCharacter(bandai)
-	check("captures")
+	return ch
 }
