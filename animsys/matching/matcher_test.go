@@ -252,6 +252,7 @@ func TestExtremeTicks(t *testing.T) {
 	for _, hl := range []float32{0, 0.1} {
 		s := DefaultSettings()
 		s.Halflife, s.VelHalflife, s.FaceHalflife, s.BlendTime, s.Rate.Halflife, s.Lock.Halflife = hl, hl, hl, hl, hl, hl
+		s.Warp.Halflife = hl
 		m := NewMatcher(db, s)
 		nan := float32(math.NaN())
 		for _, dt := range []float32{0, 1.0 / 60, 5, 1e6, 1.0 / 60} {
@@ -265,6 +266,30 @@ func TestExtremeTicks(t *testing.T) {
 				if !(m.Play.Rate >= RateMin && m.Play.Rate <= RateMax) || !mathx.Finite(m.Play.RateVel) || !(m.Play.Playing() >= 0 && m.Play.Playing() <= RateMax) {
 					t.Fatalf("half-life %g, dt %g, input %+v: rate %g (%g doublings/s), playing at %g", hl, dt, in, m.Play.Rate, m.Play.RateVel, m.Play.Playing())
 				}
+			}
+		}
+	}
+	// The warps' springs and the bent search's turn at values a settings
+	// file could hold: no NaN reaches the pose, and the warps stay in
+	// their bounds.
+	for _, w := range []WarpSettings{{Stride: true, Orient: true, Halflife: float32(math.NaN()), Turn: float32(math.NaN())},
+		{Stride: true, Orient: true, Halflife: 1e-9, Turn: 1e9}, {Stride: true, Orient: true, Halflife: 100, Turn: -1}} {
+		s := DefaultSettings()
+		s.Warp = w
+		m := NewMatcher(db, s)
+		for k := 0; k < 600; k++ {
+			dt := float32(1.0 / 60)
+			if k%97 == 0 {
+				dt = 10
+			}
+			m.Update(Random.Input(float32(k)/60, 1), dt)
+			for j := range m.World.Pos {
+				if !mathx.Vec3Finite(m.World.Pos[j]) || !mathx.Vec3Finite(m.World.Vel[j]) {
+					t.Fatalf("warps %+v, tick %d: joint %d not finite", w, k, j)
+				}
+			}
+			if !(m.Warps.Stride >= StrideMin-1e-3 && m.Warps.Stride <= StrideMax+1e-3) || !(abs32(m.Warps.Orient) <= OrientMax+1e-3) {
+				t.Fatalf("warps %+v, tick %d: stride %g, turned %g rad", w, k, m.Warps.Stride, m.Warps.Orient)
 			}
 		}
 	}
