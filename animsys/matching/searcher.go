@@ -138,7 +138,14 @@ func (q *Searcher) search(db *Database, s *Settings, sim *Simulation, char *anim
 	t0 := time.Now()
 	q.run(db, s, q.features(db, char, pred, root, 0), cur, must, 0)
 	q.Bent = false
-	if bend := q.bend(db, pred, s.Warp.Turn); bend > 0 {
+	// Only round a steady curve (the input turning steadily: a stick swept
+	// round, Simulation.GoalTurn), not a corner, which wants a turning
+	// step (a walk-only capture bent round the zigzag's corners slid its
+	// held ankles 21 cm/s, 10 not); and only while the root keeps up: a
+	// root held at the clamp's distance cannot, and bending a clip round
+	// the path then only turns the body over feet it leaves behind (a
+	// walk asked to run a circle slid them 20 cm/s bent, 8 not).
+	if bend := q.bend(db, pred, s.Warp.Turn); bend > 0 && sim.GoalTurn != 0 && root.clamped == 0 {
 		q.swap()
 		q.run(db, s, q.features(db, char, pred, root, s.Warp.Turn), cur, must, bendCost*bend)
 		if q.least() < q.alt.least() {

@@ -41,6 +41,13 @@ type Warps struct {
 	// spring on the root motion's direction, so its rate is known
 	// exactly.
 	travel, travelVel float32
+	// reach is the most stride the legs reach on the last tick (Stride's
+	// goal is held under it: strideReach); striding: stride warping is on,
+	// and its IK runs every tick, a stride of 1 too (switched on and off
+	// where the stride met 1, the IK's own velocity of a near-straight leg
+	// stepped from the animation's: 2 m/s at the knee).
+	reach    float32
+	striding bool
 	// temp, a, b are the IK's scratch.
 	temp, a, b animsys.Pose
 }
@@ -77,7 +84,7 @@ const (
 
 // newWarps allocates the warps' scratch for a skeleton of n joints.
 func newWarps(n int) Warps {
-	w := Warps{Stride: 1}
+	w := Warps{Stride: 1, reach: StrideMax}
 	animsys.NewPoses(n, &w.temp, &w.a, &w.b)
 	return w
 }
@@ -85,6 +92,7 @@ func newWarps(n int) Warps {
 // reset puts both warps at rest: no stride scaled, no turn.
 func (w *Warps) reset() {
 	w.Stride, w.StrideVel, w.Orient, w.OrientVel, w.travel, w.travelVel = 1, 0, 0, 0, 0, 0
+	w.reach = StrideMax
 }
 
 // update springs the amounts over dt seconds towards their goals, from
@@ -92,6 +100,7 @@ func (w *Warps) reset() {
 // motion (local's joint 0, in the root's frame), and warps the root
 // motion. A warp switched off springs back to none.
 func (w *Warps) update(db *Database, s *WarpSettings, sim *Simulation, rootYaw float32, local *animsys.Pose, dt float32) {
+	w.striding = s.Stride
 	v := local.Vel[0]
 	clip := mgl32.Vec2{v[0], v[2]}
 	want := rotate2(sim.Vel, -rootYaw) // the simulation's velocity in the root's frame
@@ -99,7 +108,7 @@ func (w *Warps) update(db *Database, s *WarpSettings, sim *Simulation, rootYaw f
 	moving := clip.Len() > slow && want.Len() > slow
 	stride, orient := float32(1), float32(0)
 	if moving && s.Stride {
-		stride = mathx.Clamp(want.Len()/clip.Len(), StrideMin, StrideMax)
+		stride = mathx.Clamp(want.Len()/clip.Len(), StrideMin, min(StrideMax, w.reach))
 	}
 	if moving && s.Orient {
 		orient = mathx.Clamp(wrapAngle(yawOf(want)-yawOf(clip)), -OrientMax, OrientMax)
@@ -131,9 +140,79 @@ func (w *Warps) pose(db *Database, out *Poses, rootYaw, rootTurn float32) {
 	if w.Orient != 0 || w.OrientVel != 0 {
 		w.orient(db, out)
 	}
-	if w.Stride != 1 || w.StrideVel != 0 {
+	w.reach = strideReach(db, &out.World, yawDir(rootYaw+w.travel+w.Orient))
+	if w.striding || w.Stride != 1 || w.StrideVel != 0 {
 		w.stride(db, out, rootYaw, rootTurn)
 	}
+}
+
+// stretchWithin is the stride's foot target pos (moving at vel) where it
+// lies further from the hip joint than the animated foot anim (moving at
+// animVel) does: only the stretch beyond the animated foot's distance is
+// eased by the leg's soft reach (softReach: the animated d0 and the
+// target d become d0 + softReach(d) - softReach(d0)), so at a stride of
+// 1 the target is the animated foot itself, whatever the leg's extent.
+// (The soft reach applied to the whole target pulled a near-straight
+// animated leg in as the stride left 1: a step of 4.6 m/s at the knee in
+// a tick of 1/1200 s.) The velocity is the map's, differenced over
+// ikDelta as the IK differences.
+func stretchWithin(g *animsys.Pose, leg animsys.TwoBoneJoints, anim, animVel, pos, vel mgl32.Vec3) (mgl32.Vec3, mgl32.Vec3) {
+	hip, hipVel := g.Pos[leg.Root], g.Vel[leg.Root]
+	length := g.Pos[leg.Mid].Sub(hip).Len() + g.Pos[leg.End].Sub(g.Pos[leg.Mid]).Len()
+	ease := func(p, a, hip mgl32.Vec3) mgl32.Vec3 {
+		r := p.Sub(hip)
+		d, d0 := r.Len(), a.Sub(hip).Len()
+		if d <= d0 || d <= softKnee*length {
+			return p
+		}
+		return hip.Add(r.Mul((d0 + softReach(d, length) - softReach(max(d0, softKnee*length), length) + max(softKnee*length-d0, 0)) / d))
+	}
+	p1 := ease(pos, anim, hip)
+	p0 := ease(pos.Sub(vel.Mul(ikDelta)), anim.Sub(animVel.Mul(ikDelta)), hip.Sub(hipVel.Mul(ikDelta)))
+	return p1, p1.Sub(p0).Mul(1 / ikDelta)
+}
+
+// strideReach is the most stride (from 1 to StrideMax) at which each leg
+// of the world pose g still reaches its foot moved along the direction of
+// travel d (stride): the foot p, its hip joint h, its distance along d
+// from the hips r·d; moved by s = (k-1) r·d it lies |p - h + s d| from
+// the hip, strideReachShare of the leg at the most. A held foot stands
+// where the stride put it as it landed, so a stride beyond reach drags
+// it.
+//
+// strideReachShare leaves the held foot room to fall further behind than
+// the animated one while the stride's spring catches up: on a walk-only
+// capture (../shared/mocap's CMU 131) asked to run round the circle, the
+// ankles slid 46 cm/s at a fixed bound of 1.3, 30 within the lock's reach
+// (0.985 of the leg), 19 within 0.92, 18 within 0.85.
+const strideReachShare = 0.85
+
+func strideReach(db *Database, g *animsys.Pose, d mgl32.Vec3) float32 {
+	most := float32(StrideMax)
+	c := g.Pos[db.Hips]
+	for _, leg := range db.Legs {
+		if leg.Root < 0 {
+			continue
+		}
+		p, h := g.Pos[leg.End], g.Pos[leg.Root]
+		along := d.Dot(p.Sub(c))
+		if abs32(along) < 1e-6 {
+			continue
+		}
+		r := strideReachShare * (g.Pos[leg.Mid].Sub(h).Len() + p.Sub(g.Pos[leg.Mid]).Len())
+		q := p.Sub(h)
+		b := q.Dot(d)
+		disc := b*b - q.Dot(q) + r*r
+		if disc < 0 { // out of reach already
+			return 1
+		}
+		s := -b + mathx.Sqrt(disc) // the stretch along d that reaches, ahead
+		if along < 0 {
+			s = -b - mathx.Sqrt(disc) // behind
+		}
+		most = min(most, max(1+s/along, 1))
+	}
+	return most
 }
 
 // orient turns the hips by Orient about +y and unwinds the turn up the
@@ -195,12 +274,12 @@ func (w *Warps) stride(db *Database, out *Poses, rootYaw, rootTurn float32) {
 		if leg.Root < 0 {
 			continue
 		}
-		p, v := g.Pos[leg.End], g.Vel[leg.End]
-		r, rv := p.Sub(c), v.Sub(cv)
+		a, av := g.Pos[leg.End], g.Vel[leg.End]
+		r, rv := a.Sub(c), av.Sub(cv)
 		along, alongVel := d.Dot(r), dd.Dot(r)+d.Dot(rv)
-		p = p.Add(d.Mul((k - 1) * along))
-		v = v.Add(d.Mul(kv*along + (k-1)*alongVel)).Add(dd.Mul((k - 1) * along))
-		p, v = withinReach(g, leg, p, v)
+		p := a.Add(d.Mul((k - 1) * along))
+		v := av.Add(d.Mul(kv*along + (k-1)*alongVel)).Add(dd.Mul((k - 1) * along))
+		p, v = stretchWithin(g, leg, a, av, p, v)
 		animsys.TwoBoneIK(&out.wl, &w.temp, &w.a, &w.b, db.Skel.Parents, leg, p, v, ikDelta)
 		animsys.FK(g, &out.wl, db.Skel.Parents)
 	}

@@ -97,7 +97,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 // where they are settings (evalSwitches), and checked once (check).
 type evalFlags struct {
 	features, path, transition, dump string
-	seconds, holdAfter               float64
+	seconds, holdAfter, bend         float64
 	seed64                           int64
 	mirror, json                     bool
 	// What check made of them: the settings of every run (but the
@@ -133,7 +133,7 @@ func (e *evalFlags) define(stderr io.Writer) *flag.FlagSet {
 	fs := newFlagSet("kinelab matching eval",
 		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|spin|stand|all]\n"+
 			"       [--seconds S] [--seed N] [--mirror=false] [--transition spring|cubic|dead-blend|none] [--json]\n"+
-			"       [--idle=false] [--rate=false] [--hold=false] [--stride-warp=false] [--orient-warp=false]\n"+
+			"       [--idle=false] [--rate=false] [--hold=false] [--stride-warp=false] [--orient-warp=false] [--bend R]\n"+
 			"       [--dump FILE.csv] [FILES or FOLDERS...]",
 		"Replays one scripted input through the motion-matching lab's database, once per\n"+
 			"feature set, and prints per set: foot sliding on the lock's own labels (cm/s of an\n"+
@@ -165,6 +165,7 @@ func (e *evalFlags) define(stderr io.Writer) *flag.FlagSet {
 		fs.BoolVar(p, sw.name, *p, sw.usage)
 	}
 	fs.Float64Var(&e.holdAfter, "hold-after", float64(e.st.Sync.HoldAfter), flagrange.HoldAfter.Usage("seconds at the clamp's distance before the simulation is held back (a shorter lag drags the root)"))
+	fs.Float64Var(&e.bend, "bend", float64(e.st.Warp.Turn), flagrange.Bend.Usage("how fast the root may turn beyond the clip where the search bends a clip round the asked path (0: never)"))
 	fs.StringVar(&e.dump, "dump", "", "write every tick of the run (root, simulation, prediction, warps, ankles and toes, contacts, locks, releases, transitions) to this CSV file; needs one --path and one --features")
 	return fs
 }
@@ -191,6 +192,10 @@ func (e *evalFlags) check() error {
 		return err
 	}
 	e.st.Sync.HoldAfter = float32(e.holdAfter)
+	if err := flagrange.Bend.Check(e.bend); err != nil {
+		return err
+	}
+	e.st.Warp.Turn = float32(e.bend)
 	tr, ok := evalTransitions[e.transition]
 	if !ok {
 		return fmt.Errorf("--transition: transition %q: want spring, cubic, dead-blend or none", e.transition)

@@ -40,6 +40,9 @@ var (
 	// HoldAfter: matching eval's time at the clamp's distance before the
 	// simulation is held back.
 	HoldAfter = Float{Flag: "hold-after", Min: 0, Max: 60, Unit: "s"}
+	// Bend: matching eval's turn the search may leave to the root beyond
+	// the clip's own (the lab's Bend slider's range).
+	Bend = Float{Flag: "bend", Min: 0, Max: 3, Unit: "rad/s"}
 )
 
 // Range is the range as the usage text and the errors say it: "0.0001 to
