@@ -29,7 +29,7 @@ ARGS        ?=
 comma       := ,
 SIMDEXP     := $(if $(GOEXPERIMENT),$(GOEXPERIMENT)$(comma))simd
 
-.PHONY: run test build build-simd build-scalar deps vet lint fmt-check gotest bench icount verify screenshots clean
+.PHONY: run test build build-simd build-scalar deps vet lint fmt-check gotest bench icount verify networks screenshots clean
 
 run: build
 	./bin/kinelab $(ARGS)
@@ -124,6 +124,13 @@ build-scalar: deps
 
 verify: build
 	./bin/kinelab verify
+
+# Train the learned controller's networks for the embedded set again (30
+# minutes on a 2-core machine; the AVX2 build's kernels): needed when the
+# embedded set changes (TestShippedNetworksFit says so). --fresh: not
+# from an old checkpoint of another set.
+networks: build
+	./bin/kinelab matching train --fresh --minutes 30 --width 256 --out assets/locomotion.lmm
 
 # Regenerate the README's and docs/'s screenshots with the app's own headless mode.
 screenshots: build

@@ -8,6 +8,7 @@ require (
 	github.com/go-gl/mathgl v1.2.0
 	github.com/qmuntal/gltf v0.29.0
 	golang.org/x/image v0.34.0
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (

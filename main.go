@@ -103,7 +103,8 @@ const gracePeriod = 5 * time.Second
 
 // writesFiles reports whether the command line writes files as it goes
 // (and so stops at an interrupt through its context rather than at once):
-// the app (settings, --csv, screenshots), export, bvh export and golden.
+// the app (settings, --csv, screenshots), export, bvh export, golden and
+// matching train.
 func writesFiles(args []string) bool {
 	if len(args) == 0 {
 		return true
@@ -111,7 +112,9 @@ func writesFiles(args []string) bool {
 	switch args[0] {
 	case "bvh":
 		return len(args) > 1 && args[1] == "export"
-	case "verify", "bench", "info", "matching":
+	case "matching": // train writes its checkpoint as it stops
+		return len(args) > 1 && args[1] == "train"
+	case "verify", "bench", "info":
 		return false
 	}
 	return true

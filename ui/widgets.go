@@ -201,6 +201,22 @@ func (p *Panel) Select(texts []string, perRow int, active int) int {
 	return hit
 }
 
+// Disabled is Select drawn dimmed and taking no input (raygui's
+// disabled state), with why on one line under it in dim text, clipped to
+// the panel and whole on hover: a choice that cannot apply now (a lab's
+// learned controller on a database its networks were not trained on).
+func (p *Panel) Disabled(texts []string, perRow, active int, why string) {
+	gui.Disable()
+	p.Select(texts, perRow, active)
+	gui.Enable()
+	r := p.row(Row - 6)
+	line := Clip(why, r.Width, TextSize)
+	p.label(line, r, r.Width, color.RGBA{160, 166, 178, 255})
+	if line != why {
+		Tip(r, why)
+	}
+}
+
 // grid lays out cells for texts, at most perRow to a row and only as many
 // as fit their captions, and calls draw for each; the cell at active (-1:
 // none) is recorded as on.

@@ -84,7 +84,7 @@ func TestManyClipsKeepBones(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p := Path(0); p < NumPaths; p++ {
-		r, _ := run(db, DefaultSettings(), p, 30, 1, nil)
+		r, _ := run(db, nil, DefaultSettings(), p, 30, 1, nil)
 		if !(r.BoneLengthError < 1) {
 			t.Errorf("%s: a bone's length changed by %.3f mm", p, r.BoneLengthError)
 		}
@@ -257,8 +257,8 @@ func TestSynchronisation(t *testing.T) {
 	}
 	off := DefaultSettings()
 	off.Sync.Adjust, off.Sync.Clamp = false, false
-	with, _ := run(db, DefaultSettings(), Circle, 60, 1, nil)
-	without, _ := run(db, off, Circle, 60, 1, nil)
+	with, _ := run(db, nil, DefaultSettings(), Circle, 60, 1, nil)
+	without, _ := run(db, nil, off, Circle, 60, 1, nil)
 	if !(with.TrajectoryError < without.TrajectoryError/2) {
 		t.Errorf("circle: trajectory error after 1 s %.1f cm synchronised, %.1f cm not", with.TrajectoryError, without.TrajectoryError)
 	}
@@ -276,10 +276,10 @@ func TestSynchronisation(t *testing.T) {
 func TestFootLocking(t *testing.T) {
 	db := embedded(t)
 	for p := Path(0); p < NumPaths; p++ {
-		on, _ := run(db, DefaultSettings(), p, 60, 1, nil)
+		on, _ := run(db, nil, DefaultSettings(), p, 60, 1, nil)
 		s := DefaultSettings()
 		s.Lock.On = false
-		off, _ := run(db, s, p, 60, 1, nil)
+		off, _ := run(db, nil, s, p, 60, 1, nil)
 		if p == Stand { // both feet down throughout, nothing to slide: TestStand
 			continue
 		}
@@ -432,7 +432,7 @@ func TestCalmTransitions(t *testing.T) {
 		}
 		calm := mt.Metrics(m)
 		s.Bias, s.BiasShare = 0, 0
-		eager, _ := run(db, s, p, 60, 1, nil)
+		eager, _ := run(db, nil, s, p, 60, 1, nil)
 		if !(calm.TransitionsMoving <= 3) || !(calm.TransitionsPerSecond < eager.TransitionsPerSecond) && p != Stand {
 			t.Errorf("%s: %.2f transitions a second while moving, %.2f in all (%.2f without the bias)", p, calm.TransitionsMoving, calm.TransitionsPerSecond, eager.TransitionsPerSecond)
 		}
@@ -459,10 +459,10 @@ func TestCalmTransitions(t *testing.T) {
 func TestToeLocking(t *testing.T) {
 	db := embedded(t)
 	for p := Path(0); p < NumPaths; p++ {
-		on, _ := run(db, DefaultSettings(), p, 60, 1, nil)
+		on, _ := run(db, nil, DefaultSettings(), p, 60, 1, nil)
 		s := DefaultSettings()
 		s.Lock.Toes = false
-		alone, _ := run(db, s, p, 60, 1, nil)
+		alone, _ := run(db, nil, s, p, 60, 1, nil)
 		toeMost, ankleMost := 5.0, 5.0
 		if p == Random {
 			toeMost, ankleMost = 10, 6

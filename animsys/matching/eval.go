@@ -148,8 +148,23 @@ func unit(h uint32) float32 { return float32(h>>8) / (1 << 24) }
 
 // Metrics are what Eval measures of one run (Meter).
 type Metrics struct {
-	Set     string  `json:"set"`
-	Path    string  `json:"path"`
+	Set  string `json:"set"`
+	Path string `json:"path"`
+	// Controller is "database" or "learned" (Matcher.UseNetworks), and
+	// MemoryBytes what it holds to make its poses and choose them: the
+	// clips' frames and the database's features and index, or the
+	// networks and their anchors.
+	Controller  string `json:"controller"`
+	MemoryBytes int    `json:"memory_bytes"`
+	// For the learned controller, LearnedVelocity (m/s) is the mean over
+	// joints and ticks of |the decompressor's velocity - the exact
+	// velocity of the pose it plays| (FK of each in the character's
+	// frame), and LearnedPose (cm) the mean distance of a joint of the
+	// pose it plays to the same joint of the database frame its state
+	// stands for (Matcher.Frame; the root motion aside).
+	LearnedVelocity *float64 `json:"learned_velocity_error_m_per_s,omitempty"`
+	LearnedPose     *float64 `json:"learned_pose_error_cm,omitempty"`
+
 	Frames  int     `json:"database_frames"`
 	Seconds float64 `json:"seconds"`
 	// FootSliding (cm/s) is the lock's own readout: the mean ground speed
@@ -247,10 +262,21 @@ func Eval(db *Database, s Settings, path Path, seconds float32, seed uint32) Met
 // first run (the index's) with what the meter saw (Meter.Last): for a
 // dump of the run tick by tick.
 func EvalEach(db *Database, s Settings, path Path, seconds float32, seed uint32, each func(*TickRecord)) Metrics {
+	return EvalWith(db, nil, s, path, seconds, seed, each)
+}
+
+// EvalWith is EvalEach for the learned controller of networks nets (nil:
+// the database's), which does not search: its run is not repeated by
+// brute force (Same is false, the brute times 0). Networks that do not
+// fit db (Networks.Fits) panic: check them first.
+func EvalWith(db *Database, nets *Networks, s Settings, path Path, seconds float32, seed uint32, each func(*TickRecord)) Metrics {
 	s.Brute = false
-	m, frames := run(db, s, path, seconds, seed, each)
+	m, frames := run(db, nets, s, path, seconds, seed, each)
+	if nets != nil {
+		return m
+	}
 	s.Brute = true
-	b, bframes := run(db, s, path, seconds, seed, nil)
+	b, bframes := run(db, nil, s, path, seconds, seed, nil)
 	m.BruteMedian, m.BruteP99 = b.SearchMedian, b.SearchP99
 	m.Same = slices.Equal(frames, bframes)
 	return m
@@ -258,8 +284,13 @@ func EvalEach(db *Database, s Settings, path Path, seconds float32, seed uint32,
 
 // run plays one evaluation; it returns the metrics and the frame chosen at
 // every transition.
-func run(db *Database, s Settings, path Path, seconds float32, seed uint32, each func(*TickRecord)) (Metrics, []int) {
+func run(db *Database, nets *Networks, s Settings, path Path, seconds float32, seed uint32, each func(*TickRecord)) (Metrics, []int) {
 	m := NewMatcher(db, s)
+	if nets != nil {
+		if err := m.UseNetworks(nets); err != nil {
+			panic("matching: " + err.Error())
+		}
+	}
 	var mt Meter
 	mt.Begin(m)
 	ticks := int(seconds/EvalTick + 0.5)

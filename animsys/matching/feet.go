@@ -73,12 +73,12 @@ type footTarget struct {
 // has it (pivot); and legs never cross: where the held ankles have
 // crossed the hips' lateral axis, the one held furthest from where the
 // clip has it steps (crossed).
-func (ft *Feet) lock(db *Database, s *LockSettings, frame int, out *Poses, floorY, dt float32) {
+func (ft *Feet) lock(db *Database, s *LockSettings, contacts uint8, out *Poses, floorY, dt float32) {
 	var targets [2]footTarget
 	step := ft.crossed(db, &out.World)
 	for f := range ft.Locks {
 		l, tl := &ft.Locks[f], &ft.ToeLocks[f]
-		contact, toeContact := db.Contact(frame, f), db.ToeContact(frame, f)
+		contact, toeContact := contacts&(1<<f) != 0, contacts&(4<<f) != 0
 		t := &targets[f]
 		leg := db.Legs[f]
 		if leg.Root < 0 {

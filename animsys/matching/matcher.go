@@ -94,7 +94,15 @@ func (m *Matcher) Reset() {
 		m.Rest.stand(db, db.IdleFrom)
 		c, f := db.Locate(db.IdleFrom)
 		m.Play.Clip, m.Play.Time = c, float32(f)*db.Clips[c].FrameTime
-		if m.Play.holding(db, m.Rest.held()) {
+		if m.Play.Learned != nil {
+			// The idle stretch is held at its first frame: the stepper
+			// left to play it through drifts from it.
+			m.Rest.Hold = db.IdleFrom
+			m.Play.jumpTo(db, db.IdleFrom)
+			if m.Play.Learned.Frame == m.Rest.held() {
+				m.Play.play = 0
+			}
+		} else if m.Play.holding(db, m.Rest.held()) {
 			m.Play.play = 0
 		}
 	}
@@ -105,8 +113,45 @@ func (m *Matcher) Reset() {
 	m.world(0)
 }
 
-// Frame is the database index of the frame playing.
-func (m *Matcher) Frame() int { return m.Play.Frame(m.DB) }
+// Frame is the database index of the frame playing. For the learned
+// controller it is the frame its state stands for (Learned.Frame): the
+// anchor it started or stands in, or the frame whose features are
+// nearest the state a projection went to, played on frame by frame; past
+// that frame's clip, the frame whose features are nearest the state's.
+// The controller itself never reads it: it is for measures and displays.
+func (m *Matcher) Frame() int {
+	l := m.Play.Learned
+	if l == nil || l.Frame >= 0 {
+		return m.Play.Frame(m.DB)
+	}
+	return m.Search.nearest(m.DB, l.Nets.Set, l.State()[:l.Nets.Dims()])
+}
+
+// UseNetworks makes the matcher a learned controller driven by nets
+// (nil: the database's clips and search again), and resets it; it
+// refuses networks trained on another database.
+func (m *Matcher) UseNetworks(nets *Networks) error {
+	if nets == nil {
+		m.Play.Learned = nil
+	} else {
+		if err := nets.Fits(m.DB); err != nil {
+			return err
+		}
+		m.Play.Learned = newLearned(m.DB, nets)
+	}
+	m.Reset()
+	return nil
+}
+
+// contacts are the contact bits of what plays: the frame's labels, or
+// the learned controller's decoded ones (bit s the ankle of foot s, 2+s
+// its toe).
+func (m *Matcher) contacts() uint8 {
+	if l := m.Play.Learned; l != nil {
+		return l.Contacts
+	}
+	return m.DB.contacts[m.Frame()] & 15
+}
 
 // Update ticks the matcher by dt seconds (at most MaxTick) with input in:
 // the simulation moves, the clip plays on at the playback rate, a search
@@ -132,7 +177,12 @@ func (m *Matcher) Update(in Input, dt float32) {
 	due := m.Search.due(db, s, &m.Sim, dt)
 	switch m.Rest.step(db, s, in, &m.Sim, &m.Predicted, m.Root.Yaw) {
 	case enter:
-		m.Rest.stand(db, db.StanceFor(m.feet()))
+		if l := m.Play.Learned; l != nil { // among its own stances, held at once
+			m.Rest.stand(db, l.Nets.stanceFor(m.feet()))
+			m.Rest.Hold = m.Rest.Stance
+		} else {
+			m.Rest.stand(db, db.StanceFor(m.feet()))
+		}
 		m.transition(m.Rest.Stance)
 	case leave:
 		m.Play.play = m.Play.Rate
@@ -155,6 +205,19 @@ func (m *Matcher) Update(in Input, dt float32) {
 // search runs the Searcher on the output and transitions to what it
 // found, if anything (it must find something when must).
 func (m *Matcher) search(must bool) {
+	if l := m.Play.Learned; l != nil {
+		if m.Search.project(m.DB, &m.S, l, &m.Sim, &m.Char, &m.Predicted, &m.Root, must) {
+			// The frame the projected state stands for, played on from
+			// here: for measures and displays only (Matcher.Frame); the
+			// controller's poses and choices never read it.
+			f := m.Search.nearest(m.DB, l.Nets.Set, l.Projected[:l.Nets.Dims()])
+			m.Play.blendToState(m.DB, &m.S, l.Projected, -1, m.Rest.held(), &m.Poses)
+			l.Frame = f
+			m.Play.locate(m.DB)
+			m.counted()
+		}
+		return
+	}
 	if f := m.Search.search(m.DB, &m.S, &m.Sim, &m.Char, &m.Predicted, &m.Root, m.Frame(), must); f >= 0 {
 		m.transition(f)
 	}
@@ -164,6 +227,11 @@ func (m *Matcher) search(must bool) {
 func (m *Matcher) transition(i int) {
 	c, f := m.DB.Locate(i)
 	m.Play.blendTo(m.DB, &m.S, m.Rest.held(), c, float32(f)*m.DB.Clips[c].FrameTime, &m.Poses)
+	m.counted()
+}
+
+// counted counts a transition just started.
+func (m *Matcher) counted() {
 	m.Disp.transition(m.Search.Transitions == 0)
 	m.Search.Transitions++
 	m.Search.Transited = true
@@ -190,7 +258,7 @@ func (m *Matcher) world(dt float32) {
 	m.wl.SetKform(0, root)
 	animsys.FK(&m.World, &m.wl, m.DB.Skel.Parents)
 	m.Warps.pose(m.DB, &m.Poses, m.Root.Yaw, root.Ang[1])
-	m.Feet.lock(m.DB, &m.S.Lock, m.Frame(), &m.Poses, m.Root.Pos[1], dt)
+	m.Feet.lock(m.DB, &m.S.Lock, m.contacts(), &m.Poses, m.Root.Pos[1], dt)
 }
 
 // Shortlist appends to out the n (at most MaxCandidates) best candidates

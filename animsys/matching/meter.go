@@ -14,6 +14,7 @@ type Meter struct {
 	feet     feetMeter
 	path     pathMeter
 	redBlue  redBlueMeter
+	learned  learnedMeter
 	syncDist float64
 	bone     float32
 	havePrev bool // a tick was measured before: the feet and red against blue have a last tick
@@ -160,6 +161,7 @@ func (mt *Meter) Tick(m *Matcher, in Input, dt float32) {
 	mt.syncDist += float64(groundDist(m.Root.Pos, m.Sim.Pos))
 	mt.bone = max(mt.bone, db.BoneLengthError(&m.World))
 	mt.redBlue.tick(&m.World, mt.havePrev, dt)
+	mt.learned.tick(m, rec.Frame)
 	mt.havePrev = true
 	mt.path.tick(m, in, rec, mt.clock.sinceStart, dt)
 }
@@ -327,6 +329,14 @@ func (mt *Meter) Metrics(m *Matcher) Metrics {
 	c, fm, pm := &mt.clock, &mt.feet, &mt.path
 	out := Metrics{Frames: m.DB.Frames, Seconds: c.seconds}
 	out.SearchMedian, out.SearchP99, _ = m.Search.SearchStats()
+	out.Controller, out.MemoryBytes = "database", m.DB.Bytes().Total()
+	for c := range m.DB.Clips {
+		out.MemoryBytes += m.DB.Clips[c].Bytes()
+	}
+	if l := m.Play.Learned; l != nil {
+		out.Controller, out.MemoryBytes = "learned", l.Nets.Bytes()
+		out.LearnedVelocity, out.LearnedPose = mt.learned.metrics()
+	}
 	if fm.standing > 0 {
 		out.FootSliding = 100 * fm.slide / float64(fm.standing)
 	}
@@ -382,4 +392,48 @@ func (mt *Meter) Metrics(m *Matcher) Metrics {
 		out.RedBlue = mt.redBlue.sum / float64(mt.redBlue.n)
 	}
 	return out
+}
+
+// learnedMeter measures the learned controller's decompressor: its own
+// velocities against the exact ones of the pose it plays, and that pose
+// against the database frame its state stands for, each in the
+// character's frame.
+type learnedMeter struct {
+	vel, pos     float64
+	joints       int
+	said, db, fk animsys.Pose
+	root         animsys.Pose
+}
+
+// tick measures a tick of m playing database frame (Matcher.Frame).
+func (lm *learnedMeter) tick(m *Matcher, frame int) {
+	l := m.Play.Learned
+	if l == nil {
+		return
+	}
+	db := m.DB
+	n := db.Skel.Len()
+	if len(lm.said.Pos) == 0 {
+		animsys.NewPoses(n, &lm.said, &lm.db, &lm.fk)
+		lm.root = animsys.NewPose(1)
+	}
+	animsys.FK(&lm.said, &l.Said, db.Skel.Parents)
+	c, f := db.Locate(frame)
+	db.Sample(&lm.fk, &lm.root, c, float32(f)*db.Clips[c].FrameTime)
+	RootMotion(&lm.fk)
+	animsys.FK(&lm.db, &lm.fk, db.Skel.Parents)
+	for j := 1; j < n; j++ {
+		lm.vel += float64(lm.said.Vel[j].Sub(m.Target.Vel[j]).Len())
+		lm.pos += float64(m.Target.Pos[j].Sub(lm.db.Pos[j]).Len())
+	}
+	lm.joints += n - 1
+}
+
+// metrics are the means: velocity error (m/s) and pose error (cm).
+func (lm *learnedMeter) metrics() (vel, pos *float64) {
+	if lm.joints == 0 {
+		return nil, nil
+	}
+	v, p := lm.vel/float64(lm.joints), 100*lm.pos/float64(lm.joints)
+	return &v, &p
 }

@@ -26,6 +26,10 @@ type Playback struct {
 	samp                animsys.Pose       // the clip's sample at the rate
 	root                animsys.Pose       // one joint: scratch of Database.Sample
 	trans               animsys.Transition // the last transition, into the clip playing
+	// Learned is the learned controller's pose source (Matcher.UseNetworks),
+	// nil where the database's clips play: then Clip and Time are its
+	// frame's where known (Learned.Frame), else the first clip's start.
+	Learned *Learned
 }
 
 // newPlayback allocates a Playback for a skeleton of n joints.
@@ -47,10 +51,39 @@ func (p *Playback) reset(db *Database) {
 		}
 	}
 	p.trans.Start(animsys.TransitionCut, nil, nil)
+	if p.Learned != nil {
+		p.jumpTo(db, db.At(p.Clip, int(p.Time/db.Clips[p.Clip].FrameTime+0.5)))
+	}
 }
 
-// Frame is the database index of the frame playing.
+// jumpTo puts the learned pose source at database frame i, an anchor of
+// its networks (or, should i not be one, the first anchor), and the
+// clip and time at it.
+func (p *Playback) jumpTo(db *Database, i int) {
+	l := p.Learned
+	s := l.Nets.anchor(i)
+	if s == nil {
+		i, s = l.Nets.Anchors[0].Frame, l.Nets.Anchors[0].State
+	}
+	l.jump(s, i)
+	p.locate(db)
+}
+
+// locate sets Clip and Time from the learned pose source's frame, where
+// it is known.
+func (p *Playback) locate(db *Database) {
+	if f := p.Learned.Frame; f >= 0 {
+		c, k := db.Locate(f)
+		p.Clip, p.Time = c, (float32(k)+p.Learned.At)*db.Clips[c].FrameTime
+	}
+}
+
+// Frame is the database index of the frame playing (for the learned
+// controller, the frame it stands for where known, else -1).
 func (p *Playback) Frame(db *Database) int {
+	if p.Learned != nil {
+		return p.Learned.Frame
+	}
 	c := &db.Clips[p.Clip]
 	f := int(p.Time/c.FrameTime + 0.5)
 	return db.At(p.Clip, min(max(f, 0), c.Frames-1))
@@ -73,17 +106,25 @@ func (p *Playback) advance(db *Database, s *Settings, sim *Simulation, hold int,
 	if !held {
 		p.play = p.Rate
 	}
-	p.Time += p.play * dt
-	reached := !held && p.holding(db, hold)
-	p.trans.Advance(dt)
-	clip := &db.Clips[p.Clip]
-	if atEnd = p.Time > clip.Duration(); atEnd {
-		p.Time = clip.Duration()
+	var reached bool
+	if l := p.Learned; l != nil { // the learned controller plays on for ever
+		reached = !held && l.advance(db, p.play*dt/l.Nets.FrameTime, hold)
+		p.locate(db)
+	} else {
+		p.Time += p.play * dt
+		reached = !held && p.holding(db, hold)
+		clip := &db.Clips[p.Clip]
+		if atEnd = p.Time > clip.Duration(); atEnd {
+			p.Time = clip.Duration()
+		}
 	}
+	p.trans.Advance(dt)
 	p.evaluate(db, s, out)
 	if reached { // the hold: blend into holding it
 		p.play = 0
-		p.blendTo(db, s, hold, p.Clip, p.Time, out)
+		if p.Learned == nil { // the learned state is there already, held
+			p.blendTo(db, s, hold, p.Clip, p.Time, out)
+		}
 	}
 	return atEnd
 }
@@ -146,13 +187,20 @@ func (p *Playback) holding(db *Database, hold int) bool {
 // r·P'(τ) exactly: the rate's own change (RateVel) enters its
 // accelerations, not its velocities.
 func (p *Playback) sample(db *Database, c int, t float32) {
-	db.Sample(&p.samp, &p.root, c, t)
-	RootMotion(&p.samp)
+	if p.Learned != nil {
+		p.Learned.sample(&p.samp)
+	} else {
+		db.Sample(&p.samp, &p.root, c, t)
+		RootMotion(&p.samp)
+	}
 	v := p.samp.Vel[0]
 	p.clipSpeed = mgl32.Vec2{v[0], v[2]}.Len()
 	p.clipTurn = abs32(p.samp.Ang[0][1])
 	if p.play != 1 {
 		animsys.TimeScale(&p.samp, p.play)
+		if p.Learned != nil {
+			animsys.TimeScale(&p.Learned.Said, p.play)
+		}
 	}
 }
 
@@ -181,11 +229,37 @@ func transitionParams(s *Settings) animsys.TransitionParams {
 // time t (s), played at the rate (held, rate 0, at frame hold), and
 // evaluates it.
 func (p *Playback) blendTo(db *Database, s *Settings, hold int, c int, t float32, out *Poses) {
+	if p.Learned != nil {
+		p.blendToState(db, s, nil, db.At(c, int(t/db.Clips[c].FrameTime+0.5)), hold, out)
+		return
+	}
 	p.Clip, p.Time = c, t
 	if p.holding(db, hold) {
 		p.play = 0
 	}
-	p.sample(db, c, p.Time)
+	p.start(db, s, out)
+}
+
+// blendToState starts the set transition from the output pose to the
+// learned state st (x then z; nil: the anchor of database frame i, where
+// the learned pose source then knows it is) and evaluates it. The frame
+// to hold (Rest.held; -1 for none), jumped to, is held.
+func (p *Playback) blendToState(db *Database, s *Settings, st []float32, i, hold int, out *Poses) {
+	if st == nil {
+		p.jumpTo(db, i)
+	} else {
+		p.Learned.jump(st, -1)
+	}
+	if hold >= 0 && p.Learned.Frame == hold {
+		p.play = 0
+	}
+	p.start(db, s, out)
+}
+
+// start starts the set transition from the output pose into the clip
+// or state the playback is at, and evaluates it.
+func (p *Playback) start(db *Database, s *Settings, out *Poses) {
+	p.sample(db, p.Clip, p.Time)
 	kind := s.Transition
 	if kind == animsys.TransitionBlend {
 		kind = animsys.TransitionCut

@@ -112,7 +112,7 @@ func TestIdleState(t *testing.T) {
 		on := mt.Metrics(m)
 		s := DefaultSettings()
 		s.Idle = false
-		off, _ := run(db, s, p, 120, 1, nil)
+		off, _ := run(db, nil, s, p, 120, 1, nil)
 		// Random's rests are short and its turns on the spot count as
 		// moving: it reads 0 at rest either way, so only stop-go's
 		// stops can show the idle state's gain.
@@ -157,8 +157,8 @@ func TestPlaybackRate(t *testing.T) {
 	on.Warp.Stride = false
 	off := on
 	off.Rate.On = false
-	with, _ := run(db, on, Circle, 60, 1, nil)
-	without, _ := run(db, off, Circle, 60, 1, nil)
+	with, _ := run(db, nil, on, Circle, 60, 1, nil)
+	without, _ := run(db, nil, off, Circle, 60, 1, nil)
 	if !(with.SyncDistance < without.SyncDistance) || !(*with.AnkleSliding < *without.AnkleSliding+0.5) {
 		t.Errorf("circle: %.1f cm from the simulation with the rate, %.1f without; ankles slide %.2f cm/s with, %.2f without",
 			with.SyncDistance, without.SyncDistance, *with.AnkleSliding, *without.AnkleSliding)
@@ -244,7 +244,7 @@ func TestStand(t *testing.T) {
 	for _, d := range dbs {
 		db := d.db()
 		for _, p := range []Path{Stand, StopGo} {
-			r, _ := run(db, DefaultSettings(), p, 60, 1, nil)
+			r, _ := run(db, nil, DefaultSettings(), p, 60, 1, nil)
 			if r.Level == nil || r.Turned == nil {
 				t.Fatalf("%s, %s: no level or turned figure", d.name, p)
 			}

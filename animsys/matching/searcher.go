@@ -154,12 +154,7 @@ func (q *Searcher) search(db *Database, s *Settings, sim *Simulation, char *anim
 			q.swap()
 		}
 	}
-	ns := time.Since(t0).Nanoseconds()
-	if len(q.SearchNs) == cap(q.SearchNs) {
-		copy(q.SearchNs, q.SearchNs[1:])
-		q.SearchNs = q.SearchNs[:len(q.SearchNs)-1]
-	}
-	q.SearchNs = append(q.SearchNs, ns)
+	q.timed(time.Since(t0).Nanoseconds())
 	if len(q.rerank) == 0 {
 		return -1
 	}
@@ -168,6 +163,15 @@ func (q *Searcher) search(db *Database, s *Settings, sim *Simulation, char *anim
 		return -1
 	}
 	return best.Frame
+}
+
+// timed keeps a search's time (ns) in SearchNs.
+func (q *Searcher) timed(ns int64) {
+	if len(q.SearchNs) == cap(q.SearchNs) {
+		copy(q.SearchNs, q.SearchNs[1:])
+		q.SearchNs = q.SearchNs[:len(q.SearchNs)-1]
+	}
+	q.SearchNs = append(q.SearchNs, ns)
 }
 
 // bendCost is what a search on the unbent path adds to its costs for each

@@ -42,8 +42,8 @@ func TestSizeFree(t *testing.T) {
 			for set := Set(0); set < NumSets; set++ {
 				s := DefaultSettings()
 				s.Set = set
-				a, fa := run(one, s, p, seconds, 1, nil)
-				b, fb := run(db, s, p, seconds, 1, nil)
+				a, fa := run(one, nil, s, p, seconds, 1, nil)
+				b, fb := run(db, nil, s, p, seconds, 1, nil)
 				same := 0
 				for same < min(len(fa), len(fb)) && fa[same] == fb[same] {
 					same++

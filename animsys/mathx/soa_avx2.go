@@ -26,7 +26,9 @@ const SIMD = "AVX2"
 // archsimd.Float32x8's methods: Add, Sub, Mul, Div, Sqrt, Min, Max (x
 // where x < y, else y), RoundToEven, Floor, the comparisons Less,
 // LessEqual, Greater, GreaterEqual, Equal, NotEqual (true where either is
-// NaN), Merge (x.Merge(y, m) is x where m holds, else y) and Store.
+// NaN), Merge (x.Merge(y, m) is x where m holds, else y), Store, and for
+// animsys/nn's matrix kernels MulAdd (x y + z, fused: one rounding) and
+// StoreSlicePart (the lanes that fit in a slice shorter than Lanes).
 type SoaFloat = archsimd.Float32x8
 
 // SoaMask is a per-lane truth value, the result of a comparison, with
@@ -45,6 +47,15 @@ var simdReady = func() bool {
 	return true
 }()
 
+// MulAdd is FMA3's VFMADD, which CPUs with AVX2 have (Intel since
+// Haswell, AMD since Excavator); one without is told at start, as
+// simdReady tells one without AVX2.
+func init() {
+	if !archsimd.X86.FMA() {
+		panic("kinelab: this build (GOEXPERIMENT=simd) needs a CPU with FMA; build without GOEXPERIMENT=simd for this one")
+	}
+}
+
 // splat is x in every lane.
 func splat(x float32) SoaFloat { return archsimd.BroadcastFloat32x8(x) }
 
@@ -56,6 +67,20 @@ func konst(x float32) SoaFloat {
 
 // LoadSoaFloat is the Lanes float32s at p.
 func LoadSoaFloat(p *[Lanes]float32) SoaFloat { return archsimd.LoadFloat32x8(p) }
+
+// LoadSoaFloatPart is the first Lanes float32s of s as lanes, the lanes
+// past s's end 0: the last block of a row whose length is no multiple of
+// Lanes.
+func LoadSoaFloatPart(s []float32) SoaFloat { return archsimd.LoadFloat32x8SlicePart(s) }
+
+// StoreSums writes the sum of each of a, b, c, d's lanes to p[0], ...,
+// p[3], each as ((l0+l4)+(l1+l5))+((l2+l6)+(l3+l7)): four dot products'
+// partial sums reduced at once, without a scalar instruction.
+func StoreSums(p *[4]float32, a, b, c, d SoaFloat) {
+	ab := a.GetLo().Add(a.GetHi()).AddPairs(b.GetLo().Add(b.GetHi()))
+	cd := c.GetLo().Add(c.GetHi()).AddPairs(d.GetLo().Add(d.GetHi()))
+	ab.AddPairs(cd).Store(p)
+}
 
 // LaneOf is lane i of x.
 func LaneOf(x SoaFloat, i int) float32 {

@@ -42,6 +42,28 @@ func LoadSoaFloat(p *[Lanes]float32) SoaFloat { return SoaFloat(p[0]) }
 // Store writes x's lanes to p.
 func (x SoaFloat) Store(p *[Lanes]float32) { p[0] = float32(x) }
 
+// LoadSoaFloatPart is the first Lanes float32s of s as lanes, the lanes
+// past s's end 0.
+func LoadSoaFloatPart(s []float32) SoaFloat {
+	if len(s) == 0 {
+		return 0
+	}
+	return SoaFloat(s[0])
+}
+
+// StoreSlicePart writes the lanes of x that fit in s.
+func (x SoaFloat) StoreSlicePart(s []float32) {
+	if len(s) > 0 {
+		s[0] = float32(x)
+	}
+}
+
+// StoreSums writes the sum of each of a, b, c, d's lanes to p[0], ...,
+// p[3].
+func StoreSums(p *[4]float32, a, b, c, d SoaFloat) {
+	p[0], p[1], p[2], p[3] = float32(a), float32(b), float32(c), float32(d)
+}
+
 // LaneOf is lane i of x.
 func LaneOf(x SoaFloat, i int) float32 { return float32(x) }
 
@@ -53,6 +75,12 @@ func (x SoaFloat) Sub(y SoaFloat) SoaFloat { return x - y }
 
 // Mul is x y per lane.
 func (x SoaFloat) Mul(y SoaFloat) SoaFloat { return SoaFloat(x * y) }
+
+// MulAdd is x y + z per lane, rounded twice (the product, then the sum)
+// where the AVX2 build's is fused and rounded once: the builds' bits
+// differ where it is used, so the pose ops do not use it (animsys/nn's
+// kernels do, whose sums run in another order in each build anyway).
+func (x SoaFloat) MulAdd(y, z SoaFloat) SoaFloat { return SoaFloat(x*y) + z }
 
 // Div is x / y per lane.
 func (x SoaFloat) Div(y SoaFloat) SoaFloat { return x / y }

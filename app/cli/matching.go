@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -27,8 +29,11 @@ import (
 // database driven headless by a scripted input, once per feature set and
 // path, with what each run measures.
 func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	if len(args) > 0 && args[0] == "train" {
+		return MatchingTrain(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "eval" {
-		fmt.Fprintln(stderr, "usage: kinelab matching eval [flags] [FILES or FOLDERS...]  (kinelab matching eval -h for the flags)")
+		fmt.Fprintln(stderr, "usage: kinelab matching eval|train [flags] [FILES or FOLDERS...]  (kinelab matching eval -h, train -h for the flags)")
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 			return ExitOK
 		}
@@ -63,6 +68,10 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	if short := db.ShortClips(); short != "" {
 		fmt.Fprintf(stderr, "kinelab matching eval: too short to search, only played: %s\n", short)
 	}
+	nets, err := e.learned(db)
+	if err != nil {
+		return fail("%v", err)
+	}
 	rep := evalReport{Database: name, Frames: db.Frames, Seconds: e.seconds}
 	// The dump is created once the inputs are read (export.Create refuses
 	// one of them) and put in place only when the run has written it all.
@@ -76,7 +85,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 		each = dw.tick
 	}
 	for _, r := range e.runs() {
-		rep.Results = append(rep.Results, matching.EvalEach(db, r.settings, r.path, float32(e.seconds), e.seed, each))
+		rep.Results = append(rep.Results, matching.EvalWith(db, nets, r.settings, r.path, float32(e.seconds), e.seed, each))
 	}
 	if dw != nil {
 		if err := dw.commit(); err != nil {
@@ -97,6 +106,7 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 // where they are settings (evalSwitches), and checked once (check).
 type evalFlags struct {
 	features, path, transition, dump string
+	controller, networks             string
 	seconds, holdAfter, bend         float64
 	seed64                           int64
 	mirror, json                     bool
@@ -166,6 +176,8 @@ func (e *evalFlags) define(stderr io.Writer) *flag.FlagSet {
 	}
 	fs.Float64Var(&e.holdAfter, "hold-after", float64(e.st.Sync.HoldAfter), flagrange.HoldAfter.Usage("seconds at the clamp's distance before the simulation is held back (a shorter lag drags the root)"))
 	fs.Float64Var(&e.bend, "bend", float64(e.st.Warp.Turn), flagrange.Bend.Usage("how fast the root may turn beyond the clip where the search bends a clip round the asked path (0: never)"))
+	fs.StringVar(&e.controller, "controller", "database", "what makes the poses and chooses them: database (the clips and the search) or learned (learned motion matching's networks)")
+	fs.StringVar(&e.networks, "networks", "", "the learned controller's networks (a .lmm file of kinelab matching train; default: the embedded set's, assets/locomotion.lmm)")
 	fs.StringVar(&e.dump, "dump", "", "write every tick of the run (root, simulation, prediction, warps, ankles and toes, contacts, locks, releases, transitions) to this CSV file; needs one --path and one --features")
 	return fs
 }
@@ -201,6 +213,12 @@ func (e *evalFlags) check() error {
 		return fmt.Errorf("--transition: transition %q: want spring, cubic, dead-blend or none", e.transition)
 	}
 	e.st.Transition = tr
+	switch {
+	case e.controller != "database" && e.controller != "learned":
+		return fmt.Errorf("--controller %q: want database or learned", e.controller)
+	case e.networks != "" && e.controller != "learned":
+		return errors.New("--networks: only the learned controller has networks (--controller learned)")
+	}
 	// A dump is one run's ticks: several runs would need columns naming
 	// them, which a row per tick of one run does not.
 	switch {
@@ -210,6 +228,42 @@ func (e *evalFlags) check() error {
 		return fmt.Errorf("--dump writes one run: give one --path and one --features (these ask for %d runs)", len(e.paths)*len(e.sets))
 	}
 	return nil
+}
+
+// learned reads the learned controller's networks (nil for the database
+// controller): --networks, or the embedded set's; they must fit db, and
+// the runs' feature set is theirs (--features all, or their set).
+func (e *evalFlags) learned(db *matching.Database) (*matching.Networks, error) {
+	if e.controller != "learned" {
+		return nil, nil
+	}
+	var nets *matching.Networks
+	var err error
+	name := e.networks
+	if name == "" {
+		name = "the embedded set's networks"
+		nets, err = matching.ReadNetworks(bytes.NewReader(assets.LocomotionNetworks()))
+	} else {
+		var f *os.File
+		if f, err = os.Open(name); err != nil {
+			return nil, fmt.Errorf("--networks: %w", err)
+		}
+		defer f.Close()
+		nets, err = matching.ReadNetworks(f)
+	}
+	if err == nil {
+		err = nets.Fits(db)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	switch {
+	case e.features == "all":
+		e.sets = []matching.Set{nets.Set}
+	case len(e.sets) != 1 || e.sets[0] != nets.Set:
+		return nil, fmt.Errorf("--features %s: the networks' features are %s", e.features, nets.Set)
+	}
+	return nets, nil
 }
 
 // evalSets are the feature sets --features names ("all": every one).
@@ -265,8 +319,12 @@ type evalReport struct {
 // print writes the report as a table, a row a run; tr is the transition
 // every run used.
 func (rep *evalReport) print(w io.Writer, tr animsys.TransitionKind) {
-	fmt.Fprintf(w, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions\n",
-		rep.Database, rep.Frames, rep.Seconds, transitionLabel(tr))
+	ctl, mem := "database", 0.0
+	if len(rep.Results) > 0 {
+		ctl, mem = rep.Results[0].Controller, float64(rep.Results[0].MemoryBytes)/1e6
+	}
+	fmt.Fprintf(w, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions, the %s controller (%.1f MB)\n",
+		rep.Database, rep.Frames, rep.Seconds, transitionLabel(tr), ctl, mem)
 	fmt.Fprintf(w, "%-8s %-9s %16s %13s %17s %7s %22s %6s %6s %9s %8s %9s %15s %15s %5s\n", "path", "features",
 		"lock cm/s (con)", "ankle toe c/s", "traj 1s cm (sim)", "sync cm", "trans/s move idle set", "level", "turned", "disp cm*s", "bones mm",
 		"red-blue", "search us p99", "brute us p99", "same")
@@ -277,6 +335,12 @@ func (rep *evalReport) print(w io.Writer, tr animsys.TransitionKind) {
 			r.TransitionsPerSecond, r.TransitionsMoving, r.TransitionsIdle, r.TransitionsSettled, percent(r.Level), percent(r.Turned),
 			r.Displacement, r.BoneLengthError, r.RedBlue,
 			r.SearchMedian, r.SearchP99, r.BruteMedian, r.BruteP99, r.Same)
+	}
+	for _, r := range rep.Results {
+		if r.Controller == "learned" {
+			fmt.Fprintf(w, "%-8s learned controller: %.2f MB of networks; the decompressor's velocities off the exact ones by %s m/s, its pose %s cm from the frame it stands for\n",
+				r.Path, float64(r.MemoryBytes)/1e6, optional(r.LearnedVelocity), optional(r.LearnedPose))
+		}
 	}
 }
 

@@ -9,6 +9,11 @@
 // dead blending) with velocities propagated through it, drawn red beside
 // the finite difference's blue. A table shows the best candidates with
 // each term's cost, plots the cost and the clip over time, and the last
-// 10 s of decisions can be stepped back through. The math is package
+// 10 s of decisions can be stepped back through. On the embedded set a
+// switch (--controller learned) hands the frames to the learned
+// controller (learned motion matching): its decompressor's own
+// velocities drawn green beside red and blue, its memory against the
+// database's, and a plot of its pose's distance from the database frame
+// its state stands for. The math is package
 // kinelab/animsys/matching; this package is its screen.
 package matching

@@ -27,6 +27,7 @@ func (h *history) reset(n int) {
 	for i := range h.hist {
 		s := &h.hist[i]
 		s.pos, s.red, s.blue, s.scl = make([]mgl32.Vec3, n), make([]mgl32.Vec3, n), make([]mgl32.Vec3, n), make([]mgl32.Vec3, n)
+		s.green = make([]mgl32.Vec3, n)
 		s.rot = make([]mgl32.Quat, n)
 	}
 	h.head, h.count, h.Rewind = 0, 0, 0

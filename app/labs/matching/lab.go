@@ -46,6 +46,10 @@ type Settings struct {
 	Idle bool
 	Rate mm.RateSettings
 	Warp mm.WarpSettings
+	// Controller is who picks the frames: the database's search, or the
+	// learned controller (databaseController, learnedController); the
+	// learned one only drives the database its networks were trained on.
+	Controller int32
 }
 
 // DefaultSettings is the lab as it opens: the Inertial set, spring
@@ -115,6 +119,15 @@ type snapshot struct {
 	idle           bool
 	stride, orient float32
 	bent           bool
+	// learned is whether the learned controller played this tick (and
+	// the pose shown is its own); then green is the decompressor's own
+	// velocities placed in the world, saidErr their mean distance (m/s)
+	// from the exact ones, poseErr the mean distance (m) of the pose
+	// played from the database frame its state stands for (NaN
+	// otherwise).
+	learned          bool
+	green            []mgl32.Vec3
+	saidErr, poseErr float32
 }
 
 // Lab is the Motion-matching lab's state, by its parts: the settings;
@@ -143,6 +156,11 @@ type Lab struct {
 	history
 
 	costPlot, clipPlot *render.Plot
+	// posePlot is the learned controller's pose error over time: the
+	// mean distance of a joint from the database frame its state stands
+	// for (shown only while it drives).
+	posePlot *render.Plot
+	ln       learned
 	// feetPlot is the feet's contact labels (thick) and locks (thin) over
 	// time, one row a foot.
 	feetPlot *render.Plot
@@ -182,7 +200,8 @@ func Entry() app.LabEntry {
 		Name: "matching",
 		New:  func() app.Lab { return New() },
 		Flags: []app.LabFlag{{Name: "path", Usage: "input of the Motion-matching lab",
-			Choices: names}},
+			Choices: names}, {Name: "controller", Usage: "controller of the Motion-matching lab (learned: the networks trained on the embedded set)",
+			Choices: controllerNames}},
 	}
 }
 
@@ -206,6 +225,8 @@ func New() *Lab {
 	}
 	l.feetPlot.SetRange(-0.5, 1.5)
 	l.feetPlot.Rows = []string{"right", "left"}
+	l.posePlot = render.NewPlot("Learned pose off its frame", "cm", historyLen)
+	l.posePlot.AddSeries("mean joint", learnedColor)
 	l.rebuild()
 	return l
 }
@@ -224,10 +245,13 @@ func (l *Lab) Focus() mgl32.Vec3 {
 	return s.pos[l.onto.hips(l.db)]
 }
 
-// Configure implements app.Lab: --path and --seed.
+// Configure implements app.Lab: --path, --controller and --seed.
 func (l *Lab) Configure(c app.Config) {
 	if v, ok := c.LabFlag("path"); ok {
 		l.S.Path = int32(v) - 1
+	}
+	if v, ok := c.LabFlag("controller"); ok {
+		l.S.Controller = int32(v) - 1
 	}
 	l.seed = c.Seed
 }
@@ -286,16 +310,22 @@ func (d *database) characterDatabase(s *Settings) (mm.Source, *mm.Database, stri
 
 // rebuild makes the database when the character or the mirror switch
 // changed, re-weights it when the weights or the half-life did, and keeps
-// the matcher's settings in step with the lab's.
+// the matcher's settings and controller in step with the lab's (a new
+// controller starts again at the origin, as Matcher.UseNetworks does).
 func (l *Lab) rebuild() {
 	if l.database.rebuild(&l.S) {
 		l.ground = l.onto.use(l.db, groundOf(l.ch, l.db.Skel.Len()))
 		l.syncWeights(&l.S)
+		l.ln.fit(l.db)
 		l.m = mm.NewMatcher(l.db, l.settings())
+		l.ln.use(l.m, l.S.Controller)
 		l.restart()
 	}
 	l.syncWeights(&l.S)
 	l.m.S = l.settings()
+	if l.ln.use(l.m, l.S.Controller) {
+		l.restart()
+	}
 }
 
 // rebuild makes the database when the character or the mirror switch
@@ -386,6 +416,7 @@ func (l *Lab) restart() {
 	l.costPlot.Clear()
 	l.clipPlot.Clear()
 	l.feetPlot.Clear()
+	l.posePlot.Clear()
 	l.record()
 }
 
@@ -438,6 +469,7 @@ func (l *Lab) record() {
 	h.carry, h.searched, h.transited, h.frame = m.Search.Carry, m.Search.Searched, m.Search.Transited, m.Frame()
 	h.rate, h.idle = m.Play.Playing(), m.Rest.Idle
 	h.stride, h.orient, h.bent = m.Warps.Stride, m.Warps.Orient, m.Search.Bent
+	l.ln.measure(m, h.frame, !l.onto.on, h)
 	h.searchUs = 0
 	if m.Search.Searched && len(m.Search.SearchNs) > 0 {
 		h.searchUs = float32(m.Search.SearchNs[len(m.Search.SearchNs)-1]) / 1e3
@@ -475,10 +507,12 @@ func (l *Lab) plotTick() {
 		}
 	}
 	l.feetPlot.Push(l.time, rows[:]...)
+	l.posePlot.Push(l.time, 100*h.poseErr) // a gap while the database's controller plays
 	if h.transited {
 		l.costPlot.Mark(l.time)
 		l.clipPlot.Mark(l.time)
 		l.feetPlot.Mark(l.time)
+		l.posePlot.Mark(l.time)
 	}
 }
 
@@ -492,8 +526,13 @@ func (l *Lab) Matcher() *mm.Matcher { return l.m }
 // Database is the lab's database (for tests).
 func (l *Lab) Database() *mm.Database { return l.db }
 
-// CandidateName is "clip @ time" of database frame i.
+// CandidateName is "clip @ time" of database frame i; "learned state"
+// for none (-1: the learned controller's state, which carrying on plays,
+// is no database frame).
 func (l *Lab) CandidateName(i int) string {
+	if i < 0 || i >= l.db.Frames {
+		return "learned state"
+	}
 	c, f := l.db.Locate(i)
 	return fmt.Sprintf("%s @ %.2f s", l.db.Clips[c].Name, float32(f)*l.db.Clips[c].FrameTime)
 }

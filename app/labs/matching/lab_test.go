@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"strings"
 	"testing"
 
 	"kinelab/animsys/bvh"
@@ -296,4 +297,110 @@ func captures(t *testing.T) *character.Character {
 		t.Fatal(err)
 	}
 	return ch
+}
+
+// TestMatchingLearnedController: on the embedded set the panel's switch
+// (Settings.Controller, as --controller learned sets it) drives the lab by
+// the learned controller at the next update, from the origin; a few
+// seconds of the zigzag path keep the poses, the green lines (the
+// decompressor's velocities), the readout's errors and the plot's finite;
+// switching back gives the database's controller again, whose snapshots
+// show no green line. On loaded captures the switch is refused, with the
+// networks' reason.
+func TestMatchingLearnedController(t *testing.T) {
+	l := New()
+	if l.ln.why != "" {
+		t.Fatalf("the embedded networks do not fit the embedded set: %s", l.ln.why)
+	}
+	l.Configure(app.Config{LabFlags: map[string]float64{"controller": 2}, Seed: 1})
+	if l.S.Controller != learnedController {
+		t.Fatalf("--controller learned set Controller %d", l.S.Controller)
+	}
+	l.S.Path = int32(mm.Zigzag) + 1
+	l.Update(1.0 / 60)
+	if l.Matcher().Play.Learned == nil {
+		t.Fatal("the switch did not reach the matcher")
+	}
+	if l.figures.Seconds != 0 || l.time > 0.1 {
+		t.Errorf("the switch did not start the run again: %.2f s", l.time)
+	}
+	finite := func(what string, v float32) {
+		t.Helper()
+		if !mathx.Finite(v) {
+			t.Fatalf("t %.2f s: %s is %v", l.time, what, v)
+		}
+	}
+	var said, pose float64
+	const ticks = 4 * 60
+	for i := range ticks {
+		l.Update(1.0 / 60)
+		h := l.view()
+		if !h.learned {
+			t.Fatalf("tick %d: the snapshot is not the learned controller's", i)
+		}
+		for j := range h.pos {
+			if !mathx.Vec3Finite(h.pos[j]) || !mathx.Vec3Finite(h.red[j]) || !mathx.Vec3Finite(h.blue[j]) || !mathx.Vec3Finite(h.green[j]) {
+				t.Fatalf("tick %d: joint %d not finite: pos %v red %v blue %v green %v", i, j, h.pos[j], h.red[j], h.blue[j], h.green[j])
+			}
+		}
+		for _, k := range append(h.cands[:h.nCands:h.nCands], h.carry) { // the table's names
+			_ = l.CandidateName(k.Frame)
+		}
+		finite("|green-red|", h.saidErr)
+		finite("pose error", h.poseErr)
+		said, pose = said+float64(h.saidErr), pose+float64(h.poseErr)
+		lines, _ := l.readout(h, 1e4)
+		for _, s := range lines {
+			if strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
+				t.Fatalf("tick %d: readout %q", i, s)
+			}
+		}
+	}
+	if d := l.Matcher().Root.Pos.Len(); !(d > 0.5) {
+		t.Errorf("4 s of zigzag moved the learned controller's root %.2f m", d)
+	}
+	if !(l.ln.netBytes > 0 && l.ln.dbBytes > l.ln.netBytes) {
+		t.Errorf("memory: networks %d bytes, database %d", l.ln.netBytes, l.ln.dbBytes)
+	}
+	t.Logf("learned: |green-red| %.3f m/s, pose %.1f cm off its frame, on average; %s", said/ticks, 100*pose/ticks,
+		l.ln.memoryText(func(long, _ string) string { return long }))
+
+	l.S.Controller = databaseController
+	l.Update(1.0 / 60)
+	if l.Matcher().Play.Learned != nil || l.view().learned {
+		t.Fatal("switching back left the learned controller")
+	}
+	for range 120 {
+		l.Update(1.0 / 60)
+	}
+	if h := l.view(); h.learned || !math.IsNaN(float64(h.poseErr)) || l.Matcher().Search.Searches == 0 {
+		t.Errorf("back on the database: learned %v, pose error %v, %d searches", h.learned, h.poseErr, l.Matcher().Search.Searches)
+	}
+
+	// Captures: another database, which the networks do not fit.
+	l.S.Controller = learnedController
+	l.SetCharacter(apptest.FixtureCharacter(t, fixture.All()[0]))
+	l.Update(1.0 / 60)
+	if l.Err == "" && (l.ln.why == "" || l.Matcher().Play.Learned != nil) {
+		t.Errorf("captures: the switch was not refused (reason %q)", l.ln.why)
+	}
+	t.Logf("captures (%s): the switch refused: %s", l.dbName, l.ln.why)
+}
+
+// TestMatchingLearnedAllocs: a tick of the lab with either controller,
+// its measures and snapshot included, allocates nothing.
+func TestMatchingLearnedAllocs(t *testing.T) {
+	if racebuild.Enabled {
+		t.Skip("the race detector allocates")
+	}
+	l := New()
+	for c, name := range controllerNames {
+		l.S.Controller, l.S.Path = int32(c), int32(mm.Circle)+1
+		for range 60 {
+			l.Update(1.0 / 60)
+		}
+		if n := testing.AllocsPerRun(30, func() { l.Update(1.0 / 60) }); n != 0 {
+			t.Errorf("a tick of the %s controller allocates %.1f times", name, n)
+		}
+	}
 }

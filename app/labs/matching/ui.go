@@ -28,6 +28,9 @@ var (
 	simColor   = color.RGBA{R: 90, G: 200, B: 240, A: 255}  // the simulated root the animation follows
 	tableBg    = color.RGBA{R: 24, G: 26, B: 31, A: 220}
 	tableLine  = color.RGBA{R: 70, G: 74, B: 84, A: 255}
+	// learnedColor is the learned controller's: the decompressor's own
+	// velocities, green beside the red and blue lines, and its plot.
+	learnedColor = color.RGBA{R: 70, G: 205, B: 70, A: 255}
 )
 
 // steerState is the player's input as read in the input stage: the
@@ -199,6 +202,7 @@ func (l *Lab) Panel(p *app.Panel) {
 	s, sec, sl := &l.S, &l.sec, l.sliders()
 	l.notePanel(p) // first, so that a refused database is seen
 	if p.Section("Control", &sec.control) {
+		l.controllerPanel(p)
 		p.Choice(inputNames, 3, &s.Path)
 		if s.Path == 0 {
 			p.Text("WASD/arrows, Shift runs, Q/E face")
@@ -260,6 +264,21 @@ func (l *Lab) Panel(p *app.Panel) {
 			l.Rewind = int(back + 0.5)
 		}
 	}
+}
+
+// controllerPanel lays out the switch of the controller: the database's
+// search or the learned one, which changes at the next update (and starts
+// again at the origin); disabled, with the reason, where the networks do
+// not fit the database (the captures').
+func (l *Lab) controllerPanel(p *app.Panel) {
+	if l.ln.why == "" {
+		p.Text("Controller:")
+		p.Choice(controllerNames, 2, &l.S.Controller)
+		return
+	}
+	// Disabled toggles all look alike: the text says which drives.
+	p.Text("Controller: database")
+	p.Disabled(controllerNames, 2, databaseController, l.ln.why)
 }
 
 // notePanel shows, each until dismissed, why the loaded files gave no
@@ -386,6 +405,9 @@ func (l *Lab) Draw3D(v *app.View) {
 			}
 			render.VectorLine(h.pos[j], h.red[j], side.Mul(-1), l.S.LineScale, render.Propagated)
 			render.VectorLine(h.pos[j], h.blue[j], side, l.S.LineScale, render.FiniteDiff)
+			if h.learned { // beside the blue, as far from it as the red
+				render.VectorLine(h.pos[j], h.green[j], side.Mul(3), l.S.LineScale, learnedColor)
+			}
 		}
 	}
 	render.EndOnTop()
@@ -408,7 +430,7 @@ func (l *Lab) drawFloor(h *snapshot) {
 		rl.DrawSphere(lift(p), 0.04, predColor)
 		rl.DrawLine3D(lift(p), lift(p.Add(h.predFace[k].Mul(0.3))), predColor)
 	}
-	if h.nCands > 0 {
+	if h.nCands > 0 && h.cands[0].Frame >= 0 { // a learned projection's state is no frame
 		pos, dir := l.db.Trajectory(h.cands[0].Frame)
 		r := mathx.QuatFromScaledAngleAxis(mgl32.Vec3{0, h.yaw, 0})
 		for k := range pos {
@@ -437,9 +459,10 @@ func (l *Lab) drawFloor(h *snapshot) {
 }
 
 // layout is where the lab's 2D parts go: the candidates table in the top
-// right, the cost and clip plots under it, and the feet's strip under
-// them (shorter: two rows of bars).
-func layout(v *app.View) (table, top, bottom, feet rl.Rectangle) {
+// right, the cost and clip plots under it, the learned controller's pose
+// error under them while it drives (learned; else empty), and the feet's
+// strip at the bottom (shorter: two rows of bars).
+func layout(v *app.View, learned bool) (table, top, bottom, pose, feet rl.Rectangle) {
 	a := v.Area
 	w := min(max(a.Width*0.46, 420), a.Width-40)
 	x := a.X + a.Width - w
@@ -447,25 +470,37 @@ func layout(v *app.View) (table, top, bottom, feet rl.Rectangle) {
 	table = rl.Rectangle{X: x, Y: a.Y, Width: w, Height: th}
 	rest := a.Height - th - 24
 	fh := min(max(rest*0.22, 70), 110)
-	ph := (rest - fh) / 2
+	plots := float32(2)
+	if learned {
+		plots, rest = 3, rest-8
+	}
+	ph := (rest - fh) / plots
 	top = rl.Rectangle{X: x, Y: a.Y + th + 8, Width: w, Height: ph}
 	bottom = rl.Rectangle{X: x, Y: top.Y + ph + 8, Width: w, Height: ph}
-	feet = rl.Rectangle{X: x, Y: bottom.Y + ph + 8, Width: w, Height: fh}
-	return table, top, bottom, feet
+	y := bottom.Y + ph + 8
+	if learned {
+		pose = rl.Rectangle{X: x, Y: y, Width: w, Height: ph}
+		y += ph + 8
+	}
+	feet = rl.Rectangle{X: x, Y: y, Width: w, Height: fh}
+	return table, top, bottom, pose, feet
 }
 
 // Draw2D implements app.Lab: the joints' names, the candidates table, the
 // cost and clip plots and the readout.
 func (l *Lab) Draw2D(v *app.View) {
 	h := l.view()
-	table, top, bottom, feet := layout(v)
+	table, top, bottom, pose, feet := layout(v, h.learned)
 	lines, cols := l.readout(h, max(table.X-v.Area.X-24, 80))
 	rr := ui.CaptionRect(0, 0, ui.TextSize, lines...)
 	rr.X, rr.Y = v.Area.X, v.Area.Y+v.Area.Height-rr.Height
-	v.DrawJointLabels(l.onto.skel(l.db), h.pos, mgl32.Vec3{}, l.picked, table, top, bottom, feet, rr)
+	v.DrawJointLabels(l.onto.skel(l.db), h.pos, mgl32.Vec3{}, l.picked, table, top, bottom, pose, feet, rr)
 	l.drawTable(table, h)
 	l.costPlot.Draw(top, v.Mouse)
 	l.clipPlot.Draw(bottom, v.Mouse)
+	if h.learned {
+		l.posePlot.Draw(pose, v.Mouse)
+	}
 	l.feetPlot.Draw(feet, v.Mouse)
 	ui.Caption("matching readout", rr.X, rr.Y, ui.TextSize, cols, lines...)
 }
@@ -492,6 +527,17 @@ func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 		fit(fmt.Sprintf("|red-blue| mean %.3f, max %.3f m/s", mean, most), fmt.Sprintf("|red-blue| %.3f m/s", mean)),
 	}
 	cols := []color.RGBA{render.TextColor, render.TextColor, render.TextColor, render.TextColor, render.DimText}
+	if h.learned {
+		// The third line's legend in its colour, with the decompressor's
+		// own error against the exact velocities of the pose it plays
+		// (Matcher.Target's: red before the root and the feet move it);
+		// and what the networks save.
+		lines = append(lines,
+			fit(fmt.Sprintf("green: the decompressor's velocities, |green-red| mean %.3f m/s", h.saidErr),
+				fmt.Sprintf("green: decoder's, |green-red| %.3f m/s", h.saidErr)),
+			l.ln.memoryText(fit))
+		cols = append(cols, learnedColor, render.DimText)
+	}
 	// The run's measures, as matching eval reports them.
 	if f := &l.figures; f.Seconds > 0 {
 		lines = append(lines,
@@ -596,6 +642,12 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 		name, m := tableName(l.CandidateName(k.Frame))
 		mirrored = mirrored || m
 		c := []string{rank, name}
+		if k.Frame < 0 { // the learned state: only its distance to the query is known
+			for range groups {
+				c = append(c, "-")
+			}
+			return append(c, costText(k.Cost), "-")
+		}
 		for _, g := range groups {
 			c = append(c, costText(k.Terms[g]))
 		}
@@ -619,6 +671,11 @@ func (l *Lab) drawTable(r rl.Rectangle, h *snapshot) {
 	}
 	x, y := r.X+8, r.Y+5
 	title := "Last search: the best frames, each term's cost; = carrying on"
+	if h.learned {
+		// The learned controller searches nothing: its projection's
+		// query, the database's nearest frames to it, and its state.
+		title = "Last projection: the nearest frames; = the learned state"
+	}
 	if mirrored {
 		title += "; * mirrored"
 	}
@@ -660,8 +717,8 @@ func costText(x float32) string {
 // UIRects implements app.Lab: the table and the plots take the mouse.
 func (l *Lab) UIRects(w, h int32) []rl.Rectangle {
 	v := &app.View{Width: w, Height: h, Area: app.LabArea(float32(w), float32(h))}
-	t, a, b, f := layout(v)
-	return []rl.Rectangle{t, a, b, f}
+	t, a, b, p, f := layout(v, l.view().learned)
+	return []rl.Rectangle{t, a, b, p, f}
 }
 
 // Settings implements app.Lab.
@@ -674,5 +731,6 @@ func (l *Lab) CheckSettings() {
 	s.Features = mathx.Clamp(s.Features, 0, int32(mm.NumSets)-1)
 	s.Transition = mathx.Clamp(s.Transition, 0, int32(len(transitionChoices))-1)
 	s.Path = mathx.Clamp(s.Path, 0, int32(mm.NumPaths))
+	s.Controller = mathx.Clamp(s.Controller, 0, int32(len(controllerNames))-1)
 	l.sliders().Clamp()
 }

@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"kinelab/animsys/export"
+	"kinelab/animsys/matching"
+)
+
+// trainCheckpointEvery is how often (s) a training writes its checkpoint.
+const trainCheckpointEvery = 60
+
+// MatchingTrain runs `kinelab matching train`: the learned controller's
+// networks trained on the database of the files given (the embedded set
+// by default), phase after phase, with a progress line; a checkpoint
+// beside the output (OUT.ckpt) every minute and at an interrupt, which a
+// later run with the same flags resumes from. The output is written
+// whole at the end or not at all.
+func MatchingTrain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kinelab matching train", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := matching.DefaultTrain
+	minutes := fs.Float64("minutes", 30, "how long to train (min), shared among the phases: decompressor half, stepper and projector a quarter each")
+	steps := fs.Int("steps", 0, "train each phase this many steps instead of for --minutes (repeatable, for tests)")
+	out := fs.String("out", "networks.lmm", "the networks file to write")
+	fs.IntVar(&cfg.Width, "width", 256, "hidden units of each network's layers (the reference demo's are 512)")
+	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, "frames a step learns from")
+	seed := fs.Int64("seed", int64(cfg.Seed), "random seed")
+	features := fs.String("features", "inertial", "the feature set the networks' features are (standard or inertial)")
+	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database, as eval does")
+	halflife := fs.Float64("halflife", float64(matching.DefaultSettings().Halflife), "the inertializer half-life (s) the Inertial feature assumes, as eval's --halflife")
+	fresh := fs.Bool("fresh", false, "start afresh even where a checkpoint of this training exists")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK
+		}
+		return ExitUsage
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "kinelab matching train: "+format+"\n", a...)
+		return code
+	}
+	set, err := matching.ParseSet(*features)
+	switch {
+	case err != nil:
+		return fail(ExitUsage, "--features: %v", err)
+	case !(*minutes > 0 && *minutes <= 7*24*60) && *steps == 0:
+		return fail(ExitUsage, "--minutes %g: want more than 0, at most a week", *minutes)
+	case *steps < 0 || cfg.Width < 1 || cfg.Width > 4096 || cfg.Batch < 1 || cfg.Batch > 4096:
+		return fail(ExitUsage, "--steps, --width or --batch out of range (steps >= 0, width and batch 1-4096)")
+	case *seed < 0 || *seed > 1<<32-1:
+		return fail(ExitUsage, "--seed %d: want 0 to 4294967295", *seed)
+	case !(*halflife > 0 && *halflife <= 10):
+		return fail(ExitUsage, "--halflife %g: want more than 0 s, at most 10", *halflife)
+	}
+	cfg.Seed, cfg.Set = uint32(*seed), set
+	src, name, err := matchingSource(fs.Args(), *mirror, stderr)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	db, err := matching.NewDatabase(src, matching.DefaultWeights, float32(*halflife))
+	if err != nil {
+		return fail(ExitFail, "%s: %v", name, err)
+	}
+	tr, err := matching.NewTrainer(db, cfg)
+	if err != nil {
+		return fail(ExitUsage, "%v", err)
+	}
+	ckpt := *out + ".ckpt"
+	if !*fresh {
+		switch f, err := os.Open(ckpt); {
+		case err == nil:
+			err = tr.ReadCheckpoint(f)
+			f.Close()
+			if err != nil {
+				return fail(ExitFail, "%s: %v (--fresh starts afresh)", ckpt, err)
+			}
+			fmt.Fprintf(stderr, "resuming from %s: %s, step %d\n", ckpt, phaseName(tr.Phase), tr.Step)
+		case !errors.Is(err, os.ErrNotExist):
+			return fail(ExitFail, "%v", err)
+		}
+	}
+	fmt.Fprintf(stderr, "training on %s (%d frames), width %d, batch %d\n", name, db.Frames, cfg.Width, cfg.Batch)
+	budget := matching.Budget{Steps: *steps, Seconds: *minutes * 60}
+	started, last := time.Now(), time.Now()
+	var ckErr error
+	report := func(p matching.Progress) {
+		fmt.Fprintf(stderr, "%-12s %5.1f%% step %6d  loss %.4f (%.4f %.4f %.4f %.4f)  %s left\n", matching.PhaseNames[p.Phase], 100*min(p.Done, 1), p.Step,
+			p.Loss, p.Parts[0], p.Parts[1], p.Parts[2], p.Parts[3], left(tr, budget, started))
+		if time.Since(last) > trainCheckpointEvery*time.Second {
+			ckErr = errors.Join(ckErr, writeCheckpoint(tr, ckpt))
+			last = time.Now()
+		}
+	}
+	err = tr.Run(ctx, budget, 50, report)
+	if ckErr != nil {
+		fmt.Fprintf(stderr, "kinelab matching train: checkpoint: %v\n", ckErr)
+	}
+	if err != nil { // interrupted: keep where it is
+		if e := writeCheckpoint(tr, ckpt); e != nil {
+			return fail(ExitFail, "stopped (%v); the checkpoint could not be written: %v", err, e)
+		}
+		return fail(ExitFail, "stopped (%v) at %s step %d; %s resumes it", err, phaseName(tr.Phase), tr.Step, ckpt)
+	}
+	o, err := export.Create(*out)
+	if err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	defer o.Abort()
+	if err := tr.Networks().Write(o); err != nil {
+		return fail(ExitFail, "%s: %v", *out, err)
+	}
+	if err := o.Commit(); err != nil {
+		return fail(ExitFail, "%v", err)
+	}
+	os.Remove(ckpt) // done: nothing to resume
+	fmt.Fprintf(stdout, "%s: networks for %s, trained in %s\n", *out, name, time.Since(started).Round(time.Second))
+	return ExitOK
+}
+
+// phaseName names a training's phase (done past the last).
+func phaseName(p int) string {
+	if p < matching.NumPhases {
+		return matching.PhaseNames[p]
+	}
+	return "done"
+}
+
+// left is the training's time left, by its budget: the phases' shares of
+// the time not yet spent, or for a budget in steps, this run's pace.
+func left(tr *matching.Trainer, b matching.Budget, started time.Time) string {
+	if b.Steps > 0 {
+		return "-"
+	}
+	var s float64
+	for p := tr.Phase; p < matching.NumPhases; p++ {
+		s += max(b.Seconds*matching.PhaseShare[p]-tr.Spent[p], 0)
+	}
+	return (time.Duration(s) * time.Second).Round(time.Second).String()
+}
+
+// writeCheckpoint writes tr's checkpoint to path whole, or leaves what
+// was there.
+func writeCheckpoint(tr *matching.Trainer, path string) error {
+	o, err := export.Create(path)
+	if err != nil {
+		return err
+	}
+	defer o.Abort()
+	if err := tr.WriteCheckpoint(o); err != nil {
+		return err
+	}
+	return o.Commit()
+}
