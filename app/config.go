@@ -44,6 +44,10 @@ type Config struct {
 	// Onto is the character the captures play on (--onto: a glTF file,
 	// or "default" for the embedded one), "" for their own figure.
 	Onto string
+	// Networks is the Motion-matching lab's learned controller's networks
+	// file (--networks: a .lmm of kinelab matching train, for the
+	// captures loaded), "" for the embedded set's.
+	Networks string
 	// SettingsFile is read at start instead of the user's settings file
 	// (--settings); ResetSettings starts from the defaults instead.
 	SettingsFile  string
@@ -88,6 +92,7 @@ func ParseFlags(args []string, stderr io.Writer, labs []LabEntry) (Config, error
 	fs.StringVar(&c.Units, "units", "auto", "units of BVH files: auto (from the figure's height), m, cm, mm, in, cmu, or metres per unit (e.g. 0.0254)")
 	fs.StringVar(&c.Up, "up", "auto", "up axis of BVH files: auto (the way the figure stands), y or z (x, -y, -z too)")
 	fs.StringVar(&c.Onto, "onto", "", "play the captures (the files given, else the embedded clips) retargeted onto the glTF character in `CHARACTER.glb` (\"default\": the embedded one)")
+	fs.StringVar(&c.Networks, "networks", "", "the Motion-matching lab's learned controller's networks, `FILE.lmm` (kinelab matching train on the captures given; default: the embedded set's)")
 	fs.BoolVar(&c.KeepRest, "keep-rest", false, "keep a BVH clip's leading rest-pose frames (by default they are dropped)")
 	uiScale := fs.Float64("ui-scale", 0, flagrange.UIScale.Usage("size of the UI: `S` pixels per unit"))
 	fs.StringVar(&c.SettingsFile, "settings", "", "start from the settings in `FILE` (as saved on exit) instead of your own")

@@ -198,6 +198,7 @@ const (
 type trainBuffers struct {
 	in, grad, out []float32
 	tapes         []*nn.Tape
+	tapePhase     int // the phase the tapes are for
 	grads         [4]*nn.Grads
 	results       []Result
 	fk            *fkScratch // nil where a joint comes before its parent
@@ -451,10 +452,10 @@ func sign(x float32) float32 {
 // tapes makes sure there are n tapes of rows rows for the networks of
 // the phase.
 func (t *Trainer) tapes(n, rows int) {
-	if len(t.buf.tapes) == n && t.buf.tapes[0].Rows >= rows {
+	if len(t.buf.tapes) == n && t.buf.tapes[0].Rows >= rows && t.buf.tapePhase == t.Phase {
 		return
 	}
-	t.buf.tapes = t.buf.tapes[:0]
+	t.buf.tapes, t.buf.tapePhase = t.buf.tapes[:0], t.Phase
 	for k := 0; k < n; k++ {
 		var m *nn.MLP
 		switch t.Phase {

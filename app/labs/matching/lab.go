@@ -245,8 +245,12 @@ func (l *Lab) Focus() mgl32.Vec3 {
 	return s.pos[l.onto.hips(l.db)]
 }
 
-// Configure implements app.Lab: --path, --controller and --seed.
+// Configure implements app.Lab: --path, --controller, --networks and
+// --seed.
 func (l *Lab) Configure(c app.Config) {
+	if c.Networks != l.ln.path {
+		l.ln.path, l.ln.read = c.Networks, false
+	}
 	if v, ok := c.LabFlag("path"); ok {
 		l.S.Path = int32(v) - 1
 	}

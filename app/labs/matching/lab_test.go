@@ -1,9 +1,12 @@
 package matching
 
 import (
+	"bytes"
+	"context"
 	"math"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -401,6 +404,46 @@ func TestMatchingLearnedAllocs(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(30, func() { l.Update(1.0 / 60) }); n != 0 {
 			t.Errorf("a tick of the %s controller allocates %.1f times", name, n)
+		}
+	}
+}
+
+// TestMatchingNetworksFlag: --networks FILE gives the lab networks
+// trained on the captures loaded (here tiny ones, trained on the
+// database the lab built of a fixture capture), and the switch drives
+// them; a file that does not read greys the switch with its name.
+func TestMatchingNetworksFlag(t *testing.T) {
+	ch := apptest.FixtureCharacter(t, fixture.All()[0])
+	l := New()
+	l.SetCharacter(ch)
+	cfg := mm.DefaultTrain
+	cfg.Width, cfg.Batch, cfg.Window = 8, 4, 3
+	tr, err := mm.NewTrainer(l.db, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(context.Background(), mm.Budget{Steps: 5}, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "caps.lmm")
+	var buf bytes.Buffer
+	if err := tr.Networks().Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		ok   bool
+	}{{path, true}, {path + ".missing", false}} {
+		l := New()
+		l.Configure(app.Config{Networks: c.path, LabFlags: map[string]float64{"controller": 2}, Seed: 1})
+		l.SetCharacter(ch)
+		l.Update(1.0 / 60)
+		got := l.Matcher().Play.Learned != nil
+		if got != c.ok || (c.ok != (l.ln.why == "")) || (!c.ok && !strings.Contains(l.ln.why, "caps.lmm")) {
+			t.Errorf("--networks %s: learned %v, reason %q", filepath.Base(c.path), got, l.ln.why)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
 	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -24,18 +25,43 @@ const (
 
 var controllerNames = []string{"database", "learned"}
 
-// networks are the learned controller's networks for the embedded
-// locomotion set, read once, the first time a database asks whether they
-// fit it (reading them takes a while and most runs never ask).
-var networks = sync.OnceValues(func() (*mm.Networks, error) {
+// embeddedNetworks are the learned controller's networks for the
+// embedded locomotion set, read once, the first time a database asks
+// whether they fit it (reading them takes a while and most runs never
+// ask).
+var embeddedNetworks = sync.OnceValues(func() (*mm.Networks, error) {
 	return mm.ReadNetworks(bytes.NewReader(assets.LocomotionNetworks()))
 })
+
+// readNetworks reads the networks file --networks named (path; "" for
+// the embedded set's).
+func readNetworks(path string) (*mm.Networks, error) {
+	if path == "" {
+		return embeddedNetworks()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := mm.ReadNetworks(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}
 
 // learned is what the lab keeps to show the learned controller: whether
 // its networks fit the database, both controllers' memory, and scratch
 // poses for the measures of each tick, made with the database (no tick
 // allocates).
 type learned struct {
+	// path is --networks (Config.Networks), "" for the embedded set's;
+	// nets what it read (once), err why it did not.
+	path    string
+	nets    *mm.Networks
+	netsErr error
+	read    bool
 	// why is why the networks cannot drive the database ("" when they
 	// can): another database (the captures'), or a file that did not read.
 	why string
@@ -54,10 +80,16 @@ type learned struct {
 // the memory of both controllers, and the scratch poses.
 func (ln *learned) fit(db *mm.Database) {
 	ln.why, ln.netBytes = "", 0
-	nets, err := networks()
+	if !ln.read {
+		ln.nets, ln.netsErr = readNetworks(ln.path)
+		ln.read = true
+	}
+	nets, err := ln.nets, ln.netsErr
 	switch {
-	case err != nil:
+	case err != nil && ln.path == "":
 		ln.why = "the embedded networks do not read: " + err.Error()
+	case err != nil:
+		ln.why = err.Error()
 	default:
 		ln.netBytes = nets.Bytes()
 		if err := nets.Fits(db); err != nil {
@@ -82,7 +114,7 @@ func (ln *learned) use(m *mm.Matcher, controller int32) bool {
 	}
 	var nets *mm.Networks
 	if want {
-		nets, _ = networks() // read by fit, without an error since why is ""
+		nets = ln.nets // read by fit, without an error since why is ""
 	}
 	if err := m.UseNetworks(nets); err != nil {
 		// fit checked them on this database: say so should it change.
