@@ -144,7 +144,7 @@ func (e *evalFlags) define(stderr io.Writer) *flag.FlagSet {
 		"kinelab matching eval [--features standard|inertial|exact|all] [--path circle|zigzag|stop-go|random|spin|stand|all]\n"+
 			"       [--seconds S] [--seed N] [--mirror=false] [--transition spring|cubic|dead-blend|none] [--json]\n"+
 			"       [--idle=false] [--rate=false] [--hold=false] [--stride-warp=false] [--orient-warp=false] [--bend R]\n"+
-			"       [--dump FILE.csv] [FILES or FOLDERS...]",
+			"       [--controller database|learned] [--networks FILE.lmm] [--dump FILE.csv] [FILES or FOLDERS...]",
 		"Replays one scripted input through the motion-matching lab's database, once per\n"+
 			"feature set, and prints per set: foot sliding on the lock's own labels (cm/s of an\n"+
 			"ankle the labels that drive the lock say is in contact, and the share of\n"+

@@ -23,8 +23,17 @@ const trainCheckpointEvery = 60
 // later run with the same flags resumes from. The output is written
 // whole at the end or not at all.
 func MatchingTrain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("kinelab matching train", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("kinelab matching train",
+		"kinelab matching train [--minutes M] [--out FILE.lmm] [--width W] [--batch B] [--seed N] [--features inertial|standard]\n"+
+			"       [--mirror=false] [--fresh] [FILES or FOLDERS...]",
+		"Trains learned motion matching's networks (decompressor, stepper, projector; Holden et al.\n"+
+			"2020) on the database of the BVH files given (the embedded locomotion set by default,\n"+
+			"captures mirrored unless --mirror=false, as eval builds it), on every core, for --minutes:\n"+
+			"the decompressor half of them, the stepper and the projector a quarter each. A progress\n"+
+			"line says each phase's loss and its parts and the time left; OUT.ckpt is written every\n"+
+			"minute and at an interrupt, and the same command resumes from it (--fresh starts\n"+
+			"afresh); OUT is written whole at the end. eval --controller learned --networks OUT and\n"+
+			"the app's --networks OUT play them on the same files.", stderr)
 	cfg := matching.DefaultTrain
 	minutes := fs.Float64("minutes", 30, "how long to train (min), shared among the phases: decompressor half, stepper and projector a quarter each")
 	steps := fs.Int("steps", 0, "train each phase this many steps instead of for --minutes (repeatable, for tests)")
@@ -34,7 +43,6 @@ func MatchingTrain(ctx context.Context, args []string, stdout, stderr io.Writer)
 	seed := fs.Int64("seed", int64(cfg.Seed), "random seed")
 	features := fs.String("features", "inertial", "the feature set the networks' features are (standard or inertial)")
 	mirror := fs.Bool("mirror", true, "add every capture's clips mirrored left/right to the database, as eval does")
-	halflife := fs.Float64("halflife", float64(matching.DefaultSettings().Halflife), "the inertializer half-life (s) the Inertial feature assumes, as eval's --halflife")
 	fresh := fs.Bool("fresh", false, "start afresh even where a checkpoint of this training exists")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -56,15 +64,13 @@ func MatchingTrain(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fail(ExitUsage, "--steps, --width or --batch out of range (steps >= 0, width and batch 1-4096)")
 	case *seed < 0 || *seed > 1<<32-1:
 		return fail(ExitUsage, "--seed %d: want 0 to 4294967295", *seed)
-	case !(*halflife > 0 && *halflife <= 10):
-		return fail(ExitUsage, "--halflife %g: want more than 0 s, at most 10", *halflife)
 	}
 	cfg.Seed, cfg.Set = uint32(*seed), set
 	src, name, err := matchingSource(fs.Args(), *mirror, stderr)
 	if err != nil {
 		return fail(ExitFail, "%v", err)
 	}
-	db, err := matching.NewDatabase(src, matching.DefaultWeights, float32(*halflife))
+	db, err := matching.NewDatabase(src, matching.DefaultWeights, matching.DefaultSettings().Halflife)
 	if err != nil {
 		return fail(ExitFail, "%s: %v", name, err)
 	}
