@@ -141,6 +141,7 @@ screenshots: build
 	$(XVFB) ./bin/kinelab --lab springs --frames 240 --screenshot docs/springs.png
 	$(XVFB) ./bin/kinelab --lab crowd --frames 290 --screenshot docs/crowd.png
 	$(XVFB) ./bin/kinelab --lab matching --path zigzag --frames 600 --screenshot docs/matching.png
+	$(XVFB) ./bin/kinelab --lab matching --controller learned --path zigzag --frames 360 --width 1024 --height 600 --screenshot docs/matching-learned.png
 	mkdir -p docs/sizes
 	$(XVFB) ./bin/kinelab --lab velocities --frames 200 --do 90:teleport --width 1024 --height 600 --screenshot docs/sizes/velocities-1024x600.png
 	$(XVFB) ./bin/kinelab --lab cost --frames 120 --do 1:help --width 1024 --height 600 --screenshot docs/sizes/cost-help-1024x600.png

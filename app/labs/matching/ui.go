@@ -511,18 +511,21 @@ func (l *Lab) Draw2D(v *app.View) {
 func (l *Lab) readout(h *snapshot, width float32) ([]string, []color.RGBA) {
 	m := l.m
 	med, p99, worst := l.searchMed, l.searchP99, l.searchWorst
-	how := "index"
+	how, what := "index", "search"
 	if l.S.Brute {
 		how = "brute"
+	}
+	if h.learned { // the learned controller projects; it searches nothing
+		how, what = "projector", "projection"
 	}
 	mean, most := l.RedBlue(h)
 	fit := func(long, short string) string { return ui.Fit(width, ui.TextSize, long, short) }
 	lines := []string{
 		fit(fmt.Sprintf("%s features, %s transitions", mm.SetNames[l.S.Features], transitionNames[l.S.Transition]),
 			fmt.Sprintf("%s, %s", mm.SetNames[l.S.Features], transitionNames[l.S.Transition])),
-		fit(fmt.Sprintf("search (%s): median %.1f, p99 %.1f, worst %.0f us", how, med, p99, worst),
-			fmt.Sprintf("search %.1f us (p99 %.0f)", med, p99)),
-		fit(words.Count(m.Search.Transitions, "transition")+" in "+words.Count(m.Search.Searches, "search"), words.Count(m.Search.Transitions, "transition")),
+		fit(fmt.Sprintf("%s (%s): median %.1f, p99 %.1f, worst %.0f us", what, how, med, p99, worst),
+			fmt.Sprintf("%s %.1f us (p99 %.0f)", what, med, p99)),
+		fit(words.Count(m.Search.Transitions, "transition")+" in "+words.Count(m.Search.Searches, what), words.Count(m.Search.Transitions, "transition")),
 		ui.Shorten("playing "+l.CandidateName(h.frame)+l.playText(h), width, ui.TextSize),
 		fit(fmt.Sprintf("|red-blue| mean %.3f, max %.3f m/s", mean, most), fmt.Sprintf("|red-blue| %.3f m/s", mean)),
 	}
