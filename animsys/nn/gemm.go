@@ -166,16 +166,8 @@ func backInRows(dx, dy, w []float32, in, out, r0, r1 int) {
 			z := mathx.Zero()
 			a0, a1, a2, a3, b0, b1, b2, b3 := z, z, z, z, z, z, z, z
 			for o, g := range d0 {
-				u, v := splat(g), splat(d1[o])
 				wr := &w[o*in+c : o*in+c+wide][0] // one check for the block
-				wv := at(wr, 0)
-				a0, b0 = wv.MulAdd(u, a0), wv.MulAdd(v, b0)
-				wv = at(wr, lanes)
-				a1, b1 = wv.MulAdd(u, a1), wv.MulAdd(v, b1)
-				wv = at(wr, 2*lanes)
-				a2, b2 = wv.MulAdd(u, a2), wv.MulAdd(v, b2)
-				wv = at(wr, 3*lanes)
-				a3, b3 = wv.MulAdd(u, a3), wv.MulAdd(v, b3)
+				a0, a1, a2, a3, b0, b1, b2, b3 = block(wr, splat(g), splat(d1[o]), a0, a1, a2, a3, b0, b1, b2, b3)
 			}
 			st4(x1[c:], b0, b1, b2, b3)
 			st4(x0[c:], a0, a1, a2, a3)
@@ -191,6 +183,21 @@ func backInRows(dx, dy, w []float32, in, out, r0, r1 int) {
 		}
 	}
 	mathx.ClearUpper()
+}
+
+// block is the backward kernels' step: a wide block of the row at p
+// times u added to a's lanes, times v to b's (two result rows sharing one
+// row's loads: backInRows's rows of W, backWeightRows's of X).
+func block(p *float32, u, v, a0, a1, a2, a3, b0, b1, b2, b3 lane) (lane, lane, lane, lane, lane, lane, lane, lane) {
+	r := at(p, 0)
+	a0, b0 = r.MulAdd(u, a0), r.MulAdd(v, b0)
+	r = at(p, lanes)
+	a1, b1 = r.MulAdd(u, a1), r.MulAdd(v, b1)
+	r = at(p, 2*lanes)
+	a2, b2 = r.MulAdd(u, a2), r.MulAdd(v, b2)
+	r = at(p, 3*lanes)
+	a3, b3 = r.MulAdd(u, a3), r.MulAdd(v, b3)
+	return a0, a1, a2, a3, b0, b1, b2, b3
 }
 
 // st4 writes a wide block to s's start.
@@ -224,16 +231,8 @@ func backWeightRows(dw, db, dy, x []float32, in, out, n, o0, o1 int) {
 			a0, a1, a2, a3 := ld4(w0[c:])
 			b0, b1, b2, b3 := ld4(w1[c:])
 			for r := 0; r < n; r++ {
-				u, v := splat(dy[r*out+o]), splat(dy[r*out+p])
 				xr := &x[r*in+c : r*in+c+wide][0] // one check for the block
-				xv := at(xr, 0)
-				a0, b0 = xv.MulAdd(u, a0), xv.MulAdd(v, b0)
-				xv = at(xr, lanes)
-				a1, b1 = xv.MulAdd(u, a1), xv.MulAdd(v, b1)
-				xv = at(xr, 2*lanes)
-				a2, b2 = xv.MulAdd(u, a2), xv.MulAdd(v, b2)
-				xv = at(xr, 3*lanes)
-				a3, b3 = xv.MulAdd(u, a3), xv.MulAdd(v, b3)
+				a0, a1, a2, a3, b0, b1, b2, b3 = block(xr, splat(dy[r*out+o]), splat(dy[r*out+p]), a0, a1, a2, a3, b0, b1, b2, b3)
 			}
 			st4(w1[c:], b0, b1, b2, b3)
 			st4(w0[c:], a0, a1, a2, a3)
