@@ -272,65 +272,110 @@ func (n *Networks) Write(w io.Writer) error {
 // ReadNetworks loads networks stored by Write, refusing what is not a
 // networks file or does not hold together.
 func ReadNetworks(r io.Reader) (*Networks, error) {
-	br := bufio.NewReader(r)
+	br := lmmReader{bufio.NewReader(r)}
 	magic := make([]byte, len(lmmMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != lmmMagic {
+	if _, err := io.ReadFull(br.r, magic); err != nil || string(magic) != lmmMagic {
 		return nil, errors.New("not a kinelab networks file (it should begin \"kinelab lmm 1\")")
 	}
-	n := &Networks{}
-	var hdr [3]int32
-	get := func(v any) error {
-		if err := binary.Read(br, binary.LittleEndian, v); err != nil {
-			return errors.New("the file ends early")
-		}
-		return nil
-	}
-	if err := errors.Join(get(&n.Digest), get(&hdr), get(&n.Halflife), get(&n.FrameTime), get(&n.Weights), get(&n.Mean), get(&n.Scale)); err != nil {
+	n, anchors, err := readHeader(br)
+	if err != nil {
 		return nil, err
 	}
-	n.Set, n.Joints = Set(hdr[0]), int(hdr[1])
-	switch {
-	case n.Set < 0 || n.Set >= NumSets:
-		return nil, fmt.Errorf("feature set %d unknown", hdr[0])
-	case n.Joints < 2 || n.Joints > 1024:
-		return nil, fmt.Errorf("%d joints: want 2 to 1024", n.Joints)
-	case hdr[2] < 0 || hdr[2] > 1<<16:
-		return nil, fmt.Errorf("%d anchors: want 0 to 65536", hdr[2])
-	case !(n.FrameTime > 0 && n.FrameTime < 1) || !(n.Halflife >= 0) || !mathx.Finite(n.Halflife):
-		return nil, fmt.Errorf("frame time %g s or half-life %g s out of range", n.FrameTime, n.Halflife)
+	if err := n.readAnchors(br, anchors); err != nil {
+		return nil, err
 	}
-	dims := n.Set.dims()
-	for k := 0; k < int(hdr[2]); k++ {
-		a := Anchor{State: make([]float32, dims+Latent)}
-		var f [2]int32
-		if err := errors.Join(get(&f), get(&a.Feet), get(&a.HipSpeed), get(a.State)); err != nil {
-			return nil, err
-		}
-		a.Frame, a.Stance = int(f[0]), f[1]&1 != 0
-		if a.Frame < 0 {
-			return nil, fmt.Errorf("anchor %d: frame %d", k, a.Frame)
-		}
-		n.Anchors = append(n.Anchors, a)
-	}
-	var err error
 	for _, m := range []**nn.MLP{&n.Decompressor, &n.Stepper, &n.Projector} {
-		if *m, err = nn.Read(br); err != nil {
+		if *m, err = nn.Read(br.r); err != nil {
 			return nil, err
 		}
 	}
-	x := dims + Latent
-	switch {
-	case n.Decompressor.In() != x || n.Decompressor.Out() != poseDims(n.Joints):
-		return nil, fmt.Errorf("the decompressor is %d to %d, want %d to %d", n.Decompressor.In(), n.Decompressor.Out(), x, poseDims(n.Joints))
-	case n.Stepper.In() != x || n.Stepper.Out() != x:
-		return nil, fmt.Errorf("the stepper is %d to %d, want %d to %d", n.Stepper.In(), n.Stepper.Out(), x, x)
-	case n.Projector.In() != dims || n.Projector.Out() != x:
-		return nil, fmt.Errorf("the projector is %d to %d, want %d to %d", n.Projector.In(), n.Projector.Out(), dims, x)
+	if err := n.checkSizes(); err != nil {
+		return nil, err
 	}
-	if _, err := br.ReadByte(); err != io.EOF {
+	if _, err := br.r.ReadByte(); err != io.EOF {
 		return nil, errors.New("the file goes on past its networks")
 	}
 	return n, nil
+}
+
+// lmmReader reads a networks file's fixed-size values.
+type lmmReader struct{ r *bufio.Reader }
+
+// get reads each of vs, little-endian.
+func (br lmmReader) get(vs ...any) error {
+	for _, v := range vs {
+		if err := binary.Read(br.r, binary.LittleEndian, v); err != nil {
+			return errors.New("the file ends early")
+		}
+	}
+	return nil
+}
+
+// readHeader reads what the networks were trained on, and how many
+// anchors follow; values out of range are refused.
+func readHeader(br lmmReader) (*Networks, int, error) {
+	n := &Networks{}
+	var hdr [3]int32
+	if err := br.get(&n.Digest, &hdr, &n.Halflife, &n.FrameTime, &n.Weights, &n.Mean, &n.Scale); err != nil {
+		return nil, 0, err
+	}
+	n.Set, n.Joints = Set(hdr[0]), int(hdr[1])
+	finite := finiteAll(n.Weights[:]) && finiteAll(n.Scale[:])
+	for g := range n.Mean {
+		finite = finite && finiteAll(n.Mean[g][:])
+	}
+	for _, sc := range n.Scale {
+		finite = finite && sc > 0
+	}
+	switch {
+	case n.Set < 0 || n.Set >= NumSets:
+		return nil, 0, fmt.Errorf("feature set %d unknown", hdr[0])
+	case n.Joints < 2 || n.Joints > 1024:
+		return nil, 0, fmt.Errorf("%d joints: want 2 to 1024", n.Joints)
+	case hdr[2] < 1 || hdr[2] > 1<<16:
+		return nil, 0, fmt.Errorf("%d anchors: want 1 to 65536", hdr[2])
+	case !(n.FrameTime > 0 && n.FrameTime < 1) || !(n.Halflife >= 0) || !mathx.Finite(n.Halflife):
+		return nil, 0, fmt.Errorf("frame time %g s or half-life %g s out of range", n.FrameTime, n.Halflife)
+	case !finite:
+		return nil, 0, errors.New("the features' normalisation is not finite, or a scale is not positive")
+	}
+	return n, int(hdr[2]), nil
+}
+
+// readAnchors reads count anchors, each a frame, its feet and hips'
+// speed, and its state, finite.
+func (n *Networks) readAnchors(br lmmReader, count int) error {
+	dims := n.Set.dims()
+	for k := 0; k < count; k++ {
+		a := Anchor{State: make([]float32, dims+Latent)}
+		var f [2]int32
+		if err := br.get(&f, &a.Feet, &a.HipSpeed, a.State); err != nil {
+			return err
+		}
+		a.Frame, a.Stance = int(f[0]), f[1]&1 != 0
+		if a.Frame < 0 || !finiteAll(a.State) || !finiteAll(a.Feet[:]) || !mathx.Finite(a.HipSpeed) {
+			return fmt.Errorf("anchor %d: frame %d, or a value not finite", k, a.Frame)
+		}
+		n.Anchors = append(n.Anchors, a)
+	}
+	return nil
+}
+
+// checkSizes says where the networks' sizes do not chain: the
+// decompressor (x, z) to a pose of Joints, the stepper (x, z) to (x, z),
+// the projector x to (x, z).
+func (n *Networks) checkSizes() error {
+	dims := n.Set.dims()
+	x := dims + Latent
+	switch {
+	case n.Decompressor.In() != x || n.Decompressor.Out() != poseDims(n.Joints):
+		return fmt.Errorf("the decompressor is %d to %d, want %d to %d", n.Decompressor.In(), n.Decompressor.Out(), x, poseDims(n.Joints))
+	case n.Stepper.In() != x || n.Stepper.Out() != x:
+		return fmt.Errorf("the stepper is %d to %d, want %d to %d", n.Stepper.In(), n.Stepper.Out(), x, x)
+	case n.Projector.In() != dims || n.Projector.Out() != x:
+		return fmt.Errorf("the projector is %d to %d, want %d to %d", n.Projector.In(), n.Projector.Out(), dims, x)
+	}
+	return nil
 }
 
 // dims is the number of features set s has.

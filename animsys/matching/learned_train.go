@@ -768,6 +768,26 @@ func (t *Trainer) WriteCheckpoint(w io.Writer) error {
 	return bw.Flush()
 }
 
+// readNets reads a checkpoint's networks and their optimisers' states,
+// each network of the size of the trainer's own.
+func (t *Trainer) readNets(br *bufio.Reader) (nets [4]*nn.MLP, opts [4]*nn.AdamW, err error) {
+	for k := range nets {
+		m, err := nn.Read(br)
+		if err != nil {
+			return nets, opts, err
+		}
+		if m.In() != t.nets[k].In() || m.Out() != t.nets[k].Out() || len(m.Layers) != len(t.nets[k].Layers) {
+			return nets, opts, errors.New("the checkpoint's networks are of other sizes")
+		}
+		opts[k] = nn.NewAdamW(m, t.cfg.Rate, t.opt[k].Decay)
+		if err := opts[k].ReadState(br); err != nil {
+			return nets, opts, err
+		}
+		nets[k] = m
+	}
+	return nets, opts, nil
+}
+
 // ReadCheckpoint resumes a training from a checkpoint of one on the same
 // database with the same configuration (else it says what differs).
 func (t *Trainer) ReadCheckpoint(r io.Reader) error {
@@ -796,21 +816,9 @@ func (t *Trainer) ReadCheckpoint(r io.Reader) error {
 	case hdr[4] < 0 || hdr[4] > NumPhases || hdr[5] < 0:
 		return fmt.Errorf("the checkpoint's phase %d, step %d are out of range", hdr[4], hdr[5])
 	}
-	var nets [4]*nn.MLP
-	var opts [4]*nn.AdamW
-	for k := range nets {
-		m, err := nn.Read(br)
-		if err != nil {
-			return err
-		}
-		if m.In() != t.nets[k].In() || m.Out() != t.nets[k].Out() || len(m.Layers) != len(t.nets[k].Layers) {
-			return errors.New("the checkpoint's networks are of other sizes")
-		}
-		opts[k] = nn.NewAdamW(m, c.Rate, t.opt[k].Decay)
-		if err := opts[k].ReadState(br); err != nil {
-			return err
-		}
-		nets[k] = m
+	nets, opts, err := t.readNets(br)
+	if err != nil {
+		return err
 	}
 	t.nets, t.opt = nets, opts
 	for k := range t.nets {
