@@ -286,23 +286,29 @@ func TestLearnedTickAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestLearnedExtremeTicks: dt 0, huge dt and NaN input leave the learned
-// controller's joints finite.
+// TestLearnedExtremeTicks: dt 0, huge dt and NaN input, every half-life
+// 0 and a search every tick, leave the learned controller's joints and
+// its decoder's velocities finite.
 func TestLearnedExtremeTicks(t *testing.T) {
 	db := embedded(t)
-	m := learnedMatcher(t, db, DefaultSettings())
 	nan := float32(math.NaN())
-	for k, dt := range []float32{0, 1e6, 1.0 / 60, 5, -1, nan, 1.0 / 60} {
-		in := Random.Input(float32(k), 1)
-		if k == 3 {
-			in.Move = mgl32.Vec2{nan, nan}
-		}
-		for i := 0; i < 30; i++ {
-			m.Update(in, dt)
-		}
-		for j := range m.World.Pos {
-			if !finiteAll(m.World.Pos[j][:]) || !finiteAll(m.World.Vel[j][:]) {
-				t.Fatalf("dt %g: joint %d at %v, moving %v", dt, j, m.World.Pos[j], m.World.Vel[j])
+	for _, hl := range []float32{0, 0.1} {
+		s := DefaultSettings()
+		s.Halflife, s.VelHalflife, s.FaceHalflife, s.BlendTime, s.Rate.Halflife, s.Lock.Halflife, s.Warp.Halflife = hl, hl, hl, hl, hl, hl, hl
+		s.SearchPeriod = 0
+		m := learnedMatcher(t, db, s)
+		for k, dt := range []float32{0, 1e6, 1.0 / 60, 5, -1, nan, 1.0 / 60} {
+			in := Random.Input(float32(k), 1)
+			if k == 3 {
+				in.Move = mgl32.Vec2{nan, nan}
+			}
+			for i := 0; i < 30; i++ {
+				m.Update(in, dt)
+			}
+			for j := range m.World.Pos {
+				if !finiteAll(m.World.Pos[j][:]) || !finiteAll(m.World.Vel[j][:]) || !finiteAll(m.Play.Learned.Said.Vel[j][:]) {
+					t.Fatalf("half-life %g, dt %g: joint %d at %v, moving %v, said %v", hl, dt, j, m.World.Pos[j], m.World.Vel[j], m.Play.Learned.Said.Vel[j])
+				}
 			}
 		}
 	}
