@@ -430,8 +430,9 @@ type Learned struct {
 	// exact velocities of the pose it plays (the sample's), which they
 	// should match.
 	Said animsys.Pose
-	// Projected is the projector's state at the last search (x then z).
-	Projected []float32
+	// Projected is the projector's state at the last search (x then z);
+	// bent the projection on the unbent path (Searcher.project).
+	Projected, bent []float32
 
 	state    [ringFrames][]float32
 	contacts [ringFrames]uint8
@@ -448,7 +449,7 @@ type Learned struct {
 func newLearned(db *Database, nets *Networks) *Learned {
 	n := db.Skel.Len()
 	l := &Learned{Nets: nets, Frame: -1, Said: animsys.NewPose(n), ring: animsys.NewClip("learned", ringFrames, n, nets.FrameTime),
-		y: make([]float32, poseDims(n)), Projected: make([]float32, nets.Dims()+Latent), bone: db.boneLen}
+		y: make([]float32, poseDims(n)), Projected: make([]float32, nets.Dims()+Latent), bent: make([]float32, nets.Dims()+Latent), bone: db.boneLen}
 	l.ring.TrackAll() // every joint's channels tracked now, not at a tick
 	for i := range l.state {
 		l.state[i] = make([]float32, nets.Dims()+Latent)
@@ -613,20 +614,43 @@ func (q *Searcher) project(db *Database, s *Settings, l *Learned, sim *Simulatio
 		q.queried.pos[s], q.queried.vel[s] = char.Pos[j], char.Vel[j]
 	}
 	t0 := time.Now()
-	x := l.Nets.Dims()
-	q.Query = q.Query[:x]
-	l.Nets.normalise(q.features(db, char, pred, root, 0), q.Query)
-	l.Nets.Projector.Forward(l.Projected, q.Query, l.scratch[2])
-	q.Carry = Candidate{Frame: -1, Cost: distance(q.Query, l.State()[:x])}
-	best := Candidate{Frame: -1, Cost: distance(q.Query, l.Projected[:x])}
-	q.rerank = append(q.rerank[:0], best)
+	carry, best := q.projectOn(db, l, char, pred, root, 0, 0, l.Projected)
+	// As the database's search does (Searcher.search), where the path
+	// travels round a steady curve and the root keeps up, a second
+	// projection on the path unbent by what the root may turn, dearer by
+	// bendCost a radian: the cheaper decides (Bent), so networks trained
+	// on captures without the asked curve play a straight run bent round
+	// it.
+	if bend := q.bend(db, pred, s.Warp.Turn); bend > 0 && sim.GoalTurn != 0 && root.clamped == 0 {
+		q.alt.Query = append(q.alt.Query[:0], q.Query...)
+		bc, bb := q.projectOn(db, l, char, pred, root, s.Warp.Turn, bendCost*bend, l.bent)
+		if min(bc, bb) < min(carry, best) {
+			q.Bent, carry, best = true, bc, bb
+			copy(l.Projected, l.bent)
+		} else {
+			q.Query = append(q.Query[:0], q.alt.Query...)
+		}
+	}
+	q.Carry = Candidate{Frame: -1, Cost: carry}
+	q.rerank = append(q.rerank[:0], Candidate{Frame: -1, Cost: best})
 	q.LastQuery = Query{Features: q.Query, N: 1, Bound: float32(math.Inf(1))}
 	q.timed(time.Since(t0).Nanoseconds())
 	if !finiteAll(l.Projected) {
 		return false
 	}
 	// A state that is not finite any more is left, whatever the costs.
-	return must || !mathx.Finite(q.Carry.Cost) || best.Cost < (1-s.BiasShare)*q.Carry.Cost-s.Bias
+	return must || !mathx.Finite(carry) || best < (1-s.BiasShare)*carry-s.Bias
+}
+
+// projectOn projects the query of the path unbent by turn (rad/s:
+// Searcher.features) into out, and returns the costs of carrying on and
+// of the projection, each raised by penalty.
+func (q *Searcher) projectOn(db *Database, l *Learned, char *animsys.Pose, pred *Trajectory, root *RootSync, turn, penalty float32, out []float32) (carry, best float32) {
+	x := l.Nets.Dims()
+	q.Query = q.Query[:x]
+	l.Nets.normalise(q.features(db, char, pred, root, turn), q.Query)
+	l.Nets.Projector.Forward(out, q.Query, l.scratch[2])
+	return distance(q.Query, l.State()[:x]) + penalty, distance(q.Query, out[:x]) + penalty
 }
 
 // nearest is the database frame of set s whose features are nearest x.

@@ -423,3 +423,29 @@ func TestShippedStepperFollowsFrames(t *testing.T) {
 		t.Errorf("mean joint error %.2f cm at the start (bound 2), %.2f after %d frames (bound 3)", errs[0], errs[frames], frames)
 	}
 }
+
+// TestLearnedBends: on the circle the learned controller projects on the
+// unbent path too, as the database's search does, and where that costs
+// less it decides (Searcher.Bent) and the root turns beyond the clip;
+// with --bend 0 it never does. On the Bandai captures, whose data has no
+// running turn, this took the circle's ankles from 157 cm/s to 14 and
+// the trajectory from 24 cm above its floor to 0.7 (docs/matching.md).
+func TestLearnedBends(t *testing.T) {
+	db := embedded(t)
+	for _, turn := range []float32{1, 0} {
+		s := DefaultSettings()
+		s.Warp.Turn = turn
+		m := learnedMatcher(t, db, s)
+		bent := 0
+		for k := 0; k < 30*60; k++ {
+			m.Update(Circle.Input(float32(k)/60, 1), 1.0/60)
+			if m.Search.Searched && m.Search.Bent {
+				bent++
+			}
+		}
+		t.Logf("turn %g rad/s: %d bent projections of %d", turn, bent, m.Search.Searches)
+		if (turn > 0) != (bent > 0) {
+			t.Errorf("turn %g rad/s: %d bent projections of %d", turn, bent, m.Search.Searches)
+		}
+	}
+}
