@@ -14,6 +14,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
+	"kinelab/animsys/internal/regular"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/nn"
 )
@@ -145,23 +146,10 @@ func encodePose(y []float32, p *animsys.Pose, c uint8) {
 }
 
 // quatFromAxes is the rotation whose matrix's first two columns are a and
-// b, made orthonormal (Gram-Schmidt: a kept, b made square to it).
+// b, made orthonormal as axesToMat makes them.
 func quatFromAxes(a, b mgl32.Vec3) mgl32.Quat {
-	if a.Len() < 1e-6 {
-		a = mgl32.Vec3{1, 0, 0}
-	}
-	a = a.Normalize()
-	b = b.Sub(a.Mul(a.Dot(b)))
-	if b.Len() < 1e-6 {
-		b = mgl32.Vec3{-a[1], a[0], 0}
-		if b.Len() < 1e-6 {
-			b = mgl32.Vec3{0, -a[2], a[1]}
-		}
-	}
-	b = b.Normalize()
-	c := a.Cross(b)
-	q := mgl32.Mat4ToQuat(mgl32.Mat4{a[0], a[1], a[2], 0, b[0], b[1], b[2], 0, c[0], c[1], c[2], 0, 0, 0, 0, 1})
-	return q.Normalize()
+	m, _ := axesToMat(a, b)
+	return mgl32.Mat4ToQuat(m.Mat4()).Normalize()
 }
 
 // decodePose writes pose vector y into p (joint 0 at the origin with the
@@ -376,6 +364,26 @@ func (n *Networks) checkSizes() error {
 		return fmt.Errorf("the projector is %d to %d, want %d to %d", n.Projector.In(), n.Projector.Out(), dims, x)
 	}
 	return nil
+}
+
+// maxNetworksFile (bytes) bounds a networks file: the shipped ones are
+// 1.7 MB, the reference demo's 5.5.
+const maxNetworksFile = 256 << 20
+
+// ReadNetworksFile reads the networks file at path (ReadNetworks), a
+// regular file of at most 256 MB: a FIFO, a device or a folder is
+// refused by name rather than read for ever.
+func ReadNetworksFile(path string) (*Networks, error) {
+	f, err := regular.OpenLimit(path, maxNetworksFile, "a networks file")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := ReadNetworks(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
 }
 
 // dims is the number of features set s has.

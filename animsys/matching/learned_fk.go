@@ -27,12 +27,22 @@ func newFKScratch(n int) *fkScratch {
 		local: make([]mgl32.Mat3, n), dlocal: make([]mgl32.Mat3, n), e: make([][3]mgl32.Vec3, n)}
 }
 
-// axesToMat is the rotation of axes a and b (Gram-Schmidt, as
-// quatFromAxes): columns e1, e2, e3.
+// axesToMat is the rotation of axes a and b (Gram-Schmidt: a kept, b
+// made square to it): columns e1, e2, e3. Axes too short to give a
+// direction (a decoder's output, under 1e-6) are replaced by x, and by
+// an axis square to e1; axesGrad is the gradient of the general case.
 func axesToMat(a, b mgl32.Vec3) (mgl32.Mat3, [3]mgl32.Vec3) {
-	e1 := a.Mul(1 / max(a.Len(), 1e-6))
+	if a.Len() < 1e-6 {
+		a = mgl32.Vec3{1, 0, 0}
+	}
+	e1 := a.Normalize()
 	u := b.Sub(e1.Mul(e1.Dot(b)))
-	e2 := u.Mul(1 / max(u.Len(), 1e-6))
+	if u.Len() < 1e-6 {
+		if u = (mgl32.Vec3{-e1[1], e1[0], 0}); u.Len() < 1e-6 {
+			u = mgl32.Vec3{0, -e1[2], e1[1]}
+		}
+	}
+	e2 := u.Normalize()
 	e3 := e1.Cross(e2)
 	return mgl32.Mat3FromCols(e1, e2, e3), [3]mgl32.Vec3{e1, e2, e3}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kinelab/animsys"
+	"kinelab/animsys/internal/regular"
 	"kinelab/animsys/mathx"
 	"kinelab/animsys/nn"
 )
@@ -613,7 +614,7 @@ func (t *Trainer) stepProjector(rate float32) (float32, [4]float32) {
 		u := t.rng.Float() * projectorNoise
 		row := q[b*d.xd : (b+1)*d.xd]
 		for k := range row {
-			row[k] = d.x[i*d.xd+k] + u*pr.InStd[k]*normal32(&t.rng)
+			row[k] = d.x[i*d.xd+k] + u*pr.InStd[k]*nn.Normal(&t.rng)
 		}
 		t.buf.results = idx.Search(Query{Features: row, N: 1, Bound: float32(math.Inf(1))}, t.buf.results[:0])
 		if len(t.buf.results) > 0 {
@@ -638,12 +639,6 @@ func (t *Trainer) stepProjector(rate float32) (float32, [4]float32) {
 	pr.Backward(t.buf.tapes[0], g, t.buf.grads[netProjector])
 	t.update(rate, netProjector)
 	return parts[0], parts
-}
-
-// normal32 is a standard normal draw (Box-Muller).
-func normal32(r *mathx.Xorshift32) float32 {
-	u1 := max(float64(r.Float()), 1e-12)
-	return float32(math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*float64(r.Float())))
 }
 
 // Networks are the trained networks, with the database's digest, its
@@ -766,6 +761,18 @@ func (t *Trainer) WriteCheckpoint(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// ReadCheckpointFile resumes from the checkpoint at path
+// (ReadCheckpoint), a regular file: a FIFO or a folder is refused by
+// name. A missing file's error wraps fs.ErrNotExist.
+func (t *Trainer) ReadCheckpointFile(path string) error {
+	f, err := regular.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return t.ReadCheckpoint(f)
 }
 
 // readNets reads a checkpoint's networks and their optimisers' states,

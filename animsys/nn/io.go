@@ -18,6 +18,10 @@ import (
 const (
 	maxUnits  = 1 << 14
 	maxLayers = 64
+	// maxParams bounds a stored network's weights and biases (1 GiB of
+	// float32), checked before any is allocated: 16384-wide layers
+	// 64 deep would ask for 64 GiB.
+	maxParams = 1 << 28
 )
 
 // Write stores m in w.
@@ -63,6 +67,14 @@ func Read(r io.Reader) (*MLP, error) {
 		return nil, fmt.Errorf("network: %w", eof(err))
 	}
 	m := &MLP{}
+	params := 0
+	for l := 0; l < int(n); l++ {
+		// widths out of range are said below, layer by layer
+		params += min(int(hdr[3*l])+1, maxUnits+1) * min(int(hdr[3*l+1]), maxUnits)
+	}
+	if params > maxParams {
+		return nil, fmt.Errorf("network: %d weights, want at most %d", params, maxParams)
+	}
 	for l := 0; l < int(n); l++ {
 		in, out, act := int(hdr[3*l]), int(hdr[3*l+1]), Act(hdr[3*l+2])
 		switch {

@@ -102,6 +102,7 @@ func TestReadRefuses(t *testing.T) {
 		{"zero std", patch(norm+4*4, 0), "standard deviation is not positive"},
 		{"no layers", header(), "0 layers, want 1 to 64"},
 		{"a million layers", binary.LittleEndian.AppendUint32(nil, 1<<20), "1048576 layers, want 1 to 64"},
+		{"2 GiB of weights", header([3]uint32{16384, 16384, 1}, [3]uint32{16384, 16384, 0}), "536903680 weights, want at most 268435456"},
 		{"layers that do not chain", header([3]uint32{4, 5, 1}, [3]uint32{6, 3, 0}), "layer 1 takes 6 inputs, the layer before gives 5"},
 		{"absurd width", header([3]uint32{4, 1 << 30, 1}), "layer 0 is 4x1073741824, want 1 to 16384 units"},
 		{"zero width", header([3]uint32{0, 3, 1}), "layer 0 is 0x3"},

@@ -74,7 +74,7 @@ func New(sizes []int, hidden Act, rng *mathx.Xorshift32) *MLP {
 		}
 		sd := float32(math.Sqrt(2 / float64(in)))
 		for i := range d.W {
-			d.W[i] = sd * normal(rng)
+			d.W[i] = sd * Normal(rng)
 		}
 		m.Layers = append(m.Layers, d)
 	}
@@ -91,8 +91,9 @@ func ones(n int) []float32 {
 	return s
 }
 
-// normal is a standard normal draw (Box-Muller).
-func normal(rng *mathx.Xorshift32) float32 {
+// Normal is a standard normal draw from rng (Box-Muller): New's weights,
+// and a trainer's noise.
+func Normal(rng *mathx.Xorshift32) float32 {
 	u1 := max(float64(rng.Float()), 1e-12)
 	u2 := float64(rng.Float())
 	return float32(math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2))

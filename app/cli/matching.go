@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -243,13 +242,8 @@ func (e *evalFlags) learned(db *matching.Database) (*matching.Networks, error) {
 	if name == "" {
 		name = "the embedded set's networks"
 		nets, err = matching.ReadNetworks(bytes.NewReader(assets.LocomotionNetworks()))
-	} else {
-		var f *os.File
-		if f, err = os.Open(name); err != nil {
-			return nil, fmt.Errorf("--networks: %w", err)
-		}
-		defer f.Close()
-		nets, err = matching.ReadNetworks(f)
+	} else if nets, err = matching.ReadNetworksFile(name); err != nil {
+		return nil, fmt.Errorf("--networks: %w", err) // the error names the file
 	}
 	if err == nil {
 		err = nets.Fits(db)

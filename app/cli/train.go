@@ -144,15 +144,10 @@ func resume(tr *matching.Trainer, path string, fresh bool, stderr io.Writer) err
 	if fresh {
 		return nil
 	}
-	f, err := os.Open(path)
-	switch {
+	switch err := tr.ReadCheckpointFile(path); {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
 	case err != nil:
-		return err
-	}
-	defer f.Close()
-	if err := tr.ReadCheckpoint(f); err != nil {
 		return fmt.Errorf("%s: %w (--fresh starts afresh)", path, err)
 	}
 	fmt.Fprintf(stderr, "resuming from %s: %s, step %d\n", path, phaseName(tr.Phase), tr.Step)

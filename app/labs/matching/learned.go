@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"sync"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -39,16 +38,7 @@ func readNetworks(path string) (*mm.Networks, error) {
 	if path == "" {
 		return embeddedNetworks()
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	n, err := mm.ReadNetworks(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return n, nil
+	return mm.ReadNetworksFile(path)
 }
 
 // learned is what the lab keeps to show the learned controller: whether
