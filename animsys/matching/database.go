@@ -185,7 +185,7 @@ type Database struct {
 	Frames     int
 	Searchable []bool
 	contacts   []uint8   // per frame: bit s set when foot s's ankle is on the ground, bit 2+s when its toe is (the lock's labels)
-	truth      []uint8   // per frame: bit s when foot s's ankle, bit 2+s when its toe, is in contact by the second definition (Truth)
+	truth      truth     // the second definition's labels (Truth) and the joints' floors
 	rootSpeed  []float32 // per frame: the smoothed root's ground speed (m/s)
 	// IdleFrom and IdleTo are the idle stretch (database frames of one
 	// clip, first and last; -1 for none) the matcher starts in and
@@ -257,7 +257,7 @@ func NewDatabase(src Source, w Weights, halflife float32) (*Database, error) {
 	}
 	db.Searchable = make([]bool, db.Frames)
 	db.contacts = make([]uint8, db.Frames)
-	db.truth = make([]uint8, db.Frames)
+	db.truth.bits = make([]uint8, db.Frames)
 	db.rootSpeed = make([]float32, db.Frames)
 	db.Clips = src.Clips
 	db.carriers = carriersOf(src.Skel.Parents, src.Hips)

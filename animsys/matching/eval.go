@@ -156,39 +156,11 @@ type Metrics struct {
 	// networks and their anchors.
 	Controller  string `json:"controller"`
 	MemoryBytes int    `json:"memory_bytes"`
-	// For the learned controller, LearnedVelocity (m/s) is the mean over
-	// joints and ticks of |the decompressor's velocity - the exact
-	// velocity of the pose it plays| (FK of each in the character's
-	// frame), and LearnedPose (cm) the mean distance of a joint of the
-	// pose it plays to the same joint of the database frame its state
-	// stands for (Matcher.Frame; the root motion aside).
-	LearnedVelocity *float64 `json:"learned_velocity_error_m_per_s,omitempty"`
-	LearnedPose     *float64 `json:"learned_pose_error_cm,omitempty"`
+	LearnedMetrics
 
 	Frames  int     `json:"database_frames"`
 	Seconds float64 `json:"seconds"`
-	// FootSliding (cm/s) is the lock's own readout: the mean ground speed
-	// of the output's ankles over a tick whose frame playing labels the
-	// foot in contact by the lock's labels (Database.Contact), as did the
-	// tick before (the tick a foot lands it still arrives). Those labels
-	// drive the lock, so with locking on this reads how well the lock
-	// holds what it holds, not whether the feet stand when the captured
-	// feet stood: AnkleSliding and ToeSliding measure that. ContactShare
-	// is the share of foot-ticks so labelled.
-	FootSliding  float64 `json:"foot_sliding_cm_per_s"`
-	ContactShare float64 `json:"contact_share"`
-	// AnkleSliding and ToeSliding (cm/s): the mean ground speed of the
-	// output's ankles, and of its toes, over the ticks whose frame
-	// playing, and the tick before's, label that joint in contact by the
-	// second definition (Database.Truth: labelled from the source clips'
-	// toe speeds and joint heights, which the lock never reads). Nil,
-	// left out of the JSON, for a figure without toe joints (no labels)
-	// or a run with no tick so labelled. AnkleContactShare and
-	// ToeContactShare are the shares of foot-ticks so labelled.
-	AnkleSliding      *float64 `json:"ankle_sliding_cm_per_s,omitempty"`
-	ToeSliding        *float64 `json:"toe_sliding_cm_per_s,omitempty"`
-	AnkleContactShare float64  `json:"ankle_contact_share"`
-	ToeContactShare   float64  `json:"toe_contact_share"`
+	FeetMetrics
 	// TrajectoryError (cm): the mean distance between where the root was
 	// predicted to be 1 s ahead and where it was 1 s later.
 	// SimTrajectoryError (cm) is the same for a simulation the
@@ -211,15 +183,6 @@ type Metrics struct {
 	// the run's first SettleTime (0 for under a second of them): what
 	// standing does once it has settled.
 	TransitionsSettled float64 `json:"transitions_per_s_idle_settled"`
-	// Level (a share, 0-1): of the idle ticks in the run's last
-	// LevelWindow, those with both ankles within LevelHeight of one
-	// height (two feet down, neither heel up); nil with none.
-	Level *float64 `json:"ankles_level_share,omitempty"`
-	// Turned (a share, 0-1): of the foot-ticks, those whose foot (ankle
-	// to toe, on the ground) points more than 90° from the clip's own
-	// foot as the clip plays it: a leg twisted round, or crossed over
-	// the other. Nil for a figure without toes.
-	Turned *float64 `json:"feet_turned_share,omitempty"`
 	// Displacement: the mean inertialized displacement of the feet per
 	// transition (cm·s, ∫ Σ|output - target| dt, both feet).
 	Displacement float64 `json:"displacement_per_transition_cm_s"`
@@ -229,6 +192,70 @@ type Metrics struct {
 	// RedBlue (m/s): the mean |propagated - finite difference| world
 	// velocity over the joints and ticks (the lab's red and blue lines).
 	RedBlue float64 `json:"red_blue_mean_m_per_s"`
+	SearchTiming
+}
+
+// LearnedMetrics are a learned controller's own figures (nil for the
+// database controller). LearnedVelocity (m/s) is the mean over joints
+// and ticks of |the decompressor's velocity - the exact velocity of the
+// pose it plays| (FK of each in the character's frame), and LearnedPose
+// (cm) the mean distance of a joint of the pose it plays to the same
+// joint of the database frame its state stands for (Matcher.Frame; the
+// root motion aside).
+type LearnedMetrics struct {
+	LearnedVelocity *float64 `json:"learned_velocity_error_m_per_s,omitempty"`
+	LearnedPose     *float64 `json:"learned_pose_error_cm,omitempty"`
+}
+
+// FeetMetrics are the feet's figures of a run.
+type FeetMetrics struct {
+	// FootSliding (cm/s) is the lock's own readout: the mean ground speed
+	// of the output's ankles over a tick whose frame playing labels the
+	// foot in contact by the lock's labels (Database.Contact), as did the
+	// tick before (the tick a foot lands it still arrives). Those labels
+	// drive the lock, so with locking on this reads how well the lock
+	// holds what it holds, not whether the feet stand when the captured
+	// feet stood: AnkleSliding and ToeSliding measure that. ContactShare
+	// is the share of foot-ticks so labelled.
+	FootSliding  float64 `json:"foot_sliding_cm_per_s"`
+	ContactShare float64 `json:"contact_share"`
+	// AnkleSliding and ToeSliding (cm/s): the mean ground speed of the
+	// output's ankles, and of its toes, over the ticks whose frame
+	// playing, and the tick before's, label that joint in contact by the
+	// second definition (Database.Truth: labelled from the source clips'
+	// toe speeds and joint heights, which the lock never reads). Nil,
+	// left out of the JSON, for a figure without toe joints (no labels)
+	// or a run with no tick so labelled. AnkleContactShare and
+	// ToeContactShare are the shares of foot-ticks so labelled.
+	AnkleSliding      *float64 `json:"ankle_sliding_cm_per_s,omitempty"`
+	ToeSliding        *float64 `json:"toe_sliding_cm_per_s,omitempty"`
+	AnkleContactShare float64  `json:"ankle_contact_share"`
+	ToeContactShare   float64  `json:"toe_contact_share"`
+	// AnkleSkating and ToeSkating (cm/s) need no labels: the foot
+	// skating of Zhang et al. 2018 (mode-adaptive neural networks), the
+	// mean over foot-ticks of a joint's ground speed weighted by
+	// 2 - 2^(h/H) while its height h above its floor is under H
+	// (skateHeight): all of the speed on the floor, none at H. A floor is
+	// the joint's 5th-percentile height over the database (Database
+	// truth floors). Beside the sliding on labels, these read the same
+	// for any controller: the learned controller's labels are those of a
+	// database frame its pose only approximates. ToeSkating is nil for a
+	// figure without toes.
+	AnkleSkating float64  `json:"ankle_skating_cm_per_s"`
+	ToeSkating   *float64 `json:"toe_skating_cm_per_s,omitempty"`
+	// Level (a share, 0-1): of the idle ticks in the run's last
+	// LevelWindow, those with both ankles within LevelHeight of one
+	// height (two feet down, neither heel up); nil with none.
+	Level *float64 `json:"ankles_level_share,omitempty"`
+	// Turned (a share, 0-1): of the foot-ticks, those whose foot (ankle
+	// to toe, on the ground) points more than 90° from the clip's own
+	// foot as the clip plays it: a leg twisted round, or crossed over
+	// the other. Nil for a figure without toes.
+	Turned *float64 `json:"feet_turned_share,omitempty"`
+}
+
+// SearchTiming is a run's search times.
+type SearchTiming struct {
 	// Search times (µs): with the index, and by brute force on the same
 	// queries.
 	SearchMedian float64 `json:"search_median_us"`

@@ -1,6 +1,8 @@
 package matching
 
 import (
+	"math"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"kinelab/animsys"
@@ -60,12 +62,31 @@ type feetMeter struct {
 	prevFeet, prevToes           [2]mgl32.Vec3
 	prevLocked                   [2]bool
 	turned, toeTicks             int
+	// ankleSkate and toeSkate sum the foot skating (skate, m/s) over the
+	// skated foot-ticks (those with a tick before).
+	ankleSkate, toeSkate float64
+	skated               int
 	// level is a ring of the last LevelWindow seconds, a slot a second
 	// (by the run's time): idle ticks, and those with level ankles.
 	level [LevelWindow]struct {
 		second      int
 		idle, level int
 	}
+}
+
+// skateHeight (m for a human, times Database.Unit) is the foot skating's
+// height band H (Zhang et al. 2018 take 2.5 cm): a joint higher than that
+// above its floor is in the air and does not skate.
+const skateHeight = 0.025
+
+// skate is the foot skating of a joint moving at speed (m/s) on the
+// ground h (m) above its floor, with band top (m): speed x (2 - 2^(h/top))
+// below top (all of it at or under the floor, none at top), else 0.
+func skate(speed float64, h, top float32) float64 {
+	if !(h < top) {
+		return 0
+	}
+	return speed * (2 - math.Exp2(float64(max(h, 0)/top)))
 }
 
 // pathMeter measures the trajectory error: the last second's
@@ -234,6 +255,13 @@ func (fm *feetMeter) tick(m *Matcher, rec *TickRecord, prev bool, dt float32) {
 				fm.toeStanding++
 			}
 		}
+		if prev {
+			floor := m.Root.Pos[1] // the ground under the character
+			top := skateHeight * db.Unit
+			fm.ankleSkate += skate(ground(p, fm.prevFeet[s]), p[1]-floor-db.truth.ankleFloor, top)
+			fm.toeSkate += skate(ground(tp, fm.prevToes[s]), tp[1]-floor-db.truth.toeFloor, top)
+			fm.skated++
+		}
 		rec.Ankle[s], rec.SourceAnkle[s] = p, m.Root.Place(m.Target.Pos[j])
 		rec.LockContact[s], rec.Locked[s], rec.ToeLocked[s] = locks[s].Contact, locks[s].Locked, toeLocks[s].Locked
 		rec.Released[s] = fm.prevLocked[s] && !locks[s].Locked
@@ -349,6 +377,13 @@ func (mt *Meter) Metrics(m *Matcher) Metrics {
 		if fm.toeStanding > 0 {
 			v := 100 * fm.toeSlide / float64(fm.toeStanding)
 			out.ToeSliding = &v
+		}
+	}
+	if fm.skated > 0 {
+		out.AnkleSkating = 100 * fm.ankleSkate / float64(fm.skated)
+		if m.DB.HasToes() {
+			v := 100 * fm.toeSkate / float64(fm.skated)
+			out.ToeSkating = &v
 		}
 	}
 	out.AnkleContactShare = float64(fm.ankleContact) / float64(max(fm.footTicks, 1))

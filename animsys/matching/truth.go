@@ -76,7 +76,7 @@ const (
 // ankle and toe in contact by the second definition (above). Both are
 // false for a figure without toes (HasToes).
 func (db *Database) Truth(i, s int) (ankle, toe bool) {
-	b := db.truth[i]
+	b := db.truth.bits[i]
 	return b&(1<<s) != 0, b&(4<<s) != 0
 }
 
@@ -88,24 +88,31 @@ func (db *Database) HasToes() bool { return db.Toes[0] > 0 && db.Toes[1] > 0 }
 // the second definition labels in contact.
 func (db *Database) TruthShare() (ankle, toe float64) {
 	var a, t int
-	for _, b := range db.truth {
+	for _, b := range db.truth.bits {
 		a += int(b&1) + int(b>>1&1)
 		t += int(b>>2&1) + int(b>>3&1)
 	}
-	n := float64(2 * max(len(db.truth), 1))
+	n := float64(2 * max(len(db.truth.bits), 1))
 	return float64(a) / n, float64(t) / n
 }
 
+// truth is a database's labels by the second definition, per frame: bit
+// s when foot s's ankle, bit 2+s when its toe, is in contact; and the
+// floors (m) the labels and the foot skating (Meter) measure heights
+// from: a joint's truthFloor quantile over the database, both feet.
+type truth struct {
+	bits                 []uint8
+	ankleFloor, toeFloor float32
+}
+
 // sourceTruth labels every frame by the second definition into
-// db.truth (nothing without toes).
+// db.truth (no labels without toes; the ankles' floor still).
 func (db *Database) sourceTruth() {
-	if !db.HasToes() {
-		return
-	}
 	// Every source frame posed as stored: each foot's ankle and toe (m,
 	// world), clip after clip.
 	n := db.Skel.Len()
 	local, global := animsys.NewPose(n), animsys.NewPose(n)
+	toes := db.HasToes()
 	var ankle, toe [2][]mgl32.Vec3
 	var ankleY, toeY []float32
 	for c := range db.Clips {
@@ -114,25 +121,33 @@ func (db *Database) sourceTruth() {
 			clip.Frame(&local, f)
 			animsys.FKStatic(&global, &local, db.Skel.Parents)
 			for s := range ankle {
-				a, t := global.Pos[db.Feet[s]], global.Pos[db.Toes[s]]
-				ankle[s], toe[s] = append(ankle[s], a), append(toe[s], t)
-				ankleY, toeY = append(ankleY, a[1]), append(toeY, t[1])
+				a := global.Pos[db.Feet[s]]
+				ankle[s], ankleY = append(ankle[s], a), append(ankleY, a[1])
+				if toes {
+					t := global.Pos[db.Toes[s]]
+					toe[s], toeY = append(toe[s], t), append(toeY, t[1])
+				}
 			}
 		}
 	}
+	db.truth.ankleFloor = mathx.Quantile(ankleY, truthFloor)
+	if !toes {
+		return
+	}
+	db.truth.toeFloor = mathx.Quantile(toeY, truthFloor)
 	u := db.Unit
-	ankleTop := mathx.Quantile(ankleY, truthFloor) + truthAnkleRise*u
-	toeTop := mathx.Quantile(toeY, truthFloor) + truthToeRise*u
+	ankleTop := db.truth.ankleFloor + truthAnkleRise*u
+	toeTop := db.truth.toeFloor + truthToeRise*u
 	for c := range db.Clips {
 		lo, hi := db.At(c, 0), db.At(c, db.Clips[c].Frames)
 		for s := range ankle {
 			a, t := truthLabels(ankle[s][lo:hi], toe[s][lo:hi], db.Clips[c].FrameTime, truthSpeed*u, ankleTop, toeTop)
 			for f := range a {
 				if a[f] {
-					db.truth[lo+f] |= 1 << s
+					db.truth.bits[lo+f] |= 1 << s
 				}
 				if t[f] {
-					db.truth[lo+f] |= 4 << s
+					db.truth.bits[lo+f] |= 4 << s
 				}
 			}
 		}

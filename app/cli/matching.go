@@ -149,6 +149,8 @@ func (e *evalFlags) define(stderr io.Writer) *flag.FlagSet {
 			"ankle the labels that drive the lock say is in contact, and the share of\n"+
 			"foot-ticks so labelled), the ankles' and toes' sliding on a second definition of\n"+
 			"contact labelled from the source clips (cm/s; \"-\" for a figure without toes),\n"+
+			"their foot skating, which needs no labels (cm/s: the ground speed of a joint\n"+
+			"within 2.5 cm of its floor, weighted 2 - 2^(h/2.5 cm), over all foot-ticks),\n"+
 			"the position error of the predicted trajectory after 1 s (cm; in brackets the\n"+
 			"simulation's own, the part the input's changes make), the root's mean distance\n"+
 			"from the simulation (cm), transitions per second (in all, moving, idle at rest,\n"+
@@ -319,12 +321,12 @@ func (rep *evalReport) print(w io.Writer, tr animsys.TransitionKind) {
 	}
 	fmt.Fprintf(w, "motion matching on %s: %d database frames, %g s of scripted input, %s transitions, the %s controller (%.1f MB)\n",
 		rep.Database, rep.Frames, rep.Seconds, transitionLabel(tr), ctl, mem)
-	fmt.Fprintf(w, "%-8s %-9s %16s %13s %17s %7s %22s %6s %6s %9s %8s %9s %15s %15s %5s\n", "path", "features",
-		"lock cm/s (con)", "ankle toe c/s", "traj 1s cm (sim)", "sync cm", "trans/s move idle set", "level", "turned", "disp cm*s", "bones mm",
+	fmt.Fprintf(w, "%-8s %-9s %16s %13s %13s %17s %7s %22s %6s %6s %9s %8s %9s %15s %15s %5s\n", "path", "features",
+		"lock cm/s (con)", "ankle toe c/s", "skate a t c/s", "traj 1s cm (sim)", "sync cm", "trans/s move idle set", "level", "turned", "disp cm*s", "bones mm",
 		"red-blue", "search us p99", "brute us p99", "same")
 	for _, r := range rep.Results {
-		fmt.Fprintf(w, "%-8s %-9s %8.2f (%4.0f%%) %6s %6s %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %4.2f %6s %6s %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
-			r.Path, r.Set, r.FootSliding, 100*r.ContactShare, optional(r.AnkleSliding), optional(r.ToeSliding),
+		fmt.Fprintf(w, "%-8s %-9s %8.2f (%4.0f%%) %6s %6s %6.2f %6s %9.1f (%5.1f) %7.1f %7.2f %4.2f %4.2f %4.2f %6s %6s %9.2f %8.3f %9.3f %7.1f %6.1f %7.1f %6.1f %5v\n",
+			r.Path, r.Set, r.FootSliding, 100*r.ContactShare, optional(r.AnkleSliding), optional(r.ToeSliding), r.AnkleSkating, optional(r.ToeSkating),
 			r.TrajectoryError, r.SimTrajectoryError, r.SyncDistance,
 			r.TransitionsPerSecond, r.TransitionsMoving, r.TransitionsIdle, r.TransitionsSettled, percent(r.Level), percent(r.Turned),
 			r.Displacement, r.BoneLengthError, r.RedBlue,

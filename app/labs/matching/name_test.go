@@ -47,18 +47,19 @@ func TestMatchingDatabaseName(t *testing.T) {
 }
 
 // The readout's sliding line gives the figures on the clips' own contacts
-// (eval's ankle and toe sliding), and "-" for a figure without toes; the
-// short form where the long one does not fit.
+// (eval's ankle and toe sliding) and the skating, and "-" for a figure
+// without toes; the short form where the long one does not fit.
 func TestSlidingText(t *testing.T) {
 	long := func(l, _ string) string { return l }
 	short := func(_, s string) string { return s }
 	a, toe := 4.25, 19.0
-	f := mm.Metrics{AnkleSliding: &a, ToeSliding: &toe}
-	if got, want := slidingText(&f, long), "feet slide where the clips' feet stood: ankle 4.2, toe 19.0 cm/s"; got != want {
+	sk := 21.83
+	f := mm.Metrics{FeetMetrics: mm.FeetMetrics{AnkleSliding: &a, ToeSliding: &toe, AnkleSkating: 9.22, ToeSkating: &sk}}
+	if got, want := slidingText(&f, long), "feet slide where the clips' feet stood: ankle 4.2, toe 19.0 cm/s (skating 9.2, 21.8)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	f.ToeSliding = nil
-	if got, want := slidingText(&f, short), "slide: ankle 4.2, toe - cm/s"; got != want {
+	f.ToeSliding, f.ToeSkating = nil, nil
+	if got, want := slidingText(&f, short), "slide: ankle 4.2, toe -; skate 9.2, - cm/s"; got != want {
 		t.Errorf("no toes: got %q, want %q", got, want)
 	}
 }

@@ -590,8 +590,10 @@ func (l *Lab) playText(h *snapshot) string {
 
 // slidingText is the readout's line of foot sliding on the contacts
 // labelled from the source clips, which the lock never reads (eval's
-// ankle_sliding_cm_per_s and toe_sliding_cm_per_s): "-" where the figure
-// has no toes or no tick was so labelled yet.
+// ankle_sliding_cm_per_s and toe_sliding_cm_per_s), and of the foot
+// skating, which needs no labels (ankle_skating_cm_per_s and
+// toe_skating_cm_per_s): "-" where the figure has no toes or no tick was
+// so labelled yet.
 func slidingText(f *mm.Metrics, fit func(long, short string) string) string {
 	fig := func(v *float64) string {
 		if v == nil {
@@ -599,9 +601,9 @@ func slidingText(f *mm.Metrics, fit func(long, short string) string) string {
 		}
 		return fmt.Sprintf("%.1f", *v)
 	}
-	a, t := fig(f.AnkleSliding), fig(f.ToeSliding)
-	return fit(fmt.Sprintf("feet slide where the clips' feet stood: ankle %s, toe %s cm/s", a, t),
-		fmt.Sprintf("slide: ankle %s, toe %s cm/s", a, t))
+	a, t, sk := fig(f.AnkleSliding), fig(f.ToeSliding), fig(f.ToeSkating)
+	return fit(fmt.Sprintf("feet slide where the clips' feet stood: ankle %s, toe %s cm/s (skating %.1f, %s)", a, t, f.AnkleSkating, sk),
+		fmt.Sprintf("slide: ankle %s, toe %s; skate %.1f, %s cm/s", a, t, f.AnkleSkating, sk))
 }
 
 // transitionsText is the readout's line of transition rates: moving, and
