@@ -248,9 +248,10 @@ type FeetMetrics struct {
 	// height (two feet down, neither heel up); nil with none.
 	Level *float64 `json:"ankles_level_share,omitempty"`
 	// Turned (a share, 0-1): of the foot-ticks, those whose foot (ankle
-	// to toe, on the ground) points more than 90° from the clip's own
-	// foot as the clip plays it: a leg twisted round, or crossed over
-	// the other. Nil for a figure without toes.
+	// to toe, in space) points more than 90° from the clip's own foot as
+	// the clip plays it: a leg twisted round, crossed over the other, or
+	// a foot standing on its heel, toes raised. Nil for a figure without
+	// toes.
 	Turned *float64 `json:"feet_turned_share,omitempty"`
 }
 

@@ -49,11 +49,12 @@ type footTarget struct {
 	// with it (the animated ankle moved by the toe lock's offset); hold
 	// and holdRate how much the toe lock holds (FootLock.hold), held how
 	// much it held before it engaged this tick (engaged); floor and
-	// floorVel the height the aim is kept above.
+	// floorVel the height the aim is kept above; top (m, world) the
+	// highest the toe lock holds the toe (landTop of the clip's toe).
 	toe, toeVel     mgl32.Vec3
 	base, baseVel   mgl32.Vec3
 	hold, holdRate  float32
-	held            float32
+	held, top       float32
 	floor, floorVel float32
 	// letGo: a lock was let go this tick and the ankle's lock does not
 	// hold: a target out of the leg's reach is pulled in (pullIn, ik.pull).
@@ -194,6 +195,7 @@ func (ft *Feet) lockFoot(db *Database, out *Poses, floorY float32, t *footTarget
 	// lock's target where that is (a toe held where it landed below the
 	// floor stays there, not lifted as the animated toe rises).
 	t.floor, t.floorVel = floorY+db.ToeFloor, 0
+	t.top = floorY + db.landTop(out.Target.Pos[toe][1])
 	t.lowerFloor(animT[1], animTVel[1])
 	t.lowerFloor(t.toe[1], t.toeVel[1])
 	t.letGo = !l.Locked && (wasA || wasT && !tl.Locked)
@@ -284,7 +286,16 @@ func (ft *Feet) toeAim(db *Database, out *Poses, side int, t *footTarget, ankle,
 			was = ankle.Add(r.Mul(foot / r.Len()))
 		}
 		shift := was.Sub(t.toe)
-		ft.ToeLocks[side].At = was
+		tl := &ft.ToeLocks[side]
+		tl.At = was
+		// A toe held above the clip's comes down to it as the ankle's
+		// lock brings its ankle down (FootLock.down): held where a
+		// transition carried it, a foot kicked up would stand on its
+		// heel, toes raised (on the captures' spin, 45° up through the
+		// rest after it).
+		if was[1] > t.top {
+			tl.land, tl.down = t.top, decay{off: mgl32.Vec3{0, was[1] - t.top, 0}}
+		}
 		t.toe, t.base, off = was, t.base.Add(shift), off.Sub(shift)
 		ft.Locks[side].nudge(shift.Mul(-1), halflife)
 		t.lowerFloor(was[1], 0) // as lockFoot's for the toe lock's target

@@ -277,8 +277,13 @@ func (fm *feetMeter) tick(m *Matcher, rec *TickRecord, prev bool, dt float32) {
 func (fm *feetMeter) rest(db *Database, rec *TickRecord, idle bool) {
 	if db.HasToes() {
 		for s := range rec.Ankle {
+			// The angle in space, not of the feet's headings on the
+			// ground: a foot pitched steeply (a running foot kicked up
+			// behind, a heel lifted for toe-off) has a heading that
+			// flips with a few degrees of pitch, and counted half the
+			// turned ticks of the embedded set's random that way.
 			out, src := rec.Toe[s].Sub(rec.Ankle[s]), rec.SourceToe[s].Sub(rec.SourceAnkle[s])
-			if out[0]*src[0]+out[2]*src[2] < 0 {
+			if out.Dot(src) < 0 {
 				fm.turned++
 			}
 			fm.toeTicks++
