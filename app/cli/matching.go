@@ -38,11 +38,16 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 		}
 		return ExitUsage
 	}
+	return matchingEval(args[1:], stdout, stderr)
+}
+
+// matchingEval runs `kinelab matching eval` with args (after "eval").
+func matchingEval(args []string, stdout, stderr io.Writer) (code int) {
 	stdout, finish := checkedStdout("kinelab matching eval", stdout, stderr, &code)
 	defer finish()
 	var e evalFlags
 	fs := e.define(stderr)
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
 		}
@@ -72,24 +77,8 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 		return fail("%v", err)
 	}
 	rep := evalReport{Database: name, Frames: db.Frames, Seconds: e.seconds}
-	// The dump is created once the inputs are read (export.Create refuses
-	// one of them) and put in place only when the run has written it all.
-	var dw *evalDump
-	var each func(*matching.TickRecord)
-	if e.dump != "" {
-		if dw, err = newEvalDump(e.dump, db); err != nil {
-			return fail("--dump: %v", err)
-		}
-		defer dw.out.Abort()
-		each = dw.tick
-	}
-	for _, r := range e.runs() {
-		rep.Results = append(rep.Results, matching.EvalWith(db, nets, r.settings, r.path, float32(e.seconds), e.seed, each))
-	}
-	if dw != nil {
-		if err := dw.commit(); err != nil {
-			return fail("--dump: %v", err)
-		}
+	if err := e.replay(db, nets, &rep); err != nil {
+		return fail("--dump: %v", err)
 	}
 	if e.json {
 		enc := json.NewEncoder(stdout)
@@ -99,6 +88,31 @@ func Matching(ctx context.Context, args []string, stdout, stderr io.Writer) (cod
 	}
 	rep.print(stdout, e.st.Transition)
 	return ExitOK
+}
+
+// replay runs every (path, set) of e on db (driven by nets, nil for the
+// database controller) into rep, with the dump of the one run when asked:
+// it is created once the inputs are read (export.Create refuses one of
+// them) and put in place only when the run has written it all. The error
+// is the dump's.
+func (e *evalFlags) replay(db *matching.Database, nets *matching.Networks, rep *evalReport) error {
+	var dw *evalDump
+	var each func(*matching.TickRecord)
+	if e.dump != "" {
+		var err error
+		if dw, err = newEvalDump(e.dump, db); err != nil {
+			return err
+		}
+		defer dw.out.Abort()
+		each = dw.tick
+	}
+	for _, r := range e.runs() {
+		rep.Results = append(rep.Results, matching.EvalWith(db, nets, r.settings, r.path, float32(e.seconds), e.seed, each))
+	}
+	if dw != nil {
+		return dw.commit()
+	}
+	return nil
 }
 
 // evalFlags are matching eval's flags, read into the matcher's settings
