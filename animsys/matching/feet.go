@@ -49,12 +49,14 @@ type footTarget struct {
 	// with it (the animated ankle moved by the toe lock's offset); hold
 	// and holdRate how much the toe lock holds (FootLock.hold), held how
 	// much it held before it engaged this tick (engaged); floor and
-	// floorVel the height the aim is kept above; top (m, world) the
-	// highest the toe lock holds the toe (landTop of the clip's toe).
+	// floorVel the height the aim is kept above; ankleTop and top (m,
+	// world) the highest the ankle's and the toe's locks hold their
+	// joints (landTop of the clip's, or of the floors: Feet.lock).
 	toe, toeVel     mgl32.Vec3
 	base, baseVel   mgl32.Vec3
 	hold, holdRate  float32
-	held, top       float32
+	held            float32
+	ankleTop, top   float32
 	floor, floorVel float32
 	// letGo: a lock was let go this tick and the ankle's lock does not
 	// hold: a target out of the leg's reach is pulled in (pullIn, ik.pull).
@@ -74,9 +76,17 @@ type footTarget struct {
 // has it (pivot); and legs never cross: where the held ankles have
 // crossed the hips' lateral axis, the one held furthest from where the
 // clip has it steps (crossed).
-func (ft *Feet) lock(db *Database, s *LockSettings, contacts uint8, out *Poses, floorY, dt float32) {
+//
+// A lock engaging above the clip's joint brings it down to the clip's
+// (FootLock.down); settle brings it to the floor instead (the joint's
+// floor, Database.AnkleFloor and ToeFloor): at rest in a frame with a
+// foot up (Matcher.contacts).
+func (ft *Feet) lock(db *Database, s *LockSettings, contacts uint8, settle bool, out *Poses, floorY, dt float32) {
 	var targets [2]footTarget
-	step := ft.crossed(db, &out.World)
+	step := -1 // a settled stance is where the feet stay, crossed or not
+	if !settle {
+		step = ft.crossed(db, &out.World)
+	}
 	for f := range ft.Locks {
 		l, tl := &ft.Locks[f], &ft.ToeLocks[f]
 		contact, toeContact := contacts&(1<<f) != 0, contacts&(4<<f) != 0
@@ -87,6 +97,15 @@ func (ft *Feet) lock(db *Database, s *LockSettings, contacts uint8, out *Poses, 
 			continue
 		}
 		t.ankle, t.ankleVel = out.World.Pos[leg.End], out.World.Vel[leg.End]
+		t.ankleTop = floorY + db.landTop(out.Target.Pos[leg.End][1])
+		if toe := db.Toes[f]; toe > 0 {
+			t.top = floorY + db.landTop(out.Target.Pos[toe][1])
+		}
+		if settle {
+			t.ankleTop, t.top = floorY+db.AnkleFloor, floorY+db.ToeFloor
+			l.settle(t.ankleTop)
+			tl.settle(t.top)
+		}
 		if !s.On {
 			*l, *tl = FootLock{Contact: contact}, FootLock{Contact: toeContact}
 			continue
@@ -102,7 +121,7 @@ func (ft *Feet) lock(db *Database, s *LockSettings, contacts uint8, out *Poses, 
 		if step == f {
 			l.release(t.ankle, t.ankleVel, s, radius)
 		}
-		l.decide(contact, t.ankle, t.ankleVel, s, radius, floorY+db.landTop(out.Target.Pos[leg.End][1]))
+		l.decide(contact, t.ankle, t.ankleVel, s, radius, t.ankleTop)
 		t.ankle, t.ankleVel, t.acts = l.target(t.ankle, t.ankleVel, s.Halflife)
 		t.letGo = was && !l.Locked
 	}
@@ -187,7 +206,7 @@ func (ft *Feet) lockFoot(db *Database, out *Poses, floorY float32, t *footTarget
 	if step {
 		l.release(t.base, t.baseVel, s, radius)
 	}
-	l.decide(contact, t.base, t.baseVel, s, radius, floorY+db.landTop(out.Target.Pos[db.Legs[side].End][1]))
+	l.decide(contact, t.base, t.baseVel, s, radius, t.ankleTop)
 	t.ankle, t.ankleVel, ankleActs = l.target(t.base, t.baseVel, hl)
 	t.hold, t.holdRate = tl.hold(hl)
 	// The aim stays above the floor, or the animated toe where it is
@@ -195,7 +214,6 @@ func (ft *Feet) lockFoot(db *Database, out *Poses, floorY float32, t *footTarget
 	// lock's target where that is (a toe held where it landed below the
 	// floor stays there, not lifted as the animated toe rises).
 	t.floor, t.floorVel = floorY+db.ToeFloor, 0
-	t.top = floorY + db.landTop(out.Target.Pos[toe][1])
 	t.lowerFloor(animT[1], animTVel[1])
 	t.lowerFloor(t.toe[1], t.toeVel[1])
 	t.letGo = !l.Locked && (wasA || wasT && !tl.Locked)

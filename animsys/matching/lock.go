@@ -140,6 +140,17 @@ func (l *FootLock) decide(contact bool, anim, animVel mgl32.Vec3, s *LockSetting
 	return false
 }
 
+// settle brings a lock holding its joint above top (m, world) down to
+// it, as one engaging there comes down (down): a heel held up at rest
+// is put down.
+func (l *FootLock) settle(top float32) {
+	if !l.Locked || !(l.At[1] > top) || !(l.land > top) {
+		return
+	}
+	l.down = decay{off: mgl32.Vec3{0, l.At[1] - top, 0}}
+	l.land = top
+}
+
 // letGo releases a held lock: its target eases from where it holds it
 // (cur, moving at curVel; m and m/s, world) onto the animated joint (anim,
 // animVel), lifting on the way by liftShare of the distance on the ground,

@@ -145,12 +145,21 @@ func (m *Matcher) UseNetworks(nets *Networks) error {
 
 // contacts are the contact bits of what plays: the frame's labels, or
 // the learned controller's decoded ones (bit s the ankle of foot s, 2+s
-// its toe).
-func (m *Matcher) contacts() uint8 {
+// its toe). At rest in a frame that is no stance, with a foot or a heel
+// up (a database with no stance, as a single walk cycle, holds its
+// stillest frame: findStances), every bit is on and settle is true: the
+// feet are put down on the floor where they are (Feet.lock), so the
+// character stands on two level feet.
+func (m *Matcher) contacts() (c uint8, settle bool) {
 	if l := m.Play.Learned; l != nil {
-		return l.Contacts
+		return l.Contacts, false
 	}
-	return m.DB.contacts[m.Frame()] & 15
+	f := m.Frame()
+	c = m.DB.contacts[f] & 15
+	if m.Rest.Idle && !m.DB.stance(f) {
+		return 15, true
+	}
+	return c, false
 }
 
 // Update ticks the matcher by dt seconds (at most MaxTick) with input in:
@@ -258,7 +267,8 @@ func (m *Matcher) world(dt float32) {
 	m.wl.SetKform(0, root)
 	animsys.FK(&m.World, &m.wl, m.DB.Skel.Parents)
 	m.Warps.pose(m.DB, &m.Poses, m.Root.Yaw, root.Ang[1])
-	m.Feet.lock(m.DB, &m.S.Lock, m.contacts(), &m.Poses, m.Root.Pos[1], dt)
+	c, settle := m.contacts()
+	m.Feet.lock(m.DB, &m.S.Lock, c, settle, &m.Poses, m.Root.Pos[1], dt)
 }
 
 // Shortlist appends to out the n (at most MaxCandidates) best candidates

@@ -1,11 +1,15 @@
 package matching
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
+
+	"kinelab/animsys/bvh"
+	"kinelab/animsys/character"
 )
 
 // The idle state and the playback rate.
@@ -270,5 +274,42 @@ func TestStand(t *testing.T) {
 				t.Fatalf("%s: the stance for frame %d's feet is frame %d, a foot %.3f m away (at most %.3f)", d.name, i, j, far, most)
 			}
 		}
+	}
+}
+
+// TestStandWithoutStance: a database with no stance (../shared/mocap's
+// 01, a single CMU walk cycle, mirrored: no frame has both feet down and
+// both heels on the floor) holds its stillest frame at rest, one heel 6.6
+// cm up; the matcher settles that frame's feet on the floor (Feet.lock's
+// settle), so on the stand path both ankles stand within LevelHeight of
+// one height on at least 90% of the last LevelWindow (0% before; 100%
+// measured), with no transition and no foot turned.
+func TestStandWithoutStance(t *testing.T) {
+	const file = "../../../shared/mocap/01_cmu_cgspeed_12_01_walk_tpose_frame0.bvh"
+	if _, err := os.Stat(file); err != nil {
+		t.Skipf("no %s (the shared mocap captures): %v", file, err)
+	}
+	ch, err := character.Load([]string{file}, bvh.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := SourceOf(ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := NewDatabase(Mirrored(src), DefaultWeights, DefaultSettings().Halflife)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(db.stances) != 0 {
+		t.Fatalf("%d stances: the walk was meant to have none", len(db.stances))
+	}
+	r, _ := run(db, nil, DefaultSettings(), Stand, 60, 1, nil)
+	if r.Level == nil || r.Turned == nil {
+		t.Fatal("no level or turned figure")
+	}
+	t.Logf("ankles level on %.1f%% of the last %d s, %.2f transitions a second, %.1f%% turned", 100**r.Level, LevelWindow, r.TransitionsIdle, 100**r.Turned)
+	if !(*r.Level >= 0.9) || r.TransitionsIdle != 0 || *r.Turned != 0 {
+		t.Errorf("ankles level on %.1f%% (at least 90%%), %.2f transitions a second (none), %.1f%% turned (none)", 100**r.Level, r.TransitionsIdle, 100**r.Turned)
 	}
 }
