@@ -145,8 +145,8 @@ func (m *Matcher) UseNetworks(nets *Networks) error {
 
 // contacts are the contact bits of what plays: the frame's labels, or
 // the learned controller's decoded ones (bit s the ankle of foot s, 2+s
-// its toe). At rest in a frame that is no stance, with a foot or a heel
-// up (a database with no stance, as a single walk cycle, holds its
+// its toe). At rest holding a frame that is no stance, with a foot or a
+// heel up (a database with no stance, as a single walk cycle, holds its
 // stillest frame: findStances), every bit is on and settle is true: the
 // feet are put down on the floor where they are (Feet.lock), so the
 // character stands on two level feet.
@@ -156,7 +156,7 @@ func (m *Matcher) contacts() (c uint8, settle bool) {
 	}
 	f := m.Frame()
 	c = m.DB.contacts[f] & 15
-	if m.Rest.Idle && !m.DB.stance(f) {
+	if m.Rest.Idle && m.Play.Playing() == 0 && !m.DB.stance(f) { // held, not an idle clip playing
 		return 15, true
 	}
 	return c, false
